@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli/main.c - eprof's entry point: one table of commands, the exit-status
+ * policy, and the last check that stdout really reached its destination.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "record/record.h"
+#include "report/report.h"
+#include "util/log.h"
+#include "util/status.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+	bool passes_child_status;	/* record -- CMD exits with CMD's status */
+};
+
+static const struct command commands[] = {
+	{ "record", cmd_record, "sample CPU stacks into a recording", true },
+	{ "report", cmd_report, "fold, draw or tabulate a recording", false },
+	{ "info", cmd_info, "describe a recording", false },
+};
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: eprof <command> [options]\n\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n"
+		   "   eprof record [-F HZ] [-o FILE] [-d SECONDS] [--cpu LIST] "
+		   "(-a | -p PID[,PID...] | -- CMD [ARGS...])\n"
+		   "   eprof report [-i FILE] --fold\n"
+		   "   eprof info [FILE]\n\n"
+		   "'eprof <command> --help' describes a command's options.\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* A full disk or a closed pipe on stdout is a failure, not a success. */
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			pr_errno(-errno, "cannot write the output");
+		return status ? status : EXIT_FAIL;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+	int status;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("eprof %s (recording format v1)\n", EPROF_VERSION);
+		return finish_stdout(EXIT_OK);
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		pr_err("'%s' is not an eprof command (see 'eprof --help')", argv[1]);
+		return EXIT_USAGE;
+	}
+	status = cmd->run(argc - 1, argv + 1);
+	if (status == EXIT_FAIL && !log_error_count() && !cmd->passes_child_status)
+		pr_err("%s failed without a message (this is a bug, please report it)", cmd->name);
+	return finish_stdout(status);
+}

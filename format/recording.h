@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * format/recording.h - the recording file: the only API that knows it is
+ * SQLite with zstd-compressed columnar chunks inside.
+ *
+ * A writer buffers samples, stacks, comms, mappings and loss counters and
+ * writes them in one transaction per chunk (recording__commit), so a file
+ * is readable up to its last chunk whatever happens to the recorder. A
+ * reader walks every table with callbacks; everything read from the file is
+ * checked before use, and damage is reported as -EBADMSG with one pr_err
+ * line naming the file and the table.
+ *
+ * Errors: negative errno. Functions that fail print one line themselves
+ * (the recording knows its path); callers only propagate.
+ */
+#ifndef EPROF_FORMAT_RECORDING_H
+#define EPROF_FORMAT_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define REC_SCHEMA_VERSION	1
+#define REC_APPLICATION_ID	0x45505246	/* "EPRF" */
+#define REC_COMM_LEN		16
+#define REC_BUILD_ID_MAX	20
+
+struct recording;
+
+/*
+ * Metadata keys every recorder writes (values are text; numbers in decimal).
+ * numa_map is "cpu:node" pairs separated by commas, e.g. "0:0,1:0".
+ */
+#define REC_META_EPROF_VERSION	"eprof_version"
+#define REC_META_HOSTNAME	"hostname"
+#define REC_META_KERNEL		"kernel_release"
+#define REC_META_ARCH		"arch"
+#define REC_META_NR_CPUS	"nr_cpus"
+#define REC_META_NUMA_MAP	"numa_map"
+#define REC_META_FREQ_HZ	"freq_hz"
+#define REC_META_EVENT		"event"		/* "cpu-clock" */
+#define REC_META_CLOCK		"clock"		/* "CLOCK_MONOTONIC" */
+#define REC_META_START_NS	"start_ns"
+#define REC_META_END_NS		"end_ns"
+#define REC_META_START_REALTIME	"start_realtime"	/* wall clock, seconds since the epoch */
+#define REC_META_COMMAND	"command"	/* the eprof command line */
+#define REC_META_TARGET		"target"	/* "-a", "-p 12,13" or "-- cmd args" */
+
+/* One sample; stack_id refers to a stack added with recording__add_stack. */
+struct rec_sample {
+	uint64_t time_ns;	/* CLOCK_MONOTONIC */
+	uint32_t tgid;
+	uint32_t tid;
+	uint32_t cpu;
+	uint32_t stack_id;
+};
+
+/*
+ * A distinct stack. frames[0 .. nr_kernel) kernel, innermost first, then
+ * frames[nr_kernel .. nr_kernel + nr_user) user, innermost first.
+ */
+struct rec_stack {
+	uint32_t id;
+	uint32_t nr_kernel;
+	uint32_t nr_user;
+	const uint64_t *frames;
+};
+
+/* Thread tid of process tgid is called comm from time_ns on. */
+struct rec_comm {
+	uint64_t time_ns;
+	uint32_t tgid;
+	uint32_t tid;
+	char comm[REC_COMM_LEN];	/* NUL-terminated */
+};
+
+/*
+ * A file (or special) mapping of process tgid, from time_ns on (0: it
+ * existed when recording started). path is "[vdso]", "//anon" etc. for
+ * special mappings.
+ */
+struct rec_mapping {
+	uint64_t time_ns;
+	uint32_t tgid;
+	uint64_t start;
+	uint64_t end;
+	uint64_t pgoff;		/* file offset of start */
+	const char *path;
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;	/* 0: unknown */
+};
+
+/* A PT_LOAD segment: file offset -> ELF virtual address translation. */
+struct rec_segment {
+	uint64_t offset;
+	uint64_t vaddr;
+	uint64_t filesz;
+};
+
+/* A symbol: [addr, addr + size) in ELF virtual addresses. */
+struct rec_symbol {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+};
+
+/*
+ * The symbol data of one binary (executable, library, vDSO), keyed by
+ * build-id (or by path when the binary has none). Writers may store only the
+ * symbols that cover sampled addresses.
+ */
+struct rec_binary {
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;		/* 0: no build-id; matched by path */
+	const char *path;
+	const char *source;		/* where the symbols came from: ".symtab", ".dynsym", ... */
+	size_t nr_segments;
+	const struct rec_segment *segments;
+	size_t nr_symbols;
+	const struct rec_symbol *symbols;	/* sorted by addr */
+};
+
+/*
+ * Translates file offset off of binary b to its ELF virtual address through
+ * b's segments. Returns false when no segment covers off (then callers may
+ * treat off itself as the address, as for a binary without segments).
+ */
+bool rec_binary__offset_to_vaddr(const struct rec_binary *b, uint64_t off, uint64_t *vaddr);
+
+/* A kernel symbol [addr, end); module is NULL for the core kernel. */
+struct rec_ksym {
+	uint64_t addr;
+	uint64_t end;
+	const char *name;
+	const char *module;
+};
+
+/* Losses on one CPU up to time_ns, counted since the previous row. */
+struct rec_loss {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint64_t lost_samples;		/* ring buffer full */
+	uint64_t lost_ustacks;		/* user stack unreadable */
+	uint64_t lost_kstacks;		/* kernel stack unreadable */
+	uint64_t truncated_stacks;	/* deeper than the capture limit */
+	uint64_t lost_sideband;		/* mmap/comm events the kernel dropped */
+};
+
+/* --- opening and closing ------------------------------------------------ */
+
+/* Creates (truncates) path as a new, empty recording. */
+int recording__create(const char *path, struct recording **out);
+
+/*
+ * Opens an existing recording read-only. Checks the application_id (not an
+ * eprof recording: -EINVAL), the schema version (newer: -EPROTONOSUPPORT)
+ * and the tables (damaged: -EBADMSG). A file that was not finalized opens
+ * with one warning.
+ */
+int recording__open(const char *path, struct recording **out);
+
+/* Accepts NULL. A writer that was not finished is left readable as is. */
+void recording__close(struct recording *rec);
+
+const char *recording__path(const struct recording *rec);
+
+/* True when the recorder finished the file (recording__finish). */
+bool recording__is_finished(const struct recording *rec);
+
+/* --- metadata: text key/value --------------------------------------------- */
+
+/* Buffered with the next chunk. */
+int recording__set_meta(struct recording *rec, const char *key, const char *value);
+
+/* *out is malloc'd (caller frees). -ENOENT when the key is absent. */
+int recording__get_meta(struct recording *rec, const char *key, char **out);
+
+/* --- writing: everything is buffered and lands at the next commit -------- */
+
+int recording__add_sample(struct recording *rec, const struct rec_sample *s);
+/* Stack ids are the writer's to choose; each id is added once. Copies frames. */
+int recording__add_stack(struct recording *rec, const struct rec_stack *st);
+int recording__add_comm(struct recording *rec, const struct rec_comm *c);
+int recording__add_mapping(struct recording *rec, const struct rec_mapping *m);
+int recording__add_loss(struct recording *rec, const struct rec_loss *l);
+int recording__add_binary(struct recording *rec, const struct rec_binary *b);
+int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, size_t nr);
+
+/* Samples buffered since the last commit. */
+size_t recording__pending_samples(const struct recording *rec);
+
+/* Writes everything buffered in one transaction. */
+int recording__commit(struct recording *rec);
+
+/* Commits, then marks the recording finished. */
+int recording__finish(struct recording *rec);
+
+/* --- reading: callbacks return 0 to go on, non-zero to stop (returned) ---- */
+
+typedef int (*rec_sample_fn)(void *ctx, const struct rec_sample *s);
+typedef int (*rec_stack_fn)(void *ctx, const struct rec_stack *st);
+typedef int (*rec_comm_fn)(void *ctx, const struct rec_comm *c);
+typedef int (*rec_mapping_fn)(void *ctx, const struct rec_mapping *m);
+typedef int (*rec_loss_fn)(void *ctx, const struct rec_loss *l);
+typedef int (*rec_binary_fn)(void *ctx, const struct rec_binary *b);
+typedef int (*rec_ksym_fn)(void *ctx, const struct rec_ksym *k);
+
+/* Samples in chunk order (time order within a chunk). Pointers in the
+ * callback argument are valid only during the call. */
+int recording__for_each_sample(struct recording *rec, rec_sample_fn fn, void *ctx);
+int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx);
+int recording__for_each_comm(struct recording *rec, rec_comm_fn fn, void *ctx);
+int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *ctx);
+int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx);
+int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx);
+int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx);
+
+/* Total samples (from chunk headers, without decoding them). */
+int recording__sample_count(struct recording *rec, uint64_t *out);
+
+#endif

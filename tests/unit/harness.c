@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/harness.c - runs a table of tests; see harness.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "tests/unit/harness.h"
+
+int harness_failures;
+
+static char dir_buf[256];
+static char path_buf[512];
+
+const char *test_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (!dir_buf[0]) {
+		snprintf(dir_buf, sizeof(dir_buf), "%s/eprof-unit-XXXXXX", tmp ? tmp : "/tmp");
+		if (!mkdtemp(dir_buf)) {
+			perror("mkdtemp");
+			exit(1);
+		}
+	}
+	return dir_buf;
+}
+
+const char *path_in(const char *name)
+{
+	snprintf(path_buf, sizeof(path_buf), "%s/%s", test_dir(), name);
+	return path_buf;
+}
+
+int run_tests(const struct test *tests, size_t nr)
+{
+	size_t i, passed = 0, failed = 0;
+	char cmd[600];
+
+	for (i = 0; i < nr; i++) {
+		harness_failures = 0;
+		tests[i].fn();
+		if (harness_failures) {
+			failed++;
+			printf("not ok %zu - %s\n", i + 1, tests[i].name);
+		} else {
+			passed++;
+			printf("ok %zu - %s\n", i + 1, tests[i].name);
+		}
+		fflush(stdout);
+	}
+	if (dir_buf[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir_buf);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", dir_buf);
+	}
+	printf("%zu passed, %zu failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,1 @@
+# unit tests: one eprof_unit_test() line per module

@@ -1,0 +1,1 @@
+# workloads: one eprof_workload() line each

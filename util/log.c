@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * util/log.c - one-line diagnostics on stderr with an error counter.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "util/log.h"
+
+static enum log_level cur_level = LOG_WARN;
+static unsigned int nr_errors;
+
+void log_set_level(enum log_level level)
+{
+	cur_level = level;
+}
+
+enum log_level log_get_level(void)
+{
+	return cur_level;
+}
+
+unsigned int log_error_count(void)
+{
+	return nr_errors;
+}
+
+static void vlog(enum log_level level, const char *prefix, const char *fmt, va_list ap,
+		 const char *suffix)
+{
+	if (level > cur_level)
+		return;
+	fputs("eprof: ", stderr);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	if (suffix) {
+		fputs(": ", stderr);
+		fputs(suffix, stderr);
+	}
+	fputc('\n', stderr);
+}
+
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	nr_errors++;
+	va_start(ap, fmt);
+	vlog(LOG_ERR, "error: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+int pr_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	nr_errors++;
+	va_start(ap, fmt);
+	vlog(LOG_ERR, "error: ", fmt, ap, strerror(err < 0 ? -err : err));
+	va_end(ap);
+	return err;
+}
+
+void pr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_WARN, "warning: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+void pr_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_INFO, "", fmt, ap, NULL);
+	va_end(ap);
+}
+
+void pr_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_DEBUG, "debug: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+int log_libbpf_print(int level, const char *fmt, va_list ap)
+{
+	/* libbpf levels: 0 warn, 1 info, 2 debug. Its lines end in '\n' already. */
+	enum log_level mine = level == 0 ? LOG_INFO : LOG_DEBUG;
+
+	if (mine > cur_level)
+		return 0;
+	fputs("eprof: libbpf: ", stderr);
+	return vfprintf(stderr, fmt, ap);
+}

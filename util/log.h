@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util/log.h - the one place eprof writes diagnostics.
+ *
+ * Every message is one line on stderr: "eprof: error: ...", "eprof: warning:
+ * ...". pr_info/pr_debug print only with -v. pr_err counts, so cli/main.c can
+ * tell a failure that forgot its message (a bug) from one that said it.
+ */
+#ifndef EPROF_UTIL_LOG_H
+#define EPROF_UTIL_LOG_H
+
+#include <stdarg.h>
+
+enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+/* Messages at or below this level are printed; default LOG_WARN. */
+void log_set_level(enum log_level level);
+enum log_level log_get_level(void);
+
+void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pr_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Like pr_err, then ": <strerror(-err)>". Returns err, so callers can write
+ * `return pr_errno(-errno, "cannot open '%s'", path);`.
+ */
+int pr_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Number of pr_err/pr_errno calls so far. */
+unsigned int log_error_count(void);
+
+/* Routes libbpf's messages through this log (debug unless a warning). */
+int log_libbpf_print(int level, const char *fmt, va_list ap);
+
+#endif
