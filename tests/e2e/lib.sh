@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: MIT
+# tests/e2e/lib.sh - sourced by every tNNNN-*.sh end-to-end test.
+# Environment from ctest: EPROF (the binary), WORKLOADS (built workloads).
+# A test that the host cannot run exits 77 (ctest shows it as skipped).
+
+set -u
+: "${EPROF:?EPROF must name the eprof binary}"
+: "${WORKLOADS:?WORKLOADS must name the workloads directory}"
+
+TMP=$(mktemp -d /tmp/eprof-e2e.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+say() { printf '# %s\n' "$*"; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+skip() { printf 'SKIP: %s\n' "$*" >&2; exit 77; }
+
+require_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+require_btf() { [ -r /sys/kernel/btf/vmlinux ] || skip "kernel has no BTF"; }
+require_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+
+# samples FOLD PATTERN: sum of counts of folded lines whose stack matches the ERE.
+samples() {
+	awk -v pat="$2" '{ n = $NF; $NF = ""; if ($0 ~ pat) s += n } END { print s + 0 }' "$1"
+}
+
+# share_pct PART TOTAL: PART/TOTAL in percent, one decimal.
+share_pct() { awk -v p="$1" -v t="$2" 'BEGIN { if (t == 0) print "0.0"; else printf "%.1f\n", 100 * p / t }'; }
+
+# check_share NAME MEASURED_PCT EXPECTED_PCT TOLERANCE
+check_share() {
+	awk -v m="$2" -v e="$3" -v t="$4" 'BEGIN { d = m - e; if (d < 0) d = -d; exit !(d <= t) }' ||
+		fail "$1: share $2% is not within $4 points of $3%"
+	say "$1: $2% (expected $3% +- $4)"
+}
+
+# one_line_error FILE: stderr holds exactly one line and it starts with "eprof: error:".
+one_line_error() {
+	[ "$(wc -l <"$1")" -eq 1 ] || { cat "$1" >&2; fail "expected one line on stderr, got $(wc -l <"$1")"; }
+	grep -q '^eprof: error: ' "$1" || { cat "$1" >&2; fail "stderr does not start with 'eprof: error:'"; }
+}

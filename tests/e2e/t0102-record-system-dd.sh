@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t0102: -a sees every process and the kernel: while dd copies /dev/zero to
+# /dev/null, the folded output has a dd stack through the kernel read path.
+. "$E2E_DIR/lib.sh"
+require_root; require_btf; require_cmd dd
+
+dd if=/dev/zero of=/dev/null bs=4k count=4000000 2>/dev/null &
+dd_pid=$!
+"$EPROF" record -a -F 999 -d 2 -o "$TMP/a.eprof" 2>"$TMP/rec.err" || { cat "$TMP/rec.err"; fail "record -a failed"; }
+kill "$dd_pid" 2>/dev/null; wait "$dd_pid" 2>/dev/null
+cat "$TMP/rec.err"
+"$EPROF" report -i "$TMP/a.eprof" --fold >"$TMP/fold" 2>"$TMP/rep.err" || { cat "$TMP/rep.err"; fail "report failed"; }
+cat "$TMP/rep.err"
+
+dd_all=$(samples "$TMP/fold" '^dd;')
+dd_read=$(samples "$TMP/fold" '^dd;.*;(vfs_read|ksys_read)_\[k\]')
+say "dd samples: $dd_all, through vfs_read/ksys_read: $dd_read"
+grep '^dd;' "$TMP/fold" | sort -t' ' -k2 -nr | head -5
+[ "$dd_all" -ge 200 ] || fail "too few dd samples ($dd_all) in 2 s at 999 Hz"
+[ "$dd_read" -gt 0 ] || fail "no dd stack goes through vfs_read_[k]"
+grep -q '^dd;.*;entry_SYSCALL_64[^;]*_\[k\];' "$TMP/fold" || fail "no dd stack enters the kernel through entry_SYSCALL_64"
+# Kernel frames come after user frames: no user frame follows a _[k] frame.
+bad=$(awk '{ $NF = ""; n = split($0, f, ";"); k = 0
+	for (i = 2; i <= n; i++) { sub(/ +$/, "", f[i]); if (f[i] ~ /_\[k\]$/) k = 1; else if (k) { print; break } } }' "$TMP/fold" | head -3)
+[ -z "$bad" ] || fail "a user frame follows a kernel frame: $bad"
+# Other processes and the idle task are there too (whole system).
+[ "$(cut -d';' -f1 "$TMP/fold" | sort -u | wc -l)" -ge 2 ] || fail "-a saw only one command"
+exit 0

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/*
+ * known_split: burns CPU in three functions whose split is known by
+ * construction: work_a does 6, work_b 3, work_c 1 units of identical work
+ * per round (60/30/10), reached through main -> run_workload -> dispatch.
+ *
+ * usage: known_split [MILLISECONDS]   (default 2000)
+ *
+ * The leaves keep a volatile array on the stack so that they set up a frame
+ * even where the compiler would omit it in a leaf (DESIGN.md, "What frame
+ * pointers miss"); nothing is a tail call, so each caller keeps its frame.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define UNIT_LOOPS 20000
+
+volatile uint64_t sink;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* One unit of work; the same code for every function so a unit costs the same. */
+#define UNIT_BODY(units)                                              \
+	volatile uint64_t acc[4] = { 1, 2, 3, 4 };                    \
+	for (int u = 0; u < (units); u++)                             \
+		for (int i = 0; i < UNIT_LOOPS; i++)                  \
+			acc[i & 3] = acc[i & 3] * 2862933555777941757ull + 3037000493ull; \
+	return acc[0] ^ acc[1] ^ acc[2] ^ acc[3]
+
+__attribute__((noinline)) uint64_t work_a(int units) { UNIT_BODY(units); }
+__attribute__((noinline)) uint64_t work_b(int units) { UNIT_BODY(units); }
+__attribute__((noinline)) uint64_t work_c(int units) { UNIT_BODY(units); }
+
+__attribute__((noinline)) uint64_t dispatch(int which)
+{
+	uint64_t r;
+
+	switch (which) {
+	case 0:
+		r = work_a(6);
+		break;
+	case 1:
+		r = work_b(3);
+		break;
+	default:
+		r = work_c(1);
+		break;
+	}
+	sink += r;	/* work after the call: no tail call, dispatch keeps its frame */
+	return r;
+}
+
+__attribute__((noinline)) uint64_t run_workload(uint64_t ms)
+{
+	uint64_t end = now_ns() + ms * 1000000ull, total = 0;
+
+	while (now_ns() < end) {
+		total += dispatch(0);
+		total += dispatch(1);
+		total += dispatch(2);
+	}
+	sink += total;
+	return total;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t ms = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000;
+
+	run_workload(ms);
+	return (int)(sink & 0);
+}
