@@ -159,7 +159,10 @@ int recording__create(const char *path, struct recording **out);
  */
 int recording__open(const char *path, struct recording **out);
 
-/* Accepts NULL. A writer that was not finished is left readable as is. */
+/*
+ * Accepts NULL. A writer that was not finished is left readable as is: up
+ * to its last commit (what was added after it is dropped).
+ */
 void recording__close(struct recording *rec);
 
 const char *recording__path(const struct recording *rec);
@@ -189,10 +192,17 @@ int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, siz
 /* Samples buffered since the last commit. */
 size_t recording__pending_samples(const struct recording *rec);
 
-/* Writes everything buffered in one transaction. */
+/*
+ * Writes everything buffered in one transaction. On failure (-ENOSPC full
+ * disk, -EIO, -ENOMEM) the file stays at its previous commit and the data
+ * stays buffered, so a later commit may still write it.
+ */
 int recording__commit(struct recording *rec);
 
-/* Commits, then marks the recording finished. */
+/*
+ * Commits, marking the recording finished in the same transaction. Adding
+ * or committing afterwards fails with -EINVAL.
+ */
 int recording__finish(struct recording *rec);
 
 /* --- reading: callbacks return 0 to go on, non-zero to stop (returned) ---- */

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: MIT
+/*
+ * format/reader.c - walking a recording's tables with callbacks.
+ *
+ * Nothing read from the file is trusted: every column's type and range is
+ * checked, every BLOB is decompressed only after its declared size has been
+ * checked against a cap, every count against the bytes that could hold it,
+ * and every string for its length and for embedded NULs. A violation stops
+ * the walk with -EBADMSG and one line naming the table and chunk (or row).
+ * Decoding reuses one decompression buffer and one sample array, so reading
+ * a million samples costs a few allocations, not a million.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/internal.h"
+#include "util/log.h"
+
+/* Samples per chunk a reader accepts: four times what the writer makes. */
+#define REC_READ_MAX_SAMPLES	(4 * REC_CHUNK_SAMPLES)
+
+void reader__release(struct reader *r)
+{
+	ZSTD_freeDCtx(r->dctx);
+	bytebuf__release(&r->buf);
+	free(r->samples);
+	free(r->frames);
+	memset(r, 0, sizeof(*r));
+}
+
+/* --- checked column access ---------------------------------------------- */
+
+static bool col_i64(sqlite3_stmt *st, int i, int64_t *out)
+{
+	if (sqlite3_column_type(st, i) != SQLITE_INTEGER)
+		return false;
+	*out = sqlite3_column_int64(st, i);
+	return true;
+}
+
+/* Any 64-bit pattern: addresses and times are stored reinterpreted as signed. */
+static bool col_u64(sqlite3_stmt *st, int i, uint64_t *out)
+{
+	int64_t v;
+
+	if (!col_i64(st, i, &v))
+		return false;
+	*out = (uint64_t)v;
+	return true;
+}
+
+static bool col_range(sqlite3_stmt *st, int i, int64_t min, int64_t max, int64_t *out)
+{
+	return col_i64(st, i, out) && *out >= min && *out <= max;
+}
+
+static bool col_u32(sqlite3_stmt *st, int i, uint32_t *out)
+{
+	int64_t v;
+
+	if (!col_range(st, i, 0, UINT32_MAX, &v))
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* TEXT of at most max bytes without NULs. */
+static bool col_text(sqlite3_stmt *st, int i, size_t max, const char **out)
+{
+	const char *s;
+	size_t len;
+
+	if (sqlite3_column_type(st, i) != SQLITE_TEXT)
+		return false;
+	s = (const char *)sqlite3_column_text(st, i);
+	len = (size_t)sqlite3_column_bytes(st, i);
+	if (!s || len > max || strlen(s) != len)
+		return false;
+	*out = s;
+	return true;
+}
+
+/* A build-id: NULL (none) or a BLOB of 1..REC_BUILD_ID_MAX bytes. */
+static bool col_build_id(sqlite3_stmt *st, int i, uint8_t *id, uint32_t *len)
+{
+	int type = sqlite3_column_type(st, i);
+	int n;
+
+	*len = 0;
+	if (type == SQLITE_NULL)
+		return true;
+	if (type != SQLITE_BLOB)
+		return false;
+	n = sqlite3_column_bytes(st, i);
+	if (n < 1 || n > REC_BUILD_ID_MAX)
+		return false;
+	memcpy(id, sqlite3_column_blob(st, i), (size_t)n);
+	*len = (uint32_t)n;
+	return true;
+}
+
+/* Decompresses column i (a BLOB, encoding enc) into r->buf. */
+static int col_unzstd(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
+		      const char *table, int64_t id)
+{
+	const void *blob;
+	int n, err;
+
+	if (enc != REC_ENCODING_ZSTD_V1)
+		return rec_damaged(rec, "%s chunk %" PRId64 ": unknown encoding %" PRId64, table,
+				   id, enc);
+	if (sqlite3_column_type(st, i) != SQLITE_BLOB)
+		return rec_damaged(rec, "%s chunk %" PRId64 ": data is not a BLOB", table, id);
+	blob = sqlite3_column_blob(st, i);
+	n = sqlite3_column_bytes(st, i);
+	if (!blob)
+		return rec_sql_error(rec, sqlite3_errcode(rec->db), "reading a BLOB");
+	err = codec__zstd_decompress(rec->r.dctx, blob, (size_t)n, CODEC_MAX_DECOMPRESSED,
+				     &rec->r.buf);
+	if (err == -ENOMEM)
+		return pr_errno(err, "'%s': reading %s chunk %" PRId64, rec->path, table, id);
+	if (err)
+		return rec_damaged(rec, "%s chunk %" PRId64 ": bad or oversized zstd frame", table,
+				   id);
+	return 0;
+}
+
+/* Steps a SELECT: 1 for a row, 0 at the end, or the errno (printed). */
+static int step_row(struct recording *rec, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return rec_sql_error(rec, rc, what);
+}
+
+/* --- samples -------------------------------------------------------------- */
+
+int recording__for_each_sample(struct recording *rec, rec_sample_fn fn, void *ctx)
+{
+	struct reader *r = &rec->r;
+	sqlite3_stmt *st = NULL;
+	int64_t id, n, enc;
+	uint64_t first, last;
+	size_t i;
+	int err;
+
+	err = rec_prepare(rec, "SELECT id, first_time, last_time, nr_samples, encoding, data "
+			       "FROM sample_chunk ORDER BY id", "reading samples", &st);
+	while (!err && (err = step_row(rec, st, "reading samples")) == 1) {
+		err = 0;
+		if (!col_i64(st, 0, &id) || !col_u64(st, 1, &first) || !col_u64(st, 2, &last) ||
+		    !col_range(st, 3, 1, REC_READ_MAX_SAMPLES, &n) || !col_i64(st, 4, &enc) ||
+		    last < first) {
+			err = rec_damaged(rec, "sample_chunk row: bad header");
+			break;
+		}
+		err = col_unzstd(rec, st, 5, enc, "sample_chunk", id);
+		if (err)
+			break;
+		if ((uint64_t)n > r->buf.len / 5) {
+			err = rec_damaged(rec, "sample_chunk chunk %" PRId64 ": %" PRId64
+					  " samples cannot fit in %zu bytes", id, n, r->buf.len);
+			break;
+		}
+		if (codec__grow((void **)&r->samples, &r->cap_samples, (size_t)n,
+				sizeof(*r->samples))) {
+			err = pr_errno(-ENOMEM, "'%s': reading samples", rec->path);
+			break;
+		}
+		if (codec__decode_samples(r->buf.data, r->buf.len, first, r->samples, (size_t)n) ||
+		    r->samples[0].time_ns != first || r->samples[n - 1].time_ns != last) {
+			err = rec_damaged(rec, "sample_chunk chunk %" PRId64 ": samples do not "
+					  "decode to the %" PRId64 " in its header", id, n);
+			break;
+		}
+		for (i = 0; i < (size_t)n && !err; i++)
+			err = fn(ctx, &r->samples[i]);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int recording__sample_count(struct recording *rec, uint64_t *out)
+{
+	sqlite3_stmt *st = NULL;
+	uint64_t total = 0;
+	int64_t n;
+	int err;
+
+	err = rec_prepare(rec, "SELECT nr_samples FROM sample_chunk", "counting samples", &st);
+	while (!err && (err = step_row(rec, st, "counting samples")) == 1) {
+		err = 0;
+		if (!col_range(st, 0, 1, REC_READ_MAX_SAMPLES, &n)) {
+			err = rec_damaged(rec, "sample_chunk row: bad sample count");
+			break;
+		}
+		total += (uint64_t)n;
+	}
+	sqlite3_finalize(st);
+	if (!err)
+		*out = total;
+	return err;
+}
+
+/* --- stacks --------------------------------------------------------------- */
+
+/* Decodes one chunk in r->buf and hands each stack to fn. */
+static int read_stack_chunk(struct recording *rec, int64_t id, uint32_t first_id,
+			    uint32_t last_id, int64_t n, struct idset *seen, rec_stack_fn fn,
+			    void *ctx)
+{
+	struct reader *r = &rec->r;
+	struct cursor c;
+	struct rec_stack s;
+	uint64_t prev_k = 0, prev_u = 0, v, nk, nu, cur = first_id;
+	int64_t i;
+	size_t j;
+	int err;
+
+	cursor__init(&c, r->buf.data, r->buf.len);
+	if ((uint64_t)n > r->buf.len / 3)
+		return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": %" PRId64 " stacks cannot "
+				   "fit in %zu bytes", id, n, r->buf.len);
+	for (i = 0; i < n; i++) {
+		if (cursor__varint(&c, &v) || (i > 0 && v == 0) || v > (uint64_t)last_id - cur)
+			return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": bad stack id", id);
+		cur += v;
+		if (cursor__varint_max(&c, REC_MAX_FRAMES, &nk) ||
+		    cursor__varint_max(&c, REC_MAX_FRAMES - nk, &nu) ||
+		    nk + nu > cursor__left(&c))
+			return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": stack %" PRIu64
+					   ": bad frame count", id, cur);
+		for (j = 0; j < nk + nu; j++) {
+			uint64_t *prev = j < nk ? &prev_k : &prev_u;
+
+			if (cursor__varint(&c, &v))
+				return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": stack %"
+						   PRIu64 ": truncated frames", id, cur);
+			*prev += (uint64_t)codec__unzigzag(v);
+			r->frames[j] = *prev;
+		}
+		err = idset__add(seen, (uint32_t)cur);
+		if (err < 0)
+			return pr_errno(err, "'%s': reading stacks", rec->path);
+		if (err == 0)
+			return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": stack id %" PRIu64
+					   " appears twice", id, cur);
+		s.id = (uint32_t)cur;
+		s.nr_kernel = (uint32_t)nk;
+		s.nr_user = (uint32_t)nu;
+		s.frames = r->frames;
+		err = fn(ctx, &s);
+		if (err)
+			return err;
+	}
+	if (cur != last_id || cursor__left(&c))
+		return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": does not end as its header "
+				   "says", id);
+	return 0;
+}
+
+int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx)
+{
+	struct reader *r = &rec->r;
+	struct idset seen = { 0 };
+	sqlite3_stmt *st = NULL;
+	int64_t id, n, enc;
+	uint32_t first_id, last_id;
+	int err;
+
+	if (codec__grow((void **)&r->frames, &r->cap_frames, REC_MAX_FRAMES, sizeof(*r->frames)))
+		return pr_errno(-ENOMEM, "'%s': reading stacks", rec->path);
+	err = rec_prepare(rec, "SELECT id, first_id, last_id, nr_stacks, encoding, data "
+			       "FROM stack_chunk ORDER BY id", "reading stacks", &st);
+	while (!err && (err = step_row(rec, st, "reading stacks")) == 1) {
+		err = 0;
+		if (!col_i64(st, 0, &id) || !col_u32(st, 1, &first_id) ||
+		    !col_u32(st, 2, &last_id) || !col_range(st, 3, 1, INT32_MAX, &n) ||
+		    !col_i64(st, 4, &enc) || last_id < first_id) {
+			err = rec_damaged(rec, "stack_chunk row: bad header");
+			break;
+		}
+		err = col_unzstd(rec, st, 5, enc, "stack_chunk", id);
+		if (!err)
+			err = read_stack_chunk(rec, id, first_id, last_id, n, &seen, fn, ctx);
+	}
+	sqlite3_finalize(st);
+	idset__release(&seen);
+	return err;
+}
+
+/* --- plain rows ----------------------------------------------------------- */
+
+int recording__for_each_comm(struct recording *rec, rec_comm_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_comm c;
+	const char *name;
+	int64_t row;
+	int err;
+
+	err = rec_prepare(rec, "SELECT rowid, time, tgid, tid, comm FROM comm ORDER BY rowid",
+			  "reading comms", &st);
+	while (!err && (err = step_row(rec, st, "reading comms")) == 1) {
+		err = 0;
+		memset(&c, 0, sizeof(c));
+		row = sqlite3_column_int64(st, 0);
+		if (!col_u64(st, 1, &c.time_ns) ||
+		    !col_u32(st, 2, &c.tgid) || !col_u32(st, 3, &c.tid) ||
+		    !col_text(st, 4, REC_COMM_LEN - 1, &name)) {
+			err = rec_damaged(rec, "comm row %" PRId64 ": bad value", row);
+			break;
+		}
+		memcpy(c.comm, name, strlen(name) + 1);
+		err = fn(ctx, &c);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_mapping m;
+	int64_t row;
+	int err;
+
+	err = rec_prepare(rec, "SELECT rowid, time, tgid, start_addr, end_addr, pgoff, path, "
+			       "build_id FROM mapping ORDER BY rowid", "reading mappings", &st);
+	while (!err && (err = step_row(rec, st, "reading mappings")) == 1) {
+		err = 0;
+		memset(&m, 0, sizeof(m));
+		row = sqlite3_column_int64(st, 0);
+		if (!col_u64(st, 1, &m.time_ns) || !col_u32(st, 2, &m.tgid) ||
+		    !col_u64(st, 3, &m.start) || !col_u64(st, 4, &m.end) ||
+		    !col_u64(st, 5, &m.pgoff) || !col_text(st, 6, REC_MAX_PATH, &m.path) ||
+		    !col_build_id(st, 7, m.build_id, &m.build_id_len) || m.end < m.start) {
+			err = rec_damaged(rec, "mapping row %" PRId64 ": bad value", row);
+			break;
+		}
+		err = fn(ctx, &m);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_loss l;
+	int64_t row;
+	int err;
+
+	err = rec_prepare(rec, "SELECT rowid, time, cpu, lost_samples, lost_ustacks, "
+			       "lost_kstacks, truncated_stacks, lost_sideband FROM loss "
+			       "ORDER BY rowid", "reading loss counts", &st);
+	while (!err && (err = step_row(rec, st, "reading loss counts")) == 1) {
+		err = 0;
+		memset(&l, 0, sizeof(l));
+		row = sqlite3_column_int64(st, 0);
+		if (!col_u64(st, 1, &l.time_ns) || !col_u32(st, 2, &l.cpu) ||
+		    !col_u64(st, 3, &l.lost_samples) || !col_u64(st, 4, &l.lost_ustacks) ||
+		    !col_u64(st, 5, &l.lost_kstacks) || !col_u64(st, 6, &l.truncated_stacks) ||
+		    !col_u64(st, 7, &l.lost_sideband)) {
+			err = rec_damaged(rec, "loss row %" PRId64 ": bad value", row);
+			break;
+		}
+		err = fn(ctx, &l);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* --- symbol tables -------------------------------------------------------- */
+
+/* Decodes the binary in r->buf into b (arrays malloc'd; names point into r->buf). */
+static int decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment **segs,
+			 struct rec_symbol **syms)
+{
+	struct cursor c;
+	uint64_t nseg, nsym, addr = 0, v;
+	size_t i;
+
+	cursor__init(&c, r->buf.data, r->buf.len);
+	if (cursor__varint_max(&c, cursor__left(&c) / 3, &nseg) || nseg > REC_MAX_SEGMENTS)
+		return -EBADMSG;
+	*segs = calloc(nseg ? nseg : 1, sizeof(**segs));
+	if (!*segs)
+		return -ENOMEM;
+	for (i = 0; i < nseg; i++) {
+		if (cursor__varint(&c, &(*segs)[i].offset) || cursor__varint(&c, &(*segs)[i].vaddr) ||
+		    cursor__varint(&c, &(*segs)[i].filesz))
+			return -EBADMSG;
+	}
+	if (cursor__varint_max(&c, cursor__left(&c) / 4, &nsym) || nsym > REC_MAX_SYMBOLS)
+		return -EBADMSG;
+	*syms = calloc(nsym ? nsym : 1, sizeof(**syms));
+	if (!*syms)
+		return -ENOMEM;
+	for (i = 0; i < nsym; i++) {
+		struct rec_symbol *s = &(*syms)[i];
+
+		if (cursor__varint(&c, &v) || v > UINT64_MAX - addr)
+			return -EBADMSG;
+		addr += v;
+		s->addr = addr;
+		if (cursor__varint(&c, &s->size) || cursor__string(&c, REC_MAX_NAME, &s->name))
+			return -EBADMSG;
+	}
+	if (cursor__left(&c))
+		return -EBADMSG;
+	b->nr_segments = nseg;
+	b->segments = *segs;
+	b->nr_symbols = nsym;
+	b->symbols = *syms;
+	return 0;
+}
+
+int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx)
+{
+	struct rec_segment *segs = NULL;
+	struct rec_symbol *syms = NULL;
+	sqlite3_stmt *st = NULL;
+	struct rec_binary b;
+	int64_t id, enc;
+	int err;
+
+	err = rec_prepare(rec, "SELECT id, build_id, path, source, encoding, data FROM binary "
+			       "ORDER BY id", "reading symbols", &st);
+	while (!err && (err = step_row(rec, st, "reading symbols")) == 1) {
+		err = 0;
+		memset(&b, 0, sizeof(b));
+		if (!col_i64(st, 0, &id) || !col_build_id(st, 1, b.build_id, &b.build_id_len) ||
+		    !col_text(st, 2, REC_MAX_PATH, &b.path) ||
+		    !col_text(st, 3, REC_MAX_PATH, &b.source) || !col_i64(st, 4, &enc)) {
+			err = rec_damaged(rec, "binary row: bad value");
+			break;
+		}
+		err = col_unzstd(rec, st, 5, enc, "binary", id);
+		if (err)
+			break;
+		err = decode_binary(&rec->r, &b, &segs, &syms);
+		if (err == -ENOMEM)
+			err = pr_errno(err, "'%s': reading symbols", rec->path);
+		else if (err)
+			err = rec_damaged(rec, "binary chunk %" PRId64 ": bad segments or symbols",
+					  id);
+		if (!err)
+			err = fn(ctx, &b);
+		free(segs);
+		free(syms);
+		segs = NULL;
+		syms = NULL;
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int read_ksym_chunk(struct recording *rec, int64_t id, int64_t n, rec_ksym_fn fn,
+			   void *ctx)
+{
+	struct cursor c;
+	struct rec_ksym k;
+	uint64_t addr = 0, v, size;
+	int64_t i;
+	int err;
+
+	cursor__init(&c, rec->r.buf.data, rec->r.buf.len);
+	if ((uint64_t)n > cursor__left(&c) / 4)
+		return rec_damaged(rec, "ksym_chunk chunk %" PRId64 ": %" PRId64 " symbols cannot "
+				   "fit in %zu bytes", id, n, cursor__left(&c));
+	for (i = 0; i < n; i++) {
+		if (cursor__varint(&c, &v) || cursor__varint(&c, &size))
+			return rec_damaged(rec, "ksym_chunk chunk %" PRId64 ": truncated", id);
+		addr += (uint64_t)codec__unzigzag(v);
+		if (size > UINT64_MAX - addr ||
+		    cursor__string(&c, REC_MAX_NAME, &k.name) ||
+		    cursor__string(&c, REC_MAX_PATH, &k.module))
+			return rec_damaged(rec, "ksym_chunk chunk %" PRId64 ": bad symbol", id);
+		k.addr = addr;
+		k.end = addr + size;
+		if (!k.module[0])
+			k.module = NULL;
+		err = fn(ctx, &k);
+		if (err)
+			return err;
+	}
+	if (cursor__left(&c))
+		return rec_damaged(rec, "ksym_chunk chunk %" PRId64 ": bytes after its %" PRId64
+				   " symbols", id, n);
+	return 0;
+}
+
+int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t id, n, enc;
+	int err;
+
+	err = rec_prepare(rec, "SELECT id, nr_syms, encoding, data FROM ksym_chunk ORDER BY id",
+			  "reading kernel symbols", &st);
+	while (!err && (err = step_row(rec, st, "reading kernel symbols")) == 1) {
+		err = 0;
+		if (!col_i64(st, 0, &id) || !col_range(st, 1, 1, INT32_MAX, &n) ||
+		    !col_i64(st, 2, &enc)) {
+			err = rec_damaged(rec, "ksym_chunk row: bad header");
+			break;
+		}
+		err = col_unzstd(rec, st, 3, enc, "ksym_chunk", id);
+		if (!err)
+			err = read_ksym_chunk(rec, id, n, fn, ctx);
+	}
+	sqlite3_finalize(st);
+	return err;
+}

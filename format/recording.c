@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+/*
+ * format/recording.c - creating and opening recordings: the SQLite
+ * connection, the identity and version checks, metadata reads and the
+ * error translation that writer.c and reader.c share.
+ *
+ * The file is one SQLite database in rollback-journal mode (not WAL), so a
+ * recording is a single file that can be copied as is. A reader opens it
+ * read-only and checks, before trusting anything, that it is SQLite at all,
+ * that it carries eprof's application_id, that its user_version is one this
+ * code knows, and that every table it will read has the columns it will
+ * read (by preparing the reader's own SELECTs). A recorder killed in the
+ * middle of a commit leaves a hot journal behind that a read-only
+ * connection cannot roll back; the reader then opens the file read-write
+ * once so that SQLite restores the last complete commit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format/internal.h"
+#include "util/log.h"
+
+int rec_sql_error(const struct recording *rec, int rc, const char *what)
+{
+	const char *msg = rec->db ? sqlite3_errmsg(rec->db) : sqlite3_errstr(rc);
+
+	switch (rc & 0xff) {
+	case SQLITE_NOMEM:
+		pr_err("'%s': %s: %s", rec->path, what, msg);
+		return -ENOMEM;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		pr_err("'%s' is damaged: %s: %s", rec->path, what, msg);
+		return -EBADMSG;
+	case SQLITE_FULL:
+		pr_err("'%s': %s: %s", rec->path, what, msg);
+		return -ENOSPC;
+	default:
+		pr_err("'%s': %s: %s", rec->path, what, msg);
+		return -EIO;
+	}
+}
+
+int rec_damaged(const struct recording *rec, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	pr_err("'%s' is damaged: %s", rec->path, what);
+	return -EBADMSG;
+}
+
+int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out)
+{
+	int rc = sqlite3_prepare_v2(rec->db, sql, -1, out, NULL);
+
+	if (rc != SQLITE_OK) {
+		*out = NULL;
+		return rec_sql_error(rec, rc, what);
+	}
+	return 0;
+}
+
+static int exec_sql(struct recording *rec, const char *sql, const char *what)
+{
+	int rc = sqlite3_exec(rec->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : rec_sql_error(rec, rc, what);
+}
+
+static struct recording *recording_new(const char *path)
+{
+	struct recording *rec = calloc(1, sizeof(*rec));
+
+	if (!rec)
+		return NULL;
+	rec->path = strdup(path);
+	if (!rec->path) {
+		free(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+void recording__close(struct recording *rec)
+{
+	if (!rec)
+		return;
+	writer__release(&rec->w);
+	reader__release(&rec->r);
+	sqlite3_close_v2(rec->db);
+	free(rec->path);
+	free(rec);
+}
+
+const char *recording__path(const struct recording *rec)
+{
+	return rec->path;
+}
+
+bool recording__is_finished(const struct recording *rec)
+{
+	return rec->finished;
+}
+
+/* Removes path and any journal a previous SQLite user left next to it. */
+static int remove_old(const char *path)
+{
+	static const char *const suffixes[] = { "", "-journal", "-wal", "-shm" };
+	char name[4200];
+	size_t i;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		if ((size_t)snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) >= sizeof(name))
+			return pr_errno(-ENAMETOOLONG, "cannot create '%s'", path);
+		if (unlink(name) && errno != ENOENT)
+			return pr_errno(-errno, "cannot create '%s': cannot remove '%s'", path, name);
+	}
+	return 0;
+}
+
+int recording__create(const char *path, struct recording **out)
+{
+	struct recording *rec;
+	char pragmas[160];
+	int rc, err;
+
+	rec = recording_new(path);
+	if (!rec)
+		return pr_errno(-ENOMEM, "cannot create '%s'", path);
+	rec->writable = true;
+	err = remove_old(path);
+	if (err)
+		goto out;
+	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc != SQLITE_OK) {
+		err = rec_sql_error(rec, rc, "cannot create the recording");
+		goto out;
+	}
+	sqlite3_extended_result_codes(rec->db, 1);
+	sqlite3_busy_timeout(rec->db, 5000);
+	/*
+	 * The default rollback journal keeps the recording one self-contained
+	 * file; synchronous=NORMAL is enough for a killed recorder (the kernel
+	 * still has every write), only a power cut could cost the last commit.
+	 */
+	err = exec_sql(rec, "PRAGMA page_size = 4096; PRAGMA journal_mode = DELETE;"
+			    "PRAGMA synchronous = NORMAL;", "setting up the database");
+	if (err)
+		goto out;
+	snprintf(pragmas, sizeof(pragmas), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+		 REC_APPLICATION_ID, REC_SCHEMA_VERSION);
+	err = exec_sql(rec, "BEGIN IMMEDIATE", "writing the schema");
+	if (!err)
+		err = exec_sql(rec, eprof_schema_v1_sql, "writing the schema");
+	if (!err)
+		err = exec_sql(rec, pragmas, "writing the schema");
+	if (!err)
+		err = exec_sql(rec, "COMMIT", "writing the schema");
+	if (err)
+		goto out;
+	rec->w.cctx = ZSTD_createCCtx();
+	if (!rec->w.cctx)
+		err = pr_errno(-ENOMEM, "cannot create '%s'", path);
+out:
+	if (err) {
+		recording__close(rec);
+		return err;
+	}
+	*out = rec;
+	return 0;
+}
+
+/* One integer PRAGMA. rc is the SQLite result, for the caller to judge. */
+static int pragma_int(struct recording *rec, const char *name, int64_t *out)
+{
+	char sql[64];
+	sqlite3_stmt *st;
+	int rc;
+
+	snprintf(sql, sizeof(sql), "PRAGMA %s", name);
+	rc = sqlite3_prepare_v2(rec->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			*out = sqlite3_column_int64(st, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * A recorder killed inside a commit left a hot journal that only a
+ * read-write connection can roll back. Let SQLite do it once, then go on
+ * read-only: the file is then exactly its last complete commit.
+ */
+static int roll_back_hot_journal(struct recording *rec)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	rc = sqlite3_open_v2(rec->path, &db, SQLITE_OPEN_READWRITE, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(db, 5000);
+		rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+	}
+	sqlite3_close_v2(db);
+	if (rc != SQLITE_OK) {
+		pr_err("'%s' was interrupted inside a write and its journal cannot be rolled back: %s "
+		       "(make the file and its directory writable and try again)",
+		       rec->path, sqlite3_errstr(rc));
+		return (rc & 0xff) == SQLITE_NOMEM ? -ENOMEM : -EIO;
+	}
+	pr_warn("'%s': rolled back the write the recorder was interrupted in", rec->path);
+	return 0;
+}
+
+static int check_identity(struct recording *rec)
+{
+	int64_t app = 0, ver = 0;
+	int rc, err;
+
+	rc = pragma_int(rec, "application_id", &app);
+	if (rc == SQLITE_READONLY_ROLLBACK) {
+		err = roll_back_hot_journal(rec);
+		if (err)
+			return err;
+		rc = pragma_int(rec, "application_id", &app);
+	}
+	if ((rc & 0xff) == SQLITE_NOTADB || (rc == SQLITE_OK && app != REC_APPLICATION_ID)) {
+		pr_err("'%s' is not an eprof recording", rec->path);
+		return -EINVAL;
+	}
+	if (rc != SQLITE_OK)
+		return rec_sql_error(rec, rc, "reading the file header");
+	rc = pragma_int(rec, "user_version", &ver);
+	if (rc != SQLITE_OK)
+		return rec_sql_error(rec, rc, "reading the file header");
+	if (ver > REC_SCHEMA_VERSION) {
+		pr_err("'%s' uses recording format v%lld; this eprof reads up to v%d (upgrade eprof)",
+		       rec->path, (long long)ver, REC_SCHEMA_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	if (ver < 1)
+		return rec_damaged(rec, "no recording format version (user_version %lld)",
+				   (long long)ver);
+	return 0;
+}
+
+/* The columns reader.c reads, table by table. */
+static const char *const table_checks[][2] = {
+	{ "meta", "SELECT key, value FROM meta" },
+	{ "sample_chunk", "SELECT id, first_time, last_time, nr_samples, encoding, data "
+			  "FROM sample_chunk" },
+	{ "stack_chunk", "SELECT id, first_id, last_id, nr_stacks, encoding, data FROM stack_chunk" },
+	{ "comm", "SELECT rowid, time, tgid, tid, comm FROM comm" },
+	{ "mapping", "SELECT rowid, time, tgid, start_addr, end_addr, pgoff, path, build_id "
+		     "FROM mapping" },
+	{ "binary", "SELECT id, build_id, path, source, encoding, data FROM binary" },
+	{ "ksym_chunk", "SELECT id, nr_syms, encoding, data FROM ksym_chunk" },
+	{ "loss", "SELECT rowid, time, cpu, lost_samples, lost_ustacks, lost_kstacks, "
+		  "truncated_stacks, lost_sideband FROM loss" },
+};
+
+static int check_tables(struct recording *rec)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(table_checks) / sizeof(table_checks[0]); i++) {
+		rc = sqlite3_prepare_v2(rec->db, table_checks[i][1], -1, &st, NULL);
+		sqlite3_finalize(st);
+		if ((rc & 0xff) == SQLITE_ERROR)
+			return rec_damaged(rec, "table %s: %s", table_checks[i][0],
+					   sqlite3_errmsg(rec->db));
+		if (rc != SQLITE_OK)
+			return rec_sql_error(rec, rc, "reading the schema");
+	}
+	return 0;
+}
+
+int recording__open(const char *path, struct recording **out)
+{
+	struct recording *rec;
+	struct stat sb;
+	char *done = NULL;
+	int fd, rc, err;
+
+	/* open(2) first: its errno says why better than SQLite can */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pr_errno(-errno, "cannot open '%s'", path);
+	err = fstat(fd, &sb) ? -errno : S_ISDIR(sb.st_mode) ? -EISDIR : 0;
+	close(fd);
+	if (err)
+		return pr_errno(err, "cannot open '%s'", path);
+
+	rec = recording_new(path);
+	if (!rec)
+		return pr_errno(-ENOMEM, "cannot open '%s'", path);
+	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READONLY, NULL);
+	if (rc != SQLITE_OK) {
+		err = rec_sql_error(rec, rc, "cannot open the recording");
+		goto out;
+	}
+	sqlite3_extended_result_codes(rec->db, 1);
+	sqlite3_busy_timeout(rec->db, 5000);
+	err = check_identity(rec);
+	if (err)
+		goto out;
+	err = check_tables(rec);
+	if (err)
+		goto out;
+	rec->r.dctx = ZSTD_createDCtx();
+	if (!rec->r.dctx) {
+		err = pr_errno(-ENOMEM, "cannot open '%s'", path);
+		goto out;
+	}
+	err = recording__get_meta(rec, REC_META_FINISHED, &done);
+	if (err == -ENOENT) {
+		pr_warn("'%s' was not finalized (the recorder was interrupted): "
+			"reading it up to its last complete chunk", path);
+		err = 0;
+	} else if (!err) {
+		rec->finished = !strcmp(done, "1");
+		free(done);
+	}
+out:
+	if (err) {
+		recording__close(rec);
+		return err;
+	}
+	*out = rec;
+	return 0;
+}
+
+int recording__get_meta(struct recording *rec, const char *key, char **out)
+{
+	sqlite3_stmt *st = NULL;
+	const unsigned char *text;
+	size_t i, len;
+	int rc, err;
+
+	for (i = rec->w.nr_meta; i-- > 0;) {	/* a writer sees what it set, newest first */
+		if (!strcmp(rec->w.meta[i].key, key)) {
+			*out = strdup(rec->w.meta[i].value);
+			return *out ? 0 : pr_errno(-ENOMEM, "'%s': reading metadata", rec->path);
+		}
+	}
+	err = rec_prepare(rec, "SELECT value FROM meta WHERE key = ?", "reading metadata", &st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		err = -ENOENT;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		err = rec_sql_error(rec, rc, "reading metadata");
+		goto out;
+	}
+	text = sqlite3_column_text(st, 0);
+	len = (size_t)sqlite3_column_bytes(st, 0);
+	if (sqlite3_column_type(st, 0) != SQLITE_TEXT || !text || len > REC_MAX_META ||
+	    strlen((const char *)text) != len) {
+		err = rec_damaged(rec, "meta %s: not a valid text value", key);
+		goto out;
+	}
+	*out = strdup((const char *)text);
+	if (!*out)
+		err = pr_errno(-ENOMEM, "'%s': reading metadata", rec->path);
+out:
+	sqlite3_finalize(st);
+	return err;
+}
+
+bool rec_binary__offset_to_vaddr(const struct rec_binary *b, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_segments; i++) {
+		const struct rec_segment *seg = &b->segments[i];
+
+		if (off >= seg->offset && off - seg->offset < seg->filesz) {
+			*vaddr = seg->vaddr + (off - seg->offset);
+			return true;
+		}
+	}
+	return false;
+}

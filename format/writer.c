@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: MIT
+/*
+ * format/writer.c - buffering and committing a recording.
+ *
+ * Everything a recorder adds is copied into memory and written by
+ * recording__commit() in one BEGIN IMMEDIATE ... COMMIT transaction, so
+ * the file on disk always ends at a complete commit, whenever the recorder
+ * dies. Samples are sorted by time and coded as columns (codec.c); stacks
+ * are sorted by id and delta-coded; symbol tables are coded and compressed
+ * when they are added, since they arrive whole and are written once. A
+ * failed commit keeps its data buffered (a later commit may succeed once
+ * the disk has room) and leaves the file at the previous commit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/internal.h"
+#include "util/log.h"
+
+#define REC_ZSTD_LEVEL_SYMBOLS	9
+
+static int check_writable(struct recording *rec)
+{
+	if (!rec->writable) {
+		pr_err("'%s' is open for reading, not writing", rec->path);
+		return -EBADF;
+	}
+	if (rec->w.finished) {
+		pr_err("'%s' is finished: nothing more can be added", rec->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int oom(const struct recording *rec)
+{
+	return pr_errno(-ENOMEM, "'%s': buffering recorded data", rec->path);
+}
+
+#define PUSH(rec, arr, nr, cap)                                                           \
+	(codec__grow((void **)&(arr), &(cap), (nr) + 1, sizeof(*(arr))) ? oom(rec) : 0)
+
+size_t recording__pending_samples(const struct recording *rec)
+{
+	return rec->w.nr_samples;
+}
+
+int recording__add_sample(struct recording *rec, const struct rec_sample *s)
+{
+	struct writer *w = &rec->w;
+	int err;
+
+	if (w->nr_samples == w->cap_samples) {
+		err = check_writable(rec);
+		if (!err)
+			err = PUSH(rec, w->samples, w->nr_samples, w->cap_samples);
+		if (err)
+			return err;
+	} else if (w->finished) {
+		return check_writable(rec);
+	}
+	w->samples[w->nr_samples++] = *s;
+	return 0;
+}
+
+int recording__add_stack(struct recording *rec, const struct rec_stack *st)
+{
+	struct writer *w = &rec->w;
+	struct pending_stack *p;
+	size_t nr = (size_t)st->nr_kernel + st->nr_user;
+	int err;
+
+	err = check_writable(rec);
+	if (err)
+		return err;
+	if (nr > REC_MAX_FRAMES || (nr && !st->frames)) {
+		pr_err("'%s': stack %u has %zu frames (at most %d can be stored)", rec->path,
+		       st->id, nr, REC_MAX_FRAMES);
+		return -E2BIG;
+	}
+	err = PUSH(rec, w->stacks, w->nr_stacks, w->cap_stacks);
+	if (!err && codec__grow((void **)&w->frames, &w->cap_frames, w->nr_frames + nr,
+				sizeof(*w->frames)))
+		err = oom(rec);
+	if (err)
+		return err;
+	err = idset__add(&w->stack_ids, st->id);
+	if (err < 0)
+		return oom(rec);
+	if (err == 0) {
+		pr_err("'%s': stack id %u added twice", rec->path, st->id);
+		return -EEXIST;
+	}
+	p = &w->stacks[w->nr_stacks++];
+	p->id = st->id;
+	p->nr_kernel = st->nr_kernel;
+	p->nr_user = st->nr_user;
+	p->first_frame = w->nr_frames;
+	if (nr)
+		memcpy(w->frames + w->nr_frames, st->frames, nr * sizeof(*st->frames));
+	w->nr_frames += nr;
+	return 0;
+}
+
+int recording__add_comm(struct recording *rec, const struct rec_comm *c)
+{
+	struct writer *w = &rec->w;
+	struct rec_comm *p;
+	int err;
+
+	err = check_writable(rec);
+	if (!err)
+		err = PUSH(rec, w->comms, w->nr_comms, w->cap_comms);
+	if (err)
+		return err;
+	p = &w->comms[w->nr_comms++];
+	*p = *c;
+	p->comm[REC_COMM_LEN - 1] = '\0';
+	return 0;
+}
+
+int recording__add_mapping(struct recording *rec, const struct rec_mapping *m)
+{
+	struct writer *w = &rec->w;
+	struct pending_mapping *p;
+	char *path;
+	int err;
+
+	err = check_writable(rec);
+	if (err)
+		return err;
+	if (m->build_id_len > REC_BUILD_ID_MAX || (m->path && strlen(m->path) > REC_MAX_PATH)) {
+		pr_err("'%s': mapping of pid %u at %#llx: build-id or path too long", rec->path,
+		       m->tgid, (unsigned long long)m->start);
+		return -EINVAL;
+	}
+	err = PUSH(rec, w->mappings, w->nr_mappings, w->cap_mappings);
+	if (err)
+		return err;
+	path = strdup(m->path ? m->path : "");
+	if (!path)
+		return oom(rec);
+	p = &w->mappings[w->nr_mappings++];
+	p->m = *m;
+	p->m.path = path;
+	return 0;
+}
+
+int recording__add_loss(struct recording *rec, const struct rec_loss *l)
+{
+	struct writer *w = &rec->w;
+	int err;
+
+	err = check_writable(rec);
+	if (!err)
+		err = PUSH(rec, w->losses, w->nr_losses, w->cap_losses);
+	if (err)
+		return err;
+	w->losses[w->nr_losses++] = *l;
+	return 0;
+}
+
+int recording__set_meta(struct recording *rec, const char *key, const char *value)
+{
+	struct writer *w = &rec->w;
+	struct pending_meta *p;
+	char *k, *v;
+	int err;
+
+	err = check_writable(rec);
+	if (err)
+		return err;
+	if (strlen(value) > REC_MAX_META) {
+		pr_err("'%s': metadata %s is longer than %u bytes", rec->path, key, REC_MAX_META);
+		return -E2BIG;
+	}
+	err = PUSH(rec, w->meta, w->nr_meta, w->cap_meta);
+	if (err)
+		return err;
+	k = strdup(key);
+	v = strdup(value);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return oom(rec);
+	}
+	p = &w->meta[w->nr_meta++];
+	p->key = k;
+	p->value = v;
+	return 0;
+}
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	const struct rec_symbol *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int compress_into(struct recording *rec, const struct bytebuf *raw, int level,
+			 void **blob, size_t *blob_len, const char *what)
+{
+	int err;
+
+	if (raw->len > CODEC_MAX_DECOMPRESSED) {
+		pr_err("'%s': %s: %zu bytes is more than a reader accepts", rec->path, what, raw->len);
+		return -E2BIG;
+	}
+	err = codec__zstd_compress(rec->w.cctx, level, raw->data, raw->len, blob, blob_len);
+	if (err)
+		pr_errno(err, "'%s': compressing %s", rec->path, what);
+	return err;
+}
+
+/*
+ * Binary blob (before zstd): varint nr_segments, then offset, vaddr, filesz
+ * each; varint nr_symbols, then per symbol the address as a delta from the
+ * previous one (they are sorted), the size, the name as a string.
+ */
+static int encode_binary(const struct rec_binary *b, struct bytebuf *raw)
+{
+	struct rec_symbol *sorted = NULL;
+	const struct rec_symbol *syms = b->symbols;
+	uint64_t prev = 0;
+	size_t i;
+	int err = 0;
+
+	for (i = 1; i < b->nr_symbols; i++) {
+		if (syms[i].addr < syms[i - 1].addr)
+			break;
+	}
+	if (b->nr_symbols && i < b->nr_symbols) {	/* promised sorted; be lenient */
+		sorted = malloc(b->nr_symbols * sizeof(*sorted));
+		if (!sorted)
+			return -ENOMEM;
+		memcpy(sorted, syms, b->nr_symbols * sizeof(*sorted));
+		qsort(sorted, b->nr_symbols, sizeof(*sorted), cmp_symbol);
+		syms = sorted;
+	}
+	err = bytebuf__put_varint(raw, b->nr_segments);
+	for (i = 0; !err && i < b->nr_segments; i++) {
+		err = bytebuf__put_varint(raw, b->segments[i].offset);
+		err = err ?: bytebuf__put_varint(raw, b->segments[i].vaddr);
+		err = err ?: bytebuf__put_varint(raw, b->segments[i].filesz);
+	}
+	err = err ?: bytebuf__put_varint(raw, b->nr_symbols);
+	for (i = 0; !err && i < b->nr_symbols; i++) {
+		if (syms[i].name && strlen(syms[i].name) > REC_MAX_NAME) {
+			err = -E2BIG;
+			break;
+		}
+		err = bytebuf__put_varint(raw, syms[i].addr - prev);
+		err = err ?: bytebuf__put_varint(raw, syms[i].size);
+		err = err ?: bytebuf__put_string(raw, syms[i].name);
+		prev = syms[i].addr;
+	}
+	free(sorted);
+	return err;
+}
+
+int recording__add_binary(struct recording *rec, const struct rec_binary *b)
+{
+	struct writer *w = &rec->w;
+	struct pending_binary p = { 0 };
+	struct bytebuf raw = { 0 };
+	const char *path = b->path ? b->path : "";
+	const char *source = b->source ? b->source : "";
+	int err;
+
+	err = check_writable(rec);
+	if (err)
+		return err;
+	if (b->build_id_len > REC_BUILD_ID_MAX || strlen(path) > REC_MAX_PATH ||
+	    strlen(source) > REC_MAX_PATH || b->nr_segments > REC_MAX_SEGMENTS ||
+	    b->nr_symbols > REC_MAX_SYMBOLS) {
+		pr_err("'%s': symbols of '%s': build-id, path, source or table too long", rec->path,
+		       path);
+		return -EINVAL;
+	}
+	err = encode_binary(b, &raw);
+	if (err == -E2BIG) {
+		pr_err("'%s': symbols of '%s': a name is longer than %u bytes", rec->path, path,
+		       REC_MAX_NAME);
+		goto out;
+	}
+	if (err) {
+		err = oom(rec);
+		goto out;
+	}
+	err = compress_into(rec, &raw, REC_ZSTD_LEVEL_SYMBOLS, &p.blob, &p.blob_len, "symbols");
+	if (err)
+		goto out;
+	err = PUSH(rec, w->binaries, w->nr_binaries, w->cap_binaries);
+	if (err)
+		goto out;
+	memcpy(p.build_id, b->build_id, b->build_id_len);
+	p.build_id_len = b->build_id_len;
+	p.path = strdup(path);
+	p.source = strdup(source);
+	if (!p.path || !p.source) {
+		err = oom(rec);
+		goto out;
+	}
+	w->binaries[w->nr_binaries++] = p;
+	memset(&p, 0, sizeof(p));
+out:
+	free(p.path);
+	free(p.source);
+	free(p.blob);
+	bytebuf__release(&raw);
+	return err;
+}
+
+static int flush_ksyms(struct recording *rec, struct bytebuf *raw, size_t nr)
+{
+	struct writer *w = &rec->w;
+	struct pending_ksyms p = { nr, NULL, 0 };
+	int err;
+
+	err = compress_into(rec, raw, REC_ZSTD_LEVEL_SYMBOLS, &p.blob, &p.blob_len,
+			    "kernel symbols");
+	if (!err)
+		err = PUSH(rec, w->ksyms, w->nr_ksyms, w->cap_ksyms);
+	if (err) {
+		free(p.blob);
+		return err;
+	}
+	w->ksyms[w->nr_ksyms++] = p;
+	raw->len = 0;
+	return 0;
+}
+
+/*
+ * Kernel symbol chunk (before zstd), per symbol: the address as a zigzag
+ * delta from the previous one, end - address, the name and the module as
+ * strings ("" for the core kernel).
+ */
+int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, size_t nr)
+{
+	struct bytebuf raw = { 0 };
+	uint64_t prev = 0;
+	size_t i, in_chunk = 0;
+	int err;
+
+	err = check_writable(rec);
+	if (err)
+		return err;
+	for (i = 0; i < nr; i++) {
+		const struct rec_ksym *k = &syms[i];
+
+		if (k->end < k->addr || (k->name && strlen(k->name) > REC_MAX_NAME) ||
+		    (k->module && strlen(k->module) > REC_MAX_PATH)) {
+			pr_err("'%s': kernel symbol %s at %#llx: bad range or name", rec->path,
+			       k->name ? k->name : "?", (unsigned long long)k->addr);
+			err = -EINVAL;
+			goto out;
+		}
+		if (bytebuf__put_varint(&raw, codec__zigzag((int64_t)(k->addr - prev))) ||
+		    bytebuf__put_varint(&raw, k->end - k->addr) ||
+		    bytebuf__put_string(&raw, k->name) || bytebuf__put_string(&raw, k->module)) {
+			err = oom(rec);
+			goto out;
+		}
+		prev = k->addr;
+		if (++in_chunk == REC_CHUNK_KSYMS || raw.len >= (16u << 20)) {
+			err = flush_ksyms(rec, &raw, in_chunk);
+			if (err)
+				goto out;
+			in_chunk = 0;
+			prev = 0;
+		}
+	}
+	if (in_chunk)
+		err = flush_ksyms(rec, &raw, in_chunk);
+out:
+	bytebuf__release(&raw);
+	return err;
+}
+
+/* --- commit ------------------------------------------------------------- */
+
+static int cmp_sample(const void *a, const void *b)
+{
+	const struct rec_sample *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return x->stack_id < y->stack_id ? -1 : x->stack_id > y->stack_id;
+}
+
+static int cmp_stack(const void *a, const void *b)
+{
+	const struct pending_stack *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Steps an INSERT whose parameters are bound, and resets it for the next row. */
+static int step_insert(struct recording *rec, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : rec_sql_error(rec, rc, what);
+}
+
+static int write_samples(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	sqlite3_stmt *st = NULL;
+	uint8_t *raw = NULL;
+	void *blob = NULL;
+	size_t i, n, len, blob_len;
+	int err;
+
+	if (!w->nr_samples)
+		return 0;
+	qsort(w->samples, w->nr_samples, sizeof(*w->samples), cmp_sample);
+	n = w->nr_samples < REC_CHUNK_SAMPLES ? w->nr_samples : REC_CHUNK_SAMPLES;
+	raw = malloc(n * CODEC_SAMPLE_MAX_BYTES + CODEC_VARINT_MAX);
+	if (!raw)
+		return oom(rec);
+	err = rec_prepare(rec, "INSERT INTO sample_chunk (first_time, last_time, nr_samples, "
+			       "encoding, data) VALUES (?, ?, ?, ?, ?)", "writing samples", &st);
+	for (i = 0; !err && i < w->nr_samples; i += n) {
+		const struct rec_sample *s = w->samples + i;
+
+		n = w->nr_samples - i < REC_CHUNK_SAMPLES ? w->nr_samples - i : REC_CHUNK_SAMPLES;
+		err = codec__encode_samples(s, n, s[0].time_ns, raw, &len);
+		if (err) {
+			err = oom(rec);
+			break;
+		}
+		err = codec__zstd_compress(w->cctx, REC_ZSTD_LEVEL, raw, len, &blob, &blob_len);
+		if (err) {
+			pr_errno(err, "'%s': compressing samples", rec->path);
+			break;
+		}
+		sqlite3_bind_int64(st, 1, (int64_t)s[0].time_ns);
+		sqlite3_bind_int64(st, 2, (int64_t)s[n - 1].time_ns);
+		sqlite3_bind_int64(st, 3, (int64_t)n);
+		sqlite3_bind_int(st, 4, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_blob(st, 5, blob, (int)blob_len, SQLITE_STATIC);
+		err = step_insert(rec, st, "writing samples");
+		free(blob);
+	}
+	sqlite3_finalize(st);
+	free(raw);
+	return err;
+}
+
+/*
+ * Stack chunk (before zstd), per stack in id order: the id as a delta from
+ * the previous one (from first_id for the first), nr_kernel, nr_user, then
+ * each frame as a zigzag delta from the previous kernel (or user) frame in
+ * the chunk. Successive frames of one stack, and the same frames in
+ * similar stacks, are near each other, so the deltas are short.
+ */
+static int encode_stacks(const struct writer *w, const struct pending_stack *s, size_t n,
+			 struct bytebuf *raw)
+{
+	uint64_t prev_k = 0, prev_u = 0;
+	uint32_t prev_id = s[0].id;
+	size_t i, j;
+
+	raw->len = 0;
+	for (i = 0; i < n; i++) {
+		const uint64_t *f = w->frames + s[i].first_frame;
+		size_t nr = (size_t)s[i].nr_kernel + s[i].nr_user;
+
+		if (bytebuf__reserve(raw, 3 * CODEC_VARINT_MAX + nr * CODEC_VARINT_MAX))
+			return -ENOMEM;
+		raw->len += codec__put_varint(raw->data + raw->len, s[i].id - prev_id);
+		raw->len += codec__put_varint(raw->data + raw->len, s[i].nr_kernel);
+		raw->len += codec__put_varint(raw->data + raw->len, s[i].nr_user);
+		for (j = 0; j < nr; j++) {
+			uint64_t *prev = j < s[i].nr_kernel ? &prev_k : &prev_u;
+
+			raw->len += codec__put_varint(raw->data + raw->len,
+						      codec__zigzag((int64_t)(f[j] - *prev)));
+			*prev = f[j];
+		}
+		prev_id = s[i].id;
+	}
+	return 0;
+}
+
+static int write_stacks(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	struct bytebuf raw = { 0 };
+	sqlite3_stmt *st = NULL;
+	void *blob = NULL;
+	size_t i, n, blob_len;
+	int err;
+
+	if (!w->nr_stacks)
+		return 0;
+	qsort(w->stacks, w->nr_stacks, sizeof(*w->stacks), cmp_stack);
+	err = rec_prepare(rec, "INSERT INTO stack_chunk (first_id, last_id, nr_stacks, encoding, "
+			       "data) VALUES (?, ?, ?, ?, ?)", "writing stacks", &st);
+	for (i = 0; !err && i < w->nr_stacks; i += n) {
+		const struct pending_stack *s = w->stacks + i;
+
+		n = w->nr_stacks - i < REC_CHUNK_STACKS ? w->nr_stacks - i : REC_CHUNK_STACKS;
+		if (encode_stacks(w, s, n, &raw)) {
+			err = oom(rec);
+			break;
+		}
+		err = compress_into(rec, &raw, REC_ZSTD_LEVEL, &blob, &blob_len, "stacks");
+		if (err)
+			break;
+		sqlite3_bind_int64(st, 1, s[0].id);
+		sqlite3_bind_int64(st, 2, s[n - 1].id);
+		sqlite3_bind_int64(st, 3, (int64_t)n);
+		sqlite3_bind_int(st, 4, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_blob(st, 5, blob, (int)blob_len, SQLITE_STATIC);
+		err = step_insert(rec, st, "writing stacks");
+		free(blob);
+	}
+	sqlite3_finalize(st);
+	bytebuf__release(&raw);
+	return err;
+}
+
+static int write_rows(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int err;
+
+	err = rec_prepare(rec, "INSERT INTO comm (time, tgid, tid, comm) VALUES (?, ?, ?, ?)",
+			  "writing comms", &st);
+	for (i = 0; !err && i < w->nr_comms; i++) {
+		const struct rec_comm *c = &w->comms[i];
+
+		sqlite3_bind_int64(st, 1, (int64_t)c->time_ns);
+		sqlite3_bind_int64(st, 2, c->tgid);
+		sqlite3_bind_int64(st, 3, c->tid);
+		sqlite3_bind_text(st, 4, c->comm, -1, SQLITE_STATIC);
+		err = step_insert(rec, st, "writing comms");
+	}
+	sqlite3_finalize(st);
+	if (err)
+		return err;
+
+	err = rec_prepare(rec, "INSERT INTO mapping (time, tgid, start_addr, end_addr, pgoff, "
+			       "path, build_id) VALUES (?, ?, ?, ?, ?, ?, ?)", "writing mappings",
+			  &st);
+	for (i = 0; !err && i < w->nr_mappings; i++) {
+		const struct rec_mapping *m = &w->mappings[i].m;
+
+		sqlite3_bind_int64(st, 1, (int64_t)m->time_ns);
+		sqlite3_bind_int64(st, 2, m->tgid);
+		sqlite3_bind_int64(st, 3, (int64_t)m->start);
+		sqlite3_bind_int64(st, 4, (int64_t)m->end);
+		sqlite3_bind_int64(st, 5, (int64_t)m->pgoff);
+		sqlite3_bind_text(st, 6, m->path, -1, SQLITE_STATIC);
+		if (m->build_id_len)
+			sqlite3_bind_blob(st, 7, m->build_id, (int)m->build_id_len, SQLITE_STATIC);
+		err = step_insert(rec, st, "writing mappings");
+	}
+	sqlite3_finalize(st);
+	if (err)
+		return err;
+
+	err = rec_prepare(rec, "INSERT INTO loss (time, cpu, lost_samples, lost_ustacks, "
+			       "lost_kstacks, truncated_stacks, lost_sideband) "
+			       "VALUES (?, ?, ?, ?, ?, ?, ?)", "writing loss counts", &st);
+	for (i = 0; !err && i < w->nr_losses; i++) {
+		const struct rec_loss *l = &w->losses[i];
+
+		sqlite3_bind_int64(st, 1, (int64_t)l->time_ns);
+		sqlite3_bind_int64(st, 2, l->cpu);
+		sqlite3_bind_int64(st, 3, (int64_t)l->lost_samples);
+		sqlite3_bind_int64(st, 4, (int64_t)l->lost_ustacks);
+		sqlite3_bind_int64(st, 5, (int64_t)l->lost_kstacks);
+		sqlite3_bind_int64(st, 6, (int64_t)l->truncated_stacks);
+		sqlite3_bind_int64(st, 7, (int64_t)l->lost_sideband);
+		err = step_insert(rec, st, "writing loss counts");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int write_blobs(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int err;
+
+	err = rec_prepare(rec, "INSERT INTO binary (build_id, path, source, encoding, data) "
+			       "VALUES (?, ?, ?, ?, ?)", "writing symbols", &st);
+	for (i = 0; !err && i < w->nr_binaries; i++) {
+		const struct pending_binary *b = &w->binaries[i];
+
+		if (b->build_id_len)
+			sqlite3_bind_blob(st, 1, b->build_id, (int)b->build_id_len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, b->path, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, b->source, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_blob(st, 5, b->blob, (int)b->blob_len, SQLITE_STATIC);
+		err = step_insert(rec, st, "writing symbols");
+	}
+	sqlite3_finalize(st);
+	if (err)
+		return err;
+
+	err = rec_prepare(rec, "INSERT INTO ksym_chunk (nr_syms, encoding, data) VALUES (?, ?, ?)",
+			  "writing kernel symbols", &st);
+	for (i = 0; !err && i < w->nr_ksyms; i++) {
+		sqlite3_bind_int64(st, 1, (int64_t)w->ksyms[i].nr);
+		sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_blob(st, 3, w->ksyms[i].blob, (int)w->ksyms[i].blob_len,
+				  SQLITE_STATIC);
+		err = step_insert(rec, st, "writing kernel symbols");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int write_meta(struct recording *rec, bool finishing)
+{
+	struct writer *w = &rec->w;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int err;
+
+	err = rec_prepare(rec, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+			  "writing metadata", &st);
+	for (i = 0; !err && i < w->nr_meta; i++) {
+		sqlite3_bind_text(st, 1, w->meta[i].key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, w->meta[i].value, -1, SQLITE_STATIC);
+		err = step_insert(rec, st, "writing metadata");
+	}
+	if (!err && finishing) {	/* last statement of the last commit */
+		sqlite3_bind_text(st, 1, REC_META_FINISHED, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, "1", -1, SQLITE_STATIC);
+		err = step_insert(rec, st, "marking the recording finished");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Forgets what a successful commit wrote. The stack id set stays. */
+static void clear_pending(struct writer *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr_mappings; i++)
+		free((char *)w->mappings[i].m.path);
+	for (i = 0; i < w->nr_binaries; i++) {
+		free(w->binaries[i].path);
+		free(w->binaries[i].source);
+		free(w->binaries[i].blob);
+	}
+	for (i = 0; i < w->nr_ksyms; i++)
+		free(w->ksyms[i].blob);
+	for (i = 0; i < w->nr_meta; i++) {
+		free(w->meta[i].key);
+		free(w->meta[i].value);
+	}
+	w->nr_samples = w->nr_stacks = w->nr_frames = w->nr_comms = 0;
+	w->nr_mappings = w->nr_losses = w->nr_binaries = w->nr_ksyms = w->nr_meta = 0;
+}
+
+void writer__release(struct writer *w)
+{
+	clear_pending(w);
+	ZSTD_freeCCtx(w->cctx);
+	free(w->samples);
+	free(w->stacks);
+	free(w->frames);
+	free(w->comms);
+	free(w->mappings);
+	free(w->losses);
+	free(w->binaries);
+	free(w->ksyms);
+	free(w->meta);
+	idset__release(&w->stack_ids);
+	memset(w, 0, sizeof(*w));
+}
+
+static int commit(struct recording *rec, bool finishing)
+{
+	int rc, err;
+
+	err = check_writable(rec);
+	if (err)
+		return err;
+	rc = sqlite3_exec(rec->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return rec_sql_error(rec, rc, "starting a commit");
+	err = write_samples(rec);
+	err = err ?: write_stacks(rec);
+	err = err ?: write_rows(rec);
+	err = err ?: write_blobs(rec);
+	err = err ?: write_meta(rec, finishing);
+	if (!err) {
+		rc = sqlite3_exec(rec->db, "COMMIT", NULL, NULL, NULL);
+		if (rc != SQLITE_OK)
+			err = rec_sql_error(rec, rc, "committing recorded data");
+	}
+	if (err) {
+		/* the file stays at the previous commit; the data stays buffered */
+		if (!sqlite3_get_autocommit(rec->db))
+			sqlite3_exec(rec->db, "ROLLBACK", NULL, NULL, NULL);
+		return err;
+	}
+	clear_pending(&rec->w);
+	if (finishing) {
+		rec->w.finished = true;
+		rec->finished = true;
+	}
+	return 0;
+}
+
+int recording__commit(struct recording *rec)
+{
+	return commit(rec, false);
+}
+
+int recording__finish(struct recording *rec)
+{
+	return commit(rec, true);
+}

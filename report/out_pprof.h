@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/out_pprof.h - writes a gzip-compressed profile.proto (the format of
+ * `go tool pprof`), with no library beyond libc.
+ *
+ * Feed it symbolized stacks with pprof__add_sample(), then pprof__write()
+ * once. Strings, functions, locations, mappings and samples are deduplicated
+ * inside the builder, so callers may add the same stack many times. Every
+ * string handed in is copied: frames and labels are borrowed only for the
+ * duration of the call.
+ */
+#ifndef EPROF_REPORT_OUT_PPROF_H
+#define EPROF_REPORT_OUT_PPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct pprof_builder;
+
+struct pprof_frame {
+	const char *function;	/* NULL: unknown (the location then has an address only) */
+	const char *file;	/* source file or NULL */
+	uint32_t line;		/* 0: unknown */
+	uint64_t address;	/* ELF vaddr or file offset, written as Location.address */
+	const char *binary;	/* path or NULL (ignored for kernel frames) */
+	const char *build_id;	/* hex or NULL */
+	uint64_t map_start, map_end, map_offset;
+	bool kernel;		/* mapping "[kernel.kallsyms]" */
+};
+
+struct pprof_labels {
+	uint32_t pid, tid, cpu;	/* num labels "pid", "tid", "cpu" */
+	const char *comm;	/* str label "comm"; NULL: none */
+};
+
+/*
+ * A new, empty profile of CPU samples: sample types {samples, count} and
+ * {cpu, nanoseconds}, period_type {cpu, nanoseconds}. time_ns is the start
+ * (nanoseconds since the Unix epoch), duration_ns its length; 0 leaves
+ * either out. Returns NULL on ENOMEM. Free with pprof__free().
+ */
+struct pprof_builder *pprof__new(uint64_t period_ns, uint64_t time_ns, uint64_t duration_ns);
+/* Frees the builder and everything it copied. Accepts NULL. */
+void pprof__free(struct pprof_builder *b);
+
+/*
+ * Adds count samples of one stack. frames[0] is the leaf (innermost frame),
+ * frames[nr - 1] the outermost, which is the order profile.proto wants.
+ * labels may be NULL (no labels). A sample with the same frames and labels
+ * as an earlier one is merged into it: its count is added. The cpu value is
+ * count * period_ns, computed at write time.
+ * Returns 0, -EINVAL (b NULL, or frames NULL with nr > 0), -ENOMEM or
+ * -EOVERFLOW (the merged count no longer fits in 64 bits); prints nothing.
+ * A failed call adds no sample and changes no count, so the builder stays
+ * usable; it may keep strings or locations that nothing refers to, which
+ * pprof readers accept.
+ */
+int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
+		      uint64_t count, const struct pprof_labels *labels);
+
+/*
+ * Writes gzip(profile.proto) to out. The output is deterministic: objects
+ * appear in the order they were first added. Returns 0, -ENOMEM, -EOVERFLOW
+ * (a value does not fit in int64) or -EIO (a write to out failed). Prints
+ * nothing: the caller knows the output's name and says what failed. It does
+ * not flush or close out.
+ */
+int pprof__write(const struct pprof_builder *b, FILE *out);
+
+/*
+ * The gzip layer, exposed for unit tests: the CRC-32 (gzip's, reflected
+ * polynomial 0xEDB88320) of len bytes continuing from crc (start with 0),
+ * and one complete gzip member holding data[0 .. len). pprof__gzip_write returns 0
+ * or -EIO.
+ */
+uint32_t pprof__crc32(uint32_t crc, const void *data, size_t len);
+int pprof__gzip_write(const void *data, size_t len, FILE *out);
+
+#endif
