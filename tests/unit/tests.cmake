@@ -2,3 +2,4 @@
 eprof_unit_test(test_pprof SOURCES ${CMAKE_SOURCE_DIR}/report/out_pprof.c LIBS eprof_util)
 eprof_unit_test(test_format LIBS eprof_format)
 eprof_unit_test(test_codec LIBS eprof_format)
+eprof_unit_test(test_fold LIBS eprof_report)

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/aggregate.c - counting samples per (thread comm, tgid, stack id).
+ *
+ * A recording may hold millions of samples but only thousands of distinct
+ * stacks, so samples are streamed from format/ and folded into a hash table
+ * at once: nothing is allocated per sample, and memory follows the number of
+ * distinct keys. The thread name of a sample is looked up in the comm rows
+ * (sorted once by tid and time), because a thread renames itself on exec or
+ * prctl(PR_SET_NAME) and a sample must carry the name it had at that time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/recording.h"
+#include "report/aggregate.h"
+#include "util/log.h"
+
+void stack_agg__init(struct stack_agg *agg)
+{
+	memset(agg, 0, sizeof(*agg));
+	strtab__init(&agg->comms);
+}
+
+void stack_agg__release(struct stack_agg *agg)
+{
+	if (!agg)
+		return;
+	free(agg->entries);
+	free(agg->index);
+	free(agg->rows);
+	strtab__release(&agg->comms);
+	stack_agg__init(agg);
+}
+
+int stack_agg__intern_comm(struct stack_agg *agg, const char *comm, uint32_t *id)
+{
+	return strtab__intern(&agg->comms, comm, id);
+}
+
+/* --- comm rows ------------------------------------------------------------ */
+
+int stack_agg__add_comm(struct stack_agg *agg, const struct rec_comm *c)
+{
+	struct agg_comm_row *row;
+	uint32_t id;
+	int err;
+
+	err = strtab__intern_len(&agg->comms, c->comm, strnlen(c->comm, REC_COMM_LEN), &id);
+	if (err)
+		return err;
+	if (agg->nr_rows == agg->alloc_rows) {
+		size_t n = agg->alloc_rows ? agg->alloc_rows * 2 : 256;
+
+		row = reallocarray(agg->rows, n, sizeof(*row));
+		if (!row)
+			return -ENOMEM;
+		agg->rows = row;
+		agg->alloc_rows = n;
+	}
+	row = &agg->rows[agg->nr_rows++];
+	row->time_ns = c->time_ns;
+	row->tid = c->tid;
+	row->comm_id = id;
+	return 0;
+}
+
+static int cmp_comm_row(const void *a, const void *b)
+{
+	const struct agg_comm_row *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	/* equal times: keep a total order so the result does not depend on qsort */
+	return x->comm_id < y->comm_id ? -1 : x->comm_id > y->comm_id;
+}
+
+void stack_agg__sort_comms(struct stack_agg *agg)
+{
+	if (agg->nr_rows)
+		qsort(agg->rows, agg->nr_rows, sizeof(*agg->rows), cmp_comm_row);
+}
+
+/* Name of tid at t from its own rows; false when tid has none. */
+static bool comm_of_tid(const struct stack_agg *agg, uint32_t tid, uint64_t t, uint32_t *id)
+{
+	size_t lo = 0, hi = agg->nr_rows, mid;
+	const struct agg_comm_row *r;
+
+	/* first row with (tid, time) > (tid, t) */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		r = &agg->rows[mid];
+		if (r->tid < tid || (r->tid == tid && r->time_ns <= t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && agg->rows[lo - 1].tid == tid) {
+		*id = agg->rows[lo - 1].comm_id;
+		return true;
+	}
+	if (lo < agg->nr_rows && agg->rows[lo].tid == tid) {
+		*id = agg->rows[lo].comm_id;	/* earliest row, after t */
+		return true;
+	}
+	return false;
+}
+
+int stack_agg__comm_at(struct stack_agg *agg, uint32_t tgid, uint32_t tid, uint64_t time_ns,
+		       uint32_t *comm_id)
+{
+	if (comm_of_tid(agg, tid, time_ns, comm_id))
+		return 0;
+	if (tid != tgid && comm_of_tid(agg, tgid, time_ns, comm_id))
+		return 0;
+	return stack_agg__intern_comm(agg, tid == 0 ? "swapper" : "[unknown]", comm_id);
+}
+
+/* --- the key -> count table -------------------------------------------- */
+
+static inline uint64_t key_hash(uint32_t comm_id, uint32_t tgid, uint32_t stack_id)
+{
+	uint64_t h = ((uint64_t)tgid << 32 | stack_id) ^ ((uint64_t)comm_id * 0x9e3779b97f4a7c15ull);
+
+	/* murmur3's finalizer: every input bit reaches the low (index) bits */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static int grow_index(struct stack_agg *agg)
+{
+	size_t cap = agg->index_cap ? agg->index_cap * 2 : 1024;
+	uint32_t *idx;
+	size_t i, j;
+
+	idx = calloc(cap, sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (i = 0; i < agg->nr; i++) {
+		const struct agg_entry *e = &agg->entries[i];
+
+		j = key_hash(e->comm_id, e->tgid, e->stack_id) & (cap - 1);
+		while (idx[j])
+			j = (j + 1) & (cap - 1);
+		idx[j] = (uint32_t)i + 1;
+	}
+	free(agg->index);
+	agg->index = idx;
+	agg->index_cap = cap;
+	return 0;
+}
+
+/* The slot holding the key, or the empty slot where it would go. */
+static size_t probe(const struct stack_agg *agg, uint32_t comm_id, uint32_t tgid,
+		    uint32_t stack_id)
+{
+	size_t mask = agg->index_cap - 1;
+	size_t j = key_hash(comm_id, tgid, stack_id) & mask;
+
+	for (; agg->index[j]; j = (j + 1) & mask) {
+		const struct agg_entry *e = &agg->entries[agg->index[j] - 1];
+
+		if (e->stack_id == stack_id && e->tgid == tgid && e->comm_id == comm_id)
+			break;
+	}
+	return j;
+}
+
+struct agg_entry *stack_agg__find(const struct stack_agg *agg, uint32_t comm_id, uint32_t tgid,
+				  uint32_t stack_id)
+{
+	size_t j;
+
+	if (!agg->index_cap)
+		return NULL;
+	j = probe(agg, comm_id, tgid, stack_id);
+	return agg->index[j] ? &agg->entries[agg->index[j] - 1] : NULL;
+}
+
+int stack_agg__add(struct stack_agg *agg, uint32_t comm_id, uint32_t tgid, uint32_t stack_id,
+		   uint64_t time_ns, uint64_t count)
+{
+	struct agg_entry *e;
+	size_t j;
+	int err;
+
+	if (agg->nr * 2 >= agg->index_cap) {
+		if (agg->nr >= UINT32_MAX / 2)
+			return -ENOMEM;
+		err = grow_index(agg);
+		if (err)
+			return err;
+	}
+	j = probe(agg, comm_id, tgid, stack_id);
+	if (agg->index[j]) {
+		e = &agg->entries[agg->index[j] - 1];
+	} else {
+		if (agg->nr == agg->alloc) {
+			size_t n = agg->alloc ? agg->alloc * 2 : 512;
+
+			e = reallocarray(agg->entries, n, sizeof(*e));
+			if (!e)
+				return -ENOMEM;
+			agg->entries = e;
+			agg->alloc = n;
+		}
+		e = &agg->entries[agg->nr];
+		memset(e, 0, sizeof(*e));
+		e->comm_id = comm_id;
+		e->tgid = tgid;
+		e->stack_id = stack_id;
+		agg->index[j] = (uint32_t)++agg->nr;
+	}
+	e->count += count;
+	if (time_ns > e->last_ns)
+		e->last_ns = time_ns;
+	agg->nr_samples += count;
+	return 0;
+}
+
+/* --- from a recording ----------------------------------------------------- */
+
+/*
+ * Callback failures are ours (out of memory) and unprinted; failures of the
+ * reader itself come printed by format/. The context tells them apart.
+ */
+struct load_ctx {
+	struct stack_agg *agg;
+	int err;
+};
+
+static int on_comm(void *ctx, const struct rec_comm *c)
+{
+	struct load_ctx *lc = ctx;
+
+	lc->err = stack_agg__add_comm(lc->agg, c);
+	return lc->err;
+}
+
+static int on_sample(void *ctx, const struct rec_sample *s)
+{
+	struct load_ctx *lc = ctx;
+	uint32_t comm_id;
+
+	lc->err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &comm_id);
+	if (!lc->err)
+		lc->err = stack_agg__add(lc->agg, comm_id, s->tgid, s->stack_id, s->time_ns, 1);
+	return lc->err;
+}
+
+int stack_agg__load(struct stack_agg *agg, struct recording *rec)
+{
+	struct load_ctx lc = { agg, 0 };
+	int err;
+
+	err = recording__for_each_comm(rec, on_comm, &lc);
+	if (!err) {
+		stack_agg__sort_comms(agg);
+		err = recording__for_each_sample(rec, on_sample, &lc);
+	}
+	if (err && lc.err)
+		pr_errno(err, "cannot aggregate the samples of '%s'", recording__path(rec));
+	return err;
+}

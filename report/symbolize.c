@@ -1,0 +1,832 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/symbolize.c - offline symbolization from the recording alone.
+ *
+ * User address in process P at time t: the mapping of P that covers it
+ * (the latest one mapped at or before t; else any, the earliest) gives a
+ * file offset; the mapping's build-id (or its path, for binaries without
+ * one) picks the stored symbol data; its PT_LOAD segments turn the offset
+ * into an ELF virtual address; a binary search finds the symbol. Kernel
+ * addresses go straight to the stored kernel symbols.
+ *
+ * Every frame but the innermost of each part is a return address: the
+ * instruction after a call. A call that is the last instruction of a
+ * function returns past its end, so those frames are looked up at addr - 1
+ * (perf does the same) to name the caller.
+ *
+ * Stacks are cached by (tgid, stack id, epoch), the epoch being how many of
+ * P's mapping times are <= t: within one epoch the same mappings are in
+ * effect, so the result cannot differ, and an exec that maps a new binary at
+ * the same addresses still gets a stack of its own.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/recording.h"
+#include "report/aggregate.h"
+#include "report/strtab.h"
+#include "report/symbolize.h"
+#include "util/log.h"
+
+struct raw_stack {
+	uint32_t id;
+	uint32_t nr_kernel;
+	uint32_t nr_user;
+	size_t off;			/* into symbolizer.frames */
+};
+
+struct bin {
+	struct rec_binary view;		/* segments/symbols point at the arrays below */
+	struct rec_segment *segs;
+	struct rec_symbol *syms;	/* names interned */
+};
+
+struct map {
+	uint32_t tgid;
+	uint64_t time_ns;
+	uint64_t start;
+	uint64_t end;
+	uint64_t pgoff;
+	uint64_t max_end;		/* max end over this tgid's maps up to this one */
+	const char *path;
+	const char *base;		/* basename of path */
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;
+	const struct bin *bin;		/* set by prepare; NULL: no symbol data */
+};
+
+struct proc_maps {
+	uint32_t tgid;
+	size_t first;			/* maps[first .. first + nr), sorted by start */
+	size_t nr;
+	size_t times_first;		/* map_times[times_first .. + nr_times): distinct, sorted */
+	size_t nr_times;
+};
+
+struct ksym {
+	uint64_t addr;
+	uint64_t end;
+	const char *name;
+	const char *module;
+};
+
+struct cache_slot {
+	uint32_t tgid;
+	uint32_t stack_id;
+	uint32_t epoch;
+	struct sym_stack *st;		/* NULL: empty slot */
+};
+
+struct symbolizer {
+	struct strtab names;
+
+	struct raw_stack *stacks;
+	size_t nr_stacks, alloc_stacks;
+	uint64_t *frames;
+	size_t nr_frames, alloc_frames;
+
+	struct map *maps;
+	size_t nr_maps, alloc_maps;
+	struct proc_maps *procs;
+	size_t nr_procs;
+	uint64_t *map_times;
+
+	struct bin *bins;
+	size_t nr_bins, alloc_bins;
+
+	struct ksym *ksyms;
+	size_t nr_ksyms, alloc_ksyms;
+
+	struct cache_slot *cache;
+	size_t cache_cap, nr_cached;
+
+	bool prepared;
+	struct sym_stats stats;
+};
+
+/* Grows *arr (of *alloc elements of size sz) to hold at least need. */
+static int grow(void *arr, size_t *alloc, size_t need, size_t sz)
+{
+	void **p = arr;
+	size_t n = *alloc ? *alloc : 64;
+	void *q;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need) {
+		if (__builtin_mul_overflow(n, 2, &n))
+			return -ENOMEM;
+	}
+	q = reallocarray(*p, n, sz);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*alloc = n;
+	return 0;
+}
+
+struct symbolizer *symbolizer__new(void)
+{
+	struct symbolizer *sym = calloc(1, sizeof(*sym));
+
+	if (sym)
+		strtab__init(&sym->names);
+	return sym;
+}
+
+void symbolizer__free(struct symbolizer *sym)
+{
+	size_t i;
+
+	if (!sym)
+		return;
+	for (i = 0; i < sym->cache_cap; i++)
+		free(sym->cache[i].st);
+	free(sym->cache);
+	for (i = 0; i < sym->nr_bins; i++) {
+		free(sym->bins[i].segs);
+		free(sym->bins[i].syms);
+	}
+	free(sym->bins);
+	free(sym->ksyms);
+	free(sym->map_times);
+	free(sym->procs);
+	free(sym->maps);
+	free(sym->frames);
+	free(sym->stacks);
+	strtab__release(&sym->names);
+	free(sym);
+}
+
+/* --- adding ----------------------------------------------------------------- */
+
+int symbolizer__add_stack(struct symbolizer *sym, const struct rec_stack *st)
+{
+	size_t n;
+	struct raw_stack *r;
+
+	if (sym->prepared)
+		return -EBUSY;
+	if (__builtin_add_overflow((size_t)st->nr_kernel, (size_t)st->nr_user, &n) ||
+	    __builtin_add_overflow(n, sym->nr_frames, &n))
+		return -ENOMEM;
+	if (grow(&sym->frames, &sym->alloc_frames, n, sizeof(*sym->frames)) ||
+	    grow(&sym->stacks, &sym->alloc_stacks, sym->nr_stacks + 1, sizeof(*sym->stacks)))
+		return -ENOMEM;
+	r = &sym->stacks[sym->nr_stacks++];
+	r->id = st->id;
+	r->nr_kernel = st->nr_kernel;
+	r->nr_user = st->nr_user;
+	r->off = sym->nr_frames;
+	if (n > sym->nr_frames)
+		memcpy(sym->frames + sym->nr_frames, st->frames,
+		       (n - sym->nr_frames) * sizeof(*sym->frames));
+	sym->nr_frames = n;
+	return 0;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+int symbolizer__add_mapping(struct symbolizer *sym, const struct rec_mapping *m)
+{
+	struct map *p;
+	const char *path;
+
+	if (sym->prepared)
+		return -EBUSY;
+	if (grow(&sym->maps, &sym->alloc_maps, sym->nr_maps + 1, sizeof(*sym->maps)))
+		return -ENOMEM;
+	path = strtab__dup(&sym->names, m->path ? m->path : "");
+	if (!path)
+		return -ENOMEM;
+	p = &sym->maps[sym->nr_maps++];
+	memset(p, 0, sizeof(*p));
+	p->tgid = m->tgid;
+	p->time_ns = m->time_ns;
+	p->start = m->start;
+	p->end = m->end;
+	p->pgoff = m->pgoff;
+	p->path = path;
+	p->base = basename_of(path);
+	p->build_id_len = m->build_id_len > REC_BUILD_ID_MAX ? REC_BUILD_ID_MAX : m->build_id_len;
+	memcpy(p->build_id, m->build_id, p->build_id_len);
+	return 0;
+}
+
+int symbolizer__add_binary(struct symbolizer *sym, const struct rec_binary *b)
+{
+	struct bin *p;
+	size_t i;
+
+	if (sym->prepared)
+		return -EBUSY;
+	if (grow(&sym->bins, &sym->alloc_bins, sym->nr_bins + 1, sizeof(*sym->bins)))
+		return -ENOMEM;
+	p = &sym->bins[sym->nr_bins];
+	memset(p, 0, sizeof(*p));
+	p->view.build_id_len = b->build_id_len > REC_BUILD_ID_MAX ? REC_BUILD_ID_MAX
+								  : b->build_id_len;
+	memcpy(p->view.build_id, b->build_id, p->view.build_id_len);
+	p->view.path = strtab__dup(&sym->names, b->path ? b->path : "");
+	p->view.source = strtab__dup(&sym->names, b->source ? b->source : "");
+	if (!p->view.path || !p->view.source)
+		return -ENOMEM;
+	if (b->nr_segments) {
+		p->segs = calloc(b->nr_segments, sizeof(*p->segs));
+		if (!p->segs)
+			return -ENOMEM;
+		memcpy(p->segs, b->segments, b->nr_segments * sizeof(*p->segs));
+	}
+	if (b->nr_symbols) {
+		p->syms = calloc(b->nr_symbols, sizeof(*p->syms));
+		if (!p->syms) {
+			free(p->segs);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < b->nr_symbols; i++) {
+		p->syms[i].addr = b->symbols[i].addr;
+		p->syms[i].size = b->symbols[i].size;
+		p->syms[i].name = strtab__dup(&sym->names, b->symbols[i].name ? b->symbols[i].name
+									     : "[unknown]");
+		if (!p->syms[i].name) {
+			free(p->segs);
+			free(p->syms);
+			return -ENOMEM;
+		}
+	}
+	p->view.nr_segments = b->nr_segments;
+	p->view.segments = p->segs;
+	p->view.nr_symbols = b->nr_symbols;
+	p->view.symbols = p->syms;
+	sym->nr_bins++;
+	return 0;
+}
+
+int symbolizer__add_ksym(struct symbolizer *sym, const struct rec_ksym *k)
+{
+	struct ksym *p;
+
+	if (sym->prepared)
+		return -EBUSY;
+	if (grow(&sym->ksyms, &sym->alloc_ksyms, sym->nr_ksyms + 1, sizeof(*sym->ksyms)))
+		return -ENOMEM;
+	p = &sym->ksyms[sym->nr_ksyms];
+	p->addr = k->addr;
+	p->end = k->end;
+	p->name = strtab__dup(&sym->names, k->name ? k->name : "[unknown]");
+	p->module = k->module && k->module[0] ? strtab__dup(&sym->names, k->module) : NULL;
+	if (!p->name || (k->module && k->module[0] && !p->module))
+		return -ENOMEM;
+	sym->nr_ksyms++;
+	return 0;
+}
+
+/* --- preparing: sort everything once ------------------------------------ */
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+static int cmp_raw_stack(const void *a, const void *b)
+{
+	const struct raw_stack *x = a, *y = b;
+
+	return x->id != y->id ? CMP(x->id, y->id) : CMP(x->off, y->off);
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct map *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return CMP(x->tgid, y->tgid);
+	if (x->start != y->start)
+		return CMP(x->start, y->start);
+	if (x->time_ns != y->time_ns)
+		return CMP(x->time_ns, y->time_ns);
+	if (x->end != y->end)
+		return CMP(x->end, y->end);
+	return strcmp(x->path, y->path);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	return CMP(*(const uint64_t *)a, *(const uint64_t *)b);
+}
+
+/* Binaries: by build-id, then (for those without one) by path. */
+static int cmp_bin_key(uint32_t len_a, const uint8_t *id_a, const char *path_a, uint32_t len_b,
+		       const uint8_t *id_b, const char *path_b)
+{
+	int c;
+
+	if (len_a != len_b)
+		return CMP(len_a, len_b);
+	c = memcmp(id_a, id_b, len_a);
+	if (c || len_a)
+		return c;
+	return strcmp(path_a, path_b);
+}
+
+static int cmp_bin(const void *a, const void *b)
+{
+	const struct bin *x = a, *y = b;
+
+	return cmp_bin_key(x->view.build_id_len, x->view.build_id, x->view.path,
+			   y->view.build_id_len, y->view.build_id, y->view.path);
+}
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	const struct rec_symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return CMP(x->addr, y->addr);
+	if (x->size != y->size)
+		return CMP(y->size, x->size);	/* the widest first */
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return CMP(x->addr, y->addr);
+	if (x->end != y->end)
+		return CMP(y->end, x->end);
+	return strcmp(x->name, y->name);
+}
+
+/* qsort() wants a non-NULL base even for nothing to sort. */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+static const struct bin *find_bin(const struct symbolizer *sym, const struct map *m)
+{
+	size_t lo = 0, hi = sym->nr_bins, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = cmp_bin_key(m->build_id_len, m->build_id, m->path,
+				sym->bins[mid].view.build_id_len, sym->bins[mid].view.build_id,
+				sym->bins[mid].view.path);
+		if (!c)
+			return &sym->bins[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static int prepare(struct symbolizer *sym)
+{
+	size_t i, j, nr_procs = 0, t;
+	struct proc_maps *pm;
+
+	sort(sym->stacks, sym->nr_stacks, sizeof(*sym->stacks), cmp_raw_stack);
+	sort(sym->bins, sym->nr_bins, sizeof(*sym->bins), cmp_bin);
+	for (i = 0; i < sym->nr_bins; i++) {
+		struct bin *b = &sym->bins[i];
+
+		sort(b->syms, b->view.nr_symbols, sizeof(*b->syms), cmp_symbol);
+	}
+	sort(sym->ksyms, sym->nr_ksyms, sizeof(*sym->ksyms), cmp_ksym);
+	sort(sym->maps, sym->nr_maps, sizeof(*sym->maps), cmp_map);
+
+	for (i = 0; i < sym->nr_maps; i++)
+		if (!i || sym->maps[i].tgid != sym->maps[i - 1].tgid)
+			nr_procs++;
+	free(sym->procs);	/* a failed earlier attempt may have left them */
+	free(sym->map_times);
+	sym->nr_procs = 0;
+	sym->procs = calloc(nr_procs ? nr_procs : 1, sizeof(*sym->procs));
+	sym->map_times = calloc(sym->nr_maps ? sym->nr_maps : 1, sizeof(*sym->map_times));
+	if (!sym->procs || !sym->map_times)
+		return -ENOMEM;
+	pm = NULL;
+	for (i = 0; i < sym->nr_maps; i++) {
+		struct map *m = &sym->maps[i];
+
+		if (!pm || m->tgid != pm->tgid) {
+			pm = &sym->procs[sym->nr_procs++];
+			pm->tgid = m->tgid;
+			pm->first = i;
+			pm->times_first = i;
+		}
+		pm->nr++;
+		m->max_end = i > pm->first && m[-1].max_end > m->end ? m[-1].max_end : m->end;
+		m->bin = find_bin(sym, m);
+		sym->map_times[i] = m->time_ns;
+	}
+	/* each process's distinct mapping times, sorted: its epochs */
+	for (i = 0; i < sym->nr_procs; i++) {
+		pm = &sym->procs[i];
+		sort(sym->map_times + pm->first, pm->nr, sizeof(uint64_t), cmp_u64);
+		for (j = 0, t = 0; j < pm->nr; j++) {
+			uint64_t v = sym->map_times[pm->first + j];
+
+			if (!t || sym->map_times[pm->first + t - 1] != v)
+				sym->map_times[pm->first + t++] = v;
+		}
+		pm->nr_times = t;
+	}
+	sym->prepared = true;
+	return 0;
+}
+
+/* --- lookups ---------------------------------------------------------------- */
+
+static const struct raw_stack *find_raw_stack(const struct symbolizer *sym, uint32_t id)
+{
+	size_t lo = 0, hi = sym->nr_stacks, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (sym->stacks[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sym->nr_stacks && sym->stacks[lo].id == id ? &sym->stacks[lo] : NULL;
+}
+
+static const struct proc_maps *find_proc(const struct symbolizer *sym, uint32_t tgid)
+{
+	size_t lo = 0, hi = sym->nr_procs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (sym->procs[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sym->nr_procs && sym->procs[lo].tgid == tgid ? &sym->procs[lo] : NULL;
+}
+
+/* How many of the process's distinct mapping times are <= t. */
+static uint32_t epoch_of(const struct symbolizer *sym, const struct proc_maps *pm, uint64_t t)
+{
+	const uint64_t *times = sym->map_times + pm->times_first;
+	size_t lo = 0, hi = pm->nr_times, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (times[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
+/*
+ * The mapping covering addr: the latest mapped at or before t, else the
+ * earliest mapped after t (a mapping the recorder saw late).
+ */
+static const struct map *find_map(const struct symbolizer *sym, const struct proc_maps *pm,
+				  uint64_t addr, uint64_t t)
+{
+	const struct map *maps = sym->maps + pm->first, *best = NULL, *m;
+	size_t lo = 0, hi = pm->nr, mid, i;
+
+	/* first map with start > addr */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0 && maps[i].max_end > addr;) {
+		m = &maps[i];
+		if (addr < m->start || addr >= m->end)
+			continue;
+		if (!best) {
+			best = m;
+		} else if (m->time_ns <= t) {
+			if (best->time_ns > t || m->time_ns > best->time_ns)
+				best = m;
+		} else if (best->time_ns > t && m->time_ns < best->time_ns) {
+			best = m;
+		}
+	}
+	return best;
+}
+
+static const struct rec_symbol *find_symbol(const struct bin *b, uint64_t v)
+{
+	const struct rec_symbol *syms = b->syms;
+	size_t lo = 0, hi = b->view.nr_symbols, mid, i, steps;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (syms[mid].addr <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * syms[lo - 1] starts closest below v; look back a little for an
+	 * enclosing symbol when v lies past the end of a nested one. A
+	 * zero-size symbol covers only its own address.
+	 */
+	for (i = lo, steps = 0; i-- > 0 && steps < 16; steps++) {
+		const struct rec_symbol *s = &syms[i];
+
+		if (v == s->addr || v - s->addr < s->size) {
+			while (i > 0 && syms[i - 1].addr == s->addr)
+				s = &syms[--i];	/* aliases: the first in sort order */
+			return s;
+		}
+	}
+	return NULL;
+}
+
+static const struct ksym *find_ksym(const struct symbolizer *sym, uint64_t v)
+{
+	const struct ksym *k = sym->ksyms;
+	size_t lo = 0, hi = sym->nr_ksyms, mid, i, steps;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (k[mid].addr <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo, steps = 0; i-- > 0 && steps < 16; steps++) {
+		if (v < k[i].end || v == k[i].addr) {
+			while (i > 0 && k[i - 1].addr == k[i].addr)
+				i--;
+			return &k[i];
+		}
+	}
+	return NULL;
+}
+
+static int symbolize_kernel(struct symbolizer *sym, uint64_t addr, bool is_return,
+			    struct sym_frame *f)
+{
+	const struct ksym *k = find_ksym(sym, is_return && addr ? addr - 1 : addr);
+
+	f->addr = addr;
+	f->flags = SYM_FRAME_KERNEL;
+	if (k) {
+		f->name = k->name;
+		f->dso = k->module;
+		f->flags |= SYM_FRAME_RESOLVED;
+	} else {
+		f->name = "[unknown]";
+		f->dso = NULL;
+	}
+	return 0;
+}
+
+static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, uint64_t t,
+			  uint64_t addr, bool is_return, struct sym_frame *f)
+{
+	uint64_t look = is_return && addr ? addr - 1 : addr, vaddr, off;
+	const struct rec_symbol *s = NULL;
+	const struct map *m = pm ? find_map(sym, pm, look, t) : NULL;
+	char buf[4096 + 32];
+	int n;
+
+	f->addr = addr;
+	f->flags = 0;
+	f->name = "[unknown]";
+	f->dso = NULL;
+	if (!m)
+		return 0;
+	f->dso = m->path;
+	if (m->bin) {
+		off = look - m->start + m->pgoff;
+		if (!rec_binary__offset_to_vaddr(&m->bin->view, off, &vaddr))
+			vaddr = off;
+		s = find_symbol(m->bin, vaddr);
+	}
+	if (s) {
+		f->name = s->name;
+		f->flags |= SYM_FRAME_RESOLVED;
+		return 0;
+	}
+	n = snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, m->base, addr - m->start + m->pgoff);
+	if (n < 0)
+		return -EINVAL;
+	f->name = strtab__dup(&sym->names, buf);	/* a long base is cut, never overflows */
+	return f->name ? 0 : -ENOMEM;
+}
+
+static uint64_t cache_hash(uint32_t tgid, uint32_t stack_id, uint32_t epoch)
+{
+	uint64_t h = ((uint64_t)tgid << 32 | stack_id) ^ ((uint64_t)epoch * 0x9e3779b97f4a7c15ull);
+
+	h ^= h >> 33;		/* murmur3's finalizer */
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static struct cache_slot *cache_probe(struct cache_slot *cache, size_t cap, uint32_t tgid,
+				      uint32_t stack_id, uint32_t epoch)
+{
+	size_t j = cache_hash(tgid, stack_id, epoch) & (cap - 1);
+
+	for (; cache[j].st; j = (j + 1) & (cap - 1))
+		if (cache[j].tgid == tgid && cache[j].stack_id == stack_id &&
+		    cache[j].epoch == epoch)
+			break;
+	return &cache[j];
+}
+
+static int cache_grow(struct symbolizer *sym)
+{
+	size_t cap = sym->cache_cap ? sym->cache_cap * 2 : 1024, i;
+	struct cache_slot *c, *s;
+
+	c = calloc(cap, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < sym->cache_cap; i++) {
+		s = &sym->cache[i];
+		if (s->st)
+			*cache_probe(c, cap, s->tgid, s->stack_id, s->epoch) = *s;
+	}
+	free(sym->cache);
+	sym->cache = c;
+	sym->cache_cap = cap;
+	return 0;
+}
+
+static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
+			 const struct proc_maps *pm, uint64_t t, struct sym_stack **out)
+{
+	size_t nr = raw ? (size_t)raw->nr_kernel + raw->nr_user : 0, i;
+	struct sym_stack *st;
+	int err = 0;
+
+	st = calloc(1, sizeof(*st) + nr * sizeof(st->frames[0]));
+	if (!st)
+		return -ENOMEM;
+	st->missing = !raw;
+	if (raw) {
+		st->nr_kernel = raw->nr_kernel;
+		st->nr_user = raw->nr_user;
+	}
+	for (i = 0; i < nr && !err; i++) {
+		uint64_t addr = sym->frames[raw->off + i];
+
+		if (i < raw->nr_kernel)
+			err = symbolize_kernel(sym, addr, i > 0, &st->frames[i]);
+		else
+			err = symbolize_user(sym, pm, t, addr, i > raw->nr_kernel, &st->frames[i]);
+		if (st->frames[i].flags & SYM_FRAME_RESOLVED)
+			st->nr_resolved++;
+	}
+	if (err) {
+		free(st);
+		return err;
+	}
+	*out = st;
+	return 0;
+}
+
+int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
+		      uint64_t time_ns, const struct sym_stack **out)
+{
+	const struct proc_maps *pm;
+	struct cache_slot *slot;
+	struct sym_stack *st;
+	uint32_t epoch;
+	int err;
+
+	if (!sym->prepared) {
+		err = prepare(sym);
+		if (err)
+			return err;
+	}
+	pm = find_proc(sym, tgid);
+	epoch = pm ? epoch_of(sym, pm, time_ns) : 0;
+	if (sym->nr_cached * 2 >= sym->cache_cap) {
+		err = cache_grow(sym);
+		if (err)
+			return err;
+	}
+	slot = cache_probe(sym->cache, sym->cache_cap, tgid, stack_id, epoch);
+	if (!slot->st) {
+		err = symbolize_raw(sym, find_raw_stack(sym, stack_id), pm, time_ns, &st);
+		if (err)
+			return err;
+		slot->tgid = tgid;
+		slot->stack_id = stack_id;
+		slot->epoch = epoch;
+		slot->st = st;
+		sym->nr_cached++;
+	}
+	*out = slot->st;
+	return 0;
+}
+
+/* --- whole recordings and aggregates -------------------------------------- */
+
+struct load_ctx {
+	struct symbolizer *sym;
+	int err;
+};
+
+static int on_stack(void *ctx, const struct rec_stack *st)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_stack(lc->sym, st);
+}
+
+static int on_mapping(void *ctx, const struct rec_mapping *m)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_mapping(lc->sym, m);
+}
+
+static int on_binary(void *ctx, const struct rec_binary *b)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_binary(lc->sym, b);
+}
+
+static int on_ksym(void *ctx, const struct rec_ksym *k)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_ksym(lc->sym, k);
+}
+
+int symbolizer__load(struct symbolizer *sym, struct recording *rec)
+{
+	struct load_ctx lc = { sym, 0 };
+	int err;
+
+	err = recording__for_each_stack(rec, on_stack, &lc);
+	if (!err)
+		err = recording__for_each_mapping(rec, on_mapping, &lc);
+	if (!err)
+		err = recording__for_each_binary(rec, on_binary, &lc);
+	if (!err)
+		err = recording__for_each_ksym(rec, on_ksym, &lc);
+	if (err && lc.err)
+		return pr_errno(err, "cannot load the symbol data of '%s'", recording__path(rec));
+	if (err)
+		return err;
+	err = prepare(sym);
+	if (err)
+		return pr_errno(err, "cannot index the symbol data of '%s'", recording__path(rec));
+	return 0;
+}
+
+int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
+{
+	const struct sym_stack *st;
+	size_t i;
+	int err;
+
+	for (i = 0; i < agg->nr; i++) {
+		struct agg_entry *e = &agg->entries[i];
+
+		err = symbolizer__stack(sym, e->tgid, e->stack_id, e->last_ns, &st);
+		if (err)
+			return pr_errno(err, "cannot symbolize stack %" PRIu32 " of process %" PRIu32,
+					e->stack_id, e->tgid);
+		e->stack = st;
+		sym->stats.frames += (uint64_t)(st->nr_kernel + st->nr_user) * e->count;
+		sym->stats.resolved += (uint64_t)st->nr_resolved * e->count;
+		if (st->missing)
+			sym->stats.missing_stack_samples += e->count;
+	}
+	return 0;
+}
+
+const struct sym_stats *symbolizer__stats(const struct symbolizer *sym)
+{
+	return &sym->stats;
+}
+
+size_t symbolizer__nr_symbolized(const struct symbolizer *sym)
+{
+	return sym->nr_cached;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/symbolize.h - raw stack addresses to function names, offline.
+ *
+ * Everything comes from the recording: the stacks, each process's file
+ * mappings over time, the symbol data of the sampled binaries (by build-id,
+ * or by path for a binary without one) and the kernel symbols. Add them all
+ * (symbolizer__load() does it from a recording; tests add them by hand),
+ * then ask for stacks. A stack is symbolized once per (process, stack id,
+ * set of mappings in effect) and cached, so a report costs one lookup per
+ * distinct stack, not per sample.
+ */
+#ifndef EPROF_REPORT_SYMBOLIZE_H
+#define EPROF_REPORT_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct recording;
+struct rec_stack;
+struct rec_mapping;
+struct rec_binary;
+struct rec_ksym;
+struct stack_agg;
+
+enum sym_frame_flags {
+	SYM_FRAME_KERNEL = 1u << 0,	/* a kernel frame (folded with "_[k]") */
+	SYM_FRAME_RESOLVED = 1u << 1,	/* name is a symbol, not a placeholder */
+};
+
+struct sym_frame {
+	/*
+	 * The function name; unresolved: "basename+0xOFF" (OFF: file offset)
+	 * when the mapping is known, else "[unknown]". Kernel names carry no
+	 * "_[k]": emitters add their own decoration.
+	 */
+	const char *name;
+	/* kernel: module name, NULL for the core kernel; user: mapping path or NULL */
+	const char *dso;
+	uint64_t addr;			/* the address as sampled */
+	uint32_t flags;			/* enum sym_frame_flags */
+};
+
+/*
+ * A symbolized stack, in the recording's order: frames[0 .. nr_kernel)
+ * kernel innermost first, then nr_user user frames innermost first.
+ */
+struct sym_stack {
+	uint32_t nr_kernel;
+	uint32_t nr_user;
+	uint32_t nr_resolved;
+	bool missing;			/* the stack id is not in the recording */
+	struct sym_frame frames[];
+};
+
+/* Frame counts of symbolizer__resolve(), weighted by samples. */
+struct sym_stats {
+	uint64_t frames;
+	uint64_t resolved;
+	uint64_t missing_stack_samples;	/* samples whose stack id was not found */
+};
+
+struct symbolizer;
+
+/* NULL on ENOMEM. */
+struct symbolizer *symbolizer__new(void);
+/* Accepts NULL. Every string and stack handed out dies with it. */
+void symbolizer__free(struct symbolizer *sym);
+
+/*
+ * Adding, each copying what it keeps. 0, -ENOMEM, or -EBUSY once stacks
+ * have been looked up. Nothing is printed (the caller names the source).
+ */
+int symbolizer__add_stack(struct symbolizer *sym, const struct rec_stack *st);
+int symbolizer__add_mapping(struct symbolizer *sym, const struct rec_mapping *m);
+int symbolizer__add_binary(struct symbolizer *sym, const struct rec_binary *b);
+int symbolizer__add_ksym(struct symbolizer *sym, const struct rec_ksym *k);
+
+/* Adds every stack, mapping, binary and kernel symbol of rec; prints its errors. */
+int symbolizer__load(struct symbolizer *sym, struct recording *rec);
+
+/*
+ * The symbolized stack stack_id of process tgid as it was at time_ns (the
+ * mappings in effect then choose the binaries). An unknown stack id gives
+ * an empty stack with `missing` set. *out is valid until
+ * symbolizer__free(). 0 or -ENOMEM.
+ */
+int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
+		      uint64_t time_ns, const struct sym_stack **out);
+
+/*
+ * Sets entry->stack for every entry of agg (at the entry's last sample
+ * time) and adds the frame counts to the stats. Prints its errors.
+ */
+int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg);
+
+const struct sym_stats *symbolizer__stats(const struct symbolizer *sym);
+
+/* Distinct stacks symbolized so far (cache entries). */
+size_t symbolizer__nr_symbolized(const struct symbolizer *sym);
+
+#endif
