@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bpf/sampler.bpf.c - the sampling side of `eprof record`.
+ *
+ * on_cpu_clock runs on every tick of the software CPU clock that record/
+ * opens on each CPU. It keeps the tick only for target processes (or all of
+ * them with -a), copies the kernel and user stacks with bpf_get_stack() into
+ * a per-CPU scratch record and hands exactly the used bytes to the ring
+ * buffer. Stacks travel with every sample and are deduplicated in user
+ * space, so a sample can never be attributed to another stack (DESIGN.md,
+ * "Stack identity"). on_fork adds the children of targets to the target set
+ * at fork time, before they run a single instruction.
+ *
+ * Every sample that cannot be delivered and every stack that cannot be read
+ * or may be cut short is counted per CPU in `stats`.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "events.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";	/* bpf_get_stack() is GPL-only */
+
+#define PF_KTHREAD	0x00200000	/* include/linux/sched.h */
+#define STACK_BYTES	(EV_MAX_FRAMES * sizeof(__u64))
+
+/* Set by record/ between open and load. */
+const volatile bool filter_tgids;	/* false with -a: every task, idle included */
+const volatile bool follow_forks;	/* -- CMD: children and grandchildren too */
+const volatile __u64 wakeup_bytes = 1;	/* wake user space once this much is queued */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);	/* resized by record/ before load */
+} events SEC(".maps");
+
+/* Process ids (tgids) to sample when filter_tgids is set; filled by record/. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u8);
+} targets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, EV_STAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+/* Side-band perf events (mmap, comm, task), one per CPU; record/ fills it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} sideband SEC(".maps");
+
+/* An ev_sample with room for both stacks (bytes: the flexible array ends it). */
+struct scratch {
+	__u8 raw[sizeof(struct ev_sample) + 2 * STACK_BYTES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+static __always_inline void stat_inc(__u32 which)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &which);
+
+	if (v)
+		*v += 1;	/* per-CPU slot, and a perf_event program does not nest */
+}
+
+SEC("perf_event")
+int on_cpu_clock(struct bpf_perf_event_data *ctx)
+{
+	struct task_struct *task;
+	struct ev_sample *s;
+	struct scratch *sc;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, zero = 0;
+	__u64 kbytes = 0, ubytes = 0, size, flags;
+	long ret;
+
+	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc)
+		return 0;
+	s = (struct ev_sample *)sc->raw;
+	stat_inc(EV_STAT_SAMPLES);
+
+	s->hdr.type = EV_SAMPLE;
+	s->hdr.flags = 0;
+	s->time_ns = bpf_ktime_get_ns();
+	s->tgid = tgid;
+	s->tid = (__u32)id;
+	s->cpu = bpf_get_smp_processor_id();
+	s->kstack_err = 0;
+	s->ustack_err = 0;
+	bpf_get_current_comm(s->comm, sizeof(s->comm));
+
+	/* An interrupted user-mode tick has no kernel frames: ret is 0 then. */
+	ret = bpf_get_stack(ctx, s->frames, STACK_BYTES, 0);
+	if (ret < 0) {
+		s->kstack_err = ret;
+		stat_inc(EV_STAT_KSTACK_FAIL);
+	} else {
+		kbytes = ret;
+	}
+	if (kbytes > STACK_BYTES)	/* bounds for the verifier */
+		kbytes = STACK_BYTES;
+	if (kbytes == STACK_BYTES)
+		stat_inc(EV_STAT_KSTACK_TRUNC);
+
+	/* Kernel threads (and the idle task) have no user stack to read. */
+	task = (struct task_struct *)bpf_get_current_task();
+	if (!(BPF_CORE_READ(task, flags) & PF_KTHREAD) && tgid) {
+		ret = bpf_get_stack(ctx, (void *)s->frames + kbytes, STACK_BYTES,
+				    BPF_F_USER_STACK);
+		if (ret < 0) {
+			s->ustack_err = ret;
+			stat_inc(EV_STAT_USTACK_FAIL);
+		} else {
+			ubytes = ret;
+		}
+		if (ubytes > STACK_BYTES)
+			ubytes = STACK_BYTES;
+		if (ubytes == STACK_BYTES)
+			stat_inc(EV_STAT_USTACK_TRUNC);
+	}
+	s->nr_kframes = kbytes / sizeof(__u64);
+	s->nr_uframes = ubytes / sizeof(__u64);
+
+	size = sizeof(*s) + kbytes + ubytes;
+	if (size > sizeof(*sc))
+		return 0;
+	s->hdr.size = size;
+
+	flags = BPF_RB_NO_WAKEUP;	/* user space polls every 100 ms anyway */
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	if (bpf_ringbuf_output(&events, sc, size, flags))
+		stat_inc(EV_STAT_RINGBUF_FULL);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 one = 1;
+
+	(void)ctx;
+	if (!follow_forks || ptgid == ctgid)
+		return 0;
+	if (bpf_map_lookup_elem(&targets, &ptgid))
+		bpf_map_update_elem(&targets, &ctgid, &one, BPF_NOEXIST);
+	return 0;
+}

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/cmd_record.c - `eprof record`: options, the order in which things
+ * are switched on and off, the loop, and the one summary line.
+ *
+ * The order matters. The BPF object is loaded and the command forked (held
+ * at its gate) first; the command's pid goes in the target set; the
+ * side-band comes up before the sampler, so no mapping can be missed; then
+ * the sampler is attached on every CPU and only then the command may exec.
+ * At the end the sampler goes first, the ring buffer and the side-band are
+ * drained, and the symbol data is captured while the binaries are still
+ * where they were.
+ *
+ * One epoll set waits for everything: the ring buffer (woken by BPF only
+ * when it fills up), the side-band, and a pidfd per target process, so a
+ * short command ends the recording the moment it exits. SIGINT and SIGTERM
+ * are caught without SA_RESTART and end the recording cleanly.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <bpf/libbpf.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+#include <stdarg.h>
+
+#include "events.h"
+#include "record/capture.h"
+#include "record/perf_events.h"
+#include "record/record.h"
+#include "record/sampler.h"
+#include "record/session.h"
+#include "record/sideband.h"
+#include "record/target.h"
+#include "util/log.h"
+#include "util/parse.h"
+#include "util/status.h"
+#include "util/strbuf.h"
+
+#define COMMIT_INTERVAL_NS	1000000000ull
+#define POLL_MS			100
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static const char usage_line[] =
+	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [--cpu LIST] [-v] "
+	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
+
+static void print_help(FILE *f)
+{
+	fprintf(f, "%s\n\n"
+		   "Samples the CPU stacks of a command, of processes or of the whole system\n"
+		   "into a recording that `eprof report` reads.\n\n"
+		   "    -F HZ            samples per second per CPU (1..100000, default 99)\n"
+		   "    -o FILE          the recording to write (default eprof.data)\n"
+		   "    -d SECONDS       stop after this long (fractions allowed)\n"
+		   "    --cpu LIST       sample only these CPUs, e.g. 0-3,8\n"
+		   "    -a               every process on every CPU, kernel included\n"
+		   "    -p PID[,PID...]  these existing processes and all their threads\n"
+		   "    -- CMD [ARGS]    run CMD and follow its threads and children\n"
+		   "    -v               tell more\n"
+		   "    -h, --help       this help\n",
+		   usage_line);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_err("%s", msg);
+	fprintf(stderr, "%s\n", usage_line);
+	return EXIT_USAGE;
+}
+
+static char *join_args(const char *prefix, char **argv, int argc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	strbuf_addstr(&sb, prefix);
+	for (i = 0; i < argc; i++) {
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, argv[i]);
+	}
+	return strbuf_detach(&sb);
+}
+
+static char *pid_list_desc(const uint32_t *pids, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(&sb, "-p ");
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&sb, "%s%u", i ? "," : "", pids[i]);
+	return strbuf_detach(&sb);
+}
+
+/* Returns 0, or EXIT_USAGE after the message. */
+static int parse_options(int argc, char **argv, struct record_opts *o, const uint32_t *online,
+			 size_t nr_online)
+{
+	static const struct option longopts[] = {
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cpu_list = NULL;
+	bool all = false;
+	size_t i, j;
+	int c, nmodes;
+
+	o->freq = 99;
+	o->output = "eprof.data";
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (parse_u64(optarg, 1, 100000, &o->freq))
+				return usage_error("invalid frequency '%s' (expected 1 to 100000 Hz)",
+						   optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_error("the output file name is empty");
+			o->output = optarg;
+			break;
+		case 'd':
+			if (parse_seconds_ns(optarg, &o->duration_ns) || !o->duration_ns)
+				return usage_error("invalid duration '%s' (expected seconds, e.g. 2.5)",
+						   optarg);
+			break;
+		case 'p':
+			free(o->pids);
+			o->pids = NULL;
+			if (parse_u32_list(optarg, 0x3fffffff, &o->pids, &o->nr_pids) ||
+			    !o->nr_pids || o->pids[0] == 0)
+				return usage_error("invalid pid list '%s' (expected PID[,PID...])",
+						   optarg);
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'v':
+			log_set_level(log_get_level() < LOG_INFO ? LOG_INFO : LOG_DEBUG);
+			break;
+		case 'C':
+			cpu_list = optarg;
+			break;
+		case 'h':
+			print_help(stdout);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	nmodes = all + (o->pids != NULL) + (optind < argc);
+	if (nmodes == 0)
+		return usage_error("nothing to record: give -a, -p PID or -- CMD");
+	if (nmodes > 1)
+		return usage_error("give only one of -a, -p PID and -- CMD");
+	if (all) {
+		o->mode = TARGET_ALL;
+		o->target_desc = strdup("-a");
+	} else if (o->pids) {
+		o->mode = TARGET_PIDS;
+		o->target_desc = pid_list_desc(o->pids, o->nr_pids);
+	} else {
+		o->mode = TARGET_CMD;
+		o->cmd = argv + optind;
+		o->target_desc = join_args("--", argv + optind, argc - optind);
+	}
+
+	if (cpu_list) {
+		if (parse_u32_list(cpu_list, 65535, &o->cpus, &o->nr_cpus) || !o->nr_cpus)
+			return usage_error("invalid CPU list '%s' (expected e.g. 0-3,8)", cpu_list);
+		for (i = 0; i < o->nr_cpus; i++) {
+			for (j = 0; j < nr_online && online[j] != o->cpus[i]; j++)
+				;
+			if (j == nr_online)
+				return usage_error("CPU %u is not online", o->cpus[i]);
+		}
+	} else {
+		o->cpus = malloc(nr_online * sizeof(*o->cpus));
+		if (!o->cpus)
+			return usage_error("out of memory");
+		memcpy(o->cpus, online, nr_online * sizeof(*o->cpus));
+		o->nr_cpus = nr_online;
+	}
+	return 0;
+}
+
+/* CAP_PERFMON (38) and CAP_BPF (39) in the effective set, or root. */
+static bool has_privileges(void)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	bool ok = false;
+	FILE *f;
+
+	if (geteuid() == 0)
+		return true;
+	f = fopen("/proc/self/status", "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			ok = (eff & (1ull << 38)) && (eff & (1ull << 39));
+	fclose(f);
+	return ok;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return log_libbpf_print((int)level, fmt, ap);
+}
+
+static int install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;		/* no SA_RESTART: epoll_wait returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		return pr_errno(-errno, "cannot install signal handlers");
+	return 0;
+}
+
+/* "cpu:node,..." for the online CPUs, node 0 where sysfs says nothing. */
+static char *numa_map(const uint32_t *online, size_t nr_online)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t *node_of, max = 0;
+	glob_t g;
+	size_t i, j;
+
+	for (i = 0; i < nr_online; i++)
+		if (online[i] > max)
+			max = online[i];
+	node_of = calloc((size_t)max + 1, sizeof(*node_of));
+	if (!node_of)
+		return NULL;
+	if (!glob("/sys/devices/system/node/node[0-9]*/cpulist", 0, NULL, &g)) {
+		for (i = 0; i < g.gl_pathc; i++) {
+			unsigned int node;
+			uint32_t *cpus = NULL;
+			size_t nr = 0, len;
+			char buf[4096];
+			FILE *f;
+
+			if (sscanf(g.gl_pathv[i], "/sys/devices/system/node/node%u/", &node) != 1)
+				continue;
+			f = fopen(g.gl_pathv[i], "re");
+			if (!f)
+				continue;
+			len = fread(buf, 1, sizeof(buf) - 1, f);
+			fclose(f);
+			buf[len] = '\0';
+			while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+				buf[--len] = '\0';
+			if (!len || parse_u32_list(buf, 65535, &cpus, &nr))
+				continue;
+			for (j = 0; j < nr; j++)
+				if (cpus[j] <= max)
+					node_of[cpus[j]] = node;
+			free(cpus);
+		}
+		globfree(&g);
+	}
+	for (i = 0; i < nr_online; i++)
+		strbuf_addf(&sb, "%s%u:%u", i ? "," : "", online[i], node_of[online[i]]);
+	free(node_of);
+	return strbuf_detach(&sb);
+}
+
+static int set_meta_u64(struct recording *rec, const char *key, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return recording__set_meta(rec, key, buf);
+}
+
+static int write_start_meta(struct session *s, const uint32_t *online, size_t nr_online,
+			    uint64_t start_ns)
+{
+	const struct record_opts *o = s->opts;
+	struct recording *rec = s->rec;
+	struct utsname u;
+	char host[256];
+	char *numa;
+	int err;
+
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	numa = numa_map(online, nr_online);
+	if (!numa)
+		return pr_errno(-ENOMEM, "cannot describe the NUMA nodes");
+	err = recording__set_meta(rec, REC_META_EPROF_VERSION, EPROF_VERSION);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_HOSTNAME, host);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_KERNEL, u.release);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_ARCH, u.machine);
+	if (!err)
+		err = set_meta_u64(rec, REC_META_NR_CPUS, online[nr_online - 1] + 1ull);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_NUMA_MAP, numa);
+	if (!err)
+		err = set_meta_u64(rec, REC_META_FREQ_HZ, o->freq);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_EVENT, "cpu-clock");
+	if (!err)
+		err = recording__set_meta(rec, REC_META_CLOCK, "CLOCK_MONOTONIC");
+	if (!err)
+		err = set_meta_u64(rec, REC_META_START_NS, start_ns);
+	if (!err)
+		err = set_meta_u64(rec, REC_META_START_REALTIME, (uint64_t)time(NULL));
+	if (!err)
+		err = recording__set_meta(rec, REC_META_COMMAND, o->command_line);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_TARGET, o->target_desc);
+	free(numa);
+	return err;
+}
+
+static int epoll_add(int epfd, int fd, uint64_t tag)
+{
+	struct epoll_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.u64 = tag;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev))
+		return pr_errno(-errno, "cannot wait for events");
+	return 0;
+}
+
+/* Runs until the targets are gone, the duration is over, or a signal. */
+static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
+{
+	struct epoll_event evs[16];
+	uint64_t deadline = s->opts->duration_ns ? start_ns + s->opts->duration_ns : 0, now;
+	size_t i;
+	int epfd, n, timeout, err;
+
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (epfd < 0)
+		return pr_errno(-errno, "cannot wait for events");
+	err = epoll_add(epfd, sampler__epoll_fd(s->sampler), 0);
+	if (!err)
+		err = epoll_add(epfd, sideband__epoll_fd(s->sideband), 1);
+	for (i = 0; i < t->nr && !err; i++)
+		if (t->pidfds[i] >= 0)
+			err = epoll_add(epfd, t->pidfds[i], 2 + i);
+	while (!err && !stop_signal) {
+		if (t->nr && !t->nr_alive)
+			break;
+		now = now_ns();
+		timeout = POLL_MS;
+		if (deadline) {
+			if (now >= deadline)
+				break;
+			if (deadline - now < POLL_MS * 1000000ull)
+				timeout = (int)((deadline - now + 999999) / 1000000);
+		}
+		n = epoll_wait(epfd, evs, 16, timeout);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = pr_errno(-errno, "cannot wait for events");
+			break;
+		}
+		for (i = 0; i < (size_t)n; i++) {
+			if (evs[i].data.u64 >= 2) {
+				size_t k = (size_t)evs[i].data.u64 - 2;
+
+				if (k < t->nr && t->pidfds[k] >= 0) {
+					epoll_ctl(epfd, EPOLL_CTL_DEL, t->pidfds[k], NULL);
+					target__on_exit(t, k);
+				}
+			}
+		}
+		err = sampler__consume(s->sampler);
+		if (err > 0)
+			err = 0;
+		if (!err)
+			err = sideband__consume(s->sideband);
+		if (!err && now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS)
+			err = session__commit(s);
+	}
+	close(epfd);
+	return err;
+}
+
+static void format_size(char *buf, size_t len, off_t size)
+{
+	if (size < 1024)
+		snprintf(buf, len, "%lld B", (long long)size);
+	else if (size < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", size / 1024.0);
+	else
+		snprintf(buf, len, "%.1f MiB", size / (1024.0 * 1024.0));
+}
+
+static void print_summary(const struct session *s, uint64_t elapsed_ns)
+{
+	char size[32] = "?";
+	struct stat st;
+
+	if (!stat(s->opts->output, &st))
+		format_size(size, sizeof(size), st.st_size);
+	fprintf(stderr,
+		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured) in %.2f s, "
+		"%zu process%s, %s %s\n",
+		(unsigned long long)s->nr_samples,
+		(unsigned long long)(s->total_lost + s->nr_malformed),
+		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
+		elapsed_ns / 1e9, s->procs.nr, s->procs.nr == 1 ? "" : "es", s->opts->output,
+		size);
+}
+
+static void session__release(struct session *s)
+{
+	size_t i;
+
+	sampler__close(s->sampler);	/* destroys links before anything else goes */
+	sideband__close(s->sideband);
+	stack_table__release(&s->stacks);
+	u64map__release(&s->pairs);
+	u64map__release(&s->tid_comm);
+	u64map__release(&s->procs);
+	free(s->comms);
+	for (i = 0; i < s->nr_maps; i++)
+		free(s->maps[i].path);
+	free(s->maps);
+	free(s->lost_sideband);
+	free(s->stats_prev);
+	recording__close(s->rec);
+}
+
+static int child_exit_status(const struct target *t)
+{
+	if (WIFEXITED(t->child_status))
+		return WEXITSTATUS(t->child_status);
+	if (WIFSIGNALED(t->child_status))
+		return 128 + WTERMSIG(t->child_status);
+	return EXIT_FAIL;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts opts;
+	struct session s;
+	struct target t;
+	struct capture_stats cst;
+	uint32_t *online = NULL;
+	size_t nr_online = 0, i;
+	uint64_t start_ns = 0, end_ns;
+	bool started = false;
+	int err, status = EXIT_FAIL;
+
+	memset(&opts, 0, sizeof(opts));
+	memset(&s, 0, sizeof(s));
+	target__init(&t);
+
+	if (cpus__online(&online, &nr_online))
+		goto out;
+	err = parse_options(argc, argv, &opts, online, nr_online);
+	if (err) {
+		status = err < 0 ? EXIT_OK : EXIT_USAGE;	/* -1: --help */
+		goto out;
+	}
+	opts.command_line = join_args("eprof", argv, argc);
+	if (!opts.command_line || !opts.target_desc) {
+		pr_errno(-ENOMEM, "cannot start recording");
+		goto out;
+	}
+	if (!has_privileges()) {
+		pr_err("recording needs BPF and perf privileges (run as root, or grant CAP_BPF and "
+		       "CAP_PERFMON)");
+		goto out;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		pr_err("this kernel has no BTF ('/sys/kernel/btf/vmlinux' is missing): eprof needs "
+		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+		goto out;
+	}
+	libbpf_set_print(libbpf_print);
+	if (install_signals())
+		goto out;
+	if (opts.mode == TARGET_PIDS && target__watch_pids(&t, opts.pids, opts.nr_pids))
+		goto out;
+
+	s.opts = &opts;
+	s.nr_possible_cpus = libbpf_num_possible_cpus();
+	if (s.nr_possible_cpus <= 0) {
+		pr_errno(s.nr_possible_cpus, "cannot count the possible CPUs");
+		goto out;
+	}
+	s.lost_sideband = calloc((size_t)s.nr_possible_cpus, sizeof(*s.lost_sideband));
+	s.stats_prev = calloc((size_t)s.nr_possible_cpus * EV_STAT_MAX,
+			      sizeof(*s.stats_prev));
+	if (!s.lost_sideband || !s.stats_prev) {
+		pr_errno(-ENOMEM, "cannot start recording");
+		goto out;
+	}
+	if (recording__create(opts.output, &s.rec))
+		goto out;
+	if (sampler__open(&s, &s.sampler))
+		goto out;
+	if (opts.mode == TARGET_CMD) {
+		if (target__fork(&t, opts.cmd) || sampler__add_target(s.sampler, (uint32_t)t.child))
+			goto out;
+		signal(SIGPIPE, SIG_IGN);	/* a child killed at its gate must not kill us */
+	}
+	for (i = 0; i < opts.nr_pids && opts.mode == TARGET_PIDS; i++)
+		if (sampler__add_target(s.sampler, opts.pids[i]))
+			goto out;
+	if (sideband__open(&s, &s.sideband))
+		goto out;
+	if (opts.mode != TARGET_CMD &&
+	    sideband__scan_proc(s.sideband, opts.pids, opts.nr_pids, opts.mode == TARGET_ALL))
+		goto out;
+	start_ns = now_ns();
+	if (write_start_meta(&s, online, nr_online, start_ns))
+		goto out;
+	if (sampler__attach(s.sampler, opts.cpus, opts.nr_cpus, opts.freq))
+		goto out;
+	if (session__commit(&s))	/* the file is a valid recording from here on */
+		goto out;
+	if (target__release(&t))
+		goto out;
+	started = true;
+	pr_info("recording %s at %llu Hz on %zu CPU%s into '%s'", opts.target_desc,
+		(unsigned long long)opts.freq, opts.nr_cpus, opts.nr_cpus == 1 ? "" : "s",
+		opts.output);
+
+	err = record_loop(&s, &t, start_ns);
+
+	/* Stop sampling, then keep everything already queued. */
+	sampler__detach(s.sampler);
+	end_ns = now_ns();
+	if (!err) {
+		err = sampler__consume(s.sampler);
+		if (err > 0)
+			err = 0;
+	}
+	if (!err)
+		err = sideband__consume(s.sideband);
+	if (!err)
+		err = set_meta_u64(s.rec, REC_META_END_NS, end_ns);
+	if (!err)
+		err = session__commit(&s);
+	if (!err)
+		err = capture__run(&s, &cst);
+	if (!err)
+		err = recording__finish(s.rec);
+	if (err)
+		goto out;
+	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
+		"symbols; %zu stacks, %zu mappings, %llu truncated stacks, %llu side-band "
+		"records lost", cst.binaries, cst.symbols, cst.missing, cst.ksyms, s.stacks.nr,
+		s.nr_maps, (unsigned long long)s.total_truncated,
+		(unsigned long long)s.total_lost_sideband);
+	print_summary(&s, end_ns - start_ns);
+	status = EXIT_OK;
+out:
+	if (opts.mode == TARGET_CMD && t.child) {
+		if (!started) {
+			target__abort_child(&t);
+		} else {
+			target__try_reap(&t);
+			if (status == EXIT_OK && t.child_reaped)
+				status = child_exit_status(&t);
+			else if (status == EXIT_OK && stop_signal)
+				status = 128 + stop_signal;
+		}
+	}
+	session__release(&s);
+	target__release_fds(&t);
+	free(opts.pids);
+	free(opts.cpus);
+	free(opts.command_line);
+	free(opts.target_desc);
+	free(online);
+	return status;
+}

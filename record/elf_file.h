@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record/elf_file.h - the raw bytes of an ELF file that record/ keeps:
+ * its build-id, its PT_LOAD segments and its function symbols. No lookup
+ * by address here beyond what capture needs: report/ symbolizes.
+ */
+#ifndef EPROF_RECORD_ELF_FILE_H
+#define EPROF_RECORD_ELF_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/recording.h"
+
+struct elf_file {
+	void *elf;			/* Elf *, owns the strings below */
+	int fd;				/* -1 for an in-memory image */
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;		/* 0: the file has none */
+	struct rec_segment *segs;
+	size_t nr_segs;
+	struct rec_symbol *syms;	/* sorted by addr, every size > 0 */
+	size_t nr_syms;
+	const char *source;		/* ".symtab" or ".dynsym" (NULL: no symbols) */
+};
+
+/*
+ * Build-id of the ELF file open at fd (the fd is not closed). Returns 0 and
+ * sets *len to 0 when the file has no build-id; -ENOEXEC if it is not ELF.
+ */
+int elf_file__read_build_id(int fd, uint8_t *out, uint32_t *len);
+
+/*
+ * Opens the ELF file at fd (taking ownership of fd) or the image in memory
+ * (fd -1, image/size), reading build-id, segments and symbols. -ENOEXEC
+ * when it is not ELF, -ENOMEM.
+ */
+int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out);
+
+/* Accepts NULL. */
+void elf_file__close(struct elf_file *f);
+
+/* Index of the symbol containing vaddr, or -1. */
+long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr);
+
+/* Translates a file offset to an ELF virtual address via PT_LOAD segments. */
+int elf_file__offset_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr);
+
+/*
+ * Opens the file mapped at [start, end) in process pid for reading: the very
+ * file through /proc/PID/map_files while the process lives, else
+ * /proc/PID/root/PATH, else PATH. Returns an fd or -errno.
+ */
+int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *path);
+
+/*
+ * eprof's own vDSO image (the same in every 64-bit process of this boot):
+ * its address from the auxiliary vector, its size from /proc/self/maps.
+ * -ENOENT when there is none.
+ */
+int vdso__image(const void **image, size_t *size);
+
+#endif

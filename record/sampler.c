@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/sampler.c - the BPF sampler's life and its ring-buffer consumer.
+ *
+ * Lifecycle: open the skeleton, set the read-only configuration and the
+ * ring-buffer size, load, attach the fork follower; later the CPU clock on
+ * each selected CPU gets the perf_event program (the link then owns the
+ * perf fd). At the end the links go first, so nothing new arrives while
+ * the ring buffer is drained.
+ *
+ * Consumer: each ring-buffer record is validated (its own size against the
+ * size libbpf reports, frame counts against EV_MAX_FRAMES) and malformed
+ * ones are counted, never trusted. A valid sample's stack is interned by
+ * content in the session's stack table; a new stack is written once, then
+ * every sample refers to it by id. Nothing on this path allocates except a
+ * new stack's copy and table growth.
+ */
+#include <errno.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "sampler.skel.h"
+#include "record/perf_events.h"
+#include "record/sampler.h"
+#include "util/log.h"
+
+_Static_assert(sizeof(struct ev_hdr) == 8, "ev_hdr changed: bump EV_ABI_VERSION");
+_Static_assert(sizeof(struct ev_sample) == 56, "ev_sample changed: bump EV_ABI_VERSION");
+_Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample frames moved");
+_Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
+_Static_assert(EV_ABI_VERSION == 1, "record/ reads ABI v1");
+
+#define PENDING_COMMIT	16384	/* samples buffered before an early commit */
+
+struct sampler {
+	struct session *s;
+	struct sampler_bpf *skel;
+	struct bpf_link *fork_link;
+	struct bpf_link **links;
+	size_t nr_links;
+	struct ring_buffer *rb;
+	bool filter;
+};
+
+static uint64_t roundup_pow2(uint64_t x)
+{
+	uint64_t r = 1;
+
+	while (r < x)
+		r <<= 1;
+	return r;
+}
+
+/* About a second of samples at freq on every CPU, 1 KiB each. */
+static uint64_t ringbuf_size(uint64_t freq, size_t nr_cpus)
+{
+	uint64_t bytes = roundup_pow2(freq * nr_cpus * 1024);
+
+	if (bytes < (1ull << 20))
+		bytes = 1ull << 20;
+	if (bytes > (256ull << 20))
+		bytes = 256ull << 20;
+	return bytes;
+}
+
+static int on_sample(struct session *s, const struct ev_sample *e)
+{
+	const uint64_t *frames = (const uint64_t *)e->frames;	/* __u64 and uint64_t: one size */
+	struct rec_stack st;
+	struct rec_sample rs;
+	uint64_t *slot;
+	uint32_t id;
+	bool added;
+	int err;
+
+	id = stack_table__intern(&s->stacks, frames, e->nr_kframes, e->nr_uframes, &added,
+				 &err);
+	if (!id)
+		return pr_errno(err, "cannot keep a new stack");
+	if (added) {
+		st.id = id;
+		st.nr_kernel = e->nr_kframes;
+		st.nr_user = e->nr_uframes;
+		st.frames = frames;
+		err = recording__add_stack(s->rec, &st);
+		if (err)
+			return err;
+	}
+	err = u64map__upsert(&s->pairs, (uint64_t)e->tgid << 32 | id, e->time_ns, &slot, &added);
+	if (!err)
+		err = u64map__upsert(&s->procs, e->tgid, 0, &slot, &added);
+	if (err)
+		return pr_errno(err, "cannot keep the stacks seen");
+	/* Idle tasks share tid 0 but are "swapper/N" per CPU: one name, as perf shows it. */
+	err = session__note_comm(s, e->time_ns, e->tgid, e->tid, e->tid ? e->comm : "swapper");
+	if (err)
+		return err;
+	rs.time_ns = e->time_ns;
+	rs.tgid = e->tgid;
+	rs.tid = e->tid;
+	rs.cpu = e->cpu;
+	rs.stack_id = id;
+	err = recording__add_sample(s->rec, &rs);
+	if (err)
+		return err;
+	s->nr_samples++;
+	if (recording__pending_samples(s->rec) >= PENDING_COMMIT)
+		return session__commit(s);
+	return 0;
+}
+
+/* A negative return stops ring_buffer__consume(): only for write failures. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct sampler *sp = ctx;
+	struct session *s = sp->s;
+	const struct ev_sample *e = data;
+	size_t nr;
+	int err;
+
+	if (size < sizeof(struct ev_hdr) || e->hdr.size != size) {
+		s->nr_malformed++;
+		return 0;
+	}
+	if (e->hdr.type != EV_SAMPLE || size < sizeof(*e)) {
+		s->nr_malformed++;
+		return 0;
+	}
+	nr = (size_t)e->nr_kframes + e->nr_uframes;
+	if (e->nr_kframes > EV_MAX_FRAMES || e->nr_uframes > EV_MAX_FRAMES ||
+	    size != sizeof(*e) + nr * sizeof(__u64)) {
+		s->nr_malformed++;
+		return 0;
+	}
+	err = on_sample(s, e);
+	if (err && !s->err)
+		s->err = err;
+	return err;
+}
+
+int sampler__open(struct session *s, struct sampler **out)
+{
+	const struct record_opts *o = s->opts;
+	struct sampler *sp;
+	uint64_t rb_bytes;
+	int err;
+
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return pr_errno(-ENOMEM, "cannot set up the sampler");
+	sp->s = s;
+	sp->filter = o->mode != TARGET_ALL;
+
+	sp->skel = sampler_bpf__open();
+	if (!sp->skel) {
+		err = pr_errno(-errno, "cannot open the BPF sampler");
+		goto fail;
+	}
+	rb_bytes = ringbuf_size(o->freq, o->nr_cpus);
+	sp->skel->rodata->filter_tgids = sp->filter;
+	sp->skel->rodata->follow_forks = o->mode == TARGET_CMD;
+	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
+	/* Only a command's children are followed; elsewhere the fork hook stays unloaded. */
+	bpf_program__set_autoload(sp->skel->progs.on_fork, o->mode == TARGET_CMD);
+	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
+	if (err) {
+		pr_errno(err, "cannot size the BPF ring buffer");
+		goto fail;
+	}
+	err = sampler_bpf__load(sp->skel);
+	if (err) {
+		pr_errno(err, "cannot load the BPF sampler (is the kernel built with BTF? "
+			 "run as root, or grant CAP_BPF and CAP_PERFMON)");
+		goto fail;
+	}
+	if (o->mode == TARGET_CMD) {
+		sp->fork_link = bpf_program__attach(sp->skel->progs.on_fork);
+		if (!sp->fork_link) {
+			err = pr_errno(-errno, "cannot attach the fork follower");
+			goto fail;
+		}
+	}
+	sp->rb = ring_buffer__new(bpf_map__fd(sp->skel->maps.events), on_record, sp, NULL);
+	if (!sp->rb) {
+		err = pr_errno(-errno, "cannot set up the BPF ring buffer");
+		goto fail;
+	}
+	pr_debug("ring buffer %llu KiB", (unsigned long long)(rb_bytes >> 10));
+	*out = sp;
+	return 0;
+fail:
+	sampler__close(sp);
+	return err;
+}
+
+int sampler__add_target(struct sampler *sp, uint32_t tgid)
+{
+	__u8 one = 1;
+
+	if (!sp->filter)
+		return 0;
+	if (bpf_map_update_elem(bpf_map__fd(sp->skel->maps.targets), &tgid, &one, BPF_ANY))
+		return pr_errno(-errno, "cannot add process %u to the targets", tgid);
+	return 0;
+}
+
+bool sampler__is_target(struct sampler *sp, uint32_t tgid)
+{
+	__u8 v;
+
+	if (!sp->filter)
+		return true;
+	return !bpf_map_lookup_elem(bpf_map__fd(sp->skel->maps.targets), &tgid, &v);
+}
+
+int sampler__attach(struct sampler *sp, const uint32_t *cpus, size_t nr, uint64_t freq)
+{
+	struct bpf_link *link;
+	size_t i;
+	int fd, err;
+
+	sp->links = calloc(nr, sizeof(*sp->links));
+	if (!sp->links)
+		return pr_errno(-ENOMEM, "cannot attach the sampler");
+	for (i = 0; i < nr; i++) {
+		fd = cpu_clock__open(cpus[i], freq);
+		if (fd < 0)
+			return fd;
+		link = bpf_program__attach_perf_event(sp->skel->progs.on_cpu_clock, fd);
+		if (!link) {
+			err = -errno;
+			close(fd);		/* attach failed: the fd is still ours */
+			return pr_errno(err, "cannot attach the sampler on CPU %u", cpus[i]);
+		}
+		sp->links[sp->nr_links++] = link;	/* the link owns fd from here on */
+	}
+	return 0;
+}
+
+void sampler__detach(struct sampler *sp)
+{
+	size_t i;
+
+	if (!sp)
+		return;
+	for (i = 0; i < sp->nr_links; i++)
+		bpf_link__destroy(sp->links[i]);
+	sp->nr_links = 0;
+	bpf_link__destroy(sp->fork_link);
+	sp->fork_link = NULL;
+}
+
+int sampler__epoll_fd(struct sampler *sp)
+{
+	return ring_buffer__epoll_fd(sp->rb);
+}
+
+int sampler__consume(struct sampler *sp)
+{
+	int n = ring_buffer__consume(sp->rb);
+
+	if (n < 0 && sp->s->err)
+		return sp->s->err;	/* already said */
+	if (n < 0)
+		return pr_errno(n, "cannot read the BPF ring buffer");
+	return n;
+}
+
+int sampler__sideband_map_fd(struct sampler *sp)
+{
+	return bpf_map__fd(sp->skel->maps.sideband);
+}
+
+int sampler__read_stats(struct sampler *sp, uint64_t *vals)
+{
+	int ncpu = sp->s->nr_possible_cpus, fd = bpf_map__fd(sp->skel->maps.stats);
+	uint64_t *buf;
+	__u32 k;
+	int c;
+
+	buf = calloc((size_t)ncpu, sizeof(*buf));
+	if (!buf)
+		return pr_errno(-ENOMEM, "cannot read the sampler's counters");
+	for (k = 0; k < EV_STAT_MAX; k++) {
+		if (bpf_map_lookup_elem(fd, &k, buf)) {
+			int err = -errno;
+
+			free(buf);
+			return pr_errno(err, "cannot read the sampler's counters");
+		}
+		for (c = 0; c < ncpu; c++)
+			vals[(size_t)c * EV_STAT_MAX + k] = buf[c];
+	}
+	free(buf);
+	return 0;
+}
+
+void sampler__close(struct sampler *sp)
+{
+	if (!sp)
+		return;
+	sampler__detach(sp);
+	ring_buffer__free(sp->rb);
+	sampler_bpf__destroy(sp->skel);
+	free(sp->links);
+	free(sp);
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/session.c - what the consumers of the ring buffer and of the
+ * side-band share: thread names, mappings, and the commit that writes a
+ * chunk together with the loss counters gained since the previous one.
+ */
+#include <errno.h>
+#include <linux/types.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "events.h"
+#include "record/sampler.h"
+#include "record/session.h"
+#include "util/log.h"
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid,
+		       const char *comm)
+{
+	char name[REC_COMM_LEN];
+	struct rec_comm c;
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	memset(name, 0, sizeof(name));
+	strncpy(name, comm, sizeof(name) - 1);
+	err = u64map__upsert(&s->tid_comm, tid, s->nr_comms, &slot, &added);
+	if (err)
+		return pr_errno(err, "cannot keep thread names");
+	if (!added) {
+		if (!memcmp(s->comms[*slot], name, sizeof(name)))
+			return 0;
+		memcpy(s->comms[*slot], name, sizeof(name));
+	} else {
+		if (s->nr_comms == s->alloc_comms) {
+			size_t n = s->alloc_comms ? s->alloc_comms * 2 : 256;
+			char(*nc)[REC_COMM_LEN] = reallocarray(s->comms, n, sizeof(*nc));
+
+			if (!nc)
+				return pr_errno(-ENOMEM, "cannot keep thread names");
+			s->comms = nc;
+			s->alloc_comms = n;
+		}
+		memcpy(s->comms[s->nr_comms++], name, sizeof(name));
+	}
+	c.time_ns = time_ns;
+	c.tgid = tgid;
+	c.tid = tid;
+	memcpy(c.comm, name, sizeof(c.comm));
+	return recording__add_comm(s->rec, &c);
+}
+
+int session__add_mapping(struct session *s, const struct rec_mapping *m)
+{
+	struct mapping *k;
+
+	if (s->nr_maps == s->alloc_maps) {
+		size_t n = s->alloc_maps ? s->alloc_maps * 2 : 256;
+		struct mapping *nm = reallocarray(s->maps, n, sizeof(*nm));
+
+		if (!nm)
+			return pr_errno(-ENOMEM, "cannot keep mappings");
+		s->maps = nm;
+		s->alloc_maps = n;
+	}
+	k = &s->maps[s->nr_maps];
+	k->path = strdup(m->path);
+	if (!k->path)
+		return pr_errno(-ENOMEM, "cannot keep mappings");
+	k->time_ns = m->time_ns;
+	k->start = m->start;
+	k->end = m->end;
+	k->pgoff = m->pgoff;
+	k->tgid = m->tgid;
+	k->build_id_len = m->build_id_len;
+	memcpy(k->build_id, m->build_id, sizeof(k->build_id));
+	s->nr_maps++;
+	return recording__add_mapping(s->rec, m);
+}
+
+static int add_loss_rows(struct session *s, uint64_t time)
+{
+	size_t n = (size_t)s->nr_possible_cpus * EV_STAT_MAX;
+	uint64_t *cur, *prev;
+	struct rec_loss l;
+	int cpu, err = 0;
+
+	cur = calloc(n, sizeof(*cur));
+	if (!cur)
+		return pr_errno(-ENOMEM, "cannot read the loss counters");
+	err = sampler__read_stats(s->sampler, cur);
+	if (err)
+		goto out;
+	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++) {
+		uint64_t *c = cur + (size_t)cpu * EV_STAT_MAX;
+
+		prev = s->stats_prev + (size_t)cpu * EV_STAT_MAX;
+		memset(&l, 0, sizeof(l));
+		l.time_ns = time;
+		l.cpu = (uint32_t)cpu;
+		l.lost_samples = c[EV_STAT_RINGBUF_FULL] - prev[EV_STAT_RINGBUF_FULL];
+		l.lost_ustacks = c[EV_STAT_USTACK_FAIL] - prev[EV_STAT_USTACK_FAIL];
+		l.lost_kstacks = c[EV_STAT_KSTACK_FAIL] - prev[EV_STAT_KSTACK_FAIL];
+		l.truncated_stacks = c[EV_STAT_USTACK_TRUNC] - prev[EV_STAT_USTACK_TRUNC] +
+				     c[EV_STAT_KSTACK_TRUNC] - prev[EV_STAT_KSTACK_TRUNC];
+		l.lost_sideband = s->lost_sideband[cpu];
+		if (!l.lost_samples && !l.lost_ustacks && !l.lost_kstacks && !l.truncated_stacks &&
+		    !l.lost_sideband)
+			continue;
+		err = recording__add_loss(s->rec, &l);
+		if (err)
+			goto out;
+		s->total_lost += l.lost_samples;
+		s->total_ustack_fail += l.lost_ustacks;
+		s->total_kstack_fail += l.lost_kstacks;
+		s->total_truncated += l.truncated_stacks;
+		s->lost_sideband[cpu] = 0;
+		memcpy(prev, c, EV_STAT_MAX * sizeof(*c));
+	}
+out:
+	free(cur);
+	return err;
+}
+
+int session__commit(struct session *s)
+{
+	uint64_t t = now_ns();
+	int err;
+
+	if (s->sampler) {
+		err = add_loss_rows(s, t);
+		if (err)
+			return err;
+	}
+	err = recording__commit(s->rec);
+	if (err)
+		return err;
+	s->last_commit_ns = t;
+	return 0;
+}

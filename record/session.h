@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record/session.h - the state of one `eprof record` run, shared by the
+ * parts of record/: options, the recording being written, the stack table,
+ * the mappings seen so far, and the counters of the summary line.
+ */
+#ifndef EPROF_RECORD_SESSION_H
+#define EPROF_RECORD_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "format/recording.h"
+#include "record/hashmap.h"
+
+enum target_mode {
+	TARGET_NONE,
+	TARGET_ALL,		/* -a */
+	TARGET_PIDS,		/* -p PID,... */
+	TARGET_CMD,		/* -- CMD ARGS */
+};
+
+struct record_opts {
+	uint64_t freq;			/* -F */
+	const char *output;		/* -o */
+	uint64_t duration_ns;		/* -d, 0: until the target ends */
+	uint32_t *cpus;			/* --cpu, or every online CPU */
+	size_t nr_cpus;
+	enum target_mode mode;
+	uint32_t *pids;			/* -p */
+	size_t nr_pids;
+	char **cmd;			/* -- CMD ARGS, NULL-terminated */
+	char *command_line;		/* the eprof command line, for the metadata */
+	char *target_desc;		/* "-a", "-p 12,13", "-- cmd args" */
+};
+
+/* A mapping as record/ keeps it for capture (path owned). */
+struct mapping {
+	uint64_t time_ns;
+	uint64_t start;
+	uint64_t end;
+	uint64_t pgoff;
+	uint32_t tgid;
+	uint32_t build_id_len;
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	char *path;
+};
+
+struct sampler;
+struct sideband;
+
+struct session {
+	const struct record_opts *opts;
+	struct recording *rec;
+	struct sampler *sampler;
+	struct sideband *sideband;
+
+	struct stack_table stacks;
+	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
+	struct u64map tid_comm;		/* tid -> index into comms */
+	char (*comms)[REC_COMM_LEN];
+	size_t nr_comms, alloc_comms;
+	struct u64map procs;		/* tgids that have samples */
+
+	struct mapping *maps;
+	size_t nr_maps, alloc_maps;
+
+	int nr_possible_cpus;
+	uint64_t *lost_sideband;	/* per possible CPU, since the last loss rows */
+	uint64_t *stats_prev;		/* stats map values at the last loss rows */
+	uint64_t nr_samples;
+	uint64_t nr_malformed;		/* ring-buffer records that failed validation */
+	uint64_t total_lost, total_lost_sideband, total_ustack_fail, total_kstack_fail,
+		total_truncated;
+	uint64_t last_commit_ns;
+	int err;			/* first error seen inside a callback */
+};
+
+/* Current CLOCK_MONOTONIC time in ns (the clock of bpf_ktime_get_ns). */
+uint64_t now_ns(void);
+
+/*
+ * Notes that thread tid of process tgid is called comm at time_ns, and adds
+ * a comm row when that differs from what was last recorded for tid.
+ */
+int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid,
+		       const char *comm);
+
+/* Keeps m (copying the path) and adds it to the recording. */
+int session__add_mapping(struct session *s, const struct rec_mapping *m);
+
+/* Writes loss rows for what the counters gained since the last commit, then commits. */
+int session__commit(struct session *s);
+
+#endif

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/sideband.c - where the targets' code is mapped, and what their
+ * threads are called.
+ *
+ * A dummy software event per CPU delivers PERF_RECORD_MMAP2 (with the
+ * build-id since Linux 5.12), COMM and task records for every process; the
+ * mappings of target processes that can execute code are kept. The events
+ * are enabled before the sampler, so even a process that lives for a few
+ * milliseconds has its mappings recorded before its first sample. Their
+ * times use CLOCK_MONOTONIC, the clock of the samples.
+ *
+ * When the kernel gives no build-id, it is read from the file itself:
+ * through /proc/PID/map_files (the very file mapped, even if it was
+ * replaced or deleted since), else /proc/PID/root/PATH, else PATH. Files
+ * are read once, keyed by device and inode.
+ *
+ * Processes that existed before the recording are read from /proc/PID/maps
+ * and /proc/PID/task/TID/comm, with time 0 ("from the start").
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record/elf_file.h"
+#include "record/perf_events.h"
+#include "record/sampler.h"
+#include "record/sideband.h"
+#include "util/log.h"
+
+#define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
+
+struct build_id_entry {
+	uint64_t dev;
+	uint64_t ino;
+	uint32_t len;
+	uint8_t id[REC_BUILD_ID_MAX];
+};
+
+struct sideband {
+	struct session *s;
+	struct perf_buffer *pb;
+	struct u64map bid_index;	/* hash(dev, ino) -> index + 1 into bids */
+	struct build_id_entry *bids;
+	size_t nr_bids, alloc_bids;
+	uint8_t vdso_id[REC_BUILD_ID_MAX];
+	uint32_t vdso_id_len;
+};
+
+/* The MMAP2 record up to the file name (include/uapi/linux/perf_event.h). */
+struct mmap2_head {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	union {
+		struct {
+			uint32_t maj, min;
+			uint64_t ino, ino_generation;
+		};
+		struct {
+			uint8_t build_id_size;
+			uint8_t reserved1;
+			uint16_t reserved2;
+			uint8_t build_id[20];
+		};
+	};
+	uint32_t prot, flags;
+};
+
+_Static_assert(sizeof(struct mmap2_head) == 72, "PERF_RECORD_MMAP2 layout");
+
+/* sample_id_all with PERF_SAMPLE_TID | PERF_SAMPLE_TIME: pid, tid, time at the end. */
+#define SAMPLE_ID_SIZE	16
+
+static bool is_file_path(const char *path)
+{
+	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
+}
+
+/* Build-id of the file mapped at [start, end) in pid; *len 0 when unknown. */
+static void file_build_id(struct sideband *sb, uint32_t pid, uint64_t start, uint64_t end,
+			  const char *path, uint8_t *id, uint32_t *len)
+{
+	struct build_id_entry *e;
+	uint64_t key, *slot;
+	struct stat st;
+	bool added;
+	int fd;
+
+	*len = 0;
+	fd = mapped_file__open(pid, start, end, path);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st))
+		goto out;
+	key = hash_u64((uint64_t)st.st_dev * 0x9e3779b97f4a7c15ull ^ st.st_ino);
+	for (;;) {
+		if (u64map__upsert(&sb->bid_index, key, 0, &slot, &added))
+			goto out;
+		if (added)
+			break;
+		e = *slot ? &sb->bids[*slot - 1] : NULL;
+		if (e && e->dev == (uint64_t)st.st_dev && e->ino == (uint64_t)st.st_ino) {
+			*len = e->len;
+			memcpy(id, e->id, e->len);
+			goto out;
+		}
+		key++;		/* a different file with the same hash: probe on */
+	}
+	if (sb->nr_bids == sb->alloc_bids) {
+		size_t n = sb->alloc_bids ? sb->alloc_bids * 2 : 64;
+		struct build_id_entry *ne = reallocarray(sb->bids, n, sizeof(*ne));
+
+		if (!ne) {
+			*slot = 0;	/* never matches: index 0 is "none" */
+			goto out;
+		}
+		sb->bids = ne;
+		sb->alloc_bids = n;
+	}
+	e = &sb->bids[sb->nr_bids];
+	memset(e, 0, sizeof(*e));
+	e->dev = st.st_dev;
+	e->ino = st.st_ino;
+	if (elf_file__read_build_id(fd, e->id, &e->len))
+		e->len = 0;
+	*slot = ++sb->nr_bids;
+	*len = e->len;
+	memcpy(id, e->id, e->len);
+out:
+	close(fd);
+}
+
+static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_t start,
+		       uint64_t end, uint64_t pgoff, const char *path, const uint8_t *kid,
+		       uint32_t kid_len)
+{
+	struct rec_mapping m;
+
+	memset(&m, 0, sizeof(m));
+	m.time_ns = time;
+	m.tgid = pid;
+	m.start = start;
+	m.end = end;
+	m.pgoff = pgoff;
+	m.path = path;
+	if (kid_len) {
+		m.build_id_len = kid_len > REC_BUILD_ID_MAX ? REC_BUILD_ID_MAX : kid_len;
+		memcpy(m.build_id, kid, m.build_id_len);
+	} else if (!strcmp(path, "[vdso]")) {
+		m.build_id_len = sb->vdso_id_len;
+		memcpy(m.build_id, sb->vdso_id, sb->vdso_id_len);
+	} else if (is_file_path(path)) {
+		file_build_id(sb, pid, start, end, path, m.build_id, &m.build_id_len);
+	}
+	return session__add_mapping(sb->s, &m);
+}
+
+static uint64_t record_time(const struct perf_event_header *h)
+{
+	uint64_t t;
+
+	memcpy(&t, (const char *)h + h->size - sizeof(t), sizeof(t));
+	return t;
+}
+
+static int on_mmap2(struct sideband *sb, const struct perf_event_header *h)
+{
+	struct mmap2_head m;
+	const char *name = (const char *)h + sizeof(m);
+	size_t max_name;
+
+	if (h->size < sizeof(m) + SAMPLE_ID_SIZE + 1)
+		return 0;
+	memcpy(&m, h, sizeof(m));
+	max_name = h->size - sizeof(m) - SAMPLE_ID_SIZE;
+	if (strnlen(name, max_name) == max_name)
+		return 0;			/* not terminated: malformed */
+	if (!(m.prot & PROT_EXEC) || m.len == 0)
+		return 0;
+	if (!sampler__is_target(sb->s->sampler, m.pid))
+		return 0;
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+		return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
+				   m.build_id, m.build_id_size);
+	return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
+			   NULL, 0);
+}
+
+static int on_comm(struct sideband *sb, const struct perf_event_header *h)
+{
+	const char *comm = (const char *)h + sizeof(*h) + 8;
+	uint32_t ids[2];
+	char buf[REC_COMM_LEN];
+	size_t max;
+
+	if (h->size < sizeof(*h) + 8 + SAMPLE_ID_SIZE + 1)
+		return 0;
+	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
+	if (!sampler__is_target(sb->s->sampler, ids[0]))
+		return 0;
+	max = h->size - sizeof(*h) - 8 - SAMPLE_ID_SIZE;
+	if (max > sizeof(buf) - 1)
+		max = sizeof(buf) - 1;
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, comm, strnlen(comm, max));
+	return session__note_comm(sb->s, record_time(h), ids[0], ids[1], buf);
+}
+
+static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
+{
+	struct sideband *sb = ctx;
+	struct session *s = sb->s;
+	uint64_t lost;
+	int err = 0;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP2:
+		err = on_mmap2(sb, h);
+		break;
+	case PERF_RECORD_COMM:
+		err = on_comm(sb, h);
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16) {
+			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
+			if (cpu >= 0 && cpu < s->nr_possible_cpus)
+				s->lost_sideband[cpu] += lost;
+			s->total_lost_sideband += lost;
+		}
+		break;
+	default:
+		break;
+	}
+	if (err) {
+		if (!s->err)
+			s->err = err;
+		return LIBBPF_PERF_EVENT_ERROR;
+	}
+	return LIBBPF_PERF_EVENT_CONT;
+}
+
+int sideband__open(struct session *s, struct sideband **out)
+{
+	struct perf_buffer_raw_opts popts;
+	struct perf_event_attr attr;
+	struct sideband *sb;
+	const void *vdso;
+	size_t vdso_size;
+	struct elf_file *vf;
+	int err;
+
+	sb = calloc(1, sizeof(*sb));
+	if (!sb)
+		return pr_errno(-ENOMEM, "cannot set up the side-band");
+	sb->s = s;
+	if (!vdso__image(&vdso, &vdso_size) && !elf_file__open(-1, vdso, vdso_size, &vf)) {
+		sb->vdso_id_len = vf->build_id_len;
+		memcpy(sb->vdso_id, vf->build_id, vf->build_id_len);
+		elf_file__close(vf);
+	}
+	memset(&popts, 0, sizeof(popts));
+	popts.sz = sizeof(popts);
+	sideband_attr__init(&attr, 1);
+	sb->pb = perf_buffer__new_raw(sampler__sideband_map_fd(s->sampler), SIDEBAND_PAGES, &attr,
+				      on_event, sb, &popts);
+	if (!sb->pb && errno == EINVAL) {
+		pr_debug("no build-ids in mmap records (kernel older than 5.12?)");
+		sideband_attr__init(&attr, 0);
+		sb->pb = perf_buffer__new_raw(sampler__sideband_map_fd(s->sampler), SIDEBAND_PAGES,
+					      &attr, on_event, sb, &popts);
+	}
+	if (!sb->pb) {
+		err = pr_errno(-errno, "cannot open the side-band perf events");
+		sideband__close(sb);
+		return err;
+	}
+	*out = sb;
+	return 0;
+}
+
+int sideband__epoll_fd(struct sideband *sb)
+{
+	return perf_buffer__epoll_fd(sb->pb);
+}
+
+int sideband__consume(struct sideband *sb)
+{
+	int err = perf_buffer__consume(sb->pb);
+
+	if (err < 0 && sb->s->err)
+		return sb->s->err;
+	if (err < 0)
+		return pr_errno(err, "cannot read the side-band events");
+	return 0;
+}
+
+static int scan_maps(struct sideband *sb, uint32_t pid)
+{
+	unsigned long long start, end, off, ino;
+	char path[64], line[4096 + 256], perms[8], dev[32];
+	int err = 0, pos;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;	/* gone already: nothing to record */
+	while (fgets(line, sizeof(line), f)) {
+		char *name, *nl;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %31s %llu %n", &start, &end, perms, &off, dev,
+			   &ino, &pos) < 6)
+			continue;
+		if (perms[2] != 'x')
+			continue;
+		name = line + pos;
+		nl = strchr(name, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!is_file_path(name) && strcmp(name, "[vdso]"))
+			continue;
+		err = add_mapping(sb, 0, pid, start, end, off, name, NULL, 0);
+		if (err)
+			break;
+	}
+	fclose(f);
+	return err;
+}
+
+static int scan_comms(struct sideband *sb, uint32_t pid)
+{
+	char path[96], comm[64];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		unsigned long tid;
+		char *end;
+		FILE *f;
+		size_t n;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		tid = strtoul(de->d_name, &end, 10);
+		if (*end)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%u/task/%lu/comm", pid, tid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		n = fread(comm, 1, REC_COMM_LEN - 1, f);
+		fclose(f);
+		comm[n] = '\0';
+		if (n && comm[n - 1] == '\n')
+			comm[n - 1] = '\0';
+		err = session__note_comm(sb->s, 0, pid, (uint32_t)tid, comm);
+		if (err)
+			break;
+	}
+	closedir(d);
+	return err;
+}
+
+static int scan_one(struct sideband *sb, uint32_t pid)
+{
+	int err = scan_maps(sb, pid);
+
+	return err ? err : scan_comms(sb, pid);
+}
+
+int sideband__scan_proc(struct sideband *sb, const uint32_t *pids, size_t nr, bool all)
+{
+	struct dirent *de;
+	size_t i;
+	DIR *d;
+	int err = 0;
+
+	if (!all) {
+		for (i = 0; i < nr && !err; i++)
+			err = scan_one(sb, pids[i]);
+		return err;
+	}
+	d = opendir("/proc");
+	if (!d)
+		return pr_errno(-errno, "cannot read '/proc'");
+	while (!err && (de = readdir(d))) {
+		unsigned long pid;
+		char *end;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pid = strtoul(de->d_name, &end, 10);
+		if (!*end)
+			err = scan_one(sb, (uint32_t)pid);
+	}
+	closedir(d);
+	return err;
+}
+
+void sideband__close(struct sideband *sb)
+{
+	if (!sb)
+		return;
+	perf_buffer__free(sb->pb);
+	u64map__release(&sb->bid_index);
+	free(sb->bids);
+	free(sb);
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/target.c - starting the command to record, watching the processes.
+ *
+ * `eprof record -- CMD` forks a child that blocks on a pipe (the gate)
+ * before it execs: the parent first puts the child's pid in the BPF target
+ * set and enables the side-band and the sampler, then writes one byte, so
+ * CMD is sampled from its first instruction and every mapping it makes is
+ * seen. If the parent fails before that, it closes the gate and the child
+ * exits without running anything.
+ *
+ * Exits are noticed through pidfds in the recorder's epoll set, which wake
+ * it at once (no polling interval adds to `eprof record -- true`).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record/target.h"
+#include "util/log.h"
+
+static int pidfd_open_(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+void target__init(struct target *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->gate_fd = -1;
+}
+
+static int add_watch(struct target *t, pid_t pid, int fd)
+{
+	int *fds = reallocarray(t->pidfds, t->nr + 1, sizeof(*fds));
+	pid_t *pids;
+
+	if (!fds)
+		return -ENOMEM;
+	t->pidfds = fds;
+	pids = reallocarray(t->pids, t->nr + 1, sizeof(*pids));
+	if (!pids)
+		return -ENOMEM;
+	t->pids = pids;
+	t->pidfds[t->nr] = fd;
+	t->pids[t->nr] = pid;
+	t->nr++;
+	t->nr_alive++;
+	return 0;
+}
+
+/* The Tgid line of /proc/PID/status; -ESRCH when there is no such task. */
+static int read_tgid(pid_t pid, pid_t *tgid)
+{
+	char path[64], line[256];
+	FILE *f;
+	int found = -ESRCH;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Tgid: %d", tgid) == 1) {
+			found = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int target__watch_pids(struct target *t, const uint32_t *pids, size_t nr)
+{
+	size_t i;
+	pid_t tgid;
+	int fd, err;
+
+	for (i = 0; i < nr; i++) {
+		pid_t pid = (pid_t)pids[i];
+
+		if (pid <= 0 || read_tgid(pid, &tgid)) {
+			pr_err("no process with pid %u", pids[i]);
+			return -ESRCH;
+		}
+		if (tgid != pid) {
+			pr_err("%d is a thread of process %d (use -p %d)", (int)pid, (int)tgid,
+			       (int)tgid);
+			return -EINVAL;
+		}
+		fd = pidfd_open_(pid);
+		if (fd < 0) {
+			err = -errno;
+			if (err == -ESRCH) {
+				pr_err("no process with pid %d", (int)pid);
+				return err;
+			}
+			return pr_errno(err, "cannot watch process %d", (int)pid);
+		}
+		err = add_watch(t, pid, fd);
+		if (err) {
+			close(fd);
+			return pr_errno(err, "cannot watch process %d", (int)pid);
+		}
+	}
+	return 0;
+}
+
+/* In the child: wait for the parent's go, then become CMD. Never returns. */
+static void child_run(int gate, char **argv)
+{
+	char go;
+	ssize_t n;
+
+	do {
+		n = read(gate, &go, 1);
+	} while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127);	/* the parent gave up: run nothing */
+	close(gate);
+	execvp(argv[0], argv);
+	fprintf(stderr, "eprof: error: cannot run '%s': %s\n", argv[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+int target__fork(struct target *t, char **argv)
+{
+	int pipefd[2], fd, err;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return pr_errno(-errno, "cannot create a pipe");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return pr_errno(err, "cannot start '%s'", argv[0]);
+	}
+	if (pid == 0) {
+		close(pipefd[1]);
+		child_run(pipefd[0], argv);
+	}
+	close(pipefd[0]);
+	t->child = pid;
+	t->gate_fd = pipefd[1];
+	fd = pidfd_open_(pid);
+	if (fd < 0)
+		return pr_errno(-errno, "cannot watch the command (pid %d)", (int)pid);
+	err = add_watch(t, pid, fd);
+	if (err) {
+		close(fd);
+		return pr_errno(err, "cannot watch the command (pid %d)", (int)pid);
+	}
+	return 0;
+}
+
+int target__release(struct target *t)
+{
+	ssize_t n;
+
+	if (t->gate_fd < 0)
+		return 0;
+	do {
+		n = write(t->gate_fd, "g", 1);
+	} while (n < 0 && errno == EINTR);
+	close(t->gate_fd);
+	t->gate_fd = -1;
+	if (n != 1)
+		return pr_errno(-errno, "cannot start the command");
+	return 0;
+}
+
+static void reap_child(struct target *t, int options)
+{
+	int status;
+	pid_t r;
+
+	if (!t->child || t->child_reaped)
+		return;
+	do {
+		r = waitpid(t->child, &status, options);
+	} while (r < 0 && errno == EINTR);
+	if (r == t->child) {
+		t->child_reaped = true;
+		t->child_status = status;
+	}
+}
+
+void target__on_exit(struct target *t, size_t i)
+{
+	if (i >= t->nr || t->pidfds[i] < 0)
+		return;
+	close(t->pidfds[i]);
+	t->pidfds[i] = -1;
+	t->nr_alive--;
+	if (t->pids[i] == t->child)
+		reap_child(t, 0);	/* its pidfd is readable: it has exited */
+}
+
+void target__try_reap(struct target *t)
+{
+	reap_child(t, WNOHANG);
+}
+
+void target__abort_child(struct target *t)
+{
+	if (!t->child || t->child_reaped)
+		return;
+	if (t->gate_fd >= 0) {
+		close(t->gate_fd);	/* the child reads EOF and exits */
+		t->gate_fd = -1;
+		reap_child(t, 0);
+	}
+}
+
+void target__release_fds(struct target *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->pidfds[i] >= 0)
+			close(t->pidfds[i]);
+	free(t->pidfds);
+	free(t->pids);
+	if (t->gate_fd >= 0)
+		close(t->gate_fd);
+	t->pidfds = NULL;
+	t->pids = NULL;
+	t->nr = 0;
+	t->gate_fd = -1;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record/target.h - what is recorded: a command eprof starts (held at a
+ * gate until sampling is ready), existing processes, or everything; and
+ * how eprof notices that they are gone (pidfds, one per process).
+ */
+#ifndef EPROF_RECORD_TARGET_H
+#define EPROF_RECORD_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct target {
+	pid_t child;			/* -- CMD, or 0 */
+	int gate_fd;			/* write end of the child's gate, or -1 */
+	int *pidfds;			/* one per watched process, -1 once it exited */
+	pid_t *pids;
+	size_t nr;
+	size_t nr_alive;
+	bool child_reaped;
+	int child_status;		/* wait status, valid once child_reaped */
+};
+
+void target__init(struct target *t);
+
+/*
+ * Checks that every pid names a live process (not a thread of another one)
+ * and opens a pidfd for each. Prints "no process with pid N" and returns
+ * -ESRCH when one does not exist.
+ */
+int target__watch_pids(struct target *t, const uint32_t *pids, size_t nr);
+
+/*
+ * Forks the child that will exec argv; it waits at the gate until
+ * target__release() (or exits with 127 when the gate is closed without it).
+ */
+int target__fork(struct target *t, char **argv);
+
+/* Lets the child exec. */
+int target__release(struct target *t);
+
+/*
+ * Called when pidfds[i] is readable: marks process i as gone and reaps the
+ * child if it was it.
+ */
+void target__on_exit(struct target *t, size_t i);
+
+/* Reaps the child if it has exited already, without waiting. */
+void target__try_reap(struct target *t);
+
+/* Kills and reaps a child that never passed the gate (setup failed). */
+void target__abort_child(struct target *t);
+
+/* Closes the fds. Accepts a zeroed or initialised target. */
+void target__release_fds(struct target *t);
+
+#endif
