@@ -163,10 +163,10 @@ int sampler__open(struct session *s, struct sampler **out)
 	}
 	rb_bytes = ringbuf_size(o->freq, o->nr_cpus);
 	sp->skel->rodata->filter_tgids = sp->filter;
-	sp->skel->rodata->follow_forks = o->mode == TARGET_CMD;
+	sp->skel->rodata->follow_forks = o->mode != TARGET_ALL;
 	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
-	/* Only a command's children are followed; elsewhere the fork hook stays unloaded. */
-	bpf_program__set_autoload(sp->skel->progs.on_fork, o->mode == TARGET_CMD);
+	/* -- CMD and -p follow children; with -a everything is sampled anyway. */
+	bpf_program__set_autoload(sp->skel->progs.on_fork, o->mode != TARGET_ALL);
 	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
 	if (err) {
 		pr_errno(err, "cannot size the BPF ring buffer");
@@ -178,7 +178,7 @@ int sampler__open(struct session *s, struct sampler **out)
 			 "run as root, or grant CAP_BPF and CAP_PERFMON)");
 		goto fail;
 	}
-	if (o->mode == TARGET_CMD) {
+	if (o->mode != TARGET_ALL) {
 		sp->fork_link = bpf_program__attach(sp->skel->progs.on_fork);
 		if (!sp->fork_link) {
 			err = pr_errno(-errno, "cannot attach the fork follower");

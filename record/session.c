@@ -88,6 +88,34 @@ int session__add_mapping(struct session *s, const struct rec_mapping *m)
 	return recording__add_mapping(s->rec, m);
 }
 
+int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid)
+{
+	struct rec_mapping m;
+	size_t i, n = s->nr_maps;
+	int err;
+
+	/* A forked child shares its parent's mappings without mmap records. */
+	for (i = 0; i < n; i++) {
+		const struct mapping *k = &s->maps[i];
+
+		if (k->tgid != ppid)
+			continue;
+		memset(&m, 0, sizeof(m));
+		m.time_ns = k->time_ns;	/* keeps the parent's order of mappings */
+		m.tgid = pid;
+		m.start = k->start;
+		m.end = k->end;
+		m.pgoff = k->pgoff;
+		m.path = k->path;
+		m.build_id_len = k->build_id_len;
+		memcpy(m.build_id, k->build_id, sizeof(m.build_id));
+		err = session__add_mapping(s, &m);	/* may move s->maps: index again */
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int add_loss_rows(struct session *s, uint64_t time)
 {
 	size_t n = (size_t)s->nr_possible_cpus * EV_STAT_MAX;

@@ -216,6 +216,19 @@ static int on_comm(struct sideband *sb, const struct perf_event_header *h)
 	return session__note_comm(sb->s, record_time(h), ids[0], ids[1], buf);
 }
 
+/* PERF_RECORD_FORK: a new process (not a thread) inherits its parent's mappings. */
+static int on_fork(struct sideband *sb, const struct perf_event_header *h)
+{
+	uint32_t ids[4];	/* pid, ppid, tid, ptid */
+
+	if (h->size < sizeof(*h) + sizeof(ids) + 8 + SAMPLE_ID_SIZE)
+		return 0;
+	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
+	if (ids[0] == ids[1] || !sampler__is_target(sb->s->sampler, ids[0]))
+		return 0;
+	return session__inherit_mappings(sb->s, ids[1], ids[0]);
+}
+
 static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
 {
 	struct sideband *sb = ctx;
@@ -229,6 +242,9 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 		break;
 	case PERF_RECORD_COMM:
 		err = on_comm(sb, h);
+		break;
+	case PERF_RECORD_FORK:
+		err = on_fork(sb, h);
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
