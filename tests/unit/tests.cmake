@@ -3,3 +3,4 @@ eprof_unit_test(test_pprof SOURCES ${CMAKE_SOURCE_DIR}/report/out_pprof.c LIBS e
 eprof_unit_test(test_format LIBS eprof_format)
 eprof_unit_test(test_codec LIBS eprof_format)
 eprof_unit_test(test_fold LIBS eprof_report)
+eprof_unit_test(test_svg SOURCES ${CMAKE_SOURCE_DIR}/report/flame.c ${CMAKE_SOURCE_DIR}/report/out_svg.c LIBS eprof_util)
