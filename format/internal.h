@@ -128,4 +128,21 @@ int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite
 void writer__release(struct writer *w);
 void reader__release(struct reader *r);
 
+/*
+ * reader.c's BLOB decoders, shared with tests/fuzz/ so that a fuzzer can
+ * feed them raw bytes without going through SQLite and zstd. Each decodes
+ * rec->r.buf (or r->buf). rec_read_stack_chunk() needs rec->r.frames to
+ * hold REC_MAX_FRAMES and adds every id to seen; rec_decode_binary()
+ * leaves malloc'd arrays in *segs and *syms for the caller to free, even
+ * when it fails. -EBADMSG (printed, except by rec_decode_binary), -ENOMEM,
+ * or what fn returned.
+ */
+int rec_read_stack_chunk(struct recording *rec, int64_t id, uint32_t first_id,
+			 uint32_t last_id, int64_t n, struct idset *seen, rec_stack_fn fn,
+			 void *ctx);
+int rec_decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment **segs,
+		      struct rec_symbol **syms);
+int rec_read_ksym_chunk(struct recording *rec, int64_t id, int64_t n, rec_ksym_fn fn,
+			void *ctx);
+
 #endif

@@ -114,6 +114,8 @@ static int col_unzstd(struct recording *rec, sqlite3_stmt *st, int i, int64_t en
 		return rec_damaged(rec, "%s chunk %" PRId64 ": data is not a BLOB", table, id);
 	blob = sqlite3_column_blob(st, i);
 	n = sqlite3_column_bytes(st, i);
+	if (n == 0)	/* SQLite gives NULL for an empty BLOB: not an error of its own */
+		return rec_damaged(rec, "%s chunk %" PRId64 ": data is empty", table, id);
 	if (!blob)
 		return rec_sql_error(rec, sqlite3_errcode(rec->db), "reading a BLOB");
 	err = codec__zstd_decompress(rec->r.dctx, blob, (size_t)n, CODEC_MAX_DECOMPRESSED,
@@ -209,10 +211,10 @@ int recording__sample_count(struct recording *rec, uint64_t *out)
 
 /* --- stacks --------------------------------------------------------------- */
 
-/* Decodes one chunk in r->buf and hands each stack to fn. */
-static int read_stack_chunk(struct recording *rec, int64_t id, uint32_t first_id,
-			    uint32_t last_id, int64_t n, struct idset *seen, rec_stack_fn fn,
-			    void *ctx)
+/* Decodes one chunk in r->buf and hands each stack to fn (see internal.h). */
+int rec_read_stack_chunk(struct recording *rec, int64_t id, uint32_t first_id,
+			 uint32_t last_id, int64_t n, struct idset *seen, rec_stack_fn fn,
+			 void *ctx)
 {
 	struct reader *r = &rec->r;
 	struct cursor c;
@@ -287,7 +289,7 @@ int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx)
 		}
 		err = col_unzstd(rec, st, 5, enc, "stack_chunk", id);
 		if (!err)
-			err = read_stack_chunk(rec, id, first_id, last_id, n, &seen, fn, ctx);
+			err = rec_read_stack_chunk(rec, id, first_id, last_id, n, &seen, fn, ctx);
 	}
 	sqlite3_finalize(st);
 	idset__release(&seen);
@@ -379,8 +381,8 @@ int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx)
 /* --- symbol tables -------------------------------------------------------- */
 
 /* Decodes the binary in r->buf into b (arrays malloc'd; names point into r->buf). */
-static int decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment **segs,
-			 struct rec_symbol **syms)
+int rec_decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment **segs,
+		      struct rec_symbol **syms)
 {
 	struct cursor c;
 	uint64_t nseg, nsym, addr = 0, v;
@@ -444,7 +446,7 @@ int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ct
 		err = col_unzstd(rec, st, 5, enc, "binary", id);
 		if (err)
 			break;
-		err = decode_binary(&rec->r, &b, &segs, &syms);
+		err = rec_decode_binary(&rec->r, &b, &segs, &syms);
 		if (err == -ENOMEM)
 			err = pr_errno(err, "'%s': reading symbols", rec->path);
 		else if (err)
@@ -461,8 +463,8 @@ int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ct
 	return err;
 }
 
-static int read_ksym_chunk(struct recording *rec, int64_t id, int64_t n, rec_ksym_fn fn,
-			   void *ctx)
+int rec_read_ksym_chunk(struct recording *rec, int64_t id, int64_t n, rec_ksym_fn fn,
+			void *ctx)
 {
 	struct cursor c;
 	struct rec_ksym k;
@@ -513,7 +515,7 @@ int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx)
 		}
 		err = col_unzstd(rec, st, 3, enc, "ksym_chunk", id);
 		if (!err)
-			err = read_ksym_chunk(rec, id, n, fn, ctx);
+			err = rec_read_ksym_chunk(rec, id, n, fn, ctx);
 	}
 	sqlite3_finalize(st);
 	return err;

@@ -472,8 +472,9 @@ static int encode_stacks(const struct writer *w, const struct pending_stack *s, 
 
 	raw->len = 0;
 	for (i = 0; i < n; i++) {
-		const uint64_t *f = w->frames + s[i].first_frame;
 		size_t nr = (size_t)s[i].nr_kernel + s[i].nr_user;
+		/* frames is NULL while every stack so far had none: NULL + 0 is UB */
+		const uint64_t *f = nr ? w->frames + s[i].first_frame : NULL;
 
 		if (bytebuf__reserve(raw, 3 * CODEC_VARINT_MAX + nr * CODEC_VARINT_MAX))
 			return -ENOMEM;

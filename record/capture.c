@@ -28,6 +28,7 @@
 
 #include "record/capture.h"
 #include "record/elf_file.h"
+#include "record/jitmap.h"
 #include "util/log.h"
 
 #define MAX_CANDIDATES	8
@@ -258,7 +259,8 @@ static int open_binary(const struct binary *b, struct elf_file **out)
 static int store_binary(struct capture *c, struct binary *b, struct capture_stats *st)
 {
 	struct rec_symbol *syms = NULL;
-	struct elf_file *f = NULL;
+	struct elf_file *f = NULL, *dbg = NULL;
+	const struct elf_file *sf;
 	struct rec_binary rb;
 	uint8_t *used = NULL;
 	size_t i, nr = 0;
@@ -272,30 +274,41 @@ static int store_binary(struct capture *c, struct binary *b, struct capture_stat
 		st->missing++;
 		return 0;
 	}
+	/* A stripped binary: its separate debug file's .symtab is richer. */
+	sf = f;
+	if (!b->vdso && (!f->source || strcmp(f->source, ".symtab")) &&
+	    !debug_file__open(f, b->path, &dbg) && dbg->source && !strcmp(dbg->source, ".symtab")) {
+		sf = dbg;
+		st->debug_files++;
+	}
 	err = -ENOMEM;
-	used = calloc(f->nr_syms ? f->nr_syms : 1, 1);
-	syms = calloc(f->nr_syms ? f->nr_syms : 1, sizeof(*syms));
+	used = calloc(sf->nr_syms ? sf->nr_syms : 1, 1);
+	syms = calloc(sf->nr_syms ? sf->nr_syms : 1, sizeof(*syms));
 	if (!used || !syms)
 		goto out;
 	b->nr_offs = sort_unique(b->offs, b->nr_offs);
 	for (i = 0; i < b->nr_offs; i++) {
 		if (elf_file__offset_to_vaddr(f, b->offs[i], &vaddr))
 			continue;
-		k = elf_file__find_symbol(f, vaddr);
+		k = elf_file__find_symbol(sf, vaddr);
 		if (k >= 0)
 			used[k] = 1;
 	}
-	for (i = 0; i < f->nr_syms; i++)
+	for (i = 0; i < sf->nr_syms; i++)
 		if (used[i])
-			syms[nr++] = f->syms[i];
+			syms[nr++] = sf->syms[i];
 	err = 0;
-	if (!nr)
+	/*
+	 * Even without a symbol, the segments let a report translate offsets
+	 * for a debug file it finds itself (--debug-dir).
+	 */
+	if (!nr && !f->nr_segs)
 		goto out;
 	memset(&rb, 0, sizeof(rb));
 	memcpy(rb.build_id, f->build_id, sizeof(rb.build_id));
 	rb.build_id_len = f->build_id_len;
 	rb.path = b->vdso ? "[vdso]" : b->path;
-	rb.source = f->source;
+	rb.source = !nr ? "none" : sf == dbg ? "debug file .symtab" : sf->source;
 	rb.nr_segments = f->nr_segs;
 	rb.segments = f->segs;
 	rb.nr_symbols = nr;
@@ -310,6 +323,7 @@ out:
 		pr_errno(err, "cannot capture the symbols of '%s'", b->path);
 	free(used);
 	free(syms);
+	elf_file__close(dbg);
 	elf_file__close(f);
 	return err;
 }
@@ -536,6 +550,8 @@ int capture__run(struct session *s, struct capture_stats *st)
 		err = store_binary(&c, &c.bins[i], st);
 	if (!err)
 		err = capture_kernel(&c, st);
+	if (!err)
+		err = jitmaps__capture(s->jitmaps, s, &st->jit_maps);
 out:
 	for (i = 0; i < c.nr_bins; i++)
 		free(c.bins[i].offs);

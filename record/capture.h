@@ -15,6 +15,8 @@ struct capture_stats {
 	size_t missing;		/* binaries that could not be read (or had changed) */
 	size_t symbols;		/* user symbols stored */
 	size_t ksyms;		/* kernel symbols stored */
+	size_t debug_files;	/* binaries whose symbols came from a separate debug file */
+	size_t jit_maps;	/* /tmp/perf-PID.map files stored */
 };
 
 /* Adds binaries and kernel symbols to s->rec. Sorts s->maps. */

@@ -35,6 +35,7 @@
 
 #include "events.h"
 #include "record/capture.h"
+#include "record/jitmap.h"
 #include "record/perf_events.h"
 #include "record/record.h"
 #include "record/sampler.h"
@@ -455,6 +456,7 @@ static void session__release(struct session *s)
 
 	sampler__close(s->sampler);	/* destroys links before anything else goes */
 	sideband__close(s->sideband);
+	jitmaps__free(s->jitmaps);
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
 	u64map__release(&s->tid_comm);
@@ -530,7 +532,8 @@ int cmd_record(int argc, char **argv)
 	s.lost_sideband = calloc((size_t)s.nr_possible_cpus, sizeof(*s.lost_sideband));
 	s.stats_prev = calloc((size_t)s.nr_possible_cpus * EV_STAT_MAX,
 			      sizeof(*s.stats_prev));
-	if (!s.lost_sideband || !s.stats_prev) {
+	s.jitmaps = jitmaps__new();
+	if (!s.lost_sideband || !s.stats_prev || !s.jitmaps) {
 		pr_errno(-ENOMEM, "cannot start recording");
 		goto out;
 	}

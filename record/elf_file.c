@@ -370,3 +370,80 @@ int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *pa
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	return fd >= 0 ? fd : -errno;
 }
+
+/* Opens path as an ELF file if its build-id is f's. */
+static int open_if_same(const struct elf_file *f, const char *path, struct elf_file **out)
+{
+	struct elf_file *d;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (elf_file__open(fd, NULL, 0, &d))
+		return -ENOEXEC;
+	if (d->build_id_len != f->build_id_len ||
+	    memcmp(d->build_id, f->build_id, f->build_id_len)) {
+		elf_file__close(d);
+		return -ENOENT;
+	}
+	*out = d;
+	return 0;
+}
+
+/* The file name in f's .gnu_debuglink section, or NULL. */
+static const char *debuglink(const struct elf_file *f)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(f->elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		const char *name;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".gnu_debuglink"))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_size || !memchr(data->d_buf, '\0', data->d_size))
+			return NULL;
+		return data->d_buf;
+	}
+	return NULL;
+}
+
+int debug_file__open(const struct elf_file *f, const char *path, struct elf_file **out)
+{
+	char buf[4096 + 64], dir[4096];
+	const char *link, *slash;
+	size_t n;
+	uint32_t i;
+
+	if (!f->build_id_len)
+		return -ENOENT;
+	n = (size_t)snprintf(buf, sizeof(buf), "/usr/lib/debug/.build-id/%02x/", f->build_id[0]);
+	for (i = 1; i < f->build_id_len; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%02x", f->build_id[i]);
+	snprintf(buf + n, sizeof(buf) - n, ".debug");
+	if (!open_if_same(f, buf, out))
+		return 0;
+	link = debuglink(f);
+	slash = strrchr(path, '/');
+	if (!link || strchr(link, '/') || path[0] != '/' || !slash)
+		return -ENOENT;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	snprintf(buf, sizeof(buf), "%s/%s", dir, link);
+	if (strcmp(buf, path) && !open_if_same(f, buf, out))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s/.debug/%s", dir, link);
+	if (!open_if_same(f, buf, out))
+		return 0;
+	snprintf(buf, sizeof(buf), "/usr/lib/debug%s/%s", dir, link);
+	if (!open_if_same(f, buf, out))
+		return 0;
+	return -ENOENT;
+}

@@ -47,6 +47,14 @@ long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr);
 int elf_file__offset_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr);
 
 /*
+ * Opens the separate debug file of f (the binary at path) whose build-id
+ * is f's: /usr/lib/debug/.build-id/xx/rest.debug, else the .gnu_debuglink
+ * name in path's directory, its .debug/ subdirectory, and
+ * /usr/lib/debug/DIR. -ENOENT when there is none (or f has no build-id).
+ */
+int debug_file__open(const struct elf_file *f, const char *path, struct elf_file **out);
+
+/*
  * Opens the file mapped at [start, end) in process pid for reading: the very
  * file through /proc/PID/map_files while the process lives, else
  * /proc/PID/root/PATH, else PATH. Returns an fd or -errno.

@@ -50,12 +50,14 @@ struct mapping {
 
 struct sampler;
 struct sideband;
+struct jitmaps;
 
 struct session {
 	const struct record_opts *opts;
 	struct recording *rec;
 	struct sampler *sampler;
 	struct sideband *sideband;
+	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of exited processes */
 
 	struct stack_table stacks;
 	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "record/elf_file.h"
+#include "record/jitmap.h"
 #include "record/perf_events.h"
 #include "record/sampler.h"
 #include "record/sideband.h"
@@ -229,6 +230,19 @@ static int on_fork(struct sideband *sb, const struct perf_event_header *h)
 	return session__inherit_mappings(sb->s, ids[1], ids[0]);
 }
 
+/* PERF_RECORD_EXIT of a process: read its JIT map before it is gone. */
+static int on_exit_record(struct sideband *sb, const struct perf_event_header *h)
+{
+	uint32_t ids[4];	/* pid, ppid, tid, ptid */
+
+	if (h->size < sizeof(*h) + sizeof(ids) + 8 + SAMPLE_ID_SIZE)
+		return 0;
+	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
+	if (ids[0] != ids[2] || !sampler__is_target(sb->s->sampler, ids[0]))
+		return 0;
+	return jitmaps__read(sb->s->jitmaps, ids[0]);
+}
+
 static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
 {
 	struct sideband *sb = ctx;
@@ -245,6 +259,9 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 		break;
 	case PERF_RECORD_FORK:
 		err = on_fork(sb, h);
+		break;
+	case PERF_RECORD_EXIT:
+		err = on_exit_record(sb, h);
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {

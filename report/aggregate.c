@@ -8,6 +8,11 @@
  * distinct keys. The thread name of a sample is looked up in the comm rows
  * (sorted once by tid and time), because a thread renames itself on exec or
  * prctl(PR_SET_NAME) and a sample must carry the name it had at that time.
+ *
+ * The report's filters (pid, tid, comm, cpu or node, time window) act here,
+ * before anything is symbolized, and the optional key fields (tid, cpu,
+ * time slot) are filled only when a view asks for them, so a plain --fold
+ * keeps one entry per (comm, process, stack).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -122,10 +127,15 @@ int stack_agg__comm_at(struct stack_agg *agg, uint32_t tgid, uint32_t tid, uint6
 
 /* --- the key -> count table -------------------------------------------- */
 
-static inline uint64_t key_hash(uint32_t comm_id, uint32_t tgid, uint32_t stack_id)
+static inline uint64_t key_hash(const struct agg_key *k)
 {
-	uint64_t h = ((uint64_t)tgid << 32 | stack_id) ^ ((uint64_t)comm_id * 0x9e3779b97f4a7c15ull);
+	uint64_t h = ((uint64_t)k->tgid << 32 | k->stack_id) ^
+		     ((uint64_t)k->comm_id * 0x9e3779b97f4a7c15ull);
 
+	/* the optional fields are usually 0: mix them in only when set */
+	if (k->tid | k->cpu | k->slot)
+		h ^= ((uint64_t)k->tid << 32 | k->cpu) * 0xc2b2ae3d27d4eb4full ^
+		     (uint64_t)k->slot * 0x165667b19e3779f9ull;
 	/* murmur3's finalizer: every input bit reaches the low (index) bits */
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
@@ -134,9 +144,26 @@ static inline uint64_t key_hash(uint32_t comm_id, uint32_t tgid, uint32_t stack_
 	return h ^ (h >> 33);
 }
 
+static inline void key_of(const struct agg_entry *e, struct agg_key *k)
+{
+	k->comm_id = e->comm_id;
+	k->tgid = e->tgid;
+	k->stack_id = e->stack_id;
+	k->tid = e->tid;
+	k->cpu = e->cpu;
+	k->slot = e->slot;
+}
+
+static inline bool key_eq(const struct agg_entry *e, const struct agg_key *k)
+{
+	return e->stack_id == k->stack_id && e->tgid == k->tgid && e->comm_id == k->comm_id &&
+	       e->tid == k->tid && e->cpu == k->cpu && e->slot == k->slot;
+}
+
 static int grow_index(struct stack_agg *agg)
 {
 	size_t cap = agg->index_cap ? agg->index_cap * 2 : 1024;
+	struct agg_key k;
 	uint32_t *idx;
 	size_t i, j;
 
@@ -144,9 +171,8 @@ static int grow_index(struct stack_agg *agg)
 	if (!idx)
 		return -ENOMEM;
 	for (i = 0; i < agg->nr; i++) {
-		const struct agg_entry *e = &agg->entries[i];
-
-		j = key_hash(e->comm_id, e->tgid, e->stack_id) & (cap - 1);
+		key_of(&agg->entries[i], &k);
+		j = key_hash(&k) & (cap - 1);
 		while (idx[j])
 			j = (j + 1) & (cap - 1);
 		idx[j] = (uint32_t)i + 1;
@@ -158,34 +184,38 @@ static int grow_index(struct stack_agg *agg)
 }
 
 /* The slot holding the key, or the empty slot where it would go. */
-static size_t probe(const struct stack_agg *agg, uint32_t comm_id, uint32_t tgid,
-		    uint32_t stack_id)
+static size_t probe(const struct stack_agg *agg, const struct agg_key *k)
 {
 	size_t mask = agg->index_cap - 1;
-	size_t j = key_hash(comm_id, tgid, stack_id) & mask;
+	size_t j = key_hash(k) & mask;
 
 	for (; agg->index[j]; j = (j + 1) & mask) {
-		const struct agg_entry *e = &agg->entries[agg->index[j] - 1];
-
-		if (e->stack_id == stack_id && e->tgid == tgid && e->comm_id == comm_id)
+		if (key_eq(&agg->entries[agg->index[j] - 1], k))
 			break;
 	}
 	return j;
 }
 
-struct agg_entry *stack_agg__find(const struct stack_agg *agg, uint32_t comm_id, uint32_t tgid,
-				  uint32_t stack_id)
+struct agg_entry *stack_agg__find_key(const struct stack_agg *agg, const struct agg_key *k)
 {
 	size_t j;
 
 	if (!agg->index_cap)
 		return NULL;
-	j = probe(agg, comm_id, tgid, stack_id);
+	j = probe(agg, k);
 	return agg->index[j] ? &agg->entries[agg->index[j] - 1] : NULL;
 }
 
-int stack_agg__add(struct stack_agg *agg, uint32_t comm_id, uint32_t tgid, uint32_t stack_id,
-		   uint64_t time_ns, uint64_t count)
+struct agg_entry *stack_agg__find(const struct stack_agg *agg, uint32_t comm_id, uint32_t tgid,
+				  uint32_t stack_id)
+{
+	struct agg_key k = { .comm_id = comm_id, .tgid = tgid, .stack_id = stack_id };
+
+	return stack_agg__find_key(agg, &k);
+}
+
+int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t time_ns,
+		       uint64_t count)
 {
 	struct agg_entry *e;
 	size_t j;
@@ -198,7 +228,7 @@ int stack_agg__add(struct stack_agg *agg, uint32_t comm_id, uint32_t tgid, uint3
 		if (err)
 			return err;
 	}
-	j = probe(agg, comm_id, tgid, stack_id);
+	j = probe(agg, k);
 	if (agg->index[j]) {
 		e = &agg->entries[agg->index[j] - 1];
 	} else {
@@ -213,16 +243,33 @@ int stack_agg__add(struct stack_agg *agg, uint32_t comm_id, uint32_t tgid, uint3
 		}
 		e = &agg->entries[agg->nr];
 		memset(e, 0, sizeof(*e));
-		e->comm_id = comm_id;
-		e->tgid = tgid;
-		e->stack_id = stack_id;
+		e->comm_id = k->comm_id;
+		e->tgid = k->tgid;
+		e->stack_id = k->stack_id;
+		e->tid = k->tid;
+		e->cpu = k->cpu;
+		e->slot = k->slot;
 		agg->index[j] = (uint32_t)++agg->nr;
 	}
 	e->count += count;
 	if (time_ns > e->last_ns)
 		e->last_ns = time_ns;
+	if (!agg->nr_samples || time_ns < agg->first_ns)
+		agg->first_ns = time_ns;
+	if (time_ns > agg->last_ns)
+		agg->last_ns = time_ns;
+	if (k->slot > agg->max_slot)
+		agg->max_slot = k->slot;
 	agg->nr_samples += count;
 	return 0;
+}
+
+int stack_agg__add(struct stack_agg *agg, uint32_t comm_id, uint32_t tgid, uint32_t stack_id,
+		   uint64_t time_ns, uint64_t count)
+{
+	struct agg_key k = { .comm_id = comm_id, .tgid = tgid, .stack_id = stack_id };
+
+	return stack_agg__add_key(agg, &k, time_ns, count);
 }
 
 /* --- from a recording ----------------------------------------------------- */
@@ -233,6 +280,10 @@ int stack_agg__add(struct stack_agg *agg, uint32_t comm_id, uint32_t tgid, uint3
  */
 struct load_ctx {
 	struct stack_agg *agg;
+	const struct agg_config *cfg;	/* NULL: everything */
+	uint64_t start_ns;		/* cfg's origin, or the first sample's time */
+	bool have_start;
+	uint32_t comm_id;		/* of cfg->comm */
 	int err;
 };
 
@@ -244,28 +295,94 @@ static int on_comm(void *ctx, const struct rec_comm *c)
 	return lc->err;
 }
 
+static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
+{
+	size_t lo = 0, hi = nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && v[lo] == x;
+}
+
 static int on_sample(void *ctx, const struct rec_sample *s)
 {
 	struct load_ctx *lc = ctx;
-	uint32_t comm_id;
+	struct agg_key k = { .tgid = s->tgid, .stack_id = s->stack_id };
 
-	lc->err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &comm_id);
+	lc->err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &k.comm_id);
 	if (!lc->err)
-		lc->err = stack_agg__add(lc->agg, comm_id, s->tgid, s->stack_id, s->time_ns, 1);
+		lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, 1);
 	return lc->err;
 }
 
-int stack_agg__load(struct stack_agg *agg, struct recording *rec)
+/* The filtered path, kept apart so that the plain one stays as short as it was. */
+static int on_sample_cfg(void *ctx, const struct rec_sample *s)
 {
-	struct load_ctx lc = { agg, 0 };
+	struct load_ctx *lc = ctx;
+	const struct agg_config *cfg = lc->cfg;
+	struct agg_key k = { .tgid = s->tgid, .stack_id = s->stack_id };
+	uint64_t rel;
+
+	if (!lc->have_start) {
+		lc->start_ns = s->time_ns;
+		lc->have_start = true;
+	}
+	rel = s->time_ns > lc->start_ns ? s->time_ns - lc->start_ns : 0;
+	if ((cfg->pids && !in_list(cfg->pids, cfg->nr_pids, s->tgid)) ||
+	    (cfg->tids && !in_list(cfg->tids, cfg->nr_tids, s->tid)) ||
+	    (cfg->cpu_ok && (s->cpu >= cfg->nr_cpu_ok || !cfg->cpu_ok[s->cpu])) ||
+	    rel < cfg->from_ns || (cfg->to_ns && rel >= cfg->to_ns))
+		goto drop;
+	lc->err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &k.comm_id);
+	if (lc->err)
+		return lc->err;
+	if (cfg->comm && k.comm_id != lc->comm_id)
+		goto drop;
+	if (cfg->key_tid)
+		k.tid = s->tid;
+	if (cfg->key_cpu)
+		k.cpu = s->cpu;
+	if (cfg->slot_ns) {
+		uint64_t slot = rel / cfg->slot_ns;
+
+		k.slot = slot > UINT32_MAX ? UINT32_MAX : (uint32_t)slot;
+	}
+	return lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, 1);
+drop:
+	lc->agg->nr_filtered++;
+	return 0;
+}
+
+int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
+			const struct agg_config *cfg)
+{
+	struct load_ctx lc = { .agg = agg, .cfg = cfg };
 	int err;
 
 	err = recording__for_each_comm(rec, on_comm, &lc);
 	if (!err) {
 		stack_agg__sort_comms(agg);
-		err = recording__for_each_sample(rec, on_sample, &lc);
+		if (cfg) {
+			lc.start_ns = cfg->start_ns;
+			lc.have_start = cfg->start_ns != 0;
+			/* interning finds the id of a name the comm rows have */
+			if (cfg->comm)
+				lc.err = err = stack_agg__intern_comm(agg, cfg->comm, &lc.comm_id);
+		}
 	}
+	if (!err)
+		err = recording__for_each_sample(rec, cfg ? on_sample_cfg : on_sample, &lc);
 	if (err && lc.err)
 		pr_errno(err, "cannot aggregate the samples of '%s'", recording__path(rec));
 	return err;
+}
+
+int stack_agg__load(struct stack_agg *agg, struct recording *rec)
+{
+	return stack_agg__load_cfg(agg, rec, NULL);
 }

@@ -6,7 +6,9 @@
  * whatever the number of samples. Entries live in a dense array (stable
  * indexes, easy iteration) indexed by an open-addressed hash table.
  * Filters and further key fields (cpu, time slice) belong here, so the
- * emitters stay unaware of where the counts came from.
+ * emitters stay unaware of where the counts came from: a filtered-out
+ * sample is never counted, and a key field an output does not ask for is 0
+ * in every entry (so it costs no distinct entries).
  */
 #ifndef EPROF_REPORT_AGGREGATE_H
 #define EPROF_REPORT_AGGREGATE_H
@@ -21,11 +23,24 @@ struct recording;
 struct rec_comm;
 struct sym_stack;
 
+/* The key of an entry; fields not kept by the agg_config are 0. */
+struct agg_key {
+	uint32_t comm_id;		/* in stack_agg.comms */
+	uint32_t tgid;
+	uint32_t stack_id;
+	uint32_t tid;			/* agg_config.key_tid */
+	uint32_t cpu;			/* agg_config.key_cpu */
+	uint32_t slot;			/* agg_config.slot_ns: (time - start) / slot_ns */
+};
+
 struct agg_entry {
 	/* the key */
 	uint32_t comm_id;		/* in stack_agg.comms */
 	uint32_t tgid;
 	uint32_t stack_id;
+	uint32_t tid;
+	uint32_t cpu;
+	uint32_t slot;
 	/* the values */
 	uint64_t count;
 	uint64_t last_ns;		/* time of the key's latest sample */
@@ -52,6 +67,31 @@ struct stack_agg {
 	size_t alloc_rows;
 
 	uint64_t nr_samples;		/* every sample counted */
+	uint64_t nr_filtered;		/* samples a filter left out (stack_agg__load_cfg) */
+	uint64_t first_ns;		/* earliest and latest counted sample time */
+	uint64_t last_ns;
+	uint32_t max_slot;		/* largest slot counted */
+};
+
+/*
+ * Which samples stack_agg__load_cfg() counts, and which key fields it keeps.
+ * Lists are sorted (parse_u32_list() makes them so); NULL lists and a NULL
+ * comm let everything through.
+ */
+struct agg_config {
+	const uint32_t *pids;		/* tgids */
+	size_t nr_pids;
+	const uint32_t *tids;
+	size_t nr_tids;
+	const char *comm;		/* the thread's name at the time of the sample */
+	const bool *cpu_ok;		/* cpu_ok[cpu] for cpu < nr_cpu_ok; NULL: every cpu */
+	size_t nr_cpu_ok;
+	uint64_t start_ns;		/* time origin; 0: the first sample's time */
+	uint64_t from_ns;		/* window [from, to) relative to start_ns */
+	uint64_t to_ns;			/* 0: no end */
+	bool key_tid;
+	bool key_cpu;
+	uint64_t slot_ns;		/* 0: no time slots */
 };
 
 void stack_agg__init(struct stack_agg *agg);
@@ -88,10 +128,22 @@ int stack_agg__add(struct stack_agg *agg, uint32_t comm_id, uint32_t tgid, uint3
 struct agg_entry *stack_agg__find(const struct stack_agg *agg, uint32_t comm_id, uint32_t tgid,
 				  uint32_t stack_id);
 
+/* The same with a whole key (tid, cpu and slot too). */
+int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t time_ns,
+		       uint64_t count);
+struct agg_entry *stack_agg__find_key(const struct stack_agg *agg, const struct agg_key *k);
+
 /*
  * Fills agg from a recording: comm rows first, then every sample streamed
  * (memory grows with distinct keys only). Errors come printed by format/.
  */
 int stack_agg__load(struct stack_agg *agg, struct recording *rec);
+
+/*
+ * The same, counting only the samples cfg lets through and keeping the key
+ * fields it asks for. cfg may be NULL (everything, as stack_agg__load()).
+ */
+int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
+			const struct agg_config *cfg);
 
 #endif

@@ -6,6 +6,11 @@
  * printers, text or JSON, so the two cannot drift apart (bpftool's rule:
  * every printer has a JSON twin). Metadata values are text in the file;
  * the ones that are numbers are printed as JSON numbers when they parse.
+ *
+ * The per-binary rows come from symbolizing every sampled stack exactly as
+ * `eprof report` would (same local lookup order, same --debug-dir), so they
+ * say how each binary will be symbolized here and how many of its sampled
+ * frames will stay unresolved.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,7 +21,9 @@
 #include <string.h>
 
 #include "format/recording.h"
+#include "report/aggregate.h"
 #include "report/report.h"
+#include "report/symbolize.h"
 #include "util/log.h"
 #include "util/parse.h"
 #include "util/status.h"
@@ -50,10 +57,12 @@ static const struct meta_field meta_fields[] = {
 
 struct info_binary {
 	char build_id[2 * REC_BUILD_ID_MAX + 1];	/* hex, "" when none */
-	char *path;
-	char *source;
-	size_t nr_symbols;
-	size_t nr_segments;
+	const char *path;		/* strings owned by the symbolizer */
+	const char *embedded;
+	const char *local;
+	const char *why;
+	uint64_t frames;
+	uint64_t unresolved;
 };
 
 struct info {
@@ -69,7 +78,11 @@ struct info {
 	uint64_t processes;		/* distinct tgids with samples */
 	struct info_binary *bins;
 	size_t nr_bins;
-	size_t alloc_bins;
+	size_t stored_binaries;		/* rows of the binary table */
+	size_t stored_symbols;
+	uint64_t frames;
+	uint64_t unresolved;
+	struct symbolizer *sym;
 	/* distinct tgids: open addressing, value + 1 (0 = empty) */
 	uint64_t *tgids;
 	size_t tgids_cap;
@@ -81,11 +94,8 @@ static void info__release(struct info *in)
 
 	for (i = 0; i < NR_META; i++)
 		free(in->meta[i]);
-	for (i = 0; i < in->nr_bins; i++) {
-		free(in->bins[i].path);
-		free(in->bins[i].source);
-	}
 	free(in->bins);
+	symbolizer__free(in->sym);
 	free(in->tgids);
 }
 
@@ -147,35 +157,110 @@ static int on_sample(void *ctx, const struct rec_sample *s)
 static int on_binary(void *ctx, const struct rec_binary *b)
 {
 	struct walk_ctx *w = ctx;
-	struct info *in = w->in;
-	struct info_binary *ib;
-	uint32_t i, len;
 
-	if (in->nr_bins == in->alloc_bins) {
-		size_t n = in->alloc_bins ? in->alloc_bins * 2 : 16;
-
-		ib = reallocarray(in->bins, n, sizeof(*ib));
-		if (!ib)
-			return w->err = -ENOMEM;
-		in->bins = ib;
-		in->alloc_bins = n;
-	}
-	ib = &in->bins[in->nr_bins];
-	memset(ib, 0, sizeof(*ib));
-	len = b->build_id_len > REC_BUILD_ID_MAX ? REC_BUILD_ID_MAX : b->build_id_len;
-	for (i = 0; i < len; i++)
-		snprintf(ib->build_id + 2 * i, 3, "%02x", b->build_id[i]);
-	ib->path = strdup(b->path ? b->path : "");
-	ib->source = strdup(b->source ? b->source : "");
-	ib->nr_symbols = b->nr_symbols;
-	ib->nr_segments = b->nr_segments;
-	in->nr_bins++;
-	if (!ib->path || !ib->source)
-		return w->err = -ENOMEM;
+	w->in->stored_binaries++;
+	w->in->stored_symbols += b->nr_symbols;
 	return 0;
 }
 
-static int info__gather(struct info *in, struct recording *rec)
+static int cmp_info_binary(const void *a, const void *b)
+{
+	const struct info_binary *x = a, *y = b;
+
+	if (x->frames != y->frames)
+		return x->frames > y->frames ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/* Symbolizes every sampled stack as a report would; one row per binary hit. */
+static int gather_binaries(struct info *in, struct recording *rec, const struct sym_opts *so)
+{
+	struct stack_agg agg;
+	size_t i, n;
+	uint32_t k, len;
+	int err;
+
+	stack_agg__init(&agg);
+	in->sym = symbolizer__new();
+	if (!in->sym) {
+		err = pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
+		goto out;
+	}
+	err = symbolizer__set_opts(in->sym, so);
+	if (!err)
+		err = stack_agg__load(&agg, rec);
+	if (!err)
+		err = symbolizer__load(in->sym, rec);
+	if (!err)
+		err = symbolizer__resolve(in->sym, &agg);
+	if (err)
+		goto out;
+	n = symbolizer__nr_objects(in->sym);
+	in->bins = calloc(n ? n : 1, sizeof(*in->bins));
+	if (!in->bins) {
+		err = pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct sym_object *o = symbolizer__object(in->sym, i);
+		struct info_binary *ib = &in->bins[in->nr_bins];
+
+		if (!o->frames)
+			continue;
+		len = o->build_id_len > REC_BUILD_ID_MAX ? REC_BUILD_ID_MAX : o->build_id_len;
+		for (k = 0; k < len; k++)
+			snprintf(ib->build_id + 2 * k, 3, "%02x", o->build_id[k]);
+		ib->path = o->path;
+		ib->embedded = o->embedded;
+		ib->local = o->local;
+		ib->why = o->unresolved ? o->why : NULL;
+		ib->frames = o->frames;
+		ib->unresolved = o->unresolved;
+		in->frames += o->frames;
+		in->unresolved += o->unresolved;
+		in->nr_bins++;
+	}
+	if (in->nr_bins > 1)
+		qsort(in->bins, in->nr_bins, sizeof(*in->bins), cmp_info_binary);
+out:
+	stack_agg__release(&agg);
+	return err;
+}
+
+/* "embedded .symtab", "embedded .symtab + local FILE", "local FILE", "missing" */
+static void how_text(const struct info_binary *b, char *buf, size_t len)
+{
+	if (b->embedded && b->local)
+		snprintf(buf, len, "embedded %s + local %s", b->embedded, b->local);
+	else if (b->embedded)
+		snprintf(buf, len, "embedded %s", b->embedded);
+	else if (b->local)
+		snprintf(buf, len, "local %s", b->local);
+	else
+		snprintf(buf, len, "missing");
+}
+
+/* Distinct nodes in "cpu:node,..." (0 when unknown). */
+static unsigned int numa_nodes(const char *map)
+{
+	unsigned long seen[16] = { 0 };
+	unsigned int cpu, node, nr = 0;
+	int used;
+
+	while (map && sscanf(map, "%u:%u%n", &cpu, &node, &used) == 2) {
+		if (node < 16 * 64 && !(seen[node / 64] & (1ul << (node % 64)))) {
+			seen[node / 64] |= 1ul << (node % 64);
+			nr++;
+		}
+		map += used;
+		if (*map != ',')
+			break;
+		map++;
+	}
+	return nr;
+}
+
+static int info__gather(struct info *in, struct recording *rec, const struct sym_opts *so)
 {
 	struct walk_ctx w = { in, 0 };
 	size_t i;
@@ -199,6 +284,8 @@ static int info__gather(struct info *in, struct recording *rec)
 		err = recording__for_each_binary(rec, on_binary, &w);
 	if (err && w.err)
 		return pr_errno(err, "cannot describe '%s'", in->path);
+	if (!err)
+		err = gather_binaries(in, rec, so);
 	return err;
 }
 
@@ -229,6 +316,7 @@ static bool duration_ns(const struct info *in, uint64_t *out)
 
 static void print_text(const struct info *in, FILE *f)
 {
+	char how[8192];
 	uint64_t d;
 	size_t i;
 
@@ -237,6 +325,7 @@ static void print_text(const struct info *in, FILE *f)
 	fprintf(f, "%-22s %s\n", "finished", in->finished ? "yes" : "no (read up to its last chunk)");
 	for (i = 0; i < NR_META; i++)
 		fprintf(f, "%-22s %s\n", meta_fields[i].label, in->meta[i] ? in->meta[i] : "-");
+	fprintf(f, "%-22s %u\n", "NUMA nodes", numa_nodes(meta_of(in, REC_META_NUMA_MAP)));
 	if (duration_ns(in, &d))
 		fprintf(f, "%-22s %" PRIu64 ".%03" PRIu64 " s\n", "duration", d / 1000000000,
 			d / 1000000 % 1000);
@@ -249,15 +338,24 @@ static void print_text(const struct info *in, FILE *f)
 	fprintf(f, "%-22s %" PRIu64 "\n", "truncated stacks", in->truncated_stacks);
 	fprintf(f, "%-22s %" PRIu64 "\n", "lost side-band events", in->lost_sideband);
 	fprintf(f, "%-22s %" PRIu64 "\n", "processes sampled", in->processes);
+	fprintf(f, "%-22s %zu binaries, %zu symbols\n", "symbols stored", in->stored_binaries,
+		in->stored_symbols);
+	fprintf(f, "%-22s %" PRIu64 " of %" PRIu64 "\n", "unresolved frames", in->unresolved,
+		in->frames);
 	fprintf(f, "\nbinaries: %zu\n", in->nr_bins);
 	if (!in->nr_bins)
 		return;
-	fprintf(f, "%-40s %8s  %-10s %s\n", "BUILD-ID", "SYMBOLS", "SOURCE", "PATH");
+	fprintf(f, "%-40s %10s %10s  %-40s %s\n", "BUILD-ID", "FRAMES", "UNRESOLVED", "PATH",
+		"SYMBOLS");
 	for (i = 0; i < in->nr_bins; i++) {
 		const struct info_binary *b = &in->bins[i];
 
-		fprintf(f, "%-40s %8zu  %-10s %s\n", b->build_id[0] ? b->build_id : "-",
-			b->nr_symbols, b->source[0] ? b->source : "-", b->path);
+		how_text(b, how, sizeof(how));
+		fprintf(f, "%-40s %10" PRIu64 " %10" PRIu64 "  %-40s %s", b->build_id[0] ? b->build_id : "-",
+			b->frames, b->unresolved, b->path, how);
+		if (b->why)
+			fprintf(f, " (unresolved: %s)", b->why);
+		fputc('\n', f);
 	}
 }
 
@@ -339,6 +437,10 @@ static void print_json(const struct info *in, FILE *f)
 		",\"processes\":%" PRIu64,
 		in->samples, in->lost_samples, in->lost_ustacks + in->lost_kstacks, in->lost_ustacks,
 		in->lost_kstacks, in->truncated_stacks, in->lost_sideband, in->processes);
+	fprintf(f, ",\"numa_nodes\":%u,\"stored_binaries\":%zu,\"stored_symbols\":%zu"
+		",\"frames\":%" PRIu64 ",\"unresolved_frames\":%" PRIu64,
+		numa_nodes(meta_of(in, REC_META_NUMA_MAP)), in->stored_binaries, in->stored_symbols,
+		in->frames, in->unresolved);
 	fputs(",\"binaries\":[", f);
 	for (i = 0; i < in->nr_bins; i++) {
 		const struct info_binary *b = &in->bins[i];
@@ -347,9 +449,17 @@ static void print_json(const struct info *in, FILE *f)
 		json_str(f, b->build_id[0] ? b->build_id : NULL);
 		fputs(",\"path\":", f);
 		json_str(f, b->path);
-		fputs(",\"source\":", f);
-		json_str(f, b->source);
-		fprintf(f, ",\"symbols\":%zu,\"segments\":%zu}", b->nr_symbols, b->nr_segments);
+		fputs(",\"symbolized\":", f);
+		json_str(f, b->embedded && b->local ? "embedded+local" : b->embedded ? "embedded"
+			    : b->local ? "local" : "missing");
+		fputs(",\"embedded\":", f);
+		json_str(f, b->embedded);
+		fputs(",\"local\":", f);
+		json_str(f, b->local);
+		fprintf(f, ",\"frames\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"unresolved_why\":",
+			b->frames, b->unresolved);
+		json_str(f, b->why);
+		fputc('}', f);
 	}
 	fputs("]}\n", f);
 }
@@ -358,16 +468,20 @@ static void print_json(const struct info *in, FILE *f)
 
 static void print_info_usage(FILE *f)
 {
-	fprintf(f, "usage: eprof info [FILE] [--json]\n\n"
-		   "   FILE       the recording (default: eprof.data)\n"
-		   "   --json     one JSON object instead of text\n"
-		   "   -h, --help this text\n");
+	fprintf(f, "usage: eprof info [FILE] [--json] [--debug-dir DIR]...\n\n"
+		   "   FILE             the recording (default: eprof.data)\n"
+		   "   --json           one JSON object instead of text\n"
+		   "   --debug-dir DIR  where report would look for debug files first\n"
+		   "   -h, --help       this text\n");
 }
 
-enum { OPT_JSON = 0x100 };
+enum { OPT_JSON = 0x100, OPT_DEBUG_DIR };
+
+#define MAX_DEBUG_DIRS	64
 
 static const struct option info_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -377,6 +491,8 @@ int cmd_info(int argc, char **argv)
 	struct recording *rec = NULL;
 	struct info in = { 0 };
 	const char *path = "eprof.data";
+	static const char *debug_dirs[MAX_DEBUG_DIRS];
+	struct sym_opts so = { .local = true, .debug_dirs = debug_dirs };
 	bool json = false;
 	int opt, err, status = EXIT_FAIL;
 
@@ -384,6 +500,14 @@ int cmd_info(int argc, char **argv)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", info_options, NULL)) != -1) {
 		switch (opt) {
+		case OPT_DEBUG_DIR:
+			if (!optarg[0] || so.nr_debug_dirs == MAX_DEBUG_DIRS) {
+				pr_err("%s --debug-dir (see 'eprof info --help')",
+				       optarg[0] ? "too many" : "an empty directory name for");
+				return EXIT_USAGE;
+			}
+			debug_dirs[so.nr_debug_dirs++] = optarg;
+			break;
 		case OPT_JSON:
 			json = true;
 			break;
@@ -409,7 +533,7 @@ int cmd_info(int argc, char **argv)
 	err = recording__open(path, &rec);
 	if (err)
 		goto out;
-	err = info__gather(&in, rec);
+	err = info__gather(&in, rec, &so);
 	if (err)
 		goto out;
 	if (json)

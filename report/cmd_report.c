@@ -7,31 +7,85 @@
  * recording has been read, and a failed write or close of it is an error:
  * a half-written flame graph input must not look like a success.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/pipeline.h"
 #include "report/report.h"
 #include "util/log.h"
+#include "util/parse.h"
 #include "util/status.h"
 
 static void print_report_usage(FILE *f)
 {
-	fprintf(f, "usage: eprof report [-i FILE] --fold [-o OUT] [-v]\n\n"
-		   "   -i, --input FILE    the recording (default: eprof.data)\n"
-		   "   --fold              folded stacks, one line per stack (flamegraph.pl input)\n"
+	fprintf(f, "usage: eprof report [-i FILE]... [filters] OUTPUT [-o OUT] [-v]\n"
+		   "       eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N])\n\n"
+		   "   -i, --input FILE    a recording (default: eprof.data); several are merged\n"
+		   "   --diff BASE NEW     compare two recordings, shares normalized by each total\n"
+		   "outputs (one):\n"
+		   "   --fold              folded stacks, one line per stack (flamegraph.pl input);\n"
+		   "                       with --diff: \"stack base_count new_count\" (raw counts)\n"
+		   "   --svg OUT           interactive flame graph (--icicle: top-down, --title TEXT);\n"
+		   "                       with --diff: red where NEW grew, blue where it shrank\n"
+		   "   --top [N]           top N functions (default 20) by self and by total;\n"
+		   "                       with --diff: largest changes of self share, with noise\n"
+		   "   --per-cpu           samples and top functions of each CPU\n"
+		   "   --per-node          samples and top functions of each NUMA node\n"
+		   "   --timeline SECONDS  one row per interval with the top functions' shares (--csv)\n"
+		   "   --pprof OUT         gzip profile.proto for go tool pprof and others\n"
+		   "filters:\n"
+		   "   --pid LIST, --tid LIST, --cpu LIST, --node LIST   e.g. 1,4-7\n"
+		   "   --comm NAME         threads of that name (at the time of the sample)\n"
+		   "   --from SECONDS, --to SECONDS   a window from the start of each recording\n"
+		   "   --kernel-only, --user-only     keep that half of each stack\n"
+		   "   --by pid|tid|comm   add that level at the root (fold, SVG); group --top\n"
 		   "   -o, --output OUT    write to OUT instead of stdout\n"
+		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
+		   "   --inline            inlined functions as frames of their own (needs DWARF)\n"
+		   "   --lines             append :FILE:LINE to function names (needs DWARF)\n"
 		   "   -v, --verbose       say more on stderr\n"
 		   "   -h, --help          this text\n");
 }
 
-enum { OPT_FOLD = 0x100 };
+enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES,
+       /* the views (report_view_option()) */
+       OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
+       OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
+       OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE };
+
+#define MAX_DEBUG_DIRS	64
 
 static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "fold", no_argument, NULL, OPT_FOLD },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "lines", no_argument, NULL, OPT_LINES },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "top", optional_argument, NULL, OPT_TOP },
+	{ "per-cpu", no_argument, NULL, OPT_PERCPU },
+	{ "per-node", no_argument, NULL, OPT_PERNODE },
+	{ "timeline", required_argument, NULL, OPT_TIMELINE },
+	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "diff", required_argument, NULL, OPT_DIFF },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "node", required_argument, NULL, OPT_NODE },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "kernel-only", no_argument, NULL, OPT_KERNEL_ONLY },
+	{ "user-only", no_argument, NULL, OPT_USER_ONLY },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "icicle", no_argument, NULL, OPT_ICICLE },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -51,11 +105,220 @@ static int usage_error(char **argv, int opt)
 	return EXIT_USAGE;
 }
 
+/* What the view options collect before they land in report_opts. */
+struct view_args {
+	const char **inputs;		/* every -i */
+	size_t nr_inputs;
+	uint32_t *pids, *tids, *cpus, *nodes;
+	const char *file;		/* --svg OUT, --pprof OUT */
+	bool kernel_only, user_only;
+};
+
+static void view_args__release(struct view_args *va)
+{
+	free(va->inputs);
+	free(va->pids);
+	free(va->tids);
+	free(va->cpus);
+	free(va->nodes);
+}
+
+static int parse_list(const char *opt, const char *arg, uint32_t max, uint32_t **v, size_t *nr)
+{
+	free(*v);
+	*v = NULL;
+	if (parse_u32_list(arg, max, v, nr) || !*nr) {
+		pr_err("%s wants a list like 1,4-7, not '%s' (see 'eprof report --help')", opt, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_secs(const char *opt, const char *arg, uint64_t *ns)
+{
+	if (parse_seconds_ns(arg, ns)) {
+		pr_err("%s wants seconds like 2 or 0.5, not '%s' (see 'eprof report --help')", opt,
+		       arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The options of the views and filters; 0 or -EINVAL after one line. */
+static int report_view_option(int opt, int argc, char **argv, struct report_opts *o,
+			      struct view_args *va)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case OPT_SVG:
+	case OPT_PPROF:
+		if (!optarg[0]) {
+			pr_err("an empty file name was given (see 'eprof report --help')");
+			return -EINVAL;
+		}
+		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG : REPORT_OUT_PPROF;
+		va->file = optarg;
+		return 0;
+	case OPT_TOP:
+		/* "--top N" as well as "--top=N": a number right after is the count */
+		if (!optarg && optind < argc && argv[optind][0] >= '0' && argv[optind][0] <= '9')
+			optarg = argv[optind++];
+		if (optarg && parse_u64(optarg, 1, 1000000, &v)) {
+			pr_err("--top wants a count from 1, not '%s' (see 'eprof report --help')",
+			       optarg);
+			return -EINVAL;
+		}
+		o->top_n = optarg ? (unsigned int)v : 0;
+		o->outputs |= REPORT_OUT_TOP;
+		return 0;
+	case OPT_PERCPU:
+		o->outputs |= REPORT_OUT_PERCPU;
+		return 0;
+	case OPT_PERNODE:
+		o->outputs |= REPORT_OUT_PERNODE;
+		return 0;
+	case OPT_TIMELINE:
+		if (parse_secs("--timeline", optarg, &o->timeline_ns))
+			return -EINVAL;
+		if (!o->timeline_ns) {
+			pr_err("--timeline wants an interval above 0 seconds");
+			return -EINVAL;
+		}
+		o->outputs |= REPORT_OUT_TIMELINE;
+		return 0;
+	case OPT_DIFF:
+		if (optind >= argc || !optarg[0] || !argv[optind][0] || argv[optind][0] == '-') {
+			pr_err("--diff wants two recordings: --diff BASE NEW (see 'eprof report --help')");
+			return -EINVAL;
+		}
+		o->diff_base = optarg;
+		o->diff_new = argv[optind++];
+		return 0;
+	case OPT_PID:
+		return parse_list("--pid", optarg, UINT32_MAX - 1, &va->pids, &o->nr_pids);
+	case OPT_TID:
+		return parse_list("--tid", optarg, UINT32_MAX - 1, &va->tids, &o->nr_tids);
+	case OPT_CPU:
+		return parse_list("--cpu", optarg, 65535, &va->cpus, &o->nr_cpus);
+	case OPT_NODE:
+		return parse_list("--node", optarg, 65535, &va->nodes, &o->nr_nodes);
+	case OPT_COMM:
+		o->comm = optarg;
+		return 0;
+	case OPT_FROM:
+		return parse_secs("--from", optarg, &o->from_ns);
+	case OPT_TO:
+		o->has_to = true;
+		return parse_secs("--to", optarg, &o->to_ns);
+	case OPT_KERNEL_ONLY:
+		va->kernel_only = true;
+		return 0;
+	case OPT_USER_ONLY:
+		va->user_only = true;
+		return 0;
+	case OPT_BY:
+		if (!strcmp(optarg, "pid"))
+			o->by = REPORT_BY_PID;
+		else if (!strcmp(optarg, "tid"))
+			o->by = REPORT_BY_TID;
+		else if (!strcmp(optarg, "comm"))
+			o->by = REPORT_BY_COMM;
+		else {
+			pr_err("--by wants pid, tid or comm, not '%s'", optarg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_ICICLE:
+		o->icicle = true;
+		return 0;
+	case OPT_CSV:
+		o->csv = true;
+		return 0;
+	case OPT_TITLE:
+		o->title = optarg;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Options that make no sense together; 0 or -EINVAL after one line. */
+static int check_view_options(struct report_opts *o, struct view_args *va)
+{
+	unsigned int out = o->outputs;
+	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF;
+
+	if (!out) {
+		pr_err("choose an output, e.g. --fold (see 'eprof report --help')");
+		return -EINVAL;
+	}
+	if (out & (out - 1)) {
+		pr_err("choose one output of --fold, --svg, --top, --per-cpu, --per-node, "
+		       "--timeline, --pprof");
+		return -EINVAL;
+	}
+	if (o->diff_base && va->nr_inputs) {
+		pr_err("--diff BASE NEW names its recordings: drop -i");
+		return -EINVAL;
+	}
+	if (o->diff_base && !(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP))) {
+		pr_err("--diff works with --fold, --svg or --top");
+		return -EINVAL;
+	}
+	if ((out & with_file) && o->output) {
+		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" : "--pprof");
+		return -EINVAL;
+	}
+	if (va->kernel_only && va->user_only) {
+		pr_err("--kernel-only and --user-only exclude each other");
+		return -EINVAL;
+	}
+	if ((o->icicle || o->title) && !(out & REPORT_OUT_SVG)) {
+		pr_err("%s goes with --svg", o->icicle ? "--icicle" : "--title");
+		return -EINVAL;
+	}
+	if (o->csv && !(out & REPORT_OUT_TIMELINE)) {
+		pr_err("--csv goes with --timeline");
+		return -EINVAL;
+	}
+	if (o->by && (!(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP)) ||
+		      (o->diff_base && (out & REPORT_OUT_TOP)))) {
+		pr_err("--by goes with --fold, --svg or --top (not --diff --top)");
+		return -EINVAL;
+	}
+	if (o->has_to && o->to_ns <= o->from_ns) {
+		pr_err("--to must come after --from");
+		return -EINVAL;
+	}
+	if (out & with_file)
+		o->output = va->file;
+	o->half = va->kernel_only ? REPORT_HALF_KERNEL :
+		  va->user_only ? REPORT_HALF_USER : REPORT_HALF_BOTH;
+	o->pids = va->pids;
+	o->tids = va->tids;
+	o->cpus = va->cpus;
+	o->nodes = va->nodes;
+	if (va->nr_inputs > 1) {
+		o->inputs = va->inputs;
+		o->nr_inputs = va->nr_inputs;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts opts = { .input = "eprof.data" };
 	struct report_summary sum = { 0 };
+	static const char *debug_dirs[MAX_DEBUG_DIRS];
+	struct view_args va = { 0 };
+	const char *env;
 	int opt, err;
+
+	opts.sym.local = true;
+	opts.sym.debug_dirs = debug_dirs;
+	env = getenv("EPROF_ADDRESSES");	/* for tests: "@0xVADDR" after user names */
+	opts.sym.addresses = env && *env && strcmp(env, "0");
 
 	optind = 0;	/* glibc: full reinitialisation, then starts at argv[1] */
 	opterr = 0;
@@ -63,9 +326,30 @@ int cmd_report(int argc, char **argv)
 		switch (opt) {
 		case 'i':
 			opts.input = optarg;
+			if (!va.inputs)
+				va.inputs = calloc((size_t)argc, sizeof(*va.inputs));
+			if (!va.inputs) {
+				pr_errno(-ENOMEM, "cannot read the options");
+				return EXIT_FAIL;
+			}
+			va.inputs[va.nr_inputs++] = optarg;
 			break;
 		case 'o':
 			opts.output = optarg;
+			break;
+		case OPT_DEBUG_DIR:
+			if (!optarg[0] || opts.sym.nr_debug_dirs == MAX_DEBUG_DIRS) {
+				pr_err("%s --debug-dir (see 'eprof report --help')",
+				       optarg[0] ? "too many" : "an empty directory name for");
+				return EXIT_USAGE;
+			}
+			debug_dirs[opts.sym.nr_debug_dirs++] = optarg;
+			break;
+		case OPT_INLINE:
+			opts.sym.inline_frames = true;
+			break;
+		case OPT_LINES:
+			opts.sym.lines = true;
 			break;
 		case OPT_FOLD:
 			opts.outputs |= REPORT_OUT_FOLD;
@@ -77,27 +361,37 @@ int cmd_report(int argc, char **argv)
 			print_report_usage(stdout);
 			return EXIT_OK;
 		default:
+			if (opt >= OPT_VIEW_FIRST) {
+				if (report_view_option(opt, argc, argv, &opts, &va))
+					goto usage;
+				break;
+			}
+			view_args__release(&va);
 			return usage_error(argv, opt);
 		}
 	}
 	if (optind < argc) {
 		pr_err("unexpected argument '%s' (see 'eprof report --help')", argv[optind]);
-		return EXIT_USAGE;
+		goto usage;
 	}
-	if (!opts.outputs) {
-		pr_err("choose an output, e.g. --fold (see 'eprof report --help')");
-		return EXIT_USAGE;
-	}
+	if (check_view_options(&opts, &va))
+		goto usage;
 	if (!opts.input[0] || (opts.output && !opts.output[0])) {
 		pr_err("an empty file name was given (see 'eprof report --help')");
-		return EXIT_USAGE;
+		goto usage;
 	}
 
 	err = report__run(&opts, stdout, &sum);
+	view_args__release(&va);
 	if (err)
 		return EXIT_FAIL;
 	report__print_summary(&sum, stderr);
+	if (sum.filtered)
+		pr_info("%" PRIu64 " samples left out by the filters", sum.filtered);
 	pr_info("%zu distinct (comm, process, stack) keys, %zu stacks symbolized",
 		sum.distinct_keys, sum.symbolized);
 	return EXIT_OK;
+usage:
+	view_args__release(&va);
+	return EXIT_USAGE;
 }

@@ -1,32 +1,44 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/pipeline.c - one pass from a recording to the chosen outputs.
+ * report/pipeline.c - one pass from the recordings to the chosen output.
  *
- * The order is fixed: comms and samples are folded into the aggregate
- * first (the only step whose input grows with the recording), then the
- * symbol data is loaded and each distinct stack symbolized once, then every
- * selected emitter writes from the same resolved aggregate. New outputs add
- * a row to the emitter table; filters go into the aggregation step.
+ * The order is fixed: for each recording, comms and samples are folded into
+ * its aggregate first (the only step whose input grows with the recording;
+ * the filters act here, so a filtered-out sample costs nothing later), then
+ * its symbol data is loaded and each distinct stack symbolized once; then
+ * --kernel-only/--user-only cut each distinct stack once, and the chosen
+ * view writes from the resolved aggregates. Each recording keeps its own
+ * aggregate and symbolizer: stack and comm ids are per file, so views that
+ * merge several recordings (a fleet, or a diff) merge by names.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "format/recording.h"
 #include "report/aggregate.h"
 #include "report/out_fold.h"
 #include "report/pipeline.h"
 #include "report/symbolize.h"
+#include "report/view.h"
 #include "util/log.h"
 
 struct emitter {
 	unsigned int output;		/* enum report_output */
 	const char *what;		/* for the error message */
-	int (*write)(const struct stack_agg *agg, FILE *out);
+	int (*write)(const struct report_ctx *rc, FILE *out);
+	int (*write_diff)(const struct report_ctx *rc, FILE *out);	/* NULL: not with --diff */
 };
 
 static const struct emitter emitters[] = {
-	{ REPORT_OUT_FOLD, "the folded stacks", fold__write },
+	{ REPORT_OUT_FOLD, "the folded stacks", view_fold__write, view_diff_fold__write },
+	{ REPORT_OUT_SVG, "the flame graph", view_svg__write, view_svg__write },
+	{ REPORT_OUT_TOP, "the top table", view_top__write, view_diff_top__write },
+	{ REPORT_OUT_PERCPU, "the per-CPU table", view_percpu__write, NULL },
+	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL },
+	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL },
+	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -38,52 +50,314 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 	return 0;
 }
 
+/* A numeric metadata value, or 0 when absent or not a number. */
+static uint64_t meta_u64(struct recording *rec, const char *key)
+{
+	char *v = NULL, *end;
+	uint64_t x = 0;
+
+	if (!recording__get_meta(rec, key, &v) && v[0]) {
+		x = strtoull(v, &end, 10);
+		if (*end)
+			x = 0;
+	}
+	free(v);
+	return x;
+}
+
+static char *meta_str(struct recording *rec, const char *key)
+{
+	char *v = NULL;
+
+	if (recording__get_meta(rec, key, &v))
+		return NULL;
+	return v;
+}
+
+static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* cpu_ok[] for --cpu and --node in recording s; NULL (and 0) when neither was given. */
+static int make_cpu_filter(const struct report_opts *o, const struct report_src *s, bool **ok,
+			   size_t *nr)
+{
+	size_t n = s->nr_cpu_node, c;
+	bool *v;
+
+	*ok = NULL;
+	*nr = 0;
+	if (!o->cpus && !o->nodes)
+		return 0;
+	if (o->cpus && o->nr_cpus && o->cpus[o->nr_cpus - 1] + 1 > n)
+		n = o->cpus[o->nr_cpus - 1] + 1;
+	if (o->nodes && !s->nr_cpu_node)
+		pr_warn("'%s' has no CPU to NUMA node map: --node matches none of its samples",
+			s->path);
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (c = 0; c < n; c++) {
+		int32_t node = report_src__node(s, (uint32_t)c);
+
+		v[c] = (!o->cpus || in_list(o->cpus, o->nr_cpus, (uint32_t)c)) &&
+		       (!o->nodes || (node >= 0 && in_list(o->nodes, o->nr_nodes, (uint32_t)node)));
+	}
+	*ok = v;
+	*nr = n;
+	return 0;
+}
+
+/*
+ * --kernel-only / --user-only: each distinct symbolized stack is cut once
+ * (a small pointer -> copy table); an entry left without frames was entirely
+ * in the other half, and its samples leave the report.
+ */
+struct cut_slot {
+	const struct sym_stack *from;
+	struct sym_stack *to;
+};
+
+static int cut_halves(struct report_src *s, enum report_half half)
+{
+	struct cut_slot *tab = NULL;
+	size_t cap = 1024, nr = 0, i, j;
+	int err = 0;
+
+	while (cap < 2 * s->agg.nr + 2)
+		cap *= 2;
+	tab = calloc(cap, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	for (i = 0; i < s->agg.nr; i++) {
+		struct agg_entry *e = &s->agg.entries[i];
+		const struct sym_stack *st = e->stack;
+		struct sym_stack *cut;
+		uint32_t first, n;
+
+		if (!st)
+			continue;
+		for (j = ((uintptr_t)st >> 4) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
+		     tab[j].from && tab[j].from != st; j = (j + 1) & (cap - 1))
+			;
+		if (!tab[j].from) {
+			first = half == REPORT_HALF_KERNEL ? 0 : st->nr_kernel;
+			n = half == REPORT_HALF_KERNEL ? st->nr_kernel : st->nr_user;
+			cut = malloc(sizeof(*cut) + (size_t)n * sizeof(cut->frames[0]));
+			if (!cut) {
+				err = -ENOMEM;
+				goto out;
+			}
+			memcpy(cut, st, sizeof(*cut));
+			memcpy(cut->frames, st->frames + first, (size_t)n * sizeof(cut->frames[0]));
+			cut->nr_kernel = half == REPORT_HALF_KERNEL ? n : 0;
+			cut->nr_user = half == REPORT_HALF_USER ? n : 0;
+			tab[j].from = st;
+			tab[j].to = cut;
+			nr++;
+		}
+		e->stack = tab[j].to;
+		if (!tab[j].to->nr_kernel && !tab[j].to->nr_user) {
+			s->agg.nr_samples -= e->count;
+			s->agg.nr_filtered += e->count;
+			e->count = 0;
+		}
+	}
+out:
+	/* the copies live as long as the source: keep them in one array */
+	s->cut = calloc(nr ? nr : 1, sizeof(*s->cut));
+	if (!s->cut)
+		err = -ENOMEM;
+	for (i = 0, j = 0; i < cap; i++) {
+		if (!tab[i].from)
+			continue;
+		if (s->cut)
+			s->cut[j++] = tab[i].to;
+		else
+			free(tab[i].to);
+	}
+	s->nr_cut = j;
+	free(tab);
+	return err;
+}
+
+/* Opens, filters, aggregates and symbolizes one recording. */
+static int load_source(struct report_src *s, const struct report_opts *o,
+		       struct report_summary *sum)
+{
+	struct agg_config cfg = { 0 };
+	const struct sym_stats *st;
+	char *numa = NULL;
+	bool *cpu_ok = NULL;
+	size_t nr_cpu_ok;
+	int err;
+
+	err = recording__open(s->path, &s->rec);
+	if (err)
+		return err;
+	err = recording__for_each_loss(s->rec, on_loss, sum);
+	if (err)
+		return err;
+	s->start_ns = meta_u64(s->rec, REC_META_START_NS);
+	s->end_ns = meta_u64(s->rec, REC_META_END_NS);
+	s->freq_hz = meta_u64(s->rec, REC_META_FREQ_HZ);
+	s->start_realtime = meta_u64(s->rec, REC_META_START_REALTIME);
+	s->hostname = meta_str(s->rec, REC_META_HOSTNAME);
+	s->command = meta_str(s->rec, REC_META_TARGET);
+	if (!s->command)
+		s->command = meta_str(s->rec, REC_META_COMMAND);
+	numa = meta_str(s->rec, REC_META_NUMA_MAP);
+	if (numa) {
+		err = view__parse_numa_map(numa, &s->cpu_node, &s->nr_cpu_node);
+		if (err == -EINVAL) {
+			pr_warn("'%s': cannot read its NUMA map \"%s\"; nodes are unknown", s->path,
+				numa);
+			err = 0;
+		}
+		free(numa);
+		if (err)
+			return pr_errno(err, "cannot read '%s'", s->path);
+	}
+
+	err = make_cpu_filter(o, s, &cpu_ok, &nr_cpu_ok);
+	if (err)
+		return pr_errno(err, "cannot read '%s'", s->path);
+	cfg.pids = o->pids;
+	cfg.nr_pids = o->nr_pids;
+	cfg.tids = o->tids;
+	cfg.nr_tids = o->nr_tids;
+	cfg.comm = o->comm;
+	cfg.cpu_ok = cpu_ok;
+	cfg.nr_cpu_ok = nr_cpu_ok;
+	cfg.start_ns = s->start_ns;
+	cfg.from_ns = o->from_ns;
+	cfg.to_ns = o->has_to ? o->to_ns : 0;
+	cfg.key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
+	cfg.key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
+	cfg.slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
+	if (o->has_to && o->to_ns <= o->from_ns) {
+		/* an empty window: count nothing, but still read the file through */
+		cfg.from_ns = UINT64_MAX;
+		cfg.to_ns = 0;
+	}
+	err = stack_agg__load_cfg(&s->agg, s->rec, &cfg);
+	free(cpu_ok);
+	if (err)
+		return err;
+	if (!s->start_ns)
+		s->start_ns = s->agg.first_ns;
+	if (!s->end_ns || s->end_ns < s->start_ns)
+		s->end_ns = s->agg.last_ns;
+
+	s->sym = symbolizer__new();
+	if (!s->sym)
+		return pr_errno(-ENOMEM, "cannot symbolize '%s'", s->path);
+	err = symbolizer__set_opts(s->sym, &o->sym);
+	if (err)
+		return pr_errno(err, "cannot symbolize '%s'", s->path);
+	err = symbolizer__load(s->sym, s->rec);
+	if (!err)
+		err = symbolizer__resolve(s->sym, &s->agg);
+	if (err)
+		return err;
+	symbolizer__print_unresolved(s->sym, stderr);
+	st = symbolizer__stats(s->sym);
+	sum->frames += st->frames;
+	sum->resolved += st->resolved;
+	sum->missing_stack_samples += st->missing_stack_samples;
+	sum->distinct_keys += s->agg.nr;
+	sum->symbolized += symbolizer__nr_symbolized(s->sym);
+	if (st->missing_stack_samples)
+		pr_warn("'%s': %" PRIu64 " samples refer to stacks that are not in the recording",
+			s->path, st->missing_stack_samples);
+	if (o->half != REPORT_HALF_BOTH) {
+		err = cut_halves(s, o->half);
+		if (err)
+			return pr_errno(err, "cannot report '%s'", s->path);
+	}
+	s->nr_samples = s->agg.nr_samples;
+	sum->samples += s->nr_samples;
+	sum->filtered += s->agg.nr_filtered;
+	return 0;
+}
+
+static void release_source(struct report_src *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_cut; i++)
+		free(s->cut[i]);
+	free(s->cut);
+	symbolizer__free(s->sym);
+	stack_agg__release(&s->agg);
+	recording__close(s->rec);
+	free(s->hostname);
+	free(s->command);
+	free(s->cpu_node);
+}
+
+static const struct emitter *find_emitter(unsigned int outputs)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(emitters) / sizeof(emitters[0]); i++)
+		if (outputs == emitters[i].output)
+			return &emitters[i];
+	return NULL;
+}
+
 int report__run(const struct report_opts *opts, FILE *out, struct report_summary *sum)
 {
 	struct report_summary local = { 0 };
-	struct recording *rec = NULL;
-	struct symbolizer *sym = NULL;
+	struct report_ctx rc = { .opts = opts };
+	const struct emitter *em;
+	const char *const *paths;
+	const char *diff_paths[2];
 	FILE *file = NULL;
-	const struct sym_stats *st;
-	struct stack_agg agg;
-	size_t i;
-	int err;
+	size_t i, nr;
+	int err = 0;
 
-	stack_agg__init(&agg);
 	if (!sum)
 		sum = &local;
-
-	err = recording__open(opts->input, &rec);
-	if (err)
-		goto out;
-	err = recording__for_each_loss(rec, on_loss, sum);
-	if (err)
-		goto out;
-	err = stack_agg__load(&agg, rec);
-	if (err)
-		goto out;
-	sym = symbolizer__new();
-	if (!sym) {
-		err = pr_errno(-ENOMEM, "cannot symbolize '%s'", opts->input);
-		goto out;
+	em = find_emitter(opts->outputs);
+	rc.diff = opts->diff_base && opts->diff_new;
+	if (!em || (rc.diff && !em->write_diff)) {
+		pr_err("choose one output%s (see 'eprof report --help')",
+		       rc.diff ? " of --fold, --svg or --top with --diff" : "");
+		return -EINVAL;
 	}
-	err = symbolizer__load(sym, rec);
-	if (err)
-		goto out;
-	err = symbolizer__resolve(sym, &agg);
-	if (err)
-		goto out;
-
-	st = symbolizer__stats(sym);
-	sum->samples = agg.nr_samples;
-	sum->frames = st->frames;
-	sum->resolved = st->resolved;
-	sum->missing_stack_samples = st->missing_stack_samples;
-	sum->distinct_keys = agg.nr;
-	sum->symbolized = symbolizer__nr_symbolized(sym);
-	if (st->missing_stack_samples)
-		pr_warn("'%s': %" PRIu64 " samples refer to stacks that are not in the recording",
-			opts->input, st->missing_stack_samples);
+	if (rc.diff) {
+		diff_paths[0] = opts->diff_base;
+		diff_paths[1] = opts->diff_new;
+		paths = diff_paths;
+		nr = 2;
+	} else if (opts->nr_inputs) {
+		paths = opts->inputs;
+		nr = opts->nr_inputs;
+	} else {
+		paths = &opts->input;
+		nr = 1;
+	}
+	rc.srcs = calloc(nr, sizeof(*rc.srcs));
+	if (!rc.srcs)
+		return pr_errno(-ENOMEM, "cannot report");
+	rc.nr_srcs = nr;
+	for (i = 0; i < nr; i++) {
+		stack_agg__init(&rc.srcs[i].agg);
+		rc.srcs[i].path = paths[i];
+	}
+	for (i = 0; i < nr; i++) {
+		err = load_source(&rc.srcs[i], opts, sum);
+		if (err)
+			goto out;
+		rc.total += rc.srcs[i].nr_samples;
+	}
 
 	if (opts->output) {
 		file = fopen(opts->output, "w");
@@ -93,16 +367,11 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		}
 		out = file;
 	}
-	for (i = 0; i < sizeof(emitters) / sizeof(emitters[0]); i++) {
-		if (!(opts->outputs & emitters[i].output))
-			continue;
-		err = emitters[i].write(&agg, out);
-		if (err) {
-			pr_errno(err, "cannot write %s to %s%s%s", emitters[i].what,
-				 file ? "'" : "", file ? opts->output : "the standard output",
-				 file ? "'" : "");
-			goto out;
-		}
+	err = (rc.diff ? em->write_diff : em->write)(&rc, out);
+	if (err) {
+		pr_errno(err, "cannot write %s to %s%s%s", em->what, file ? "'" : "",
+			 file ? opts->output : "the standard output", file ? "'" : "");
+		goto out;
 	}
 	if (file) {
 		errno = 0;
@@ -116,9 +385,9 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 out:
 	if (file)
 		fclose(file);
-	symbolizer__free(sym);
-	stack_agg__release(&agg);
-	recording__close(rec);
+	for (i = 0; i < rc.nr_srcs; i++)
+		release_source(&rc.srcs[i]);
+	free(rc.srcs);
 	return err;
 }
 

@@ -13,14 +13,67 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/symbolize.h"
+
 enum report_output {
 	REPORT_OUT_FOLD = 1u << 0,
+	REPORT_OUT_SVG = 1u << 1,
+	REPORT_OUT_TOP = 1u << 2,
+	REPORT_OUT_PERCPU = 1u << 3,
+	REPORT_OUT_PERNODE = 1u << 4,
+	REPORT_OUT_TIMELINE = 1u << 5,
+	REPORT_OUT_PPROF = 1u << 6,
+};
+
+/* The level --by adds at the root of fold and SVG output, and groups top by. */
+enum report_by {
+	REPORT_BY_NONE,
+	REPORT_BY_PID,
+	REPORT_BY_TID,
+	REPORT_BY_COMM,
+};
+
+/* Which half of each stack is kept (--kernel-only, --user-only). */
+enum report_half {
+	REPORT_HALF_BOTH,
+	REPORT_HALF_KERNEL,
+	REPORT_HALF_USER,
 };
 
 struct report_opts {
-	const char *input;		/* the recording */
+	const char *input;		/* the recording, when nr_inputs is 0 */
 	const char *output;		/* file to create; NULL: the stream given to report__run */
-	unsigned int outputs;		/* enum report_output, at least one */
+	unsigned int outputs;		/* enum report_output, exactly one */
+	struct sym_opts sym;		/* local files, --debug-dir, --inline, --lines */
+
+	/* several -i (merged into one report), or --diff BASE NEW (both set) */
+	const char *const *inputs;
+	size_t nr_inputs;
+	const char *diff_base;
+	const char *diff_new;
+
+	/* filters (sorted lists, as parse_u32_list() makes them; NULL: all) */
+	const uint32_t *pids;
+	size_t nr_pids;
+	const uint32_t *tids;
+	size_t nr_tids;
+	const char *comm;
+	const uint32_t *cpus;
+	size_t nr_cpus;
+	const uint32_t *nodes;
+	size_t nr_nodes;
+	uint64_t from_ns;		/* from each recording's start */
+	uint64_t to_ns;
+	bool has_to;
+	enum report_half half;
+
+	/* presentation */
+	enum report_by by;
+	bool icicle;			/* --svg */
+	bool csv;			/* --timeline */
+	const char *title;		/* --svg */
+	unsigned int top_n;		/* --top; 0: 20 */
+	uint64_t timeline_ns;		/* --timeline interval */
 };
 
 /* What the closing stderr line says. */
@@ -31,12 +84,13 @@ struct report_summary {
 	uint64_t frames;		/* weighted by samples */
 	uint64_t resolved;
 	uint64_t missing_stack_samples;
+	uint64_t filtered;		/* samples the filters left out */
 	size_t distinct_keys;		/* aggregate entries */
 	size_t symbolized;		/* distinct stacks symbolized */
 };
 
 /*
- * Reads opts->input and writes the selected outputs to opts->output, created
+ * Reads the recording(s) and writes the selected outputs to opts->output, created
  * only once the recording has been read (a bad input leaves no empty file
  * behind), or to out when opts->output is NULL. Fills *sum (may be NULL).
  * Returns 0 or a negative errno after printing one line.

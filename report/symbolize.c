@@ -14,6 +14,14 @@
  * function returns past its end, so those frames are looked up at addr - 1
  * (perf does the same) to name the caller.
  *
+ * What the recording's symbols do not cover may be found in local files
+ * (report/debuginfo.c), only ever by matching build-id, and only when the
+ * options ask for it; so do inline frames and source lines. Anonymous
+ * memory is named through the process's JIT map (/tmp/perf-PID.map, stored
+ * by the recorder as a binary of that path). Each frame is charged to an
+ * object (a binary, "[kernel]", "[unknown]") so a report can say where the
+ * unresolved frames are and why.
+ *
  * Stacks are cached by (tgid, stack id, epoch), the epoch being how many of
  * P's mapping times are <= t: within one epoch the same mappings are in
  * effect, so the result cannot differ, and an exec that maps a new binary at
@@ -21,12 +29,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/recording.h"
 #include "report/aggregate.h"
+#include "report/debuginfo.h"
 #include "report/strtab.h"
 #include "report/symbolize.h"
 #include "util/log.h"
@@ -56,6 +66,7 @@ struct map {
 	uint8_t build_id[REC_BUILD_ID_MAX];
 	uint32_t build_id_len;
 	const struct bin *bin;		/* set by prepare; NULL: no symbol data */
+	uint32_t obj;			/* set by prepare: index into objs */
 };
 
 struct proc_maps {
@@ -71,6 +82,22 @@ struct ksym {
 	uint64_t end;
 	const char *name;
 	const char *module;
+};
+
+enum { OBJ_UNKNOWN, OBJ_KERNEL, OBJ_FIRST_FILE };
+
+struct object {
+	struct sym_object pub;
+	const struct bin *bin;		/* the recording's symbols, or NULL */
+	struct dbg_file *dbg;		/* the local file, or NULL */
+	bool tried;			/* local lookup done */
+	bool special;			/* "[vdso]", "//anon"...: no local file can exist */
+};
+
+struct jit {
+	uint32_t tgid;
+	uint32_t obj;
+	const struct bin *bin;		/* symbols in absolute addresses */
 };
 
 struct cache_slot {
@@ -102,6 +129,12 @@ struct symbolizer {
 
 	struct cache_slot *cache;
 	size_t cache_cap, nr_cached;
+
+	struct object *objs;
+	size_t nr_objs;
+	struct jit *jits;		/* sorted by tgid */
+	size_t nr_jits;
+	struct sym_opts opts;
 
 	bool prepared;
 	struct sym_stats stats;
@@ -146,6 +179,10 @@ void symbolizer__free(struct symbolizer *sym)
 	for (i = 0; i < sym->cache_cap; i++)
 		free(sym->cache[i].st);
 	free(sym->cache);
+	for (i = 0; i < sym->nr_objs; i++)
+		dbg_file__close(sym->objs[i].dbg);
+	free(sym->objs);
+	free(sym->jits);
 	for (i = 0; i < sym->nr_bins; i++) {
 		free(sym->bins[i].segs);
 		free(sym->bins[i].syms);
@@ -392,6 +429,93 @@ static const struct bin *find_bin(const struct symbolizer *sym, const struct map
 	return NULL;
 }
 
+static int cmp_map_key(const void *a, const void *b)
+{
+	const struct map *x = *(const struct map *const *)a, *y = *(const struct map *const *)b;
+
+	return cmp_bin_key(x->build_id_len, x->build_id, x->path, y->build_id_len, y->build_id,
+			   y->path);
+}
+
+static int cmp_jit(const void *a, const void *b)
+{
+	const struct jit *x = a, *y = b;
+
+	return CMP(x->tgid, y->tgid);
+}
+
+static bool is_file_path(const char *path)
+{
+	return path[0] == '/' && path[1] != '/';
+}
+
+static struct object *new_object(struct symbolizer *sym, const char *path)
+{
+	struct object *o = &sym->objs[sym->nr_objs++];
+
+	memset(o, 0, sizeof(*o));
+	o->pub.path = path;
+	return o;
+}
+
+/* One object per distinct binary key among the maps, plus the special ones. */
+static int build_objects(struct symbolizer *sym)
+{
+	struct map **order = NULL;
+	struct object *o = NULL;
+	size_t i;
+	unsigned int pid;
+	char tail;
+
+	order = calloc(sym->nr_maps ? sym->nr_maps : 1, sizeof(*order));
+	sym->objs = calloc(sym->nr_maps + sym->nr_bins + OBJ_FIRST_FILE, sizeof(*sym->objs));
+	sym->jits = calloc(sym->nr_bins ? sym->nr_bins : 1, sizeof(*sym->jits));
+	if (!order || !sym->objs || !sym->jits) {
+		free(order);
+		return -ENOMEM;
+	}
+	new_object(sym, "[unknown]")->special = true;
+	o = new_object(sym, "[kernel]");
+	o->special = true;
+	o->pub.embedded = sym->nr_ksyms ? "kallsyms" : NULL;
+	for (i = 0; i < sym->nr_maps; i++)
+		order[i] = &sym->maps[i];
+	sort(order, sym->nr_maps, sizeof(*order), cmp_map_key);
+	for (i = 0; i < sym->nr_maps; i++) {
+		struct map *m = order[i];
+
+		if (!i || cmp_map_key(&order[i - 1], &order[i])) {
+			o = new_object(sym, m->path);
+			o->pub.build_id_len = m->build_id_len;
+			memcpy(o->pub.build_id, m->build_id, m->build_id_len);
+			o->bin = m->bin;
+			o->special = !is_file_path(m->path);
+			if (m->bin && m->bin->view.nr_symbols)
+				o->pub.embedded = m->bin->view.source;
+		}
+		m->obj = (uint32_t)(sym->nr_objs - 1);
+	}
+	free(order);
+	/* JIT maps: binaries stored as "/tmp/perf-PID.map" */
+	for (i = 0; i < sym->nr_bins; i++) {
+		const struct bin *b = &sym->bins[i];
+
+		if (b->view.build_id_len ||
+		    sscanf(b->view.path, "/tmp/perf-%u.map%c", &pid, &tail) != 1)
+			continue;
+		o = new_object(sym, b->view.path);
+		o->special = true;
+		o->bin = b;
+		o->pub.embedded = b->view.source;
+		sym->jits[sym->nr_jits].tgid = pid;
+		sym->jits[sym->nr_jits].obj = (uint32_t)(sym->nr_objs - 1);
+		sym->jits[sym->nr_jits].bin = b;
+		sym->nr_jits++;
+	}
+	sort(sym->jits, sym->nr_jits, sizeof(*sym->jits), cmp_jit);
+	return 0;
+}
+
 static int prepare(struct symbolizer *sym)
 {
 	size_t i, j, nr_procs = 0, t;
@@ -444,6 +568,15 @@ static int prepare(struct symbolizer *sym)
 		}
 		pm->nr_times = t;
 	}
+	for (i = 0; i < sym->nr_objs; i++)
+		dbg_file__close(sym->objs[i].dbg);
+	free(sym->objs);	/* a failed earlier attempt may have left them */
+	free(sym->jits);
+	sym->objs = NULL;
+	sym->jits = NULL;
+	sym->nr_objs = sym->nr_jits = 0;
+	if (build_objects(sym))
+		return -ENOMEM;
 	sym->prepared = true;
 	return 0;
 }
@@ -586,6 +719,7 @@ static int symbolize_kernel(struct symbolizer *sym, uint64_t addr, bool is_retur
 
 	f->addr = addr;
 	f->flags = SYM_FRAME_KERNEL;
+	f->obj = OBJ_KERNEL + 1;
 	if (k) {
 		f->name = k->name;
 		f->dso = k->module;
@@ -593,42 +727,179 @@ static int symbolize_kernel(struct symbolizer *sym, uint64_t addr, bool is_retur
 	} else {
 		f->name = "[unknown]";
 		f->dso = NULL;
+		sym->objs[OBJ_KERNEL].pub.why = "not in the kernel symbols";
 	}
 	return 0;
 }
 
-static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, uint64_t t,
-			  uint64_t addr, bool is_return, struct sym_frame *f)
+static const struct jit *find_jit(const struct symbolizer *sym, uint32_t tgid)
 {
-	uint64_t look = is_return && addr ? addr - 1 : addr, vaddr, off;
-	const struct rec_symbol *s = NULL;
-	const struct map *m = pm ? find_map(sym, pm, look, t) : NULL;
-	char buf[4096 + 32];
+	size_t lo = 0, hi = sym->nr_jits, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (sym->jits[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sym->nr_jits && sym->jits[lo].tgid == tgid ? &sym->jits[lo] : NULL;
+}
+
+static const char *intern_fmt(struct symbolizer *sym, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The interned result of a printf (cut at 4 KiB), or NULL on ENOMEM. */
+static const char *intern_fmt(struct symbolizer *sym, const char *fmt, ...)
+{
+	char buf[4096 + 64];
+	va_list ap;
 	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		buf[0] = '\0';
+	return strtab__dup(&sym->names, buf);
+}
+
+/* Looks for the object's local file once; says once why one was not used. */
+static struct dbg_file *local_file(struct symbolizer *sym, struct object *o)
+{
+	char why[4096 + 64];
+	int err;
+
+	if (o->tried)
+		return o->dbg;
+	o->tried = true;
+	if (o->special || !sym->opts.local)
+		return NULL;
+	err = dbg_file__find(sym->opts.debug_dirs, sym->opts.nr_debug_dirs, o->pub.build_id,
+			     o->pub.build_id_len, o->pub.path, &o->dbg, why, sizeof(why));
+	if (strstr(why, "another build-id"))	/* one line per binary, at most */
+		pr_warn("%s: skipped %s than the recorded one", o->pub.path, why);
+	if (!err) {
+		o->pub.local = strtab__dup(&sym->names, dbg_file__path(o->dbg));
+		return o->dbg;
+	}
+	o->dbg = NULL;
+	pr_debug("no local file for '%s' (%s)", o->pub.path, why);
+	return NULL;
+}
+
+static const char *base_of_file(const char *file)
+{
+	const char *s = file ? strrchr(file, '/') : NULL;
+
+	return s ? s + 1 : file;
+}
+
+/* name, then ":FILE:LINE" with --lines and "@0xVADDR" with the addresses. */
+static const char *decorate(struct symbolizer *sym, const char *name, const struct dbg_frame *df,
+			    uint64_t vaddr, bool have_vaddr)
+{
+	char where[4096], at[32];
+
+	where[0] = at[0] = '\0';
+	if (sym->opts.lines && df && df->file)
+		snprintf(where, sizeof(where), ":%s:%d", base_of_file(df->file), df->line);
+	if (sym->opts.addresses && have_vaddr)
+		snprintf(at, sizeof(at), "@0x%" PRIx64, vaddr);
+	if (!where[0] && !at[0])
+		return strtab__dup(&sym->names, name);
+	return intern_fmt(sym, "%s%s%s", name, where, at);
+}
+
+/* Fills out[0 .. n) for one user address, innermost first; returns n (>= 1) or -ENOMEM. */
+static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, uint32_t tgid,
+			  uint64_t t, uint64_t addr, bool is_return, struct sym_frame *out,
+			  int max)
+{
+	uint64_t look = is_return && addr ? addr - 1 : addr, vaddr = 0, off;
+	const struct map *m = pm ? find_map(sym, pm, look, t) : NULL;
+	struct dbg_frame chain[DBG_MAX_INLINE];
+	const struct rec_symbol *s = NULL;
+	struct sym_frame *f = &out[0];
+	const char *name = NULL;
+	struct dbg_file *dbg = NULL;
+	struct object *o;
+	bool have_vaddr = false;
+	int n = 0, i;
 
 	f->addr = addr;
 	f->flags = 0;
 	f->name = "[unknown]";
 	f->dso = NULL;
-	if (!m)
-		return 0;
+	f->obj = OBJ_UNKNOWN + 1;
+	if (!m || !is_file_path(m->path)) {
+		const struct jit *j = find_jit(sym, tgid);
+
+		s = j ? find_symbol(j->bin, look) : NULL;
+		if (s) {
+			f->name = intern_fmt(sym, "%s_[j]", s->name);
+			f->dso = j->bin->view.path;
+			f->flags = SYM_FRAME_RESOLVED | SYM_FRAME_JIT;
+			f->obj = j->obj + 1;
+			return f->name ? 1 : -ENOMEM;
+		}
+	}
+	if (!m) {
+		sym->objs[OBJ_UNKNOWN].pub.why = "no mapping";
+		return 1;
+	}
+	o = &sym->objs[m->obj];
 	f->dso = m->path;
+	f->obj = m->obj + 1;
+	off = look - m->start + m->pgoff;
+	if (m->bin && m->bin->view.nr_segments)
+		have_vaddr = rec_binary__offset_to_vaddr(&m->bin->view, off, &vaddr);
 	if (m->bin) {
-		off = look - m->start + m->pgoff;
-		if (!rec_binary__offset_to_vaddr(&m->bin->view, off, &vaddr))
-			vaddr = off;
-		s = find_symbol(m->bin, vaddr);
+		s = find_symbol(m->bin, have_vaddr ? vaddr : off);
+		name = s ? s->name : NULL;
 	}
-	if (s) {
-		f->name = s->name;
-		f->flags |= SYM_FRAME_RESOLVED;
-		return 0;
+	if (!name || sym->opts.inline_frames || sym->opts.lines)
+		dbg = local_file(sym, o);
+	if (dbg && !have_vaddr)
+		have_vaddr = dbg_file__offset_to_vaddr(dbg, off, &vaddr);
+	if (dbg && have_vaddr && !name) {
+		name = dbg_file__symbol(dbg, vaddr);
+		if (name && !(name = strtab__dup(&sym->names, name)))
+			return -ENOMEM;
 	}
-	n = snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, m->base, addr - m->start + m->pgoff);
-	if (n < 0)
-		return -EINVAL;
-	f->name = strtab__dup(&sym->names, buf);	/* a long base is cut, never overflows */
-	return f->name ? 0 : -ENOMEM;
+	if (dbg && have_vaddr && (sym->opts.inline_frames || sym->opts.lines))
+		n = dbg_file__frames(dbg, vaddr, chain, DBG_MAX_INLINE);
+	if (!name && n && chain[n - 1].func)
+		name = strtab__dup(&sym->names, chain[n - 1].func);
+	if (!name) {
+		if (!o->pub.why)
+			o->pub.why = o->bin && o->bin->view.nr_symbols ? "not in the symbols"
+				     : dbg ? "not in the local file's symbols" : "no symbols";
+		f->name = intern_fmt(sym, "%s+0x%" PRIx64, m->base, addr - m->start + m->pgoff);
+		return f->name ? 1 : -ENOMEM;
+	}
+	f->flags = SYM_FRAME_RESOLVED;
+	if (!n) {
+		f->name = decorate(sym, name, NULL, vaddr, have_vaddr);
+		return f->name ? 1 : -ENOMEM;
+	}
+	if (!sym->opts.inline_frames) {
+		f->name = decorate(sym, name, &chain[0], vaddr, have_vaddr);
+		return f->name ? 1 : -ENOMEM;
+	}
+	/* chain[0] innermost .. chain[n - 1] the function the code is in */
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		out[i] = *f;
+		out[i].name = decorate(sym, i == n - 1 ? name : chain[i].func ? chain[i].func : "[unknown]",
+				       &chain[i], vaddr, have_vaddr);
+		if (!out[i].name)
+			return -ENOMEM;
+		if (i < n - 1)
+			out[i].flags |= SYM_FRAME_INLINE;
+	}
+	return n;
 }
 
 static uint64_t cache_hash(uint32_t tgid, uint32_t stack_id, uint32_t epoch)
@@ -674,33 +945,47 @@ static int cache_grow(struct symbolizer *sym)
 }
 
 static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
-			 const struct proc_maps *pm, uint64_t t, struct sym_stack **out)
+			 const struct proc_maps *pm, uint32_t tgid, uint64_t t,
+			 struct sym_stack **out)
 {
-	size_t nr = raw ? (size_t)raw->nr_kernel + raw->nr_user : 0, i;
-	struct sym_stack *st;
+	size_t nr = raw ? (size_t)raw->nr_kernel + raw->nr_user : 0, i, cap, k = 0;
+	int per = sym->opts.inline_frames ? DBG_MAX_INLINE : 1, n;
+	struct sym_stack *st, *small;
 	int err = 0;
 
-	st = calloc(1, sizeof(*st) + nr * sizeof(st->frames[0]));
+	cap = raw ? raw->nr_kernel + (size_t)raw->nr_user * (size_t)per : 0;
+	st = calloc(1, sizeof(*st) + cap * sizeof(st->frames[0]));
 	if (!st)
 		return -ENOMEM;
 	st->missing = !raw;
-	if (raw) {
+	if (raw)
 		st->nr_kernel = raw->nr_kernel;
-		st->nr_user = raw->nr_user;
-	}
 	for (i = 0; i < nr && !err; i++) {
 		uint64_t addr = sym->frames[raw->off + i];
 
-		if (i < raw->nr_kernel)
-			err = symbolize_kernel(sym, addr, i > 0, &st->frames[i]);
-		else
-			err = symbolize_user(sym, pm, t, addr, i > raw->nr_kernel, &st->frames[i]);
-		if (st->frames[i].flags & SYM_FRAME_RESOLVED)
-			st->nr_resolved++;
+		if (i < raw->nr_kernel) {
+			err = symbolize_kernel(sym, addr, i > 0, &st->frames[k]);
+			n = 1;
+		} else {
+			n = symbolize_user(sym, pm, tgid, t, addr, i > raw->nr_kernel,
+					   &st->frames[k], per);
+			if (n < 0)
+				err = n;
+			else
+				st->nr_user += (uint32_t)n;
+		}
+		for (; !err && n > 0; n--, k++)
+			if (st->frames[k].flags & SYM_FRAME_RESOLVED)
+				st->nr_resolved++;
 	}
 	if (err) {
 		free(st);
 		return err;
+	}
+	if (k < cap) {	/* give back what inline frames did not use */
+		small = realloc(st, sizeof(*st) + k * sizeof(st->frames[0]));
+		if (small)
+			st = small;
 	}
 	*out = st;
 	return 0;
@@ -729,7 +1014,7 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 	}
 	slot = cache_probe(sym->cache, sym->cache_cap, tgid, stack_id, epoch);
 	if (!slot->st) {
-		err = symbolize_raw(sym, find_raw_stack(sym, stack_id), pm, time_ns, &st);
+		err = symbolize_raw(sym, find_raw_stack(sym, stack_id), pm, tgid, time_ns, &st);
 		if (err)
 			return err;
 		slot->tgid = tgid;
@@ -799,6 +1084,23 @@ int symbolizer__load(struct symbolizer *sym, struct recording *rec)
 	return 0;
 }
 
+static void count_objects(struct symbolizer *sym, const struct sym_stack *st, uint64_t count)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->nr_kernel + st->nr_user; i++) {
+		const struct sym_frame *f = &st->frames[i];
+		struct object *o;
+
+		if (!f->obj || f->obj > sym->nr_objs)
+			continue;
+		o = &sym->objs[f->obj - 1];
+		o->pub.frames += count;
+		if (!(f->flags & SYM_FRAME_RESOLVED))
+			o->pub.unresolved += count;
+	}
+}
+
 int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 {
 	const struct sym_stack *st;
@@ -813,6 +1115,7 @@ int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 			return pr_errno(err, "cannot symbolize stack %" PRIu32 " of process %" PRIu32,
 					e->stack_id, e->tgid);
 		e->stack = st;
+		count_objects(sym, st, e->count);
 		sym->stats.frames += (uint64_t)(st->nr_kernel + st->nr_user) * e->count;
 		sym->stats.resolved += (uint64_t)st->nr_resolved * e->count;
 		if (st->missing)
@@ -829,4 +1132,58 @@ const struct sym_stats *symbolizer__stats(const struct symbolizer *sym)
 size_t symbolizer__nr_symbolized(const struct symbolizer *sym)
 {
 	return sym->nr_cached;
+}
+
+int symbolizer__set_opts(struct symbolizer *sym, const struct sym_opts *o)
+{
+	if (sym->prepared && sym->nr_cached)
+		return -EBUSY;
+	sym->opts = *o;
+	return 0;
+}
+
+size_t symbolizer__nr_objects(const struct symbolizer *sym)
+{
+	return sym->nr_objs;
+}
+
+const struct sym_object *symbolizer__object(const struct symbolizer *sym, size_t i)
+{
+	return i < sym->nr_objs ? &sym->objs[i].pub : NULL;
+}
+
+static int cmp_unresolved(const void *a, const void *b)
+{
+	const struct sym_object *x = *(const struct sym_object *const *)a;
+	const struct sym_object *y = *(const struct sym_object *const *)b;
+
+	if (x->unresolved != y->unresolved)
+		return x->unresolved > y->unresolved ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+#define MAX_UNRESOLVED_SHOWN	8
+
+void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f)
+{
+	const struct sym_object **v;
+	size_t i, nr = 0;
+
+	v = calloc(sym->nr_objs ? sym->nr_objs : 1, sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < sym->nr_objs; i++)
+		if (sym->objs[i].pub.unresolved)
+			v[nr++] = &sym->objs[i].pub;
+	sort(v, nr, sizeof(*v), cmp_unresolved);
+	if (nr)
+		fputs("eprof: unresolved frames:", f);
+	for (i = 0; i < nr && i < MAX_UNRESOLVED_SHOWN; i++)
+		fprintf(f, "%s %s %" PRIu64 " (%s)", i ? "," : "", basename_of(v[i]->path),
+			v[i]->unresolved, v[i]->why ? v[i]->why : "no symbols");
+	if (nr > MAX_UNRESOLVED_SHOWN)
+		fprintf(f, ", and %zu more binaries", nr - MAX_UNRESOLVED_SHOWN);
+	if (nr)
+		fputc('\n', f);
+	free(v);
 }

@@ -16,6 +16,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "format/recording.h"
 
 struct recording;
 struct rec_stack;
@@ -27,6 +30,8 @@ struct stack_agg;
 enum sym_frame_flags {
 	SYM_FRAME_KERNEL = 1u << 0,	/* a kernel frame (folded with "_[k]") */
 	SYM_FRAME_RESOLVED = 1u << 1,	/* name is a symbol, not a placeholder */
+	SYM_FRAME_JIT = 1u << 2,	/* named by a /tmp/perf-PID.map (name ends "_[j]") */
+	SYM_FRAME_INLINE = 1u << 3,	/* an inlined function (--inline), not a real frame */
 };
 
 struct sym_frame {
@@ -40,6 +45,7 @@ struct sym_frame {
 	const char *dso;
 	uint64_t addr;			/* the address as sampled */
 	uint32_t flags;			/* enum sym_frame_flags */
+	uint32_t obj;			/* index + 1 of its sym_object; 0: none */
 };
 
 /*
@@ -61,6 +67,37 @@ struct sym_stats {
 	uint64_t missing_stack_samples;	/* samples whose stack id was not found */
 };
 
+/*
+ * How a report symbolizes beyond the recording. With local set, a frame the
+ * recording's symbols do not cover (and, for inline and lines, every frame)
+ * is looked up in local files whose build-id matches: the debug_dirs in
+ * order, /usr/lib/debug, the original path (report/debuginfo.h).
+ */
+struct sym_opts {
+	bool local;
+	const char *const *debug_dirs;	/* --debug-dir, in order (kept, not copied) */
+	size_t nr_debug_dirs;
+	bool inline_frames;		/* inlined functions as frames of their own */
+	bool lines;			/* names get ":FILE:LINE" (file basename) */
+	bool addresses;			/* names get "@0xVADDR" (the ELF address looked up) */
+};
+
+/*
+ * One binary (or "[kernel]", "[unknown]" for addresses outside every
+ * mapping, a JIT map) as the report sees it: where its names come from and
+ * how many of its sampled frames stayed unresolved.
+ */
+struct sym_object {
+	const char *path;
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;
+	const char *embedded;		/* source of the recording's symbols; NULL: none */
+	const char *local;		/* the local file used; NULL: none (or not looked for) */
+	const char *why;		/* why frames stayed unresolved; NULL: none did */
+	uint64_t frames;		/* sampled frames, weighted by samples (symbolizer__resolve) */
+	uint64_t unresolved;		/* of them, not resolved */
+};
+
 struct symbolizer;
 
 /* NULL on ENOMEM. */
@@ -76,6 +113,12 @@ int symbolizer__add_stack(struct symbolizer *sym, const struct rec_stack *st);
 int symbolizer__add_mapping(struct symbolizer *sym, const struct rec_mapping *m);
 int symbolizer__add_binary(struct symbolizer *sym, const struct rec_binary *b);
 int symbolizer__add_ksym(struct symbolizer *sym, const struct rec_ksym *k);
+
+/*
+ * Sets the options (before the first lookup; -EBUSY after). The default is
+ * the recording alone. o->debug_dirs must outlive sym.
+ */
+int symbolizer__set_opts(struct symbolizer *sym, const struct sym_opts *o);
 
 /* Adds every stack, mapping, binary and kernel symbol of rec; prints its errors. */
 int symbolizer__load(struct symbolizer *sym, struct recording *rec);
@@ -99,5 +142,15 @@ const struct sym_stats *symbolizer__stats(const struct symbolizer *sym);
 
 /* Distinct stacks symbolized so far (cache entries). */
 size_t symbolizer__nr_symbolized(const struct symbolizer *sym);
+
+/* The objects, counted by symbolizer__resolve(). */
+size_t symbolizer__nr_objects(const struct symbolizer *sym);
+const struct sym_object *symbolizer__object(const struct symbolizer *sym, size_t i);
+
+/*
+ * One line, when frames stayed unresolved: "eprof: unresolved frames:
+ * libfoo.so 123 (no symbols), [unknown] 45 (no mapping)", most first.
+ */
+void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f);
 
 #endif

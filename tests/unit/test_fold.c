@@ -767,9 +767,12 @@ static void info_text_and_json(void)
 	CHECK(text && strstr(text, "dropped stacks         3 (user 1, kernel 2)\n"));
 	CHECK(text && strstr(text, "processes sampled      3\n"));
 	CHECK(text && strstr(text, "frequency (Hz)         99\n"));
-	CHECK(text && strstr(text, "binaries: 3\n"));
-	CHECK(text && strstr(text, "-                                               1  .symtab    "
-				   "/lib/libc.so.6\n"));
+	CHECK(text && strstr(text, "symbols stored         3 binaries, 4 symbols\n"));
+	CHECK(text && strstr(text, "binaries: 6\n"));
+	CHECK(text && strstr(text, "-                                                 3          0  "
+				   "/lib/libc.so.6"));
+	CHECK(text && strstr(text, "/lib/libfoo.so                           missing "
+				   "(unresolved: no symbols)\n"));
 	free(text);
 	mkargs(&a, in, NULL, as_json);
 	CHECK_EQ_U64(run_captured(cmd_info, a.argc, a.argv, &text), EXIT_OK);
@@ -778,7 +781,9 @@ static void info_text_and_json(void)
 	CHECK(text && strstr(text, "\"samples\":10,\"lost_samples\":3,\"dropped_stacks\":3,"));
 	CHECK(text && strstr(text, "\"processes\":3,"));
 	CHECK(text && strstr(text, "{\"build_id\":null,\"path\":\"/lib/libc.so.6\","
-				   "\"source\":\".symtab\",\"symbols\":1,\"segments\":1}"));
+				   "\"symbolized\":\"embedded\",\"embedded\":\".symtab\","
+				   "\"local\":null,\"frames\":3,\"unresolved\":0,"
+				   "\"unresolved_why\":null}"));
 	CHECK(text && strstr(text, "\"build_id\":\"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1\""));
 	CHECK(text && strlen(text) > 2 && !strcmp(text + strlen(text) - 2, "}\n"));
 	free(text);

@@ -3,3 +3,36 @@
 eprof_workload(known_split)
 eprof_workload(forker)
 eprof_workload(short_lived)
+eprof_workload(bench_load LIBS pthread)
+
+# dlopener loads libhotlib.so (built next to it) in the middle of its run.
+add_library(hotlib SHARED ${CMAKE_CURRENT_SOURCE_DIR}/workloads/hotlib.c)
+target_compile_options(hotlib PRIVATE -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
+                                      -Wno-missing-prototypes)
+set_target_properties(hotlib PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/workloads)
+eprof_workload(dlopener LIBS ${CMAKE_DL_LIBS})
+add_dependencies(dlopener hotlib)
+
+# jit writes /tmp/perf-PID.map for code it generates.
+eprof_workload(jit)
+
+# inline_app, stripped (workloads/stripped/inline_app, with a .gnu_debuglink)
+# and its DWARF in a separate file (workloads/debug/inline_app.debug).
+eprof_workload(inline_app)
+set(wl ${CMAKE_CURRENT_BINARY_DIR}/workloads)
+add_custom_command(
+  OUTPUT ${wl}/stripped/inline_app ${wl}/debug/inline_app.debug
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${wl}/stripped ${wl}/debug
+  COMMAND ${CMAKE_OBJCOPY} --only-keep-debug $<TARGET_FILE:inline_app> ${wl}/debug/inline_app.debug
+  COMMAND ${CMAKE_OBJCOPY} --strip-all --add-gnu-debuglink=${wl}/debug/inline_app.debug
+          $<TARGET_FILE:inline_app> ${wl}/stripped/inline_app
+  DEPENDS inline_app
+  COMMENT "stripping inline_app into stripped/ and debug/")
+add_custom_target(inline_app_split ALL DEPENDS ${wl}/stripped/inline_app ${wl}/debug/inline_app.debug)
+
+# report views (issue 5): phases in time, threads pinned to CPUs, a known
+# ratio for diffs, and a synthetic recording with many distinct stacks.
+eprof_workload(phases)
+eprof_workload(pinned LIBS pthread)
+eprof_workload(ratio)
+eprof_workload(gen_stacks LIBS eprof_format)

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t0505: `go tool pprof -top` reads the --pprof output and agrees with --fold
+# on every function's total (cum) samples; the labels are there.
+. "$E2E_DIR/lib.sh"
+require_root; require_btf
+require_cmd go
+
+"$EPROF" record -F 999 -o "$TMP/r.eprof" -- "$WORKLOADS/known_split" 1500 2>/dev/null || fail "record failed"
+"$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/fold" 2>/dev/null || fail "--fold failed"
+"$EPROF" report -i "$TMP/r.eprof" --pprof "$TMP/p.pb.gz" 2>"$TMP/err" || { cat "$TMP/err"; fail "--pprof failed"; }
+gzip -t "$TMP/p.pb.gz" || fail "--pprof output is not gzip"
+
+export HOME=${HOME:-/root} GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath"
+go tool pprof -top -sample_index=samples -nodecount=1000000 -nodefraction=0 -edgefraction=0 \
+	"$TMP/p.pb.gz" >"$TMP/top" 2>"$TMP/err" || { cat "$TMP/err"; fail "go tool pprof cannot read it"; }
+head -15 "$TMP/top"
+
+# fold totals: each function once per line (the comm is not a function), "_[k]" dropped
+awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); delete seen
+       for (i = 2; i <= k; i++) { name = f[i]; sub(/_\[k\]$/, "", name)
+         if (!(name in seen)) { seen[name] = 1; tot[name] += n } } }
+     END { for (x in tot) print x, tot[x] }' "$TMP/fold" | sort >"$TMP/want"
+# pprof -top rows: flat flat% sum% cum cum% name
+awk 'f && NF >= 6 { name = $6; for (i = 7; i <= NF; i++) name = name " " $i; print name, $4 }
+     /flat%/ { f = 1 }' "$TMP/top" | sort >"$TMP/got"
+if ! diff "$TMP/want" "$TMP/got" >"$TMP/diff"; then
+	head -20 "$TMP/diff"
+	fail "go tool pprof totals differ from --fold"
+fi
+say "$(wc -l <"$TMP/want") functions agree"
+
+go tool pprof -tags "$TMP/p.pb.gz" >"$TMP/tags" 2>/dev/null || fail "go tool pprof -tags failed"
+for l in pid tid comm cpu; do
+	grep -q "^ *$l:" "$TMP/tags" || { cat "$TMP/tags"; fail "no $l label"; }
+done
+grep -q 'known_split' "$TMP/tags" || fail "the comm label lacks known_split"
+exit 0

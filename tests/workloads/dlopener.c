@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dlopener: spins in before_dlopen for ~0.5 s, then dlopens libhotlib.so
+ * (next to the executable) and spins in its hotlib_spin for ~0.5 s, so the
+ * library is mapped only in the middle of a recording.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile uint64_t sink;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+__attribute__((noinline)) void before_dlopen(uint64_t ms)
+{
+	volatile uint64_t acc[2] = { 3, 5 };
+	uint64_t end = now_ns() + ms * 1000000ull;
+
+	do {
+		for (int i = 0; i < 10000; i++)
+			acc[i & 1] = acc[i & 1] * 6364136223846793005ull + 7;
+	} while (now_ns() < end);
+	sink += acc[0];
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t ms = argc > 1 ? strtoull(argv[1], NULL, 10) : 500;
+	char path[PATH_MAX];
+	uint64_t (*spin)(uint64_t);
+	ssize_t n;
+	void *h;
+
+	before_dlopen(ms);
+	n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	if (n <= 0)
+		return 1;
+	path[n] = '\0';
+	strcpy(strrchr(path, '/') + 1, "libhotlib.so");
+	h = dlopen(path, RTLD_NOW);
+	if (!h) {
+		fprintf(stderr, "dlopener: %s\n", dlerror());
+		return 1;
+	}
+	spin = (uint64_t (*)(uint64_t))dlsym(h, "hotlib_spin");
+	if (!spin)
+		return 1;
+	sink += spin(ms);
+	return 0;
+}
