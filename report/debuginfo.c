@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,16 @@ struct dbg_file {
 	char *path;
 	void *image;		/* owned memory image, or NULL */
 	int has_dwarf;		/* -1: not yet known */
+	struct dbg_sym *syms;	/* function symbols sorted by address, built on first use */
+	size_t nr_syms;
+	bool syms_loaded;
+};
+
+/* A function symbol in dwfl addresses; name points into the Dwfl's ELF. */
+struct dbg_sym {
+	uint64_t addr;
+	uint64_t end;		/* addr + size, or the next symbol's address when sizeless */
+	const char *name;
 };
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -57,6 +68,7 @@ void dbg_file__close(struct dbg_file *f)
 		return;
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
+	free(f->syms);
 	free(f->image);
 	free(f->path);
 	free(f);
@@ -222,19 +234,81 @@ bool dbg_file__offset_to_vaddr(struct dbg_file *f, uint64_t off, uint64_t *vaddr
 	return false;
 }
 
+static int cmp_dbg_sym(const void *a, const void *b)
+{
+	const struct dbg_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* at one address prefer the sized symbol, then the longer one */
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+/*
+ * libdw 0.188 scans every symbol on each dwfl_module_addrinfo() call, which
+ * made reports of busy machines spend most of their time there; one sorted
+ * table per file, searched by bisection, costs a single scan.
+ */
+static void load_symbols(struct dbg_file *f)
+{
+	int i, n = dwfl_module_getsymtab(f->mod);
+	size_t nr = 0, j, k;
+	struct dbg_sym *v;
+
+	f->syms_loaded = true;
+	if (n <= 0)
+		return;
+	v = calloc((size_t)n, sizeof(*v));
+	if (!v)
+		return;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || !addr)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && !(type == STT_NOTYPE && sym.st_size))
+			continue;
+		v[nr].addr = addr;
+		v[nr].end = addr + sym.st_size;
+		v[nr].name = name;
+		nr++;
+	}
+	qsort(v, nr, sizeof(*v), cmp_dbg_sym);
+	/* one symbol per address (aliases share it); sizeless ones end at the next */
+	for (j = 0, k = 0; j < nr; j++) {
+		if (k && v[k - 1].addr == v[j].addr)
+			continue;
+		v[k++] = v[j];
+	}
+	for (j = 0; j < k; j++)
+		if (v[j].end == v[j].addr)
+			v[j].end = j + 1 < k ? v[j + 1].addr : v[j].addr + 1;
+	f->syms = v;
+	f->nr_syms = k;
+}
+
 const char *dbg_file__symbol(struct dbg_file *f, uint64_t vaddr)
 {
-	GElf_Off offset;
-	GElf_Sym sym;
-	const char *name;
+	uint64_t addr = vaddr + f->bias;
+	size_t lo = 0, hi;
 
-	name = dwfl_module_addrinfo(f->mod, vaddr + f->bias, &offset, &sym, NULL, NULL, NULL);
-	if (!name || !*name)
+	if (!f->syms_loaded)
+		load_symbols(f);
+	hi = f->nr_syms;
+	while (lo < hi) {	/* first symbol starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= f->syms[lo - 1].end)
 		return NULL;
-	/* a sized symbol must cover the address; a sizeless one is trusted as libdw finds it */
-	if (sym.st_size && offset >= sym.st_size)
-		return NULL;
-	return name;
+	return f->syms[lo - 1].name;
 }
 
 static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)

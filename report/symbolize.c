@@ -944,6 +944,12 @@ static int cache_grow(struct symbolizer *sym)
 	return 0;
 }
 
+/* A user frame that fell in no mapping and no JIT map. */
+static bool is_unmapped(const struct sym_frame *f)
+{
+	return f->obj == OBJ_UNKNOWN + 1 && !(f->flags & SYM_FRAME_RESOLVED);
+}
+
 static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
 			 const struct proc_maps *pm, uint32_t tgid, uint64_t t,
 			 struct sym_stack **out)
@@ -969,6 +975,14 @@ static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
 		} else {
 			n = symbolize_user(sym, pm, tgid, t, addr, i > raw->nr_kernel,
 					   &st->frames[k], per);
+			/*
+			 * A frame-pointer walk through code built without frame
+			 * pointers yields runs of values that are in no mapping at
+			 * all; one "[unknown]" stands for the whole run.
+			 */
+			if (n == 1 && k > st->nr_kernel && is_unmapped(&st->frames[k]) &&
+			    is_unmapped(&st->frames[k - 1]))
+				n = 0;
 			if (n < 0)
 				err = n;
 			else
