@@ -38,7 +38,8 @@ int rec_sql_error(const struct recording *rec, int rc, const char *what)
 		pr_err("'%s' is damaged: %s: %s", rec->path, what, msg);
 		return -EBADMSG;
 	case SQLITE_FULL:
-		pr_err("'%s': %s: %s", rec->path, what, msg);
+		pr_err("'%s': %s: no space left on device (free some space; what was "
+		       "committed before stays readable)", rec->path, what);
 		return -ENOSPC;
 	default:
 		pr_err("'%s': %s: %s", rec->path, what, msg);
