@@ -153,7 +153,7 @@ int recording__create(const char *path, struct recording **out)
 	 * file; synchronous=NORMAL is enough for a killed recorder (the kernel
 	 * still has every write), only a power cut could cost the last commit.
 	 */
-	err = exec_sql(rec, "PRAGMA page_size = 4096; PRAGMA journal_mode = DELETE;"
+	err = exec_sql(rec, "PRAGMA page_size = 1024; PRAGMA journal_mode = DELETE;"
 			    "PRAGMA synchronous = NORMAL;", "setting up the database");
 	if (err)
 		goto out;
