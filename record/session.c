@@ -88,7 +88,7 @@ int session__add_mapping(struct session *s, const struct rec_mapping *m)
 	return recording__add_mapping(s->rec, m);
 }
 
-int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid)
+int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 {
 	struct rec_mapping m;
 	size_t i, n = s->nr_maps;
@@ -98,7 +98,7 @@ int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid)
 	for (i = 0; i < n; i++) {
 		const struct mapping *k = &s->maps[i];
 
-		if (k->tgid != ppid)
+		if (k->tgid != ppid || k->time_ns > fork_ns)
 			continue;
 		memset(&m, 0, sizeof(m));
 		m.time_ns = k->time_ns;	/* keeps the parent's order of mappings */

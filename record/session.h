@@ -94,10 +94,10 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 int session__add_mapping(struct session *s, const struct rec_mapping *m);
 
 /*
- * Gives process pid, just forked from ppid, a copy of ppid's mappings (with
- * their times), since a fork produces no mmap records.
+ * Gives process pid, forked from ppid at fork_ns, a copy of the mappings ppid
+ * had then (with their times), since a fork produces no mmap records.
  */
-int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid);
+int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns);
 
 /* Writes loss rows for what the counters gained since the last commit, then commits. */
 int session__commit(struct session *s);

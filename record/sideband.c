@@ -47,9 +47,18 @@ struct build_id_entry {
 	uint8_t id[REC_BUILD_ID_MAX];
 };
 
+/* A fork seen in the current batch of side-band records. */
+struct fork_event {
+	uint64_t time_ns;
+	uint32_t ppid;
+	uint32_t pid;
+};
+
 struct sideband {
 	struct session *s;
 	struct perf_buffer *pb;
+	struct fork_event *forks;	/* applied after each batch, in time order */
+	size_t nr_forks, alloc_forks;
 	struct u64map bid_index;	/* hash(dev, ino) -> index + 1 into bids */
 	struct build_id_entry *bids;
 	size_t nr_bids, alloc_bids;
@@ -217,17 +226,58 @@ static int on_comm(struct sideband *sb, const struct perf_event_header *h)
 	return session__note_comm(sb->s, record_time(h), ids[0], ids[1], buf);
 }
 
-/* PERF_RECORD_FORK: a new process (not a thread) inherits its parent's mappings. */
+/*
+ * PERF_RECORD_FORK: a new process (not a thread) inherits its parent's
+ * mappings. The records of each CPU come in their own buffer, so the
+ * parent's last mmaps may be read after its fork: forks are kept and
+ * applied once the whole batch is in (apply_forks).
+ */
 static int on_fork(struct sideband *sb, const struct perf_event_header *h)
 {
 	uint32_t ids[4];	/* pid, ppid, tid, ptid */
+	struct fork_event *f;
 
 	if (h->size < sizeof(*h) + sizeof(ids) + 8 + SAMPLE_ID_SIZE)
 		return 0;
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
 	if (ids[0] == ids[1] || !sampler__is_target(sb->s->sampler, ids[0]))
 		return 0;
-	return session__inherit_mappings(sb->s, ids[1], ids[0]);
+	if (sb->nr_forks == sb->alloc_forks) {
+		size_t n = sb->alloc_forks ? sb->alloc_forks * 2 : 64;
+
+		f = reallocarray(sb->forks, n, sizeof(*f));
+		if (!f)
+			return pr_errno(-ENOMEM, "cannot keep fork events");
+		sb->forks = f;
+		sb->alloc_forks = n;
+	}
+	f = &sb->forks[sb->nr_forks++];
+	f->time_ns = record_time(h);
+	f->ppid = ids[1];
+	f->pid = ids[0];
+	return 0;
+}
+
+static int cmp_fork(const void *a, const void *b)
+{
+	const struct fork_event *x = a, *y = b;
+
+	return x->time_ns < y->time_ns ? -1 : x->time_ns > y->time_ns;
+}
+
+/* Oldest first, so a grandchild copies what its parent has just inherited. */
+static int apply_forks(struct sideband *sb)
+{
+	size_t i;
+	int err = 0;
+
+	if (sb->nr_forks > 1)
+		qsort(sb->forks, sb->nr_forks, sizeof(*sb->forks), cmp_fork);
+	for (i = 0; i < sb->nr_forks && !err; i++)
+		err = session__inherit_mappings(sb->s, sb->forks[i].ppid, sb->forks[i].pid,
+						sb->forks[i].time_ns);
+	sb->nr_forks = 0;
+	return err;
 }
 
 /* PERF_RECORD_EXIT of a process: read its JIT map before it is gone. */
@@ -334,7 +384,7 @@ int sideband__consume(struct sideband *sb)
 		return sb->s->err;
 	if (err < 0)
 		return pr_errno(err, "cannot read the side-band events");
-	return 0;
+	return apply_forks(sb);		/* prints its own error */
 }
 
 static int scan_maps(struct sideband *sb, uint32_t pid)
@@ -452,5 +502,6 @@ void sideband__close(struct sideband *sb)
 	perf_buffer__free(sb->pb);
 	u64map__release(&sb->bid_index);
 	free(sb->bids);
+	free(sb->forks);
 	free(sb);
 }
