@@ -602,7 +602,9 @@ out:
 		if (!started) {
 			target__abort_child(&t);
 		} else {
+			/* Stopped by a signal or -d: end the command too, as perf does. */
 			target__try_reap(&t);
+			target__stop_child(&t);
 			if (status == EXIT_OK && t.child_reaped)
 				status = child_exit_status(&t);
 			else if (status == EXIT_OK && stop_signal)

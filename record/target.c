@@ -221,6 +221,23 @@ void target__abort_child(struct target *t)
 	}
 }
 
+void target__stop_child(struct target *t)
+{
+	int i;
+
+	if (!t->child || t->child_reaped)
+		return;
+	kill(t->child, SIGTERM);
+	for (i = 0; i < 200 && !t->child_reaped; i++) {	/* up to 2 s to exit cleanly */
+		usleep(10000);
+		reap_child(t, WNOHANG);
+	}
+	if (!t->child_reaped) {
+		kill(t->child, SIGKILL);
+		reap_child(t, 0);
+	}
+}
+
 void target__release_fds(struct target *t)
 {
 	size_t i;

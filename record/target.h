@@ -54,6 +54,9 @@ void target__try_reap(struct target *t);
 void target__abort_child(struct target *t);
 
 /* Closes the fds. Accepts a zeroed or initialised target. */
+/* Ends a command still running: SIGTERM, then SIGKILL after 2 s; reaps it. */
+void target__stop_child(struct target *t);
+
 void target__release_fds(struct target *t);
 
 #endif
