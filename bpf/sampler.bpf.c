@@ -36,9 +36,14 @@ struct {
 	__uint(max_entries, 1 << 20);	/* resized by record/ before load */
 } events SEC(".maps");
 
-/* Process ids (tgids) to sample when filter_tgids is set; filled by record/. */
+/*
+ * Process ids (tgids) to sample when filter_tgids is set; filled by record/
+ * and on_fork. LRU, so a long `make` that forks more processes than the map
+ * holds evicts the longest-idle entries (dead processes) instead of failing
+ * to follow new children; every sample and every fork refreshes its entry.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
 	__type(value, __u8);
