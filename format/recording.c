@@ -112,17 +112,31 @@ bool recording__is_finished(const struct recording *rec)
 	return rec->finished;
 }
 
-/* Removes path and any journal a previous SQLite user left next to it. */
+/*
+ * Makes room for a new recording at path: an existing file is kept as
+ * path.old (as perf keeps perf.data.old), so a mistaken -o loses nothing;
+ * journals a previous SQLite user left next to it are removed.
+ */
 static int remove_old(const char *path)
 {
-	static const char *const suffixes[] = { "", "-journal", "-wal", "-shm" };
+	static const char *const suffixes[] = { "-journal", "-wal", "-shm" };
 	char name[4200];
+	struct stat st;
 	size_t i;
 
+	if ((size_t)snprintf(name, sizeof(name), "%s.old", path) >= sizeof(name))
+		return pr_errno(-ENAMETOOLONG, "cannot create '%s'", path);
+	if (!lstat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return pr_errno(-EISDIR, "cannot create '%s'", path);
+		if (rename(path, name))
+			return pr_errno(-errno, "cannot create '%s': cannot keep the old file as '%s'",
+					path, name);
+	}
 	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		if ((size_t)snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) >= sizeof(name))
 			return pr_errno(-ENAMETOOLONG, "cannot create '%s'", path);
-		if (unlink(name) && errno != ENOENT)
+		if (unlink(name) && errno != ENOENT && errno != EROFS)
 			return pr_errno(-errno, "cannot create '%s': cannot remove '%s'", path, name);
 	}
 	return 0;
@@ -132,7 +146,7 @@ int recording__create(const char *path, struct recording **out)
 {
 	struct recording *rec;
 	char pragmas[160];
-	int rc, err;
+	int rc, err, fd;
 
 	rec = recording_new(path);
 	if (!rec)
@@ -141,6 +155,14 @@ int recording__create(const char *path, struct recording **out)
 	err = remove_old(path);
 	if (err)
 		goto out;
+	/* Create the file ourselves: the OS's reason (no such directory, read-only
+	 * file system, permission) says more than SQLite's "unable to open". */
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = pr_errno(-errno, "cannot create '%s'", path);
+		goto out;
+	}
+	close(fd);
 	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	if (rc != SQLITE_OK) {
 		err = rec_sql_error(rec, rc, "cannot create the recording");
