@@ -26,6 +26,9 @@ unsigned int log_error_count(void)
 }
 
 static void vlog(enum log_level level, const char *prefix, const char *fmt, va_list ap,
+		 const char *suffix) __attribute__((format(printf, 3, 0)));
+
+static void vlog(enum log_level level, const char *prefix, const char *fmt, va_list ap,
 		 const char *suffix)
 {
 	if (level > cur_level)
