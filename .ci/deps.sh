@@ -5,9 +5,12 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
+# build: compilers, BPF tools, the five libraries
 pkgs=(build-essential cmake pkg-config clang llvm bpftool
       libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev
-      sqlite3 elfutils binutils util-linux)
+# tests: real clients of eprof's output (sqlite3, xmllint, Chromium, go tool
+# pprof, addr2line) and the tools the end-to-end scripts use
+      sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
