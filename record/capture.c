@@ -1,23 +1,42 @@
 // SPDX-License-Identifier: MIT
 /*
- * record/capture.c - the symbol data of what was sampled, captured before
- * the binaries change or disappear, so the recording can be reported on
- * another machine.
+ * record/capture.c - the symbol data of what was sampled, captured while
+ * the recording goes, so that every committed sample can be named from the
+ * recording alone: on another machine, after the binaries changed, and
+ * after a recorder killed with SIGKILL or stopped by a full disk.
  *
  * This is capture, not symbolization: for each sampled user address it
  * finds the mapping that held it (the latest one for that process that
  * began no later than the sample), turns it into an offset in the mapped
  * file, and groups offsets by binary (build-id, else path). Each binary is
  * opened once, only if its build-id is the recorded one, and the symbols
- * covering at least one sampled address are stored with the file's PT_LOAD
- * segments. report/ does every lookup later.
+ * covering sampled addresses are stored with the file's PT_LOAD segments.
+ * report/ does every lookup later.
+ *
+ * Incremental: every commit (about once a second) first runs a step over
+ * the (process, stack) pairs sampled for the first time since the previous
+ * step, and the stacks new since then, and adds only symbols not stored
+ * before, in the same transaction as the samples that need them. So a
+ * binary has one row per step that found new symbols in it (report/ merges
+ * rows of one key), each with its segments. What a step needs stays in
+ * memory: per binary its parsed symbol table (the ELF file stays mapped, its
+ * descriptor closed) and a byte per symbol saying it is stored; the kernel
+ * symbols, read from /proc/kallsyms once, at the first kernel address. A
+ * CPU-bound workload soon samples no new pairs: its steps cost nothing.
+ *
+ * A pair whose address is in no mapping yet (its mmap record may still be
+ * queued) is tried again at the next step, and every pair once more at the
+ * end, which also reads /proc/kallsyms again for the kernel addresses no
+ * symbol covered (modules or BPF programs loaded while recording).
  *
  * Return addresses point after their call, and a call can be the last
  * instruction of a function, so for every frame but the innermost both the
  * address and the address minus one are covered.
  *
- * Kernel symbols come from /proc/kallsyms (read only when kernel frames
- * were sampled): each symbol ends where the next one begins.
+ * Addresses in anonymous memory go to the process's JIT map (jitmap.c).
+ *
+ * Kernel symbols come from /proc/kallsyms: each symbol ends where the next
+ * one begins.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,26 +48,66 @@
 #include "record/capture.h"
 #include "record/elf_file.h"
 #include "record/jitmap.h"
+#include "record/session.h"
 #include "util/log.h"
 
 #define MAX_CANDIDATES	8
+#define MAX_OPEN_TRIES	4	/* steps that may try to open a binary that failed */
+
+struct u64vec {
+	uint64_t *v;
+	size_t nr, alloc;
+};
 
 struct binary {
 	uint8_t build_id[REC_BUILD_ID_MAX];
 	uint32_t build_id_len;
-	const char *path;
+	char *path;
 	bool vdso;
-	const struct mapping *cand[MAX_CANDIDATES];	/* mappings to open it through */
+	struct elf_file *f;		/* open (its fd closed) once found */
+	struct elf_file *dbg;		/* its debug file, when the symbols come from there */
+	const struct elf_file *sf;	/* f or dbg: where the symbols are */
+	uint8_t *stored;		/* per sf->syms: in the recording already */
+	bool emitted;			/* a row (with the segments) was added */
+	unsigned int tries;		/* failed opens */
+	/* this step only */
+	bool in_step;
+	struct mapping cand[MAX_CANDIDATES];	/* mappings to open it through (paths not owned) */
 	size_t nr_cand;
-	uint64_t *offs;		/* sampled file offsets */
-	size_t nr_offs, alloc_offs;
+	struct u64vec offs;		/* sampled file offsets */
 };
 
+struct jit_addr {
+	uint32_t pid;
+	uint64_t addr;
+};
+
+struct ksym_tmp;
+
 struct capture {
-	struct session *s;
 	struct binary *bins;
 	size_t nr_bins, alloc_bins;
 	struct u64map bin_index;	/* hash of the key -> index + 1 (probing on collisions) */
+	size_t *step_bins;		/* binaries with offsets in this step */
+	size_t nr_step, alloc_step;
+	size_t maps_sorted;		/* s->nr_maps when s->maps was last sorted */
+
+	struct u64vec pairs;		/* pairs noted since the last step */
+	struct u64vec retry;		/* pairs with an address in no mapping yet */
+	struct u64vec work;
+	struct jit_addr *jit;		/* this step's addresses outside file mappings */
+	size_t nr_jit, alloc_jit;
+
+	size_t next_stack;		/* stack table index not yet scanned for kernel frames */
+	bool ksyms_read;
+	char *kbuf;			/* /proc/kallsyms; the names point into it */
+	struct ksym_tmp *ksyms;		/* sorted by address */
+	size_t nr_ksyms;
+	uint8_t *kstored;		/* per ksyms: in the recording already */
+	struct u64vec kaddrs;		/* this step's kernel addresses */
+	struct u64vec kmissed;		/* covered by no symbol: tried again at the end */
+
+	struct capture_stats st;
 };
 
 static int map_cmp(const void *a, const void *b)
@@ -75,7 +134,7 @@ static size_t sort_unique(uint64_t *v, size_t n)
 {
 	size_t i, out = 0;
 
-	if (n)
+	if (n > 1)
 		qsort(v, n, sizeof(*v), u64_cmp);
 	for (i = 0; i < n; i++)
 		if (!out || v[out - 1] != v[i])
@@ -83,20 +142,92 @@ static size_t sort_unique(uint64_t *v, size_t n)
 	return out;
 }
 
-static int push_u64(uint64_t **v, size_t *nr, size_t *alloc, uint64_t x)
+static int grow(void *arr, size_t *alloc, size_t need, size_t size)
 {
-	if (*nr == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 64;
-		uint64_t *nv = reallocarray(*v, n, sizeof(*nv));
+	void **p = arr;
+	size_t n = *alloc ? *alloc : 64;
+	void *q;
 
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*alloc = n;
-	}
-	(*v)[(*nr)++] = x;
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = reallocarray(*p, n, size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*alloc = n;
 	return 0;
 }
+
+static int u64vec__push(struct u64vec *v, uint64_t x)
+{
+	if (grow(&v->v, &v->alloc, v->nr + 1, sizeof(*v->v)))
+		return -ENOMEM;
+	v->v[v->nr++] = x;
+	return 0;
+}
+
+static void u64vec__release(struct u64vec *v)
+{
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
+
+struct capture *capture__new(void)
+{
+	return calloc(1, sizeof(struct capture));
+}
+
+static void free_ksyms(struct capture *c)
+{
+	free(c->ksyms);
+	free(c->kbuf);
+	free(c->kstored);
+	c->ksyms = NULL;
+	c->kbuf = NULL;
+	c->kstored = NULL;
+	c->nr_ksyms = 0;
+}
+
+void capture__free(struct capture *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_bins; i++) {
+		struct binary *b = &c->bins[i];
+
+		free(b->path);
+		free(b->stored);
+		u64vec__release(&b->offs);
+		elf_file__close(b->dbg);
+		elf_file__close(b->f);
+	}
+	free(c->bins);
+	u64map__release(&c->bin_index);
+	free(c->step_bins);
+	u64vec__release(&c->pairs);
+	u64vec__release(&c->retry);
+	u64vec__release(&c->work);
+	free(c->jit);
+	free_ksyms(c);
+	u64vec__release(&c->kaddrs);
+	u64vec__release(&c->kmissed);
+	free(c);
+}
+
+int capture__note_pair(struct capture *c, uint64_t pair)
+{
+	if (!c)
+		return 0;
+	if (u64vec__push(&c->pairs, pair))
+		return pr_errno(-ENOMEM, "cannot keep the stacks to capture symbols for");
+	return 0;
+}
+
+/* --- user space ------------------------------------------------------------ */
 
 /* The mapping of tgid holding addr at time t (see the file comment). */
 static const struct mapping *find_mapping(const struct session *s, uint32_t tgid, uint64_t addr,
@@ -128,6 +259,12 @@ static const struct mapping *find_mapping(const struct session *s, uint32_t tgid
 	return best ? best : any;
 }
 
+/* A mapped file, as report/ tells them from "//anon", "[heap]" and the like. */
+static bool is_file_path(const char *path)
+{
+	return path[0] == '/' && path[1] != '/';
+}
+
 static bool same_key(const struct binary *b, const struct mapping *m, bool vdso)
 {
 	if (vdso || b->vdso)
@@ -143,6 +280,7 @@ static struct binary *binary_for(struct capture *c, const struct mapping *m)
 	bool vdso = !strcmp(m->path, "[vdso]"), added;
 	uint64_t key, *slot;
 	struct binary *b;
+	char *path;
 	size_t i;
 
 	if (vdso)
@@ -160,171 +298,280 @@ static struct binary *binary_for(struct capture *c, const struct mapping *m)
 		if (same_key(b, m, vdso))
 			goto found;
 	}
-	if (c->nr_bins == c->alloc_bins) {
-		size_t n = c->alloc_bins ? c->alloc_bins * 2 : 32;
-		struct binary *nb = reallocarray(c->bins, n, sizeof(*nb));
-
-		if (!nb)
-			return NULL;	/* capture fails with -ENOMEM: the slot is never read */
-		c->bins = nb;
-		c->alloc_bins = n;
+	path = strdup(m->path);
+	if (!path || grow(&c->bins, &c->alloc_bins, c->nr_bins + 1, sizeof(*c->bins))) {
+		free(path);
+		return NULL;	/* capture fails with -ENOMEM: the slot is never read */
 	}
 	b = &c->bins[c->nr_bins];
 	memset(b, 0, sizeof(*b));
 	b->vdso = vdso;
-	b->path = m->path;
+	b->path = path;
 	b->build_id_len = m->build_id_len;
 	memcpy(b->build_id, m->build_id, sizeof(b->build_id));
 	*slot = ++c->nr_bins;
 found:
+	if (!b->in_step) {
+		if (grow(&c->step_bins, &c->alloc_step, c->nr_step + 1, sizeof(*c->step_bins)))
+			return NULL;
+		c->step_bins[c->nr_step++] = (size_t)(b - c->bins);
+		b->in_step = true;
+	}
+	if (b->sf)
+		return b;	/* open already: no need for a way in */
 	for (i = 0; i < b->nr_cand; i++)
-		if (b->cand[i]->tgid == m->tgid && b->cand[i]->start == m->start)
+		if (b->cand[i].tgid == m->tgid && b->cand[i].start == m->start)
 			return b;
 	if (b->nr_cand < MAX_CANDIDATES)
-		b->cand[b->nr_cand++] = m;
+		b->cand[b->nr_cand++] = *m;
 	return b;
 }
 
-static int add_user_addr(struct capture *c, uint32_t tgid, uint64_t addr, uint64_t t)
+static int note_jit(struct capture *c, uint32_t pid, uint64_t addr)
 {
-	const struct mapping *m = find_mapping(c->s, tgid, addr, t);
-	struct binary *b;
-
-	if (!m)
-		return 0;
-	b = binary_for(c, m);
-	if (!b)
+	if (grow(&c->jit, &c->alloc_jit, c->nr_jit + 1, sizeof(*c->jit)))
 		return -ENOMEM;
-	return push_u64(&b->offs, &b->nr_offs, &b->alloc_offs, addr - m->start + m->pgoff);
-}
-
-static int collect_user(struct capture *c)
-{
-	struct session *s = c->s;
-	size_t i;
-	uint32_t j;
-	int err;
-
-	u64map__for_each(&s->pairs, i) {
-		uint32_t tgid = (uint32_t)(s->pairs.keys[i] >> 32);
-		uint32_t id = (uint32_t)s->pairs.keys[i];
-		const struct stack_entry *e = stack_table__get(&s->stacks, id);
-
-		if (!e)
-			continue;
-		for (j = 0; j < e->nr_user; j++) {
-			uint64_t a = e->frames[e->nr_kernel + j];
-
-			err = add_user_addr(c, tgid, a, s->pairs.vals[i]);
-			if (!err && j && a)
-				err = add_user_addr(c, tgid, a - 1, s->pairs.vals[i]);
-			if (err)
-				return err;
-		}
-	}
+	c->jit[c->nr_jit].pid = pid;
+	c->jit[c->nr_jit].addr = addr;
+	c->nr_jit++;
 	return 0;
 }
 
-static int open_binary(const struct binary *b, struct elf_file **out)
+/* 1: addr is in no mapping (yet). */
+static int add_user_addr(struct capture *c, const struct session *s, uint32_t tgid,
+			 uint64_t addr, uint64_t t)
+{
+	const struct mapping *m = find_mapping(s, tgid, addr, t);
+	struct binary *b;
+
+	if (!m || !is_file_path(m->path)) {
+		if (note_jit(c, tgid, addr))
+			return -ENOMEM;
+		if (!m)
+			return 1;
+		if (strcmp(m->path, "[vdso]"))
+			return 0;	/* anonymous memory: only a JIT map can name it */
+	}
+	b = binary_for(c, m);
+	if (!b)
+		return -ENOMEM;
+	return u64vec__push(&b->offs, addr - m->start + m->pgoff);
+}
+
+/* The user addresses of one pair; 1: some address is in no mapping. */
+static int add_pair(struct capture *c, const struct session *s, uint64_t pair)
+{
+	uint32_t tgid = (uint32_t)(pair >> 32), j;
+	const struct stack_entry *e = stack_table__get(&s->stacks, (uint32_t)pair);
+	const uint64_t *t = u64map__find(&s->pairs, pair);
+	int err, unmapped = 0;
+
+	if (!e || !t)
+		return 0;
+	for (j = 0; j < e->nr_user; j++) {
+		uint64_t a = e->frames[e->nr_kernel + j];
+
+		err = add_user_addr(c, s, tgid, a, *t);
+		if (err < 0)
+			return err;
+		unmapped |= err;
+		if (!j || !a)
+			continue;
+		err = add_user_addr(c, s, tgid, a - 1, *t);
+		if (err < 0)
+			return err;
+		unmapped |= err;
+	}
+	return unmapped;
+}
+
+static int open_binary(struct binary *b, struct capture_stats *st)
 {
 	const void *image;
+	struct elf_file *f = NULL, *dbg = NULL;
 	size_t i, size;
 	int fd, err;
 
 	if (b->vdso) {
 		err = vdso__image(&image, &size);
-		return err ? err : elf_file__open(-1, image, size, out);
+		if (!err)
+			err = elf_file__open(-1, image, size, &f);
+		if (err)
+			return err;
 	}
-	for (i = 0; i < b->nr_cand; i++) {
-		const struct mapping *m = b->cand[i];
-		struct elf_file *f;
+	for (i = 0; !f && i < b->nr_cand; i++) {
+		const struct mapping *m = &b->cand[i];
 
 		fd = mapped_file__open(m->tgid, m->start, m->end, m->path);
 		if (fd < 0)
 			continue;
-		if (elf_file__open(fd, NULL, 0, &f))
+		err = elf_file__open(fd, NULL, 0, &f);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
 			continue;
 		/* Never trust a file whose build-id differs from the mapped one. */
 		if (b->build_id_len && (f->build_id_len != b->build_id_len ||
 					memcmp(f->build_id, b->build_id, b->build_id_len))) {
 			elf_file__close(f);
-			continue;
+			f = NULL;
 		}
-		*out = f;
-		return 0;
 	}
-	return -ENOENT;
+	if (!f)
+		return -ENOENT;
+	/* A stripped binary: its separate debug file's .symtab is richer. */
+	b->sf = f;
+	if (!b->vdso && (!f->source || strcmp(f->source, ".symtab")) &&
+	    !debug_file__open(f, b->path, &dbg)) {
+		if (dbg->source && !strcmp(dbg->source, ".symtab")) {
+			b->sf = dbg;
+			st->debug_files++;
+		} else {
+			elf_file__close(dbg);
+			dbg = NULL;
+		}
+	}
+	b->stored = calloc(b->sf->nr_syms ? b->sf->nr_syms : 1, 1);
+	if (!b->stored) {
+		b->sf = NULL;
+		elf_file__close(dbg);
+		elf_file__close(f);
+		return -ENOMEM;
+	}
+	elf_file__release_fd(f);
+	elf_file__release_fd(dbg);
+	b->f = f;
+	b->dbg = dbg;
+	return 0;
 }
 
-static int store_binary(struct capture *c, struct binary *b, struct capture_stats *st)
+/* Adds a row with b's symbols covering this step's offsets that are not stored yet. */
+static int store_binary(struct capture *c, struct session *s, struct binary *b,
+			struct u64vec *fresh)
 {
 	struct rec_symbol *syms = NULL;
-	struct elf_file *f = NULL, *dbg = NULL;
-	const struct elf_file *sf;
 	struct rec_binary rb;
-	uint8_t *used = NULL;
-	size_t i, nr = 0;
+	const struct elf_file *sf;
 	uint64_t vaddr;
+	size_t i;
 	long k;
-	int err;
+	int err = 0;
 
-	err = open_binary(b, &f);
-	if (err) {
-		pr_debug("no symbols for '%s': cannot open it, or it changed", b->path);
-		st->missing++;
-		return 0;
+	if (!b->sf) {
+		if (b->tries >= MAX_OPEN_TRIES)
+			return 0;
+		err = open_binary(b, &c->st);
+		if (err == -ENOMEM)
+			goto out;
+		if (err) {
+			if (!b->tries++)
+				pr_debug("no symbols for '%s': cannot open it, or it changed",
+					 b->path);
+			return 0;
+		}
 	}
-	/* A stripped binary: its separate debug file's .symtab is richer. */
-	sf = f;
-	if (!b->vdso && (!f->source || strcmp(f->source, ".symtab")) &&
-	    !debug_file__open(f, b->path, &dbg) && dbg->source && !strcmp(dbg->source, ".symtab")) {
-		sf = dbg;
-		st->debug_files++;
-	}
-	err = -ENOMEM;
-	used = calloc(sf->nr_syms ? sf->nr_syms : 1, 1);
-	syms = calloc(sf->nr_syms ? sf->nr_syms : 1, sizeof(*syms));
-	if (!used || !syms)
-		goto out;
-	b->nr_offs = sort_unique(b->offs, b->nr_offs);
-	for (i = 0; i < b->nr_offs; i++) {
-		if (elf_file__offset_to_vaddr(f, b->offs[i], &vaddr))
+	sf = b->sf;
+	fresh->nr = 0;
+	b->offs.nr = sort_unique(b->offs.v, b->offs.nr);
+	for (i = 0; i < b->offs.nr; i++) {
+		if (elf_file__offset_to_vaddr(b->f, b->offs.v[i], &vaddr))
 			continue;
 		k = elf_file__find_symbol(sf, vaddr);
-		if (k >= 0)
-			used[k] = 1;
+		if (k < 0 || b->stored[k])
+			continue;
+		b->stored[k] = 1;
+		err = u64vec__push(fresh, (uint64_t)k);
+		if (err)
+			goto out;
 	}
-	for (i = 0; i < sf->nr_syms; i++)
-		if (used[i])
-			syms[nr++] = sf->syms[i];
-	err = 0;
 	/*
-	 * Even without a symbol, the segments let a report translate offsets
-	 * for a debug file it finds itself (--debug-dir).
+	 * The first row goes in even without a symbol: its segments let a
+	 * report translate offsets for a debug file it finds itself.
 	 */
-	if (!nr && !f->nr_segs)
+	if (!fresh->nr && (b->emitted || !b->f->nr_segs))
+		return 0;
+	if (fresh->nr > 1)
+		qsort(fresh->v, fresh->nr, sizeof(*fresh->v), u64_cmp);
+	err = -ENOMEM;
+	syms = calloc(fresh->nr ? fresh->nr : 1, sizeof(*syms));
+	if (!syms)
 		goto out;
+	for (i = 0; i < fresh->nr; i++)
+		syms[i] = sf->syms[fresh->v[i]];
 	memset(&rb, 0, sizeof(rb));
-	memcpy(rb.build_id, f->build_id, sizeof(rb.build_id));
-	rb.build_id_len = f->build_id_len;
+	memcpy(rb.build_id, b->f->build_id, sizeof(rb.build_id));
+	rb.build_id_len = b->f->build_id_len;
 	rb.path = b->vdso ? "[vdso]" : b->path;
-	rb.source = !nr ? "none" : sf == dbg ? "debug file .symtab" : sf->source;
-	rb.nr_segments = f->nr_segs;
-	rb.segments = f->segs;
-	rb.nr_symbols = nr;
+	rb.source = !fresh->nr ? "none" : sf == b->dbg ? "debug file .symtab" : sf->source;
+	rb.nr_segments = b->f->nr_segs;
+	rb.segments = b->f->segs;
+	rb.nr_symbols = fresh->nr;
 	rb.symbols = syms;
-	err = recording__add_binary(c->s->rec, &rb);
+	err = recording__add_binary(s->rec, &rb);
 	if (!err) {
-		st->binaries++;
-		st->symbols += nr;
+		if (!b->emitted)
+			c->st.binaries++;
+		b->emitted = true;
+		c->st.symbols += fresh->nr;
 	}
 out:
 	if (err == -ENOMEM)
 		pr_errno(err, "cannot capture the symbols of '%s'", b->path);
-	free(used);
 	free(syms);
-	elf_file__close(dbg);
-	elf_file__close(f);
+	return err;
+}
+
+static int store_binaries(struct capture *c, struct session *s)
+{
+	struct u64vec fresh = { 0 };
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < c->nr_step; i++) {
+		struct binary *b = &c->bins[c->step_bins[i]];
+
+		if (!err)
+			err = store_binary(c, s, b, &fresh);
+		b->in_step = false;
+		b->offs.nr = 0;
+		b->nr_cand = 0;
+	}
+	c->nr_step = 0;
+	u64vec__release(&fresh);
+	return err;
+}
+
+static int jit_cmp(const void *a, const void *b)
+{
+	const struct jit_addr *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* This step's anonymous addresses, process by process, to the JIT maps. */
+static int store_jit(struct capture *c, struct session *s)
+{
+	struct u64vec addrs = { 0 };
+	size_t i, j;
+	int err = 0;
+
+	if (c->nr_jit > 1)
+		qsort(c->jit, c->nr_jit, sizeof(*c->jit), jit_cmp);
+	for (i = 0; i < c->nr_jit && !err; i = j) {
+		addrs.nr = 0;
+		for (j = i; j < c->nr_jit && c->jit[j].pid == c->jit[i].pid && !err; j++)
+			if (!addrs.nr || addrs.v[addrs.nr - 1] != c->jit[j].addr)
+				err = u64vec__push(&addrs, c->jit[j].addr);
+		if (err)
+			err = pr_errno(err, "cannot capture JIT symbols");
+		else
+			err = jitmaps__store(s->jitmaps, s, c->jit[i].pid, addrs.v, addrs.nr,
+					     &c->st.jit_maps);
+	}
+	c->nr_jit = 0;
+	u64vec__release(&addrs);
 	return err;
 }
 
@@ -445,117 +692,199 @@ static int parse_kallsyms(char *buf, struct ksym_tmp **out, size_t *nr_out)
 	return 0;
 }
 
-static int capture_kernel(struct capture *c, struct capture_stats *st)
+
+/* Reads and sorts /proc/kallsyms (again, at the end); the old table goes. */
+static int load_kallsyms(struct capture *c)
 {
-	const struct stack_table *t = &c->s->stacks;
-	struct ksym_tmp *syms = NULL;
-	struct rec_ksym *out = NULL;
-	uint64_t *addrs = NULL;
-	size_t nr_addrs = 0, alloc = 0, nr_syms = 0, nr_out = 0, i, j, k;
-	char *buf = NULL;
 	size_t len;
-	int err = 0;
+	int err;
 
-	for (i = 0; i < t->nr && !err; i++) {
-		const struct stack_entry *e = &t->entries[i];
-
-		for (j = 0; j < e->nr_kernel && !err; j++) {
-			err = push_u64(&addrs, &nr_addrs, &alloc, e->frames[j]);
-			if (!err && j && e->frames[j])
-				err = push_u64(&addrs, &nr_addrs, &alloc, e->frames[j] - 1);
-		}
-	}
-	if (err) {
-		pr_errno(err, "cannot capture kernel symbols");
-		goto out;
-	}
-	if (!nr_addrs)
-		goto out;
-	nr_addrs = sort_unique(addrs, nr_addrs);
-	err = read_all("/proc/kallsyms", &buf, &len);
+	free_ksyms(c);
+	err = read_all("/proc/kallsyms", &c->kbuf, &len);
 	if (err) {
 		pr_warn("cannot read '/proc/kallsyms': %s (kernel frames will have no names)",
 			strerror(-err));
-		err = 0;
-		goto out;
+		return 0;
 	}
-	err = parse_kallsyms(buf, &syms, &nr_syms);
+	err = parse_kallsyms(c->kbuf, &c->ksyms, &c->nr_ksyms);
+	if (!err && c->nr_ksyms > 1)
+		qsort(c->ksyms, c->nr_ksyms, sizeof(*c->ksyms), ksym_cmp);
+	if (!err) {
+		c->kstored = calloc(c->nr_ksyms ? c->nr_ksyms : 1, 1);
+		if (!c->kstored)
+			err = -ENOMEM;
+	}
 	if (err) {
-		pr_errno(err, "cannot capture kernel symbols");
-		goto out;
+		free_ksyms(c);
+		return pr_errno(err, "cannot capture kernel symbols");
 	}
-	if (nr_syms)
-		qsort(syms, nr_syms, sizeof(*syms), ksym_cmp);
-	out = calloc(nr_syms ? nr_syms : 1, sizeof(*out));
-	if (!out) {
-		err = pr_errno(-ENOMEM, "cannot capture kernel symbols");
-		goto out;
-	}
-	/* Both lists are sorted: walk them together. */
-	for (i = 0, k = 0; i < nr_addrs; i++) {
-		uint64_t a = addrs[i], end;
+	pr_debug("read %zu kernel symbols", c->nr_ksyms);
+	return 0;
+}
 
-		while (k + 1 < nr_syms && syms[k + 1].addr <= a)
-			k++;
-		if (!nr_syms || syms[k].addr > a)
+/*
+ * Adds the symbols covering addrs (sorted, unique) not stored yet; the
+ * addresses no symbol covers go to missed when it is not NULL.
+ */
+static int store_ksyms(struct capture *c, struct session *s, const struct u64vec *addrs,
+		       struct u64vec *missed)
+{
+	const struct ksym_tmp *k = c->ksyms;
+	struct rec_ksym *out;
+	size_t i, j, lo, hi, nr_out = 0;
+	int err = 0;
+
+	out = calloc(addrs->nr ? addrs->nr : 1, sizeof(*out));
+	if (!out)
+		return pr_errno(-ENOMEM, "cannot capture kernel symbols");
+	for (i = 0; i < addrs->nr && !err; i++) {
+		uint64_t a = addrs->v[i];
+
+		for (lo = 0, hi = c->nr_ksyms; lo < hi;) {	/* first symbol above a */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (k[mid].addr <= a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* k[lo - 1] covers a up to k[lo]; the last symbol has no known end */
+		if (!lo || lo >= c->nr_ksyms) {
+			if (missed)
+				err = u64vec__push(missed, a);
 			continue;
-		for (j = k + 1; j < nr_syms && syms[j].addr == syms[k].addr; j++)
-			;
-		if (j >= nr_syms)
-			continue;	/* the last symbol has no known end */
-		end = syms[j].addr;
-		if (a >= end)
-			continue;
-		if (nr_out && out[nr_out - 1].addr == syms[k].addr)
-			continue;
+		}
 		/* Among aliases at one address, the first in name order is stored. */
-		for (j = k; j > 0 && syms[j - 1].addr == syms[k].addr; j--)
+		for (j = lo - 1; j > 0 && k[j - 1].addr == k[lo - 1].addr; j--)
 			;
-		out[nr_out].addr = syms[j].addr;
-		out[nr_out].end = end;
-		out[nr_out].name = syms[j].name;
-		out[nr_out].module = syms[j].module;
+		if (c->kstored[j])
+			continue;
+		c->kstored[j] = 1;
+		out[nr_out].addr = k[j].addr;
+		out[nr_out].end = k[lo].addr;
+		out[nr_out].name = k[j].name;
+		out[nr_out].module = k[j].module;
 		nr_out++;
 	}
-	if (nr_out) {
-		err = recording__add_ksyms(c->s->rec, out, nr_out);
-		if (!err)
-			st->ksyms = nr_out;
-	}
-out:
+	if (err)
+		pr_errno(err, "cannot capture kernel symbols");
+	if (!err && nr_out)
+		err = recording__add_ksyms(s->rec, out, nr_out);
+	if (!err)
+		c->st.ksyms += nr_out;
 	free(out);
-	free(syms);
-	free(buf);
-	free(addrs);
 	return err;
 }
 
-int capture__run(struct session *s, struct capture_stats *st)
+/* The kernel addresses of the stacks new since the last step. */
+static int step_kernel(struct capture *c, struct session *s)
 {
-	struct capture c;
+	const struct stack_table *t = &s->stacks;
+	size_t i;
+	uint32_t j;
+	int err = 0;
+
+	c->kaddrs.nr = 0;
+	for (i = c->next_stack; i < t->nr && !err; i++) {
+		const struct stack_entry *e = &t->entries[i];
+
+		for (j = 0; j < e->nr_kernel && !err; j++) {
+			err = u64vec__push(&c->kaddrs, e->frames[j]);
+			if (!err && j && e->frames[j])
+				err = u64vec__push(&c->kaddrs, e->frames[j] - 1);
+		}
+	}
+	if (err)
+		return pr_errno(err, "cannot capture kernel symbols");
+	c->next_stack = t->nr;
+	if (!c->kaddrs.nr)
+		return 0;
+	if (!c->ksyms_read) {
+		c->ksyms_read = true;
+		err = load_kallsyms(c);
+		if (err)
+			return err;
+	}
+	c->kaddrs.nr = sort_unique(c->kaddrs.v, c->kaddrs.nr);
+	return store_ksyms(c, s, &c->kaddrs, &c->kmissed);
+}
+
+/* --- steps ----------------------------------------------------------------- */
+
+static void sort_maps(struct capture *c, struct session *s)
+{
+	if (c->maps_sorted == s->nr_maps)
+		return;
+	if (s->nr_maps > 1)
+		qsort(s->maps, s->nr_maps, sizeof(*s->maps), map_cmp);
+	c->maps_sorted = s->nr_maps;
+}
+
+int capture__step(struct capture *c, struct session *s)
+{
+	struct u64vec tmp;
+	size_t i;
+	int err = 0;
+
+	if (!c)
+		return 0;
+	if (c->pairs.nr || c->retry.nr) {
+		sort_maps(c, s);
+		/* last step's unmapped pairs get this one more chance */
+		tmp = c->work;
+		c->work = c->retry;
+		c->retry = tmp;
+		c->retry.nr = 0;
+		for (i = 0; i < c->pairs.nr && !err; i++) {
+			err = add_pair(c, s, c->pairs.v[i]);
+			if (err > 0)
+				err = u64vec__push(&c->retry, c->pairs.v[i]);
+		}
+		for (i = 0; i < c->work.nr && err >= 0; i++)
+			err = add_pair(c, s, c->work.v[i]);
+		c->pairs.nr = 0;
+		c->work.nr = 0;
+		if (err < 0)
+			return pr_errno(err, "cannot capture user symbols");
+		err = store_binaries(c, s);
+		if (!err)
+			err = store_jit(c, s);
+		if (err)
+			return err;
+	}
+	return step_kernel(c, s);
+}
+
+int capture__run(struct capture *c, struct session *s, struct capture_stats *st)
+{
 	size_t i;
 	int err;
 
 	memset(st, 0, sizeof(*st));
-	memset(&c, 0, sizeof(c));
-	c.s = s;
-	if (s->nr_maps)
-		qsort(s->maps, s->nr_maps, sizeof(*s->maps), map_cmp);
-	err = collect_user(&c);
-	if (err) {
-		pr_errno(err, "cannot capture user symbols");
-		goto out;
+	err = capture__step(c, s);
+	if (err)
+		return err;
+	/* Every pair once more: mappings may have come after a pair's last step. */
+	sort_maps(c, s);
+	u64map__for_each(&s->pairs, i) {
+		err = add_pair(c, s, s->pairs.keys[i]);
+		if (err < 0)
+			return pr_errno(err, "cannot capture user symbols");
 	}
-	for (i = 0; i < c.nr_bins && !err; i++)
-		err = store_binary(&c, &c.bins[i], st);
+	err = store_binaries(c, s);
 	if (!err)
-		err = capture_kernel(&c, st);
-	if (!err)
-		err = jitmaps__capture(s->jitmaps, s, &st->jit_maps);
-out:
-	for (i = 0; i < c.nr_bins; i++)
-		free(c.bins[i].offs);
-	free(c.bins);
-	u64map__release(&c.bin_index);
-	return err;
+		err = store_jit(c, s);
+	if (!err && c->kmissed.nr) {
+		c->kmissed.nr = sort_unique(c->kmissed.v, c->kmissed.nr);
+		err = load_kallsyms(c);
+		if (!err && c->nr_ksyms)
+			err = store_ksyms(c, s, &c->kmissed, NULL);
+	}
+	if (err)
+		return err;
+	for (i = 0; i < c->nr_bins; i++)
+		if (!c->bins[i].sf && c->bins[i].tries)
+			c->st.missing++;
+	*st = c->st;
+	return 0;
 }

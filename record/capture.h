@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record/capture.h - at the end of a recording, store the symbol data a
- * report needs elsewhere: for every binary with sampled user addresses its
- * PT_LOAD segments and the symbols covering them, and the kernel symbols
- * covering sampled kernel addresses.
+ * record/capture.h - store the symbol data a report needs elsewhere, as the
+ * recording goes: at every commit, for the stacks sampled since the previous
+ * one, the PT_LOAD segments of their binaries and the symbols covering their
+ * addresses that are not stored yet, the kernel symbols covering their kernel
+ * addresses, and the JIT map symbols covering their anonymous code; at the
+ * end, whatever is left. A recording cut short at any commit can name every
+ * frame it holds.
  */
 #ifndef EPROF_RECORD_CAPTURE_H
 #define EPROF_RECORD_CAPTURE_H
 
-#include "record/session.h"
+#include <stddef.h>
+#include <stdint.h>
+
+struct session;
+struct capture;
 
 struct capture_stats {
 	size_t binaries;	/* binaries stored */
@@ -19,7 +26,27 @@ struct capture_stats {
 	size_t jit_maps;	/* /tmp/perf-PID.map files stored */
 };
 
-/* Adds binaries and kernel symbols to s->rec. Sorts s->maps. */
-int capture__run(struct session *s, struct capture_stats *st);
+/* NULL on ENOMEM. */
+struct capture *capture__new(void);
+/* Accepts NULL. */
+void capture__free(struct capture *c);
+
+/* Notes a (tgid << 32 | stack id) pair sampled for the first time. 0 or -ENOMEM. */
+int capture__note_pair(struct capture *c, uint64_t pair);
+
+/*
+ * Before a commit: adds to s->rec the symbol data of the pairs noted and the
+ * stacks interned since the previous step, leaving out what is stored
+ * already. Sorts s->maps. Costs nothing when nothing new was sampled.
+ */
+int capture__step(struct capture *c, struct session *s);
+
+/*
+ * At the end: a last step, then every sampled pair once more (for mappings
+ * that arrived late), the JIT maps of the processes still alive, and kernel
+ * addresses no symbol covered against a fresh /proc/kallsyms. *st: totals
+ * over the whole recording.
+ */
+int capture__run(struct capture *c, struct session *s, struct capture_stats *st);
 
 #endif

@@ -457,6 +457,7 @@ static void session__release(struct session *s)
 	sampler__close(s->sampler);	/* destroys links before anything else goes */
 	sideband__close(s->sideband);
 	jitmaps__free(s->jitmaps);
+	capture__free(s->capture);
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
 	u64map__release(&s->tid_comm);
@@ -533,7 +534,8 @@ int cmd_record(int argc, char **argv)
 	s.stats_prev = calloc((size_t)s.nr_possible_cpus * EV_STAT_MAX,
 			      sizeof(*s.stats_prev));
 	s.jitmaps = jitmaps__new();
-	if (!s.lost_sideband || !s.stats_prev || !s.jitmaps) {
+	s.capture = capture__new();
+	if (!s.lost_sideband || !s.stats_prev || !s.jitmaps || !s.capture) {
 		pr_errno(-ENOMEM, "cannot start recording");
 		goto out;
 	}
@@ -585,7 +587,7 @@ int cmd_record(int argc, char **argv)
 	if (!err)
 		err = session__commit(&s);
 	if (!err)
-		err = capture__run(&s, &cst);
+		err = capture__run(s.capture, &s, &cst);
 	if (!err)
 		err = recording__finish(s.rec);
 	if (err)

@@ -288,6 +288,17 @@ void elf_file__close(struct elf_file *f)
 	free(f);
 }
 
+void elf_file__release_fd(struct elf_file *f)
+{
+	if (!f || f->fd < 0)
+		return;
+	/* Whatever libelf has not mapped is read now; then the fd is not needed. */
+	if (elf_cntl(f->elf, ELF_C_FDREAD) || elf_cntl(f->elf, ELF_C_FDDONE))
+		return;
+	close(f->fd);
+	f->fd = -1;
+}
+
 long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr)
 {
 	size_t lo = 0, hi = f->nr_syms;

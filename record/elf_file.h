@@ -40,6 +40,13 @@ int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out
 /* Accepts NULL. */
 void elf_file__close(struct elf_file *f);
 
+/*
+ * Closes f's file descriptor, keeping what was read (the symbol names stay
+ * valid), so that many files can stay open without holding descriptors.
+ * Does nothing if libelf still needs the descriptor. Accepts NULL.
+ */
+void elf_file__release_fd(struct elf_file *f);
+
 /* Index of the symbol containing vaddr, or -1. */
 long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr);
 

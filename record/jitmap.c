@@ -5,7 +5,11 @@
  * line per generated function, hexadecimal, the name running to the end of
  * the line. A process usually deletes or rewrites its map when it exits, or
  * its pid is reused, so the map is read at its exit (the side-band's EXIT
- * record) and at the latest when the recording ends.
+ * record) and for good then. While the process lives, a commit that sampled
+ * new addresses outside its mapped files reads the map (again, if it changed
+ * since it was last read and an address is not covered), and stores the
+ * symbols covering them that are not stored yet: a recording cut short
+ * names the JIT code sampled up to its last commit.
  *
  * The file lives in a world-writable directory: it is opened without
  * following symlinks and read only if it is a regular file.
@@ -28,7 +32,14 @@ struct jitmap {
 	uint32_t pid;
 	struct rec_symbol *syms;	/* sorted by addr; names malloc'd */
 	size_t nr;
-	bool read;			/* read (even if absent): never again */
+	bool final;			/* read at the process's exit: never again */
+	bool have_stat;			/* the file last read: */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	struct u64map stored;		/* hashes of the symbols stored */
+	bool any_stored;
 };
 
 struct jitmaps {
@@ -49,6 +60,8 @@ static void jitmap__release(struct jitmap *m)
 	for (i = 0; i < m->nr; i++)
 		free((char *)m->syms[i].name);
 	free(m->syms);
+	m->syms = NULL;
+	m->nr = 0;
 }
 
 void jitmaps__free(struct jitmaps *j)
@@ -57,8 +70,10 @@ void jitmaps__free(struct jitmaps *j)
 
 	if (!j)
 		return;
-	for (i = 0; i < j->nr; i++)
+	for (i = 0; i < j->nr; i++) {
 		jitmap__release(&j->maps[i]);
+		u64map__release(&j->maps[i].stored);
+	}
 	free(j->maps);
 	u64map__release(&j->index);
 	free(j);
@@ -140,27 +155,28 @@ static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid)
 	return m;
 }
 
-int jitmaps__read(struct jitmaps *j, uint32_t pid)
+/*
+ * Reads /tmp/perf-PID.map into m unless it is the file read last time,
+ * unchanged. A missing or unreadable map is no error.
+ */
+static int refresh(struct jitmap *m)
 {
-	struct jitmap *m;
+	struct jitmap fresh;
 	char path[64];
 	struct stat st;
 	FILE *f;
 	int fd, err;
 
-	if (!j)
-		return 0;
-	m = jitmap_of(j, pid);
-	if (!m)
-		return pr_errno(-ENOMEM, "cannot keep JIT maps");
-	if (m->read)
-		return 0;
-	m->read = true;
-	snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	if (m->have_stat && st.st_dev == m->dev && st.st_ino == m->ino && st.st_size == m->size &&
+	    st.st_mtim.tv_sec == m->mtime.tv_sec && st.st_mtim.tv_nsec == m->mtime.tv_nsec) {
 		close(fd);
 		return 0;
 	}
@@ -169,12 +185,38 @@ int jitmaps__read(struct jitmaps *j, uint32_t pid)
 		close(fd);
 		return 0;
 	}
-	err = parse(f, m);
+	memset(&fresh, 0, sizeof(fresh));
+	err = parse(f, &fresh);
 	fclose(f);
-	if (err)
+	if (err) {
+		jitmap__release(&fresh);
 		return pr_errno(err, "cannot read '%s'", path);
+	}
+	jitmap__release(m);
+	m->syms = fresh.syms;
+	m->nr = fresh.nr;
+	m->have_stat = true;
+	m->dev = st.st_dev;
+	m->ino = st.st_ino;
+	m->size = st.st_size;
+	m->mtime = st.st_mtim;
 	pr_debug("read %zu JIT symbols from '%s'", m->nr, path);
 	return 0;
+}
+
+int jitmaps__read(struct jitmaps *j, uint32_t pid)
+{
+	struct jitmap *m;
+
+	if (!j)
+		return 0;
+	m = jitmap_of(j, pid);
+	if (!m)
+		return pr_errno(-ENOMEM, "cannot keep JIT maps");
+	if (m->final)
+		return 0;
+	m->final = true;
+	return refresh(m);
 }
 
 /* Index of the symbol covering a, or -1. */
@@ -195,77 +237,70 @@ static long find(const struct jitmap *m, uint64_t a)
 	return -1;
 }
 
-static int store(struct session *s, const struct jitmap *m, const uint8_t *used)
+static uint64_t sym_key(const struct rec_symbol *sym)
 {
-	struct rec_symbol *out;
-	struct rec_binary b;
-	char path[64];
-	size_t i, nr = 0;
-	int err;
+	return hash_u64(sym->addr) ^ hash_u64(sym->size + 1) * 31 ^
+	       hash_bytes(sym->name, strlen(sym->name));
+}
 
-	out = calloc(m->nr, sizeof(*out));
+int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uint64_t *addrs,
+		   size_t n, size_t *nr_maps)
+{
+	struct rec_symbol *out = NULL;
+	struct rec_binary b;
+	struct jitmap *m;
+	char path[64];
+	uint64_t *slot;
+	size_t i, nr = 0;
+	bool added;
+	long x;
+	int err = 0;
+
+	if (!j || !n)
+		return 0;
+	m = jitmap_of(j, pid);
+	if (!m)
+		return pr_errno(-ENOMEM, "cannot keep JIT maps");
+	for (i = 0; i < n && !m->final; i++) {
+		if (find(m, addrs[i]) < 0) {	/* new code since the map was read? */
+			err = refresh(m);
+			if (err)
+				return err;
+			break;
+		}
+	}
+	if (!m->nr)
+		return 0;
+	out = calloc(n, sizeof(*out));
 	if (!out)
 		return pr_errno(-ENOMEM, "cannot store JIT maps");
-	for (i = 0; i < m->nr; i++)
-		if (used[i])
-			out[nr++] = m->syms[i];
+	/* addrs are sorted: so are the symbols found */
+	for (i = 0; i < n; i++) {
+		x = find(m, addrs[i]);
+		if (x < 0)
+			continue;
+		err = u64map__upsert(&m->stored, sym_key(&m->syms[x]), 0, &slot, &added);
+		if (err) {
+			pr_errno(err, "cannot store JIT maps");
+			goto out;
+		}
+		if (added)
+			out[nr++] = m->syms[x];
+	}
+	if (!nr)
+		goto out;
 	snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
 	memset(&b, 0, sizeof(b));
 	b.path = path;
 	b.source = "perf-map";
 	b.nr_symbols = nr;
 	b.symbols = out;
-	err = nr ? recording__add_binary(s->rec, &b) : 0;
+	err = recording__add_binary(s->rec, &b);
+	if (!err && !m->any_stored) {
+		m->any_stored = true;
+		(*nr_maps)++;
+	}
+out:
 	free(out);
-	return err ? err : nr > 0;	/* 1: stored */
-}
-
-int jitmaps__capture(struct jitmaps *j, struct session *s, size_t *stored)
-{
-	uint8_t *used;
-	size_t i, k;
-	uint32_t f;
-	int err = 0;
-
-	*stored = 0;
-	if (!j)
-		return 0;
-	u64map__for_each(&s->procs, i) {
-		err = jitmaps__read(j, (uint32_t)s->procs.keys[i]);
-		if (err)
-			return err;
-	}
-	for (k = 0; k < j->nr && !err; k++) {
-		struct jitmap *m = &j->maps[k];
-
-		if (!m->nr)
-			continue;
-		used = calloc(m->nr, 1);
-		if (!used)
-			return pr_errno(-ENOMEM, "cannot store JIT maps");
-		/* every user address of every stack this process sampled */
-		u64map__for_each(&s->pairs, i) {
-			const struct stack_entry *e;
-
-			if ((uint32_t)(s->pairs.keys[i] >> 32) != m->pid)
-				continue;
-			e = stack_table__get(&s->stacks, (uint32_t)s->pairs.keys[i]);
-			for (f = 0; e && f < e->nr_user; f++) {
-				uint64_t a = e->frames[e->nr_kernel + f];
-				long x = find(m, a);
-
-				if (x < 0 && f && a)
-					x = find(m, a - 1);
-				if (x >= 0)
-					used[x] = 1;
-			}
-		}
-		err = store(s, m, used);
-		if (err > 0) {
-			(*stored)++;
-			err = 0;
-		}
-		free(used);
-	}
 	return err;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * record/jitmap.h - the JIT symbol maps (/tmp/perf-PID.map) that sampled
- * processes write, read when the process exits or when the recording
- * ends, whichever comes first, and stored as a binary of that path whose
- * symbols are absolute addresses (only those covering sampled addresses).
+ * processes write, read while the process lives and for the last time at
+ * its exit, and stored as a binary of that path whose symbols are absolute
+ * addresses (only those covering sampled addresses, each once).
  */
 #ifndef EPROF_RECORD_JITMAP_H
 #define EPROF_RECORD_JITMAP_H
@@ -20,16 +20,20 @@ struct jitmaps *jitmaps__new(void);
 void jitmaps__free(struct jitmaps *j);
 
 /*
- * Reads /tmp/perf-PID.map if it exists and was not read yet (a missing or
- * unreadable map is no error: most processes have none). 0 or -ENOMEM.
+ * At the exit of process pid: reads /tmp/perf-PID.map if it exists (again,
+ * if it changed since it was last read), and never again. A missing or
+ * unreadable map is no error: most processes have none. 0 or -ENOMEM.
  */
 int jitmaps__read(struct jitmaps *j, uint32_t pid);
 
 /*
- * At the end: reads the maps of the sampled processes not read yet, then
- * adds to s->rec, per map, the symbols covering the process's sampled user
- * addresses. *stored counts the maps stored.
+ * Adds to s->rec, as a binary of path /tmp/perf-PID.map, the symbols of
+ * pid's map covering addrs (sorted) that are not stored yet. While the
+ * process lives, the map is read first if it was not, or if it changed and
+ * an address is not covered. Increments *nr_maps the first time a map gets
+ * a row.
  */
-int jitmaps__capture(struct jitmaps *j, struct session *s, size_t *stored);
+int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uint64_t *addrs,
+		   size_t n, size_t *nr_maps);
 
 #endif

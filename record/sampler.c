@@ -25,6 +25,7 @@
 
 #include "events.h"
 #include "sampler.skel.h"
+#include "record/capture.h"
 #include "record/perf_events.h"
 #include "record/sampler.h"
 #include "util/log.h"
@@ -92,6 +93,8 @@ static int on_sample(struct session *s, const struct ev_sample *e)
 			return err;
 	}
 	err = u64map__upsert(&s->pairs, (uint64_t)e->tgid << 32 | id, e->time_ns, &slot, &added);
+	if (!err && added)
+		err = capture__note_pair(s->capture, (uint64_t)e->tgid << 32 | id);
 	if (!err)
 		err = u64map__upsert(&s->procs, e->tgid, 0, &slot, &added);
 	if (err)

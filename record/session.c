@@ -2,7 +2,8 @@
 /*
  * record/session.c - what the consumers of the ring buffer and of the
  * side-band share: thread names, mappings, and the commit that writes a
- * chunk together with the loss counters gained since the previous one.
+ * chunk together with the symbol data its new stacks need and the loss
+ * counters gained since the previous one.
  */
 #include <errno.h>
 #include <linux/types.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 
 #include "events.h"
+#include "record/capture.h"
 #include "record/sampler.h"
 #include "record/session.h"
 #include "util/log.h"
@@ -165,6 +167,9 @@ int session__commit(struct session *s)
 	uint64_t t = now_ns();
 	int err;
 
+	err = capture__step(s->capture, s);
+	if (err)
+		return err;
 	if (s->sampler) {
 		err = add_loss_rows(s, t);
 		if (err)

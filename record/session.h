@@ -51,13 +51,15 @@ struct mapping {
 struct sampler;
 struct sideband;
 struct jitmaps;
+struct capture;
 
 struct session {
 	const struct record_opts *opts;
 	struct recording *rec;
 	struct sampler *sampler;
 	struct sideband *sideband;
-	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of exited processes */
+	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of sampled processes */
+	struct capture *capture;	/* symbol data stored so far, and what is new */
 
 	struct stack_table stacks;
 	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
@@ -99,7 +101,10 @@ int session__add_mapping(struct session *s, const struct rec_mapping *m);
  */
 int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns);
 
-/* Writes loss rows for what the counters gained since the last commit, then commits. */
+/*
+ * Adds the symbol data the samples since the last commit need and loss rows
+ * for what the counters gained since then, then commits.
+ */
 int session__commit(struct session *s);
 
 #endif

@@ -25,6 +25,7 @@
 #include "report/report.h"
 #include "report/symbolize.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 #include "util/parse.h"
 #include "util/status.h"
 
@@ -78,7 +79,9 @@ struct info {
 	uint64_t processes;		/* distinct tgids with samples */
 	struct info_binary *bins;
 	size_t nr_bins;
-	size_t stored_binaries;		/* rows of the binary table */
+	size_t stored_binaries;		/* distinct binaries (one may span several rows) */
+	char **bin_keys;		/* build-id in hex, or "path:" + path, per row */
+	size_t nr_bin_keys, alloc_bin_keys;
 	size_t stored_symbols;
 	uint64_t frames;
 	uint64_t unresolved;
@@ -95,6 +98,9 @@ static void info__release(struct info *in)
 	for (i = 0; i < NR_META; i++)
 		free(in->meta[i]);
 	free(in->bins);
+	for (i = 0; i < in->nr_bin_keys; i++)
+		free(in->bin_keys[i]);
+	free(in->bin_keys);
 	symbolizer__free(in->sym);
 	free(in->tgids);
 }
@@ -154,13 +160,51 @@ static int on_sample(void *ctx, const struct rec_sample *s)
 	return w->err = add_tgid(w->in, s->tgid);
 }
 
+/* Rows are appended per commit, several for one binary: keep their keys. */
 static int on_binary(void *ctx, const struct rec_binary *b)
 {
 	struct walk_ctx *w = ctx;
+	struct info *in = w->in;
+	struct strbuf key = STRBUF_INIT;
+	uint32_t i;
 
-	w->in->stored_binaries++;
-	w->in->stored_symbols += b->nr_symbols;
+	if (in->nr_bin_keys == in->alloc_bin_keys) {
+		size_t n = in->alloc_bin_keys ? in->alloc_bin_keys * 2 : 64;
+		char **nk = reallocarray(in->bin_keys, n, sizeof(*nk));
+
+		if (!nk)
+			return w->err = -ENOMEM;
+		in->bin_keys = nk;
+		in->alloc_bin_keys = n;
+	}
+	if (b->build_id_len)
+		for (i = 0; i < b->build_id_len && i < REC_BUILD_ID_MAX; i++)
+			strbuf_addf(&key, "%02x", b->build_id[i]);
+	else
+		strbuf_addf(&key, "path:%s", b->path ? b->path : "");
+	if (key.oom || !(in->bin_keys[in->nr_bin_keys] = strbuf_detach(&key)))
+		return w->err = -ENOMEM;
+	in->nr_bin_keys++;
+	in->stored_symbols += b->nr_symbols;
 	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static size_t count_distinct(char **keys, size_t n)
+{
+	size_t i, d = 0;
+
+	if (!n)
+		return 0;
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (i = 0; i < n; i++)
+		if (!i || strcmp(keys[i - 1], keys[i]))
+			d++;
+	return d;
 }
 
 static int cmp_info_binary(const void *a, const void *b)
@@ -284,6 +328,7 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 		err = recording__for_each_binary(rec, on_binary, &w);
 	if (err && w.err)
 		return pr_errno(err, "cannot describe '%s'", in->path);
+	in->stored_binaries = count_distinct(in->bin_keys, in->nr_bin_keys);
 	if (!err)
 		err = gather_binaries(in, rec, so);
 	return err;

@@ -18,7 +18,9 @@
  * (report/debuginfo.c), only ever by matching build-id, and only when the
  * options ask for it; so do inline frames and source lines. Anonymous
  * memory is named through the process's JIT map (/tmp/perf-PID.map, stored
- * by the recorder as a binary of that path). Each frame is charged to an
+ * by the recorder as a binary of that path). The recorder stores symbols
+ * commit by commit, so rows of one binary (or JIT map) are merged into one
+ * and repeated kernel symbols dropped. Each frame is charged to an
  * object (a binary, "[kernel]", "[unknown]") so a report can say where the
  * unresolved frames are and why.
  *
@@ -516,6 +518,93 @@ static int build_objects(struct symbolizer *sym)
 	return 0;
 }
 
+/*
+ * The recorder stores a binary's symbols as it samples them, one row per
+ * commit that needed new ones, so several rows may share a key: they become
+ * one binary with the union of their symbols and the segments of the first
+ * row that has any. bins must be sorted by key. On ENOMEM the table is left
+ * whole (some keys merged, the rest not), so a later attempt may go on.
+ */
+static int merge_bins(struct symbolizer *sym)
+{
+	size_t i, j, k, out = 0, n;
+
+	for (i = 0; i < sym->nr_bins; i = j) {
+		struct bin *b = &sym->bins[i];
+		struct rec_symbol *syms;
+
+		n = b->view.nr_symbols;
+		for (j = i + 1; j < sym->nr_bins && !cmp_bin(b, &sym->bins[j]); j++)
+			n += sym->bins[j].view.nr_symbols;
+		if (j - i > 1) {
+			syms = calloc(n ? n : 1, sizeof(*syms));
+			if (!syms) {
+				memmove(&sym->bins[out], b, (sym->nr_bins - i) * sizeof(*b));
+				sym->nr_bins = out + sym->nr_bins - i;
+				return -ENOMEM;
+			}
+			for (k = i, n = 0; k < j; k++) {
+				struct bin *o = &sym->bins[k];
+
+				if (o->view.nr_symbols)
+					memcpy(syms + n, o->syms, o->view.nr_symbols * sizeof(*syms));
+				n += o->view.nr_symbols;
+				if (k == i)
+					continue;
+				if (!b->view.nr_segments && o->view.nr_segments) {
+					b->segs = o->segs;
+					b->view.segments = o->segs;
+					b->view.nr_segments = o->view.nr_segments;
+					o->segs = NULL;
+				}
+				if (!b->view.nr_symbols && o->view.nr_symbols)
+					b->view.source = o->view.source;	/* not "none" */
+				free(o->segs);
+				free(o->syms);
+			}
+			free(b->syms);
+			b->syms = syms;
+			b->view.symbols = syms;
+			b->view.nr_symbols = n;
+		}
+		if (out != i)
+			sym->bins[out] = *b;
+		out++;
+	}
+	sym->nr_bins = out;
+	return 0;
+}
+
+/* Drops exact repeats from sorted symbols (rows that overlap); returns the count left. */
+static size_t unique_symbols(struct rec_symbol *s, size_t n)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < n; i++)
+		if (!out || s[out - 1].addr != s[i].addr || s[out - 1].size != s[i].size ||
+		    strcmp(s[out - 1].name, s[i].name))
+			s[out++] = s[i];
+	return out;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The same for sorted kernel symbols: the recorder adds them chunk by chunk. */
+static size_t unique_ksyms(struct ksym *k, size_t n)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < n; i++)
+		if (!out || k[out - 1].addr != k[i].addr || k[out - 1].end != k[i].end ||
+		    !same_str(k[out - 1].name, k[i].name) ||
+		    !same_str(k[out - 1].module, k[i].module))
+			k[out++] = k[i];
+	return out;
+}
+
 static int prepare(struct symbolizer *sym)
 {
 	size_t i, j, nr_procs = 0, t;
@@ -523,12 +612,16 @@ static int prepare(struct symbolizer *sym)
 
 	sort(sym->stacks, sym->nr_stacks, sizeof(*sym->stacks), cmp_raw_stack);
 	sort(sym->bins, sym->nr_bins, sizeof(*sym->bins), cmp_bin);
+	if (merge_bins(sym))
+		return -ENOMEM;
 	for (i = 0; i < sym->nr_bins; i++) {
 		struct bin *b = &sym->bins[i];
 
 		sort(b->syms, b->view.nr_symbols, sizeof(*b->syms), cmp_symbol);
+		b->view.nr_symbols = unique_symbols(b->syms, b->view.nr_symbols);
 	}
 	sort(sym->ksyms, sym->nr_ksyms, sizeof(*sym->ksyms), cmp_ksym);
+	sym->nr_ksyms = unique_ksyms(sym->ksyms, sym->nr_ksyms);
 	sort(sym->maps, sym->nr_maps, sizeof(*sym->maps), cmp_map);
 
 	for (i = 0; i < sym->nr_maps; i++)
