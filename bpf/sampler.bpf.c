@@ -83,6 +83,25 @@ static __always_inline void stat_inc(__u32 which)
 		*v += 1;	/* per-CPU slot, and a perf_event program does not nest */
 }
 
+/*
+ * Whether the tick interrupted user mode. On x86 the low two bits of CS are
+ * the privilege level; the verifier allows only 8-byte reads of the context's
+ * registers (pt_regs.cs is 16 bits wide next to FRED bits), so the whole
+ * slot is read. Elsewhere: unknown, say no and let bpf_get_stack() decide.
+ */
+static __always_inline bool user_mode_tick(struct bpf_perf_event_data *ctx)
+{
+#if defined(__TARGET_ARCH_x86)
+	__u64 slot = *(volatile __u64 *)((void *)&ctx->regs +
+					  bpf_core_field_offset(struct pt_regs, cs));
+
+	return slot & 3;
+#else
+	(void)ctx;
+	return false;
+#endif
+}
+
 SEC("perf_event")
 int on_cpu_clock(struct bpf_perf_event_data *ctx)
 {
@@ -112,8 +131,8 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	s->ustack_err = 0;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 
-	/* An interrupted user-mode tick has no kernel frames: ret is 0 then. */
-	ret = bpf_get_stack(ctx, s->frames, STACK_BYTES, 0);
+	/* An interrupted user-mode tick has no kernel frames: bpf_get_stack() would return 0. */
+	ret = user_mode_tick(ctx) ? 0 : bpf_get_stack(ctx, s->frames, STACK_BYTES, 0);
 	if (ret < 0) {
 		s->kstack_err = ret;
 		stat_inc(EV_STAT_KSTACK_FAIL);

@@ -56,6 +56,15 @@ struct pending_binary {
 	size_t blob_len;
 };
 
+struct pending_debuginfo {
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;
+	char *path;
+	size_t size;		/* before compression */
+	void *blob;		/* zstd, REC_ENCODING_ZSTD_V1 */
+	size_t blob_len;
+};
+
 struct pending_ksyms {
 	size_t nr;
 	void *blob;
@@ -87,6 +96,8 @@ struct writer {
 	size_t nr_binaries, cap_binaries;
 	struct pending_ksyms *ksyms;
 	size_t nr_ksyms, cap_ksyms;
+	struct pending_debuginfo *debuginfo;
+	size_t nr_debuginfo, cap_debuginfo;
 	struct pending_meta *meta;
 	size_t nr_meta, cap_meta;
 	bool finished;
@@ -107,6 +118,7 @@ struct recording {
 	sqlite3 *db;
 	bool writable;
 	bool finished;
+	bool has_debuginfo;	/* the debuginfo table exists (older v1 files lack it) */
 	struct writer w;
 	struct reader r;
 };

@@ -520,3 +520,75 @@ int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx)
 	sqlite3_finalize(st);
 	return err;
 }
+
+/* --- embedded DWARF ------------------------------------------------------- */
+
+int recording__has_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if (!rec->has_debuginfo || !len || len > REC_BUILD_ID_MAX)
+		return 0;
+	err = rec_prepare(rec, "SELECT 1 FROM debuginfo WHERE build_id = ? LIMIT 1",
+			  "reading DWARF", &st);
+	if (err)
+		return err;
+	sqlite3_bind_blob(st, 1, build_id, (int)len, SQLITE_STATIC);
+	err = step_row(rec, st, "reading DWARF");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int recording__get_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len,
+			     void **data, size_t *size)
+{
+	struct bytebuf out = { 0 };
+	sqlite3_stmt *st = NULL;
+	const void *blob;
+	int64_t row, enc, want;
+	int n, err;
+
+	if (!rec->has_debuginfo || !len || len > REC_BUILD_ID_MAX)
+		return -ENOENT;
+	err = rec_prepare(rec, "SELECT rowid, encoding, size, data FROM debuginfo "
+			       "WHERE build_id = ? ORDER BY rowid LIMIT 1", "reading DWARF", &st);
+	if (err)
+		return err;
+	sqlite3_bind_blob(st, 1, build_id, (int)len, SQLITE_STATIC);
+	err = step_row(rec, st, "reading DWARF");
+	if (err <= 0) {
+		err = err ?: -ENOENT;
+		goto out;
+	}
+	row = sqlite3_column_int64(st, 0);
+	if (!col_i64(st, 1, &enc) || !col_range(st, 2, 1, REC_DEBUGINFO_MAX, &want) ||
+	    enc != REC_ENCODING_ZSTD_V1 || sqlite3_column_type(st, 3) != SQLITE_BLOB) {
+		err = rec_damaged(rec, "debuginfo row %" PRId64 ": bad value", row);
+		goto out;
+	}
+	blob = sqlite3_column_blob(st, 3);
+	n = sqlite3_column_bytes(st, 3);
+	if (!blob && n) {
+		err = rec_sql_error(rec, sqlite3_errcode(rec->db), "reading a BLOB");
+		goto out;
+	}
+	/* the frame may not declare more than the row does: nothing larger is allocated */
+	err = codec__zstd_decompress(rec->r.dctx, blob, (size_t)n, (size_t)want, &out);
+	if (!err && out.len != (size_t)want)
+		err = -EBADMSG;
+	if (err == -ENOMEM)
+		err = pr_errno(err, "'%s': reading DWARF", rec->path);
+	else if (err)
+		err = rec_damaged(rec, "debuginfo row %" PRId64 ": bad or oversized zstd frame, "
+				  "or not the %" PRId64 " bytes its size says", row, want);
+	if (!err) {
+		*data = out.data;
+		*size = out.len;
+		out.data = NULL;
+	}
+out:
+	bytebuf__release(&out);
+	sqlite3_finalize(st);
+	return err;
+}

@@ -190,6 +190,7 @@ int recording__create(const char *path, struct recording **out)
 		err = exec_sql(rec, "COMMIT", "writing the schema");
 	if (err)
 		goto out;
+	rec->has_debuginfo = true;
 	rec->w.cctx = ZSTD_createCCtx();
 	if (!rec->w.cctx)
 		err = pr_errno(-ENOMEM, "cannot create '%s'", path);
@@ -295,6 +296,35 @@ static const char *const table_checks[][2] = {
 		  "truncated_stacks, lost_sideband FROM loss" },
 };
 
+/*
+ * The debuginfo table came after the first v1 files: a file without it
+ * simply has no embedded DWARF, but one that has it must have its columns.
+ */
+static int check_debuginfo_table(struct recording *rec)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(rec->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+				"name = 'debuginfo'", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		rec->has_debuginfo = rc == SQLITE_ROW;
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK)
+		return rec_sql_error(rec, rc, "reading the schema");
+	if (!rec->has_debuginfo)
+		return 0;
+	rc = sqlite3_prepare_v2(rec->db, "SELECT build_id, path, encoding, size, data FROM "
+				"debuginfo", -1, &st, NULL);
+	sqlite3_finalize(st);
+	if ((rc & 0xff) == SQLITE_ERROR)
+		return rec_damaged(rec, "table debuginfo: %s", sqlite3_errmsg(rec->db));
+	return rc == SQLITE_OK ? 0 : rec_sql_error(rec, rc, "reading the schema");
+}
+
 static int check_tables(struct recording *rec)
 {
 	sqlite3_stmt *st;
@@ -310,7 +340,7 @@ static int check_tables(struct recording *rec)
 		if (rc != SQLITE_OK)
 			return rec_sql_error(rec, rc, "reading the schema");
 	}
-	return 0;
+	return check_debuginfo_table(rec);
 }
 
 int recording__open(const char *path, struct recording **out)

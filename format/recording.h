@@ -189,6 +189,16 @@ int recording__add_loss(struct recording *rec, const struct rec_loss *l);
 int recording__add_binary(struct recording *rec, const struct rec_binary *b);
 int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, size_t nr);
 
+/*
+ * The DWARF of one binary (`record --debuginfo`): the bytes of an ELF file
+ * carrying it for that build-id (a separate debug file, or the binary
+ * itself), copied, compressed and written at the next commit. At most
+ * REC_DEBUGINFO_MAX bytes (-E2BIG, printed). A build-id is expected once.
+ */
+#define REC_DEBUGINFO_MAX	(256u << 20)
+int recording__add_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len,
+			     const char *path, const void *data, size_t size);
+
 /* Samples buffered since the last commit. */
 size_t recording__pending_samples(const struct recording *rec);
 
@@ -224,6 +234,18 @@ int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *
 int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx);
 int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx);
 int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx);
+
+/*
+ * The embedded DWARF file of build_id: *data malloc'd (caller frees), *size
+ * its length. -ENOENT when the recording has none for it (files written
+ * before the debuginfo table existed have none at all), -EBADMSG when the
+ * row is damaged, -ENOMEM.
+ */
+int recording__get_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len,
+			     void **data, size_t *size);
+
+/* Whether build_id has embedded DWARF, without reading it. 1, 0 or -errno (printed). */
+int recording__has_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len);
 
 /* Total samples (from chunk headers, without decoding them). */
 int recording__sample_count(struct recording *rec, uint64_t *out);

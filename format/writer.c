@@ -6,10 +6,11 @@
  * recording__commit() in one BEGIN IMMEDIATE ... COMMIT transaction, so
  * the file on disk always ends at a complete commit, whenever the recorder
  * dies. Samples are sorted by time and coded as columns (codec.c); stacks
- * are sorted by id and delta-coded; symbol tables are coded and compressed
- * when they are added, since they arrive whole and are written once. A
- * failed commit keeps its data buffered (a later commit may succeed once
- * the disk has room) and leaves the file at the previous commit.
+ * are sorted by id and delta-coded; symbol tables (and embedded DWARF
+ * files) are coded and compressed when they are added, since they arrive
+ * whole and are written once. A failed commit keeps its data buffered (a
+ * later commit may succeed once the disk has room) and leaves the file at
+ * the previous commit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,11 @@
 #include "util/log.h"
 
 #define REC_ZSTD_LEVEL_SYMBOLS	9
+/*
+ * Debug files are megabytes compressed while the recorder runs: a fast
+ * level (see schema/README.md for what the levels cost and save).
+ */
+#define REC_ZSTD_LEVEL_DEBUGINFO	3
 
 static int check_writable(struct recording *rec)
 {
@@ -309,6 +315,47 @@ out:
 	free(p.blob);
 	bytebuf__release(&raw);
 	return err;
+}
+
+int recording__add_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len,
+			     const char *path, const void *data, size_t size)
+{
+	struct writer *w = &rec->w;
+	struct pending_debuginfo p = { 0 };
+	const struct bytebuf raw = { (uint8_t *)data, size, size };
+	int err;
+
+	err = check_writable(rec);
+	if (err)
+		return err;
+	if (!path)
+		path = "";
+	if (!len || len > REC_BUILD_ID_MAX || strlen(path) > REC_MAX_PATH || !size) {
+		pr_err("'%s': DWARF of '%s': no build-id, path too long or no data", rec->path,
+		       path);
+		return -EINVAL;
+	}
+	if (size > REC_DEBUGINFO_MAX) {
+		pr_err("'%s': DWARF of '%s': %zu bytes is more than a recording holds", rec->path,
+		       path, size);
+		return -E2BIG;
+	}
+	err = compress_into(rec, &raw, REC_ZSTD_LEVEL_DEBUGINFO, &p.blob, &p.blob_len, "DWARF");
+	if (err)
+		return err;
+	err = PUSH(rec, w->debuginfo, w->nr_debuginfo, w->cap_debuginfo);
+	p.path = err ? NULL : strdup(path);
+	if (!err && !p.path)
+		err = oom(rec);
+	if (err) {
+		free(p.blob);
+		return err;
+	}
+	memcpy(p.build_id, build_id, len);
+	p.build_id_len = len;
+	p.size = size;
+	w->debuginfo[w->nr_debuginfo++] = p;
+	return 0;
 }
 
 static int flush_ksyms(struct recording *rec, struct bytebuf *raw, size_t nr)
@@ -626,6 +673,22 @@ static int write_blobs(struct recording *rec)
 		err = step_insert(rec, st, "writing kernel symbols");
 	}
 	sqlite3_finalize(st);
+	if (err || !w->nr_debuginfo)
+		return err;
+
+	err = rec_prepare(rec, "INSERT INTO debuginfo (build_id, path, encoding, size, data) "
+			       "VALUES (?, ?, ?, ?, ?)", "writing DWARF", &st);
+	for (i = 0; !err && i < w->nr_debuginfo; i++) {
+		const struct pending_debuginfo *d = &w->debuginfo[i];
+
+		sqlite3_bind_blob(st, 1, d->build_id, (int)d->build_id_len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, d->path, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_int64(st, 4, (int64_t)d->size);
+		sqlite3_bind_blob64(st, 5, d->blob, d->blob_len, SQLITE_STATIC);
+		err = step_insert(rec, st, "writing DWARF");
+	}
+	sqlite3_finalize(st);
 	return err;
 }
 
@@ -666,6 +729,11 @@ static void clear_pending(struct writer *w)
 	}
 	for (i = 0; i < w->nr_ksyms; i++)
 		free(w->ksyms[i].blob);
+	for (i = 0; i < w->nr_debuginfo; i++) {
+		free(w->debuginfo[i].path);
+		free(w->debuginfo[i].blob);
+	}
+	w->nr_debuginfo = 0;
 	for (i = 0; i < w->nr_meta; i++) {
 		free(w->meta[i].key);
 		free(w->meta[i].value);
@@ -686,6 +754,7 @@ void writer__release(struct writer *w)
 	free(w->losses);
 	free(w->binaries);
 	free(w->ksyms);
+	free(w->debuginfo);
 	free(w->meta);
 	idset__release(&w->stack_ids);
 	memset(w, 0, sizeof(*w));

@@ -445,6 +445,59 @@ static int open_binary(struct binary *b, struct capture_stats *st)
 	return 0;
 }
 
+/*
+ * --debuginfo: embeds the file holding b's DWARF, found as open_binary()
+ * found symbols (the debug file, else the binary itself), once, when b is
+ * first opened. Only section headers are read here: record never parses
+ * DWARF. A binary without a build-id is skipped (report/ matches DWARF by
+ * build-id), as is one without DWARF anywhere.
+ */
+static int store_dwarf(struct capture *c, struct session *s, struct binary *b)
+{
+	struct elf_file *extra = NULL;
+	const struct elf_file *src = NULL;
+	const void *bytes;
+	size_t size = 0;
+	int err = 0;
+
+	if (b->vdso || !b->f->build_id_len)
+		return 0;
+	if (b->dbg && elf_file__has_section(b->dbg, ".debug_info")) {
+		src = b->dbg;
+	} else if (elf_file__has_section(b->f, ".debug_info")) {
+		src = b->f;
+	} else if (!b->dbg && !debug_file__open(b->f, b->path, &extra)) {
+		/* symbols came from the binary's .symtab; its DWARF may be apart */
+		if (elf_file__has_section(extra, ".debug_info"))
+			src = extra;
+	}
+	if (!src) {
+		pr_debug("no DWARF to embed for '%s'", b->path);
+		goto out;
+	}
+	bytes = elf_file__bytes(src, &size);
+	if (!bytes || !size) {
+		pr_debug("cannot read the DWARF file of '%s'", b->path);
+		goto out;
+	}
+	if (size > REC_DEBUGINFO_MAX) {
+		pr_warn("the DWARF of '%s' is %zu MiB, more than a recording holds: not embedded",
+			b->path, size >> 20);
+		goto out;
+	}
+	err = recording__add_debuginfo(s->rec, b->f->build_id, b->f->build_id_len, b->path,
+				       bytes, size);
+	if (!err) {
+		c->st.dwarf_files++;
+		c->st.dwarf_bytes += size;
+		pr_debug("embedded the DWARF of '%s' from its %s (%zu bytes)", b->path,
+			 src == b->f ? "binary" : "debug file", size);
+	}
+out:
+	elf_file__close(extra);
+	return err;
+}
+
 /* Adds a row with b's symbols covering this step's offsets that are not stored yet. */
 static int store_binary(struct capture *c, struct session *s, struct binary *b,
 			struct u64vec *fresh)
@@ -468,6 +521,11 @@ static int store_binary(struct capture *c, struct session *s, struct binary *b,
 				pr_debug("no symbols for '%s': cannot open it, or it changed",
 					 b->path);
 			return 0;
+		}
+		if (s->opts && s->opts->debuginfo) {
+			err = store_dwarf(c, s, b);
+			if (err)
+				return err;
 		}
 	}
 	sf = b->sf;
@@ -693,6 +751,31 @@ static int parse_kallsyms(char *buf, struct ksym_tmp **out, size_t *nr_out)
 }
 
 
+/*
+ * /proc/kallsyms lists the core kernel in address order, with a few aliases
+ * out of name order: an insertion sort finishes that in one pass. Anything
+ * further from sorted (modules, BPF programs) falls back to qsort().
+ */
+static void sort_ksyms(struct ksym_tmp *v, size_t nr)
+{
+	size_t i, j, moves = 0;
+	struct ksym_tmp x;
+
+	for (i = 1; i < nr; i++) {
+		if (ksym_cmp(&v[i - 1], &v[i]) <= 0)
+			continue;
+		x = v[i];
+		for (j = i; j > 0 && ksym_cmp(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+		moves += i - j;
+		if (moves > nr) {
+			qsort(v, nr, sizeof(*v), ksym_cmp);
+			return;
+		}
+	}
+}
+
 /* Reads and sorts /proc/kallsyms (again, at the end); the old table goes. */
 static int load_kallsyms(struct capture *c)
 {
@@ -708,7 +791,7 @@ static int load_kallsyms(struct capture *c)
 	}
 	err = parse_kallsyms(c->kbuf, &c->ksyms, &c->nr_ksyms);
 	if (!err && c->nr_ksyms > 1)
-		qsort(c->ksyms, c->nr_ksyms, sizeof(*c->ksyms), ksym_cmp);
+		sort_ksyms(c->ksyms, c->nr_ksyms);
 	if (!err) {
 		c->kstored = calloc(c->nr_ksyms ? c->nr_ksyms : 1, 1);
 		if (!c->kstored)

@@ -4,8 +4,9 @@
  * recording goes: at every commit, for the stacks sampled since the previous
  * one, the PT_LOAD segments of their binaries and the symbols covering their
  * addresses that are not stored yet, the kernel symbols covering their kernel
- * addresses, and the JIT map symbols covering their anonymous code; at the
- * end, whatever is left. A recording cut short at any commit can name every
+ * addresses, and the JIT map symbols covering their anonymous code (with
+ * --debuginfo, also each binary's DWARF file, once); at the end, whatever is
+ * left. A recording cut short at any commit can name every
  * frame it holds.
  */
 #ifndef EPROF_RECORD_CAPTURE_H
@@ -24,6 +25,8 @@ struct capture_stats {
 	size_t ksyms;		/* kernel symbols stored */
 	size_t debug_files;	/* binaries whose symbols came from a separate debug file */
 	size_t jit_maps;	/* /tmp/perf-PID.map files stored */
+	size_t dwarf_files;	/* --debuginfo: files with DWARF embedded */
+	uint64_t dwarf_bytes;	/* their size before compression */
 };
 
 /* NULL on ENOMEM. */

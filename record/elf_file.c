@@ -427,6 +427,31 @@ static const char *debuglink(const struct elf_file *f)
 	return NULL;
 }
 
+bool elf_file__has_section(const struct elf_file *f, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(f->elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+			continue;
+		n = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+const void *elf_file__bytes(const struct elf_file *f, size_t *size)
+{
+	return elf_rawfile(f->elf, size);
+}
+
 int debug_file__open(const struct elf_file *f, const char *path, struct elf_file **out)
 {
 	char buf[4096 + 64], dir[4096];

@@ -7,6 +7,7 @@
 #ifndef EPROF_RECORD_ELF_FILE_H
 #define EPROF_RECORD_ELF_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,12 @@ long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr);
 
 /* Translates a file offset to an ELF virtual address via PT_LOAD segments. */
 int elf_file__offset_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr);
+
+/* True when f has a section of that name with contents (e.g. ".debug_info"). */
+bool elf_file__has_section(const struct elf_file *f, const char *name);
+
+/* The whole file's bytes as libelf holds them (valid while f is open), or NULL. */
+const void *elf_file__bytes(const struct elf_file *f, size_t *size);
 
 /*
  * Opens the separate debug file of f (the binary at path) whose build-id

@@ -34,6 +34,7 @@ struct record_opts {
 	char **cmd;			/* -- CMD ARGS, NULL-terminated */
 	char *command_line;		/* the eprof command line, for the metadata */
 	char *target_desc;		/* "-a", "-p 12,13", "-- cmd args" */
+	bool debuginfo;			/* --debuginfo: embed the DWARF of sampled binaries */
 };
 
 /* A mapping as record/ keeps it for capture (path owned). */

@@ -61,6 +61,7 @@ struct info_binary {
 	const char *path;		/* strings owned by the symbolizer */
 	const char *embedded;
 	const char *local;
+	bool embedded_dwarf;		/* the recording holds its DWARF */
 	const char *why;
 	uint64_t frames;
 	uint64_t unresolved;
@@ -257,6 +258,7 @@ static int gather_binaries(struct info *in, struct recording *rec, const struct 
 		ib->path = o->path;
 		ib->embedded = o->embedded;
 		ib->local = o->local;
+		ib->embedded_dwarf = o->embedded_dwarf;
 		ib->why = o->unresolved ? o->why : NULL;
 		ib->frames = o->frames;
 		ib->unresolved = o->unresolved;
@@ -271,17 +273,27 @@ out:
 	return err;
 }
 
-/* "embedded .symtab", "embedded .symtab + local FILE", "local FILE", "missing" */
+/*
+ * "embedded .symtab", "embedded .symtab + local FILE", "local FILE",
+ * "missing"; " + embedded DWARF" when the recording holds its DWARF.
+ */
 static void how_text(const struct info_binary *b, char *buf, size_t len)
 {
+	size_t n;
+
 	if (b->embedded && b->local)
 		snprintf(buf, len, "embedded %s + local %s", b->embedded, b->local);
 	else if (b->embedded)
 		snprintf(buf, len, "embedded %s", b->embedded);
 	else if (b->local)
 		snprintf(buf, len, "local %s", b->local);
+	else if (b->embedded_dwarf)
+		snprintf(buf, len, "embedded DWARF");
 	else
 		snprintf(buf, len, "missing");
+	n = strlen(buf);
+	if (b->embedded_dwarf && (b->embedded || b->local) && n < len)
+		snprintf(buf + n, len - n, " + embedded DWARF");
 }
 
 /* Distinct nodes in "cpu:node,..." (0 when unknown). */
@@ -496,7 +508,7 @@ static void print_json(const struct info *in, FILE *f)
 		json_str(f, b->path);
 		fputs(",\"symbolized\":", f);
 		json_str(f, b->embedded && b->local ? "embedded+local" : b->embedded ? "embedded"
-			    : b->local ? "local" : "missing");
+			    : b->local ? "local" : b->embedded_dwarf ? "embedded" : "missing");
 		fputs(",\"embedded\":", f);
 		json_str(f, b->embedded);
 		fputs(",\"local\":", f);
@@ -504,7 +516,7 @@ static void print_json(const struct info *in, FILE *f)
 		fprintf(f, ",\"frames\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"unresolved_why\":",
 			b->frames, b->unresolved);
 		json_str(f, b->why);
-		fputc('}', f);
+		fprintf(f, ",\"embedded_dwarf\":%s}", b->embedded_dwarf ? "true" : "false");
 	}
 	fputs("]}\n", f);
 }

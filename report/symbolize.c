@@ -14,7 +14,8 @@
  * function returns past its end, so those frames are looked up at addr - 1
  * (perf does the same) to name the caller.
  *
- * What the recording's symbols do not cover may be found in local files
+ * What the recording's symbols do not cover may be found in the DWARF file
+ * the recording embeds (record --debuginfo), else in local files
  * (report/debuginfo.c), only ever by matching build-id, and only when the
  * options ask for it; so do inline frames and source lines. Anonymous
  * memory is named through the process's JIT map (/tmp/perf-PID.map, stored
@@ -137,6 +138,7 @@ struct symbolizer {
 	struct jit *jits;		/* sorted by tgid */
 	size_t nr_jits;
 	struct sym_opts opts;
+	struct recording *rec;		/* for its embedded DWARF; NULL: none */
 
 	bool prepared;
 	struct sym_stats stats;
@@ -857,7 +859,30 @@ static const char *intern_fmt(struct symbolizer *sym, const char *fmt, ...)
 	return strtab__dup(&sym->names, buf);
 }
 
-/* Looks for the object's local file once; says once why one was not used. */
+/* The DWARF file the recording embeds for o, opened from memory, or NULL. */
+static struct dbg_file *embedded_file(struct symbolizer *sym, struct object *o)
+{
+	void *data = NULL;
+	size_t size = 0;
+	int err;
+
+	err = recording__get_debuginfo(sym->rec, o->pub.build_id, o->pub.build_id_len, &data,
+				       &size);
+	if (err)
+		return NULL;	/* damage was printed; local files may still serve */
+	err = dbg_file__open_memory(data, size, o->pub.path, &o->dbg);
+	if (err) {
+		pr_warn("%s: the embedded DWARF is not a readable ELF file", o->pub.path);
+		o->dbg = NULL;
+		return NULL;
+	}
+	return o->dbg;
+}
+
+/*
+ * Looks for the object's DWARF or local file once: the recording's own
+ * first, then local files; says once why one was not used.
+ */
 static struct dbg_file *local_file(struct symbolizer *sym, struct object *o)
 {
 	char why[4096 + 64];
@@ -866,7 +891,11 @@ static struct dbg_file *local_file(struct symbolizer *sym, struct object *o)
 	if (o->tried)
 		return o->dbg;
 	o->tried = true;
-	if (o->special || !sym->opts.local)
+	if (o->special)
+		return NULL;
+	if (o->pub.embedded_dwarf && sym->rec && embedded_file(sym, o))
+		return o->dbg;
+	if (!sym->opts.local)
 		return NULL;
 	err = dbg_file__find(sym->opts.debug_dirs, sym->opts.nr_debug_dirs, o->pub.build_id,
 			     o->pub.build_id_len, o->pub.path, &o->dbg, why, sizeof(why));
@@ -1172,6 +1201,7 @@ static int on_ksym(void *ctx, const struct rec_ksym *k)
 int symbolizer__load(struct symbolizer *sym, struct recording *rec)
 {
 	struct load_ctx lc = { sym, 0 };
+	size_t i;
 	int err;
 
 	err = recording__for_each_stack(rec, on_stack, &lc);
@@ -1188,6 +1218,17 @@ int symbolizer__load(struct symbolizer *sym, struct recording *rec)
 	err = prepare(sym);
 	if (err)
 		return pr_errno(err, "cannot index the symbol data of '%s'", recording__path(rec));
+	sym->rec = rec;
+	for (i = 0; i < sym->nr_objs; i++) {
+		struct object *o = &sym->objs[i];
+
+		if (o->special || !o->pub.build_id_len)
+			continue;
+		err = recording__has_debuginfo(rec, o->pub.build_id, o->pub.build_id_len);
+		if (err < 0)
+			return err;
+		o->pub.embedded_dwarf = err == 1;
+	}
 	return 0;
 }
 

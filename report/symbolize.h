@@ -68,9 +68,10 @@ struct sym_stats {
 };
 
 /*
- * How a report symbolizes beyond the recording. With local set, a frame the
- * recording's symbols do not cover (and, for inline and lines, every frame)
- * is looked up in local files whose build-id matches: the debug_dirs in
+ * How a report symbolizes beyond the recording's symbols. A frame they do
+ * not cover (and, for inline and lines, every frame) is looked up in the
+ * DWARF the recording embeds for its build-id (record --debuginfo), else,
+ * with local set, in local files whose build-id matches: the debug_dirs in
  * order, /usr/lib/debug, the original path (report/debuginfo.h).
  */
 struct sym_opts {
@@ -93,6 +94,7 @@ struct sym_object {
 	uint32_t build_id_len;
 	const char *embedded;		/* source of the recording's symbols; NULL: none */
 	const char *local;		/* the local file used; NULL: none (or not looked for) */
+	bool embedded_dwarf;		/* the recording holds its DWARF (record --debuginfo) */
 	const char *why;		/* why frames stayed unresolved; NULL: none did */
 	uint64_t frames;		/* sampled frames, weighted by samples (symbolizer__resolve) */
 	uint64_t unresolved;		/* of them, not resolved */
@@ -120,7 +122,11 @@ int symbolizer__add_ksym(struct symbolizer *sym, const struct rec_ksym *k);
  */
 int symbolizer__set_opts(struct symbolizer *sym, const struct sym_opts *o);
 
-/* Adds every stack, mapping, binary and kernel symbol of rec; prints its errors. */
+/*
+ * Adds every stack, mapping, binary and kernel symbol of rec; prints its
+ * errors. rec's embedded DWARF is read when first needed, so rec must stay
+ * open while stacks are looked up.
+ */
 int symbolizer__load(struct symbolizer *sym, struct recording *rec);
 
 /*

@@ -75,6 +75,18 @@ CREATE TABLE ksym_chunk (
 	data		BLOB NOT NULL		-- the encoded symbols
 );
 
+-- DWARF embedded by `eprof record --debuginfo`: per binary, the whole ELF
+-- file that carries it (its separate debug file, else the binary itself).
+-- At most one row per build-id. Files written before this table existed
+-- lack it; readers treat that as no rows.
+CREATE TABLE debuginfo (
+	build_id	BLOB NOT NULL,		-- GNU build-id (1..20 bytes) of the binary
+	path		TEXT,			-- the binary's path when it was recorded
+	encoding	INTEGER,		-- 1: one zstd frame of the file (README.md)
+	size		INTEGER,		-- bytes of the file before compression
+	data		BLOB			-- the compressed file
+);
+
 -- Losses counted on one CPU since its previous row, up to time.
 CREATE TABLE loss (
 	time			INTEGER NOT NULL,	-- CLOCK_MONOTONIC ns the counters were read

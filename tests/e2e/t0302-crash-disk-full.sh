@@ -3,8 +3,8 @@
 # t0302: a recording that fills its disk stops with one clear error line that
 # names the file and says the disk is full, exits non-zero well before its
 # -d 30, and what it committed stays readable by report.
-# The disk is a 600 KiB tmpfs (400 KiB of it taken by a filler file) mounted
-# in a private mount namespace.
+# The disk is a 2 MiB tmpfs in a private mount namespace, filled up by a
+# filler file 2.5 s into the recording.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_cmd unshare
 
@@ -15,13 +15,14 @@ unshare -m --propagation private true 2>/dev/null || skip "cannot create a mount
 # Inside the namespace: mount, record, keep the exit status, elapsed time and
 # a copy of the file (the tmpfs goes away with the namespace).
 unshare -m --propagation private env EPROF="$EPROF" MNT="$mnt" OUT="$TMP" bash -c '
-	mount -t tmpfs -o size=600k eprof-e2e-full "$MNT" || exit 99
-	# Leave about 200 KiB free so that the disk fills within seconds
-	# whatever the machine is doing (9999 Hz on every CPU, even idle ones),
-	# after the first commits succeeded.
-	dd if=/dev/zero of="$MNT/filler" bs=1k count=400 status=none || exit 99
+	mount -t tmpfs -o size=2m eprof-e2e-full "$MNT" || exit 99
 	start=$(date +%s.%N)
-	timeout 60 "$EPROF" record -a -F 9999 -d 30 -o "$MNT/full.eprof" 2>"$OUT/rec.err"
+	timeout 60 "$EPROF" record -a -F 999 -d 30 -o "$MNT/full.eprof" 2>"$OUT/rec.err" &
+	rec=$!
+	# Let the first commits land, then fill the disk under the recorder.
+	sleep 2.5
+	dd if=/dev/zero of="$MNT/filler" bs=4k status=none 2>/dev/null
+	wait $rec
 	echo $? >"$OUT/rec.rc"
 	awk -v s="$start" -v e="$(date +%s.%N)" "BEGIN { print e - s }" >"$OUT/rec.time"
 	df -k "$MNT" | tail -1 >"$OUT/df"

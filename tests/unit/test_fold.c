@@ -783,7 +783,7 @@ static void info_text_and_json(void)
 	CHECK(text && strstr(text, "{\"build_id\":null,\"path\":\"/lib/libc.so.6\","
 				   "\"symbolized\":\"embedded\",\"embedded\":\".symtab\","
 				   "\"local\":null,\"frames\":3,\"unresolved\":0,"
-				   "\"unresolved_why\":null}"));
+				   "\"unresolved_why\":null,\"embedded_dwarf\":false}"));
 	CHECK(text && strstr(text, "\"build_id\":\"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1\""));
 	CHECK(text && strlen(text) > 2 && !strcmp(text + strlen(text) - 2, "}\n"));
 	free(text);

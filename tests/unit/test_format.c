@@ -1392,6 +1392,137 @@ static void read_a_million_samples(void)
 	);
 }
 
+/* Reads build_id's DWARF, expecting err and (for errors) one line saying want_msg. */
+static void get_debuginfo_expect(struct recording *rec, const uint8_t *id, uint32_t len,
+				 int want_err, const char *want_msg)
+{
+	void *data = NULL;
+	size_t size = 0;
+	int err;
+
+	capture_begin(true);
+	err = recording__get_debuginfo(rec, id, len, &data, &size);
+	capture_end();
+	CHECK_EQ_U64(err, want_err);
+	CHECK(err ? data == NULL : data != NULL);
+	if (want_msg) {
+		CHECK_EQ_U64(count_lines(captured), 1);
+		if (!strstr(captured, want_msg)) {
+			fprintf(stderr, "  got \"%s\", expected \"%s\"\n", captured, want_msg);
+			harness_failures++;
+		}
+	}
+	free(data);
+}
+
+static void debuginfo_roundtrip_and_damage(void)
+{
+	static const uint8_t id_a[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3 };
+	static const uint8_t id_b[4] = { 0xde, 0xad, 0xbe, 0xef };
+	char *path = path_dup("debuginfo.eprof"), *old = path_dup("old.eprof");
+	struct recording *rec = NULL;
+	uint8_t *file, *back_a = NULL;
+	size_t size = 300000, back_len = 0, i;
+	void *back = NULL;
+
+	file = malloc(size);
+	if (!file)
+		return;
+	rng_seed(7);
+	for (i = 0; i < size; i++)	/* half text-like, half random: as a debug file */
+		file[i] = i % 2 ? (uint8_t)rnd() : (uint8_t)("abcdefgh"[i % 8]);
+	CHECK_OK(recording__create(path, &rec));
+	CHECK_OK(recording__add_debuginfo(rec, id_a, sizeof(id_a), "/usr/lib/debug/a.debug",
+					  file, size));
+	CHECK_OK(recording__commit(rec));
+	CHECK_OK(recording__add_debuginfo(rec, id_b, sizeof(id_b), NULL, file, 1));
+	capture_begin(false);
+	CHECK(recording__add_debuginfo(rec, id_b, 0, "x", file, 1) == -EINVAL);
+	CHECK(recording__add_debuginfo(rec, id_b, 4, "x", file, 0) == -EINVAL);
+	capture_end();
+	CHECK_OK(recording__finish(rec));
+	recording__close(rec);
+	rec = NULL;
+
+	CHECK_OK(recording__open(path, &rec));
+	if (!rec)
+		goto out;
+	CHECK_OK(recording__get_debuginfo(rec, id_a, sizeof(id_a), &back, &back_len));
+	back_a = back;
+	CHECK_EQ_U64(back_len, size);
+	CHECK(back_a && !memcmp(back_a, file, size));
+	free(back);
+	back = NULL;
+	CHECK_OK(recording__get_debuginfo(rec, id_b, sizeof(id_b), &back, &back_len));
+	CHECK_EQ_U64(back_len, 1);
+	CHECK(back && *(uint8_t *)back == file[0]);
+	free(back);
+	back = NULL;
+	CHECK_EQ_U64(recording__has_debuginfo(rec, id_a, sizeof(id_a)), 1);
+	CHECK_EQ_U64(recording__has_debuginfo(rec, id_a, 5), 0);
+	/* another build-id, or a prefix of one: none */
+	get_debuginfo_expect(rec, id_a, 4 + 1, -ENOENT, NULL);
+	get_debuginfo_expect(rec, id_b, 3, -ENOENT, NULL);
+	recording__close(rec);
+	rec = NULL;
+
+	/* a file written before the table existed: it opens, and has none */
+	CHECK_OK(recording__create(old, &rec));
+	CHECK_OK(recording__finish(rec));
+	recording__close(rec);
+	rec = NULL;
+	CHECK_OK(exec_sql(old, "DROP TABLE debuginfo"));
+	CHECK_OK(recording__open(old, &rec));
+	if (rec) {
+		get_debuginfo_expect(rec, id_a, sizeof(id_a), -ENOENT, NULL);
+		CHECK_EQ_U64(recording__has_debuginfo(rec, id_a, sizeof(id_a)), 0);
+	}
+	recording__close(rec);
+	rec = NULL;
+
+	/* sizes and BLOBs that lie are damage, never a crash or a larger allocation */
+	{
+		static const char *const lies[] = {
+			"UPDATE debuginfo SET size = size + 1",
+			"UPDATE debuginfo SET size = size - 1",
+			"UPDATE debuginfo SET size = 0",
+			"UPDATE debuginfo SET size = 1 << 40",
+			"UPDATE debuginfo SET size = 'big'",
+			"UPDATE debuginfo SET encoding = 2",
+			"UPDATE debuginfo SET data = substr(data, 1, length(data) - 9)",
+			"UPDATE debuginfo SET data = zeroblob(64)",
+			"UPDATE debuginfo SET data = NULL",
+			"UPDATE debuginfo SET data = (SELECT data FROM debuginfo WHERE length(build_id) = 4)",
+		};
+		char *copy = path_dup("debuginfo-lie.eprof");
+		size_t k, len = 0;
+		void *bytes = read_whole(path, &len);
+
+		for (k = 0; bytes && k < ARRAY_SIZE(lies); k++) {
+			CHECK_OK(write_file(copy, bytes, len));
+			CHECK_OK(exec_sql(copy, lies[k]));
+			rec = NULL;
+			CHECK_OK(recording__open(copy, &rec));
+			if (rec)
+				get_debuginfo_expect(rec, id_a, sizeof(id_a), -EBADMSG,
+						     "is damaged: debuginfo row");
+			recording__close(rec);
+		}
+		/* a table with other columns is damage when the file is opened */
+		CHECK_OK(write_file(copy, bytes, len));
+		CHECK_OK(exec_sql(copy, "ALTER TABLE debuginfo RENAME COLUMN size TO bytes"));
+		open_expect(copy, -EBADMSG, "is damaged: table debuginfo");
+		free(bytes);
+		free(copy);
+		rec = NULL;
+	}
+out:
+	recording__close(rec);
+	free(file);
+	free(path);
+	free(old);
+}
+
 static const struct test tests[] = {
 	{ "every table and field round-trips", roundtrip_every_table },
 	{ "an unfinished file warns once and reads its commits", unfinished_file_warns_and_reads },
@@ -1407,6 +1538,8 @@ static const struct test tests[] = {
 	{ "a writer killed inside a commit is rolled back", killed_inside_a_commit },
 	{ "2-CPU 999 Hz samples cost at most 4 bytes each", bytes_per_sample_at_999hz },
 	{ "a million samples write and read", read_a_million_samples },
+	{ "embedded DWARF round-trips; absent is -ENOENT; lies are damage",
+	  debuginfo_roundtrip_and_damage },
 };
 
 int main(void)
