@@ -1,16 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Installs what eprof needs to build and test on Debian 12 (run as root).
+# Installs what eprof needs to build (and, with --tests, to run its tests)
+# on Debian 12. Run as root (or with sudo available).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 # build: compilers, BPF tools, the five libraries
 pkgs=(build-essential cmake pkg-config clang llvm bpftool
-      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev
-# tests: real clients of eprof's output (sqlite3, xmllint, Chromium, go tool
-# pprof, addr2line) and the tools the end-to-end scripts use
-      sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip)
+      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev)
+if [ "${1:-}" = --tests ]; then
+	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,
+	# go tool pprof, addr2line) and the tools the end-to-end scripts use
+	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build)
+	pkgs+=(sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip
+	       libclang-rt-14-dev)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
