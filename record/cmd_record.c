@@ -471,6 +471,7 @@ static void session__release(struct session *s)
 	u64map__release(&s->pairs);
 	u64map__release(&s->tid_comm);
 	u64map__release(&s->procs);
+	u64map__release(&s->exec_ns);
 	free(s->comms);
 	for (i = 0; i < s->nr_maps; i++)
 		free(s->maps[i].path);

@@ -96,11 +96,18 @@ int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, ui
 	size_t i, n = s->nr_maps;
 	int err;
 
-	/* A forked child shares its parent's mappings without mmap records. */
+	const uint64_t *exec = u64map__find(&s->exec_ns, ppid);
+	uint64_t since = exec && *exec <= fork_ns ? *exec : 0;
+
+	/*
+	 * A forked child shares its parent's mappings without mmap records:
+	 * those the parent had at fork time, less those its last exec replaced
+	 * (a deep make -> sh -> gcc tree would otherwise copy every ancestor's).
+	 */
 	for (i = 0; i < n; i++) {
 		const struct mapping *k = &s->maps[i];
 
-		if (k->tgid != ppid || k->time_ns > fork_ns)
+		if (k->tgid != ppid || k->time_ns > fork_ns || k->time_ns < since)
 			continue;
 		memset(&m, 0, sizeof(m));
 		m.time_ns = k->time_ns;	/* keeps the parent's order of mappings */

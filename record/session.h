@@ -68,6 +68,7 @@ struct session {
 	char (*comms)[REC_COMM_LEN];
 	size_t nr_comms, alloc_comms;
 	struct u64map procs;		/* tgids that have samples */
+	struct u64map exec_ns;		/* tgid -> time of its last exec (side-band) */
 
 	struct mapping *maps;
 	size_t nr_maps, alloc_maps;

@@ -223,6 +223,15 @@ static int on_comm(struct sideband *sb, const struct perf_event_header *h)
 		max = sizeof(buf) - 1;
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, comm, strnlen(comm, max));
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		uint64_t *slot;
+		bool added;
+
+		/* forks after this copy only what the new image maps (apply_forks) */
+		if (u64map__upsert(&sb->s->exec_ns, ids[0], record_time(h), &slot, &added))
+			return pr_errno(-ENOMEM, "cannot keep exec times");
+		*slot = record_time(h);
+	}
 	return session__note_comm(sb->s, record_time(h), ids[0], ids[1], buf);
 }
 
