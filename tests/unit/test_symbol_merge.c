@@ -202,9 +202,47 @@ static void repeated_rows_by_hand(void)
 	symbolizer__free(sym);
 }
 
+/*
+ * A frame-pointer walk through code without frame pointers yields runs of
+ * values in no mapping: one "[unknown]" stands for each run; frames in a
+ * mapping but without a symbol are kept one by one.
+ */
+static void unmapped_runs_collapse(void)
+{
+	static const struct rec_segment seg = { 0, 0x400000, 0x1000 };
+	static const struct rec_symbol syms[] = { { 0x400100, 0x100, "only" } };
+	/* innermost first: only, 3 unmapped, only, 2 mapped without symbol, 1 unmapped */
+	static const uint64_t f[] = { 0x400150, 0x1234, 0x5678, 0x9abc, 0x400160,
+				      0x400f00, 0x400f10, 0x77 };
+	struct rec_binary b = { .path = "/bin/x", .source = ".symtab", .nr_segments = 1,
+				.segments = &seg, .nr_symbols = 1, .symbols = syms };
+	struct rec_mapping m = { .tgid = 7, .start = 0x400000, .end = 0x401000, .path = "/bin/x" };
+	struct rec_stack rs = { .id = 1, .nr_user = 8, .frames = f };
+	struct symbolizer *sym = symbolizer__new();
+	const struct sym_stack *st = NULL;
+
+	CHECK(sym != NULL);
+	if (!sym)
+		return;
+	CHECK_OK(symbolizer__add_binary(sym, &b));
+	CHECK_OK(symbolizer__add_mapping(sym, &m));
+	CHECK_OK(symbolizer__add_stack(sym, &rs));
+	CHECK_OK(symbolizer__stack(sym, 7, 1, 0, &st));
+	CHECK(st && st->nr_kernel == 0 && st->nr_user == 6);
+	CHECK_STR(name(st, 0), "only");
+	CHECK_STR(name(st, 1), "[unknown]");
+	CHECK_STR(name(st, 2), "only");
+	CHECK_STR(name(st, 3), "x+0xf00");	/* named by the address itself */
+	CHECK_STR(name(st, 4), "x+0xf10");
+	CHECK_STR(name(st, 5), "[unknown]");
+	CHECK(st && st->nr_resolved == 2);
+	symbolizer__free(sym);
+}
+
 static const struct test tests[] = {
 	{ "rows of one binary, JIT map and kernel merge", rows_of_one_binary_merge },
 	{ "repeated rows added by hand", repeated_rows_by_hand },
+	{ "runs of unmapped user frames collapse into one [unknown]", unmapped_runs_collapse },
 };
 
 int main(void)
