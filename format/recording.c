@@ -129,6 +129,12 @@ static int remove_old(const char *path)
 	if (!lstat(path, &st)) {
 		if (S_ISDIR(st.st_mode))
 			return pr_errno(-EISDIR, "cannot create '%s'", path);
+		/* never move a device, FIFO or socket aside (-o /dev/null as root) */
+		if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+			pr_err("cannot create '%s': it exists and is not a regular file "
+			       "(choose another -o)", path);
+			return -EEXIST;
+		}
 		if (rename(path, name))
 			return pr_errno(-errno, "cannot create '%s': cannot keep the old file as '%s'",
 					path, name);
@@ -136,6 +142,8 @@ static int remove_old(const char *path)
 	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		if ((size_t)snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) >= sizeof(name))
 			return pr_errno(-ENAMETOOLONG, "cannot create '%s'", path);
+		if (lstat(name, &st) || !S_ISREG(st.st_mode))
+			continue;	/* only a journal SQLite left is ours to remove */
 		if (unlink(name) && errno != ENOENT && errno != EROFS)
 			return pr_errno(-errno, "cannot create '%s': cannot remove '%s'", path, name);
 	}

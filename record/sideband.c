@@ -282,9 +282,15 @@ static int apply_forks(struct sideband *sb)
 
 	if (sb->nr_forks > 1)
 		qsort(sb->forks, sb->nr_forks, sizeof(*sb->forks), cmp_fork);
-	for (i = 0; i < sb->nr_forks && !err; i++)
-		err = session__inherit_mappings(sb->s, sb->forks[i].ppid, sb->forks[i].pid,
-						sb->forks[i].time_ns);
+	for (i = 0; i < sb->nr_forks && !err; i++) {
+		const struct fork_event *f = &sb->forks[i];
+		uint64_t *exec = u64map__find(&sb->s->exec_ns, f->pid);
+
+		/* an exec time older than this fork was a previous owner's of the pid */
+		if (exec && *exec < f->time_ns)
+			*exec = 0;
+		err = session__inherit_mappings(sb->s, f->ppid, f->pid, f->time_ns);
+	}
 	sb->nr_forks = 0;
 	return err;
 }

@@ -53,10 +53,13 @@ void target__try_reap(struct target *t);
 /* Kills and reaps a child that never passed the gate (setup failed). */
 void target__abort_child(struct target *t);
 
-/* Closes the fds. Accepts a zeroed or initialised target. */
-/* Ends a command still running: SIGTERM, then SIGKILL after 2 s; reaps it. */
+/*
+ * Ends a command still running: SIGTERM, then SIGKILL after 2 s; reaps it.
+ * Only the command itself is signalled, as perf does, not its children.
+ */
 void target__stop_child(struct target *t);
 
+/* Closes the fds. Accepts a zeroed or initialised target. */
 void target__release_fds(struct target *t);
 
 #endif
