@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 #include "record/capture.h"
-#include "record/elf_file.h"
+#include "elf/elf_file.h"
 #include "record/jitmap.h"
 #include "record/session.h"
 #include "util/log.h"

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/elf_file.h"
+#include "elf/elf_file.h"
 #include "record/jitmap.h"
 #include "record/perf_events.h"
 #include "record/sampler.h"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record/elf_file.h - the raw bytes of an ELF file that record/ keeps:
+ * elf/elf_file.h - the raw bytes of an ELF file that record/ keeps:
  * its build-id, its PT_LOAD segments and its function symbols. No lookup
  * by address here beyond what capture needs: report/ symbolizes.
  */
-#ifndef EPROF_RECORD_ELF_FILE_H
-#define EPROF_RECORD_ELF_FILE_H
+#ifndef EPROF_ELF_ELF_FILE_H
+#define EPROF_ELF_ELF_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * record/elf_file.c - read build-ids, PT_LOAD segments and function symbols
+ * elf/elf_file.c - read build-ids, PT_LOAD segments and function symbols
  * with libelf.
  *
  * Symbols are what a later `eprof report` needs to name sampled addresses
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record/elf_file.h"
+#include "elf/elf_file.h"
 
 static void libelf_init(void)
 {
