@@ -193,12 +193,15 @@ int recording__create(const char *path, struct recording **out)
 	if (!err)
 		err = exec_sql(rec, eprof_schema_v1_sql, "writing the schema");
 	if (!err)
+		err = exec_sql(rec, eprof_schema_v2_sql, "writing the schema");
+	if (!err)
 		err = exec_sql(rec, pragmas, "writing the schema");
 	if (!err)
 		err = exec_sql(rec, "COMMIT", "writing the schema");
 	if (err)
 		goto out;
 	rec->has_debuginfo = true;
+	rec->version = REC_SCHEMA_VERSION;
 	rec->w.cctx = ZSTD_createCCtx();
 	if (!rec->w.cctx)
 		err = pr_errno(-ENOMEM, "cannot create '%s'", path);
@@ -286,6 +289,7 @@ static int check_identity(struct recording *rec)
 	if (ver < 1)
 		return rec_damaged(rec, "no recording format version (user_version %lld)",
 				   (long long)ver);
+	rec->version = (int)ver;
 	return 0;
 }
 

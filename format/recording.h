@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define REC_SCHEMA_VERSION	1
+#define REC_SCHEMA_VERSION	2	/* schema/v1.sql + schema/v2.sql */
 #define REC_APPLICATION_ID	0x45505246	/* "EPRF" */
 #define REC_COMM_LEN		16
 #define REC_BUILD_ID_MAX	20

@@ -850,16 +850,18 @@ static void open_expect(const char *path, int want_err, const char *want_msg)
 
 static void newer_version_is_refused(void)
 {
-	const char *path = path_in("v2.eprof");
+	const char *path = path_in("newer.eprof");
 	struct recording *rec = NULL;
-	char want[600];
+	char sql[64], want[600];
 
 	CHECK_OK(recording__create(path, &rec));
 	CHECK_OK(recording__finish(rec));
 	recording__close(rec);
-	CHECK_OK(exec_sql(path, "PRAGMA user_version = 2"));
-	snprintf(want, sizeof(want), "eprof: error: '%s' uses recording format v2; this eprof "
-		 "reads up to v1 (upgrade eprof)\n", path);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", REC_SCHEMA_VERSION + 1);
+	CHECK_OK(exec_sql(path, sql));
+	snprintf(want, sizeof(want), "eprof: error: '%s' uses recording format v%d; this eprof "
+		 "reads up to v%d (upgrade eprof)\n", path, REC_SCHEMA_VERSION + 1,
+		 REC_SCHEMA_VERSION);
 	open_expect(path, -EPROTONOSUPPORT, want);
 }
 

@@ -1,0 +1,5 @@
+-- SPDX-License-Identifier: MIT
+-- eprof recording format v2: what v2 adds to v1.sql. A v2 file is v1.sql
+-- followed by this file, with PRAGMA user_version = 2. A v1 file has none of
+-- these tables; readers treat them as absent ("not recorded"), never as
+-- damage, so every v1 recording still reports exactly as before.
