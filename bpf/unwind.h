@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bpf/unwind.h - the unwind table rows shared by elf/cfi.c (which builds
+ * them from a binary's .eh_frame or .debug_frame) and the BPF walker
+ * (which follows them, one row per frame). x86-64 only for now.
+ *
+ * A binary's table is an array of rows sorted by `off`; a row holds from
+ * its `off` up to the next row's. Offsets are FILE offsets in the binary
+ * (not ELF virtual addresses), because that is what the BPF side can
+ * compute from a VMA: off = pc - vm_start + (vm_pgoff << PAGE_SHIFT).
+ * Gaps in the CFI (between two FDEs) are rows of type UNW_CFA_NONE, so a
+ * PC that no FDE covers never inherits the rule of the FDE before it.
+ *
+ * Like events.h, it includes nothing itself: *.bpf.c include it after
+ * vmlinux.h, user space after <linux/types.h>. Any layout change bumps
+ * UNW_ABI_VERSION.
+ */
+#ifndef EPROF_BPF_UNWIND_H
+#define EPROF_BPF_UNWIND_H
+
+#define UNW_ABI_VERSION	1
+
+/* How to find the canonical frame address (CFA) at a PC. */
+enum unw_cfa {
+	UNW_CFA_NONE = 0,	/* no CFI covers this PC: take a frame-pointer step */
+	UNW_CFA_RSP,		/* CFA = rsp + cfa_off */
+	UNW_CFA_RBP,		/* CFA = rbp + cfa_off */
+	UNW_CFA_PLT,		/* PLT stub: CFA = rsp + 8, plus 8 when (rip & 15) >= cfa_off */
+	UNW_CFA_SIGNAL,		/* sigreturn trampoline: rsp, rbp, rip come from the
+				   ucontext at rsp (x86-64: uc_mcontext at rsp + 40) */
+	UNW_CFA_END,		/* return address undefined: the outermost frame
+				   (_start, clone3's child): the stack is complete */
+	UNW_CFA_UNSUPPORTED,	/* CFI exists but uses a rule the walker cannot
+				   follow (another register, an expression): FP step */
+};
+
+/* Where the caller's rbp is. */
+enum unw_rbp {
+	UNW_RBP_SAME = 0,	/* unchanged (not saved by this frame) */
+	UNW_RBP_CFA,		/* saved at CFA + rbp_off */
+	UNW_RBP_UNDEF,		/* not recoverable: later RBP-based rules fail */
+};
+
+/*
+ * One row, 12 bytes. The return address is always at CFA - 8 on x86-64
+ * (a row whose CFI says otherwise is UNW_CFA_UNSUPPORTED), and the caller's
+ * rsp is the CFA.
+ */
+struct unw_row {
+	__u32 off;		/* first file offset this row covers */
+	__u8 cfa_type;		/* enum unw_cfa */
+	__u8 rbp_type;		/* enum unw_rbp */
+	__s16 rbp_off;		/* UNW_RBP_CFA: caller's rbp at CFA + rbp_off */
+	__s32 cfa_off;		/* UNW_CFA_RSP/RBP: offset; UNW_CFA_PLT: threshold */
+};
+
+#endif
