@@ -615,6 +615,31 @@ out:
 	return err;
 }
 
+struct lookup_key {
+	uint64_t off;
+	const struct unw_row *last;
+};
+
+/* bsearch order: a row "equals" the offsets from its own to the next row's. */
+static int row_covers(const void *k, const void *elem)
+{
+	const struct lookup_key *key = k;
+	const struct unw_row *r = elem;
+
+	if (key->off < r->off)
+		return -1;
+	return r != key->last && key->off >= r[1].off;
+}
+
+const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)
+{
+	struct lookup_key key = { off, t->nr_rows ? &t->rows[t->nr_rows - 1] : NULL };
+
+	if (!t->nr_rows)
+		return NULL;
+	return bsearch(&key, t->rows, t->nr_rows, sizeof(*t->rows), row_covers);
+}
+
 void cfi_table__release(struct cfi_table *t)
 {
 	if (!t)

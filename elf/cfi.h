@@ -48,6 +48,13 @@ struct cfi_table {
  */
 int cfi_table__build(int fd, struct cfi_table *out);
 
+/*
+ * The row covering file offset off (the last row at or before it), or NULL
+ * before the first row. A user-space twin of the BPF walker's search, for
+ * tests and tools.
+ */
+const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off);
+
 /* Frees what cfi_table__build allocated; accepts a zeroed table. */
 void cfi_table__release(struct cfi_table *t);
 
