@@ -24,7 +24,9 @@ set_target_properties(cfi_dbgframe PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_C
 add_custom_command(TARGET cfi_dbgframe POST_BUILD
   COMMAND ${CMAKE_OBJCOPY} --remove-section .eh_frame --remove-section .eh_frame_hdr
           $<TARGET_FILE:cfi_dbgframe>)
-eprof_unit_test(test_cfi LIBS eprof_elf)
+# It also replays tests/fixtures/regressions/cfi-*.bin through fuzz_cfi.c's entry point.
+eprof_unit_test(test_cfi SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_cfi.c LIBS eprof_elf)
 target_compile_definitions(test_cfi PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads"
-                                            EPROF_TEST_BIN="${CMAKE_CURRENT_BINARY_DIR}/helper")
+                                            EPROF_TEST_BIN="${CMAKE_CURRENT_BINARY_DIR}/helper"
+                                            EPROF_REGRESSIONS="${CMAKE_SOURCE_DIR}/tests/fixtures/regressions")
 add_dependencies(test_cfi known_split cfi_exec cfi_dbgframe)
