@@ -8,8 +8,9 @@
  * estimate).
  *
  * Every recording here has the same symbol data: kernel functions k0..k9,
- * and user functions u0..u9 in "/bin/app" (mapped into every process), so
- * a stack is written as root-first names, e.g. "u0;u1;k2".
+ * and user functions u0..u9 and a few named ones ("main", "leaf", ...) in
+ * "/bin/app" (mapped into every process), so a stack is written as
+ * root-first names, e.g. "u0;u1;k2".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,25 +35,28 @@ struct builder {
 	size_t nr_tgids;
 };
 
+/* User functions: u0..u9, then a few named ones (a spec may use either). */
+static const char *const unames[] = { "u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9",
+				      "main", "alpha_kernel", "beta_kernel", "gamma_kernel",
+				      "leaf" };
+
 static void add_symbols(struct recording *rec)
 {
 	static const char *const knames[] = { "k0", "k1", "k2", "k3", "k4",
 					      "k5", "k6", "k7", "k8", "k9" };
-	static const char *const unames[] = { "u0", "u1", "u2", "u3", "u4",
-					      "u5", "u6", "u7", "u8", "u9" };
 	struct rec_ksym ks[10];
-	struct rec_symbol us[10];
+	struct rec_symbol us[ARRAY_SIZE(unames)];
 	struct rec_binary b = { .build_id = { 1, 2, 3, 4 }, .build_id_len = 4,
 				.path = "/bin/app", .source = ".symtab" };
 	size_t i;
 
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 10; i++)
 		ks[i] = (struct rec_ksym){ KBASE + i * 0x100, KBASE + (i + 1) * 0x100, knames[i],
 					   NULL };
+	for (i = 0; i < ARRAY_SIZE(unames); i++)
 		us[i] = (struct rec_symbol){ 0x1000 * (i + 1), 0x1000, unames[i] };
-	}
 	CHECK_OK(recording__add_ksyms(rec, ks, 10));
-	b.nr_symbols = 10;
+	b.nr_symbols = ARRAY_SIZE(unames);
 	b.symbols = us;
 	CHECK_OK(recording__add_binary(rec, &b));
 }
@@ -110,7 +114,10 @@ static uint32_t stack(struct builder *b, const char *spec)
 	for (tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
 		unsigned idx = (unsigned)atoi(tok + 1);
 
-		if (tok[0] == 'k')
+		for (i = 10; i < ARRAY_SIZE(unames); i++)
+			if (!strcmp(tok, unames[i]))
+				idx = (unsigned)i;
+		if (tok[0] == 'k' && idx < 10)
 			kern[nk++] = KBASE + idx * 0x100 + 0x10;
 		else
 			user[nu++] = UBASE + 0x1000 * (idx + 1) + 0x10;
@@ -542,6 +549,59 @@ static void diff_fold_and_top(void)
 	free(out);
 }
 
+/*
+ * Issue 10's case: three kernels call one leaf, and gamma_kernel's weight
+ * triples. Every sample ends in the leaf, so no self share moves (the
+ * leaf's stays 100%); the total-share table must name gamma_kernel first:
+ * 1/3 -> 3/5 of the samples, against -2/15 for each of the others.
+ */
+static const char *kernels(const char *name, unsigned alpha, unsigned beta, unsigned gamma)
+{
+	const char *path = path_in(name);
+	struct builder *b = builder_new(path, NULL);
+
+	if (!b)
+		return path;
+	thread(b, 10, 10, "app");
+	samples(b, 1, 10, 10, 0, stack(b, "main;alpha_kernel;leaf"), alpha);
+	samples(b, 1, 10, 10, 0, stack(b, "main;beta_kernel;leaf"), beta);
+	samples(b, 1, 10, 10, 0, stack(b, "main;gamma_kernel;leaf"), gamma);
+	builder_finish(b);
+	return path;
+}
+
+static void diff_top_names_the_caller_that_grew(void)
+{
+	char base[4096], now[4096];
+	struct report_opts o = { .diff_base = base, .diff_new = now, .outputs = REPORT_OUT_TOP };
+	const char *total, *self, *row;
+	char *out;
+
+	snprintf(base, sizeof(base), "%s", kernels("kbase.eprof", 100, 100, 100));
+	snprintf(now, sizeof(now), "%s", kernels("knew.eprof", 100, 100, 300));
+	out = run(&o);
+	total = out ? strstr(out, "# largest changes of total share") : NULL;
+	self = out ? strstr(out, "# largest changes of self share") : NULL;
+	CHECK(total && self && total < self);
+	if (!total || !self)
+		goto out;
+	/* the first row of the total table, after its column header */
+	row = strchr(strchr(total, '\n') + 1, '\n') + 1;
+	CHECK(!strncmp(row, "  33.33%   60.00%   +26.67% ", 28));
+	CHECK(strstr(row, "gamma_kernel") && strstr(row, "gamma_kernel") < strchr(row, '\n'));
+	/* sqrt(2/9/300 + .24/500) = 3.49%, z = 7.63: a real change */
+	HAS_LINE(total, " 33.33% ", " 60.00% ", " +26.67% ", " 3.49% ", " 7.63 ", " yes ",
+		 " gamma_kernel ");
+	HAS_LINE(total, " 33.33% ", " 20.00% ", " -13.33% ", " yes ", " alpha_kernel ");
+	HAS_LINE(total, " 33.33% ", " 20.00% ", " -13.33% ", " yes ", " beta_kernel ");
+	HAS_LINE(total, "100.00% ", "100.00% ", " +0.00% ", " no ", " leaf ");
+	/* the self table: only the leaf, unchanged; no kernel has self samples */
+	HAS_LINE(self, "100.00% ", "100.00% ", " +0.00% ", " 0.00% ", " no ", " leaf ");
+	CHECK(!strstr(self, "_kernel"));
+out:
+	free(out);
+}
+
 static const struct test tests[] = {
 	{ "filters give exact folds", filters_give_exact_folds },
 	{ "the summary counts what the filters left out", filter_summary_counts_what_was_left_out },
@@ -551,6 +611,7 @@ static const struct test tests[] = {
 	{ "--timeline rows follow the phases", timeline_rows_follow_the_phases },
 	{ "several -i merge", inputs_merge },
 	{ "--diff fold and top with noise", diff_fold_and_top },
+	{ "--diff --top ranks the caller whose total share grew", diff_top_names_the_caller_that_grew },
 };
 
 int main(void)
