@@ -602,6 +602,83 @@ out:
 	free(out);
 }
 
+/* --- samples ---------------------------------------------------------------- */
+
+static void samples_in_time_order_with_filters(void)
+{
+	const char *path = filter_recording();
+	static const uint32_t pid100[] = { 100 };
+	struct report_opts o = { .input = path, .outputs = REPORT_OUT_SAMPLES, .pids = pid100,
+				 .nr_pids = 1 };
+	struct builder *b;
+	uint32_t s1, s2;
+
+	/* perf script's layout: header, frames innermost first, a blank line */
+	check_run(&o, "alpha   100/100   [000]     0.100000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "alpha   100/100   [000]     0.100000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "alpha   100/100   [000]     0.100000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "alpha-w   100/101   [001]     1.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000110 k1 ([kernel.kallsyms])\n"
+		      "\tffffffff81000010 k0 ([kernel.kallsyms])\n"
+		      "\t          403010 u2 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "alpha-w   100/101   [001]     1.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000110 k1 ([kernel.kallsyms])\n"
+		      "\tffffffff81000010 k0 ([kernel.kallsyms])\n"
+		      "\t          403010 u2 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n");
+
+	/* a window, a cpu and a half of the stack together; a kernel thread's stack stays */
+	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_SAMPLES, .from_ns = SEC,
+				  .half = REPORT_HALF_KERNEL };
+	check_run(&o, "alpha-w   100/101   [001]     1.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000110 k1 ([kernel.kallsyms])\n"
+		      "\tffffffff81000010 k0 ([kernel.kallsyms])\n\n"
+		      "alpha-w   100/101   [001]     1.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000110 k1 ([kernel.kallsyms])\n"
+		      "\tffffffff81000010 k0 ([kernel.kallsyms])\n\n"
+		      "beta   200/200   [001]     2.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000310 k3 ([kernel.kallsyms])\n"
+		      "\tffffffff81000210 k2 ([kernel.kallsyms])\n\n");
+	/* --user-only drops that kernel thread's sample: nothing of it is left */
+	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_SAMPLES, .from_ns = 2 * SEC,
+				  .half = REPORT_HALF_USER };
+	check_run(&o, "");
+
+	/*
+	 * A chunk is sorted by the writer, chunks are not: the sample at 3 s
+	 * goes in a chunk before those at 1 s and 2 s, and comes out last.
+	 */
+	path = path_in("order.eprof");
+	b = builder_new(path, NULL);
+	if (!b)
+		return;
+	thread(b, 10, 10, "app");
+	s1 = stack(b, "u0;u1");
+	s2 = stack(b, "u0;u2");
+	samples(b, 3 * SEC, 10, 10, 1, s1, 1);
+	CHECK_OK(recording__commit(b->rec));
+	samples(b, 1 * SEC + 1000, 10, 10, 0, s2, 1);
+	samples(b, 2 * SEC, 10, 10, 1, s1, 1);
+	builder_finish(b);
+	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_SAMPLES };
+	check_run(&o, "app    10/10    [000]     1.000001:   10000000 cpu-clock:\n"
+		      "\t          403010 u2 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "app    10/10    [001]     2.000000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "app    10/10    [001]     3.000000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n");
+}
+
 static const struct test tests[] = {
 	{ "filters give exact folds", filters_give_exact_folds },
 	{ "the summary counts what the filters left out", filter_summary_counts_what_was_left_out },
@@ -611,6 +688,7 @@ static const struct test tests[] = {
 	{ "--timeline rows follow the phases", timeline_rows_follow_the_phases },
 	{ "several -i merge", inputs_merge },
 	{ "--diff fold and top with noise", diff_fold_and_top },
+	{ "--samples: each sample in time order, filtered", samples_in_time_order_with_filters },
 	{ "--diff --top ranks the caller whose total share grew", diff_top_names_the_caller_that_grew },
 };
 
