@@ -39,6 +39,7 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL },
 	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL },
+	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -191,11 +192,9 @@ out:
 static int load_source(struct report_src *s, const struct report_opts *o,
 		       struct report_summary *sum)
 {
-	struct agg_config cfg = { 0 };
+	struct agg_config *cfg = &s->cfg;
 	const struct sym_stats *st;
 	char *numa = NULL;
-	bool *cpu_ok = NULL;
-	size_t nr_cpu_ok;
 	int err;
 
 	err = recording__open(s->path, &s->rec);
@@ -225,29 +224,27 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 			return pr_errno(err, "cannot read '%s'", s->path);
 	}
 
-	err = make_cpu_filter(o, s, &cpu_ok, &nr_cpu_ok);
+	err = make_cpu_filter(o, s, &s->cpu_ok, &cfg->nr_cpu_ok);
 	if (err)
 		return pr_errno(err, "cannot read '%s'", s->path);
-	cfg.pids = o->pids;
-	cfg.nr_pids = o->nr_pids;
-	cfg.tids = o->tids;
-	cfg.nr_tids = o->nr_tids;
-	cfg.comm = o->comm;
-	cfg.cpu_ok = cpu_ok;
-	cfg.nr_cpu_ok = nr_cpu_ok;
-	cfg.start_ns = s->start_ns;
-	cfg.from_ns = o->from_ns;
-	cfg.to_ns = o->has_to ? o->to_ns : 0;
-	cfg.key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
-	cfg.key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
-	cfg.slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
+	cfg->pids = o->pids;
+	cfg->nr_pids = o->nr_pids;
+	cfg->tids = o->tids;
+	cfg->nr_tids = o->nr_tids;
+	cfg->comm = o->comm;
+	cfg->cpu_ok = s->cpu_ok;
+	cfg->start_ns = s->start_ns;
+	cfg->from_ns = o->from_ns;
+	cfg->to_ns = o->has_to ? o->to_ns : 0;
+	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
+	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
+	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
 	if (o->has_to && o->to_ns <= o->from_ns) {
 		/* an empty window: count nothing, but still read the file through */
-		cfg.from_ns = UINT64_MAX;
-		cfg.to_ns = 0;
+		cfg->from_ns = UINT64_MAX;
+		cfg->to_ns = 0;
 	}
-	err = stack_agg__load_cfg(&s->agg, s->rec, &cfg);
-	free(cpu_ok);
+	err = stack_agg__load_cfg(&s->agg, s->rec, cfg);
 	if (err)
 		return err;
 	if (!s->start_ns)
@@ -300,6 +297,7 @@ static void release_source(struct report_src *s)
 	free(s->hostname);
 	free(s->command);
 	free(s->cpu_node);
+	free(s->cpu_ok);
 }
 
 static const struct emitter *find_emitter(unsigned int outputs)
