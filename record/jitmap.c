@@ -25,6 +25,7 @@
 #include "record/jitmap.h"
 #include "record/session.h"
 #include "util/log.h"
+#include "util/safe_open.h"
 
 #define JIT_MAX_LINE	4096
 
@@ -168,13 +169,9 @@ static int refresh(struct jitmap *m)
 	int fd, err;
 
 	snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	fd = safe_open_regular(path, 0, SAFE_OPEN_NOFOLLOW, &st);
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return 0;
-	}
 	if (m->have_stat && st.st_dev == m->dev && st.st_ino == m->ino && st.st_size == m->size &&
 	    st.st_mtim.tv_sec == m->mtime.tv_sec && st.st_mtim.tv_nsec == m->mtime.tv_nsec) {
 		close(fd);
