@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "elf/elf_file.h"
+#include "util/log.h"
+#include "util/safe_open.h"
 
 static void libelf_init(void)
 {
@@ -388,6 +390,11 @@ int vdso__image(const void **image, size_t *size)
 	return err;
 }
 
+int elf_file__open_fd(const char *path)
+{
+	return safe_open_regular(path, ELF_FILE_MAX_SIZE, 0, NULL);
+}
+
 int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *path)
 {
 	char buf[4096 + 64];
@@ -395,28 +402,30 @@ int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *pa
 
 	snprintf(buf, sizeof(buf), "/proc/%u/map_files/%llx-%llx", pid,
 		 (unsigned long long)start, (unsigned long long)end);
-	fd = open(buf, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
+	fd = elf_file__open_fd(buf);
+	if (fd >= 0 || fd == -EFTYPE_NOT_REGULAR || fd == -EFBIG)
 		return fd;
 	if (path[0] != '/' || path[1] == '/')
 		return -ENOENT;
 	if ((size_t)snprintf(buf, sizeof(buf), "/proc/%u/root%s", pid, path) < sizeof(buf)) {
-		fd = open(buf, O_RDONLY | O_CLOEXEC);
+		fd = elf_file__open_fd(buf);
 		if (fd >= 0)
 			return fd;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	return fd >= 0 ? fd : -errno;
+	return elf_file__open_fd(path);
 }
 
 /* Opens path as an ELF file if its build-id is f's. */
 static int open_if_same(const struct elf_file *f, const char *path, struct elf_file **out)
 {
 	struct elf_file *d;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = elf_file__open_fd(path);
 
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			pr_debug("not reading '%s': %s", path, safe_open_strerror(fd));
+		return fd;
+	}
 	if (elf_file__open(fd, NULL, 0, &d))
 		return -ENOEXEC;
 	if (d->build_id_len != f->build_id_len ||

@@ -85,9 +85,27 @@ const void *elf_file__bytes(const struct elf_file *f, size_t *size);
 int debug_file__open(const struct elf_file *f, const char *path, struct elf_file **out);
 
 /*
+ * The largest binary or debug file elf/ opens: 4 GiB, above the biggest
+ * real debug files (a browser's full DWARF is 2 to 3 GiB); libelf maps the
+ * file, so only what is read costs memory.
+ */
+#define ELF_FILE_MAX_SIZE	(4ull << 30)
+
+/*
+ * Opens path for reading as elf/ opens every file some input named (a
+ * debuglink, a build-id path, a mapped file, a --debug-dir entry): only a
+ * regular file of at most ELF_FILE_MAX_SIZE, never blocking
+ * (util/safe_open.h). Returns an fd for elf_file__open() or -errno
+ * (-ENODEV for a FIFO, socket or device, -EISDIR, -EFBIG).
+ */
+int elf_file__open_fd(const char *path);
+
+/*
  * Opens the file mapped at [start, end) in process pid for reading: the very
  * file through /proc/PID/map_files while the process lives, else
- * /proc/PID/root/PATH, else PATH. Returns an fd or -errno.
+ * /proc/PID/root/PATH, else PATH, each through elf_file__open_fd(); a
+ * mapped file that is not regular is not looked for elsewhere. Returns an
+ * fd or -errno.
  */
 int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *path);
 
