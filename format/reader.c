@@ -378,6 +378,41 @@ int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx)
 	return err;
 }
 
+bool recording__has_ticks(const struct recording *rec)
+{
+	return rec->version >= 2;
+}
+
+int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_ticks t;
+	int64_t row;
+	int err;
+
+	if (!recording__has_ticks(rec))
+		return 0;
+	err = rec_prepare(rec, "SELECT rowid, time, cpu, period_ns, enabled_ns, throttled_ns, "
+			       "throttles, fired, kept FROM ticks ORDER BY rowid",
+			  "reading tick counts", &st);
+	while (!err && (err = step_row(rec, st, "reading tick counts")) == 1) {
+		err = 0;
+		memset(&t, 0, sizeof(t));
+		row = sqlite3_column_int64(st, 0);
+		if (!col_u64(st, 1, &t.time_ns) || !col_u32(st, 2, &t.cpu) ||
+		    !col_u64(st, 3, &t.period_ns) || !col_u64(st, 4, &t.enabled_ns) ||
+		    !col_u64(st, 5, &t.throttled_ns) || !col_u64(st, 6, &t.throttles) ||
+		    !col_u64(st, 7, &t.fired) || !col_u64(st, 8, &t.kept) || !t.period_ns ||
+		    t.throttled_ns > t.enabled_ns || t.kept > t.fired) {
+			err = rec_damaged(rec, "ticks row %" PRId64 ": bad value", row);
+			break;
+		}
+		err = fn(ctx, &t);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
 /* --- symbol tables -------------------------------------------------------- */
 
 /* Decodes the binary in r->buf into b (arrays malloc'd; names point into r->buf). */
