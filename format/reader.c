@@ -413,6 +413,59 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 	return err;
 }
 
+#define TICKS_MAX_CPU	65535
+
+struct tick_sums {
+	struct rec_ticks *cpu;		/* indexed by CPU */
+	size_t nr;
+	bool any;
+	bool oom;
+};
+
+static int add_tick_row(void *ctx, const struct rec_ticks *t)
+{
+	struct tick_sums *ts = ctx;
+	struct rec_ticks *n;
+	size_t want = (size_t)t->cpu + 1;
+
+	if (t->cpu > TICKS_MAX_CPU)
+		return -ERANGE;
+	if (want > ts->nr) {
+		n = reallocarray(ts->cpu, want, sizeof(*n));
+		if (!n) {
+			ts->oom = true;
+			return -ENOMEM;
+		}
+		memset(n + ts->nr, 0, (want - ts->nr) * sizeof(*n));
+		ts->cpu = n;
+		ts->nr = want;
+	}
+	rec_ticks__add(&ts->cpu[t->cpu], t);
+	ts->any = true;
+	return 0;
+}
+
+int recording__tick_breakdown(struct recording *rec, struct tick_breakdown *out)
+{
+	struct tick_sums ts = { 0 };
+	size_t i;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = recording__for_each_ticks(rec, add_tick_row, &ts);
+	if (err == -ERANGE)
+		err = rec_damaged(rec, "ticks: a CPU number above %d", TICKS_MAX_CPU);
+	else if (ts.oom)
+		err = pr_errno(err, "cannot read '%s'", rec->path);
+	for (i = 0; !err && i < ts.nr; i++)
+		if (ts.cpu[i].period_ns)
+			rec_ticks__explain(&ts.cpu[i], out);
+	free(ts.cpu);
+	if (!err && !ts.any)
+		err = -ENOENT;
+	return err;
+}
+
 /* --- symbol tables -------------------------------------------------------- */
 
 /* Decodes the binary in r->buf into b (arrays malloc'd; names point into r->buf). */

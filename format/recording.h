@@ -274,6 +274,13 @@ int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx);
 bool recording__has_ticks(const struct recording *rec);
 /* Tick rows in insertion order; none in a v1 file. */
 int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx);
+
+/*
+ * Every CPU's tick rows summed and explained (rec_ticks__explain) into
+ * *out (zeroed first). 0 when the file has tick rows, -ENOENT when it has
+ * none (format v1, or nothing accounted), -EBADMSG (printed), -ENOMEM.
+ */
+int recording__tick_breakdown(struct recording *rec, struct tick_breakdown *out);
 int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx);
 int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx);
 
