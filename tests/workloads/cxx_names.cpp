@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cxx_names: C++ functions whose mangled names a report must demangle,
+ * with a CPU split known by construction: ns::Worker<int>::spin(int) does
+ * 2 units and ns::Worker<long>::spin(int) 1 unit of identical work per
+ * round (67/33), reached through main -> ns::run(unsigned long).
+ *
+ * usage: cxx_names [MILLISECONDS]   (default 2000)
+ *
+ * Built with g++ for the tests only (eprof itself is C). The hot leaves
+ * keep a volatile array on the stack so they set up a frame, as in
+ * known_split.c.
+ */
+#include <cstdint>
+#include <cstdlib>
+#include <ctime>
+
+#define UNIT_LOOPS 20000
+
+volatile std::uint64_t sink;
+
+namespace ns {
+
+template <typename T> struct Worker {
+	__attribute__((noipa)) T spin(int units);	/* no .isra clone: the names stay plain */
+};
+
+template <typename T> T Worker<T>::spin(int units)
+{
+	volatile T acc[4] = { 1, 2, 3, 4 };
+
+	for (int u = 0; u < units; u++)
+		for (int i = 0; i < UNIT_LOOPS; i++)
+			acc[i & 3] = (T)(acc[i & 3] * 2862933555777941757ull + 3037000493ull);
+	return acc[0] ^ acc[1] ^ acc[2] ^ acc[3];
+}
+
+static std::uint64_t now_ns()
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (std::uint64_t)ts.tv_sec * 1000000000ull + (std::uint64_t)ts.tv_nsec;
+}
+
+__attribute__((noinline)) std::uint64_t run(unsigned long ms)
+{
+	std::uint64_t end = now_ns() + ms * 1000000ull, total = 0;
+	Worker<int> wi;
+	Worker<long> wl;
+
+	while (now_ns() < end) {
+		total += (std::uint64_t)wi.spin(2);
+		total += (std::uint64_t)wl.spin(1);
+	}
+	sink += total;	/* work after the calls: no tail call */
+	return total;
+}
+
+} // namespace ns
+
+int main(int argc, char **argv)
+{
+	unsigned long ms = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 2000;
+
+	ns::run(ms);
+	return (int)(sink & 0);
+}
