@@ -8,3 +8,6 @@ eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/dri
 eprof_unit_test(test_report_views LIBS eprof_report)
 eprof_unit_test(test_symbol_merge LIBS eprof_report)
 eprof_unit_test(test_demangle LIBS eprof_report)
+eprof_unit_test(test_elf_symbols LIBS eprof_elf)
+target_compile_definitions(test_elf_symbols PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads")
+add_dependencies(test_elf_symbols plt_loop plt_loop_ibt)

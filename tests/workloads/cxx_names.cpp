@@ -5,7 +5,10 @@
  * 2 units and ns::Worker<long>::spin(int) 1 unit of identical work per
  * round (67/33), reached through main -> ns::run(unsigned long).
  *
- * usage: cxx_names [MILLISECONDS]   (default 2000)
+ * usage: cxx_names [ROUNDS]   (default 40000, about 2 s of CPU)
+ *
+ * A fixed amount of work, not of time: on a loaded machine the run takes
+ * longer but the number of CPU-clock samples stays the same.
  *
  * Built with g++ for the tests only (eprof itself is C). The hot leaves
  * keep a volatile array on the stack so they set up a frame, as in
@@ -13,7 +16,6 @@
  */
 #include <cstdint>
 #include <cstdlib>
-#include <ctime>
 
 #define UNIT_LOOPS 20000
 
@@ -35,21 +37,13 @@ template <typename T> T Worker<T>::spin(int units)
 	return acc[0] ^ acc[1] ^ acc[2] ^ acc[3];
 }
 
-static std::uint64_t now_ns()
+__attribute__((noinline)) std::uint64_t run(unsigned long rounds)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (std::uint64_t)ts.tv_sec * 1000000000ull + (std::uint64_t)ts.tv_nsec;
-}
-
-__attribute__((noinline)) std::uint64_t run(unsigned long ms)
-{
-	std::uint64_t end = now_ns() + ms * 1000000ull, total = 0;
+	std::uint64_t total = 0;
 	Worker<int> wi;
 	Worker<long> wl;
 
-	while (now_ns() < end) {
+	for (unsigned long r = 0; r < rounds; r++) {
 		total += (std::uint64_t)wi.spin(2);
 		total += (std::uint64_t)wl.spin(1);
 	}
@@ -61,8 +55,8 @@ __attribute__((noinline)) std::uint64_t run(unsigned long ms)
 
 int main(int argc, char **argv)
 {
-	unsigned long ms = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 2000;
+	unsigned long rounds = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 40000;
 
-	ns::run(ms);
+	ns::run(rounds);
 	return (int)(sink & 0);
 }

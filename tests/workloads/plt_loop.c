@@ -3,7 +3,10 @@
  * plt_loop: spends a known part of its time in a PLT stub and in an
  * assembly label, the two kinds of code that no symbol table sizes.
  *
- * usage: plt_loop [MILLISECONDS]   (default 2000)
+ * usage: plt_loop [ROUNDS]   (default 2000, about 1 s of CPU)
+ *
+ * A fixed amount of work, not of time, so the number of CPU-clock samples
+ * does not depend on how loaded the machine is.
  *
  * call_labs() calls libc's labs() through the PLT (built with -fno-builtin
  * so the call stays a call): the jmp of the stub, labs itself and the loop
@@ -12,9 +15,7 @@
  * in hand-written assembly and ld.so's _start, that burns the same amount
  * of CPU per round as call_labs.
  */
-#include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define ROUND 200000
 
@@ -30,15 +31,8 @@ __asm__(".text\n"
 	"	ret\n");
 void label_spin(unsigned int n);
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-__attribute__((noinline)) long call_labs(int n)
+/* noipa: labs() is declared const, so GCC would call call_labs() once */
+__attribute__((noipa)) long call_labs(int n)
 {
 	long acc = 0;
 
@@ -49,10 +43,9 @@ __attribute__((noinline)) long call_labs(int n)
 
 int main(int argc, char **argv)
 {
-	uint64_t ms = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000;
-	uint64_t end = now_ns() + ms * 1000000ull;
+	unsigned long rounds = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
 
-	while (now_ns() < end) {
+	for (unsigned long r = 0; r < rounds; r++) {
 		sink += call_labs(ROUND);
 		label_spin(ROUND * 4);
 	}
