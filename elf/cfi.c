@@ -819,16 +819,14 @@ static int open_cfi(struct builder *b)
 	return b->cfi ? 0 : -EBADMSG;
 }
 
-int cfi_table__build(int fd, struct cfi_table *out)
+/* Builds the table of the ELF file elf (ended here, whatever happens). */
+static int build(Elf *elf, struct cfi_table *out)
 {
 	struct cfi_table t = { 0 };
-	struct builder b = { 0 };
+	struct builder b = { .elf = elf };
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	elf_version(EV_CURRENT);
-	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
-	b.elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!b.elf) {
 		err = -ENOEXEC;
 		goto out;
@@ -894,6 +892,20 @@ static int row_covers(const void *k, const void *elem)
 	if (key->off < r->off)
 		return -1;
 	return r != key->last && key->off >= r[1].off;
+}
+
+int cfi_table__build(int fd, struct cfi_table *out)
+{
+	elf_version(EV_CURRENT);
+	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
+	return build(elf_begin(fd, ELF_C_READ, NULL), out);
+}
+
+int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out)
+{
+	elf_version(EV_CURRENT);
+	/* libelf does not write to a native-endian image it only reads. */
+	return build(elf_memory((char *)image, size), out);
 }
 
 const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)

@@ -594,6 +594,40 @@ static void start_gets_the_end_rule(void)
 	}
 }
 
+/* The vDSO's table, from memory: at each function's entry the CFA is rsp + 8. */
+static void vdso_image_builds(void)
+{
+	struct cfi_table t = { 0 };
+	struct elf_file *f = NULL;
+	const void *image;
+	size_t size, i, entries = 0;
+
+	if (vdso__image(&image, &size)) {
+		test_skip("this process has no vDSO");
+		return;
+	}
+	CHECK_OK(cfi_table__build_image(image, size, &t));
+	CHECK(t.nr_rows >= 2);
+	CHECK_OK(elf_file__open(-1, image, size, &f));
+	for (i = 0; f && i < f->nr_syms; i++) {
+		uint64_t off, left;
+		const struct unw_row *r;
+
+		if (elf_segments__vaddr_to_offset(f->segs, f->nr_segs, f->syms[i].addr, &off, &left))
+			continue;
+		r = cfi_table__lookup(&t, off);
+		if (!r || r->cfa_type == UNW_CFA_NONE)
+			continue;
+		entries++;
+		CHECK(r->cfa_type == UNW_CFA_RSP && r->cfa_off == 8);
+	}
+	printf("# vDSO: %zu rows, %zu FDEs, %zu function entries checked\n", t.nr_rows, t.nr_fdes,
+	       entries);
+	CHECK(entries > 0);
+	elf_file__close(f);
+	cfi_table__release(&t);
+}
+
 static void write_file(const char *path, const void *bytes, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -760,6 +794,7 @@ static const struct test tests[] = {
 	{ "lazy PLT entries get the PLT rule", plt_entries_get_the_plt_rule },
 	{ "__restore_rt gets the signal rule", restore_rt_gets_the_signal_rule },
 	{ "_start gets the END rule", start_gets_the_end_rule },
+	{ "the vDSO's image builds from memory", vdso_image_builds },
 	{ "non-ELF, foreign and CFI-less files have their codes", errors_have_their_codes },
 	{ "truncated copies of libc never crash", truncated_libc_never_crashes },
 	{ "damaged copies of libc never crash", damaged_libc_never_crashes },
