@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "elf/elf_file.h"
+#include "util/log.h"
+#include "util/safe_open.h"
 
 static void libelf_init(void)
 {
@@ -98,25 +100,52 @@ int elf_file__read_build_id(int fd, uint8_t *out, uint32_t *len)
 	return err;
 }
 
-static int read_segments(struct elf_file *f)
+int elf_segments__read(void *elf, struct rec_segment **out, size_t *nr_out)
 {
-	size_t i, nph;
+	struct rec_segment *segs;
+	size_t i, nph, nr = 0;
 	GElf_Phdr ph;
 
-	if (elf_getphdrnum(f->elf, &nph))
+	*out = NULL;
+	*nr_out = 0;
+	if (elf_getphdrnum(elf, &nph))
 		return 0;
-	f->segs = calloc(nph ? nph : 1, sizeof(*f->segs));
-	if (!f->segs)
+	segs = calloc(nph ? nph : 1, sizeof(*segs));
+	if (!segs)
 		return -ENOMEM;
 	for (i = 0; i < nph; i++) {
-		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		f->segs[f->nr_segs].offset = ph.p_offset;
-		f->segs[f->nr_segs].vaddr = ph.p_vaddr;
-		f->segs[f->nr_segs].filesz = ph.p_filesz;
-		f->nr_segs++;
+		segs[nr].offset = ph.p_offset;
+		segs[nr].vaddr = ph.p_vaddr;
+		segs[nr].filesz = ph.p_filesz;
+		nr++;
 	}
+	*out = segs;
+	*nr_out = nr;
 	return 0;
+}
+
+int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uint64_t vaddr,
+				  uint64_t *off, uint64_t *left)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct rec_segment *s = &segs[i];
+
+		if (vaddr >= s->vaddr && vaddr - s->vaddr < s->filesz) {
+			*off = vaddr - s->vaddr + s->offset;
+			*left = s->filesz - (vaddr - s->vaddr);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int read_segments(struct elf_file *f)
+{
+	return elf_segments__read(f->elf, &f->segs, &f->nr_segs);
 }
 
 struct sym_tmp {
@@ -711,6 +740,11 @@ int vdso__image(const void **image, size_t *size)
 	return err;
 }
 
+int elf_file__open_fd(const char *path)
+{
+	return safe_open_regular(path, ELF_FILE_MAX_SIZE, 0, NULL);
+}
+
 int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *path)
 {
 	char buf[4096 + 64];
@@ -718,28 +752,30 @@ int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *pa
 
 	snprintf(buf, sizeof(buf), "/proc/%u/map_files/%llx-%llx", pid,
 		 (unsigned long long)start, (unsigned long long)end);
-	fd = open(buf, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
+	fd = elf_file__open_fd(buf);
+	if (fd >= 0 || fd == -EFTYPE_NOT_REGULAR || fd == -EFBIG)
 		return fd;
 	if (path[0] != '/' || path[1] == '/')
 		return -ENOENT;
 	if ((size_t)snprintf(buf, sizeof(buf), "/proc/%u/root%s", pid, path) < sizeof(buf)) {
-		fd = open(buf, O_RDONLY | O_CLOEXEC);
+		fd = elf_file__open_fd(buf);
 		if (fd >= 0)
 			return fd;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	return fd >= 0 ? fd : -errno;
+	return elf_file__open_fd(path);
 }
 
 /* Opens path as an ELF file if its build-id is f's. */
 static int open_if_same(const struct elf_file *f, const char *path, struct elf_file **out)
 {
 	struct elf_file *d;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = elf_file__open_fd(path);
 
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			pr_debug("not reading '%s': %s", path, safe_open_strerror(fd));
+		return fd;
+	}
 	if (elf_file__open(fd, NULL, 0, &d))
 		return -ENOEXEC;
 	if (d->build_id_len != f->build_id_len ||

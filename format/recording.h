@@ -28,6 +28,17 @@
 struct recording;
 
 /*
+ * What a reader accepts, beyond each value's type: a file that breaks one
+ * of these is damaged (-EBADMSG). Every sample lies in [start_ns, end_ns]
+ * of the metadata (where present: the recorder reads the clock before it
+ * starts sampling and after it stopped), on a CPU below nr_cpus, with
+ * pids up to REC_MAX_PID; sample chunks do not overlap in time beyond the
+ * ring buffer's reordering; mappings are non-empty.
+ */
+#define REC_MAX_CPUS		65536		/* meta nr_cpus (--cpu takes up to 65535) */
+#define REC_MAX_PID		(1u << 22)	/* PID_MAX_LIMIT: no tgid or tid above it */
+
+/*
  * Metadata keys every recorder writes (values are text; numbers in decimal).
  * numa_map is "cpu:node" pairs separated by commas, e.g. "0:0,1:0".
  */
@@ -146,6 +157,20 @@ struct rec_loss {
 	uint64_t lost_sideband;		/* mmap/comm events the kernel dropped */
 };
 
+/*
+ * A JIT map (/tmp/perf-PID.map) the recorder read only up to a cut (format
+ * v2, table jit_map_cut): the symbols of the dropped lines are not stored.
+ */
+struct rec_jit_cut {
+	uint32_t tgid;
+	const char *path;
+	uint64_t kept_bytes;		/* parsed, up to a line boundary */
+	uint64_t kept_symbols;
+	uint64_t dropped_bytes;
+	uint64_t dropped_lines;
+	bool dropped_lines_exact;	/* false: dropped_lines is a lower bound */
+};
+
 /* --- opening and closing ------------------------------------------------ */
 
 /* Creates (truncates) path as a new, empty recording. */
@@ -199,6 +224,13 @@ int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, siz
 int recording__add_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len,
 			     const char *path, const void *data, size_t size);
 
+/*
+ * Records that a JIT map was cut (replacing an earlier row of the same tgid
+ * and path). Written at once, in its own transaction, so call it between
+ * commits; cuts are rare.
+ */
+int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c);
+
 /* Samples buffered since the last commit. */
 size_t recording__pending_samples(const struct recording *rec);
 
@@ -224,6 +256,7 @@ typedef int (*rec_mapping_fn)(void *ctx, const struct rec_mapping *m);
 typedef int (*rec_loss_fn)(void *ctx, const struct rec_loss *l);
 typedef int (*rec_binary_fn)(void *ctx, const struct rec_binary *b);
 typedef int (*rec_ksym_fn)(void *ctx, const struct rec_ksym *k);
+typedef int (*rec_jit_cut_fn)(void *ctx, const struct rec_jit_cut *c);
 
 /* Samples in chunk order (time order within a chunk). Pointers in the
  * callback argument are valid only during the call. */
@@ -234,6 +267,8 @@ int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *
 int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx);
 int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx);
 int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx);
+/* JIT maps cut by the recorder, by tgid; none in a v1 file. */
+int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx);
 
 /*
  * The embedded DWARF file of build_id: *data malloc'd (caller frees), *size

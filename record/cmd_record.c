@@ -245,6 +245,9 @@ static bool has_privileges(void)
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	return log_libbpf_print((int)level, fmt, ap);
 }
@@ -598,6 +601,8 @@ int cmd_record(int argc, char **argv)
 		err = session__commit(&s);
 	if (!err)
 		err = capture__run(s.capture, &s, &cst);
+	if (!err)
+		err = jitmaps__save_cuts(s.jitmaps, s.rec);
 	if (!err)
 		err = recording__finish(s.rec);
 	if (err)

@@ -14,6 +14,7 @@
 #include "events.h"
 #include "record/capture.h"
 #include "record/sampler.h"
+#include "record/jitmap.h"
 #include "record/session.h"
 #include "util/log.h"
 
@@ -183,6 +184,8 @@ int session__commit(struct session *s)
 			return err;
 	}
 	err = recording__commit(s->rec);
+	if (!err)
+		err = jitmaps__save_cuts(s->jitmaps, s->rec);
 	if (err)
 		return err;
 	s->last_commit_ns = t;

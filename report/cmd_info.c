@@ -67,6 +67,11 @@ struct info_binary {
 	uint64_t unresolved;
 };
 
+struct info_jit_cut {
+	struct rec_jit_cut c;
+	char *path;			/* owned: c.path points here */
+};
+
 struct info {
 	const char *path;
 	bool finished;
@@ -87,6 +92,8 @@ struct info {
 	uint64_t frames;
 	uint64_t unresolved;
 	struct symbolizer *sym;
+	struct info_jit_cut *cuts;	/* JIT maps the recorder cut (v2) */
+	size_t nr_cuts;
 	/* distinct tgids: open addressing, value + 1 (0 = empty) */
 	uint64_t *tgids;
 	size_t tgids_cap;
@@ -104,6 +111,28 @@ static void info__release(struct info *in)
 	free(in->bin_keys);
 	symbolizer__free(in->sym);
 	free(in->tgids);
+	for (i = 0; i < in->nr_cuts; i++)
+		free(in->cuts[i].path);
+	free(in->cuts);
+}
+
+static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
+{
+	struct info *in = ctx;
+	struct info_jit_cut *n;
+
+	n = reallocarray(in->cuts, in->nr_cuts + 1, sizeof(*n));
+	if (!n)
+		return pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
+	in->cuts = n;
+	n = &in->cuts[in->nr_cuts];
+	n->c = *c;
+	n->path = strdup(c->path);
+	if (!n->path)
+		return pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
+	n->c.path = n->path;
+	in->nr_cuts++;
+	return 0;
 }
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -240,6 +269,12 @@ static int gather_binaries(struct info *in, struct recording *rec, const struct 
 		err = symbolizer__resolve(in->sym, &agg);
 	if (err)
 		goto out;
+	if (symbolizer__stats(in->sym)->missing_stack_samples) {
+		pr_err("'%s' is damaged: %" PRIu64 " samples refer to stacks that are not in the "
+		       "recording", in->path, symbolizer__stats(in->sym)->missing_stack_samples);
+		err = -EBADMSG;
+		goto out;
+	}
 	n = symbolizer__nr_objects(in->sym);
 	in->bins = calloc(n ? n : 1, sizeof(*in->bins));
 	if (!in->bins) {
@@ -335,6 +370,8 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 	if (!err)
 		err = recording__for_each_loss(rec, on_loss, in);
 	if (!err)
+		err = recording__for_each_jit_cut(rec, on_jit_cut, in);
+	if (!err)
 		err = recording__for_each_sample(rec, on_sample, &w);
 	if (!err)
 		err = recording__for_each_binary(rec, on_binary, &w);
@@ -399,6 +436,15 @@ static void print_text(const struct info *in, FILE *f)
 		in->stored_symbols);
 	fprintf(f, "%-22s %" PRIu64 " of %" PRIu64 "\n", "unresolved frames", in->unresolved,
 		in->frames);
+	fprintf(f, "%-22s %zu\n", "JIT maps cut", in->nr_cuts);
+	for (i = 0; i < in->nr_cuts; i++) {
+		const struct rec_jit_cut *c = &in->cuts[i].c;
+
+		fprintf(f, "  %s (pid %u): kept %" PRIu64 " symbols (%" PRIu64 " bytes), dropped %s%"
+			PRIu64 " lines (%" PRIu64 " bytes)\n", c->path, c->tgid, c->kept_symbols,
+			c->kept_bytes, c->dropped_lines_exact ? "" : "at least ", c->dropped_lines,
+			c->dropped_bytes);
+	}
 	fprintf(f, "\nbinaries: %zu\n", in->nr_bins);
 	if (!in->nr_bins)
 		return;
@@ -498,6 +544,18 @@ static void print_json(const struct info *in, FILE *f)
 		",\"frames\":%" PRIu64 ",\"unresolved_frames\":%" PRIu64,
 		numa_nodes(meta_of(in, REC_META_NUMA_MAP)), in->stored_binaries, in->stored_symbols,
 		in->frames, in->unresolved);
+	fputs(",\"jit_map_cuts\":[", f);
+	for (i = 0; i < in->nr_cuts; i++) {
+		const struct rec_jit_cut *c = &in->cuts[i].c;
+
+		fprintf(f, "%s{\"tgid\":%u,\"path\":", i ? "," : "", c->tgid);
+		json_str(f, c->path);
+		fprintf(f, ",\"kept_bytes\":%" PRIu64 ",\"kept_symbols\":%" PRIu64
+			",\"dropped_bytes\":%" PRIu64 ",\"dropped_lines\":%" PRIu64
+			",\"dropped_lines_exact\":%s}", c->kept_bytes, c->kept_symbols,
+			c->dropped_bytes, c->dropped_lines, c->dropped_lines_exact ? "true" : "false");
+	}
+	fputc(']', f);
 	fputs(",\"binaries\":[", f);
 	for (i = 0; i < in->nr_bins; i++) {
 		const struct info_binary *b = &in->bins[i];
