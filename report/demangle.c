@@ -51,7 +51,7 @@ static void append(const char *s, size_t len, void *opaque)
 	b->len += len;
 }
 
-/* Demangles name[0 .. len) into b->s; true when libiberty took it. */
+/* Demangles name into b->s (Rust first, then C++); true when libiberty took it. */
 static bool demangle_into(const char *name, struct out_buf *b)
 {
 	const int opts = DMGL_PARAMS | DMGL_ANSI;
