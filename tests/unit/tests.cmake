@@ -7,10 +7,6 @@ eprof_unit_test(test_fold LIBS eprof_report)
 eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/drive.c LIBS eprof_format)
 eprof_unit_test(test_report_views LIBS eprof_report)
 eprof_unit_test(test_symbol_merge LIBS eprof_report)
-eprof_unit_test(test_demangle LIBS eprof_report)
-eprof_unit_test(test_elf_symbols LIBS eprof_elf)
-target_compile_definitions(test_elf_symbols PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads")
-add_dependencies(test_elf_symbols plt_loop plt_loop_ibt)
 # test_cfi compares elf/cfi.c with readelf on libc and on two builds of a
 # workload: known_split (PIE) and cfi_exec, the same source linked as a
 # non-PIE ET_EXEC without frame pointers (its virtual addresses are not its
@@ -23,3 +19,7 @@ eprof_unit_test(test_cfi LIBS eprof_elf)
 target_compile_definitions(test_cfi PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads"
                                             EPROF_TEST_BIN="${CMAKE_CURRENT_BINARY_DIR}/helper")
 add_dependencies(test_cfi known_split cfi_exec)
+eprof_unit_test(test_demangle LIBS eprof_report)
+eprof_unit_test(test_elf_symbols LIBS eprof_elf)
+target_compile_definitions(test_elf_symbols PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads")
+add_dependencies(test_elf_symbols plt_loop plt_loop_ibt)
