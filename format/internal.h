@@ -118,6 +118,7 @@ struct recording {
 	char *path;
 	sqlite3 *db;
 	bool writable;
+	bool moved_old;		/* recording__create kept an existing file as path.old */
 	bool finished;
 	bool has_debuginfo;	/* the debuginfo table exists (older v1 files lack it) */
 	int version;		/* user_version: 1 or 2; v2 tables exist only from 2 */

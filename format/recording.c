@@ -143,6 +143,29 @@ void recording__close(struct recording *rec)
 	free(rec);
 }
 
+void recording__discard(struct recording *rec)
+{
+	char name[4200];
+
+	if (!rec)
+		return;
+	sqlite3_close_v2(rec->db);
+	rec->db = NULL;
+	if (unlink(rec->path) && errno != ENOENT)
+		pr_warn("cannot remove '%s': %s", rec->path, strerror(errno));
+	if ((size_t)snprintf(name, sizeof(name), "%s-journal", rec->path) < sizeof(name))
+		unlink(name);
+	if (rec->moved_old &&
+	    (size_t)snprintf(name, sizeof(name), "%s.old", rec->path) < sizeof(name)) {
+		if (rename(name, rec->path))
+			pr_warn("cannot put '%s' back as '%s': %s", name, rec->path,
+				strerror(errno));
+		else
+			pr_notice("put the previous recording back as '%s'", rec->path);
+	}
+	recording__close(rec);
+}
+
 const char *recording__path(const struct recording *rec)
 {
 	return rec->path;
@@ -159,7 +182,7 @@ bool recording__is_finished(const struct recording *rec)
  * and stderr says so; an older path.old is replaced, and stderr says that
  * too. Journals a previous SQLite user left next to it are removed.
  */
-static int remove_old(const char *path)
+static int remove_old(const char *path, bool *moved)
 {
 	static const char *const suffixes[] = { "-journal", "-wal", "-shm" };
 	char name[4200];
@@ -187,6 +210,7 @@ static int remove_old(const char *path)
 		if (rename(path, name))
 			return pr_errno(-errno, "cannot create '%s': cannot keep the old file as '%s'",
 					path, name);
+		*moved = true;
 		/* one generation is kept, as perf keeps one perf.data.old: said, never silent */
 		if (older)
 			pr_notice("kept the previous recording as '%s' (replacing the older '%s')",
@@ -252,7 +276,7 @@ int recording__create(const char *path, struct recording **out)
 	if (!rec)
 		return pr_errno(-ENOMEM, "cannot create '%s'", path);
 	rec->writable = true;
-	err = remove_old(path);
+	err = remove_old(path, &rec->moved_old);
 	if (err)
 		goto out;
 	/* Create the file ourselves: the OS's reason (no such directory, read-only
