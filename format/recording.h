@@ -28,6 +28,17 @@
 struct recording;
 
 /*
+ * What a reader accepts, beyond each value's type: a file that breaks one
+ * of these is damaged (-EBADMSG). Every sample lies in [start_ns, end_ns]
+ * of the metadata (where present: the recorder reads the clock before it
+ * starts sampling and after it stopped), on a CPU below nr_cpus, with
+ * pids up to REC_MAX_PID; sample chunks do not overlap in time beyond the
+ * ring buffer's reordering; mappings are non-empty.
+ */
+#define REC_MAX_CPUS		65536		/* meta nr_cpus (--cpu takes up to 65535) */
+#define REC_MAX_PID		(1u << 22)	/* PID_MAX_LIMIT: no tgid or tid above it */
+
+/*
  * Metadata keys every recorder writes (values are text; numbers in decimal).
  * numa_map is "cpu:node" pairs separated by commas, e.g. "0:0,1:0".
  */

@@ -245,6 +245,9 @@ static bool has_privileges(void)
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	return log_libbpf_print((int)level, fmt, ap);
 }

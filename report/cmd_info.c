@@ -269,6 +269,12 @@ static int gather_binaries(struct info *in, struct recording *rec, const struct 
 		err = symbolizer__resolve(in->sym, &agg);
 	if (err)
 		goto out;
+	if (symbolizer__stats(in->sym)->missing_stack_samples) {
+		pr_err("'%s' is damaged: %" PRIu64 " samples refer to stacks that are not in the "
+		       "recording", in->path, symbolizer__stats(in->sym)->missing_stack_samples);
+		err = -EBADMSG;
+		goto out;
+	}
 	n = symbolizer__nr_objects(in->sym);
 	in->bins = calloc(n ? n : 1, sizeof(*in->bins));
 	if (!in->bins) {

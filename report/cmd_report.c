@@ -22,21 +22,23 @@
 
 static void print_report_usage(FILE *f)
 {
-	fprintf(f, "usage: eprof report [-i FILE]... [filters] OUTPUT [-o OUT] [-v]\n"
+	fprintf(f, "usage: eprof report [-i FILE]... [filters] [OUTPUT] [-o OUT] [-v]\n"
 		   "       eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N])\n\n"
 		   "   -i, --input FILE    a recording (default: eprof.data); several are merged\n"
 		   "   --diff BASE NEW     compare two recordings, shares normalized by each total\n"
-		   "outputs (one):\n"
+		   "outputs (one; the default is --top):\n"
 		   "   --fold              folded stacks, one line per stack (flamegraph.pl input);\n"
 		   "                       with --diff: \"stack base_count new_count\" (raw counts)\n"
 		   "   --svg OUT           interactive flame graph (--icicle: top-down, --title TEXT);\n"
 		   "                       with --diff: red where NEW grew, blue where it shrank\n"
 		   "   --top [N]           top N functions (default 20) by self and by total;\n"
-		   "                       with --diff: largest changes of self share, with noise\n"
+		   "                       with --diff: largest changes of total share, then of\n"
+		   "                       self share, each with its noise\n"
 		   "   --per-cpu           samples and top functions of each CPU\n"
 		   "   --per-node          samples and top functions of each NUMA node\n"
 		   "   --timeline SECONDS  one row per interval with the top functions' shares (--csv)\n"
 		   "   --pprof OUT         gzip profile.proto for go tool pprof and others\n"
+		   "   --samples           every sample in time order, as perf script prints them\n"
 		   "filters:\n"
 		   "   --pid LIST, --tid LIST, --cpu LIST, --node LIST   e.g. 1,4-7\n"
 		   "   --comm NAME         threads of that name (at the time of the sample)\n"
@@ -55,7 +57,7 @@ enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES,
        /* the views (report_view_option()) */
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
-       OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE };
+       OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES };
 
 #define MAX_DEBUG_DIRS	64
 
@@ -72,6 +74,7 @@ static const struct option long_options[] = {
 	{ "per-node", no_argument, NULL, OPT_PERNODE },
 	{ "timeline", required_argument, NULL, OPT_TIMELINE },
 	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -175,6 +178,9 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	case OPT_PERCPU:
 		o->outputs |= REPORT_OUT_PERCPU;
 		return 0;
+	case OPT_SAMPLES:
+		o->outputs |= REPORT_OUT_SAMPLES;
+		return 0;
 	case OPT_PERNODE:
 		o->outputs |= REPORT_OUT_PERNODE;
 		return 0;
@@ -249,13 +255,11 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	unsigned int out = o->outputs;
 	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF;
 
-	if (!out) {
-		pr_err("choose an output, e.g. --fold (see 'eprof report --help')");
-		return -EINVAL;
-	}
+	if (!out)	/* as perf report: no view asked for is the top table */
+		o->outputs = out = REPORT_OUT_TOP;
 	if (out & (out - 1)) {
 		pr_err("choose one output of --fold, --svg, --top, --per-cpu, --per-node, "
-		       "--timeline, --pprof");
+		       "--timeline, --pprof, --samples");
 		return -EINVAL;
 	}
 	if (o->diff_base && va->nr_inputs) {

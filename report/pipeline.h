@@ -23,6 +23,7 @@ enum report_output {
 	REPORT_OUT_PERNODE = 1u << 4,
 	REPORT_OUT_TIMELINE = 1u << 5,
 	REPORT_OUT_PPROF = 1u << 6,
+	REPORT_OUT_SAMPLES = 1u << 7,
 };
 
 /* The level --by adds at the root of fold and SVG output, and groups top by. */

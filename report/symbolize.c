@@ -901,6 +901,8 @@ static struct dbg_file *local_file(struct symbolizer *sym, struct object *o)
 			     o->pub.build_id_len, o->pub.path, &o->dbg, why, sizeof(why));
 	if (strstr(why, "another build-id"))	/* one line per binary, at most */
 		pr_warn("%s: skipped %s than the recorded one", o->pub.path, why);
+	else if (err && strcmp(why, "no local file"))	/* a FIFO, a device, too large */
+		pr_warn("%s: skipped %s", o->pub.path, why);
 	if (!err) {
 		o->pub.local = strtab__dup(&sym->names, dbg_file__path(o->dbg));
 		return o->dbg;
