@@ -18,6 +18,13 @@
 extern const char eprof_schema_v1_sql[];
 extern const char eprof_schema_v2_sql[];	/* what v2 adds to v1 */
 
+/*
+ * The name of the VFS readers open recordings with (format/safe_vfs.c): a
+ * journal next to the file that is not a regular file is ignored and never
+ * blocks. NULL (the default VFS) if it cannot be set up.
+ */
+const char *rec_safe_vfs(void);
+
 /* BLOB encodings (the "encoding" column); 1 is the only one in v1. */
 #define REC_ENCODING_ZSTD_V1	1
 

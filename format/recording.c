@@ -368,7 +368,7 @@ static int roll_back_hot_journal(struct recording *rec)
 	sqlite3 *db = NULL;
 	int rc;
 
-	rc = sqlite3_open_v2(rec->path, &db, SQLITE_OPEN_READWRITE, NULL);
+	rc = sqlite3_open_v2(rec->path, &db, SQLITE_OPEN_READWRITE, rec_safe_vfs());
 	if (rc == SQLITE_OK) {
 		sqlite3_busy_timeout(db, 5000);
 		rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
@@ -569,7 +569,7 @@ int recording__open(const char *path, struct recording **out)
 	rec = recording_new(path);
 	if (!rec)
 		return pr_errno(-ENOMEM, "cannot open '%s'", path);
-	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READONLY, NULL);
+	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READONLY, rec_safe_vfs());
 	if (rc != SQLITE_OK) {
 		err = rec_sql_error(rec, rc, "cannot open the recording");
 		goto out;
