@@ -13,8 +13,8 @@
  *
  * One epoll set waits for everything: the ring buffer (woken by BPF only
  * when it fills up), the side-band, and a pidfd per target process, so a
- * short command ends the recording the moment it exits. SIGINT and SIGTERM
- * are caught without SA_RESTART and end the recording cleanly.
+ * short command ends the recording the moment it exits. SIGINT, SIGTERM and
+ * SIGHUP are caught without SA_RESTART and end the recording cleanly.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -259,7 +259,9 @@ static int install_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;		/* no SA_RESTART: epoll_wait returns EINTR */
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+	/* SIGHUP too: a closed terminal ends the recording cleanly, not the process */
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
 		return pr_errno(-errno, "cannot install signal handlers");
 	return 0;
 }
@@ -551,6 +553,14 @@ int cmd_record(int argc, char **argv)
 		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y");
 		goto out;
 	}
+	/* before the file exists: a typo in -- CMD must not move an old recording aside */
+	if (opts.mode == TARGET_CMD) {
+		err = target__check_cmd(opts.cmd[0]);
+		if (err) {
+			status = err == -ENOENT ? 127 : 126;
+			goto out;
+		}
+	}
 	libbpf_set_print(libbpf_print);
 	if (install_signals())
 		goto out;
@@ -596,8 +606,16 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (session__commit(&s))	/* the file is a valid recording from here on */
 		goto out;
-	if (target__release(&t))
+	err = target__release(&t);
+	if (err) {
+		/* CMD never ran: leave things as they were before eprof started */
+		if (t.child_reaped) {
+			status = err == -ENOENT ? 127 : 126;
+			recording__discard(s.rec);
+			s.rec = NULL;
+		}
 		goto out;
+	}
 	started = true;
 	pr_info("recording %s at %llu Hz on %zu CPU%s into '%s'", opts.target_desc,
 		(unsigned long long)opts.freq, opts.nr_cpus, opts.nr_cpus == 1 ? "" : "s",
