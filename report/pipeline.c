@@ -329,9 +329,16 @@ static int check_timeline_rows(const struct report_ctx *rc)
 	uint64_t rows = 0, width = rc->opts->timeline_ns, secs;
 	size_t i;
 
-	for (i = 0; i < rc->nr_srcs; i++)
-		if (rc->srcs[i].agg.nr_samples && rc->srcs[i].agg.max_slot + 1ull > rows)
-			rows = rc->srcs[i].agg.max_slot + 1ull;
+	for (i = 0; i < rc->nr_srcs; i++) {
+		const struct report_src *s = &rc->srcs[i];
+		uint64_t n = s->agg.max_slot + 1ull;
+
+		/* the aggregate stops counting slots at UINT32_MAX: the times say more */
+		if (s->agg.max_slot == UINT32_MAX && s->agg.last_ns > s->start_ns)
+			n = (s->agg.last_ns - s->start_ns) / width + 1;
+		if (s->agg.nr_samples && n > rows)
+			rows = n;
+	}
 	if (rows <= VIEW_TIMELINE_MAX_ROWS)
 		return 0;
 	/* a whole number of seconds that fits, rounded up to a power of ten */

@@ -38,3 +38,6 @@ eprof_workload(ratio)
 eprof_workload(gen_stacks LIBS eprof_format)
 eprof_workload(fork_after_dlopen LIBS ${CMAKE_DL_LIBS})
 add_dependencies(fork_after_dlopen hotlib)
+
+# issue 9: small recordings as a hostile user could hand them to the reader.
+eprof_workload(gen_hostile LIBS eprof_format)
