@@ -50,28 +50,27 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 	return 0;
 }
 
-/* A numeric metadata value, or 0 when absent or not a number. */
-static uint64_t meta_u64(struct recording *rec, const char *key)
+/* A metadata value, *out NULL when absent; a damaged one is an error (printed). */
+static int meta_str(struct recording *rec, const char *key, char **out)
 {
-	char *v = NULL, *end;
-	uint64_t x = 0;
+	int err = recording__get_meta(rec, key, out);
 
-	if (!recording__get_meta(rec, key, &v) && v[0]) {
-		x = strtoull(v, &end, 10);
-		if (*end)
-			x = 0;
+	if (err == -ENOENT) {
+		*out = NULL;
+		return 0;
 	}
-	free(v);
-	return x;
+	return err;
 }
 
-static char *meta_str(struct recording *rec, const char *key)
+/* A numeric metadata value (format/ checked it at open), 0 when absent. */
+static int meta_u64(struct recording *rec, const char *key, uint64_t *out)
 {
 	char *v = NULL;
+	int err = meta_str(rec, key, &v);
 
-	if (recording__get_meta(rec, key, &v))
-		return NULL;
-	return v;
+	*out = v ? strtoull(v, NULL, 10) : 0;
+	free(v);
+	return err;
 }
 
 static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
@@ -205,18 +204,19 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	err = recording__for_each_loss(s->rec, on_loss, sum);
 	if (err)
 		return err;
-	s->start_ns = meta_u64(s->rec, REC_META_START_NS);
-	s->end_ns = meta_u64(s->rec, REC_META_END_NS);
-	s->freq_hz = meta_u64(s->rec, REC_META_FREQ_HZ);
-	s->start_realtime = meta_u64(s->rec, REC_META_START_REALTIME);
-	s->hostname = meta_str(s->rec, REC_META_HOSTNAME);
-	s->command = meta_str(s->rec, REC_META_TARGET);
-	if (!s->command)
-		s->command = meta_str(s->rec, REC_META_COMMAND);
-	numa = meta_str(s->rec, REC_META_NUMA_MAP);
+	err = meta_u64(s->rec, REC_META_START_NS, &s->start_ns) ?:
+	      meta_u64(s->rec, REC_META_END_NS, &s->end_ns) ?:
+	      meta_u64(s->rec, REC_META_FREQ_HZ, &s->freq_hz) ?:
+	      meta_u64(s->rec, REC_META_START_REALTIME, &s->start_realtime) ?:
+	      meta_u64(s->rec, REC_META_NR_CPUS, &nr_cpus) ?:
+	      meta_str(s->rec, REC_META_HOSTNAME, &s->hostname) ?:
+	      meta_str(s->rec, REC_META_TARGET, &s->command) ?:
+	      (s->command ? 0 : meta_str(s->rec, REC_META_COMMAND, &s->command)) ?:
+	      meta_str(s->rec, REC_META_NUMA_MAP, &numa);
+	if (err)
+		return err;
 	if (numa) {
 		err = view__parse_numa_map(numa, &s->cpu_node, &s->nr_cpu_node);
-		nr_cpus = meta_u64(s->rec, REC_META_NR_CPUS);
 		if (err == -EINVAL || (!err && nr_cpus && s->nr_cpu_node > nr_cpus)) {
 			pr_err("'%s' is damaged: meta %s \"%.64s\" is not a map of its %" PRIu64
 			       " CPUs to nodes", s->path, REC_META_NUMA_MAP, numa, nr_cpus);
