@@ -8,7 +8,9 @@
  * as the recording stores them (kernel innermost first, then user innermost
  * first). Function names are the symbol names without the folded output's
  * "_[k]" (the kernel mapping "[kernel.kallsyms]" says where they live), so
- * `go tool pprof -top` lists the same totals as --fold for every function.
+ * `go tool pprof -top` lists the same totals as --fold for every function;
+ * a demangled C++ or Rust name keeps its mangled form as the function's
+ * system_name.
  *
  * What pprof needs to symbolize again, and to name the profile:
  * - Each user frame keeps the address it was sampled at and the
@@ -156,8 +158,10 @@ static void to_pprof_frame(const struct frame_ctx *fc, const struct agg_entry *e
 
 	memset(p, 0, sizeof(*p));
 	p->address = f->addr;
-	if (f->flags & SYM_FRAME_RESOLVED)
+	if (f->flags & SYM_FRAME_RESOLVED) {
 		p->function = f->name;
+		p->system_name = f->system_name;
+	}
 	if (f->flags & SYM_FRAME_KERNEL) {
 		p->kernel = true;
 		p->map_start = fc->kernel_start;

@@ -51,6 +51,30 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 	return 0;
 }
 
+/* The clock's account of one more recording; unknown once any recording lacks it. */
+static int add_ticks(struct recording *rec, struct report_summary *sum)
+{
+	struct tick_breakdown tb;
+	int err;
+
+	err = recording__tick_breakdown(rec, &tb);
+	if (err == -ENOENT) {
+		sum->ticks_known = false;
+		sum->unknown_ticks = true;
+		return 0;
+	}
+	if (err)
+		return err;
+	sum->ticks_known = !sum->unknown_ticks;
+	sum->ticks.expected += tb.expected;
+	sum->ticks.throttled += tb.throttled;
+	sum->ticks.missed += tb.missed;
+	sum->ticks.fired += tb.fired;
+	sum->ticks.kept += tb.kept;
+	sum->ticks.throttles += tb.throttles;
+	return 0;
+}
+
 /* A numeric metadata value, or 0 when absent or not a number. */
 static uint64_t meta_u64(struct recording *rec, const char *key)
 {
@@ -195,12 +219,16 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	struct agg_config *cfg = &s->cfg;
 	const struct sym_stats *st;
 	char *numa = NULL;
+	uint64_t nr_cpus;
 	int err;
 
 	err = recording__open(s->path, &s->rec);
 	if (err)
 		return err;
 	err = recording__for_each_loss(s->rec, on_loss, sum);
+	if (err)
+		return err;
+	err = add_ticks(s->rec, sum);
 	if (err)
 		return err;
 	s->start_ns = meta_u64(s->rec, REC_META_START_NS);
@@ -214,14 +242,17 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	numa = meta_str(s->rec, REC_META_NUMA_MAP);
 	if (numa) {
 		err = view__parse_numa_map(numa, &s->cpu_node, &s->nr_cpu_node);
-		if (err == -EINVAL) {
-			pr_warn("'%s': cannot read its NUMA map \"%s\"; nodes are unknown", s->path,
-				numa);
-			err = 0;
+		nr_cpus = meta_u64(s->rec, REC_META_NR_CPUS);
+		if (err == -EINVAL || (!err && nr_cpus && s->nr_cpu_node > nr_cpus)) {
+			pr_err("'%s' is damaged: meta %s \"%.64s\" is not a map of its %" PRIu64
+			       " CPUs to nodes", s->path, REC_META_NUMA_MAP, numa, nr_cpus);
+			err = -EBADMSG;
+		} else if (err) {
+			pr_errno(err, "cannot read '%s'", s->path);
 		}
 		free(numa);
 		if (err)
-			return pr_errno(err, "cannot read '%s'", s->path);
+			return err;
 	}
 
 	err = make_cpu_filter(o, s, &s->cpu_ok, &cfg->nr_cpu_ok);
@@ -270,9 +301,12 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	sum->missing_stack_samples += st->missing_stack_samples;
 	sum->distinct_keys += s->agg.nr;
 	sum->symbolized += symbolizer__nr_symbolized(s->sym);
-	if (st->missing_stack_samples)
-		pr_warn("'%s': %" PRIu64 " samples refer to stacks that are not in the recording",
-			s->path, st->missing_stack_samples);
+	if (st->missing_stack_samples) {
+		/* the recorder commits a stack with the first sample that uses it */
+		pr_err("'%s' is damaged: %" PRIu64 " samples refer to stacks that are not in the "
+		       "recording", s->path, st->missing_stack_samples);
+		return -EBADMSG;
+	}
 	if (o->half != REPORT_HALF_BOTH) {
 		err = cut_halves(s, o->half);
 		if (err)
@@ -308,6 +342,32 @@ static const struct emitter *find_emitter(unsigned int outputs)
 		if (outputs == emitters[i].output)
 			return &emitters[i];
 	return NULL;
+}
+
+/*
+ * The timeline has a row per interval from the start to the last sample:
+ * refuse, with a longer interval to try, what no one could read (and what
+ * would make a file of gigabytes out of one stray sample).
+ */
+static int check_timeline_rows(const struct report_ctx *rc)
+{
+	uint64_t rows = 0, width = rc->opts->timeline_ns, secs;
+	size_t i;
+
+	for (i = 0; i < rc->nr_srcs; i++)
+		if (rc->srcs[i].agg.nr_samples && rc->srcs[i].agg.max_slot + 1ull > rows)
+			rows = rc->srcs[i].agg.max_slot + 1ull;
+	if (rows <= VIEW_TIMELINE_MAX_ROWS)
+		return 0;
+	/* a whole number of seconds that fits, rounded up to a power of ten */
+	secs = (uint64_t)(((unsigned __int128)rows * width / VIEW_TIMELINE_MAX_ROWS + 999999999) /
+			  1000000000);
+	for (i = 1; i < secs && i <= UINT64_MAX / 10; i *= 10)
+		;
+	pr_err("--timeline %.3g s gives %" PRIu64 " intervals, more than %d: choose a longer one "
+	       "(e.g. --timeline %zu) or a window with --from/--to", (double)width / 1e9, rows,
+	       VIEW_TIMELINE_MAX_ROWS, i);
+	return -E2BIG;
 }
 
 int report__run(const struct report_opts *opts, FILE *out, struct report_summary *sum)
@@ -357,6 +417,11 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		rc.total += rc.srcs[i].nr_samples;
 	}
 
+	if (em->output == REPORT_OUT_TIMELINE) {
+		err = check_timeline_rows(&rc);
+		if (err)
+			goto out;
+	}
 	if (opts->output) {
 		file = fopen(opts->output, "w");
 		if (!file) {
@@ -393,8 +458,23 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 {
 	uint64_t permille;
 
-	fprintf(f, "eprof: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64 " stacks not captured, ",
-		sum->samples, sum->lost_samples, sum->lost_stacks);
+	const struct tick_breakdown *tb = &sum->ticks;
+	uint64_t gone = tb->throttled + tb->missed;
+
+	fprintf(f, "eprof: %" PRIu64 " samples, ", sum->samples);
+	if (!sum->ticks_known)		/* format v1: the clock's account was not kept */
+		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	else if (tb->kept == tb->fired)	/* -a: every tick is a sample */
+		fprintf(f, "%" PRIu64 " lost (%" PRIu64 " throttled, %" PRIu64 " missed by a late "
+			"timer, %" PRIu64 " ring buffer full), ", sum->lost_samples + gone,
+			tb->throttled, tb->missed, sum->lost_samples);
+	else if (gone)
+		fprintf(f, "%" PRIu64 " lost (ring buffer full; the clock also lost %" PRIu64
+			" ticks of any task: %" PRIu64 " throttled, %" PRIu64 " missed), ",
+			sum->lost_samples, gone, tb->throttled, tb->missed);
+	else
+		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
 	if (!sum->frames) {
 		fprintf(f, "no frames to resolve\n");
 		return;

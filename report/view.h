@@ -28,6 +28,9 @@ struct symbolizer;
 struct sym_frame;
 struct sym_stack;
 
+/* Rows the timeline writes at most (the pipeline refuses more with a hint). */
+#define VIEW_TIMELINE_MAX_ROWS	100000
+
 /* One recording, read and resolved. */
 struct report_src {
 	const char *path;
