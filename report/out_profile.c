@@ -57,8 +57,8 @@ static int on_mapping(void *ctx, const struct rec_mapping *m)
 	uint32_t i, n = m->build_id_len < REC_BUILD_ID_MAX ? m->build_id_len : REC_BUILD_ID_MAX;
 	struct pmap *p;
 
-	if (!m->path || m->path[0] != '/' || m->end <= m->start)
-		return 0;	/* anonymous memory, [vdso], ...: no file to symbolize from */
+	if (!m->path || !m->path[0] || m->end <= m->start)
+		return 0;	/* nothing a frame could name as its binary */
 	if (pm->nr == pm->alloc) {
 		size_t a = pm->alloc ? 2 * pm->alloc : 256;
 
@@ -289,8 +289,8 @@ static int add_main_mapping(const struct report_ctx *rc, const struct pmaps *map
 		}
 	for (i = 0; i < maps[src].nr; i++) {
 		m = &maps[src].v[i];
-		if (m->tgid != tgid)
-			continue;
+		if (m->tgid != tgid || m->path[0] != '/')
+			continue;	/* not a file: [vdso], //anon, ... */
 		if (!main)
 			main = m;	/* the lowest */
 		if (starts_with_comm(m->path, comm)) {
