@@ -16,7 +16,7 @@ if [ "${1:-}" = --tests ]; then
 	# go tool pprof, addr2line) and the tools the end-to-end scripts use
 	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build)
 	pkgs+=(sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip
-	       procps libclang-rt-14-dev)
+	       procps time libclang-rt-14-dev)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -31,10 +31,10 @@ __asm__(".text\n"
 	"	ret\n");
 void label_spin(unsigned int n);
 
-/* noipa: labs() is declared const, so GCC would call call_labs() once */
-__attribute__((noipa)) long call_labs(int n)
+/* labs() is declared const: reading sink keeps GCC from calling call_labs() once */
+__attribute__((noinline)) long call_labs(int n)
 {
-	long acc = 0;
+	long acc = sink & 1;
 
 	for (int i = 0; i < n; i++)
 		acc += labs(acc ^ (long)i);	/* through labs@plt */
