@@ -725,8 +725,11 @@ static void report_command_line(void)
 	CHECK_OK(write_small_recording(in));
 	mkargs(&a, in, o, bad);
 	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);
-	mkargs(&a, in, o, none);
-	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);	/* no output chosen */
+	mkargs(&a, in, o, none);		/* no output chosen: the top table, as perf report */
+	CHECK_EQ_U64(run_captured(cmd_report, a.argc, a.argv, &text), EXIT_OK);
+	CHECK(text && !strncmp(text, "# eprof top: ", 13));
+	free(text);
+	text = NULL;
 	mkargs(&a, in, o, extra);
 	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);
 	mkargs(&a, in, o, to_file);
