@@ -3,6 +3,7 @@ eprof_unit_test(test_pprof SOURCES ${CMAKE_SOURCE_DIR}/report/out_pprof.c LIBS e
 eprof_unit_test(test_svg SOURCES ${CMAKE_SOURCE_DIR}/report/flame.c ${CMAKE_SOURCE_DIR}/report/out_svg.c LIBS eprof_util)
 eprof_unit_test(test_format LIBS eprof_format)
 eprof_unit_test(test_codec LIBS eprof_format)
+eprof_unit_test(test_hostile LIBS eprof_format)
 eprof_unit_test(test_fold LIBS eprof_report)
 eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/drive.c LIBS eprof_format)
 eprof_unit_test(test_report_views LIBS eprof_report)
