@@ -110,6 +110,8 @@ struct writer {
 	size_t nr_mappings, cap_mappings;
 	struct rec_loss *losses;
 	size_t nr_losses, cap_losses;
+	struct rec_ticks *ticks;
+	size_t nr_ticks, cap_ticks;
 	struct pending_binary *binaries;
 	size_t nr_binaries, cap_binaries;
 	struct pending_ksyms *ksyms;

@@ -432,6 +432,12 @@ static const char *const table_checks[][2] = {
 		  "truncated_stacks, lost_sideband FROM loss" },
 };
 
+/* What v2 adds: present in every v2 file. */
+static const char *const table_checks_v2[][2] = {
+	{ "ticks", "SELECT rowid, time, cpu, period_ns, enabled_ns, throttled_ns, throttles, "
+		   "fired, kept FROM ticks" },
+};
+
 /*
  * The debuginfo table came after the first v1 files: a file without it
  * simply has no embedded DWARF, but one that has it must have its columns.
@@ -463,16 +469,19 @@ static int check_debuginfo_table(struct recording *rec)
 
 static int check_tables(struct recording *rec)
 {
+	size_t nr1 = sizeof(table_checks) / sizeof(table_checks[0]);
+	size_t nr2 = rec->version >= 2 ? sizeof(table_checks_v2) / sizeof(table_checks_v2[0]) : 0;
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
 
-	for (i = 0; i < sizeof(table_checks) / sizeof(table_checks[0]); i++) {
-		rc = sqlite3_prepare_v2(rec->db, table_checks[i][1], -1, &st, NULL);
+	for (i = 0; i < nr1 + nr2; i++) {
+		const char *const *chk = i < nr1 ? table_checks[i] : table_checks_v2[i - nr1];
+
+		rc = sqlite3_prepare_v2(rec->db, chk[1], -1, &st, NULL);
 		sqlite3_finalize(st);
 		if ((rc & 0xff) == SQLITE_ERROR)
-			return rec_damaged(rec, "table %s: %s", table_checks[i][0],
-					   sqlite3_errmsg(rec->db));
+			return rec_damaged(rec, "table %s: %s", chk[0], sqlite3_errmsg(rec->db));
 		if (rc != SQLITE_OK)
 			return rec_sql_error(rec, rc, "reading the schema");
 	}
@@ -662,4 +671,44 @@ bool rec_binary__offset_to_vaddr(const struct rec_binary *b, uint64_t off, uint6
 		}
 	}
 	return false;
+}
+
+void rec_ticks__add(struct rec_ticks *sum, const struct rec_ticks *t)
+{
+	if (!sum->period_ns) {
+		sum->cpu = t->cpu;
+		sum->period_ns = t->period_ns;
+	}
+	sum->time_ns = t->time_ns;
+	sum->enabled_ns += t->enabled_ns;
+	sum->throttled_ns += t->throttled_ns;
+	sum->throttles += t->throttles;
+	sum->fired += t->fired;
+	sum->kept += t->kept;
+}
+
+void rec_ticks__explain(const struct rec_ticks *sum, struct tick_breakdown *out)
+{
+	uint64_t half = sum->period_ns / 2, expected = 0, throttled = 0, missed = 0;
+
+	if (sum->period_ns) {
+		/* nearest: a clock enabled for 3 s at 100 us fires 29997 +- 1 times */
+		expected = (sum->enabled_ns + half) / sum->period_ns;
+		throttled = (sum->throttled_ns + half) / sum->period_ns;
+	}
+	/* Rounding and the reads' own skew may make fired + throttled overshoot. */
+	if (throttled > expected)
+		throttled = expected;
+	if (sum->fired + throttled < expected)
+		missed = expected - throttled - sum->fired;
+	else if (sum->fired > expected)
+		expected = sum->fired + throttled;
+	else
+		throttled = expected - sum->fired;
+	out->expected += expected;
+	out->throttled += throttled;
+	out->missed += missed;
+	out->fired += sum->fired;
+	out->kept += sum->kept;
+	out->throttles += sum->throttles;
 }

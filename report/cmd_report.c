@@ -49,11 +49,12 @@ static void print_report_usage(FILE *f)
 		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
 		   "   --inline            inlined functions as frames of their own (needs DWARF)\n"
 		   "   --lines             append :FILE:LINE to function names (needs DWARF)\n"
+		   "   --no-demangle       show C++ and Rust names as the binary spells them\n"
 		   "   -v, --verbose       say more on stderr\n"
 		   "   -h, --help          this text\n");
 }
 
-enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES,
+enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE,
        /* the views (report_view_option()) */
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
@@ -68,6 +69,7 @@ static const struct option long_options[] = {
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "lines", no_argument, NULL, OPT_LINES },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "top", optional_argument, NULL, OPT_TOP },
 	{ "per-cpu", no_argument, NULL, OPT_PERCPU },
@@ -354,6 +356,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_LINES:
 			opts.sym.lines = true;
+			break;
+		case OPT_NO_DEMANGLE:
+			opts.sym.no_demangle = true;
 			break;
 		case OPT_FOLD:
 			opts.outputs |= REPORT_OUT_FOLD;

@@ -51,6 +51,30 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 	return 0;
 }
 
+/* The clock's account of one more recording; unknown once any recording lacks it. */
+static int add_ticks(struct recording *rec, struct report_summary *sum)
+{
+	struct tick_breakdown tb;
+	int err;
+
+	err = recording__tick_breakdown(rec, &tb);
+	if (err == -ENOENT) {
+		sum->ticks_known = false;
+		sum->unknown_ticks = true;
+		return 0;
+	}
+	if (err)
+		return err;
+	sum->ticks_known = !sum->unknown_ticks;
+	sum->ticks.expected += tb.expected;
+	sum->ticks.throttled += tb.throttled;
+	sum->ticks.missed += tb.missed;
+	sum->ticks.fired += tb.fired;
+	sum->ticks.kept += tb.kept;
+	sum->ticks.throttles += tb.throttles;
+	return 0;
+}
+
 /* A numeric metadata value, or 0 when absent or not a number. */
 static uint64_t meta_u64(struct recording *rec, const char *key)
 {
@@ -202,6 +226,9 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	if (err)
 		return err;
 	err = recording__for_each_loss(s->rec, on_loss, sum);
+	if (err)
+		return err;
+	err = add_ticks(s->rec, sum);
 	if (err)
 		return err;
 	s->start_ns = meta_u64(s->rec, REC_META_START_NS);
@@ -431,8 +458,23 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 {
 	uint64_t permille;
 
-	fprintf(f, "eprof: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64 " stacks not captured, ",
-		sum->samples, sum->lost_samples, sum->lost_stacks);
+	const struct tick_breakdown *tb = &sum->ticks;
+	uint64_t gone = tb->throttled + tb->missed;
+
+	fprintf(f, "eprof: %" PRIu64 " samples, ", sum->samples);
+	if (!sum->ticks_known)		/* format v1: the clock's account was not kept */
+		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	else if (tb->kept == tb->fired)	/* -a: every tick is a sample */
+		fprintf(f, "%" PRIu64 " lost (%" PRIu64 " throttled, %" PRIu64 " missed by a late "
+			"timer, %" PRIu64 " ring buffer full), ", sum->lost_samples + gone,
+			tb->throttled, tb->missed, sum->lost_samples);
+	else if (gone)
+		fprintf(f, "%" PRIu64 " lost (ring buffer full; the clock also lost %" PRIu64
+			" ticks of any task: %" PRIu64 " throttled, %" PRIu64 " missed), ",
+			sum->lost_samples, gone, tb->throttled, tb->missed);
+	else
+		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
 	if (!sum->frames) {
 		fprintf(f, "no frames to resolve\n");
 		return;

@@ -20,3 +20,20 @@ CREATE TABLE jit_map_cut (
                                            -- dropped_lines is a lower bound
     PRIMARY KEY (tgid, path)
 );
+
+-- The sampling clock's own account, per CPU: how many ticks it should have
+-- fired and why some did not, so that no recording says "0 lost" when
+-- samples went missing. One row per sampled CPU per commit, counting since
+-- the previous row of that CPU. Expected ticks = enabled_ns / period_ns;
+-- throttled = throttled_ns / period_ns; missed (late timer) = expected -
+-- throttled - fired; fired - kept were other processes' ticks.
+CREATE TABLE ticks (
+	time		INTEGER NOT NULL,	-- CLOCK_MONOTONIC ns the clock was read
+	cpu		INTEGER NOT NULL,	-- CPU number
+	period_ns	INTEGER NOT NULL,	-- the clock's period (1e9 / frequency), >= 1
+	enabled_ns	INTEGER NOT NULL,	-- ns the clock was enabled on this CPU
+	throttled_ns	INTEGER NOT NULL,	-- of which the kernel held it throttled
+	throttles	INTEGER NOT NULL,	-- PERF_RECORD_THROTTLE events
+	fired		INTEGER NOT NULL,	-- ticks that ran the BPF sampler
+	kept		INTEGER NOT NULL	-- of which samples of a target (all with -a)
+);

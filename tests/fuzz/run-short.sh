@@ -31,14 +31,14 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 		-DEPROF_SANITIZE=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
 		die "cannot configure $build"
 fi
-cmake --build "$build" --target fuzz_reader fuzz_tables fuzz_codec fuzz_seeds -j2 >/dev/null ||
+cmake --build "$build" --target fuzz_reader fuzz_tables fuzz_codec fuzz_cfi fuzz_seeds -j2 >/dev/null ||
 	die "cannot build the fuzz targets in $build (cmake --build $build --target fuzz_reader)"
 
 seeds=$build/tests/fuzz/seeds
 artifacts=$build/fuzz-artifacts
 mkdir -p "$artifacts" || die "cannot create $artifacts"
 status=0
-for target in reader tables codec; do
+for target in reader tables codec cfi; do
 	bin=$build/tests/fuzz/fuzz_$target
 	mkdir -p "$corpus/$target" || die "cannot create $corpus/$target"
 	dirs=("$corpus/$target" "$seeds/$target")
@@ -48,6 +48,7 @@ for target in reader tables codec; do
 	[ "$target" = reader ] && opts+=(-max_len=65536 -dict="$here/recording.dict")
 	[ "$target" = tables ] && opts+=(-max_len=16384)
 	[ "$target" = codec ] && opts+=(-max_len=8192)
+	[ "$target" = cfi ] && opts+=(-max_len=65536)
 	[ "$jobs" -gt 1 ] && opts+=(-jobs="$jobs" -workers="$jobs")
 	log=$build/fuzz-$target.log
 	echo "== fuzz_$target: ${seconds}s, corpus $corpus/$target"
