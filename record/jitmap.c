@@ -51,6 +51,7 @@ struct jitmap {
 	struct rec_jit_cut cut;		/* the last cut (cut.path NULL: none) */
 	bool cut_unsaved;		/* not yet in the recording */
 	bool cut_seen;			/* some read was cut */
+	unsigned int commits_since_final;	/* freed two commits after the exit */
 	bool final;			/* read at the process's exit: never again */
 	bool have_stat;			/* the file last read: */
 	dev_t dev;
@@ -470,7 +471,7 @@ out:
 	return err;
 }
 
-int jitmaps__save_cuts(struct jitmaps *j, struct recording *rec)
+int jitmaps__after_commit(struct jitmaps *j, struct recording *rec)
 {
 	char path[64];
 	size_t i;
@@ -479,16 +480,25 @@ int jitmaps__save_cuts(struct jitmaps *j, struct recording *rec)
 	for (i = 0; j && i < j->nr; i++) {
 		struct jitmap *m = &j->maps[i];
 
-		if (!m->cut_unsaved)
-			continue;
-		snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
-		m->cut.tgid = m->pid;
-		m->cut.path = path;
-		err = recording__add_jit_cut(rec, &m->cut);
-		m->cut.path = NULL;
-		if (err)
-			return err;
-		m->cut_unsaved = false;
+		if (m->cut_unsaved) {
+			snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
+			m->cut.tgid = m->pid;
+			m->cut.path = path;
+			err = recording__add_jit_cut(rec, &m->cut);
+			m->cut.path = NULL;
+			if (err)
+				return err;
+			m->cut_unsaved = false;
+		}
+		/*
+		 * The commit after a process's exit stored what its last samples
+		 * needed; one more lets samples that trailed the exit record in.
+		 * Then its map goes, so that the budget serves live processes.
+		 */
+		if (m->final && m->text && ++m->commits_since_final >= 2) {
+			j->held -= m->held;
+			jitmap__release(m);
+		}
 	}
 	return 0;
 }
