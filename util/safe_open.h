@@ -33,6 +33,15 @@ enum safe_open_flags {
 int safe_open_regular(const char *path, uint64_t max_size, enum safe_open_flags flags,
 		      struct stat *st);
 
+/*
+ * Like safe_open_regular(), for path (absolute or not) resolved inside the
+ * directory root_fd as if it were "/" (openat2 RESOLVE_IN_ROOT, no magic
+ * links): a symlink in a container's tree cannot lead out of it. The file
+ * is looked at through O_PATH first, so a device is never opened. -ENOSYS
+ * on kernels before 5.6.
+ */
+int safe_open_in_root(int root_fd, const char *path, uint64_t max_size, struct stat *st);
+
 /* What safe_open_regular() returns for a FIFO, socket or device. */
 #define EFTYPE_NOT_REGULAR	ENODEV
 

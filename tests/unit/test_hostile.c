@@ -61,6 +61,37 @@ static void safe_open_refuses_what_is_not_a_regular_file(void)
 	free(link);
 }
 
+/* A symlink inside a process's root cannot lead out of it. */
+static void safe_open_in_root_stays_inside(void)
+{
+	char *root = path_dup("root"), buf[700];
+	int rfd, fd;
+
+	CHECK_OK(mkdir(root, 0700));
+	snprintf(buf, sizeof(buf), "%s/lib", root);
+	CHECK_OK(mkdir(buf, 0700));
+	snprintf(buf, sizeof(buf), "%s/lib/escape", root);
+	CHECK_OK(symlink("/etc/os-release", buf));	/* exists on the host, not in root */
+	snprintf(buf, sizeof(buf), "%s/lib/fifo", root);
+	CHECK_OK(mkfifo(buf, 0600));
+	snprintf(buf, sizeof(buf), "%s/lib/real", root);
+	fd = open(buf, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	close(fd);
+	rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(rfd >= 0);
+	if (access("/etc/os-release", F_OK) == 0)
+		CHECK_EQ_U64(safe_open_in_root(rfd, "/lib/escape", 0, NULL), -ENOENT);
+	CHECK_EQ_U64(safe_open_in_root(rfd, "/lib/fifo", 0, NULL), -EFTYPE_NOT_REGULAR);
+	CHECK_EQ_U64(safe_open_in_root(rfd, "/../../lib/../lib/fifo", 0, NULL), -EFTYPE_NOT_REGULAR);
+	fd = safe_open_in_root(rfd, "/lib/real", 0, NULL);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	close(rfd);
+	free(root);
+}
+
 struct cuts {
 	size_t n;
 	struct rec_jit_cut last;
@@ -184,6 +215,7 @@ out:
 static const struct test tests[] = {
 	{ "safe_open_regular refuses FIFOs, devices, directories, symlinks, big files",
 	  safe_open_refuses_what_is_not_a_regular_file },
+	{ "safe_open_in_root: symlinks stay inside, FIFOs refused", safe_open_in_root_stays_inside },
 	{ "JIT map cuts round-trip; lies are damage; none in v1", jit_cuts_round_trip },
 	{ "a planted journal symlink does not stop commits", planted_journal_does_not_stop_commits },
 };
