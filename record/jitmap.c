@@ -339,14 +339,17 @@ static int refresh(struct jitmaps *j, struct jitmap *m)
 	limit = others < JIT_MAPS_MAX_BYTES ? JIT_MAPS_MAX_BYTES - others : 0;
 	if (limit > JIT_MAP_MAX_BYTES)
 		limit = JIT_MAP_MAX_BYTES;
+	/* the old contents go first: never two copies of a big map at once */
+	jitmap__release(m);
+	j->held = others;
 	memset(&fresh, 0, sizeof(fresh));
 	err = parse(fd, &st, limit, &fresh);
 	close(fd);
 	if (err) {
 		jitmap__release(&fresh);
+		m->have_stat = false;
 		return pr_errno(err, "cannot read '%s'", path);
 	}
-	jitmap__release(m);
 	m->syms = fresh.syms;
 	m->nr = fresh.nr;
 	m->text = fresh.text;
