@@ -14,10 +14,11 @@
  * The file lives in a world-writable directory and any user writes it: it
  * is opened without following symlinks, only if it is a regular file
  * (util/safe_open.h), and read only up to a bound. One map is read up to
- * JIT_MAP_MAX_BYTES of text plus symbol table (64 MiB: about 600,000 lines
- * of V8's --perf-basic-prof, several times what perf-map-agent writes for a
- * large JVM), all maps held at once up to JIT_MAPS_MAX_BYTES; a 7-million-
- * line map would otherwise take the root recorder past 1 GB. The bytes read
+ * JIT_MAP_MAX_BYTES of text plus symbol table (64 MiB: 48 MiB of text, at
+ * least 16 MiB for 699,050 symbols; about 500,000 lines of V8's
+ * --perf-basic-prof, several times what perf-map-agent writes for a large
+ * JVM), all maps held at once up to JIT_MAPS_MAX_BYTES; a 7-million-line
+ * map would otherwise take the root recorder past 1 GB. The bytes read
  * are kept in one buffer that the names point into (no allocation per
  * line). Past the cut, lines are only counted (within JIT_COUNT_MAX_BYTES,
  * so a sparse terabyte file ends the count too), and the cut is stored in
