@@ -736,7 +736,7 @@ int cmd_record(int argc, char **argv)
 	if (!err)
 		err = capture__run(s.capture, &s, &cst);
 	if (!err)
-		err = jitmaps__save_cuts(s.jitmaps, s.rec);
+		err = jitmaps__after_commit(s.jitmaps, s.rec);
 	if (!err)
 		err = recording__finish(s.rec);
 	if (err)
