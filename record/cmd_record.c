@@ -292,6 +292,35 @@ static void debug_schedstat(void)
 		fclose(f);
 }
 
+/*
+ * Nanoseconds since this process was exec'd (field 22 of /proc/self/stat,
+ * in clock ticks since boot), 0 when unknown. On a saturated machine the
+ * dynamic loader alone may take seconds before main() runs.
+ */
+static uint64_t exec_age_ns(void)
+{
+	unsigned long long start = 0;
+	struct timespec ts;
+	char buf[1024], *p;
+	double age;
+	size_t n;
+	FILE *f;
+
+	f = fopen("/proc/self/stat", "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+			 "%*s %*s %*s %*s %llu", &start) != 1)
+		return 0;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	age = ts.tv_sec + ts.tv_nsec / 1e9 - (double)start / (double)sysconf(_SC_CLK_TCK);
+	return age > 0 && age < 86400 ? (uint64_t)(age * 1e9) : 0;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	return log_libbpf_print((int)level, fmt, ap);
@@ -596,6 +625,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	old_nice = raise_priority();	/* first: a saturated machine slows every step */
+	entry_ns = now_ns() - exec_age_ns();	/* -d counts from eprof's exec */
+	pr_debug("%.3f s since eprof's exec", (now_ns() - entry_ns) / 1e9);
 	opts.command_line = join_args("eprof", argv, argc);
 	if (!opts.command_line || !opts.target_desc) {
 		pr_errno(-ENOMEM, "cannot start recording");
@@ -669,7 +700,7 @@ int cmd_record(int argc, char **argv)
 		opts.output);
 
 	pr_debug("started in %.3f s", (start_ns - entry_ns) / 1e9);
-	err = record_loop(&s, &t, entry_ns);	/* -d counts from eprof's own start */
+	err = record_loop(&s, &t, entry_ns);
 
 	/* Stop sampling, then keep everything already queued. */
 	sampler__detach(s.sampler);
