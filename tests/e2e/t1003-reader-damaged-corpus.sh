@@ -97,18 +97,22 @@ check() {
 		{ cat "$TMP/err"; fail "$1: '$2': the error does not name '$3'"; }
 }
 
+# every_view NAME FILE: every view fails on FILE as it must
 runs=0
-for d in "${damages[@]}"; do
-	name=${d%%|*}
-	bad=$TMP/$name.eprof
-	cp "$base" "$bad" || fail "cp"
-	sqlite3 "$bad" "${d#*|}" || fail "$name: sqlite3 refused the damage"
+every_view() {
 	for v in "${views[@]}"; do
-		run "$v" "$bad"
-		check "$name" "$v" "$bad"
+		run "$v" "$2"
+		check "$1" "$v" "$2"
 		runs=$((runs + 1))
 	done
-	say "$name: $(grep '^eprof: error: ' "$TMP/err")"
+	say "$1: $(grep '^eprof: error: ' "$TMP/err")"
+}
+
+for d in "${damages[@]}"; do
+	name=${d%%|*}
+	cp "$base" "$TMP/$name.eprof" || fail "cp"
+	sqlite3 "$TMP/$name.eprof" "${d#*|}" || fail "$name: sqlite3 refused the damage"
+	every_view "$name" "$TMP/$name.eprof"
 done
 
 # damages the format cannot express in SQL, and truncated files
@@ -119,12 +123,7 @@ for cut in 100 1024 4096 $((size / 2)) $((size - 1024)); do
 	head -c "$cut" "$base" >"$TMP/cut$cut.eprof"
 done
 for f in late cpu1024 cut100 cut1024 cut4096 "cut$((size / 2))" "cut$((size - 1024))"; do
-	for v in "${views[@]}"; do
-		run "$v" "$TMP/$f.eprof"
-		check "$f" "$v" "$TMP/$f.eprof"
-		runs=$((runs + 1))
-	done
-	say "$f: $(grep '^eprof: error: ' "$TMP/err")"
+	every_view "$f" "$TMP/$f.eprof"
 done
 say "$runs runs of damaged files: none crashed, hung or exited 0; each said one error line"
 exit 0
