@@ -453,6 +453,95 @@ int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx)
 	return err;
 }
 
+bool recording__has_ticks(const struct recording *rec)
+{
+	return rec->version >= 2;
+}
+
+int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_ticks t;
+	int64_t row;
+	int err;
+
+	if (!recording__has_ticks(rec))
+		return 0;
+	err = rec_prepare(rec, "SELECT rowid, time, cpu, period_ns, enabled_ns, throttled_ns, "
+			       "throttles, fired, kept FROM ticks ORDER BY rowid",
+			  "reading tick counts", &st);
+	while (!err && (err = step_row(rec, st, "reading tick counts")) == 1) {
+		err = 0;
+		memset(&t, 0, sizeof(t));
+		row = sqlite3_column_int64(st, 0);
+		if (!col_u64(st, 1, &t.time_ns) || !col_u32(st, 2, &t.cpu) ||
+		    !col_u64(st, 3, &t.period_ns) || !col_u64(st, 4, &t.enabled_ns) ||
+		    !col_u64(st, 5, &t.throttled_ns) || !col_u64(st, 6, &t.throttles) ||
+		    !col_u64(st, 7, &t.fired) || !col_u64(st, 8, &t.kept) || !t.period_ns ||
+		    t.throttled_ns > t.enabled_ns || t.kept > t.fired ||
+		    (rec->nr_cpus && t.cpu >= rec->nr_cpus)) {
+			err = rec_damaged(rec, "ticks row %" PRId64 ": bad value", row);
+			break;
+		}
+		err = fn(ctx, &t);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+#define TICKS_MAX_CPU	65535
+
+struct tick_sums {
+	struct rec_ticks *cpu;		/* indexed by CPU */
+	size_t nr;
+	bool any;
+	bool oom;
+};
+
+static int add_tick_row(void *ctx, const struct rec_ticks *t)
+{
+	struct tick_sums *ts = ctx;
+	struct rec_ticks *n;
+	size_t want = (size_t)t->cpu + 1;
+
+	if (t->cpu > TICKS_MAX_CPU)
+		return -ERANGE;
+	if (want > ts->nr) {
+		n = reallocarray(ts->cpu, want, sizeof(*n));
+		if (!n) {
+			ts->oom = true;
+			return -ENOMEM;
+		}
+		memset(n + ts->nr, 0, (want - ts->nr) * sizeof(*n));
+		ts->cpu = n;
+		ts->nr = want;
+	}
+	rec_ticks__add(&ts->cpu[t->cpu], t);
+	ts->any = true;
+	return 0;
+}
+
+int recording__tick_breakdown(struct recording *rec, struct tick_breakdown *out)
+{
+	struct tick_sums ts = { 0 };
+	size_t i;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = recording__for_each_ticks(rec, add_tick_row, &ts);
+	if (err == -ERANGE)
+		err = rec_damaged(rec, "ticks: a CPU number above %d", TICKS_MAX_CPU);
+	else if (ts.oom)
+		err = pr_errno(err, "cannot read '%s'", rec->path);
+	for (i = 0; !err && i < ts.nr; i++)
+		if (ts.cpu[i].period_ns)
+			rec_ticks__explain(&ts.cpu[i], out);
+	free(ts.cpu);
+	if (!err && !ts.any)
+		err = -ENOENT;
+	return err;
+}
+
 /* --- symbol tables -------------------------------------------------------- */
 
 /* Decodes the binary in r->buf into b (arrays malloc'd; names point into r->buf). */

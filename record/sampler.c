@@ -36,7 +36,8 @@ _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample fr
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
 _Static_assert(EV_ABI_VERSION == 1, "record/ reads ABI v1");
 
-#define PENDING_COMMIT	16384	/* samples buffered before an early commit */
+/* on_record's return when the consumer's budget is spent: stops libbpf's loop. */
+#define SAMPLER_PAUSE	(-EINTR)
 
 struct sampler {
 	struct session *s;
@@ -44,7 +45,14 @@ struct sampler {
 	struct bpf_link *fork_link;
 	struct bpf_link **links;
 	size_t nr_links;
+	struct cpu_clock *clocks;	/* one per attached CPU, outliving the links */
+	size_t nr_clocks;
+	uint64_t period_ns;
+	uint64_t *prev_fired, *prev_kept;	/* per possible CPU, at the last account */
+	uint64_t *percpu;		/* scratch: one value per possible CPU */
 	struct ring_buffer *rb;
+	size_t budget, taken;		/* records this sampler__consume() may take, took */
+	bool paused;			/* on_record stopped at the budget */
 	bool filter;
 };
 
@@ -112,15 +120,12 @@ static int on_sample(struct session *s, const struct ev_sample *e)
 	if (err)
 		return err;
 	s->nr_samples++;
-	if (recording__pending_samples(s->rec) >= PENDING_COMMIT)
-		return session__commit(s);
 	return 0;
 }
 
-/* A negative return stops ring_buffer__consume(): only for write failures. */
-static int on_record(void *ctx, void *data, size_t size)
+/* Validates one record and keeps it; a negative return is a write failure. */
+static int take_record(struct sampler *sp, const void *data, size_t size)
 {
-	struct sampler *sp = ctx;
 	struct session *s = sp->s;
 	const struct ev_sample *e = data;
 	size_t nr;
@@ -143,6 +148,24 @@ static int on_record(void *ctx, void *data, size_t size)
 	err = on_sample(s, e);
 	if (err && !s->err)
 		s->err = err;
+	return err;
+}
+
+/*
+ * libbpf's callback: checks one record and hands it on, nothing slower
+ * (commits are the record loop's, between two consumes). A negative return
+ * stops ring_buffer__consume() after this record: for write failures, and
+ * when the consume's budget is spent.
+ */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct sampler *sp = ctx;
+	int err = take_record(sp, data, size);
+
+	if (!err && ++sp->taken >= sp->budget) {
+		sp->paused = true;
+		return SAMPLER_PAUSE;
+	}
 	return err;
 }
 
@@ -223,17 +246,26 @@ bool sampler__is_target(struct sampler *sp, uint32_t tgid)
 
 int sampler__attach(struct sampler *sp, const uint32_t *cpus, size_t nr, uint64_t freq)
 {
+	size_t ncpu = (size_t)sp->s->nr_possible_cpus;
 	struct bpf_link *link;
 	size_t i;
 	int fd, err;
 
 	sp->links = calloc(nr, sizeof(*sp->links));
-	if (!sp->links)
+	sp->clocks = calloc(nr, sizeof(*sp->clocks));
+	sp->prev_fired = calloc(ncpu, sizeof(*sp->prev_fired));
+	sp->prev_kept = calloc(ncpu, sizeof(*sp->prev_kept));
+	sp->percpu = calloc(ncpu, sizeof(*sp->percpu));
+	if (!sp->links || !sp->clocks || !sp->prev_fired || !sp->prev_kept || !sp->percpu)
 		return pr_errno(-ENOMEM, "cannot attach the sampler");
+	sp->period_ns = cpu_clock__period_ns(freq);
 	for (i = 0; i < nr; i++) {
-		fd = cpu_clock__open(cpus[i], freq);
-		if (fd < 0)
-			return fd;
+		if (cpus[i] >= ncpu)
+			return pr_errno(-EINVAL, "CPU %u is not a possible CPU", cpus[i]);
+		err = cpu_clock__open(&sp->clocks[i], cpus[i], freq, &fd);
+		if (err)
+			return err;
+		sp->nr_clocks++;
 		link = bpf_program__attach_perf_event(sp->skel->progs.on_cpu_clock, fd);
 		if (!link) {
 			err = -errno;
@@ -263,20 +295,86 @@ int sampler__epoll_fd(struct sampler *sp)
 	return ring_buffer__epoll_fd(sp->rb);
 }
 
-int sampler__consume(struct sampler *sp)
+int sampler__consume(struct sampler *sp, size_t budget, bool *more)
 {
-	int n = ring_buffer__consume(sp->rb);
+	int n;
 
+	sp->budget = budget ? budget : 1;
+	sp->taken = 0;
+	sp->paused = false;
+	n = ring_buffer__consume(sp->rb);
+	*more = sp->paused;
 	if (n < 0 && sp->s->err)
 		return sp->s->err;	/* already said */
-	if (n < 0)
+	if (n < 0 && !sp->paused)
 		return pr_errno(n, "cannot read the BPF ring buffer");
-	return n;
+	return 0;
 }
 
 int sampler__sideband_map_fd(struct sampler *sp)
 {
 	return bpf_map__fd(sp->skel->maps.sideband);
+}
+
+/* The per-CPU values of one key of a per-CPU array into sp->percpu. */
+static int read_percpu(struct sampler *sp, struct bpf_map *map, __u32 key)
+{
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &key, sp->percpu))
+		return pr_errno(-errno, "cannot read the sampler's counters");
+	return 0;
+}
+
+int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *rows,
+			   size_t *nr)
+{
+	struct clock_account a;
+	size_t i;
+	int err;
+
+	*nr = 0;
+	for (i = 0; i < sp->nr_clocks; i++) {
+		struct rec_ticks *t = &rows[i];
+
+		err = cpu_clock__account(&sp->clocks[i], now, &a);
+		if (err)
+			return err;
+		memset(t, 0, sizeof(*t));
+		t->time_ns = now;
+		t->cpu = sp->clocks[i].cpu;
+		t->period_ns = sp->period_ns;
+		t->enabled_ns = a.enabled_ns;
+		t->throttled_ns = a.throttled_ns;
+		t->throttles = a.throttles;
+		if (a.lost_records)
+			pr_warn("CPU %u: %llu throttle records lost: its throttled time is short",
+				t->cpu, (unsigned long long)a.lost_records);
+	}
+	/* The counters after the clocks: a tick between the two reads counts as fired. */
+	err = read_percpu(sp, sp->skel->maps.ticks, 0);
+	for (i = 0; !err && i < sp->nr_clocks; i++) {
+		uint32_t c = sp->clocks[i].cpu;
+
+		rows[i].fired = sp->percpu[c] - sp->prev_fired[c];
+		sp->prev_fired[c] = sp->percpu[c];
+	}
+	if (!err)
+		err = read_percpu(sp, sp->skel->maps.stats, EV_STAT_SAMPLES);
+	for (i = 0; !err && i < sp->nr_clocks; i++) {
+		uint32_t c = sp->clocks[i].cpu;
+
+		rows[i].kept = sp->percpu[c] - sp->prev_kept[c];
+		sp->prev_kept[c] = sp->percpu[c];
+		if (rows[i].kept > rows[i].fired)	/* read between the two counters */
+			rows[i].kept = rows[i].fired;
+	}
+	if (!err)
+		*nr = sp->nr_clocks;
+	return err;
+}
+
+size_t sampler__nr_cpus(const struct sampler *sp)
+{
+	return sp->nr_clocks;
 }
 
 int sampler__read_stats(struct sampler *sp, uint64_t *vals)
@@ -305,9 +403,17 @@ int sampler__read_stats(struct sampler *sp, uint64_t *vals)
 
 void sampler__close(struct sampler *sp)
 {
+	size_t i;
+
 	if (!sp)
 		return;
 	sampler__detach(sp);
+	for (i = 0; i < sp->nr_clocks; i++)
+		cpu_clock__close(&sp->clocks[i]);
+	free(sp->clocks);
+	free(sp->prev_fired);
+	free(sp->prev_kept);
+	free(sp->percpu);
 	ring_buffer__free(sp->rb);
 	sampler_bpf__destroy(sp->skel);
 	free(sp->links);

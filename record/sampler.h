@@ -35,8 +35,11 @@ void sampler__detach(struct sampler *sp);
 /* Epoll fd of the ring buffer, to wait on with other fds. */
 int sampler__epoll_fd(struct sampler *sp);
 
-/* Hands every queued record to the session. Returns records seen or -errno. */
-int sampler__consume(struct sampler *sp);
+/*
+ * Hands queued records to the session, at most budget of them (SIZE_MAX:
+ * all); *more says the budget stopped it with records left. 0 or -errno.
+ */
+int sampler__consume(struct sampler *sp, size_t budget, bool *more);
 
 /* fd of the BPF map the side-band perf buffer registers its events in. */
 int sampler__sideband_map_fd(struct sampler *sp);
@@ -46,6 +49,17 @@ int sampler__sideband_map_fd(struct sampler *sp);
  * possible CPU (nr_possible * EV_STAT_MAX entries).
  */
 int sampler__read_stats(struct sampler *sp, uint64_t *vals);
+
+/*
+ * Accounts the ticks of every attached CPU since the previous call: one row
+ * each in rows[] (room for sampler__nr_cpus()), *nr set to how many. Also
+ * works after sampler__detach(), for the last interval.
+ */
+int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *rows,
+			   size_t *nr);
+
+/* CPUs the sampler is attached to (0 before sampler__attach). */
+size_t sampler__nr_cpus(const struct sampler *sp);
 
 /* Accepts NULL. */
 void sampler__close(struct sampler *sp);

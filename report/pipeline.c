@@ -39,6 +39,7 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL },
 	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL },
+	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -47,6 +48,30 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 	sum->lost_samples += l->lost_samples;
 	sum->lost_stacks += l->lost_ustacks + l->lost_kstacks;
+	return 0;
+}
+
+/* The clock's account of one more recording; unknown once any recording lacks it. */
+static int add_ticks(struct recording *rec, struct report_summary *sum)
+{
+	struct tick_breakdown tb;
+	int err;
+
+	err = recording__tick_breakdown(rec, &tb);
+	if (err == -ENOENT) {
+		sum->ticks_known = false;
+		sum->unknown_ticks = true;
+		return 0;
+	}
+	if (err)
+		return err;
+	sum->ticks_known = !sum->unknown_ticks;
+	sum->ticks.expected += tb.expected;
+	sum->ticks.throttled += tb.throttled;
+	sum->ticks.missed += tb.missed;
+	sum->ticks.fired += tb.fired;
+	sum->ticks.kept += tb.kept;
+	sum->ticks.throttles += tb.throttles;
 	return 0;
 }
 
@@ -190,11 +215,9 @@ out:
 static int load_source(struct report_src *s, const struct report_opts *o,
 		       struct report_summary *sum)
 {
-	struct agg_config cfg = { 0 };
+	struct agg_config *cfg = &s->cfg;
 	const struct sym_stats *st;
 	char *numa = NULL;
-	bool *cpu_ok = NULL;
-	size_t nr_cpu_ok;
 	uint64_t nr_cpus;
 	int err;
 
@@ -202,6 +225,9 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	if (err)
 		return err;
 	err = recording__for_each_loss(s->rec, on_loss, sum);
+	if (err)
+		return err;
+	err = add_ticks(s->rec, sum);
 	if (err)
 		return err;
 	err = meta_u64(s->rec, REC_META_START_NS, &s->start_ns) ?:
@@ -229,29 +255,27 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 			return err;
 	}
 
-	err = make_cpu_filter(o, s, &cpu_ok, &nr_cpu_ok);
+	err = make_cpu_filter(o, s, &s->cpu_ok, &cfg->nr_cpu_ok);
 	if (err)
 		return pr_errno(err, "cannot read '%s'", s->path);
-	cfg.pids = o->pids;
-	cfg.nr_pids = o->nr_pids;
-	cfg.tids = o->tids;
-	cfg.nr_tids = o->nr_tids;
-	cfg.comm = o->comm;
-	cfg.cpu_ok = cpu_ok;
-	cfg.nr_cpu_ok = nr_cpu_ok;
-	cfg.start_ns = s->start_ns;
-	cfg.from_ns = o->from_ns;
-	cfg.to_ns = o->has_to ? o->to_ns : 0;
-	cfg.key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
-	cfg.key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
-	cfg.slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
+	cfg->pids = o->pids;
+	cfg->nr_pids = o->nr_pids;
+	cfg->tids = o->tids;
+	cfg->nr_tids = o->nr_tids;
+	cfg->comm = o->comm;
+	cfg->cpu_ok = s->cpu_ok;
+	cfg->start_ns = s->start_ns;
+	cfg->from_ns = o->from_ns;
+	cfg->to_ns = o->has_to ? o->to_ns : 0;
+	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
+	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
+	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
 	if (o->has_to && o->to_ns <= o->from_ns) {
 		/* an empty window: count nothing, but still read the file through */
-		cfg.from_ns = UINT64_MAX;
-		cfg.to_ns = 0;
+		cfg->from_ns = UINT64_MAX;
+		cfg->to_ns = 0;
 	}
-	err = stack_agg__load_cfg(&s->agg, s->rec, &cfg);
-	free(cpu_ok);
+	err = stack_agg__load_cfg(&s->agg, s->rec, cfg);
 	if (err)
 		return err;
 	if (!s->start_ns)
@@ -307,6 +331,7 @@ static void release_source(struct report_src *s)
 	free(s->hostname);
 	free(s->command);
 	free(s->cpu_node);
+	free(s->cpu_ok);
 }
 
 static const struct emitter *find_emitter(unsigned int outputs)
@@ -440,8 +465,23 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 {
 	uint64_t permille;
 
-	fprintf(f, "eprof: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64 " stacks not captured, ",
-		sum->samples, sum->lost_samples, sum->lost_stacks);
+	const struct tick_breakdown *tb = &sum->ticks;
+	uint64_t gone = tb->throttled + tb->missed;
+
+	fprintf(f, "eprof: %" PRIu64 " samples, ", sum->samples);
+	if (!sum->ticks_known)		/* format v1: the clock's account was not kept */
+		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	else if (tb->kept == tb->fired)	/* -a: every tick is a sample */
+		fprintf(f, "%" PRIu64 " lost (%" PRIu64 " throttled, %" PRIu64 " missed by a late "
+			"timer, %" PRIu64 " ring buffer full), ", sum->lost_samples + gone,
+			tb->throttled, tb->missed, sum->lost_samples);
+	else if (gone)
+		fprintf(f, "%" PRIu64 " lost (ring buffer full; the clock also lost %" PRIu64
+			" ticks of any task: %" PRIu64 " throttled, %" PRIu64 " missed), ",
+			sum->lost_samples, gone, tb->throttled, tb->missed);
+	else
+		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
 	if (!sum->frames) {
 		fprintf(f, "no frames to resolve\n");
 		return;

@@ -38,3 +38,15 @@ one_line_error() {
 	[ "$(wc -l <"$1")" -eq 1 ] || { cat "$1" >&2; fail "expected one line on stderr, got $(wc -l <"$1")"; }
 	grep -q '^eprof: error: ' "$1" || { cat "$1" >&2; fail "stderr does not start with 'eprof: error:'"; }
 }
+
+# as_nobody CMD...: runs CMD as the unprivileged user nobody (the hostile
+# local user of the t08NN tests), in $TMP made reachable for it.
+require_nobody() {
+	command -v setpriv >/dev/null 2>&1 || skip "needs setpriv (util-linux)"
+	id nobody >/dev/null 2>&1 || skip "needs the user nobody"
+	chmod 755 "$TMP"
+}
+as_nobody() {
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
+		--bounding-set=-all "$@"
+}

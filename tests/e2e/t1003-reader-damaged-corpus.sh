@@ -24,6 +24,7 @@ views=(
 	"report --per-node -i @"
 	"report --timeline 0.1 -i @"
 	"report --pprof $TMP/o.pb -i @"
+	"report --samples -i @"
 	"report --inline --lines --by tid --fold -i @"
 	"report --diff $base @ --fold"
 	"report -i $base -i @ --top"
