@@ -33,8 +33,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 		-DEPROF_SANITIZE=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
 		die "cannot configure $build"
 fi
-cmake --build "$build" --target fuzz_reader fuzz_tables fuzz_codec fuzz_report fuzz_cfi fuzz_seeds \
-	-j2 >/dev/null ||
+cmake --build "$build" --target fuzz_reader fuzz_tables fuzz_codec fuzz_report fuzz_cfi fuzz_seeds -j2 >/dev/null ||
 	die "cannot build the fuzz targets in $build (cmake --build $build --target fuzz_reader)"
 
 seeds=$build/tests/fuzz/seeds

@@ -1,6 +1,6 @@
 # unit tests: one eprof_unit_test() line per module
-eprof_unit_test(test_pprof SOURCES ${CMAKE_SOURCE_DIR}/report/out_pprof.c LIBS eprof_util)
-eprof_unit_test(test_svg SOURCES ${CMAKE_SOURCE_DIR}/report/flame.c ${CMAKE_SOURCE_DIR}/report/out_svg.c LIBS eprof_util)
+eprof_unit_test(test_pprof LIBS eprof_report)
+eprof_unit_test(test_svg LIBS eprof_report)
 eprof_unit_test(test_format LIBS eprof_format)
 eprof_unit_test(test_codec LIBS eprof_format)
 eprof_unit_test(test_fold LIBS eprof_report)

@@ -39,9 +39,6 @@ eprof_workload(gen_stacks LIBS eprof_format)
 eprof_workload(fork_after_dlopen LIBS ${CMAKE_DL_LIBS})
 add_dependencies(fork_after_dlopen hotlib)
 
-# issue 9: small recordings as a hostile user could hand them to the reader.
-eprof_workload(gen_hostile LIBS eprof_format)
-
 # issue 11, names: PLT stubs and an assembly label (plt_loop; plt_loop_ibt
 # has the IBT layout, stubs in .plt.sec), and C++ names to demangle
 # (cxx_names, built with the system's g++: eprof itself stays C).
@@ -59,3 +56,5 @@ add_custom_command(
   DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/workloads/cxx_names.cpp
   COMMENT "building the C++ workload cxx_names")
 add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
+# issue 9: small recordings as a hostile user could hand them to the reader.
+eprof_workload(gen_hostile LIBS eprof_format)
