@@ -6,16 +6,17 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
-# build: compilers, BPF tools, the five libraries, and libiberty (its
-# C++/Rust demangler; g++ from build-essential also builds a test workload)
+# build: compilers, BPF tools, the six libraries (zlib for pprof's gzip), and
+# libiberty (its C++/Rust demangler; g++ from build-essential also builds a
+# test workload)
 pkgs=(build-essential cmake pkg-config clang llvm bpftool
-      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev libiberty-dev)
+      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev zlib1g-dev libiberty-dev)
 if [ "${1:-}" = --tests ]; then
 	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,
 	# go tool pprof, addr2line) and the tools the end-to-end scripts use
 	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build)
 	pkgs+=(sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip
-	       procps libclang-rt-14-dev)
+	       procps time libclang-rt-14-dev)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -13,8 +13,8 @@
  *
  * One epoll set waits for everything: the ring buffer (woken by BPF only
  * when it fills up), the side-band, and a pidfd per target process, so a
- * short command ends the recording the moment it exits. SIGINT and SIGTERM
- * are caught without SA_RESTART and end the recording cleanly.
+ * short command ends the recording the moment it exits. SIGINT, SIGTERM and
+ * SIGHUP are caught without SA_RESTART and end the recording cleanly.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -49,6 +49,8 @@
 
 #define COMMIT_INTERVAL_NS	1000000000ull
 #define POLL_MS			100
+#define PENDING_COMMIT		65536	/* samples buffered before an early commit */
+#define CONSUME_BUDGET		4096	/* records per consume, so commits keep their pace */
 #define STATUS_INTERVAL_NS	1000000000ull
 
 static volatile sig_atomic_t stop_signal;
@@ -286,7 +288,9 @@ static int install_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;		/* no SA_RESTART: epoll_wait returns EINTR */
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+	/* SIGHUP too: a closed terminal ends the recording cleanly, not the process */
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
 		return pr_errno(-errno, "cannot install signal handlers");
 	return 0;
 }
@@ -405,6 +409,18 @@ static int epoll_add(int epfd, int fd, uint64_t tag)
 	return 0;
 }
 
+/*
+ * A commit is due a second after the last one, or earlier when many samples
+ * wait: it runs here, between two consumes, never inside the ring buffer's
+ * callback, and the ring buffer (about a second of samples) holds what
+ * arrives meanwhile.
+ */
+static bool commit_due(const struct session *s)
+{
+	return now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
+	       recording__pending_samples(s->rec) >= PENDING_COMMIT;
+}
+
 static void format_size(char *buf, size_t len, off_t size)
 {
 	if (size < 1024)
@@ -472,6 +488,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns,
 {
 	struct epoll_event evs[16];
 	uint64_t deadline = s->opts->duration_ns ? start_ns + s->opts->duration_ns : 0, now;
+	bool more = false;
 	size_t i;
 	int epfd, n, timeout, err;
 
@@ -488,11 +505,11 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns,
 		if (t->nr && !t->nr_alive)
 			break;
 		now = now_ns();
-		timeout = POLL_MS;
+		timeout = more ? 0 : POLL_MS;	/* the last consume left records behind */
 		if (deadline) {
 			if (now >= deadline)
 				break;
-			if (deadline - now < POLL_MS * 1000000ull)
+			if (deadline - now < (uint64_t)timeout * 1000000ull)
 				timeout = (int)((deadline - now + 999999) / 1000000);
 		}
 		n = epoll_wait(epfd, evs, 16, timeout);
@@ -512,12 +529,10 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns,
 				}
 			}
 		}
-		err = sampler__consume(s->sampler);
-		if (err > 0)
-			err = 0;
+		err = sampler__consume(s->sampler, CONSUME_BUDGET, &more);
 		if (!err)
 			err = sideband__consume(s->sideband);
-		if (!err && now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS)
+		if (!err && commit_due(s))
 			err = session__commit(s);
 		status_line__tick(sl, s);
 	}
@@ -633,6 +648,14 @@ int cmd_record(int argc, char **argv)
 		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y");
 		goto out;
 	}
+	/* before the file exists: a typo in -- CMD must not move an old recording aside */
+	if (opts.mode == TARGET_CMD) {
+		err = target__check_cmd(opts.cmd[0]);
+		if (err) {
+			status = err == -ENOENT ? 127 : 126;
+			goto out;
+		}
+	}
 	libbpf_set_print(libbpf_print);
 	if (install_signals())
 		goto out;
@@ -678,8 +701,16 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (session__commit(&s))	/* the file is a valid recording from here on */
 		goto out;
-	if (target__release(&t))
+	err = target__release(&t);
+	if (err) {
+		/* CMD never ran: leave things as they were before eprof started */
+		if (t.child_reaped) {
+			status = err == -ENOENT ? 127 : 126;
+			recording__discard(s.rec);
+			s.rec = NULL;
+		}
 		goto out;
+	}
 	started = true;
 	pr_info("recording %s at %llu Hz on %zu CPU%s into '%s'", opts.target_desc,
 		(unsigned long long)opts.freq, opts.nr_cpus, opts.nr_cpus == 1 ? "" : "s",
@@ -692,9 +723,9 @@ int cmd_record(int argc, char **argv)
 	sampler__detach(s.sampler);
 	end_ns = now_ns();
 	if (!err) {
-		err = sampler__consume(s.sampler);
-		if (err > 0)
-			err = 0;
+		bool more;
+
+		err = sampler__consume(s.sampler, SIZE_MAX, &more);
 	}
 	if (!err)
 		err = sideband__consume(s.sideband);

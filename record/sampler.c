@@ -36,7 +36,8 @@ _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample fr
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
 _Static_assert(EV_ABI_VERSION == 1, "record/ reads ABI v1");
 
-#define PENDING_COMMIT	16384	/* samples buffered before an early commit */
+/* on_record's return when the consumer's budget is spent: stops libbpf's loop. */
+#define SAMPLER_PAUSE	(-EINTR)
 
 struct sampler {
 	struct session *s;
@@ -50,6 +51,8 @@ struct sampler {
 	uint64_t *prev_fired, *prev_kept;	/* per possible CPU, at the last account */
 	uint64_t *percpu;		/* scratch: one value per possible CPU */
 	struct ring_buffer *rb;
+	size_t budget, taken;		/* records this sampler__consume() may take, took */
+	bool paused;			/* on_record stopped at the budget */
 	bool filter;
 	bool follow;			/* the targets' new processes become targets */
 };
@@ -118,15 +121,12 @@ static int on_sample(struct session *s, const struct ev_sample *e)
 	if (err)
 		return err;
 	s->nr_samples++;
-	if (recording__pending_samples(s->rec) >= PENDING_COMMIT)
-		return session__commit(s);
 	return 0;
 }
 
-/* A negative return stops ring_buffer__consume(): only for write failures. */
-static int on_record(void *ctx, void *data, size_t size)
+/* Validates one record and keeps it; a negative return is a write failure. */
+static int take_record(struct sampler *sp, const void *data, size_t size)
 {
-	struct sampler *sp = ctx;
 	struct session *s = sp->s;
 	const struct ev_sample *e = data;
 	size_t nr;
@@ -149,6 +149,24 @@ static int on_record(void *ctx, void *data, size_t size)
 	err = on_sample(s, e);
 	if (err && !s->err)
 		s->err = err;
+	return err;
+}
+
+/*
+ * libbpf's callback: checks one record and hands it on, nothing slower
+ * (commits are the record loop's, between two consumes). A negative return
+ * stops ring_buffer__consume() after this record: for write failures, and
+ * when the consume's budget is spent.
+ */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct sampler *sp = ctx;
+	int err = take_record(sp, data, size);
+
+	if (!err && ++sp->taken >= sp->budget) {
+		sp->paused = true;
+		return SAMPLER_PAUSE;
+	}
 	return err;
 }
 
@@ -282,15 +300,20 @@ int sampler__epoll_fd(struct sampler *sp)
 	return ring_buffer__epoll_fd(sp->rb);
 }
 
-int sampler__consume(struct sampler *sp)
+int sampler__consume(struct sampler *sp, size_t budget, bool *more)
 {
-	int n = ring_buffer__consume(sp->rb);
+	int n;
 
+	sp->budget = budget ? budget : 1;
+	sp->taken = 0;
+	sp->paused = false;
+	n = ring_buffer__consume(sp->rb);
+	*more = sp->paused;
 	if (n < 0 && sp->s->err)
 		return sp->s->err;	/* already said */
-	if (n < 0)
+	if (n < 0 && !sp->paused)
 		return pr_errno(n, "cannot read the BPF ring buffer");
-	return n;
+	return 0;
 }
 
 int sampler__sideband_map_fd(struct sampler *sp)

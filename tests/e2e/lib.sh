@@ -39,6 +39,16 @@ one_line_error() {
 	grep -q '^eprof: error: ' "$1" || { cat "$1" >&2; fail "stderr does not start with 'eprof: error:'"; }
 }
 
+# as_nobody CMD...: runs CMD as the unprivileged user nobody (the hostile
+# local user of the t08NN tests), in $TMP made reachable for it.
+require_nobody() {
+	command -v setpriv >/dev/null 2>&1 || skip "needs setpriv (util-linux)"
+	id nobody >/dev/null 2>&1 || skip "needs the user nobody"
+	chmod 755 "$TMP"
+}
+as_nobody() {
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
+		--bounding-set=-all "$@"
 # committed_samples FILE: samples a recording in progress has committed so
 # far (what `eprof info` counts), 0 while the file cannot be read yet.
 committed_samples() {

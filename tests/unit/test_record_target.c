@@ -4,13 +4,15 @@
  * with real processes and pidfds, no BPF: -p checks (no such process, a
  * thread instead of a process), the count of processes still alive, the
  * gate that holds -- CMD until sampling is ready (and runs nothing when
- * setup fails), the command's exit status, and stopping a command that
- * outlives the recording, including one that ignores SIGTERM.
+ * setup fails), a command that cannot run, the command's exit status, and
+ * stopping a command that outlives the recording, including one that
+ * ignores SIGTERM.
  */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -160,7 +162,26 @@ static void closed_gate_runs_nothing(void)
 	target__release_fds(&t);
 }
 
-static void missing_command_exits_127(void)
+/* A command that cannot run is found before anything is created. */
+static void check_cmd_as_execvp(void)
+{
+	const char *plain = path_in("not-executable");
+	FILE *f = fopen(plain, "w");
+
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	CHECK_OK(target__check_cmd("sh"));		/* through PATH */
+	CHECK_OK(target__check_cmd("/bin/sh"));
+	CHECK(target__check_cmd("eprof-no-such-command") == -ENOENT);
+	CHECK(target__check_cmd("/nonexistent/eprof-test-command") == -ENOENT);
+	CHECK(target__check_cmd("") == -ENOENT);
+	CHECK(target__check_cmd(plain) == -EACCES);	/* exists, not executable */
+	CHECK(target__check_cmd(test_dir()) == -EACCES);	/* a directory */
+}
+
+/* An exec that fails anyway is reported by release, and the child reaped. */
+static void failed_exec_reported_by_release(void)
 {
 	char cmd[] = "/nonexistent/eprof-test-command";
 	char *argv[] = { cmd, NULL };
@@ -168,8 +189,7 @@ static void missing_command_exits_127(void)
 
 	target__init(&t);
 	CHECK_OK(target__fork(&t, argv));
-	CHECK_OK(target__release(&t));
-	wait_exit(&t, 0);
+	CHECK(target__release(&t) == -ENOENT);
 	CHECK(t.child_reaped);
 	CHECK(WIFEXITED(t.child_status) && WEXITSTATUS(t.child_status) == 127);
 	target__release_fds(&t);
@@ -212,7 +232,8 @@ static const struct test tests[] = {
 	{ "the alive count follows each exit once", alive_count_follows_exits },
 	{ "the gate holds the command until released", gate_holds_the_command },
 	{ "a closed gate runs nothing and exits 127", closed_gate_runs_nothing },
-	{ "a command that does not exist exits 127", missing_command_exits_127 },
+	{ "commands are checked as execvp would run them", check_cmd_as_execvp },
+	{ "a failed exec is reported by release", failed_exec_reported_by_release },
 	{ "stop: SIGTERM, then SIGKILL for a deaf command", stop_ends_a_running_command },
 };
 

@@ -34,12 +34,12 @@ void label_spin(unsigned int n);
 
 /*
  * labs() is declared const, so a compiler may treat call_labs() as const
- * too and call it once for the whole loop: main passes it a length read
- * from a volatile (round_len), which no compiler may assume unchanged.
+ * too and call it once for the whole loop: reading sink, and a length read
+ * from a volatile (round_len), keep every call.
  */
 __attribute__((noinline)) long call_labs(int n)
 {
-	long acc = 0;
+	long acc = sink & 1;
 
 	for (int i = 0; i < n; i++)
 		acc += labs(acc ^ (long)i);	/* through labs@plt */
