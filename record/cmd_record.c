@@ -51,6 +51,7 @@
 #define POLL_MS			100
 #define PENDING_COMMIT		65536	/* samples buffered before an early commit */
 #define CONSUME_BUDGET		4096	/* records per consume, so commits keep their pace */
+#define STATUS_INTERVAL_NS	1000000000ull
 
 static volatile sig_atomic_t stop_signal;
 
@@ -60,8 +61,8 @@ static void on_stop_signal(int sig)
 }
 
 static const char usage_line[] =
-	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [--cpu LIST] [--debuginfo] [-v] "
-	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
+	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
+	"[--no-inherit] [--debuginfo] [-q] [-v] (-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
 static void print_help(FILE *f)
 {
@@ -71,7 +72,10 @@ static void print_help(FILE *f)
 		   "    -F HZ            samples per second per CPU (1..100000, default 99)\n"
 		   "    -o FILE          the recording to write (default eprof.data)\n"
 		   "    -d SECONDS       stop after this long (fractions allowed)\n"
-		   "    --cpu LIST       sample only these CPUs, e.g. 0-3,8\n"
+		   "    -C, --cpu LIST   sample only these CPUs, e.g. 0-3,8\n"
+		   "    -e cpu-clock     the event to sample: the CPU clock, the only one\n"
+		   "    -g               record stacks (always done; accepted as perf does)\n"
+		   "    --no-inherit     not the processes that CMD or -p PID start\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
 		   "                     file, or the binary itself when it has .debug_info), so\n"
 		   "                     `report --inline --lines` works without the files;\n"
@@ -80,6 +84,7 @@ static void print_help(FILE *f)
 		   "    -a               every process on every CPU, kernel included\n"
 		   "    -p PID[,PID...]  these existing processes and all their threads\n"
 		   "    -- CMD [ARGS]    run CMD and follow its threads and children\n"
+		   "    -q, --quiet      no status line and no summary line\n"
 		   "    -v               tell more\n"
 		   "    -h, --help       this help\n",
 		   usage_line);
@@ -132,7 +137,10 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "debuginfo", no_argument, NULL, 'D' },
+		{ "event", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-inherit", no_argument, NULL, 'I' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cpu_list = NULL;
@@ -144,7 +152,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	o->output = "eprof.data";
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (parse_u64(optarg, 1, 100000, &o->freq))
@@ -180,6 +188,25 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			break;
 		case 'D':
 			o->debuginfo = true;
+			break;
+		case 'e':
+			/*
+			 * perf's spelling, for its users. Modifiers (:u, :k) are
+			 * refused rather than half-honoured: report's --user-only
+			 * and --kernel-only keep one half of each stack.
+			 */
+			if (strcmp(optarg, "cpu-clock"))
+				return usage_error("event '%s' is not supported: eprof samples "
+						   "'cpu-clock' only (user and kernel stacks; "
+						   "report --user-only keeps the user half)", optarg);
+			break;
+		case 'g':
+			break;		/* perf's "record stacks": eprof always does */
+		case 'I':
+			o->no_inherit = true;
+			break;
+		case 'q':
+			o->quiet = true;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -394,8 +421,70 @@ static bool commit_due(const struct session *s)
 	       recording__pending_samples(s->rec) >= PENDING_COMMIT;
 }
 
+static void format_size(char *buf, size_t len, off_t size)
+{
+	if (size < 1024)
+		snprintf(buf, len, "%lld B", (long long)size);
+	else if (size < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", size / 1024.0);
+	else
+		snprintf(buf, len, "%.1f MiB", size / (1024.0 * 1024.0));
+}
+
+/*
+ * The status line: on a terminal, about once a second, stderr's last line
+ * is rewritten in place (\r, then "erase to the end of the line") with the
+ * elapsed time, samples, losses and the file's size, so a long recording
+ * shows that it is alive. Nothing when stderr is a file or a pipe (logs
+ * stay clean) or with -q. Cleared before anything else is printed.
+ */
+struct status_line {
+	bool on;
+	uint64_t start_ns;
+	uint64_t next_ns;		/* when to redraw */
+	bool drawn;			/* something is on the line now */
+};
+
+static void status_line__init(struct status_line *sl, const struct record_opts *o,
+			      uint64_t start_ns)
+{
+	sl->on = !o->quiet && isatty(STDERR_FILENO);
+	sl->start_ns = start_ns;
+	sl->next_ns = start_ns + STATUS_INTERVAL_NS;
+	sl->drawn = false;
+}
+
+/* Called from the record loop; redraws when a second has passed. */
+static void status_line__tick(struct status_line *sl, const struct session *s)
+{
+	uint64_t now = now_ns();
+	char size[32] = "?";
+	struct stat st;
+
+	if (!sl->on || now < sl->next_ns)
+		return;
+	sl->next_ns = now + STATUS_INTERVAL_NS;
+	if (!stat(s->opts->output, &st))
+		format_size(size, sizeof(size), st.st_size);
+	fprintf(stderr, "\reprof: recording %.0f s, %llu samples, %llu lost, %s\033[K",
+		(now - sl->start_ns) / 1e9, (unsigned long long)s->nr_samples,
+		(unsigned long long)(s->total_lost + s->nr_malformed), size);
+	fflush(stderr);
+	sl->drawn = true;
+}
+
+static void status_line__clear(struct status_line *sl)
+{
+	if (!sl->drawn)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	sl->drawn = false;
+}
+
 /* Runs until the targets are gone, the duration is over, or a signal. */
-static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
+static int record_loop(struct session *s, struct target *t, uint64_t start_ns,
+		       struct status_line *sl)
 {
 	struct epoll_event evs[16];
 	uint64_t deadline = s->opts->duration_ns ? start_ns + s->opts->duration_ns : 0, now;
@@ -445,19 +534,11 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
 			err = sideband__consume(s->sideband);
 		if (!err && commit_due(s))
 			err = session__commit(s);
+		status_line__tick(sl, s);
 	}
+	status_line__clear(sl);
 	close(epfd);
 	return err;
-}
-
-static void format_size(char *buf, size_t len, off_t size)
-{
-	if (size < 1024)
-		snprintf(buf, len, "%lld B", (long long)size);
-	else if (size < 1024 * 1024)
-		snprintf(buf, len, "%.1f KiB", size / 1024.0);
-	else
-		snprintf(buf, len, "%.1f MiB", size / (1024.0 * 1024.0));
 }
 
 /*
@@ -534,6 +615,7 @@ int cmd_record(int argc, char **argv)
 	struct session s;
 	struct target t;
 	struct capture_stats cst;
+	struct status_line sl;
 	uint32_t *online = NULL;
 	size_t nr_online = 0, i;
 	uint64_t start_ns = 0, end_ns;
@@ -634,7 +716,8 @@ int cmd_record(int argc, char **argv)
 		(unsigned long long)opts.freq, opts.nr_cpus, opts.nr_cpus == 1 ? "" : "s",
 		opts.output);
 
-	err = record_loop(&s, &t, start_ns);
+	status_line__init(&sl, &opts, start_ns);
+	err = record_loop(&s, &t, start_ns, &sl);
 
 	/* Stop sampling, then keep everything already queued. */
 	sampler__detach(s.sampler);
@@ -666,7 +749,8 @@ int cmd_record(int argc, char **argv)
 	if (opts.debuginfo)
 		pr_info("embedded the DWARF of %zu binaries (%.1f MB before compression)",
 			cst.dwarf_files, (double)cst.dwarf_bytes / 1e6);
-	print_summary(&s, end_ns - start_ns);
+	if (!opts.quiet)
+		print_summary(&s, end_ns - start_ns);
 	status = EXIT_OK;
 out:
 	if (opts.mode == TARGET_CMD && t.child) {

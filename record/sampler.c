@@ -54,6 +54,7 @@ struct sampler {
 	size_t budget, taken;		/* records this sampler__consume() may take, took */
 	bool paused;			/* on_record stopped at the budget */
 	bool filter;
+	bool follow;			/* the targets' new processes become targets */
 };
 
 static uint64_t roundup_pow2(uint64_t x)
@@ -189,10 +190,14 @@ int sampler__open(struct session *s, struct sampler **out)
 	}
 	rb_bytes = ringbuf_size(o->freq, o->nr_cpus);
 	sp->skel->rodata->filter_tgids = sp->filter;
-	sp->skel->rodata->follow_forks = o->mode != TARGET_ALL;
+	sp->follow = o->mode != TARGET_ALL && !o->no_inherit;
+	sp->skel->rodata->follow_forks = sp->follow;
 	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
-	/* -- CMD and -p follow children; with -a everything is sampled anyway. */
-	bpf_program__set_autoload(sp->skel->progs.on_fork, o->mode != TARGET_ALL);
+	/*
+	 * -- CMD and -p follow children unless --no-inherit; with -a everything
+	 * is sampled anyway.
+	 */
+	bpf_program__set_autoload(sp->skel->progs.on_fork, sp->follow);
 	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
 	if (err) {
 		pr_errno(err, "cannot size the BPF ring buffer");
@@ -204,7 +209,7 @@ int sampler__open(struct session *s, struct sampler **out)
 			 "run as root, or grant CAP_BPF and CAP_PERFMON)");
 		goto fail;
 	}
-	if (o->mode != TARGET_ALL) {
+	if (sp->follow) {
 		sp->fork_link = bpf_program__attach(sp->skel->progs.on_fork);
 		if (!sp->fork_link) {
 			err = pr_errno(-errno, "cannot attach the fork follower");

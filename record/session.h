@@ -35,6 +35,8 @@ struct record_opts {
 	char *command_line;		/* the eprof command line, for the metadata */
 	char *target_desc;		/* "-a", "-p 12,13", "-- cmd args" */
 	bool debuginfo;			/* --debuginfo: embed the DWARF of sampled binaries */
+	bool no_inherit;		/* --no-inherit: not the processes the targets start */
+	bool quiet;			/* -q: no status line, no summary line */
 };
 
 /* A mapping as record/ keeps it for capture (path owned). */

@@ -49,4 +49,22 @@ require_nobody() {
 as_nobody() {
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
 		--bounding-set=-all "$@"
+# committed_samples FILE: samples a recording in progress has committed so
+# far (what `eprof info` counts), 0 while the file cannot be read yet.
+committed_samples() {
+	"$EPROF" info "$1" 2>/dev/null | awk '/^samples / { n = $2 } END { print n + 0 }'
+}
+
+# wait_committed FILE MIN: waits (up to 120 s) until a recording in progress
+# has committed at least MIN samples, so a test that stops or kills the
+# recorder judges a fixed amount of data, not what a busy machine managed
+# in a fixed time. Prints the count it saw; fails on timeout.
+wait_committed() {
+	local n=0 i
+	for i in $(seq 600); do
+		n=$(committed_samples "$1")
+		[ "$n" -ge "$2" ] && { echo "$n"; return 0; }
+		sleep 0.2
+	done
+	fail "'$1' has only $n samples committed after 120 s (waited for $2)"
 }

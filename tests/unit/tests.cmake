@@ -4,7 +4,8 @@ eprof_unit_test(test_svg LIBS eprof_report)
 eprof_unit_test(test_format LIBS eprof_format)
 eprof_unit_test(test_codec LIBS eprof_format)
 eprof_unit_test(test_fold LIBS eprof_report)
-eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/drive.c LIBS eprof_format)
+eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/drive.c
+  ${CMAKE_SOURCE_DIR}/tests/fuzz/drive_report.c LIBS eprof_report)
 eprof_unit_test(test_report_views LIBS eprof_report)
 eprof_unit_test(test_symbol_merge LIBS eprof_report)
 # test_cfi compares elf/cfi.c with readelf on libc and on three builds of a

@@ -56,3 +56,5 @@ add_custom_command(
   DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/workloads/cxx_names.cpp
   COMMENT "building the C++ workload cxx_names")
 add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
+# issue 9: small recordings as a hostile user could hand them to the reader.
+eprof_workload(gen_hostile LIBS eprof_format)
