@@ -42,7 +42,7 @@ static void append(const char *s, size_t len, void *opaque)
 {
 	struct out_buf *b = opaque;
 
-	if (b->too_long || !b->s)
+	if (b->too_long || !b->s || !len)	/* libiberty may pass (NULL, 0) */
 		return;
 	if (len > DEMANGLE_MAX_OUT - b->len) {
 		b->too_long = true;

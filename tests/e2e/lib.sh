@@ -49,6 +49,8 @@ require_nobody() {
 as_nobody() {
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
 		--bounding-set=-all "$@"
+}
+
 # committed_samples FILE: samples a recording in progress has committed so
 # far (what `eprof info` counts), 0 while the file cannot be read yet.
 committed_samples() {
