@@ -42,6 +42,7 @@
 #include "record/session.h"
 #include "record/sideband.h"
 #include "record/target.h"
+#include "record/unwind.h"
 #include "util/log.h"
 #include "util/parse.h"
 #include "util/status.h"
@@ -49,6 +50,8 @@
 
 #define COMMIT_INTERVAL_NS	1000000000ull
 #define POLL_MS			100
+#define POLL_MS_UNWIND		20	/* mmaps of a new command reach the unwinder soon */
+#define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -58,7 +61,8 @@ static void on_stop_signal(int sig)
 }
 
 static const char usage_line[] =
-	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [--cpu LIST] [--debuginfo] [-v] "
+	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [--cpu LIST] [--call-graph dwarf|fp] "
+	"[--debuginfo] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
 static void print_help(FILE *f)
@@ -70,6 +74,11 @@ static void print_help(FILE *f)
 		   "    -o FILE          the recording to write (default eprof.data)\n"
 		   "    -d SECONDS       stop after this long (fractions allowed)\n"
 		   "    --cpu LIST       sample only these CPUs, e.g. 0-3,8\n"
+		   "    --call-graph M   how user stacks are walked: dwarf (default) follows\n"
+		   "                     unwind tables built from each binary's CFI, so code\n"
+		   "                     built without frame pointers has whole stacks; fp\n"
+		   "                     follows frame pointers only (kernel stacks: always\n"
+		   "                     the kernel's own unwinder)\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
 		   "                     file, or the binary itself when it has .debug_info), so\n"
 		   "                     `report --inline --lines` works without the files;\n"
@@ -130,6 +139,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "debuginfo", no_argument, NULL, 'D' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -139,6 +149,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	int c, nmodes;
 
 	o->freq = 99;
+	o->call_graph = CALL_GRAPH_DWARF;
+	o->unwind_budget = UNWIND_BUDGET_DEFAULT;
 	o->output = "eprof.data";
 	opterr = 0;
 	optind = 1;
@@ -178,6 +190,15 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			break;
 		case 'D':
 			o->debuginfo = true;
+			break;
+		case 'G':
+			if (!strcmp(optarg, "dwarf"))
+				o->call_graph = CALL_GRAPH_DWARF;
+			else if (!strcmp(optarg, "fp"))
+				o->call_graph = CALL_GRAPH_FP;
+			else
+				return usage_error("invalid call-graph mode '%s' (expected dwarf or fp)",
+						   optarg);
 			break;
 		case 'h':
 			print_help(stdout);
@@ -359,6 +380,11 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 		err = recording__set_meta(rec, REC_META_COMMAND, o->command_line);
 	if (!err)
 		err = recording__set_meta(rec, REC_META_TARGET, o->target_desc);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_CALL_GRAPH,
+					  o->call_graph == CALL_GRAPH_DWARF ? "dwarf" : "fp");
+	if (!err && o->call_graph == CALL_GRAPH_DWARF)
+		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
 	free(numa);
 	return err;
 }
@@ -380,6 +406,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
 {
 	struct epoll_event evs[16];
 	uint64_t deadline = s->opts->duration_ns ? start_ns + s->opts->duration_ns : 0, now;
+	bool more_work = false;
 	size_t i;
 	int epfd, n, timeout, err;
 
@@ -396,11 +423,11 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
 		if (t->nr && !t->nr_alive)
 			break;
 		now = now_ns();
-		timeout = POLL_MS;
+		timeout = s->unwinder ? (more_work ? 0 : POLL_MS_UNWIND) : POLL_MS;
 		if (deadline) {
 			if (now >= deadline)
 				break;
-			if (deadline - now < POLL_MS * 1000000ull)
+			if (deadline - now < (uint64_t)timeout * 1000000ull)
 				timeout = (int)((deadline - now + 999999) / 1000000);
 		}
 		n = epoll_wait(epfd, evs, 16, timeout);
@@ -425,6 +452,8 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
 			err = 0;
 		if (!err)
 			err = sideband__consume(s->sideband);
+		if (!err)
+			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
 		if (!err && now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS)
 			err = session__commit(s);
 	}
@@ -442,27 +471,48 @@ static void format_size(char *buf, size_t len, off_t size)
 		snprintf(buf, len, "%.1f MiB", size / (1024.0 * 1024.0));
 }
 
+/* "; user stacks: 99.2% complete, 0.3% frame-pointer fallback, 0 truncated" */
+static void unwind_summary(const struct session *s, char *buf, size_t len)
+{
+	const uint64_t *t = s->stats_total;
+	uint64_t walks, complete, fb = 0;
+	size_t i;
+
+	buf[0] = '\0';
+	if (!s->unwinder || !t || !(walks = t[EV_STAT_UNW_STACKS]))
+		return;
+	complete = t[EV_STAT_UNW_STOP + UNW_STOP_END] + t[EV_STAT_UNW_STOP + UNW_STOP_ZERO];
+	for (i = 0; i < UNW_FB_MAX; i++)
+		fb += t[EV_STAT_UNW_FB + i];
+	snprintf(buf, len, "; user stacks: %.1f%% complete, %.1f%% with frame-pointer fallback, "
+		 "%llu truncated", 100.0 * (double)complete / (double)walks,
+		 100.0 * (double)fb / (double)walks,
+		 (unsigned long long)t[EV_STAT_UNW_STOP + UNW_STOP_DEPTH]);
+}
+
 static void print_summary(const struct session *s, uint64_t elapsed_ns)
 {
-	char size[32] = "?";
+	char size[32] = "?", unw[160];
 	struct stat st;
 
 	if (!stat(s->opts->output, &st))
 		format_size(size, sizeof(size), st.st_size);
+	unwind_summary(s, unw, sizeof(unw));
 	fprintf(stderr,
 		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured) in %.2f s, "
-		"%zu process%s, %s %s\n",
+		"%zu process%s, %s %s%s\n",
 		(unsigned long long)s->nr_samples,
 		(unsigned long long)(s->total_lost + s->nr_malformed),
 		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
 		elapsed_ns / 1e9, s->procs.nr, s->procs.nr == 1 ? "" : "es", s->opts->output,
-		size);
+		size, unw);
 }
 
 static void session__release(struct session *s)
 {
 	size_t i;
 
+	unwinder__close(s->unwinder);
 	sampler__close(s->sampler);	/* destroys links before anything else goes */
 	sideband__close(s->sideband);
 	jitmaps__free(s->jitmaps);
@@ -478,7 +528,36 @@ static void session__release(struct session *s)
 	free(s->maps);
 	free(s->lost_sideband);
 	free(s->stats_prev);
+	free(s->stats_total);
 	recording__close(s->rec);
+}
+
+/*
+ * The command's own executable gets its unwind table before the command
+ * runs (the side-band brings its libraries a moment later): found the way
+ * execvp() finds it.
+ */
+static void prepare_command(struct session *s, const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char buf[4096];
+
+	if (!s->unwinder)
+		return;
+	if (strchr(cmd, '/')) {
+		unwinder__prepare_path(s->unwinder, cmd);
+		return;
+	}
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p ||
+		    snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), p, cmd) >= (int)sizeof(buf))
+			continue;
+		if (!access(buf, X_OK)) {
+			unwinder__prepare_path(s->unwinder, buf);
+			return;
+		}
+	}
 }
 
 static int child_exit_status(const struct target *t)
@@ -543,15 +622,19 @@ int cmd_record(int argc, char **argv)
 	s.lost_sideband = calloc((size_t)s.nr_possible_cpus, sizeof(*s.lost_sideband));
 	s.stats_prev = calloc((size_t)s.nr_possible_cpus * EV_STAT_MAX,
 			      sizeof(*s.stats_prev));
+	s.stats_total = calloc(EV_STAT_MAX, sizeof(*s.stats_total));
 	s.jitmaps = jitmaps__new();
 	s.capture = capture__new();
-	if (!s.lost_sideband || !s.stats_prev || !s.jitmaps || !s.capture) {
+	if (!s.lost_sideband || !s.stats_prev || !s.stats_total || !s.jitmaps || !s.capture) {
 		pr_errno(-ENOMEM, "cannot start recording");
 		goto out;
 	}
 	if (recording__create(opts.output, &s.rec))
 		goto out;
 	if (sampler__open(&s, &s.sampler))
+		goto out;
+	if (opts.call_graph == CALL_GRAPH_DWARF &&
+	    unwinder__open(&s, opts.unwind_budget, &s.unwinder))
 		goto out;
 	if (opts.mode == TARGET_CMD) {
 		if (target__fork(&t, opts.cmd) || sampler__add_target(s.sampler, (uint32_t)t.child))
@@ -573,6 +656,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (session__commit(&s))	/* the file is a valid recording from here on */
 		goto out;
+	if (opts.mode == TARGET_CMD)
+		prepare_command(&s, opts.cmd[0]);
 	if (target__release(&t))
 		goto out;
 	started = true;
@@ -598,6 +683,8 @@ int cmd_record(int argc, char **argv)
 		err = session__commit(&s);
 	if (!err)
 		err = capture__run(s.capture, &s, &cst);
+	if (!err)
+		err = unwinder__store(s.unwinder, s.stats_total);
 	if (!err)
 		err = recording__finish(s.rec);
 	if (err)

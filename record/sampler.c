@@ -34,7 +34,8 @@ _Static_assert(sizeof(struct ev_hdr) == 8, "ev_hdr changed: bump EV_ABI_VERSION"
 _Static_assert(sizeof(struct ev_sample) == 56, "ev_sample changed: bump EV_ABI_VERSION");
 _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample frames moved");
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
-_Static_assert(EV_ABI_VERSION == 1, "record/ reads ABI v1");
+_Static_assert(EV_ABI_VERSION == 2, "record/ reads ABI v2");
+_Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "unwind maps changed");
 
 #define PENDING_COMMIT	16384	/* samples buffered before an early commit */
 
@@ -168,6 +169,12 @@ int sampler__open(struct session *s, struct sampler **out)
 	sp->skel->rodata->filter_tgids = sp->filter;
 	sp->skel->rodata->follow_forks = o->mode != TARGET_ALL;
 	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
+#if defined(__x86_64__)
+	sp->skel->rodata->unwind_tables = o->call_graph == CALL_GRAPH_DWARF;
+#else
+	if (o->call_graph == CALL_GRAPH_DWARF)
+		pr_debug("no table unwinder for this architecture: frame pointers are used");
+#endif
 	/* -- CMD and -p follow children; with -a everything is sampled anyway. */
 	bpf_program__set_autoload(sp->skel->progs.on_fork, o->mode != TARGET_ALL);
 	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
@@ -272,6 +279,13 @@ int sampler__consume(struct sampler *sp)
 	if (n < 0)
 		return pr_errno(n, "cannot read the BPF ring buffer");
 	return n;
+}
+
+void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins)
+{
+	*tables = bpf_map__fd(sp->skel->maps.unw_tables);
+	*missing = bpf_map__fd(sp->skel->maps.unw_missing);
+	*bins = bpf_map__fd(sp->skel->maps.unw_bins);
 }
 
 int sampler__sideband_map_fd(struct sampler *sp)
