@@ -96,25 +96,52 @@ int elf_file__read_build_id(int fd, uint8_t *out, uint32_t *len)
 	return err;
 }
 
-static int read_segments(struct elf_file *f)
+int elf_segments__read(void *elf, struct rec_segment **out, size_t *nr_out)
 {
-	size_t i, nph;
+	struct rec_segment *segs;
+	size_t i, nph, nr = 0;
 	GElf_Phdr ph;
 
-	if (elf_getphdrnum(f->elf, &nph))
+	*out = NULL;
+	*nr_out = 0;
+	if (elf_getphdrnum(elf, &nph))
 		return 0;
-	f->segs = calloc(nph ? nph : 1, sizeof(*f->segs));
-	if (!f->segs)
+	segs = calloc(nph ? nph : 1, sizeof(*segs));
+	if (!segs)
 		return -ENOMEM;
 	for (i = 0; i < nph; i++) {
-		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		f->segs[f->nr_segs].offset = ph.p_offset;
-		f->segs[f->nr_segs].vaddr = ph.p_vaddr;
-		f->segs[f->nr_segs].filesz = ph.p_filesz;
-		f->nr_segs++;
+		segs[nr].offset = ph.p_offset;
+		segs[nr].vaddr = ph.p_vaddr;
+		segs[nr].filesz = ph.p_filesz;
+		nr++;
 	}
+	*out = segs;
+	*nr_out = nr;
 	return 0;
+}
+
+int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uint64_t vaddr,
+				  uint64_t *off, uint64_t *left)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct rec_segment *s = &segs[i];
+
+		if (vaddr >= s->vaddr && vaddr - s->vaddr < s->filesz) {
+			*off = vaddr - s->vaddr + s->offset;
+			*left = s->filesz - (vaddr - s->vaddr);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int read_segments(struct elf_file *f)
+{
+	return elf_segments__read(f->elf, &f->segs, &f->nr_segs);
 }
 
 struct sym_tmp {

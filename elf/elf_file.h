@@ -54,6 +54,22 @@ long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr);
 /* Translates a file offset to an ELF virtual address via PT_LOAD segments. */
 int elf_file__offset_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr);
 
+/*
+ * The PT_LOAD segments of an open libelf handle (an Elf *), in header
+ * order, into a calloc'd array the caller frees (set even when empty).
+ * For callers that hold their own handle, such as elf/cfi.c. -ENOMEM.
+ */
+int elf_segments__read(void *elf, struct rec_segment **segs, size_t *nr);
+
+/*
+ * Translates an ELF virtual address to a file offset via PT_LOAD segments
+ * (the inverse of elf_file__offset_to_vaddr); *left is how many bytes of
+ * that segment's file image start at vaddr. -ENOENT when no segment's file
+ * image covers vaddr.
+ */
+int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uint64_t vaddr,
+				  uint64_t *off, uint64_t *left);
+
 /* True when f has a section of that name with contents (e.g. ".debug_info"). */
 bool elf_file__has_section(const struct elf_file *f, const char *name);
 

@@ -7,3 +7,15 @@ eprof_unit_test(test_fold LIBS eprof_report)
 eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/drive.c LIBS eprof_format)
 eprof_unit_test(test_report_views LIBS eprof_report)
 eprof_unit_test(test_symbol_merge LIBS eprof_report)
+# test_cfi compares elf/cfi.c with readelf on libc and on two builds of a
+# workload: known_split (PIE) and cfi_exec, the same source linked as a
+# non-PIE ET_EXEC without frame pointers (its virtual addresses are not its
+# file offsets).
+add_executable(cfi_exec ${CMAKE_CURRENT_SOURCE_DIR}/workloads/known_split.c)
+target_compile_options(cfi_exec PRIVATE -O2 -g -fno-pie -fomit-frame-pointer -Wno-missing-prototypes)
+target_link_options(cfi_exec PRIVATE -no-pie)
+set_target_properties(cfi_exec PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/helper)
+eprof_unit_test(test_cfi LIBS eprof_elf)
+target_compile_definitions(test_cfi PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads"
+                                            EPROF_TEST_BIN="${CMAKE_CURRENT_BINARY_DIR}/helper")
+add_dependencies(test_cfi known_split cfi_exec)
