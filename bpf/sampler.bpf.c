@@ -186,6 +186,7 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	s->nr_uframes = ubytes / sizeof(__u64);
 
 	size = sizeof(*s) + kbytes + ubytes;
+	barrier_var(size);	/* keep the bound check on the register that is passed */
 	if (size > sizeof(*sc))
 		return 0;
 	s->hdr.size = size;

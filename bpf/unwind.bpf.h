@@ -6,8 +6,14 @@
  * It follows the unwind tables record/ builds from each binary's CFI
  * (bpf/unwind.h, elf/cfi.c), one bpf_loop() iteration per frame so that
  * the verifier sees one small body instead of 127 copies:
- *   - the PC's mapping comes from bpf_find_vma() and is cached, since
- *     consecutive frames are mostly in one binary; its file (device, inode,
+ *   - the PC's mapping comes from a per-process cache of mappings, filled
+ *     by bpf_find_vma(). In the timer interrupt a program can make only
+ *     one such call that succeeds (the mmap lock is released from an
+ *     irq_work that stays queued until the interrupt ends), so each sample
+ *     learns at most one new mapping and the cache keeps it for the next
+ *     ones. A cached mapping is checked against its vm_area_struct before
+ *     use, so an unmapped or changed mapping is never trusted, and an exec
+ *     (a new mm) empties the process's cache. Its file (device, inode,
  *     ctime) is the key of the binary's table, shared by every process
  *     that maps the file;
  *   - the row is found by binary search at the file offset of the PC
@@ -67,6 +73,32 @@ struct {
 	__type(value, struct unw_bin_stats);
 } unw_bins SEC(".maps");
 
+#define UNW_VMA_CACHE		8	/* mappings cached per process */
+
+struct unw_vma {
+	__u64 start, end, pgoff;
+	__u64 vma;			/* the vm_area_struct, to check it still holds */
+	__u64 file;
+	struct unw_key key;
+};
+
+struct unw_vma_cache {
+	__u64 mm;			/* the mm they belong to: an exec makes a new one */
+	__u32 next;			/* the entry to replace next */
+	__u32 pad;
+	struct unw_vma e[UNW_VMA_CACHE];
+};
+
+static struct unw_vma_cache unw_empty_cache;
+
+/* tgid -> the mappings its stacks went through lately. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct unw_vma_cache);
+} unw_vmas SEC(".maps");
+
 /* struct inode before Linux 6.11 (ctime as a timespec64), for CO-RE. */
 struct inode___v66 {
 	struct timespec64 __i_ctime;
@@ -78,8 +110,10 @@ struct inode___v65 {
 
 struct unw_state {
 	__u64 pc, sp, bp;		/* registers of the frame being unwound */
-	__u64 vm_start, vm_end, vm_pgoff;	/* the cached mapping */
+	__u64 vm_start, vm_end, vm_pgoff;	/* the current mapping */
+	__u64 vma, file;
 	struct unw_key key;		/* its file (zero: anonymous) */
+	__u64 mm;
 	struct unw_key fb_key;		/* binary of the first frame-pointer step */
 	__u32 base;			/* frames[] index of the first user frame */
 	__u32 n;			/* user frames stored */
@@ -88,6 +122,25 @@ struct unw_state {
 	__u8 have_vma;
 	__u8 stop;			/* enum unw_stop */
 	__u8 fb;			/* enum unw_fb of the first FP step, or UNW_FB_NONE */
+	__u8 find_used;			/* bpf_find_vma() was called in this sample */
+};
+
+/*
+ * The walk's state lives in a map, not on the stack: the verifier then
+ * sees the same (unknown) values in every bpf_loop() iteration and
+ * verifies the body once, instead of once per frame count.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct unw_state);
+} unw_states SEC(".maps");
+
+/* What unw_vma_cb() found (bpf_find_vma() wants its context on the stack). */
+struct unw_found {
+	__u64 start, end, pgoff, vma, file;
+	struct unw_key key;
 };
 
 static __always_inline __u64 unw_inode_ctime(struct inode *ino)
@@ -112,19 +165,21 @@ static __always_inline __u64 unw_inode_ctime(struct inode *ino)
 
 static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
 {
-	struct unw_state *st = data;
+	struct unw_found *st = data;
 	struct inode *ino;
 	struct file *f;
 
 	(void)task;
-	st->vm_start = BPF_CORE_READ(vma, vm_start);
-	st->vm_end = BPF_CORE_READ(vma, vm_end);
-	st->vm_pgoff = BPF_CORE_READ(vma, vm_pgoff);
+	st->vma = (__u64)vma;
+	st->start = BPF_CORE_READ(vma, vm_start);
+	st->end = BPF_CORE_READ(vma, vm_end);
+	st->pgoff = BPF_CORE_READ(vma, vm_pgoff);
 	st->key.dev = 0;
 	st->key.pad = 0;
 	st->key.ino = 0;
 	st->key.ctime_ns = 0;
 	f = BPF_CORE_READ(vma, vm_file);
+	st->file = (__u64)f;
 	if (!f)
 		return 0;
 	ino = BPF_CORE_READ(f, f_inode);
@@ -134,6 +189,80 @@ static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, voi
 	st->key.ino = BPF_CORE_READ(ino, i_ino);
 	st->key.ctime_ns = unw_inode_ctime(ino);
 	return 0;
+}
+
+/* Whether the cached e still describes a live mapping (see the file comment). */
+static __always_inline bool unw_vma_valid(const struct unw_vma *e)
+{
+	struct vm_area_struct *vma = (void *)e->vma;
+
+	return BPF_CORE_READ(vma, vm_start) == e->start && BPF_CORE_READ(vma, vm_end) == e->end &&
+	       BPF_CORE_READ(vma, vm_pgoff) == e->pgoff &&
+	       (__u64)BPF_CORE_READ(vma, vm_file) == e->file;
+}
+
+/*
+ * Makes the mapping holding pc current: from the cache, else through
+ * bpf_find_vma(). A subprogram of its own, and a loop without early exits,
+ * so that the verifier sees few distinct states leave it.
+ */
+static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
+{
+	struct unw_vma_cache *c;
+	struct unw_found f = {};
+	struct unw_vma *e;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, slot, hit = UNW_VMA_CACHE;
+	__u32 i;
+
+	c = bpf_map_lookup_elem(&unw_vmas, &tgid);
+	if (c && c->mm != st->mm)
+		c = NULL;		/* an exec: start over (below) */
+	if (c) {
+		for (i = 0; i < UNW_VMA_CACHE; i++)
+			if (pc >= c->e[i].start && pc < c->e[i].end)
+				hit = i;
+		if (hit < UNW_VMA_CACHE) {
+			e = &c->e[hit];
+			if (unw_vma_valid(e)) {
+				st->vm_start = e->start;
+				st->vm_end = e->end;
+				st->vm_pgoff = e->pgoff;
+				st->vma = e->vma;
+				st->file = e->file;
+				st->key = e->key;
+				return true;
+			}
+			e->start = e->end = 0;
+		}
+	}
+	if (st->find_used)
+		return false;
+	st->find_used = 1;
+	if (bpf_find_vma(bpf_get_current_task_btf(), pc, unw_vma_cb, &f, 0))
+		return false;
+	st->vm_start = f.start;
+	st->vm_end = f.end;
+	st->vm_pgoff = f.pgoff;
+	st->vma = f.vma;
+	st->file = f.file;
+	st->key = f.key;
+	if (!c) {
+		/* too big for the stack: an all-zero one from .bss */
+		bpf_map_update_elem(&unw_vmas, &tgid, &unw_empty_cache, BPF_ANY);
+		c = bpf_map_lookup_elem(&unw_vmas, &tgid);
+		if (!c)
+			return true;
+		c->mm = st->mm;
+	}
+	slot = c->next++ % UNW_VMA_CACHE;
+	e = &c->e[slot];
+	e->start = st->vm_start;
+	e->end = st->vm_end;
+	e->pgoff = st->vm_pgoff;
+	e->vma = st->vma;
+	e->file = st->file;
+	e->key = st->key;
+	return true;
 }
 
 /* The row covering file offset off in tbl; false when none applies. */
@@ -223,7 +352,7 @@ static __always_inline long unw_signal_step(struct unw_state *st)
 
 static long unw_step(__u64 i, void *data)
 {
-	struct unw_state *st = data;
+	struct unw_state *st;
 	struct unw_row row = {};
 	struct unw_miss miss;
 	struct scratch *sc;
@@ -233,6 +362,10 @@ static long unw_step(__u64 i, void *data)
 	__u8 fb = UNW_FB_NONE;
 
 	(void)i;
+	(void)data;
+	st = bpf_map_lookup_elem(&unw_states, &zero);
+	if (!st)
+		return 1;
 	if (st->n >= EV_MAX_FRAMES) {
 		st->stop = UNW_STOP_DEPTH;
 		return 1;
@@ -246,7 +379,7 @@ static long unw_step(__u64 i, void *data)
 
 	lpc = st->exact ? st->pc : st->pc - 1;
 	if (!st->have_vma || lpc < st->vm_start || lpc >= st->vm_end) {
-		st->have_vma = !bpf_find_vma(bpf_get_current_task_btf(), lpc, unw_vma_cb, st, 0);
+		st->have_vma = unw_find_vma(st, lpc);
 		if (!st->have_vma)
 			__builtin_memset(&st->key, 0, sizeof(st->key));
 	}
@@ -340,43 +473,49 @@ static __always_inline void unw_bin_count(struct unw_key *key, bool fallback, __
  */
 static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user_tick, __u32 base)
 {
-	struct unw_state st = {};
+	struct unw_state *st;
 	struct pt_regs *regs;
+	__u32 zero = 0;
 
-	st.base = base;
-	st.fb = UNW_FB_NONE;
-	st.exact = 1;
+	st = bpf_map_lookup_elem(&unw_states, &zero);
+	if (!st)
+		return 0;
+	__builtin_memset(st, 0, sizeof(*st));
+	st->base = base;
+	st->fb = UNW_FB_NONE;
+	st->mm = (__u64)BPF_CORE_READ(bpf_get_current_task_btf(), mm);
+	st->exact = 1;
 	if (user_tick) {
-		st.pc = ctx->regs.ip;
-		st.sp = ctx->regs.sp;
-		st.bp = ctx->regs.bp;
+		st->pc = ctx->regs.ip;
+		st->sp = ctx->regs.sp;
+		st->bp = ctx->regs.bp;
 	} else {
 		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 		if (regs) {
-			st.pc = BPF_CORE_READ(regs, ip);
-			st.sp = BPF_CORE_READ(regs, sp);
-			st.bp = BPF_CORE_READ(regs, bp);
+			st->pc = BPF_CORE_READ(regs, ip);
+			st->sp = BPF_CORE_READ(regs, sp);
+			st->bp = BPF_CORE_READ(regs, bp);
 		}
 	}
 	stat_inc(EV_STAT_UNW_STACKS);
-	if (!st.pc || !st.sp) {
+	if (!st->pc || !st->sp) {
 		stat_inc(EV_STAT_UNW_STOP + UNW_STOP_NO_REGS);
 		return 0;
 	}
-	bpf_loop(EV_MAX_FRAMES + 1, unw_step, &st, 0);
+	bpf_loop(EV_MAX_FRAMES + 1, unw_step, NULL, 0);
 
-	stat_add(EV_STAT_UNW_FRAMES_TABLE, st.table_frames);
-	stat_add(EV_STAT_UNW_FRAMES_FP, st.fp_frames);
-	if (st.stop < UNW_STOP_MAX)
-		stat_inc(EV_STAT_UNW_STOP + st.stop);
-	if (st.stop == UNW_STOP_DEPTH)
+	stat_add(EV_STAT_UNW_FRAMES_TABLE, st->table_frames);
+	stat_add(EV_STAT_UNW_FRAMES_FP, st->fp_frames);
+	if (st->stop < UNW_STOP_MAX)
+		stat_inc(EV_STAT_UNW_STOP + st->stop);
+	if (st->stop == UNW_STOP_DEPTH)
 		stat_inc(EV_STAT_USTACK_TRUNC);
-	unw_bin_count(&st.key, false, st.stop);
-	if (st.fb != UNW_FB_NONE) {
-		stat_inc(EV_STAT_UNW_FB + st.fb);
-		unw_bin_count(&st.fb_key, true, st.fb);
+	unw_bin_count(&st->key, false, st->stop);
+	if (st->fb != UNW_FB_NONE) {
+		stat_inc(EV_STAT_UNW_FB + st->fb);
+		unw_bin_count(&st->fb_key, true, st->fb);
 	}
-	return st.n;
+	return st->n;
 }
 
 #endif

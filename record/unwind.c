@@ -212,6 +212,8 @@ static int set_table(struct unwinder *u, const struct unw_key *k, int inner_fd)
 
 	if (bpf_map_update_elem(u->tables_fd, k, &v, BPF_ANY))
 		return -errno;
+	pr_debug("unwind key %x:%llu:%llu -> table fd %d", k->dev, (unsigned long long)k->ino,
+		 (unsigned long long)k->ctime_ns, inner_fd);
 	return 0;
 }
 
