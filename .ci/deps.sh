@@ -12,9 +12,12 @@ pkgs=(build-essential cmake pkg-config clang llvm bpftool
 if [ "${1:-}" = --tests ]; then
 	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,
 	# go tool pprof, addr2line) and the tools the end-to-end scripts use
-	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build)
+	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build);
+	# Debian's own programs built without frame pointers for the unwinder tests
+	# (python3, xz-utils, gzip), libc6-dbg so their entry frames have names,
+	# and linux-perf to compare with perf --call-graph dwarf
 	pkgs+=(sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip
-	       procps libclang-rt-14-dev)
+	       procps libclang-rt-14-dev python3 xz-utils libc6-dbg linux-perf)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

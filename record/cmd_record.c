@@ -50,7 +50,7 @@
 
 #define COMMIT_INTERVAL_NS	1000000000ull
 #define POLL_MS			100
-#define POLL_MS_UNWIND		20	/* mmaps of a new command reach the unwinder soon */
+#define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
 #define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
 
 static volatile sig_atomic_t stop_signal;
@@ -533,9 +533,32 @@ static void session__release(struct session *s)
 }
 
 /*
- * The command's own executable gets its unwind table before the command
- * runs (the side-band brings its libraries a moment later): found the way
- * execvp() finds it.
+ * The C library and dynamic loader eprof itself runs with are, almost
+ * always, the ones the command will map first.
+ */
+static void prepare_own_libc(struct session *s)
+{
+	char line[4096 + 256], *name, *base;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		name = strchr(line, '/');
+		if (!name || !strstr(line, " r-xp "))
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		base = strrchr(name, '/') + 1;
+		if (!strncmp(base, "libc.so", 7) || !strncmp(base, "ld-linux", 8))
+			unwinder__prepare_path(s->unwinder, name);
+	}
+	fclose(f);
+}
+
+/*
+ * The command's own executable and the C library get their unwind tables
+ * before the command runs (the side-band brings its other libraries a few
+ * milliseconds later): the executable found the way execvp() finds it.
  */
 static void prepare_command(struct session *s, const char *cmd)
 {
@@ -544,6 +567,7 @@ static void prepare_command(struct session *s, const char *cmd)
 
 	if (!s->unwinder)
 		return;
+	prepare_own_libc(s);
 	if (strchr(cmd, '/')) {
 		unwinder__prepare_path(s->unwinder, cmd);
 		return;
