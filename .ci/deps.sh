@@ -6,9 +6,10 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
-# build: compilers, BPF tools, the five libraries
+# build: compilers, BPF tools, the five libraries, and libiberty (its
+# C++/Rust demangler; g++ from build-essential also builds a test workload)
 pkgs=(build-essential cmake pkg-config clang llvm bpftool
-      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev)
+      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev libiberty-dev)
 if [ "${1:-}" = --tests ]; then
 	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,
 	# go tool pprof, addr2line) and the tools the end-to-end scripts use

@@ -57,6 +57,18 @@ struct {
 	__type(value, __u64);
 } stats SEC(".maps");
 
+/*
+ * Every tick that ran this program, target or not: record/ compares it with
+ * what the clock should have fired to tell throttled and missed ticks apart
+ * from samples of other processes. Kept apart from `stats` on purpose.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} ticks SEC(".maps");
+
 /* Side-band perf events (mmap, comm, task), one per CPU; record/ fills it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -125,8 +137,12 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	__u32 tgid = id >> 32, zero = 0;
 	__u64 kbytes = 0, ubytes = 0, size, flags;
 	bool user_tick = user_mode_tick(ctx);
+	__u64 *fired;
 	long ret;
 
+	fired = bpf_map_lookup_elem(&ticks, &zero);
+	if (fired)
+		*fired += 1;	/* per-CPU slot; perf_event programs do not nest */
 	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
 		return 0;
 	sc = bpf_map_lookup_elem(&scratch, &zero);

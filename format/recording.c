@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +309,12 @@ static const char *const table_checks[][2] = {
 		  "truncated_stacks, lost_sideband FROM loss" },
 };
 
+/* What v2 adds: present in every v2 file. */
+static const char *const table_checks_v2[][2] = {
+	{ "ticks", "SELECT rowid, time, cpu, period_ns, enabled_ns, throttled_ns, throttles, "
+		   "fired, kept FROM ticks" },
+};
+
 /*
  * The debuginfo table came after the first v1 files: a file without it
  * simply has no embedded DWARF, but one that has it must have its columns.
@@ -339,20 +346,85 @@ static int check_debuginfo_table(struct recording *rec)
 
 static int check_tables(struct recording *rec)
 {
+	size_t nr1 = sizeof(table_checks) / sizeof(table_checks[0]);
+	size_t nr2 = rec->version >= 2 ? sizeof(table_checks_v2) / sizeof(table_checks_v2[0]) : 0;
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
 
-	for (i = 0; i < sizeof(table_checks) / sizeof(table_checks[0]); i++) {
-		rc = sqlite3_prepare_v2(rec->db, table_checks[i][1], -1, &st, NULL);
+	for (i = 0; i < nr1 + nr2; i++) {
+		const char *const *chk = i < nr1 ? table_checks[i] : table_checks_v2[i - nr1];
+
+		rc = sqlite3_prepare_v2(rec->db, chk[1], -1, &st, NULL);
 		sqlite3_finalize(st);
 		if ((rc & 0xff) == SQLITE_ERROR)
-			return rec_damaged(rec, "table %s: %s", table_checks[i][0],
-					   sqlite3_errmsg(rec->db));
+			return rec_damaged(rec, "table %s: %s", chk[0], sqlite3_errmsg(rec->db));
 		if (rc != SQLITE_OK)
 			return rec_sql_error(rec, rc, "reading the schema");
 	}
 	return check_debuginfo_table(rec);
+}
+
+/*
+ * A numeric metadata value: absent (0, *has false), or decimal digits that
+ * fit in 64 bits and lie in [min, max]; anything else is damage.
+ */
+static int meta_number(struct recording *rec, const char *key, uint64_t min, uint64_t max,
+		       bool *has, uint64_t *out)
+{
+	unsigned long long v;
+	char *text = NULL, *end;
+	int err;
+
+	*has = false;
+	err = recording__get_meta(rec, key, &text);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || v < min || v > max)
+		err = rec_damaged(rec, "meta %s: \"%.32s\" is not a number from %llu to %llu",
+				  key, text, (unsigned long long)min, (unsigned long long)max);
+	free(text);
+	if (err)
+		return err;
+	*has = true;
+	*out = v;
+	return 0;
+}
+
+/*
+ * The metadata every other table is checked against: the time span of the
+ * recording and its CPU count. A finished recording's samples all lie in
+ * [start_ns, end_ns], since the recorder reads the clock before it attaches
+ * the sampler and again after it detached it.
+ */
+static int read_bounds(struct recording *rec)
+{
+	static const char *const other_numbers[] = { REC_META_FREQ_HZ, REC_META_START_REALTIME };
+	uint64_t cpus = 0, v;
+	bool has_cpus, has;
+	size_t i;
+	int err;
+
+	err = meta_number(rec, REC_META_START_NS, 0, UINT64_MAX, &rec->has_start,
+			  &rec->span_start);
+	if (!err)
+		err = meta_number(rec, REC_META_END_NS, 0, UINT64_MAX, &rec->has_end,
+				  &rec->span_end);
+	if (!err)
+		err = meta_number(rec, REC_META_NR_CPUS, 1, REC_MAX_CPUS, &has_cpus, &cpus);
+	for (i = 0; i < sizeof(other_numbers) / sizeof(other_numbers[0]) && !err; i++)
+		err = meta_number(rec, other_numbers[i], 0, UINT64_MAX, &has, &v);
+	if (err)
+		return err;
+	rec->nr_cpus = (uint32_t)cpus;
+	if (rec->has_start && rec->has_end && rec->span_end < rec->span_start)
+		return rec_damaged(rec, "meta: the recording ends (%" PRIu64 " ns) before it starts "
+				   "(%" PRIu64 " ns)", rec->span_end, rec->span_start);
+	return 0;
 }
 
 int recording__open(const char *path, struct recording **out)
@@ -362,14 +434,23 @@ int recording__open(const char *path, struct recording **out)
 	char *done = NULL;
 	int fd, rc, err;
 
-	/* open(2) first: its errno says why better than SQLite can */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * open(2) first: its errno says why better than SQLite can. Never
+	 * blocking, and only a regular file: a FIFO or a terminal named as the
+	 * recording must not hang the reader.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return pr_errno(-errno, "cannot open '%s'", path);
 	err = fstat(fd, &sb) ? -errno : S_ISDIR(sb.st_mode) ? -EISDIR : 0;
 	close(fd);
 	if (err)
 		return pr_errno(err, "cannot open '%s'", path);
+	if (!S_ISREG(sb.st_mode)) {
+		pr_err("cannot open '%s': not a regular file (a recording is a file; copy it to one)",
+		       path);
+		return -EINVAL;
+	}
 
 	rec = recording_new(path);
 	if (!rec)
@@ -393,14 +474,17 @@ int recording__open(const char *path, struct recording **out)
 		goto out;
 	}
 	err = recording__get_meta(rec, REC_META_FINISHED, &done);
-	if (err == -ENOENT) {
+	if (!err && strcmp(done, "0") && strcmp(done, "1"))
+		err = rec_damaged(rec, "meta %s: \"%.32s\" is neither 0 nor 1", REC_META_FINISHED,
+				  done);
+	if (!err || err == -ENOENT) {
+		rec->finished = done && !strcmp(done, "1");
+		err = read_bounds(rec);
+	}
+	free(done);
+	if (!err && !rec->finished)
 		pr_warn("'%s' was not finalized (the recorder was interrupted): "
 			"reading it up to its last complete chunk", path);
-		err = 0;
-	} else if (!err) {
-		rec->finished = !strcmp(done, "1");
-		free(done);
-	}
 out:
 	if (err) {
 		recording__close(rec);
@@ -464,4 +548,44 @@ bool rec_binary__offset_to_vaddr(const struct rec_binary *b, uint64_t off, uint6
 		}
 	}
 	return false;
+}
+
+void rec_ticks__add(struct rec_ticks *sum, const struct rec_ticks *t)
+{
+	if (!sum->period_ns) {
+		sum->cpu = t->cpu;
+		sum->period_ns = t->period_ns;
+	}
+	sum->time_ns = t->time_ns;
+	sum->enabled_ns += t->enabled_ns;
+	sum->throttled_ns += t->throttled_ns;
+	sum->throttles += t->throttles;
+	sum->fired += t->fired;
+	sum->kept += t->kept;
+}
+
+void rec_ticks__explain(const struct rec_ticks *sum, struct tick_breakdown *out)
+{
+	uint64_t half = sum->period_ns / 2, expected = 0, throttled = 0, missed = 0;
+
+	if (sum->period_ns) {
+		/* nearest: a clock enabled for 3 s at 100 us fires 29997 +- 1 times */
+		expected = (sum->enabled_ns + half) / sum->period_ns;
+		throttled = (sum->throttled_ns + half) / sum->period_ns;
+	}
+	/* Rounding and the reads' own skew may make fired + throttled overshoot. */
+	if (throttled > expected)
+		throttled = expected;
+	if (sum->fired + throttled < expected)
+		missed = expected - throttled - sum->fired;
+	else if (sum->fired > expected)
+		expected = sum->fired + throttled;
+	else
+		throttled = expected - sum->fired;
+	out->expected += expected;
+	out->throttled += throttled;
+	out->missed += missed;
+	out->fired += sum->fired;
+	out->kept += sum->kept;
+	out->throttles += sum->throttles;
 }

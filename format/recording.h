@@ -28,6 +28,17 @@
 struct recording;
 
 /*
+ * What a reader accepts, beyond each value's type: a file that breaks one
+ * of these is damaged (-EBADMSG). Every sample lies in [start_ns, end_ns]
+ * of the metadata (where present: the recorder reads the clock before it
+ * starts sampling and after it stopped), on a CPU below nr_cpus, with
+ * pids up to REC_MAX_PID; sample chunks do not overlap in time beyond the
+ * ring buffer's reordering; mappings are non-empty.
+ */
+#define REC_MAX_CPUS		65536		/* meta nr_cpus (--cpu takes up to 65535) */
+#define REC_MAX_PID		(1u << 22)	/* PID_MAX_LIMIT: no tgid or tid above it */
+
+/*
  * Metadata keys every recorder writes (values are text; numbers in decimal).
  * numa_map is "cpu:node" pairs separated by commas, e.g. "0:0,1:0".
  */
@@ -182,6 +193,55 @@ struct rec_unwind {
 	uint64_t build_ns;
 };
 
+/*
+ * A JIT map (/tmp/perf-PID.map) the recorder read only up to a cut (format
+ * v2, table jit_map_cut): the symbols of the dropped lines are not stored.
+ */
+struct rec_jit_cut {
+	uint32_t tgid;
+	const char *path;
+	uint64_t kept_bytes;		/* parsed, up to a line boundary */
+	uint64_t kept_symbols;
+	uint64_t dropped_bytes;
+	uint64_t dropped_lines;
+	bool dropped_lines_exact;	/* false: dropped_lines is a lower bound */
+};
+
+/*
+ * The sampling clock of one CPU up to time_ns, since the previous row of
+ * that CPU (format v2). Expected ticks are enabled_ns / period_ns; of those,
+ * throttled_ns / period_ns were withheld by the kernel's throttling, fired
+ * ran the sampler, and the rest were skipped by a late timer. Of the fired
+ * ticks, kept were samples of targets (all of them with -a); the loss rows
+ * say how many of those the ring buffer could not take.
+ */
+struct rec_ticks {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint64_t period_ns;	/* >= 1 */
+	uint64_t enabled_ns;
+	uint64_t throttled_ns;	/* <= enabled_ns */
+	uint64_t throttles;	/* times the kernel throttled the clock */
+	uint64_t fired;
+	uint64_t kept;		/* <= fired */
+};
+
+/* What the tick rows of one CPU say, in ticks. */
+struct tick_breakdown {
+	uint64_t expected;	/* enabled time over the period */
+	uint64_t throttled;	/* withheld by the kernel's throttling */
+	uint64_t missed;	/* neither fired nor throttled: skipped by a late timer */
+	uint64_t fired;		/* ran the sampler */
+	uint64_t kept;		/* of which samples of targets */
+	uint64_t throttles;	/* times throttled */
+};
+
+/* Adds row t to the running total *sum of its CPU (same cpu and period). */
+void rec_ticks__add(struct rec_ticks *sum, const struct rec_ticks *t);
+
+/* Explains the total of one CPU's rows in ticks; adds to *out. */
+void rec_ticks__explain(const struct rec_ticks *sum, struct tick_breakdown *out);
+
 /* --- opening and closing ------------------------------------------------ */
 
 /* Creates (truncates) path as a new, empty recording. */
@@ -222,6 +282,7 @@ int recording__add_stack(struct recording *rec, const struct rec_stack *st);
 int recording__add_comm(struct recording *rec, const struct rec_comm *c);
 int recording__add_mapping(struct recording *rec, const struct rec_mapping *m);
 int recording__add_loss(struct recording *rec, const struct rec_loss *l);
+int recording__add_ticks(struct recording *rec, const struct rec_ticks *t);
 int recording__add_binary(struct recording *rec, const struct rec_binary *b);
 int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, size_t nr);
 /* Buffers unwind count rows (copied) for the next commit. */
@@ -236,6 +297,13 @@ int recording__add_unwind(struct recording *rec, const struct rec_unwind *rows, 
 #define REC_DEBUGINFO_MAX	(256u << 20)
 int recording__add_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len,
 			     const char *path, const void *data, size_t size);
+
+/*
+ * Records that a JIT map was cut (replacing an earlier row of the same tgid
+ * and path). Written at once, in its own transaction, so call it between
+ * commits; cuts are rare.
+ */
+int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c);
 
 /* Samples buffered since the last commit. */
 size_t recording__pending_samples(const struct recording *rec);
@@ -260,9 +328,11 @@ typedef int (*rec_stack_fn)(void *ctx, const struct rec_stack *st);
 typedef int (*rec_comm_fn)(void *ctx, const struct rec_comm *c);
 typedef int (*rec_mapping_fn)(void *ctx, const struct rec_mapping *m);
 typedef int (*rec_loss_fn)(void *ctx, const struct rec_loss *l);
+typedef int (*rec_ticks_fn)(void *ctx, const struct rec_ticks *t);
 typedef int (*rec_binary_fn)(void *ctx, const struct rec_binary *b);
 typedef int (*rec_ksym_fn)(void *ctx, const struct rec_ksym *k);
 typedef int (*rec_unwind_fn)(void *ctx, const struct rec_unwind *u);
+typedef int (*rec_jit_cut_fn)(void *ctx, const struct rec_jit_cut *c);
 
 /* Samples in chunk order (time order within a chunk). Pointers in the
  * callback argument are valid only during the call. */
@@ -273,8 +343,22 @@ int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *
 int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx);
 /* The unwind rows, totals first; none in a v1 file (the table is v2). */
 int recording__for_each_unwind(struct recording *rec, rec_unwind_fn fn, void *ctx);
+
+/* Whether the file can hold tick rows (format v2 and later); v1: "not recorded". */
+bool recording__has_ticks(const struct recording *rec);
+/* Tick rows in insertion order; none in a v1 file. */
+int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx);
+
+/*
+ * Every CPU's tick rows summed and explained (rec_ticks__explain) into
+ * *out (zeroed first). 0 when the file has tick rows, -ENOENT when it has
+ * none (format v1, or nothing accounted), -EBADMSG (printed), -ENOMEM.
+ */
+int recording__tick_breakdown(struct recording *rec, struct tick_breakdown *out);
 int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx);
 int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx);
+/* JIT maps cut by the recorder, by tgid; none in a v1 file. */
+int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx);
 
 /*
  * The embedded DWARF file of build_id: *data malloc'd (caller frees), *size

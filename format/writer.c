@@ -187,6 +187,24 @@ int recording__add_unwind(struct recording *rec, const struct rec_unwind *rows, 
 	return err;
 }
 
+int recording__add_ticks(struct recording *rec, const struct rec_ticks *t)
+{
+	struct writer *w = &rec->w;
+	int err;
+
+	err = check_writable(rec);
+	if (!err && (!t->period_ns || t->throttled_ns > t->enabled_ns || t->kept > t->fired)) {
+		pr_err("'%s': inconsistent tick counts for CPU %u", rec->path, t->cpu);
+		err = -EINVAL;
+	}
+	if (!err)
+		err = PUSH(rec, w->ticks, w->nr_ticks, w->cap_ticks);
+	if (err)
+		return err;
+	w->ticks[w->nr_ticks++] = *t;
+	return 0;
+}
+
 int recording__set_meta(struct recording *rec, const char *key, const char *value)
 {
 	struct writer *w = &rec->w;
@@ -657,6 +675,26 @@ static int write_rows(struct recording *rec)
 		err = step_insert(rec, st, "writing loss counts");
 	}
 	sqlite3_finalize(st);
+	if (err || !w->nr_ticks)
+		return err;
+
+	err = rec_prepare(rec, "INSERT INTO ticks (time, cpu, period_ns, enabled_ns, "
+			       "throttled_ns, throttles, fired, kept) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+			  "writing tick counts", &st);
+	for (i = 0; !err && i < w->nr_ticks; i++) {
+		const struct rec_ticks *t = &w->ticks[i];
+
+		sqlite3_bind_int64(st, 1, (int64_t)t->time_ns);
+		sqlite3_bind_int64(st, 2, t->cpu);
+		sqlite3_bind_int64(st, 3, (int64_t)t->period_ns);
+		sqlite3_bind_int64(st, 4, (int64_t)t->enabled_ns);
+		sqlite3_bind_int64(st, 5, (int64_t)t->throttled_ns);
+		sqlite3_bind_int64(st, 6, (int64_t)t->throttles);
+		sqlite3_bind_int64(st, 7, (int64_t)t->fired);
+		sqlite3_bind_int64(st, 8, (int64_t)t->kept);
+		err = step_insert(rec, st, "writing tick counts");
+	}
+	sqlite3_finalize(st);
 	return err;
 }
 
@@ -802,6 +840,7 @@ static void clear_pending(struct writer *w)
 	w->nr_unwind = 0;
 	w->nr_samples = w->nr_stacks = w->nr_frames = w->nr_comms = 0;
 	w->nr_mappings = w->nr_losses = w->nr_binaries = w->nr_ksyms = w->nr_meta = 0;
+	w->nr_ticks = 0;
 }
 
 void writer__release(struct writer *w)
@@ -814,6 +853,7 @@ void writer__release(struct writer *w)
 	free(w->comms);
 	free(w->mappings);
 	free(w->losses);
+	free(w->ticks);
 	free(w->binaries);
 	free(w->ksyms);
 	free(w->debuginfo);

@@ -266,6 +266,9 @@ static bool has_privileges(void)
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	return log_libbpf_print((int)level, fmt, ap);
 }
@@ -490,22 +493,40 @@ static void unwind_summary(const struct session *s, char *buf, size_t len)
 		 (unsigned long long)t[EV_STAT_UNW_STOP + UNW_STOP_DEPTH]);
 }
 
+/*
+ * With -a every tick is a sample, so ticks the clock did not fire are lost
+ * samples. With a target filter they are ticks of any task: said apart.
+ */
 static void print_summary(const struct session *s, uint64_t elapsed_ns)
 {
-	char size[32] = "?", unw[160];
+	char size[32] = "?", why[256] = "", unw[160];
+	uint64_t lost = s->total_lost + s->nr_malformed, gone;
+	struct tick_breakdown tb;
 	struct stat st;
 
 	if (!stat(s->opts->output, &st))
 		format_size(size, sizeof(size), st.st_size);
 	unwind_summary(s, unw, sizeof(unw));
+	if (session__ticks(s, &tb)) {
+		gone = tb.throttled + tb.missed;
+		if (tb.kept == tb.fired)
+			lost += gone;
+		if (gone || lost)
+			snprintf(why, sizeof(why), "; %s%llu ticks expected: %llu throttled, %llu "
+				 "missed by a late timer, %llu ring buffer full",
+				 tb.kept == tb.fired ? "" : "any task: ",
+				 (unsigned long long)tb.expected, (unsigned long long)tb.throttled,
+				 (unsigned long long)tb.missed, (unsigned long long)s->total_lost);
+	} else {
+		snprintf(why, sizeof(why), "; ticks not counted");
+	}
 	fprintf(stderr,
 		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured) in %.2f s, "
-		"%zu process%s, %s %s%s\n",
-		(unsigned long long)s->nr_samples,
-		(unsigned long long)(s->total_lost + s->nr_malformed),
+		"%zu process%s, %s %s%s%s\n",
+		(unsigned long long)s->nr_samples, (unsigned long long)lost,
 		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
 		elapsed_ns / 1e9, s->procs.nr, s->procs.nr == 1 ? "" : "es", s->opts->output,
-		size, unw);
+		size, why, unw);
 }
 
 static void session__release(struct session *s)
@@ -529,6 +550,8 @@ static void session__release(struct session *s)
 	free(s->lost_sideband);
 	free(s->stats_prev);
 	free(s->stats_total);
+	free(s->tick_rows);
+	free(s->tick_sum);
 	recording__close(s->rec);
 }
 
@@ -709,6 +732,8 @@ int cmd_record(int argc, char **argv)
 		err = capture__run(s.capture, &s, &cst);
 	if (!err)
 		err = unwinder__store(s.unwinder, s.stats_total);
+	if (!err)
+		err = jitmaps__save_cuts(s.jitmaps, s.rec);
 	if (!err)
 		err = recording__finish(s.rec);
 	if (err)

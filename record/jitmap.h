@@ -13,6 +13,7 @@
 
 struct session;
 struct jitmaps;
+struct recording;
 
 /* NULL on ENOMEM. */
 struct jitmaps *jitmaps__new(void);
@@ -35,5 +36,11 @@ int jitmaps__read(struct jitmaps *j, uint32_t pid);
  */
 int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uint64_t *addrs,
 		   size_t n, size_t *nr_maps);
+
+/*
+ * Writes to rec the maps cut (read only in part) since the last call:
+ * call between commits. 0 or the recording's error.
+ */
+int jitmaps__save_cuts(struct jitmaps *j, struct recording *rec);
 
 #endif

@@ -45,6 +45,11 @@ struct sampler {
 	struct bpf_link *fork_link;
 	struct bpf_link **links;
 	size_t nr_links;
+	struct cpu_clock *clocks;	/* one per attached CPU, outliving the links */
+	size_t nr_clocks;
+	uint64_t period_ns;
+	uint64_t *prev_fired, *prev_kept;	/* per possible CPU, at the last account */
+	uint64_t *percpu;		/* scratch: one value per possible CPU */
 	struct ring_buffer *rb;
 	bool filter;
 };
@@ -230,17 +235,26 @@ bool sampler__is_target(struct sampler *sp, uint32_t tgid)
 
 int sampler__attach(struct sampler *sp, const uint32_t *cpus, size_t nr, uint64_t freq)
 {
+	size_t ncpu = (size_t)sp->s->nr_possible_cpus;
 	struct bpf_link *link;
 	size_t i;
 	int fd, err;
 
 	sp->links = calloc(nr, sizeof(*sp->links));
-	if (!sp->links)
+	sp->clocks = calloc(nr, sizeof(*sp->clocks));
+	sp->prev_fired = calloc(ncpu, sizeof(*sp->prev_fired));
+	sp->prev_kept = calloc(ncpu, sizeof(*sp->prev_kept));
+	sp->percpu = calloc(ncpu, sizeof(*sp->percpu));
+	if (!sp->links || !sp->clocks || !sp->prev_fired || !sp->prev_kept || !sp->percpu)
 		return pr_errno(-ENOMEM, "cannot attach the sampler");
+	sp->period_ns = cpu_clock__period_ns(freq);
 	for (i = 0; i < nr; i++) {
-		fd = cpu_clock__open(cpus[i], freq);
-		if (fd < 0)
-			return fd;
+		if (cpus[i] >= ncpu)
+			return pr_errno(-EINVAL, "CPU %u is not a possible CPU", cpus[i]);
+		err = cpu_clock__open(&sp->clocks[i], cpus[i], freq, &fd);
+		if (err)
+			return err;
+		sp->nr_clocks++;
 		link = bpf_program__attach_perf_event(sp->skel->progs.on_cpu_clock, fd);
 		if (!link) {
 			err = -errno;
@@ -293,6 +307,67 @@ int sampler__sideband_map_fd(struct sampler *sp)
 	return bpf_map__fd(sp->skel->maps.sideband);
 }
 
+/* The per-CPU values of one key of a per-CPU array into sp->percpu. */
+static int read_percpu(struct sampler *sp, struct bpf_map *map, __u32 key)
+{
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &key, sp->percpu))
+		return pr_errno(-errno, "cannot read the sampler's counters");
+	return 0;
+}
+
+int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *rows,
+			   size_t *nr)
+{
+	struct clock_account a;
+	size_t i;
+	int err;
+
+	*nr = 0;
+	for (i = 0; i < sp->nr_clocks; i++) {
+		struct rec_ticks *t = &rows[i];
+
+		err = cpu_clock__account(&sp->clocks[i], now, &a);
+		if (err)
+			return err;
+		memset(t, 0, sizeof(*t));
+		t->time_ns = now;
+		t->cpu = sp->clocks[i].cpu;
+		t->period_ns = sp->period_ns;
+		t->enabled_ns = a.enabled_ns;
+		t->throttled_ns = a.throttled_ns;
+		t->throttles = a.throttles;
+		if (a.lost_records)
+			pr_warn("CPU %u: %llu throttle records lost: its throttled time is short",
+				t->cpu, (unsigned long long)a.lost_records);
+	}
+	/* The counters after the clocks: a tick between the two reads counts as fired. */
+	err = read_percpu(sp, sp->skel->maps.ticks, 0);
+	for (i = 0; !err && i < sp->nr_clocks; i++) {
+		uint32_t c = sp->clocks[i].cpu;
+
+		rows[i].fired = sp->percpu[c] - sp->prev_fired[c];
+		sp->prev_fired[c] = sp->percpu[c];
+	}
+	if (!err)
+		err = read_percpu(sp, sp->skel->maps.stats, EV_STAT_SAMPLES);
+	for (i = 0; !err && i < sp->nr_clocks; i++) {
+		uint32_t c = sp->clocks[i].cpu;
+
+		rows[i].kept = sp->percpu[c] - sp->prev_kept[c];
+		sp->prev_kept[c] = sp->percpu[c];
+		if (rows[i].kept > rows[i].fired)	/* read between the two counters */
+			rows[i].kept = rows[i].fired;
+	}
+	if (!err)
+		*nr = sp->nr_clocks;
+	return err;
+}
+
+size_t sampler__nr_cpus(const struct sampler *sp)
+{
+	return sp->nr_clocks;
+}
+
 int sampler__read_stats(struct sampler *sp, uint64_t *vals)
 {
 	int ncpu = sp->s->nr_possible_cpus, fd = bpf_map__fd(sp->skel->maps.stats);
@@ -319,9 +394,17 @@ int sampler__read_stats(struct sampler *sp, uint64_t *vals)
 
 void sampler__close(struct sampler *sp)
 {
+	size_t i;
+
 	if (!sp)
 		return;
 	sampler__detach(sp);
+	for (i = 0; i < sp->nr_clocks; i++)
+		cpu_clock__close(&sp->clocks[i]);
+	free(sp->clocks);
+	free(sp->prev_fired);
+	free(sp->prev_kept);
+	free(sp->percpu);
 	ring_buffer__free(sp->rb);
 	sampler_bpf__destroy(sp->skel);
 	free(sp->links);

@@ -50,6 +50,17 @@ int sampler__sideband_map_fd(struct sampler *sp);
  */
 int sampler__read_stats(struct sampler *sp, uint64_t *vals);
 
+/*
+ * Accounts the ticks of every attached CPU since the previous call: one row
+ * each in rows[] (room for sampler__nr_cpus()), *nr set to how many. Also
+ * works after sampler__detach(), for the last interval.
+ */
+int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *rows,
+			   size_t *nr);
+
+/* CPUs the sampler is attached to (0 before sampler__attach). */
+size_t sampler__nr_cpus(const struct sampler *sp);
+
 /* Accepts NULL. */
 void sampler__close(struct sampler *sp);
 

@@ -14,6 +14,7 @@
 #include "events.h"
 #include "record/capture.h"
 #include "record/sampler.h"
+#include "record/jitmap.h"
 #include "record/session.h"
 #include "util/log.h"
 
@@ -174,6 +175,42 @@ out:
 	return err;
 }
 
+/* What each sampled CPU's clock did since the last commit. */
+static int add_tick_rows(struct session *s, uint64_t time)
+{
+	size_t i, nr = sampler__nr_cpus(s->sampler);
+	int err;
+
+	if (!nr)
+		return 0;
+	if (!s->tick_rows) {
+		s->tick_rows = calloc(nr, sizeof(*s->tick_rows));
+		s->tick_sum = calloc((size_t)s->nr_possible_cpus, sizeof(*s->tick_sum));
+		if (!s->tick_rows || !s->tick_sum)
+			return pr_errno(-ENOMEM, "cannot count the clock's ticks");
+	}
+	err = sampler__account_ticks(s->sampler, time, s->tick_rows, &nr);
+	for (i = 0; !err && i < nr; i++) {
+		err = recording__add_ticks(s->rec, &s->tick_rows[i]);
+		if (!err)
+			rec_ticks__add(&s->tick_sum[s->tick_rows[i].cpu], &s->tick_rows[i]);
+	}
+	return err;
+}
+
+int session__ticks(const struct session *s, struct tick_breakdown *out)
+{
+	int cpu;
+
+	memset(out, 0, sizeof(*out));
+	if (!s->tick_sum)
+		return 0;
+	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++)
+		if (s->tick_sum[cpu].period_ns)
+			rec_ticks__explain(&s->tick_sum[cpu], out);
+	return 1;
+}
+
 int session__commit(struct session *s)
 {
 	uint64_t t = now_ns();
@@ -184,10 +221,14 @@ int session__commit(struct session *s)
 		return err;
 	if (s->sampler) {
 		err = add_loss_rows(s, t);
+		if (!err)
+			err = add_tick_rows(s, t);
 		if (err)
 			return err;
 	}
 	err = recording__commit(s->rec);
+	if (!err)
+		err = jitmaps__save_cuts(s->jitmaps, s->rec);
 	if (err)
 		return err;
 	s->last_commit_ns = t;

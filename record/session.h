@@ -90,6 +90,8 @@ struct session {
 	uint64_t total_lost, total_lost_sideband, total_ustack_fail, total_kstack_fail,
 		total_truncated;
 	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
+	struct rec_ticks *tick_rows;	/* scratch, one per sampled CPU */
+	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;
 	int err;			/* first error seen inside a callback */
 };
@@ -118,5 +120,8 @@ int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, ui
  * for what the counters gained since then, then commits.
  */
 int session__commit(struct session *s);
+
+/* The ticks of every sampled CPU so far into *out; 0 when nothing was accounted yet. */
+int session__ticks(const struct session *s, struct tick_breakdown *out);
 
 #endif

@@ -75,6 +75,20 @@ struct info_unwind {
 	struct rec_unwind u;
 };
 
+struct info_jit_cut {
+	struct rec_jit_cut c;
+	char *path;			/* owned: c.path points here */
+};
+
+/* One CPU: what its clock should have fired and what became of it. */
+struct info_cpu {
+	uint64_t taken;			/* samples in the file */
+	uint64_t ringbuf_full;		/* loss rows */
+	struct rec_ticks ticks;		/* its tick rows, summed */
+};
+
+#define INFO_MAX_CPUS	65536
+
 struct info {
 	const char *path;
 	bool has_unwind;		/* the recording has a totals row */
@@ -90,6 +104,11 @@ struct info {
 	uint64_t truncated_stacks;
 	uint64_t lost_sideband;
 	uint64_t processes;		/* distinct tgids with samples */
+	bool has_ticks;			/* format v2: the clock's account is there */
+	struct info_cpu *cpus;		/* indexed by CPU number */
+	size_t nr_cpus;
+	struct tick_breakdown tb;	/* all CPUs */
+	int cpu_err;			/* a per-CPU callback's own error, unprinted */
 	struct info_binary *bins;
 	size_t nr_bins;
 	size_t stored_binaries;		/* distinct binaries (one may span several rows) */
@@ -99,6 +118,8 @@ struct info {
 	uint64_t frames;
 	uint64_t unresolved;
 	struct symbolizer *sym;
+	struct info_jit_cut *cuts;	/* JIT maps the recorder cut (v2) */
+	size_t nr_cuts;
 	/* distinct tgids: open addressing, value + 1 (0 = empty) */
 	uint64_t *tgids;
 	size_t tgids_cap;
@@ -119,6 +140,10 @@ static void info__release(struct info *in)
 	for (i = 0; i < in->nr_unw_bins; i++)
 		free((char *)in->unw_bins[i].u.path);
 	free(in->unw_bins);
+	for (i = 0; i < in->nr_cuts; i++)
+		free(in->cuts[i].path);
+	free(in->cuts);
+	free(in->cpus);
 }
 
 static int on_unwind(void *ctx, const struct rec_unwind *u)
@@ -149,10 +174,69 @@ static int on_unwind(void *ctx, const struct rec_unwind *u)
 	return 0;
 }
 
+static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
+{
+	struct info *in = ctx;
+	struct info_jit_cut *n;
+
+	n = reallocarray(in->cuts, in->nr_cuts + 1, sizeof(*n));
+	if (!n)
+		return pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
+	in->cuts = n;
+	n = &in->cuts[in->nr_cuts];
+	n->c = *c;
+	n->path = strdup(c->path);
+	if (!n->path)
+		return pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
+	n->c.path = n->path;
+	in->nr_cuts++;
+	return 0;
+}
+
+/*
+ * The slot of cpu, growing the table; NULL with in->cpu_err set when cpu is
+ * out of range (-EBADMSG) or memory is short.
+ */
+static struct info_cpu *info__cpu(struct info *in, uint32_t cpu)
+{
+	struct info_cpu *c;
+	size_t n;
+
+	if (cpu >= in->nr_cpus) {
+		in->cpu_err = cpu >= INFO_MAX_CPUS ? -EBADMSG : -ENOMEM;
+		if (cpu >= INFO_MAX_CPUS)
+			return NULL;
+		n = (size_t)cpu + 1;
+		c = reallocarray(in->cpus, n, sizeof(*c));
+		if (!c)
+			return NULL;
+		in->cpu_err = 0;
+		memset(c + in->nr_cpus, 0, (n - in->nr_cpus) * sizeof(*c));
+		in->cpus = c;
+		in->nr_cpus = n;
+	}
+	return &in->cpus[cpu];
+}
+
+static int on_ticks(void *ctx, const struct rec_ticks *t)
+{
+	struct info *in = ctx;
+	struct info_cpu *c = info__cpu(in, t->cpu);
+
+	if (!c)
+		return in->cpu_err;
+	rec_ticks__add(&c->ticks, t);
+	return 0;
+}
+
 static int on_loss(void *ctx, const struct rec_loss *l)
 {
 	struct info *in = ctx;
+	struct info_cpu *c = info__cpu(in, l->cpu);
 
+	if (!c)
+		return in->cpu_err;
+	c->ringbuf_full += l->lost_samples;
 	in->lost_samples += l->lost_samples;
 	in->lost_ustacks += l->lost_ustacks;
 	in->lost_kstacks += l->lost_kstacks;
@@ -200,7 +284,11 @@ struct walk_ctx {
 static int on_sample(void *ctx, const struct rec_sample *s)
 {
 	struct walk_ctx *w = ctx;
+	struct info_cpu *c = info__cpu(w->in, s->cpu);
 
+	if (!c)
+		return w->in->cpu_err;
+	c->taken++;
 	return w->err = add_tgid(w->in, s->tgid);
 }
 
@@ -283,6 +371,12 @@ static int gather_binaries(struct info *in, struct recording *rec, const struct 
 		err = symbolizer__resolve(in->sym, &agg);
 	if (err)
 		goto out;
+	if (symbolizer__stats(in->sym)->missing_stack_samples) {
+		pr_err("'%s' is damaged: %" PRIu64 " samples refer to stacks that are not in the "
+		       "recording", in->path, symbolizer__stats(in->sym)->missing_stack_samples);
+		err = -EBADMSG;
+		goto out;
+	}
 	n = symbolizer__nr_objects(in->sym);
 	in->bins = calloc(n ? n : 1, sizeof(*in->bins));
 	if (!in->bins) {
@@ -374,17 +468,29 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 		if (err)
 			return err;
 	}
+	in->has_ticks = recording__has_ticks(rec);
 	err = recording__sample_count(rec, &in->samples);
 	if (!err)
 		err = recording__for_each_loss(rec, on_loss, in);
 	if (!err)
 		err = recording__for_each_unwind(rec, on_unwind, in);
 	if (!err)
+		err = recording__for_each_jit_cut(rec, on_jit_cut, in);
+	if (!err)
+		err = recording__for_each_ticks(rec, on_ticks, in);
+	if (!err)
 		err = recording__for_each_sample(rec, on_sample, &w);
 	if (!err)
 		err = recording__for_each_binary(rec, on_binary, &w);
-	if (err && w.err)
+	if (err && in->cpu_err == -EBADMSG) {
+		pr_err("'%s' is damaged: a CPU number above %d", in->path, INFO_MAX_CPUS - 1);
+		return err;
+	}
+	if (err && (w.err || in->cpu_err))
 		return pr_errno(err, "cannot describe '%s'", in->path);
+	for (i = 0; i < in->nr_cpus; i++)
+		if (in->cpus[i].ticks.period_ns)
+			rec_ticks__explain(&in->cpus[i].ticks, &in->tb);
 	in->stored_binaries = count_distinct(in->bin_keys, in->nr_bin_keys);
 	if (!err)
 		err = gather_binaries(in, rec, so);
@@ -477,6 +583,81 @@ static void print_unwind_text(const struct info *in, FILE *f)
 	}
 }
 
+/* With -a every tick is a sample; with a filter, ticks of other tasks are no loss. */
+static bool ticks_are_samples(const struct info *in)
+{
+	return in->has_ticks && in->tb.expected && in->tb.kept == in->tb.fired;
+}
+
+static uint64_t lost_total(const struct info *in)
+{
+	return in->lost_samples +
+	       (ticks_are_samples(in) ? in->tb.throttled + in->tb.missed : 0);
+}
+
+/* Samples the BPF program kept that are neither in the file nor counted lost. */
+static uint64_t unaccounted(const struct info_cpu *c)
+{
+	uint64_t known = c->taken + c->ringbuf_full;
+
+	return c->ticks.kept > known ? c->ticks.kept - known : 0;
+}
+
+/* The reasons for a CPU's gap between expected ticks and samples taken. */
+static void gap_text(const struct info_cpu *c, const struct tick_breakdown *b, char *buf,
+		     size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (b->throttled)
+		strbuf_addstr(&sb, "throttled, ");
+	if (b->missed)
+		strbuf_addstr(&sb, "late timer, ");
+	if (c->ringbuf_full)
+		strbuf_addstr(&sb, "ring buffer full, ");
+	if (b->fired > b->kept)
+		strbuf_addstr(&sb, "other tasks, ");
+	if (unaccounted(c))
+		strbuf_addstr(&sb, "unaccounted, ");
+	if (sb.len >= 2)
+		sb.buf[sb.len - 2] = '\0';
+	snprintf(buf, len, "%s", sb.len ? sb.buf : "none");
+	strbuf_release(&sb);
+}
+
+static void print_ticks_text(const struct info *in, FILE *f)
+{
+	struct tick_breakdown b;
+	char gap[128];
+	size_t i;
+
+	if (!in->has_ticks) {
+		fprintf(f, "\nticks: not recorded (format v1)\n");
+		return;
+	}
+	if (!in->tb.expected) {
+		fprintf(f, "\nticks: none recorded\n");
+		return;
+	}
+	fprintf(f, "\nticks: %" PRIu64 " expected, %" PRIu64 " fired, %" PRIu64 " throttled "
+		"(%" PRIu64 " times), %" PRIu64 " missed by a late timer\n", in->tb.expected,
+		in->tb.fired, in->tb.throttled, in->tb.throttles, in->tb.missed);
+	fprintf(f, "%-5s %10s %10s %10s %10s %10s %10s %10s  %s\n", "CPU", "EXPECTED", "TAKEN",
+		"THROTTLED", "MISSED", "RINGBUF", "OTHERTASK", "UNACCOUNTD", "GAP");
+	for (i = 0; i < in->nr_cpus; i++) {
+		const struct info_cpu *c = &in->cpus[i];
+
+		if (!c->ticks.period_ns)
+			continue;
+		memset(&b, 0, sizeof(b));
+		rec_ticks__explain(&c->ticks, &b);
+		gap_text(c, &b, gap, sizeof(gap));
+		fprintf(f, "%-5zu %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 " %10" PRIu64 "  %s\n", i, b.expected, c->taken, b.throttled,
+			b.missed, c->ringbuf_full, b.fired - b.kept, unaccounted(c), gap);
+	}
+}
+
 static void print_text(const struct info *in, FILE *f)
 {
 	char how[8192];
@@ -495,7 +676,14 @@ static void print_text(const struct info *in, FILE *f)
 	else
 		fprintf(f, "%-22s -\n", "duration");
 	fprintf(f, "%-22s %" PRIu64 "\n", "samples", in->samples);
-	fprintf(f, "%-22s %" PRIu64 "\n", "lost samples", in->lost_samples);
+	if (ticks_are_samples(in))
+		fprintf(f, "%-22s %" PRIu64 " (%" PRIu64 " throttled, %" PRIu64 " missed by a late "
+			"timer, %" PRIu64 " ring buffer full)\n", "lost samples", lost_total(in),
+			in->tb.throttled, in->tb.missed, in->lost_samples);
+	else if (in->has_ticks)
+		fprintf(f, "%-22s %" PRIu64 " (ring buffer full)\n", "lost samples", in->lost_samples);
+	else
+		fprintf(f, "%-22s %" PRIu64 "\n", "lost samples", in->lost_samples);
 	fprintf(f, "%-22s %" PRIu64 " (user %" PRIu64 ", kernel %" PRIu64 ")\n", "dropped stacks",
 		in->lost_ustacks + in->lost_kstacks, in->lost_ustacks, in->lost_kstacks);
 	fprintf(f, "%-22s %" PRIu64 "\n", "truncated stacks", in->truncated_stacks);
@@ -506,6 +694,16 @@ static void print_text(const struct info *in, FILE *f)
 	fprintf(f, "%-22s %" PRIu64 " of %" PRIu64 "\n", "unresolved frames", in->unresolved,
 		in->frames);
 	print_unwind_text(in, f);
+	fprintf(f, "%-22s %zu\n", "JIT maps cut", in->nr_cuts);
+	for (i = 0; i < in->nr_cuts; i++) {
+		const struct rec_jit_cut *c = &in->cuts[i].c;
+
+		fprintf(f, "  %s (pid %u): kept %" PRIu64 " symbols (%" PRIu64 " bytes), dropped %s%"
+			PRIu64 " lines (%" PRIu64 " bytes)\n", c->path, c->tgid, c->kept_symbols,
+			c->kept_bytes, c->dropped_lines_exact ? "" : "at least ", c->dropped_lines,
+			c->dropped_bytes);
+	}
+	print_ticks_text(in, f);
 	fprintf(f, "\nbinaries: %zu\n", in->nr_bins);
 	if (!in->nr_bins)
 		return;
@@ -620,6 +818,38 @@ static void json_meta(FILE *f, const struct meta_field *mf, const char *v)
 	}
 }
 
+static void print_ticks_json(const struct info *in, FILE *f)
+{
+	struct tick_breakdown b;
+	size_t i;
+	bool first = true;
+
+	if (!in->has_ticks) {
+		fputs(",\"ticks\":null", f);
+		return;
+	}
+	fprintf(f, ",\"ticks\":{\"expected\":%" PRIu64 ",\"fired\":%" PRIu64
+		",\"throttled\":%" PRIu64 ",\"throttles\":%" PRIu64 ",\"missed\":%" PRIu64
+		",\"other_tasks\":%" PRIu64 ",\"cpus\":[", in->tb.expected, in->tb.fired,
+		in->tb.throttled, in->tb.throttles, in->tb.missed, in->tb.fired - in->tb.kept);
+	for (i = 0; i < in->nr_cpus; i++) {
+		const struct info_cpu *c = &in->cpus[i];
+
+		if (!c->ticks.period_ns)
+			continue;
+		memset(&b, 0, sizeof(b));
+		rec_ticks__explain(&c->ticks, &b);
+		fprintf(f, "%s{\"cpu\":%zu,\"period_ns\":%" PRIu64 ",\"expected\":%" PRIu64
+			",\"taken\":%" PRIu64 ",\"throttled\":%" PRIu64 ",\"throttles\":%" PRIu64
+			",\"missed\":%" PRIu64 ",\"ring_buffer_full\":%" PRIu64
+			",\"other_tasks\":%" PRIu64 ",\"unaccounted\":%" PRIu64 "}",
+			first ? "" : ",", i, c->ticks.period_ns, b.expected, c->taken, b.throttled,
+			b.throttles, b.missed, c->ringbuf_full, b.fired - b.kept, unaccounted(c));
+		first = false;
+	}
+	fputs("]}", f);
+}
+
 static void print_json(const struct info *in, FILE *f)
 {
 	uint64_t d;
@@ -644,13 +874,27 @@ static void print_json(const struct info *in, FILE *f)
 		",\"lost_ustacks\":%" PRIu64 ",\"lost_kstacks\":%" PRIu64
 		",\"truncated_stacks\":%" PRIu64 ",\"lost_sideband\":%" PRIu64
 		",\"processes\":%" PRIu64,
-		in->samples, in->lost_samples, in->lost_ustacks + in->lost_kstacks, in->lost_ustacks,
+		in->samples, lost_total(in), in->lost_ustacks + in->lost_kstacks, in->lost_ustacks,
 		in->lost_kstacks, in->truncated_stacks, in->lost_sideband, in->processes);
+	fprintf(f, ",\"lost_ring_buffer_full\":%" PRIu64, in->lost_samples);
+	print_ticks_json(in, f);
 	fprintf(f, ",\"numa_nodes\":%u,\"stored_binaries\":%zu,\"stored_symbols\":%zu"
 		",\"frames\":%" PRIu64 ",\"unresolved_frames\":%" PRIu64,
 		numa_nodes(meta_of(in, REC_META_NUMA_MAP)), in->stored_binaries, in->stored_symbols,
 		in->frames, in->unresolved);
 	print_unwind_json(in, f);
+	fputs(",\"jit_map_cuts\":[", f);
+	for (i = 0; i < in->nr_cuts; i++) {
+		const struct rec_jit_cut *c = &in->cuts[i].c;
+
+		fprintf(f, "%s{\"tgid\":%u,\"path\":", i ? "," : "", c->tgid);
+		json_str(f, c->path);
+		fprintf(f, ",\"kept_bytes\":%" PRIu64 ",\"kept_symbols\":%" PRIu64
+			",\"dropped_bytes\":%" PRIu64 ",\"dropped_lines\":%" PRIu64
+			",\"dropped_lines_exact\":%s}", c->kept_bytes, c->kept_symbols,
+			c->dropped_bytes, c->dropped_lines, c->dropped_lines_exact ? "true" : "false");
+	}
+	fputc(']', f);
 	fputs(",\"binaries\":[", f);
 	for (i = 0; i < in->nr_bins; i++) {
 		const struct info_binary *b = &in->bins[i];

@@ -92,7 +92,7 @@ struct index {
 };
 
 struct function {
-	uint32_t name, file, binary;	/* string ids */
+	uint32_t name, system_name, file, binary;	/* string ids */
 };
 
 struct mapping {
@@ -302,10 +302,11 @@ static bool func_eq(const struct pprof_builder *b, size_t pos, const void *key)
 {
 	const struct function *a = &b->funcs[pos], *k = key;
 
-	return a->name == k->name && a->file == k->file && a->binary == k->binary;
+	return a->name == k->name && a->system_name == k->system_name && a->file == k->file &&
+	       a->binary == k->binary;
 }
 
-/* The 1-based id of the function (name, file, binary). */
+/* The 1-based id of the function (name, system name, file, binary). */
 static int intern_func(struct pprof_builder *b, const struct function *f, uint32_t *id)
 {
 	uint64_t hash = HASH_SEED;
@@ -318,6 +319,7 @@ static int intern_func(struct pprof_builder *b, const struct function *f, uint32
 	if (err)
 		return err;
 	hash = hash_u64(hash, f->name);
+	hash = hash_u64(hash, f->system_name);
 	hash = hash_u64(hash, f->file);
 	hash = hash_u64(hash, f->binary);
 	slot = index_find(&b->func_index, hash, func_eq, b, f);
@@ -427,6 +429,9 @@ static int intern_frame(struct pprof_builder *b, const struct pprof_frame *fr, u
 	if (fr->function) {
 		fn.binary = binary;
 		err = intern_str(b, fr->function, &fn.name);
+		if (!err)
+			err = intern_str(b, fr->system_name ? fr->system_name : fr->function,
+					 &fn.system_name);
 		if (!err)
 			err = intern_str(b, fr->file, &fn.file);
 		if (!err)
@@ -714,7 +719,7 @@ static void put_tables(const struct pprof_builder *b, struct strbuf *out, struct
 
 		pb_uint(msg, PB_FUNCTION_ID, i + 1);
 		pb_uint(msg, PB_FUNCTION_NAME, f->name);
-		pb_uint(msg, PB_FUNCTION_SYSTEM_NAME, f->name);
+		pb_uint(msg, PB_FUNCTION_SYSTEM_NAME, f->system_name);
 		pb_uint(msg, PB_FUNCTION_FILENAME, f->file);
 		pb_message(out, PB_PROFILE_FUNCTION, msg);
 	}

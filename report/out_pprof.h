@@ -28,6 +28,7 @@ struct pprof_frame {
 	const char *build_id;	/* hex or NULL */
 	uint64_t map_start, map_end, map_offset;
 	bool kernel;		/* mapping "[kernel.kallsyms]" */
+	const char *system_name; /* the mangled name (Function.system_name); NULL: function */
 };
 
 struct pprof_labels {

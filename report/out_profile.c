@@ -8,7 +8,9 @@
  * as the recording stores them (kernel innermost first, then user innermost
  * first). Function names are the symbol names without the folded output's
  * "_[k]" (the kernel mapping "[kernel.kallsyms]" says where they live), so
- * `go tool pprof -top` lists the same totals as --fold for every function.
+ * `go tool pprof -top` lists the same totals as --fold for every function;
+ * a demangled C++ or Rust name keeps its mangled form as the function's
+ * system_name.
  * Mappings carry the build-id the recording stored for their file.
  */
 #include <errno.h>
@@ -125,6 +127,7 @@ int view_pprof__write(const struct report_ctx *rc, FILE *out)
 				struct pprof_frame *p = &frames[j];
 
 				p->function = f->name && f->name[0] ? f->name : "[unknown]";
+				p->system_name = f->system_name;
 				p->address = f->addr;
 				p->kernel = (f->flags & SYM_FRAME_KERNEL) != 0;
 				if (!p->kernel && f->dso && f->dso[0]) {

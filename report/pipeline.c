@@ -39,6 +39,7 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL },
 	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL },
+	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -62,6 +63,30 @@ static int on_unwind(void *ctx, const struct rec_unwind *u)
 	sum->unw_truncated += u->stop[REC_UNW_STOP_DEPTH];
 	for (i = 0; i < REC_UNW_FB_MAX; i++)
 		sum->unw_fallback += u->fallback[i];
+	return 0;
+}
+
+/* The clock's account of one more recording; unknown once any recording lacks it. */
+static int add_ticks(struct recording *rec, struct report_summary *sum)
+{
+	struct tick_breakdown tb;
+	int err;
+
+	err = recording__tick_breakdown(rec, &tb);
+	if (err == -ENOENT) {
+		sum->ticks_known = false;
+		sum->unknown_ticks = true;
+		return 0;
+	}
+	if (err)
+		return err;
+	sum->ticks_known = !sum->unknown_ticks;
+	sum->ticks.expected += tb.expected;
+	sum->ticks.throttled += tb.throttled;
+	sum->ticks.missed += tb.missed;
+	sum->ticks.fired += tb.fired;
+	sum->ticks.kept += tb.kept;
+	sum->ticks.throttles += tb.throttles;
 	return 0;
 }
 
@@ -206,11 +231,10 @@ out:
 static int load_source(struct report_src *s, const struct report_opts *o,
 		       struct report_summary *sum)
 {
-	struct agg_config cfg = { 0 };
+	struct agg_config *cfg = &s->cfg;
 	const struct sym_stats *st;
 	char *numa = NULL;
-	bool *cpu_ok = NULL;
-	size_t nr_cpu_ok;
+	uint64_t nr_cpus;
 	int err;
 
 	err = recording__open(s->path, &s->rec);
@@ -219,6 +243,9 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	err = recording__for_each_loss(s->rec, on_loss, sum);
 	if (!err)
 		err = recording__for_each_unwind(s->rec, on_unwind, sum);
+	if (err)
+		return err;
+	err = add_ticks(s->rec, sum);
 	if (err)
 		return err;
 	s->start_ns = meta_u64(s->rec, REC_META_START_NS);
@@ -232,39 +259,40 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	numa = meta_str(s->rec, REC_META_NUMA_MAP);
 	if (numa) {
 		err = view__parse_numa_map(numa, &s->cpu_node, &s->nr_cpu_node);
-		if (err == -EINVAL) {
-			pr_warn("'%s': cannot read its NUMA map \"%s\"; nodes are unknown", s->path,
-				numa);
-			err = 0;
+		nr_cpus = meta_u64(s->rec, REC_META_NR_CPUS);
+		if (err == -EINVAL || (!err && nr_cpus && s->nr_cpu_node > nr_cpus)) {
+			pr_err("'%s' is damaged: meta %s \"%.64s\" is not a map of its %" PRIu64
+			       " CPUs to nodes", s->path, REC_META_NUMA_MAP, numa, nr_cpus);
+			err = -EBADMSG;
+		} else if (err) {
+			pr_errno(err, "cannot read '%s'", s->path);
 		}
 		free(numa);
 		if (err)
-			return pr_errno(err, "cannot read '%s'", s->path);
+			return err;
 	}
 
-	err = make_cpu_filter(o, s, &cpu_ok, &nr_cpu_ok);
+	err = make_cpu_filter(o, s, &s->cpu_ok, &cfg->nr_cpu_ok);
 	if (err)
 		return pr_errno(err, "cannot read '%s'", s->path);
-	cfg.pids = o->pids;
-	cfg.nr_pids = o->nr_pids;
-	cfg.tids = o->tids;
-	cfg.nr_tids = o->nr_tids;
-	cfg.comm = o->comm;
-	cfg.cpu_ok = cpu_ok;
-	cfg.nr_cpu_ok = nr_cpu_ok;
-	cfg.start_ns = s->start_ns;
-	cfg.from_ns = o->from_ns;
-	cfg.to_ns = o->has_to ? o->to_ns : 0;
-	cfg.key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
-	cfg.key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
-	cfg.slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
+	cfg->pids = o->pids;
+	cfg->nr_pids = o->nr_pids;
+	cfg->tids = o->tids;
+	cfg->nr_tids = o->nr_tids;
+	cfg->comm = o->comm;
+	cfg->cpu_ok = s->cpu_ok;
+	cfg->start_ns = s->start_ns;
+	cfg->from_ns = o->from_ns;
+	cfg->to_ns = o->has_to ? o->to_ns : 0;
+	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
+	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
+	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
 	if (o->has_to && o->to_ns <= o->from_ns) {
 		/* an empty window: count nothing, but still read the file through */
-		cfg.from_ns = UINT64_MAX;
-		cfg.to_ns = 0;
+		cfg->from_ns = UINT64_MAX;
+		cfg->to_ns = 0;
 	}
-	err = stack_agg__load_cfg(&s->agg, s->rec, &cfg);
-	free(cpu_ok);
+	err = stack_agg__load_cfg(&s->agg, s->rec, cfg);
 	if (err)
 		return err;
 	if (!s->start_ns)
@@ -290,9 +318,12 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	sum->missing_stack_samples += st->missing_stack_samples;
 	sum->distinct_keys += s->agg.nr;
 	sum->symbolized += symbolizer__nr_symbolized(s->sym);
-	if (st->missing_stack_samples)
-		pr_warn("'%s': %" PRIu64 " samples refer to stacks that are not in the recording",
-			s->path, st->missing_stack_samples);
+	if (st->missing_stack_samples) {
+		/* the recorder commits a stack with the first sample that uses it */
+		pr_err("'%s' is damaged: %" PRIu64 " samples refer to stacks that are not in the "
+		       "recording", s->path, st->missing_stack_samples);
+		return -EBADMSG;
+	}
 	if (o->half != REPORT_HALF_BOTH) {
 		err = cut_halves(s, o->half);
 		if (err)
@@ -317,6 +348,7 @@ static void release_source(struct report_src *s)
 	free(s->hostname);
 	free(s->command);
 	free(s->cpu_node);
+	free(s->cpu_ok);
 }
 
 static const struct emitter *find_emitter(unsigned int outputs)
@@ -327,6 +359,32 @@ static const struct emitter *find_emitter(unsigned int outputs)
 		if (outputs == emitters[i].output)
 			return &emitters[i];
 	return NULL;
+}
+
+/*
+ * The timeline has a row per interval from the start to the last sample:
+ * refuse, with a longer interval to try, what no one could read (and what
+ * would make a file of gigabytes out of one stray sample).
+ */
+static int check_timeline_rows(const struct report_ctx *rc)
+{
+	uint64_t rows = 0, width = rc->opts->timeline_ns, secs;
+	size_t i;
+
+	for (i = 0; i < rc->nr_srcs; i++)
+		if (rc->srcs[i].agg.nr_samples && rc->srcs[i].agg.max_slot + 1ull > rows)
+			rows = rc->srcs[i].agg.max_slot + 1ull;
+	if (rows <= VIEW_TIMELINE_MAX_ROWS)
+		return 0;
+	/* a whole number of seconds that fits, rounded up to a power of ten */
+	secs = (uint64_t)(((unsigned __int128)rows * width / VIEW_TIMELINE_MAX_ROWS + 999999999) /
+			  1000000000);
+	for (i = 1; i < secs && i <= UINT64_MAX / 10; i *= 10)
+		;
+	pr_err("--timeline %.3g s gives %" PRIu64 " intervals, more than %d: choose a longer one "
+	       "(e.g. --timeline %zu) or a window with --from/--to", (double)width / 1e9, rows,
+	       VIEW_TIMELINE_MAX_ROWS, i);
+	return -E2BIG;
 }
 
 int report__run(const struct report_opts *opts, FILE *out, struct report_summary *sum)
@@ -376,6 +434,11 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		rc.total += rc.srcs[i].nr_samples;
 	}
 
+	if (em->output == REPORT_OUT_TIMELINE) {
+		err = check_timeline_rows(&rc);
+		if (err)
+			goto out;
+	}
 	if (opts->output) {
 		file = fopen(opts->output, "w");
 		if (!file) {
@@ -412,8 +475,23 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 {
 	uint64_t permille;
 
-	fprintf(f, "eprof: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64 " stacks not captured, ",
-		sum->samples, sum->lost_samples, sum->lost_stacks);
+	const struct tick_breakdown *tb = &sum->ticks;
+	uint64_t gone = tb->throttled + tb->missed;
+
+	fprintf(f, "eprof: %" PRIu64 " samples, ", sum->samples);
+	if (!sum->ticks_known)		/* format v1: the clock's account was not kept */
+		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	else if (tb->kept == tb->fired)	/* -a: every tick is a sample */
+		fprintf(f, "%" PRIu64 " lost (%" PRIu64 " throttled, %" PRIu64 " missed by a late "
+			"timer, %" PRIu64 " ring buffer full), ", sum->lost_samples + gone,
+			tb->throttled, tb->missed, sum->lost_samples);
+	else if (gone)
+		fprintf(f, "%" PRIu64 " lost (ring buffer full; the clock also lost %" PRIu64
+			" ticks of any task: %" PRIu64 " throttled, %" PRIu64 " missed), ",
+			sum->lost_samples, gone, tb->throttled, tb->missed);
+	else
+		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
 	if (!sum->frames) {
 		fprintf(f, "no frames to resolve");
 	} else {

@@ -23,6 +23,7 @@ enum report_output {
 	REPORT_OUT_PERNODE = 1u << 4,
 	REPORT_OUT_TIMELINE = 1u << 5,
 	REPORT_OUT_PPROF = 1u << 6,
+	REPORT_OUT_SAMPLES = 1u << 7,
 };
 
 /* The level --by adds at the root of fold and SVG output, and groups top by. */
@@ -81,6 +82,9 @@ struct report_summary {
 	uint64_t samples;
 	uint64_t lost_samples;		/* ring buffer full */
 	uint64_t lost_stacks;		/* user + kernel stacks not captured */
+	bool ticks_known;		/* every recording has tick rows (format v2) */
+	bool unknown_ticks;		/* some recording has none */
+	struct tick_breakdown ticks;	/* their sum */
 	uint64_t frames;		/* weighted by samples */
 	uint64_t resolved;
 	uint64_t missing_stack_samples;

@@ -46,6 +46,12 @@ struct sym_frame {
 	uint64_t addr;			/* the address as sampled */
 	uint32_t flags;			/* enum sym_frame_flags */
 	uint32_t obj;			/* index + 1 of its sym_object; 0: none */
+	/*
+	 * The symbol as the binary spells it (C++/Rust mangled) when name is
+	 * its demangled form; NULL when name is the symbol itself (pprof's
+	 * Function.system_name).
+	 */
+	const char *system_name;
 };
 
 /*
@@ -81,6 +87,7 @@ struct sym_opts {
 	bool inline_frames;		/* inlined functions as frames of their own */
 	bool lines;			/* names get ":FILE:LINE" (file basename) */
 	bool addresses;			/* names get "@0xVADDR" (the ELF address looked up) */
+	bool no_demangle;		/* keep C++/Rust names mangled (--no-demangle) */
 };
 
 /*

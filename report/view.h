@@ -28,6 +28,9 @@ struct symbolizer;
 struct sym_frame;
 struct sym_stack;
 
+/* Rows the timeline writes at most (the pipeline refuses more with a hint). */
+#define VIEW_TIMELINE_MAX_ROWS	100000
+
 /* One recording, read and resolved. */
 struct report_src {
 	const char *path;
@@ -45,6 +48,8 @@ struct report_src {
 	size_t nr_cpu_node;
 	struct sym_stack **cut;		/* --kernel-only/--user-only copies, owned */
 	size_t nr_cut;
+	struct agg_config cfg;		/* what loaded agg: the filters, to walk the samples again */
+	bool *cpu_ok;			/* cfg.cpu_ok, owned */
 };
 
 struct report_ctx {
@@ -154,6 +159,7 @@ int view_percpu__write(const struct report_ctx *rc, FILE *out);
 int view_pernode__write(const struct report_ctx *rc, FILE *out);
 int view_timeline__write(const struct report_ctx *rc, FILE *out);
 int view_pprof__write(const struct report_ctx *rc, FILE *out);
+int view_samples__write(const struct report_ctx *rc, FILE *out);
 int view_diff_fold__write(const struct report_ctx *rc, FILE *out);
 int view_diff_top__write(const struct report_ctx *rc, FILE *out);
 

@@ -32,6 +32,6 @@ int pr_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 unsigned int log_error_count(void);
 
 /* Routes libbpf's messages through this log (debug unless a warning). */
-int log_libbpf_print(int level, const char *fmt, va_list ap);
+int log_libbpf_print(int level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 #endif

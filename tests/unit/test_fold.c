@@ -197,8 +197,11 @@ static void add_comm(struct stack_agg *agg, uint64_t t, uint32_t tgid, uint32_t 
 		     const char *name)
 {
 	struct rec_comm c = { .time_ns = t, .tgid = tgid, .tid = tid };
+	/* Longer names are cut to 15 bytes + NUL, as the kernel cuts a comm. */
+	size_t len = strnlen(name, sizeof(c.comm) - 1);
 
-	snprintf(c.comm, sizeof(c.comm), "%s", name);
+	memcpy(c.comm, name, len);
+	c.comm[len] = '\0';
 	CHECK_OK(stack_agg__add_comm(agg, &c));
 }
 

@@ -288,7 +288,7 @@ struct decoded {
 	unsigned int loc_lines[MAX_DEC];
 	bool loc_folded[MAX_DEC];
 	size_t nr_locs;
-	uint64_t func_name[MAX_DEC], func_file[MAX_DEC];
+	uint64_t func_name[MAX_DEC], func_system_name[MAX_DEC], func_file[MAX_DEC];
 	size_t nr_funcs;
 	uint64_t time_ns, duration_ns, period, period_type[2];
 	uint64_t value_sum[2];
@@ -433,6 +433,8 @@ static void decode(const unsigned char *buf, size_t len, struct decoded *d)
 					d->ids_in_order = false;
 				if (mf == 2)
 					d->func_name[i] = mv;
+				if (mf == 3)
+					d->func_system_name[i] = mv;
 				if (mf == 4)
 					d->func_file[i] = mv;
 			}
@@ -761,6 +763,43 @@ out:
 	pprof__free(b);
 }
 
+/* A demangled function keeps its mangled name as system_name; others repeat the name. */
+static void system_name_is_the_mangled_name(void)
+{
+	struct pprof_builder *b = pprof__new(PERIOD_NS, 0, 0);
+	struct pprof_frame fr[2];
+	struct decoded *d = calloc(1, sizeof(*d));
+	unsigned char *raw = NULL;
+
+	CHECK(b && d);
+	if (!b || !d)
+		goto out;
+	fr[0] = f_leaf;
+	fr[0].function = "ns::Worker<int>::spin(int)";
+	fr[0].system_name = "_ZN2ns6WorkerIiE4spinEi";
+	fr[1] = f_leaf;
+	fr[1].function = "main";
+	fr[1].address += 0x10;
+	CHECK_OK(pprof__add_sample(b, fr, 2, 1, NULL));
+	fr[0].system_name = "_ZN2ns6WorkerIiE4spinEi.cold";	/* same name, other symbol */
+	CHECK_OK(pprof__add_sample(b, fr, 1, 1, NULL));
+	raw = load_profile(b, "sysname.pb.gz", d);
+	if (d->bad)
+		goto out;
+	CHECK_EQ_U64(d->nr_funcs, 3);
+	if (d->nr_funcs == 3) {
+		CHECK(dec_str_is(d, d->func_name[0], "ns::Worker<int>::spin(int)"));
+		CHECK(dec_str_is(d, d->func_system_name[0], "_ZN2ns6WorkerIiE4spinEi"));
+		CHECK(dec_str_is(d, d->func_name[1], "main"));
+		CHECK(dec_str_is(d, d->func_system_name[1], "main"));
+		CHECK(dec_str_is(d, d->func_system_name[2], "_ZN2ns6WorkerIiE4spinEi.cold"));
+	}
+out:
+	free(raw);
+	free(d);
+	pprof__free(b);
+}
+
 static void empty_profile_is_valid(void)
 {
 	struct pprof_builder *b = pprof__new(PERIOD_NS, TIME_NS, DURATION_NS);
@@ -1006,6 +1045,7 @@ static const struct test tests[] = {
 	{ "profile decodes with deduplicated tables", profile_decodes_with_deduplicated_tables },
 	{ "functions are keyed by name, file and binary",
 	  functions_are_keyed_by_name_file_and_binary },
+	{ "system_name is the mangled name", system_name_is_the_mangled_name },
 	{ "an empty profile is valid", empty_profile_is_valid },
 	{ "writing is deterministic and repeatable", writing_is_deterministic_and_repeatable },
 	{ "bad arguments and failed writes", bad_arguments_and_failed_writes },

@@ -19,3 +19,7 @@ eprof_unit_test(test_cfi LIBS eprof_elf)
 target_compile_definitions(test_cfi PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads"
                                             EPROF_TEST_BIN="${CMAKE_CURRENT_BINARY_DIR}/helper")
 add_dependencies(test_cfi known_split cfi_exec)
+eprof_unit_test(test_demangle LIBS eprof_report)
+eprof_unit_test(test_elf_symbols LIBS eprof_elf)
+target_compile_definitions(test_elf_symbols PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads")
+add_dependencies(test_elf_symbols plt_loop plt_loop_ibt)
