@@ -215,6 +215,41 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	return 0;
 }
 
+#if defined(__TARGET_ARCH_x86)
+/*
+ * A target mapped something: if it is code, cache the mapping for the
+ * walker (unwind.bpf.h). A kretprobe: fexit is not allowed everywhere.
+ */
+SEC("kretprobe/vm_mmap_pgoff")
+int BPF_KRETPROBE(on_mmap, unsigned long ret)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	(void)ctx;
+	if (ret >= (unsigned long)-4095)
+		return 0;
+	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	unw_learn(ret);
+	return 0;
+}
+
+/* A target exec'd: cache its executable's text for the walker. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	(void)ctx;
+	(void)old_pid;
+	(void)bprm;
+	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	unw_learn(BPF_CORE_READ(p, mm, start_code));
+	return 0;
+}
+#endif
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {

@@ -11,7 +11,11 @@
  *     one such call that succeeds (the mmap lock is released from an
  *     irq_work that stays queued until the interrupt ends), so each sample
  *     learns at most one new mapping and the cache keeps it for the next
- *     ones. A cached mapping is checked against its vm_area_struct before
+ *     ones. Executable mappings are also learned when they are made (a
+ *     kretprobe on vm_mmap_pgoff, and the executable at exec), where any
+ *     number of lookups work, so a process that lives 20 ms has its
+ *     libraries cached before its first tick. A cached mapping is checked
+ *     against its vm_area_struct before
  *     use, so an unmapped or changed mapping is never trusted, and an exec
  *     (a new mm) empties the process's cache. Its file (device, inode,
  *     ctime) is the key of the binary's table, shared by every process
@@ -40,6 +44,7 @@
 #define UNW_SEARCH_STEPS	23	/* binary search over up to 8M rows */
 #define UNW_PAGE_SHIFT		12
 #define UNW_FB_NONE		0xff
+#define UNW_VM_EXEC		0x4	/* include/linux/mm.h VM_EXEC */
 
 struct unw_inner {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -139,7 +144,7 @@ struct {
 
 /* What unw_vma_cb() found (bpf_find_vma() wants its context on the stack). */
 struct unw_found {
-	__u64 start, end, pgoff, vma, file;
+	__u64 start, end, pgoff, vma, file, flags;
 	struct unw_key key;
 };
 
@@ -174,6 +179,7 @@ static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, voi
 	st->start = BPF_CORE_READ(vma, vm_start);
 	st->end = BPF_CORE_READ(vma, vm_end);
 	st->pgoff = BPF_CORE_READ(vma, vm_pgoff);
+	st->flags = BPF_CORE_READ(vma, vm_flags);
 	st->key.dev = 0;
 	st->key.pad = 0;
 	st->key.ino = 0;
@@ -201,6 +207,31 @@ static __always_inline bool unw_vma_valid(const struct unw_vma *e)
 	       (__u64)BPF_CORE_READ(vma, vm_file) == e->file;
 }
 
+/* Keeps f in tgid's cache of mappings of mm, replacing the oldest entry. */
+static __always_inline void unw_cache_put(__u32 tgid, __u64 mm, struct unw_vma_cache *c,
+					  const struct unw_found *f)
+{
+	struct unw_vma *e;
+	__u32 slot;
+
+	if (!c || c->mm != mm) {
+		/* too big for the stack: an all-zero one from .bss */
+		bpf_map_update_elem(&unw_vmas, &tgid, &unw_empty_cache, BPF_ANY);
+		c = bpf_map_lookup_elem(&unw_vmas, &tgid);
+		if (!c)
+			return;
+		c->mm = mm;
+	}
+	slot = c->next++ % UNW_VMA_CACHE;
+	e = &c->e[slot];
+	e->start = f->start;
+	e->end = f->end;
+	e->pgoff = f->pgoff;
+	e->vma = f->vma;
+	e->file = f->file;
+	e->key = f->key;
+}
+
 /*
  * Makes the mapping holding pc current: from the cache, else through
  * bpf_find_vma(). A subprogram of its own, and a loop without early exits,
@@ -211,12 +242,12 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 	struct unw_vma_cache *c;
 	struct unw_found f = {};
 	struct unw_vma *e;
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, slot, hit = UNW_VMA_CACHE;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, hit = UNW_VMA_CACHE;
 	__u32 i;
 
 	c = bpf_map_lookup_elem(&unw_vmas, &tgid);
 	if (c && c->mm != st->mm)
-		c = NULL;		/* an exec: start over (below) */
+		c = NULL;		/* an exec: start over (unw_cache_put) */
 	if (c) {
 		for (i = 0; i < UNW_VMA_CACHE; i++)
 			if (pc >= c->e[i].start && pc < c->e[i].end)
@@ -246,23 +277,22 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 	st->vma = f.vma;
 	st->file = f.file;
 	st->key = f.key;
-	if (!c) {
-		/* too big for the stack: an all-zero one from .bss */
-		bpf_map_update_elem(&unw_vmas, &tgid, &unw_empty_cache, BPF_ANY);
-		c = bpf_map_lookup_elem(&unw_vmas, &tgid);
-		if (!c)
-			return true;
-		c->mm = st->mm;
-	}
-	slot = c->next++ % UNW_VMA_CACHE;
-	e = &c->e[slot];
-	e->start = st->vm_start;
-	e->end = st->vm_end;
-	e->pgoff = st->vm_pgoff;
-	e->vma = st->vma;
-	e->file = st->file;
-	e->key = st->key;
+	unw_cache_put(tgid, st->mm, c, &f);
 	return true;
+}
+
+/* Caches the mapping at addr of the current process (process context only). */
+static __always_inline void unw_learn(__u64 addr)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 mm = (__u64)BPF_CORE_READ(task, mm);
+	struct unw_found f = {};
+
+	if (!mm || bpf_find_vma(task, addr, unw_vma_cb, &f, 0) || !f.file ||
+	    !(f.flags & UNW_VM_EXEC))
+		return;
+	unw_cache_put(tgid, mm, bpf_map_lookup_elem(&unw_vmas, &tgid), &f);
 }
 
 /* The row covering file offset off in tbl; false when none applies. */

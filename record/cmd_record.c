@@ -28,6 +28,8 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/types.h>
@@ -52,6 +54,8 @@
 #define POLL_MS			100
 #define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
 #define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
+#define UNWIND_PREPARE_NS	250000000ull	/* most a command waits for its tables */
+#define SYSTEM_LD_SO		"/lib64/ld-linux-x86-64.so.2"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -419,6 +423,8 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
 	err = epoll_add(epfd, sampler__epoll_fd(s->sampler), 0);
 	if (!err)
 		err = epoll_add(epfd, sideband__epoll_fd(s->sideband), 1);
+	if (!err && s->unwinder)
+		err = epoll_add(epfd, unwinder__event_fd(s->unwinder), 1);
 	for (i = 0; i < t->nr && !err; i++)
 		if (t->pidfds[i] >= 0)
 			err = epoll_add(epfd, t->pidfds[i], 2 + i);
@@ -579,20 +585,61 @@ static void prepare_own_libc(struct session *s)
 }
 
 /*
- * The command's own executable and the C library get their unwind tables
- * before the command runs (the side-band brings its other libraries a few
- * milliseconds later): the executable found the way execvp() finds it.
+ * The libraries exe will load, as the system's dynamic loader lists them
+ * (`ld.so --list`, what ldd runs: it maps them, runs none of their code).
+ * Lines: "\tname => /path (0x...)" and "\t/path (0x...)".
  */
-static void prepare_command(struct session *s, const char *cmd)
+static void prepare_libraries(struct session *s, const char *exe)
+{
+	char *argv[] = { (char *)SYSTEM_LD_SO, (char *)"--list", (char *)exe, NULL };
+	posix_spawn_file_actions_t fa;
+	char line[4096], *p, *end;
+	int pipefd[2], status;
+	pid_t pid;
+	FILE *f;
+
+	if (access(SYSTEM_LD_SO, X_OK) || pipe2(pipefd, O_CLOEXEC))
+		return;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	if (posix_spawn(&pid, SYSTEM_LD_SO, &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	f = fdopen(pipefd[0], "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		p = strstr(line, "=> ");
+		p = p ? p + 3 : line + strspn(line, " \t");
+		if (*p != '/')
+			continue;
+		end = strstr(p, " (0x");
+		if (!end)
+			continue;
+		*end = '\0';
+		unwinder__prepare_path(s->unwinder, p);
+	}
+	if (f)
+		fclose(f);
+	else
+		close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* The command's executable, found the way execvp() finds it, and its libraries. */
+static void prepare_executable(struct session *s, const char *cmd)
 {
 	const char *path = getenv("PATH"), *p, *end;
 	char buf[4096];
 
-	if (!s->unwinder)
-		return;
-	prepare_own_libc(s);
 	if (strchr(cmd, '/')) {
 		unwinder__prepare_path(s->unwinder, cmd);
+		prepare_libraries(s, cmd);
 		return;
 	}
 	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
@@ -602,9 +649,25 @@ static void prepare_command(struct session *s, const char *cmd)
 			continue;
 		if (!access(buf, X_OK)) {
 			unwinder__prepare_path(s->unwinder, buf);
+			prepare_libraries(s, buf);
 			return;
 		}
 	}
+}
+
+/*
+ * The command's executable, its libraries and the C library get their
+ * unwind tables before the command runs, waiting at most UNWIND_PREPARE_NS
+ * (the side-band brings anything else it maps a few milliseconds later).
+ */
+static void prepare_command(struct session *s, const char *cmd)
+{
+	if (!s->unwinder)
+		return;
+	prepare_own_libc(s);
+	prepare_executable(s, cmd);
+	if (unwinder__drain(s->unwinder, UNWIND_PREPARE_NS))
+		pr_debug("the command's unwind tables are not all ready");
 }
 
 static int child_exit_status(const struct target *t)
@@ -695,6 +758,9 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (opts.mode != TARGET_CMD &&
 	    sideband__scan_proc(s.sideband, opts.pids, opts.nr_pids, opts.mode == TARGET_ALL))
+		goto out;
+	/* -p: the running processes' tables are ready before the first sample */
+	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_NS * 4))
 		goto out;
 	start_ns = now_ns();
 	if (write_start_meta(&s, online, nr_online, start_ns))

@@ -43,6 +43,7 @@ struct sampler {
 	struct session *s;
 	struct sampler_bpf *skel;
 	struct bpf_link *fork_link;
+	struct bpf_link *mmap_link, *exec_link;	/* --call-graph dwarf: mappings learned */
 	struct bpf_link **links;
 	size_t nr_links;
 	struct cpu_clock *clocks;	/* one per attached CPU, outliving the links */
@@ -176,6 +177,8 @@ int sampler__open(struct session *s, struct sampler **out)
 	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
 #if defined(__x86_64__)
 	sp->skel->rodata->unwind_tables = o->call_graph == CALL_GRAPH_DWARF;
+	bpf_program__set_autoload(sp->skel->progs.on_mmap, o->call_graph == CALL_GRAPH_DWARF);
+	bpf_program__set_autoload(sp->skel->progs.on_exec, o->call_graph == CALL_GRAPH_DWARF);
 #else
 	if (o->call_graph == CALL_GRAPH_DWARF)
 		pr_debug("no table unwinder for this architecture: frame pointers are used");
@@ -200,6 +203,15 @@ int sampler__open(struct session *s, struct sampler **out)
 			goto fail;
 		}
 	}
+#if defined(__x86_64__)
+	if (o->call_graph == CALL_GRAPH_DWARF) {
+		/* without them the walker learns mappings from samples alone: slower */
+		sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap);
+		sp->exec_link = bpf_program__attach(sp->skel->progs.on_exec);
+		if (!sp->mmap_link || !sp->exec_link)
+			pr_debug("mappings are learned from samples only: %s", strerror(errno));
+	}
+#endif
 	sp->rb = ring_buffer__new(bpf_map__fd(sp->skel->maps.events), on_record, sp, NULL);
 	if (!sp->rb) {
 		err = pr_errno(-errno, "cannot set up the BPF ring buffer");
@@ -277,6 +289,9 @@ void sampler__detach(struct sampler *sp)
 	sp->nr_links = 0;
 	bpf_link__destroy(sp->fork_link);
 	sp->fork_link = NULL;
+	bpf_link__destroy(sp->mmap_link);
+	bpf_link__destroy(sp->exec_link);
+	sp->mmap_link = sp->exec_link = NULL;
 }
 
 int sampler__epoll_fd(struct sampler *sp)

@@ -22,6 +22,14 @@
  * them. A file without CFI gets the shared empty table, so it is asked
  * for only once.
  *
+ * Building a large binary's table takes long (cc1: about a second), so
+ * builds run on builder threads: the loop hands one a duplicated file
+ * descriptor, goes on draining the ring buffer, and inserts the finished
+ * table at a later turn (an eventfd wakes it). A thread touches nothing
+ * but its job. Jobs wait smallest file first, and there are two threads,
+ * so one huge binary (a browser, a compiler) does not hold up the others. The command's own binaries, and -p's processes, are queued
+ * before sampling starts, and record waits (a bounded time) for them.
+ *
  * Memory: each table is charged the kernel's size (an array element is
  * rounded up to 8 bytes). Over the budget, the least recently mapped
  * table is dropped; its files fall back to frame pointers until a walker
@@ -31,6 +39,9 @@
 #include <bpf/bpf.h>
 #include <fcntl.h>
 #include <linux/types.h>
+#include <pthread.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +61,11 @@
 #define MISSES_PER_TURN	64	/* walker misses read per loop turn */
 #define MAX_OPEN_TRIES	3	/* then a file is treated as having no CFI */
 #define MAX_ROWS	(1u << 23)	/* the walker's binary search covers this many */
+#define NR_BUILDERS	2
 
 enum file_state {
 	FILE_NEW,
+	FILE_PENDING,		/* its binary's table is being built */
 	FILE_LOADED,		/* its key maps to its binary's table */
 	FILE_EMPTY,		/* its key maps to the empty table: no CFI */
 };
@@ -65,6 +78,7 @@ struct unw_binary {
 	char *path;
 	int fd;				/* its table (inner map), -1 when none */
 	int err;			/* why it has none: 0, or cfi_table__build()'s */
+	bool building;			/* a job for the builder thread is out */
 	size_t nr_rows;
 	uint64_t bytes;
 	uint64_t last_used;
@@ -85,6 +99,19 @@ struct unw_work {
 	char *path;
 };
 
+/* A table built by the builder thread, from fd, for bins[bin]. */
+struct unw_job {
+	size_t bin;
+	uint64_t size;			/* of the file: smaller ones go first */
+	int fd;				/* a duplicate, closed by the builder */
+	int err;			/* the result: 0 and map_fd, or -errno */
+	int map_fd;
+	size_t nr_rows;
+	uint64_t bytes, build_ns;
+	const char *source;
+	struct unw_job *next;
+};
+
 struct unwinder {
 	struct session *s;
 	int tables_fd, missing_fd, bins_fd;
@@ -99,6 +126,16 @@ struct unwinder {
 	size_t q_head, q_nr, q_alloc;
 	uint64_t budget, used, clock;
 	struct unwind_totals st;
+
+	/* the builder thread: todo and done lists under lock */
+	pthread_t threads[NR_BUILDERS];
+	size_t nr_threads;
+	bool stopping;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct unw_job *todo, *done;
+	size_t jobs_out;
+	int done_fd;			/* eventfd: a job is done (the loop waits on it) */
 };
 
 static int grow(void *arr, size_t *alloc, size_t need, size_t size)
@@ -250,15 +287,18 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 	}
 }
 
-/* Builds b's table from the file open at fd into a new inner map. */
-static int build_table(struct unwinder *u, struct unw_binary *b, int fd)
+/*
+ * Builds the table of the file open at fd into a new inner map (*map_fd).
+ * Touches nothing shared: the builder thread runs it.
+ */
+static int make_table(int fd, uint64_t budget, struct unw_job *j)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
 	LIBBPF_OPTS(bpf_map_batch_opts, bopts);
 	struct cfi_table t = { 0 };
 	struct unw_row *rows = NULL;
 	__u32 *keys = NULL, count, i, n;
-	uint64_t t0 = now_ns(), bytes;
+	uint64_t t0 = now_ns();
 	int err, map_fd = -1;
 
 	err = cfi_table__build(fd, &t);
@@ -267,12 +307,11 @@ static int build_table(struct unwinder *u, struct unw_binary *b, int fd)
 	if (err)
 		goto out;
 	n = (__u32)t.nr_rows + 1;
-	bytes = (uint64_t)n * ((sizeof(struct unw_row) + 7) & ~7ul) + 4096;
-	if (bytes > u->budget) {
+	j->bytes = (uint64_t)n * ((sizeof(struct unw_row) + 7) & ~7ul) + 4096;
+	if (j->bytes > budget) {
 		err = -E2BIG;
 		goto out;
 	}
-	make_room(u, bytes, b);
 	err = -ENOMEM;
 	rows = malloc((size_t)n * sizeof(*rows));
 	keys = malloc((size_t)n * sizeof(*keys));
@@ -294,19 +333,11 @@ static int build_table(struct unwinder *u, struct unw_binary *b, int fd)
 		err = errno ? -errno : -EIO;
 		goto out;
 	}
-	b->fd = map_fd;
+	j->map_fd = map_fd;
 	map_fd = -1;
-	b->nr_rows = t.nr_rows;
-	b->bytes = bytes;
-	b->build_ns = now_ns() - t0;
-	u->used += bytes;
-	if (u->used > u->st.peak_bytes)
-		u->st.peak_bytes = u->used;
-	u->st.tables++;
-	u->st.rows += t.nr_rows;
-	u->st.build_ns += b->build_ns;
-	pr_debug("unwind table of '%s': %zu rows from %s in %.1f ms", b->path, t.nr_rows,
-		 t.source ? t.source : "?", b->build_ns / 1e6);
+	j->nr_rows = t.nr_rows;
+	j->source = t.source;
+	j->build_ns = now_ns() - t0;
 	err = 0;
 out:
 	if (map_fd >= 0)
@@ -314,6 +345,140 @@ out:
 	free(rows);
 	free(keys);
 	cfi_table__release(&t);
+	return err;
+}
+
+/* Takes a finished job's table into bins[j->bin] (or its failure). */
+static void take_table(struct unwinder *u, struct unw_job *j)
+{
+	struct unw_binary *b = &u->bins[j->bin];
+
+	b->building = false;
+	b->err = j->err;
+	if (j->err) {
+		if (j->err == -E2BIG)
+			pr_warn("the unwind table of '%s' is larger than the whole budget: "
+				"frame pointers are used there", b->path);
+		else
+			u->st.no_cfi++;
+		return;
+	}
+	make_room(u, j->bytes, b);
+	b->fd = j->map_fd;
+	b->nr_rows = j->nr_rows;
+	b->bytes = j->bytes;
+	b->build_ns = j->build_ns;
+	u->used += j->bytes;
+	if (u->used > u->st.peak_bytes)
+		u->st.peak_bytes = u->used;
+	u->st.tables++;
+	u->st.rows += j->nr_rows;
+	u->st.build_ns += j->build_ns;
+	pr_debug("unwind table of '%s': %zu rows from %s in %.1f ms", b->path, j->nr_rows,
+		 j->source ? j->source : "?", j->build_ns / 1e6);
+}
+
+static void *builder_main(void *arg)
+{
+	struct unwinder *u = arg;
+	struct unw_job *j;
+
+	pthread_mutex_lock(&u->lock);
+	for (;;) {
+		while (!u->todo && !u->stopping)
+			pthread_cond_wait(&u->wake, &u->lock);
+		if (u->stopping)
+			break;
+		j = u->todo;
+		u->todo = j->next;
+		pthread_mutex_unlock(&u->lock);
+		j->err = make_table(j->fd, u->budget, j);
+		close(j->fd);
+		j->fd = -1;
+		pthread_mutex_lock(&u->lock);
+		j->next = u->done;
+		u->done = j;
+		eventfd_write(u->done_fd, 1);	/* wakes the loop */
+	}
+	pthread_mutex_unlock(&u->lock);
+	return NULL;
+}
+
+/* Builds bins[bin]'s table: in place before the thread runs, else as a job. */
+static int build_table(struct unwinder *u, size_t bin, int fd)
+{
+	struct unw_job *j, **tail;
+	struct stat st;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->bin = bin;
+	j->map_fd = -1;
+	j->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (j->fd < 0) {
+		free(j);
+		return -errno;
+	}
+	j->size = fstat(fd, &st) ? UINT64_MAX : (uint64_t)st.st_size;
+	u->bins[bin].building = true;
+	pthread_mutex_lock(&u->lock);
+	for (tail = &u->todo; *tail && (*tail)->size <= j->size; tail = &(*tail)->next)
+		;
+	j->next = *tail;
+	*tail = j;
+	u->jobs_out++;
+	pthread_cond_signal(&u->wake);
+	pthread_mutex_unlock(&u->lock);
+	return 0;
+}
+
+/* Points key at its binary's table, or at the empty one. */
+static int attach_file(struct unwinder *u, struct unw_file *f)
+{
+	const struct unw_binary *b = &u->bins[f->bin - 1];
+	int err;
+
+	if (b->fd >= 0) {
+		err = set_table(u, &f->key, b->fd);
+		if (!err) {
+			f->state = FILE_LOADED;
+			u->st.files++;
+		}
+	} else {
+		err = set_table(u, &f->key, u->empty_fd);
+		if (!err)
+			f->state = FILE_EMPTY;
+	}
+	if (err)
+		err = pr_errno(err, "cannot load the unwind table of '%s'", b->path);
+	return err;
+}
+
+/* Finished jobs: their tables go in, under every file key waiting for them. */
+static int collect_jobs(struct unwinder *u)
+{
+	struct unw_job *done, *next;
+	size_t i;
+	int err = 0;
+
+	eventfd_t n;
+
+	pthread_mutex_lock(&u->lock);
+	done = u->done;
+	u->done = NULL;
+	pthread_mutex_unlock(&u->lock);
+	if (done)
+		eventfd_read(u->done_fd, &n);	/* resets it; EAGAIN: nothing to reset */
+	for (; done; done = next) {
+		next = done->next;
+		take_table(u, done);
+		for (i = 0; i < u->nr_files && !err; i++)
+			if (u->files[i].bin == done->bin + 1 && u->files[i].state == FILE_PENDING)
+				err = attach_file(u, &u->files[i]);
+		u->jobs_out--;
+		free(done);
+	}
 	return err;
 }
 
@@ -368,31 +533,17 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 	}
 	b->last_used = ++u->clock;
 	f->bin = (size_t)(b - u->bins) + 1;
-	if (b->fd < 0 && !b->err) {
-		b->err = build_table(u, b, fd);
-		if (b->err == -ENOMEM) {
-			err = b->err;
+	if (b->fd < 0 && !b->err && !b->building) {
+		err = build_table(u, f->bin - 1, fd);
+		if (err) {
+			err = pr_errno(err, "cannot build the unwind table of '%s'", path);
 			goto out;
 		}
-		if (b->err == -E2BIG)
-			pr_warn("the unwind table of '%s' is larger than the whole budget: "
-				"frame pointers are used there", b->path);
-		else if (b->err)
-			u->st.no_cfi++;
 	}
-	if (b->fd >= 0) {
-		err = set_table(u, &k, b->fd);
-		if (!err) {
-			f->state = FILE_LOADED;
-			u->st.files++;
-		}
-	} else {
-		err = set_table(u, &k, u->empty_fd);
-		if (!err)
-			f->state = FILE_EMPTY;
-	}
-	if (err)
-		err = pr_errno(err, "cannot load the unwind table of '%s'", path);
+	if (u->bins[f->bin - 1].building)
+		f->state = FILE_PENDING;	/* collect_jobs() attaches it */
+	else
+		err = attach_file(u, f);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -405,6 +556,7 @@ int unwinder__open(struct session *s, uint64_t budget, struct unwinder **out)
 	struct unw_row header = { 0 };
 	struct unwinder *u;
 	__u32 zero = 0;
+	size_t i;
 	int err;
 
 	u = calloc(1, sizeof(*u));
@@ -412,6 +564,25 @@ int unwinder__open(struct session *s, uint64_t budget, struct unwinder **out)
 		return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
 	u->s = s;
 	u->budget = budget;
+	u->empty_fd = -1;
+	u->done_fd = -1;
+	pthread_mutex_init(&u->lock, NULL);
+	pthread_cond_init(&u->wake, NULL);
+	u->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (u->done_fd < 0) {
+		err = pr_errno(-errno, "cannot set up the stack unwinder");
+		unwinder__close(u);
+		return err;
+	}
+	for (i = 0; i < NR_BUILDERS; i++) {
+		err = pthread_create(&u->threads[i], NULL, builder_main, u);
+		if (err) {
+			err = pr_errno(-err, "cannot start the unwind table builders");
+			unwinder__close(u);
+			return err;
+		}
+		u->nr_threads++;
+	}
 	sampler__unwind_fds(s->sampler, &u->tables_fd, &u->missing_fd, &u->bins_fd);
 	u->empty_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw_none", sizeof(__u32),
 				     sizeof(struct unw_row), 1, &mopts);
@@ -492,7 +663,9 @@ int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more)
 	*more = false;
 	if (!u)
 		return 0;
-	err = work_misses(u, deadline);
+	err = collect_jobs(u);
+	if (!err)
+		err = work_misses(u, deadline);
 	while (!err && u->q_head < u->q_nr && now_ns() < deadline) {
 		struct unw_work *w = &u->queue[u->q_head++];
 
@@ -504,10 +677,37 @@ int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more)
 	return err;
 }
 
+int unwinder__drain(struct unwinder *u, uint64_t timeout_ns)
+{
+	uint64_t deadline = now_ns() + timeout_ns, now;
+	struct pollfd pfd;
+	int err = 0;
+
+	while (u && !err && u->q_head < u->q_nr) {
+		struct unw_work *w = &u->queue[u->q_head++];
+
+		err = load_file(u, w->tgid, w->start, w->end, w->path, NULL);
+		free(w->path);
+		w->path = NULL;
+	}
+	while (u && !err && u->jobs_out && (now = now_ns()) < deadline) {
+		pfd.fd = u->done_fd;
+		pfd.events = POLLIN;
+		poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1));
+		err = collect_jobs(u);
+	}
+	return err;
+}
+
 void unwinder__prepare_path(struct unwinder *u, const char *path)
 {
-	if (u && path && path[0] == '/')
-		load_file(u, 0, 0, 0, path, NULL);
+	if (u && path && path[0] == '/' && load_file(u, 0, 0, 0, path, NULL))
+		pr_debug("no unwind table prepared for '%s'", path);
+}
+
+int unwinder__event_fd(const struct unwinder *u)
+{
+	return u->done_fd;
 }
 
 void unwinder__totals(const struct unwinder *u, struct unwind_totals *t)
@@ -635,10 +835,50 @@ int unwinder__store(struct unwinder *u, const uint64_t *tot)
 
 void unwinder__close(struct unwinder *u)
 {
+	struct unw_job *next;
+	struct timespec ts;
 	size_t i;
 
 	if (!u)
 		return;
+	pthread_mutex_lock(&u->lock);
+	u->stopping = true;
+	pthread_cond_broadcast(&u->wake);
+	pthread_mutex_unlock(&u->lock);
+	/*
+	 * A builder deep in a huge binary would hold up the end of the
+	 * recording: after a moment it is left to finish alone, with u.
+	 */
+	if (clock_gettime(CLOCK_REALTIME, &ts))
+		memset(&ts, 0, sizeof(ts));
+	ts.tv_nsec += 200000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	for (i = 0; i < u->nr_threads; i++) {
+		if (pthread_timedjoin_np(u->threads[i], NULL, &ts)) {
+			pr_debug("an unwind table builder is still busy: left to finish");
+			for (; i < u->nr_threads; i++)
+				pthread_detach(u->threads[i]);
+			return;
+		}
+	}
+	for (; u->todo; u->todo = next) {
+		next = u->todo->next;
+		close(u->todo->fd);
+		free(u->todo);
+	}
+	for (; u->done; u->done = next) {
+		next = u->done->next;
+		if (u->done->map_fd >= 0)
+			close(u->done->map_fd);
+		free(u->done);
+	}
+	if (u->done_fd >= 0)
+		close(u->done_fd);
+	pthread_mutex_destroy(&u->lock);
+	pthread_cond_destroy(&u->wake);
 	for (i = 0; i < u->nr_bins; i++) {
 		if (u->bins[i].fd >= 0)
 			close(u->bins[i].fd);

@@ -52,13 +52,23 @@ int unwinder__note_mapping(struct unwinder *u, uint32_t tgid, uint64_t start, ui
 int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more);
 
 /*
- * Builds a table now for the file at path (e.g. the command about to be
- * run), so that it is ready from its first sample. Failures are quiet.
+ * Hands every queued mapping to the builder and waits up to timeout_ns for
+ * the tables being built (-p and -- CMD: ready before the first sample).
+ * Prints on failure.
+ */
+int unwinder__drain(struct unwinder *u, uint64_t timeout_ns);
+
+/*
+ * Starts building a table for the file at path (e.g. the command about to
+ * be run); unwinder__drain() waits for it. Failures are quiet.
  */
 void unwinder__prepare_path(struct unwinder *u, const char *path);
 
 /* Adds the per-binary and total unwind counts to the recording. */
 int unwinder__store(struct unwinder *u, const uint64_t *stats_total);
+
+/* An fd that becomes readable when a table is built (to wait on with epoll). */
+int unwinder__event_fd(const struct unwinder *u);
 
 void unwinder__totals(const struct unwinder *u, struct unwind_totals *t);
 

@@ -56,3 +56,9 @@ add_custom_command(
   DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/workloads/cxx_names.cpp
   COMMENT "building the C++ workload cxx_names")
 add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
+
+# unwinding (issue 11): a frameless hot leaf under two callers (70/30), the
+# hot work in a signal handler, threads and a recursion deeper than 127.
+eprof_workload(frameless FLAGS -momit-leaf-frame-pointer)
+eprof_workload(sighandler)
+eprof_workload(threads_deep LIBS pthread)
