@@ -80,11 +80,13 @@ struct {
 
 #define UNW_VMA_CACHE		8	/* mappings cached per process */
 
+/* A mapping as the walker keeps it. */
 struct unw_vma {
 	__u64 start, end, pgoff;
 	__u64 vma;			/* the vm_area_struct, to check it still holds */
 	__u64 file;
-	struct unw_key key;
+	__u64 flags;			/* vm_flags */
+	struct unw_key key;		/* its file (zero: anonymous) */
 };
 
 struct unw_vma_cache {
@@ -115,9 +117,7 @@ struct inode___v65 {
 
 struct unw_state {
 	__u64 pc, sp, bp;		/* registers of the frame being unwound */
-	__u64 vm_start, vm_end, vm_pgoff;	/* the current mapping */
-	__u64 vma, file;
-	struct unw_key key;		/* its file (zero: anonymous) */
+	struct unw_vma cur;		/* the current mapping */
 	__u64 mm;
 	struct unw_key fb_key;		/* binary of the first frame-pointer step */
 	__u32 base;			/* frames[] index of the first user frame */
@@ -142,11 +142,6 @@ struct {
 	__type(value, struct unw_state);
 } unw_states SEC(".maps");
 
-/* What unw_vma_cb() found (bpf_find_vma() wants its context on the stack). */
-struct unw_found {
-	__u64 start, end, pgoff, vma, file, flags;
-	struct unw_key key;
-};
 
 static __always_inline __u64 unw_inode_ctime(struct inode *ino)
 {
@@ -170,7 +165,7 @@ static __always_inline __u64 unw_inode_ctime(struct inode *ino)
 
 static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
 {
-	struct unw_found *st = data;
+	struct unw_vma *st = data;
 	struct inode *ino;
 	struct file *f;
 
@@ -180,10 +175,7 @@ static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, voi
 	st->end = BPF_CORE_READ(vma, vm_end);
 	st->pgoff = BPF_CORE_READ(vma, vm_pgoff);
 	st->flags = BPF_CORE_READ(vma, vm_flags);
-	st->key.dev = 0;
-	st->key.pad = 0;
-	st->key.ino = 0;
-	st->key.ctime_ns = 0;
+	__builtin_memset(&st->key, 0, sizeof(st->key));
 	f = BPF_CORE_READ(vma, vm_file);
 	st->file = (__u64)f;
 	if (!f)
@@ -209,9 +201,8 @@ static __always_inline bool unw_vma_valid(const struct unw_vma *e)
 
 /* Keeps f in tgid's cache of mappings of mm, replacing the oldest entry. */
 static __always_inline void unw_cache_put(__u32 tgid, __u64 mm, struct unw_vma_cache *c,
-					  const struct unw_found *f)
+					  const struct unw_vma *f)
 {
-	struct unw_vma *e;
 	__u32 slot;
 
 	if (!c || c->mm != mm) {
@@ -223,13 +214,7 @@ static __always_inline void unw_cache_put(__u32 tgid, __u64 mm, struct unw_vma_c
 		c->mm = mm;
 	}
 	slot = c->next++ % UNW_VMA_CACHE;
-	e = &c->e[slot];
-	e->start = f->start;
-	e->end = f->end;
-	e->pgoff = f->pgoff;
-	e->vma = f->vma;
-	e->file = f->file;
-	e->key = f->key;
+	c->e[slot] = *f;
 }
 
 /*
@@ -240,7 +225,7 @@ static __always_inline void unw_cache_put(__u32 tgid, __u64 mm, struct unw_vma_c
 static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 {
 	struct unw_vma_cache *c;
-	struct unw_found f = {};
+	struct unw_vma f = {};
 	struct unw_vma *e;
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32, hit = UNW_VMA_CACHE;
 	__u32 i;
@@ -255,12 +240,7 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 		if (hit < UNW_VMA_CACHE) {
 			e = &c->e[hit];
 			if (unw_vma_valid(e)) {
-				st->vm_start = e->start;
-				st->vm_end = e->end;
-				st->vm_pgoff = e->pgoff;
-				st->vma = e->vma;
-				st->file = e->file;
-				st->key = e->key;
+				st->cur = *e;
 				return true;
 			}
 			e->start = e->end = 0;
@@ -271,12 +251,7 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 	st->find_used = 1;
 	if (bpf_find_vma(bpf_get_current_task_btf(), pc, unw_vma_cb, &f, 0))
 		return false;
-	st->vm_start = f.start;
-	st->vm_end = f.end;
-	st->vm_pgoff = f.pgoff;
-	st->vma = f.vma;
-	st->file = f.file;
-	st->key = f.key;
+	st->cur = f;
 	unw_cache_put(tgid, st->mm, c, &f);
 	return true;
 }
@@ -287,7 +262,7 @@ static __always_inline void unw_learn(__u64 addr)
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	__u64 mm = (__u64)BPF_CORE_READ(task, mm);
-	struct unw_found f = {};
+	struct unw_vma f = {};
 
 	if (!mm || bpf_find_vma(task, addr, unw_vma_cb, &f, 0) || !f.file ||
 	    !(f.flags & UNW_VM_EXEC))
@@ -334,7 +309,7 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 
 	if (st->fb == UNW_FB_NONE) {
 		st->fb = why;
-		st->fb_key = st->key;
+		st->fb_key = st->cur.key;
 	}
 	if (st->bp <= st->sp ||
 	    bpf_probe_read_user(&ra, sizeof(ra), (void *)(st->bp + 8)) ||
@@ -408,27 +383,27 @@ static long unw_step(__u64 i, void *data)
 	st->n++;
 
 	lpc = st->exact ? st->pc : st->pc - 1;
-	if (!st->have_vma || lpc < st->vm_start || lpc >= st->vm_end) {
+	if (!st->have_vma || lpc < st->cur.start || lpc >= st->cur.end) {
 		st->have_vma = unw_find_vma(st, lpc);
 		if (!st->have_vma)
-			__builtin_memset(&st->key, 0, sizeof(st->key));
+			__builtin_memset(&st->cur.key, 0, sizeof(st->cur.key));
 	}
 	if (!st->have_vma) {
 		fb = UNW_FB_NO_VMA;
-	} else if (!st->key.ino) {
+	} else if (!st->cur.key.ino) {
 		fb = UNW_FB_NO_CFI;
 	} else {
-		tbl = bpf_map_lookup_elem(&unw_tables, &st->key);
+		tbl = bpf_map_lookup_elem(&unw_tables, &st->cur.key);
 		if (!tbl) {
 			fb = UNW_FB_NO_TABLE;
 			miss.tgid = bpf_get_current_pid_tgid() >> 32;
 			miss.pad = 0;
-			miss.start = st->vm_start;
-			miss.end = st->vm_end;
-			miss.pgoff = st->vm_pgoff;
-			bpf_map_update_elem(&unw_missing, &st->key, &miss, BPF_NOEXIST);
+			miss.start = st->cur.start;
+			miss.end = st->cur.end;
+			miss.pgoff = st->cur.pgoff;
+			bpf_map_update_elem(&unw_missing, &st->cur.key, &miss, BPF_NOEXIST);
 		} else {
-			off = lpc - st->vm_start + (st->vm_pgoff << UNW_PAGE_SHIFT);
+			off = lpc - st->cur.start + (st->cur.pgoff << UNW_PAGE_SHIFT);
 			if (!unw_find_row(tbl, off, &row))
 				fb = UNW_FB_NO_CFI;
 		}
@@ -540,7 +515,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 		stat_inc(EV_STAT_UNW_STOP + st->stop);
 	if (st->stop == UNW_STOP_DEPTH)
 		stat_inc(EV_STAT_USTACK_TRUNC);
-	unw_bin_count(&st->key, false, st->stop);
+	unw_bin_count(&st->cur.key, false, st->stop);
 	if (st->fb != UNW_FB_NONE) {
 		stat_inc(EV_STAT_UNW_FB + st->fb);
 		unw_bin_count(&st->fb_key, true, st->fb);

@@ -72,3 +72,22 @@ check_complete() {
 	}
 	say "$1: $5 of $6 stacks ($(share_pct "$5" "$6")%) reach the entry"
 }
+
+# start_python_loop SECONDS: a pure-Python loop in the background (Debian's
+# python3); sets PY_PID. The caller kills it.
+start_python_loop() {
+	/usr/bin/python3 -c "import time
+end = time.time() + $1
+while time.time() < end:
+    sum(i * i for i in range(10000))" &
+	PY_PID=$!
+	sleep 0.3
+}
+
+# check_at_least WHAT PART TOTAL MIN_PCT: PART is at least MIN_PCT% of TOTAL (> 0).
+check_at_least() {
+	[ "$3" -gt 0 ] || fail "$1: nothing to count"
+	awk -v p="$2" -v t="$3" -v m="$4" 'BEGIN { exit !(100 * p >= m * t) }' ||
+		fail "$1: only $2 of $3 ($(share_pct "$2" "$3")%, want >= $4%)"
+	say "$1: $2 of $3 ($(share_pct "$2" "$3")%)"
+}

@@ -14,8 +14,7 @@ thr_entry=$(samples "$TMP/t.fold" '^threads_deep;[^;]*clone3?;start_thread;threa
 deep=$(samples "$TMP/t.fold" ';recurse;')
 say "threads: $thr samples, $thr_entry from clone3/start_thread; recursion: $deep samples"
 [ "$thr" -ge 50 ] && [ "$deep" -ge 20 ] || fail "too few samples (threads $thr, recursion $deep)"
-awk -v e="$thr_entry" -v t="$thr" 'BEGIN { exit !(100 * e >= 99 * t) }' ||
-	fail "only $thr_entry of $thr thread stacks start at clone3/start_thread"
+check_at_least "thread stacks from clone3/start_thread" "$thr_entry" "$thr" 99
 # A cut stack holds exactly 127 user frames (all recurse, the bottom ones lost).
 long=$(awk '/;recurse;/ { n = split($0, f, ";"); u = 0; for (i = 2; i <= n; i++) if (f[i] !~ /_\[k\]/) u++; if (u >= 127) c += $NF } END { print c + 0 }' "$TMP/t.fold")
 say "recursion stacks cut at 127 frames: $long"

@@ -14,18 +14,12 @@ PY=/usr/bin/python3
 "$EPROF" report -i "$TMP/d.eprof" --fold >"$TMP/d.fold" 2>/dev/null || fail "report failed"
 lib=$(samples "$TMP/d.fold" ';hotlib_spin( |$)')
 libfull=$(samples "$TMP/d.fold" '^dlopener;_start;.*;main;hotlib_spin( |$)')
-say "dlopen'ed hotlib_spin: $libfull of $lib stacks down to _start"
 [ "$lib" -ge 50 ] || fail "too few samples in hotlib_spin ($lib)"
-awk -v f="$libfull" -v t="$lib" 'BEGIN { exit !(100 * f >= 97 * t) }' ||
-	fail "only $libfull of $lib dlopen'ed library stacks reach _start"
+check_at_least "dlopen'ed hotlib_spin, stacks down to _start" "$libfull" "$lib" 97
 
 # -p: a Python loop already running (its tables are built when eprof starts).
-"$PY" -c 'import time
-end = time.time() + 30
-while time.time() < end:
-    sum(i * i for i in range(10000))' &
-pid=$!
-sleep 0.3
+start_python_loop 30
+pid=$PY_PID
 "$EPROF" record -F 999 -d 2 -p "$pid" -o "$TMP/p.eprof" 2>"$TMP/p.err" ||
 	{ kill "$pid"; cat "$TMP/p.err"; fail "record -p failed"; }
 kill "$pid"; wait "$pid" 2>/dev/null
@@ -39,8 +33,6 @@ check_complete "-p on a running python3" "$TMP/p.fold" python3 97
 "$EPROF" report -i "$TMP/s.eprof" --fold >"$TMP/s.fold" 2>/dev/null || fail "report failed"
 n=$(samples "$TMP/s.fold" ';short_lived_work( |$)')
 full=$(samples "$TMP/s.fold" '^short_lived;_start;.*;main;short_lived_work( |$)')
-say "20 ms processes: $full of $n stacks in short_lived_work reach _start"
 [ "$n" -ge 10 ] || fail "too few samples of the short processes ($n)"
-awk -v f="$full" -v t="$n" 'BEGIN { exit !(100 * f >= 85 * t) }' ||
-	fail "only $full of $n stacks of 20 ms processes are whole"
+check_at_least "20 ms processes, stacks in short_lived_work down to _start" "$full" "$n" 85
 exit 0

@@ -10,12 +10,8 @@ require_root; require_btf
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip "needs Debian's python3 (.ci/deps.sh --tests)"
 
-"$PY" -c 'import time
-end = time.time() + 60
-while time.time() < end:
-    sum(i * i for i in range(10000))' &
-pid=$!
-sleep 0.3
+start_python_loop 60
+pid=$PY_PID
 "$EPROF" record -a -F 499 -d 6 -o "$TMP/a.eprof" 2>"$TMP/a.err" ||
 	{ kill "$pid"; cat "$TMP/a.err"; fail "record -a failed"; }
 kill "$pid"; wait "$pid" 2>/dev/null
