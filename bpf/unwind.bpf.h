@@ -128,6 +128,7 @@ struct unw_state {
 	__u8 stop;			/* enum unw_stop */
 	__u8 fb;			/* enum unw_fb of the first FP step, or UNW_FB_NONE */
 	__u8 find_used;			/* bpf_find_vma() was called in this sample */
+	__u8 checked;			/* cache entries checked in this sample (bits) */
 };
 
 /*
@@ -189,14 +190,30 @@ static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, voi
 	return 0;
 }
 
-/* Whether the cached e still describes a live mapping (see the file comment). */
+/*
+ * Whether the cached e still describes a live mapping (see the file
+ * comment). Two reads: vm_start/vm_end and vm_pgoff/vm_file are neighbours
+ * (checked with CO-RE; otherwise four reads).
+ */
 static __always_inline bool unw_vma_valid(const struct unw_vma *e)
 {
 	struct vm_area_struct *vma = (void *)e->vma;
+	__u64 a[2], b[2];
 
-	return BPF_CORE_READ(vma, vm_start) == e->start && BPF_CORE_READ(vma, vm_end) == e->end &&
-	       BPF_CORE_READ(vma, vm_pgoff) == e->pgoff &&
-	       (__u64)BPF_CORE_READ(vma, vm_file) == e->file;
+	if (bpf_core_field_offset(struct vm_area_struct, vm_end) !=
+		    bpf_core_field_offset(struct vm_area_struct, vm_start) + 8 ||
+	    bpf_core_field_offset(struct vm_area_struct, vm_file) !=
+		    bpf_core_field_offset(struct vm_area_struct, vm_pgoff) + 8)
+		return BPF_CORE_READ(vma, vm_start) == e->start &&
+		       BPF_CORE_READ(vma, vm_end) == e->end &&
+		       BPF_CORE_READ(vma, vm_pgoff) == e->pgoff &&
+		       (__u64)BPF_CORE_READ(vma, vm_file) == e->file;
+	if (bpf_probe_read_kernel(a, sizeof(a), (void *)vma +
+				  bpf_core_field_offset(struct vm_area_struct, vm_start)) ||
+	    bpf_probe_read_kernel(b, sizeof(b), (void *)vma +
+				  bpf_core_field_offset(struct vm_area_struct, vm_pgoff)))
+		return false;
+	return a[0] == e->start && a[1] == e->end && b[0] == e->pgoff && b[1] == e->file;
 }
 
 /* Keeps f in tgid's cache of mappings of mm, replacing the oldest entry. */
@@ -239,7 +256,9 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 				hit = i;
 		if (hit < UNW_VMA_CACHE) {
 			e = &c->e[hit];
-			if (unw_vma_valid(e)) {
+			/* a walk often comes back to a mapping: check it once */
+			if ((st->checked & (1u << hit)) || unw_vma_valid(e)) {
+				st->checked |= 1u << hit;
 				st->cur = *e;
 				return true;
 			}

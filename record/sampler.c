@@ -218,6 +218,16 @@ int sampler__open(struct session *s, struct sampler **out)
 		goto fail;
 	}
 	pr_debug("ring buffer %llu KiB", (unsigned long long)(rb_bytes >> 10));
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(sp->skel->progs.on_cpu_clock), &info,
+					     &len))
+			pr_debug("sampler program id %u (bench/unwind.sh reads its run time)",
+				 info.id);
+	}
 	*out = sp;
 	return 0;
 fail:

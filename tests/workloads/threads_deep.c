@@ -5,7 +5,8 @@
  * and spins at the bottom in deep_work: its stacks are deeper than the 127
  * frames a stack holds, so they are cut there and counted as truncated.
  *
- * usage: threads_deep [MILLISECONDS]   (default 1500)
+ * usage: threads_deep [MILLISECONDS [DEPTH [THREADS]]]   (defaults 1500 200 2)
+ * (bench/unwind.sh uses DEPTH and THREADS 0 to compare walks at one depth)
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -60,12 +61,15 @@ __attribute__((noinline)) void recurse(int depth, uint64_t end)
 int main(int argc, char **argv)
 {
 	uint64_t end = now_ns() + (uint64_t)(argc > 1 ? atoi(argv[1]) : 1500) * 1000000ull;
+	int depth = argc > 2 ? atoi(argv[2]) : 200, nr = argc > 3 ? atoi(argv[3]) : 2;
 	pthread_t t[2];
 
-	for (int i = 0; i < 2; i++)
+	if (nr < 0 || nr > 2)
+		nr = 2;
+	for (int i = 0; i < nr; i++)
 		pthread_create(&t[i], NULL, thread_main, &end);
-	recurse(200, end);
-	for (int i = 0; i < 2; i++)
+	recurse(depth > 0 ? depth : 0, end);
+	for (int i = 0; i < nr; i++)
 		pthread_join(t[i], NULL);
 	return 0;
 }
