@@ -6,19 +6,21 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
-# build: compilers, BPF tools, the five libraries, and libiberty (its
-# C++/Rust demangler; g++ from build-essential also builds a test workload)
+# build: compilers, BPF tools, the six libraries (zlib for pprof's gzip), and
+# libiberty (its C++/Rust demangler; g++ from build-essential also builds a
+# test workload)
 pkgs=(build-essential cmake pkg-config clang llvm bpftool
-      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev libiberty-dev)
+      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev zlib1g-dev libiberty-dev)
 if [ "${1:-}" = --tests ]; then
 	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,
 	# go tool pprof, addr2line) and the tools the end-to-end scripts use
-	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build);
+	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build;
+	# rustc: t0213 builds a Rust workload to check demangling of Rust names);
 	# Debian's own programs built without frame pointers for the unwinder tests
 	# (python3, xz-utils, gzip), libc6-dbg so their entry frames have names,
 	# and linux-perf to compare with perf --call-graph dwarf
 	pkgs+=(sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip
-	       procps libclang-rt-14-dev python3 xz-utils libc6-dbg linux-perf)
+	       procps time libclang-rt-14-dev rustc python3 xz-utils libc6-dbg linux-perf)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

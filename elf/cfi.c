@@ -57,14 +57,25 @@ struct fde_spans {
 	size_t first, count;
 };
 
+/* An FDE that passed vetting: walked with libdw. */
+struct good_fde {
+	uint64_t lo, hi;		/* virtual addresses */
+	uint64_t program_len;		/* its CIE's and its own CFA program bytes */
+};
+
 struct builder {
-	Elf *elf;
+	Elf *elf;			/* the binary */
+	uint8_t *image;			/* a minimal ELF file holding a copy of the CFI */
+	size_t image_size;
+	Elf *image_elf;			/* what libdw reads */
 	Dwarf *dw;			/* .debug_frame only */
 	Dwarf_CFI *cfi;
 	bool eh_frame;			/* .eh_frame format (else .debug_frame) */
-	Elf_Data *data;			/* the CFI section's bytes */
-	uint64_t sec_addr;		/* its address (pc-relative pointers) */
-	const unsigned char *ident;
+	Elf_Data data;			/* the copy's bytes (vetting may poison entries) */
+	uint64_t sec_addr;		/* the section's address (pc-relative pointers) */
+	unsigned char ident[EI_NIDENT];
+	struct good_fde *good;
+	size_t nr_good, cap_good;
 	struct rec_segment *segs;
 	size_t nr_segs;
 	struct span *spans;
@@ -73,7 +84,7 @@ struct builder {
 	size_t nr_fde_spans, cap_fde_spans;
 	uint64_t work;			/* charged against CFI_MAX_WORK */
 	size_t nr_fdes;
-	size_t nr_bad;			/* entries libdw could not read */
+	size_t nr_bad;			/* entries that cannot be read */
 };
 
 /* Makes room for one more element of size elem in *v (nr used of *cap). */
@@ -146,7 +157,7 @@ static bool read_uleb(const uint8_t **p, const uint8_t *end, uint64_t *val)
 			*val = v;
 			return true;
 		}
-		if (shift > 70)
+		if (shift >= 70)		/* 10 bytes, libdw's limit too */
 			return false;
 	}
 	return false;
@@ -190,7 +201,7 @@ static bool read_fixed(const uint8_t **p, const uint8_t *end, size_t size, bool 
 static bool read_encoded(const struct builder *b, const uint8_t **p, const uint8_t *end,
 			 uint8_t enc, bool value_only, uint64_t *val)
 {
-	uint64_t here = b->sec_addr + (uint64_t)(*p - (const uint8_t *)b->data->d_buf);
+	uint64_t here = b->sec_addr + (uint64_t)(*p - (const uint8_t *)b->data.d_buf);
 	bool ok;
 
 	/* Fixed sizes by format; 0 marks the LEB128 forms and invalid ones. */
@@ -237,7 +248,7 @@ static bool cie_fde_encoding(const struct builder *b, const Dwarf_CIE *cie, uint
 	*enc = b->eh_frame ? DW_EH_PE_absptr : DW_EH_PE_udata8;
 	if (!b->eh_frame || a[0] != 'z')
 		return a[0] == '\0';		/* no augmentation data: absolute */
-	if (!p || end < p || end > (const uint8_t *)b->data->d_buf + b->data->d_size)
+	if (!p || end < p || end > (const uint8_t *)b->data.d_buf + b->data.d_size)
 		return false;
 	for (a++; *a; a++) {
 		switch (*a) {
@@ -402,22 +413,182 @@ static int walk_fde(struct builder *b, uint64_t lo, uint64_t hi, uint64_t progra
 	return 0;
 }
 
-/* Enumerates the FDEs of the CFI section and walks each. */
-static int walk_section(struct builder *b)
+/* ---- vetting: what libdw may run ------------------------------------ */
+
+/*
+ * libdw grows a frame's register array to the highest register number a
+ * CFA program names (up to 134M entries, 2 GiB, per lookup) and copies the
+ * whole state on each DW_CFA_remember_state. So before libdw sees a
+ * program it is decoded here, and an FDE whose program (or CIE's) names a
+ * register above CFI_MAX_REGNO, nests remember_state deeper than
+ * CFI_MAX_REMEMBER, uses an opcode libdw does not know or runs off its
+ * end is poisoned (below): its range becomes one UNSUPPORTED row.
+ */
+#define CFI_MAX_REGNO		127	/* x86-64 DWARF numbers end at k7 = 125 */
+#define CFI_MAX_REMEMBER	64
+
+/*
+ * Operands of each DW_CFA opcode below 0x40 (the three high-bit forms
+ * carry a register of 6 bits): R register, U unsigned LEB128, S signed
+ * LEB128, B LEB128 length and block, A address in the FDE encoding,
+ * 1 2 4 8 fixed bytes, "" none. NULL: libdw does not know the opcode.
+ */
+static const char *const cfa_operands[0x40] = {
+	[DW_CFA_nop] = "", [DW_CFA_set_loc] = "A", [DW_CFA_advance_loc1] = "1",
+	[DW_CFA_advance_loc2] = "2", [DW_CFA_advance_loc4] = "4",
+	[DW_CFA_offset_extended] = "RU", [DW_CFA_restore_extended] = "R",
+	[DW_CFA_undefined] = "R", [DW_CFA_same_value] = "R", [DW_CFA_register] = "RR",
+	[DW_CFA_remember_state] = "", [DW_CFA_restore_state] = "", [DW_CFA_def_cfa] = "RU",
+	[DW_CFA_def_cfa_register] = "R", [DW_CFA_def_cfa_offset] = "U",
+	[DW_CFA_def_cfa_expression] = "B", [DW_CFA_expression] = "RB",
+	[DW_CFA_offset_extended_sf] = "RS", [DW_CFA_def_cfa_sf] = "RS",
+	[DW_CFA_def_cfa_offset_sf] = "S", [DW_CFA_val_offset] = "RU",
+	[DW_CFA_val_offset_sf] = "RS", [DW_CFA_val_expression] = "RB",
+	[DW_CFA_MIPS_advance_loc8] = "8", [DW_CFA_GNU_window_save] = "",
+	[DW_CFA_GNU_args_size] = "U", [DW_CFA_GNU_negative_offset_extended] = "RU",
+};
+
+static bool program_is_safe(const struct builder *b, const uint8_t *p, const uint8_t *end,
+			    uint8_t enc)
 {
+	unsigned int depth = 0;
+	const char *shape;
+	uint64_t v;
+
+	while (p < end) {
+		uint8_t op = *p++;
+
+		if (op >= 0x40) {		/* advance_loc, restore: nothing more */
+			if ((op & 0xc0) == DW_CFA_offset && !read_uleb(&p, end, &v))
+				return false;
+			continue;
+		}
+		shape = cfa_operands[op];
+		if (!shape)
+			return false;
+		if (op == DW_CFA_remember_state && ++depth > CFI_MAX_REMEMBER)
+			return false;
+		if (op == DW_CFA_restore_state && depth)
+			depth--;
+		for (; *shape; shape++) {
+			bool ok;
+
+			switch (*shape) {
+			case 'R':
+				ok = read_uleb(&p, end, &v) && v <= CFI_MAX_REGNO;
+				break;
+			case 'U':
+				ok = read_uleb(&p, end, &v);
+				break;
+			case 'S':
+				ok = read_sleb(&p, end, &v);
+				break;
+			case 'B':
+				ok = read_uleb(&p, end, &v) && v <= (uint64_t)(end - p);
+				if (ok)
+					p += v;
+				break;
+			case 'A':
+				ok = read_encoded(b, &p, end, enc, true, &v);
+				break;
+			default:		/* '1' '2' '4' '8' */
+				ok = (size_t)(end - p) >= (size_t)(*shape - '0');
+				if (ok)
+					p += *shape - '0';
+				break;
+			}
+			if (!ok)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Makes the entry at off unreadable to dwarf_next_cfi, so that libdw's
+ * scan skips it as we do: it becomes a CIE of version 0. The entry was
+ * read once, so its length field and an id and a byte after it are there.
+ */
+static void poison_entry(struct builder *b, Dwarf_Off off)
+{
+	uint8_t *p = (uint8_t *)b->data.d_buf + off;
+	size_t id_size = 4;
+
+	if (!memcmp(p, "\xff\xff\xff\xff", 4)) {
+		p += 8;
+		id_size = 8;
+	}
+	p += 4;
+	memset(p, b->eh_frame ? 0 : 0xff, id_size);	/* the CIE id of the format */
+	p[id_size] = 0;					/* version: invalid */
+}
+
+/*
+ * Vets one FDE: on success *fde is what to walk. Otherwise the caller
+ * poisons it, and *fde->lo/hi say the range to mark when it is known.
+ */
+static bool vet_fde(struct builder *b, const Dwarf_FDE *e, struct good_fde *fde)
+{
+	Dwarf_CFI_Entry cie;
+	Dwarf_Off cie_next;
+	const uint8_t *p = e->start;
+	uint64_t lo, len, aug_len;
+	uint8_t enc;
+
+	fde->lo = fde->hi = 0;
+	if (dwarf_next_cfi(b->ident, &b->data, b->eh_frame, e->CIE_pointer, &cie_next, &cie) ||
+	    !dwarf_cfi_cie_p(&cie) || !cie_fde_encoding(b, &cie.cie, &enc))
+		return false;
+	if (!read_encoded(b, &p, e->end, enc, false, &lo) ||
+	    !read_encoded(b, &p, e->end, enc, true, &len) || !len || lo + len < lo)
+		return false;
+	fde->lo = lo;
+	fde->hi = lo + len;
+	if (cie.cie.augmentation[0] == 'z') {
+		if (!read_uleb(&p, e->end, &aug_len) || aug_len > (uint64_t)(e->end - p))
+			return false;
+		p += aug_len;
+	}
+	fde->program_len = (uint64_t)(e->end - e->start) +
+			   (uint64_t)(cie.cie.initial_instructions_end - cie.cie.initial_instructions);
+	return program_is_safe(b, cie.cie.initial_instructions, cie.cie.initial_instructions_end,
+			       enc) &&
+	       program_is_safe(b, p, e->end, enc);
+}
+
+/* Adds an FDE's spans, spans[first ..], as one group for build_rows. */
+static int group_spans(struct builder *b, size_t first)
+{
+	int err;
+
+	if (b->nr_spans == first)
+		return 0;
+	err = grow((void **)&b->fdes, &b->cap_fde_spans, b->nr_fde_spans, sizeof(*b->fdes));
+	if (err)
+		return err;
+	b->fdes[b->nr_fde_spans++] = (struct fde_spans){ b->spans[first].start, first,
+							 b->nr_spans - first };
+	return 0;
+}
+
+/*
+ * Reads every entry of the section copy: FDEs that pass vet_fde are kept
+ * for walking; the others are poisoned for libdw and their range, when
+ * known, becomes an UNSUPPORTED row.
+ */
+static int vet_section(struct builder *b)
+{
+	static const struct unw_row unsupported = { .cfa_type = UNW_CFA_UNSUPPORTED };
 	Dwarf_Off off = 0, next;
 	int rc, err;
 
 	while (true) {
-		Dwarf_CFI_Entry entry, cie;
-		Dwarf_Off cie_next;
-		const uint8_t *p;
-		uint64_t lo, len, program_len;
+		Dwarf_CFI_Entry entry;
+		struct good_fde fde;
 		size_t first;
-		uint8_t enc;
 
 		next = (Dwarf_Off)-1;
-		rc = dwarf_next_cfi(b->ident, b->data, b->eh_frame, off, &next, &entry);
+		rc = dwarf_next_cfi(b->ident, &b->data, b->eh_frame, off, &next, &entry);
 		if (rc > 0)
 			break;
 		if (rc < 0) {
@@ -430,32 +601,45 @@ static int walk_section(struct builder *b)
 		}
 		if (next <= off)
 			break;
-		off = next;
-		if (dwarf_cfi_cie_p(&entry))
+		if (dwarf_cfi_cie_p(&entry)) {
+			off = next;
 			continue;
+		}
 		if (++b->nr_fdes > CFI_MAX_FDES)
 			return -E2BIG;
-		if (dwarf_next_cfi(b->ident, b->data, b->eh_frame, entry.fde.CIE_pointer,
-				   &cie_next, &cie) || !dwarf_cfi_cie_p(&cie) ||
-		    !cie_fde_encoding(b, &cie.cie, &enc))
-			continue;
-		p = entry.fde.start;
-		if (!read_encoded(b, &p, entry.fde.end, enc, false, &lo) ||
-		    !read_encoded(b, &p, entry.fde.end, enc, true, &len) || !len ||
-		    lo + len < lo)
-			continue;
-		program_len = (uint64_t)(entry.fde.end - entry.fde.start) +
-			      (uint64_t)(cie.cie.initial_instructions_end - cie.cie.initial_instructions);
+		if (vet_fde(b, &entry.fde, &fde)) {
+			err = grow((void **)&b->good, &b->cap_good, b->nr_good, sizeof(*b->good));
+			if (err)
+				return err;
+			b->good[b->nr_good++] = fde;
+		} else {
+			poison_entry(b, off);
+			b->nr_bad++;
+			first = b->nr_spans;
+			err = add_range(b, fde.lo, fde.hi, &unsupported);
+			if (!err)
+				err = group_spans(b, first);
+			if (err)
+				return err;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/* Walks every vetted FDE with libdw. */
+static int walk_fdes(struct builder *b)
+{
+	size_t i, first;
+	int err;
+
+	for (i = 0; i < b->nr_good; i++) {
 		first = b->nr_spans;
-		err = walk_fde(b, lo, lo + len, program_len);
-		if (!err && b->nr_spans > first)
-			err = grow((void **)&b->fdes, &b->cap_fde_spans, b->nr_fde_spans,
-				   sizeof(*b->fdes));
+		err = walk_fde(b, b->good[i].lo, b->good[i].hi, b->good[i].program_len);
+		if (!err)
+			err = group_spans(b, first);
 		if (err)
 			return err;
-		if (b->nr_spans > first)
-			b->fdes[b->nr_fde_spans++] = (struct fde_spans){
-				b->spans[first].start, first, b->nr_spans - first };
 	}
 	return 0;
 }
@@ -568,35 +752,91 @@ static Elf_Scn *find_section(Elf *elf, const char *name)
 	return NULL;
 }
 
-/* Opens the CFI: .eh_frame when the file has one, else .debug_frame. */
-static int open_cfi(struct builder *b, struct cfi_table *t)
+/*
+ * Copies the CFI section into a minimal ELF file in memory: a header, the
+ * section, and the names. libdw reads that copy, not the binary, so that
+ *  - vetting can poison entries in it (vet_section);
+ *  - libdw finds every FDE by the same scan of the section as we do: a
+ *    binary's .eh_frame_hdr could send it to bytes we never vetted;
+ *  - dwarf_begin_elf reads no other debug section of a large binary.
+ */
+static int copy_section(struct builder *b, Elf_Scn *scn, const char *name)
 {
-	Elf_Scn *scn;
-	GElf_Shdr sh;
+	static const char names[] = "\0.eh_frame\0.debug_frame\0.shstrtab";
+	size_t name_off = b->eh_frame ? 1 : 11, data_off = sizeof(Elf64_Ehdr);
+	size_t names_off, shoff;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	Elf_Data *data;
+	GElf_Shdr shdr;
 
-	scn = find_section(b->elf, ".eh_frame");
-	if (scn) {
-		b->eh_frame = true;
-		t->source = ".eh_frame";
-		b->cfi = dwarf_getcfi_elf(b->elf);
-	} else {
-		scn = find_section(b->elf, ".debug_frame");
-		if (!scn)
-			return -ENOENT;
-		t->source = ".debug_frame";
-		/* libdw decompresses the section in place, so read it after this. */
-		b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
-		if (!b->dw)
-			return -EBADMSG;
-		b->cfi = dwarf_getcfi(b->dw);
-	}
-	if (!b->cfi || !gelf_getshdr(scn, &sh))
+	if (!gelf_getshdr(scn, &shdr))
 		return -EBADMSG;
-	b->data = elf_getdata(scn, NULL);
-	if (!b->data || !b->data->d_buf || !b->data->d_size)
+	/* A compressed .debug_frame (SHF_COMPRESSED) is inflated first. */
+	if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
 		return -EBADMSG;
-	b->sec_addr = sh.sh_addr;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size || data->d_size > SIZE_MAX / 2)
+		return -EBADMSG;
+	names_off = data_off + data->d_size;
+	shoff = (names_off + sizeof(names) + 7) & ~(size_t)7;
+	b->image_size = shoff + 3 * sizeof(Elf64_Shdr);
+	b->image = calloc(1, b->image_size);
+	if (!b->image)
+		return -ENOMEM;
+	eh = (Elf64_Ehdr *)b->image;
+	memcpy(eh->e_ident, b->ident, EI_NIDENT);
+	eh->e_type = ET_DYN;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_shoff = shoff;
+	eh->e_shentsize = sizeof(Elf64_Shdr);
+	eh->e_shnum = 3;
+	eh->e_shstrndx = 2;
+	memcpy(b->image + data_off, data->d_buf, data->d_size);
+	memcpy(b->image + names_off, names, sizeof(names));
+	sh = (Elf64_Shdr *)(b->image + shoff);
+	sh[1] = (Elf64_Shdr){ .sh_name = (uint32_t)name_off, .sh_type = SHT_PROGBITS,
+			      .sh_flags = SHF_ALLOC, .sh_addr = shdr.sh_addr,
+			      .sh_offset = data_off, .sh_size = data->d_size, .sh_addralign = 1 };
+	sh[2] = (Elf64_Shdr){ .sh_name = 24, .sh_type = SHT_STRTAB, .sh_offset = names_off,
+			      .sh_size = sizeof(names), .sh_addralign = 1 };
+	(void)name;
+	b->data.d_buf = b->image + data_off;
+	b->data.d_size = data->d_size;
+	b->data.d_type = ELF_T_BYTE;
+	b->sec_addr = shdr.sh_addr;
 	return 0;
+}
+
+/* Finds the CFI (.eh_frame when the file has one, else .debug_frame) and copies it. */
+static int find_cfi(struct builder *b, struct cfi_table *t)
+{
+	Elf_Scn *scn = find_section(b->elf, ".eh_frame");
+
+	b->eh_frame = scn != NULL;
+	if (!scn)
+		scn = find_section(b->elf, ".debug_frame");
+	if (!scn)
+		return -ENOENT;
+	t->source = b->eh_frame ? ".eh_frame" : ".debug_frame";
+	return copy_section(b, scn, t->source);
+}
+
+/* Hands the vetted copy to libdw. */
+static int open_cfi(struct builder *b)
+{
+	b->image_elf = elf_memory((char *)b->image, b->image_size);
+	if (!b->image_elf)
+		return -ENOMEM;
+	if (b->eh_frame) {
+		b->cfi = dwarf_getcfi_elf(b->image_elf);
+	} else {
+		b->dw = dwarf_begin_elf(b->image_elf, DWARF_C_READ, NULL);
+		b->cfi = b->dw ? dwarf_getcfi(b->dw) : NULL;
+	}
+	return b->cfi ? 0 : -EBADMSG;
 }
 
 int cfi_table__build(int fd, struct cfi_table *out)
@@ -616,20 +856,24 @@ int cfi_table__build(int fd, struct cfi_table *out)
 	err = check_ident(b.elf);
 	if (err)
 		goto out;
-	b.ident = (const unsigned char *)elf_getident(b.elf, NULL);
-	if (!b.ident) {
-		err = -ENOEXEC;
-		goto out;
-	}
+	memcpy(b.ident, elf_getident(b.elf, NULL), EI_NIDENT);	/* checked: ELF */
 	err = elf_segments__read(b.elf, &b.segs, &b.nr_segs);
 	if (err)
 		goto out;
-	err = open_cfi(&b, &t);
+	err = find_cfi(&b, &t);
 	if (err)
 		goto out;
-	err = walk_section(&b);
+	err = vet_section(&b);
 	if (err)
 		goto out;
+	if (b.nr_good) {
+		err = open_cfi(&b);
+		if (err)
+			goto out;
+		err = walk_fdes(&b);
+		if (err)
+			goto out;
+	}
 	t.nr_fdes = b.nr_fdes;
 	if (!b.nr_spans) {
 		err = b.nr_bad ? -EBADMSG : -ENOENT;
@@ -643,10 +887,14 @@ out:
 		*out = t;
 	free(b.spans);
 	free(b.fdes);
+	free(b.good);
 	free(b.segs);
 	if (b.eh_frame && b.cfi)
 		dwarf_cfi_end(b.cfi);		/* a .debug_frame CFI belongs to b.dw */
 	dwarf_end(b.dw);
+	if (b.image_elf)
+		elf_end(b.image_elf);
+	free(b.image);
 	if (b.elf)
 		elf_end(b.elf);
 	return err;

@@ -18,6 +18,13 @@
 extern const char eprof_schema_v1_sql[];
 extern const char eprof_schema_v2_sql[];	/* what v2 adds to v1 */
 
+/*
+ * The name of the VFS readers open recordings with (format/safe_vfs.c): a
+ * journal next to the file that is not a regular file is ignored and never
+ * blocks. NULL (the default VFS) if it cannot be set up.
+ */
+const char *rec_safe_vfs(void);
+
 /* BLOB encodings (the "encoding" column); 1 is the only one in v1. */
 #define REC_ENCODING_ZSTD_V1	1
 
@@ -132,6 +139,7 @@ struct recording {
 	char *path;
 	sqlite3 *db;
 	bool writable;
+	bool moved_old;		/* recording__create kept an existing file as path.old */
 	bool finished;
 	bool has_debuginfo;	/* the debuginfo table exists (older v1 files lack it) */
 	int version;		/* user_version: 1 or 2; v2 tables exist only from 2 */

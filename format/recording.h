@@ -261,6 +261,14 @@ int recording__open(const char *path, struct recording **out);
  */
 void recording__close(struct recording *rec);
 
+/*
+ * Closes a recording being written and removes its file, putting back the
+ * file recording__create() moved to FILE.old (the older FILE.old it
+ * replaced, as stderr said then, is not restored). For a recording that
+ * must not exist (the command never ran). Accepts NULL.
+ */
+void recording__discard(struct recording *rec);
+
 const char *recording__path(const struct recording *rec);
 
 /* True when the recorder finished the file (recording__finish). */

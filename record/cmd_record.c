@@ -13,8 +13,8 @@
  *
  * One epoll set waits for everything: the ring buffer (woken by BPF only
  * when it fills up), the side-band, and a pidfd per target process, so a
- * short command ends the recording the moment it exits. SIGINT and SIGTERM
- * are caught without SA_RESTART and end the recording cleanly.
+ * short command ends the recording the moment it exits. SIGINT, SIGTERM and
+ * SIGHUP are caught without SA_RESTART and end the recording cleanly.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -52,6 +52,9 @@
 
 #define COMMIT_INTERVAL_NS	1000000000ull
 #define POLL_MS			100
+#define PENDING_COMMIT		65536	/* samples buffered before an early commit */
+#define CONSUME_BUDGET		4096	/* records per consume, so commits keep their pace */
+#define STATUS_INTERVAL_NS	1000000000ull
 #define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
 #define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
 #define UNWIND_PREPARE_NS	250000000ull	/* most a command waits for its tables */
@@ -65,8 +68,8 @@ static void on_stop_signal(int sig)
 }
 
 static const char usage_line[] =
-	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [--cpu LIST] [--call-graph dwarf|fp] "
-	"[--debuginfo] [-v] "
+	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
+	"[--call-graph dwarf|fp] [--no-inherit] [--debuginfo] [-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
 static void print_help(FILE *f)
@@ -77,7 +80,10 @@ static void print_help(FILE *f)
 		   "    -F HZ            samples per second per CPU (1..100000, default 99)\n"
 		   "    -o FILE          the recording to write (default eprof.data)\n"
 		   "    -d SECONDS       stop after this long (fractions allowed)\n"
-		   "    --cpu LIST       sample only these CPUs, e.g. 0-3,8\n"
+		   "    -C, --cpu LIST   sample only these CPUs, e.g. 0-3,8\n"
+		   "    -e cpu-clock     the event to sample: the CPU clock, the only one\n"
+		   "    -g               record stacks (always done; accepted as perf does)\n"
+		   "    --no-inherit     not the processes that CMD or -p PID start\n"
 		   "    --call-graph M   how user stacks are walked: dwarf (default) follows\n"
 		   "                     unwind tables built from each binary's CFI, so code\n"
 		   "                     built without frame pointers has whole stacks; fp\n"
@@ -91,6 +97,7 @@ static void print_help(FILE *f)
 		   "    -a               every process on every CPU, kernel included\n"
 		   "    -p PID[,PID...]  these existing processes and all their threads\n"
 		   "    -- CMD [ARGS]    run CMD and follow its threads and children\n"
+		   "    -q, --quiet      no status line and no summary line\n"
 		   "    -v               tell more\n"
 		   "    -h, --help       this help\n",
 		   usage_line);
@@ -143,8 +150,11 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "debuginfo", no_argument, NULL, 'D' },
+		{ "event", required_argument, NULL, 'e' },
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-inherit", no_argument, NULL, 'I' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cpu_list = NULL;
@@ -158,7 +168,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	o->output = "eprof.data";
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (parse_u64(optarg, 1, 100000, &o->freq))
@@ -203,6 +213,25 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			else
 				return usage_error("invalid call-graph mode '%s' (expected dwarf or fp)",
 						   optarg);
+			break;
+		case 'e':
+			/*
+			 * perf's spelling, for its users. Modifiers (:u, :k) are
+			 * refused rather than half-honoured: report's --user-only
+			 * and --kernel-only keep one half of each stack.
+			 */
+			if (strcmp(optarg, "cpu-clock"))
+				return usage_error("event '%s' is not supported: eprof samples "
+						   "'cpu-clock' only (user and kernel stacks; "
+						   "report --user-only keeps the user half)", optarg);
+			break;
+		case 'g':
+			break;		/* perf's "record stacks": eprof always does */
+		case 'I':
+			o->no_inherit = true;
+			break;
+		case 'q':
+			o->quiet = true;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -284,7 +313,9 @@ static int install_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;		/* no SA_RESTART: epoll_wait returns EINTR */
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+	/* SIGHUP too: a closed terminal ends the recording cleanly, not the process */
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
 		return pr_errno(-errno, "cannot install signal handlers");
 	return 0;
 }
@@ -408,11 +439,86 @@ static int epoll_add(int epfd, int fd, uint64_t tag)
 	return 0;
 }
 
+/*
+ * A commit is due a second after the last one, or earlier when many samples
+ * wait: it runs here, between two consumes, never inside the ring buffer's
+ * callback, and the ring buffer (about a second of samples) holds what
+ * arrives meanwhile.
+ */
+static bool commit_due(const struct session *s)
+{
+	return now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
+	       recording__pending_samples(s->rec) >= PENDING_COMMIT;
+}
+
+static void format_size(char *buf, size_t len, off_t size)
+{
+	if (size < 1024)
+		snprintf(buf, len, "%lld B", (long long)size);
+	else if (size < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", size / 1024.0);
+	else
+		snprintf(buf, len, "%.1f MiB", size / (1024.0 * 1024.0));
+}
+
+/*
+ * The status line: on a terminal, about once a second, stderr's last line
+ * is rewritten in place (\r, then "erase to the end of the line") with the
+ * elapsed time, samples, losses and the file's size, so a long recording
+ * shows that it is alive. Nothing when stderr is a file or a pipe (logs
+ * stay clean) or with -q. Cleared before anything else is printed.
+ */
+struct status_line {
+	bool on;
+	uint64_t start_ns;
+	uint64_t next_ns;		/* when to redraw */
+	bool drawn;			/* something is on the line now */
+};
+
+static void status_line__init(struct status_line *sl, const struct record_opts *o,
+			      uint64_t start_ns)
+{
+	sl->on = !o->quiet && isatty(STDERR_FILENO);
+	sl->start_ns = start_ns;
+	sl->next_ns = start_ns + STATUS_INTERVAL_NS;
+	sl->drawn = false;
+}
+
+/* Called from the record loop; redraws when a second has passed. */
+static void status_line__tick(struct status_line *sl, const struct session *s)
+{
+	uint64_t now = now_ns();
+	char size[32] = "?";
+	struct stat st;
+
+	if (!sl->on || now < sl->next_ns)
+		return;
+	sl->next_ns = now + STATUS_INTERVAL_NS;
+	if (!stat(s->opts->output, &st))
+		format_size(size, sizeof(size), st.st_size);
+	fprintf(stderr, "\reprof: recording %.0f s, %llu samples, %llu lost, %s\033[K",
+		(now - sl->start_ns) / 1e9, (unsigned long long)s->nr_samples,
+		(unsigned long long)(s->total_lost + s->nr_malformed), size);
+	fflush(stderr);
+	sl->drawn = true;
+}
+
+static void status_line__clear(struct status_line *sl)
+{
+	if (!sl->drawn)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	sl->drawn = false;
+}
+
 /* Runs until the targets are gone, the duration is over, or a signal. */
-static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
+static int record_loop(struct session *s, struct target *t, uint64_t start_ns,
+		       struct status_line *sl)
 {
 	struct epoll_event evs[16];
 	uint64_t deadline = s->opts->duration_ns ? start_ns + s->opts->duration_ns : 0, now;
+	bool more = false;
 	bool more_work = false;
 	size_t i;
 	int epfd, n, timeout, err;
@@ -432,7 +538,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
 		if (t->nr && !t->nr_alive)
 			break;
 		now = now_ns();
-		timeout = s->unwinder ? (more_work ? 0 : POLL_MS_UNWIND) : POLL_MS;
+		timeout = more ? 0 : s->unwinder ? (more_work ? 1 : POLL_MS_UNWIND) : POLL_MS;
 		if (deadline) {
 			if (now >= deadline)
 				break;
@@ -456,28 +562,18 @@ static int record_loop(struct session *s, struct target *t, uint64_t start_ns)
 				}
 			}
 		}
-		err = sampler__consume(s->sampler);
-		if (err > 0)
-			err = 0;
+		err = sampler__consume(s->sampler, CONSUME_BUDGET, &more);
 		if (!err)
 			err = sideband__consume(s->sideband);
 		if (!err)
 			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
-		if (!err && now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS)
+		if (!err && commit_due(s))
 			err = session__commit(s);
+		status_line__tick(sl, s);
 	}
+	status_line__clear(sl);
 	close(epfd);
 	return err;
-}
-
-static void format_size(char *buf, size_t len, off_t size)
-{
-	if (size < 1024)
-		snprintf(buf, len, "%lld B", (long long)size);
-	else if (size < 1024 * 1024)
-		snprintf(buf, len, "%.1f KiB", size / 1024.0);
-	else
-		snprintf(buf, len, "%.1f MiB", size / (1024.0 * 1024.0));
 }
 
 /* "; user stacks: 99.2% complete, 0.3% frame-pointer fallback, 0 truncated" */
@@ -685,6 +781,7 @@ int cmd_record(int argc, char **argv)
 	struct session s;
 	struct target t;
 	struct capture_stats cst;
+	struct status_line sl;
 	uint32_t *online = NULL;
 	size_t nr_online = 0, i;
 	uint64_t start_ns = 0, end_ns;
@@ -716,6 +813,14 @@ int cmd_record(int argc, char **argv)
 		pr_err("this kernel has no BTF ('/sys/kernel/btf/vmlinux' is missing): eprof needs "
 		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y");
 		goto out;
+	}
+	/* before the file exists: a typo in -- CMD must not move an old recording aside */
+	if (opts.mode == TARGET_CMD) {
+		err = target__check_cmd(opts.cmd[0]);
+		if (err) {
+			status = err == -ENOENT ? 127 : 126;
+			goto out;
+		}
 	}
 	libbpf_set_print(libbpf_print);
 	if (install_signals())
@@ -771,22 +876,31 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (opts.mode == TARGET_CMD)
 		prepare_command(&s, opts.cmd[0]);
-	if (target__release(&t))
+	err = target__release(&t);
+	if (err) {
+		/* CMD never ran: leave things as they were before eprof started */
+		if (t.child_reaped) {
+			status = err == -ENOENT ? 127 : 126;
+			recording__discard(s.rec);
+			s.rec = NULL;
+		}
 		goto out;
+	}
 	started = true;
 	pr_info("recording %s at %llu Hz on %zu CPU%s into '%s'", opts.target_desc,
 		(unsigned long long)opts.freq, opts.nr_cpus, opts.nr_cpus == 1 ? "" : "s",
 		opts.output);
 
-	err = record_loop(&s, &t, start_ns);
+	status_line__init(&sl, &opts, start_ns);
+	err = record_loop(&s, &t, start_ns, &sl);
 
 	/* Stop sampling, then keep everything already queued. */
 	sampler__detach(s.sampler);
 	end_ns = now_ns();
 	if (!err) {
-		err = sampler__consume(s.sampler);
-		if (err > 0)
-			err = 0;
+		bool more;
+
+		err = sampler__consume(s.sampler, SIZE_MAX, &more);
 	}
 	if (!err)
 		err = sideband__consume(s.sideband);
@@ -812,7 +926,8 @@ int cmd_record(int argc, char **argv)
 	if (opts.debuginfo)
 		pr_info("embedded the DWARF of %zu binaries (%.1f MB before compression)",
 			cst.dwarf_files, (double)cst.dwarf_bytes / 1e6);
-	print_summary(&s, end_ns - start_ns);
+	if (!opts.quiet)
+		print_summary(&s, end_ns - start_ns);
 	status = EXIT_OK;
 out:
 	if (opts.mode == TARGET_CMD && t.child) {

@@ -37,7 +37,8 @@ _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm
 _Static_assert(EV_ABI_VERSION == 2, "record/ reads ABI v2");
 _Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "unwind maps changed");
 
-#define PENDING_COMMIT	16384	/* samples buffered before an early commit */
+/* on_record's return when the consumer's budget is spent: stops libbpf's loop. */
+#define SAMPLER_PAUSE	(-EINTR)
 
 struct sampler {
 	struct session *s;
@@ -52,7 +53,10 @@ struct sampler {
 	uint64_t *prev_fired, *prev_kept;	/* per possible CPU, at the last account */
 	uint64_t *percpu;		/* scratch: one value per possible CPU */
 	struct ring_buffer *rb;
+	size_t budget, taken;		/* records this sampler__consume() may take, took */
+	bool paused;			/* on_record stopped at the budget */
 	bool filter;
+	bool follow;			/* the targets' new processes become targets */
 };
 
 static uint64_t roundup_pow2(uint64_t x)
@@ -119,15 +123,12 @@ static int on_sample(struct session *s, const struct ev_sample *e)
 	if (err)
 		return err;
 	s->nr_samples++;
-	if (recording__pending_samples(s->rec) >= PENDING_COMMIT)
-		return session__commit(s);
 	return 0;
 }
 
-/* A negative return stops ring_buffer__consume(): only for write failures. */
-static int on_record(void *ctx, void *data, size_t size)
+/* Validates one record and keeps it; a negative return is a write failure. */
+static int take_record(struct sampler *sp, const void *data, size_t size)
 {
-	struct sampler *sp = ctx;
 	struct session *s = sp->s;
 	const struct ev_sample *e = data;
 	size_t nr;
@@ -153,6 +154,24 @@ static int on_record(void *ctx, void *data, size_t size)
 	return err;
 }
 
+/*
+ * libbpf's callback: checks one record and hands it on, nothing slower
+ * (commits are the record loop's, between two consumes). A negative return
+ * stops ring_buffer__consume() after this record: for write failures, and
+ * when the consume's budget is spent.
+ */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct sampler *sp = ctx;
+	int err = take_record(sp, data, size);
+
+	if (!err && ++sp->taken >= sp->budget) {
+		sp->paused = true;
+		return SAMPLER_PAUSE;
+	}
+	return err;
+}
+
 int sampler__open(struct session *s, struct sampler **out)
 {
 	const struct record_opts *o = s->opts;
@@ -173,7 +192,8 @@ int sampler__open(struct session *s, struct sampler **out)
 	}
 	rb_bytes = ringbuf_size(o->freq, o->nr_cpus);
 	sp->skel->rodata->filter_tgids = sp->filter;
-	sp->skel->rodata->follow_forks = o->mode != TARGET_ALL;
+	sp->follow = o->mode != TARGET_ALL && !o->no_inherit;
+	sp->skel->rodata->follow_forks = sp->follow;
 	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
 #if defined(__x86_64__)
 	sp->skel->rodata->unwind_tables = o->call_graph == CALL_GRAPH_DWARF;
@@ -183,8 +203,11 @@ int sampler__open(struct session *s, struct sampler **out)
 	if (o->call_graph == CALL_GRAPH_DWARF)
 		pr_debug("no table unwinder for this architecture: frame pointers are used");
 #endif
-	/* -- CMD and -p follow children; with -a everything is sampled anyway. */
-	bpf_program__set_autoload(sp->skel->progs.on_fork, o->mode != TARGET_ALL);
+	/*
+	 * -- CMD and -p follow children unless --no-inherit; with -a everything
+	 * is sampled anyway.
+	 */
+	bpf_program__set_autoload(sp->skel->progs.on_fork, sp->follow);
 	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
 	if (err) {
 		pr_errno(err, "cannot size the BPF ring buffer");
@@ -196,7 +219,7 @@ int sampler__open(struct session *s, struct sampler **out)
 			 "run as root, or grant CAP_BPF and CAP_PERFMON)");
 		goto fail;
 	}
-	if (o->mode != TARGET_ALL) {
+	if (sp->follow) {
 		sp->fork_link = bpf_program__attach(sp->skel->progs.on_fork);
 		if (!sp->fork_link) {
 			err = pr_errno(-errno, "cannot attach the fork follower");
@@ -309,15 +332,20 @@ int sampler__epoll_fd(struct sampler *sp)
 	return ring_buffer__epoll_fd(sp->rb);
 }
 
-int sampler__consume(struct sampler *sp)
+int sampler__consume(struct sampler *sp, size_t budget, bool *more)
 {
-	int n = ring_buffer__consume(sp->rb);
+	int n;
 
+	sp->budget = budget ? budget : 1;
+	sp->taken = 0;
+	sp->paused = false;
+	n = ring_buffer__consume(sp->rb);
+	*more = sp->paused;
 	if (n < 0 && sp->s->err)
 		return sp->s->err;	/* already said */
-	if (n < 0)
+	if (n < 0 && !sp->paused)
 		return pr_errno(n, "cannot read the BPF ring buffer");
-	return n;
+	return 0;
 }
 
 void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins)

@@ -35,8 +35,11 @@ void sampler__detach(struct sampler *sp);
 /* Epoll fd of the ring buffer, to wait on with other fds. */
 int sampler__epoll_fd(struct sampler *sp);
 
-/* Hands every queued record to the session. Returns records seen or -errno. */
-int sampler__consume(struct sampler *sp);
+/*
+ * Hands queued records to the session, at most budget of them (SIZE_MAX:
+ * all); *more says the budget stopped it with records left. 0 or -errno.
+ */
+int sampler__consume(struct sampler *sp, size_t budget, bool *more);
 
 /* fds of the unwind maps: tables, walker misses, per-binary counts (unwind.bpf.h). */
 void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins);

@@ -35,8 +35,9 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 	bool added;
 	int err;
 
+	/* zero-filled: the comparison below and the stored row see all 16 bytes */
 	memset(name, 0, sizeof(name));
-	strncpy(name, comm, sizeof(name) - 1);
+	memcpy(name, comm, strnlen(comm, sizeof(name) - 1));
 	err = u64map__upsert(&s->tid_comm, tid, s->nr_comms, &slot, &added);
 	if (err)
 		return pr_errno(err, "cannot keep thread names");

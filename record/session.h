@@ -42,6 +42,8 @@ struct record_opts {
 	bool debuginfo;			/* --debuginfo: embed the DWARF of sampled binaries */
 	enum call_graph call_graph;	/* --call-graph */
 	uint64_t unwind_budget;		/* bytes of unwind tables held at once */
+	bool no_inherit;		/* --no-inherit: not the processes the targets start */
+	bool quiet;			/* -q: no status line, no summary line */
 };
 
 /* A mapping as record/ keeps it for capture (path owned). */

@@ -350,6 +350,23 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
+/*
+ * The linkage (mangled) name of a function DIE, from its abstract origin
+ * for an inlined copy, so that a C++ or Rust function comes out qualified
+ * once the symbolizer demangles it (DW_AT_name is "spin", the linkage name
+ * says "ns::Worker<int>::spin(int)"); DW_AT_name where there is none (C).
+ */
+static const char *die_function_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *s;
+
+	s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+	if (!s)
+		s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	return s && *s ? s : dwarf_diename(die);
+}
+
 int dbg_file__frames(struct dbg_file *f, uint64_t vaddr, struct dbg_frame *out, int max)
 {
 	Dwarf_Addr addr = vaddr + f->bias, cu_bias;
@@ -381,7 +398,7 @@ int dbg_file__frames(struct dbg_file *f, uint64_t vaddr, struct dbg_frame *out, 
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		out[nr].func = dwarf_diename(&scopes[i]);
+		out[nr].func = die_function_name(&scopes[i]);
 		out[nr].file = file;
 		out[nr].line = line;
 		nr++;

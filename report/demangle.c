@@ -7,8 +7,9 @@
  * and then the C++ ABI. We make the same two calls through their callback
  * forms so that the output goes into a buffer of bounded size: the names
  * come from a recording, and a crafted one must not make a report allocate
- * without limit. The options are perf's: parameters and cv-qualifiers
- * (DMGL_PARAMS | DMGL_ANSI), no return types, the Rust hash dropped.
+ * without limit. The options are c++filt's (and `perf report -v`'s):
+ * parameters and cv-qualifiers (DMGL_PARAMS | DMGL_ANSI), so overloads stay
+ * apart; the Rust legacy hash is dropped, as perf and rustfilt drop it.
  *
  * Names that cannot be mangled (every C name) are sent away by a look at
  * their first two bytes, so a C program pays one strtab lookup per name.
@@ -41,7 +42,7 @@ static void append(const char *s, size_t len, void *opaque)
 {
 	struct out_buf *b = opaque;
 
-	if (b->too_long || !b->s)
+	if (b->too_long || !b->s || !len)	/* libiberty may pass (NULL, 0) */
 		return;
 	if (len > DEMANGLE_MAX_OUT - b->len) {
 		b->too_long = true;
@@ -51,7 +52,7 @@ static void append(const char *s, size_t len, void *opaque)
 	b->len += len;
 }
 
-/* Demangles name[0 .. len) into b->s; true when libiberty took it. */
+/* Demangles name into b->s (Rust first, then C++); true when libiberty took it. */
 static bool demangle_into(const char *name, struct out_buf *b)
 {
 	const int opts = DMGL_PARAMS | DMGL_ANSI;

@@ -90,28 +90,27 @@ static int add_ticks(struct recording *rec, struct report_summary *sum)
 	return 0;
 }
 
-/* A numeric metadata value, or 0 when absent or not a number. */
-static uint64_t meta_u64(struct recording *rec, const char *key)
+/* A metadata value, *out NULL when absent; a damaged one is an error (printed). */
+static int meta_str(struct recording *rec, const char *key, char **out)
 {
-	char *v = NULL, *end;
-	uint64_t x = 0;
+	int err = recording__get_meta(rec, key, out);
 
-	if (!recording__get_meta(rec, key, &v) && v[0]) {
-		x = strtoull(v, &end, 10);
-		if (*end)
-			x = 0;
+	if (err == -ENOENT) {
+		*out = NULL;
+		return 0;
 	}
-	free(v);
-	return x;
+	return err;
 }
 
-static char *meta_str(struct recording *rec, const char *key)
+/* A numeric metadata value (format/ checked it at open), 0 when absent. */
+static int meta_u64(struct recording *rec, const char *key, uint64_t *out)
 {
 	char *v = NULL;
+	int err = meta_str(rec, key, &v);
 
-	if (recording__get_meta(rec, key, &v))
-		return NULL;
-	return v;
+	*out = v ? strtoull(v, NULL, 10) : 0;
+	free(v);
+	return err;
 }
 
 static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
@@ -248,18 +247,19 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	err = add_ticks(s->rec, sum);
 	if (err)
 		return err;
-	s->start_ns = meta_u64(s->rec, REC_META_START_NS);
-	s->end_ns = meta_u64(s->rec, REC_META_END_NS);
-	s->freq_hz = meta_u64(s->rec, REC_META_FREQ_HZ);
-	s->start_realtime = meta_u64(s->rec, REC_META_START_REALTIME);
-	s->hostname = meta_str(s->rec, REC_META_HOSTNAME);
-	s->command = meta_str(s->rec, REC_META_TARGET);
-	if (!s->command)
-		s->command = meta_str(s->rec, REC_META_COMMAND);
-	numa = meta_str(s->rec, REC_META_NUMA_MAP);
+	err = meta_u64(s->rec, REC_META_START_NS, &s->start_ns) ?:
+	      meta_u64(s->rec, REC_META_END_NS, &s->end_ns) ?:
+	      meta_u64(s->rec, REC_META_FREQ_HZ, &s->freq_hz) ?:
+	      meta_u64(s->rec, REC_META_START_REALTIME, &s->start_realtime) ?:
+	      meta_u64(s->rec, REC_META_NR_CPUS, &nr_cpus) ?:
+	      meta_str(s->rec, REC_META_HOSTNAME, &s->hostname) ?:
+	      meta_str(s->rec, REC_META_TARGET, &s->command) ?:
+	      (s->command ? 0 : meta_str(s->rec, REC_META_COMMAND, &s->command)) ?:
+	      meta_str(s->rec, REC_META_NUMA_MAP, &numa);
+	if (err)
+		return err;
 	if (numa) {
 		err = view__parse_numa_map(numa, &s->cpu_node, &s->nr_cpu_node);
-		nr_cpus = meta_u64(s->rec, REC_META_NR_CPUS);
 		if (err == -EINVAL || (!err && nr_cpus && s->nr_cpu_node > nr_cpus)) {
 			pr_err("'%s' is damaged: meta %s \"%.64s\" is not a map of its %" PRIu64
 			       " CPUs to nodes", s->path, REC_META_NUMA_MAP, numa, nr_cpus);
@@ -371,9 +371,16 @@ static int check_timeline_rows(const struct report_ctx *rc)
 	uint64_t rows = 0, width = rc->opts->timeline_ns, secs;
 	size_t i;
 
-	for (i = 0; i < rc->nr_srcs; i++)
-		if (rc->srcs[i].agg.nr_samples && rc->srcs[i].agg.max_slot + 1ull > rows)
-			rows = rc->srcs[i].agg.max_slot + 1ull;
+	for (i = 0; i < rc->nr_srcs; i++) {
+		const struct report_src *s = &rc->srcs[i];
+		uint64_t n = s->agg.max_slot + 1ull;
+
+		/* the aggregate stops counting slots at UINT32_MAX: the times say more */
+		if (s->agg.max_slot == UINT32_MAX && s->agg.last_ns > s->start_ns)
+			n = (s->agg.last_ns - s->start_ns) / width + 1;
+		if (s->agg.nr_samples && n > rows)
+			rows = n;
+	}
 	if (rows <= VIEW_TIMELINE_MAX_ROWS)
 		return 0;
 	/* a whole number of seconds that fits, rounded up to a power of ten */

@@ -828,8 +828,11 @@ static int shown_name(struct symbolizer *sym, const char *name, const char **sho
 	r = demangler__get(&sym->dm, name, shown);
 	if (r < 0)
 		return r;
-	if (r)
-		*system = name;
+	if (r) {
+		*system = strtab__dup(&sym->names, name);	/* interned already: a lookup */
+		if (!*system)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -1047,15 +1050,24 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	if (n > max)
 		n = max;
 	for (i = 0; i < n; i++) {
+		const char *iname = name, *isystem = system;
+
+		if (i < n - 1) {
+			iname = "[unknown]";
+			isystem = NULL;
+			if (chain[i].func) {
+				err = shown_name(sym, chain[i].func, &iname, &isystem);
+				if (err)
+					return err;
+			}
+		}
 		out[i] = *f;
-		out[i].name = decorate(sym, i == n - 1 ? name : chain[i].func ? chain[i].func : "[unknown]",
-				       &chain[i], vaddr, have_vaddr);
+		out[i].name = decorate(sym, iname, &chain[i], vaddr, have_vaddr);
 		if (!out[i].name)
 			return -ENOMEM;
+		out[i].system_name = isystem;
 		if (i < n - 1)
 			out[i].flags |= SYM_FRAME_INLINE;
-		else
-			out[i].system_name = system;
 	}
 	return n;
 }

@@ -91,3 +91,35 @@ check_at_least() {
 		fail "$1: only $2 of $3 ($(share_pct "$2" "$3")%, want >= $4%)"
 	say "$1: $2 of $3 ($(share_pct "$2" "$3")%)"
 }
+
+# as_nobody CMD...: runs CMD as the unprivileged user nobody (the hostile
+# local user of the t08NN tests), in $TMP made reachable for it.
+require_nobody() {
+	command -v setpriv >/dev/null 2>&1 || skip "needs setpriv (util-linux)"
+	id nobody >/dev/null 2>&1 || skip "needs the user nobody"
+	chmod 755 "$TMP"
+}
+as_nobody() {
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
+		--bounding-set=-all "$@"
+}
+
+# committed_samples FILE: samples a recording in progress has committed so
+# far (what `eprof info` counts), 0 while the file cannot be read yet.
+committed_samples() {
+	"$EPROF" info "$1" 2>/dev/null | awk '/^samples / { n = $2 } END { print n + 0 }'
+}
+
+# wait_committed FILE MIN: waits (up to 120 s) until a recording in progress
+# has committed at least MIN samples, so a test that stops or kills the
+# recorder judges a fixed amount of data, not what a busy machine managed
+# in a fixed time. Prints the count it saw; fails on timeout.
+wait_committed() {
+	local n=0 i
+	for i in $(seq 600); do
+		n=$(committed_samples "$1")
+		[ "$n" -ge "$2" ] && { echo "$n"; return 0; }
+		sleep 0.2
+	done
+	fail "'$1' has only $n samples committed after 120 s (waited for $2)"
+}

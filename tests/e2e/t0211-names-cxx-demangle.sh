@@ -3,8 +3,9 @@
 # t0211: C++ names are demangled in every view: a 67/33 split between
 # ns::Worker<int>::spin(int) and ns::Worker<long>::spin(int), reached
 # through main -> ns::run(unsigned long), shows in --fold, --top, --svg,
-# --per-cpu and --pprof (whose functions keep the mangled name as
-# system_name); --no-demangle shows the _Z names with the same counts.
+# --per-cpu, --timeline, --diff and --pprof (whose functions keep the mangled name as
+# system_name), and inlined functions with --inline; --no-demangle shows the
+# _Z names with the same counts.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 
@@ -30,6 +31,17 @@ grep -q 'ns::Worker<int>::spin(int)' "$TMP/percpu" || fail "--per-cpu is not dem
 "$EPROF" report -i "$TMP/r.eprof" --svg "$TMP/f.svg" 2>/dev/null || fail "--svg failed"
 grep -q 'ns::Worker&lt;int&gt;::spin(int)' "$TMP/f.svg" || fail "--svg is not demangled"
 ! grep -q '_ZN2ns' "$TMP/f.svg" || fail "--svg shows mangled names"
+"$EPROF" report -i "$TMP/r.eprof" --timeline 1 >"$TMP/timeline" 2>/dev/null || fail "--timeline failed"
+grep -q '^# f[0-9]* = ns::Worker<int>::spin(int) ' "$TMP/timeline" || fail "--timeline is not demangled"
+"$EPROF" report --diff "$TMP/r.eprof" "$TMP/r.eprof" --fold >"$TMP/diff" 2>/dev/null || fail "--diff failed"
+grep -q ';ns::Worker<long>::spin(int) [0-9]* [0-9]*$' "$TMP/diff" || fail "--diff is not demangled"
+
+# --inline (DWARF from the local binary): the inlined template is named by
+# its linkage name, demangled, like the functions around it.
+"$EPROF" report -i "$TMP/r.eprof" --fold --inline >"$TMP/inl" 2>/dev/null || fail "--inline failed"
+inl=$(samples "$TMP/inl" ';ns::Worker<int>::spin\(int\);void ns::detail::step<int>\(int volatile\*, int\)( |;|$)')
+say "--inline: $inl samples in ns::Worker<int>::spin(int);void ns::detail::step<int>(int volatile*, int)"
+[ $((inl * 2)) -ge "$wi" ] || fail "--inline: the inlined step<int> is not named in most of spin<int>'s samples"
 
 # --no-demangle: the names as the binary spells them, the same counts.
 "$EPROF" report -i "$TMP/r.eprof" --fold --no-demangle >"$TMP/raw" 2>/dev/null ||

@@ -84,6 +84,62 @@ static void overlong_names_stay_mangled(void)
 	free(s);
 }
 
+/*
+ * Names come from recordings, which may be damaged or crafted: random
+ * strings in the mangling alphabet must come back as NULL or a string,
+ * never a crash or a leak (ASan watches), and the same way twice.
+ */
+static void random_names_are_safe(void)
+{
+	static const char alphabet[] = "_ZRNESIJLTvilmcjx0123456789abcdefhnrstuyzCDKPV$.@";
+	char name[256], *a, *b;
+	unsigned int seed = 11, i, j, len, took = 0;
+
+	for (i = 0; i < 20000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		len = 2 + (seed >> 16) % 200;
+		name[0] = '_';
+		name[1] = (seed >> 8) & 1 ? 'Z' : 'R';
+		for (j = 2; j < len; j++) {
+			seed = seed * 1103515245u + 12345u;
+			name[j] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+		}
+		name[len] = '\0';
+		a = demangle__name(name);
+		b = demangle__name(name);
+		CHECK((a == NULL) == (b == NULL));
+		if (a && b) {
+			CHECK(!strcmp(a, b));
+			took++;
+		}
+		free(a);
+		free(b);
+	}
+	printf("  %u of 20000 random names demangled\n", took);
+
+	/* every truncation and one-byte change of the valid names above */
+	took = 0;
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		size_t n = strlen(names[i].mangled), k, c;
+
+		if (!names[i].demangled || n >= sizeof(name))
+			continue;
+		for (k = 0; k < n; k++) {
+			for (c = 0; c <= sizeof(alphabet) - 1; c++) {
+				memcpy(name, names[i].mangled, n + 1);
+				if (c == sizeof(alphabet) - 1)
+					name[k] = '\0';	/* truncated */
+				else
+					name[k] = alphabet[c];
+				a = demangle__name(name);
+				took += a != NULL;
+				free(a);
+			}
+		}
+	}
+	printf("  %u mutated names demangled\n", took);
+}
+
 static void cache_returns_interned_names(void)
 {
 	struct strtab t = STRTAB_INIT;
@@ -174,6 +230,7 @@ static const struct test tests[] = {
 	{ "C++, Rust legacy and Rust v0 names demangle as c++filt/rustfilt show them",
 	  table_demangles },
 	{ "a name past the input cap stays mangled", overlong_names_stay_mangled },
+	{ "random names never crash the demangler", random_names_are_safe },
 	{ "the cache demangles once and interns", cache_returns_interned_names },
 	{ "frames show demangled names and keep the mangled ones",
 	  symbolizer_demangles_and_keeps_system_names },

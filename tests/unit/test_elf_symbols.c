@@ -122,7 +122,7 @@ static void stubs_named_as_objdump_names_them(const char *path, size_t at_least)
 
 static void plt_stubs(void)
 {
-	stubs_named_as_objdump_names_them(EPROF_WORKLOADS "/plt_loop", 3);
+	stubs_named_as_objdump_names_them(EPROF_WORKLOADS "/plt_loop", 2);
 }
 
 static void plt_sec_stubs(void)
@@ -130,7 +130,7 @@ static void plt_sec_stubs(void)
 	struct elf_file *f = open_elf(EPROF_WORKLOADS "/plt_loop_ibt");
 	const struct rec_symbol *s;
 
-	stubs_named_as_objdump_names_them(EPROF_WORKLOADS "/plt_loop_ibt", 3);
+	stubs_named_as_objdump_names_them(EPROF_WORKLOADS "/plt_loop_ibt", 2);
 	if (!f)
 		return;
 	/* and the lazy .plt entries (endbr64; push index) by the index they push */

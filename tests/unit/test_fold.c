@@ -725,8 +725,11 @@ static void report_command_line(void)
 	CHECK_OK(write_small_recording(in));
 	mkargs(&a, in, o, bad);
 	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);
-	mkargs(&a, in, o, none);
-	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);	/* no output chosen */
+	mkargs(&a, in, o, none);		/* no output chosen: the top table, as perf report */
+	CHECK_EQ_U64(run_captured(cmd_report, a.argc, a.argv, &text), EXIT_OK);
+	CHECK(text && !strncmp(text, "# eprof top: ", 13));
+	free(text);
+	text = NULL;
 	mkargs(&a, in, o, extra);
 	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);
 	mkargs(&a, in, o, to_file);
@@ -766,7 +769,7 @@ static void info_text_and_json(void)
 	mkargs(&a, in, NULL, as_text);
 	CHECK_EQ_U64(run_captured(cmd_info, a.argc, a.argv, &text), EXIT_OK);
 	CHECK(text && strstr(text, "samples                10\n"));
-	CHECK(text && strstr(text, "lost samples           3\n"));
+	CHECK(text && strstr(text, "lost samples           3 (ring buffer full)\n"));
 	CHECK(text && strstr(text, "dropped stacks         3 (user 1, kernel 2)\n"));
 	CHECK(text && strstr(text, "processes sampled      3\n"));
 	CHECK(text && strstr(text, "frequency (Hz)         99\n"));

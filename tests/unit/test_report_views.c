@@ -652,8 +652,9 @@ static void samples_in_time_order_with_filters(void)
 	check_run(&o, "");
 
 	/*
-	 * A chunk is sorted by the writer, chunks are not: the sample at 3 s
-	 * goes in a chunk before those at 1 s and 2 s, and comes out last.
+	 * A chunk is sorted by the writer, but the next one may reach back a
+	 * few ms (the ring buffer's reordering): the sample at 1.005 s goes in
+	 * a chunk before those at 1.000001 s and 1.002 s, and comes out last.
 	 */
 	path = path_in("order.eprof");
 	b = builder_new(path, NULL);
@@ -662,19 +663,19 @@ static void samples_in_time_order_with_filters(void)
 	thread(b, 10, 10, "app");
 	s1 = stack(b, "u0;u1");
 	s2 = stack(b, "u0;u2");
-	samples(b, 3 * SEC, 10, 10, 1, s1, 1);
+	samples(b, SEC + 5000000, 10, 10, 1, s1, 1);
 	CHECK_OK(recording__commit(b->rec));
-	samples(b, 1 * SEC + 1000, 10, 10, 0, s2, 1);
-	samples(b, 2 * SEC, 10, 10, 1, s1, 1);
+	samples(b, SEC + 1000, 10, 10, 0, s2, 1);
+	samples(b, SEC + 2000000, 10, 10, 1, s1, 1);
 	builder_finish(b);
 	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_SAMPLES };
 	check_run(&o, "app    10/10    [000]     1.000001:   10000000 cpu-clock:\n"
 		      "\t          403010 u2 (/bin/app)\n"
 		      "\t          401010 u0 (/bin/app)\n\n"
-		      "app    10/10    [001]     2.000000:   10000000 cpu-clock:\n"
+		      "app    10/10    [001]     1.002000:   10000000 cpu-clock:\n"
 		      "\t          402010 u1 (/bin/app)\n"
 		      "\t          401010 u0 (/bin/app)\n\n"
-		      "app    10/10    [001]     3.000000:   10000000 cpu-clock:\n"
+		      "app    10/10    [001]     1.005000:   10000000 cpu-clock:\n"
 		      "\t          402010 u1 (/bin/app)\n"
 		      "\t          401010 u0 (/bin/app)\n\n");
 }

@@ -3,7 +3,8 @@
  * cxx_names: C++ functions whose mangled names a report must demangle,
  * with a CPU split known by construction: ns::Worker<int>::spin(int) does
  * 2 units and ns::Worker<long>::spin(int) 1 unit of identical work per
- * round (67/33), reached through main -> ns::run(unsigned long).
+ * round (67/33), reached through main -> ns::run(unsigned long); their
+ * loops inline ns::detail::step<T>(T volatile*, int).
  *
  * usage: cxx_names [ROUNDS]   (default 40000, about 2 s of CPU)
  *
@@ -23,6 +24,16 @@ volatile std::uint64_t sink;
 
 namespace ns {
 
+namespace detail {
+
+/* One step of the work, always inlined: `report --inline` shows it as a frame. */
+template <typename T> __attribute__((always_inline)) inline void step(volatile T *acc, int i)
+{
+	acc[i & 3] = (T)(acc[i & 3] * 2862933555777941757ull + 3037000493ull);
+}
+
+} // namespace detail
+
 template <typename T> struct Worker {
 	__attribute__((noipa)) T spin(int units);	/* no .isra clone: the names stay plain */
 };
@@ -33,7 +44,7 @@ template <typename T> T Worker<T>::spin(int units)
 
 	for (int u = 0; u < units; u++)
 		for (int i = 0; i < UNIT_LOOPS; i++)
-			acc[i & 3] = (T)(acc[i & 3] * 2862933555777941757ull + 3037000493ull);
+			detail::step<T>(acc, i);
 	return acc[0] ^ acc[1] ^ acc[2] ^ acc[3];
 }
 

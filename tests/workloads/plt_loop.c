@@ -20,6 +20,7 @@
 #define ROUND 200000
 
 volatile long sink;
+static volatile int round_len = ROUND;
 
 /* label_spin(n): counts n down; a label with no .type and no .size. */
 __asm__(".text\n"
@@ -31,10 +32,14 @@ __asm__(".text\n"
 	"	ret\n");
 void label_spin(unsigned int n);
 
-/* noipa: labs() is declared const, so GCC would call call_labs() once */
-__attribute__((noipa)) long call_labs(int n)
+/*
+ * labs() is declared const, so a compiler may treat call_labs() as const
+ * too and call it once for the whole loop: reading sink, and a length read
+ * from a volatile (round_len), keep every call.
+ */
+__attribute__((noinline)) long call_labs(int n)
 {
-	long acc = 0;
+	long acc = sink & 1;
 
 	for (int i = 0; i < n; i++)
 		acc += labs(acc ^ (long)i);	/* through labs@plt */
@@ -46,7 +51,7 @@ int main(int argc, char **argv)
 	unsigned long rounds = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
 
 	for (unsigned long r = 0; r < rounds; r++) {
-		sink += call_labs(ROUND);
+		sink += call_labs(round_len);
 		label_spin(ROUND * 4);
 	}
 	return 0;

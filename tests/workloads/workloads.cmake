@@ -56,6 +56,8 @@ add_custom_command(
   DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/workloads/cxx_names.cpp
   COMMENT "building the C++ workload cxx_names")
 add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
+# issue 9: small recordings as a hostile user could hand them to the reader.
+eprof_workload(gen_hostile LIBS eprof_format)
 
 # unwinding (issue 11): a frameless hot leaf under two callers (70/30), the
 # hot work in a signal handler, threads and a recursion deeper than 127.
