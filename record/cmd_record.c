@@ -30,6 +30,8 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/types.h>
@@ -44,6 +46,7 @@
 #include "record/session.h"
 #include "record/sideband.h"
 #include "record/target.h"
+#include "record/unwind.h"
 #include "util/log.h"
 #include "util/parse.h"
 #include "util/status.h"
@@ -55,6 +58,10 @@
 #define CONSUME_BUDGET		4096	/* records per consume, so commits keep their pace */
 #define STATUS_INTERVAL_NS	1000000000ull
 #define RECORD_NICE		(-20)
+#define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
+#define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
+#define UNWIND_PREPARE_NS	250000000ull	/* most a command waits for its tables */
+#define SYSTEM_LD_SO		"/lib64/ld-linux-x86-64.so.2"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -65,7 +72,8 @@ static void on_stop_signal(int sig)
 
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
-	"[--no-inherit] [--debuginfo] [-q] [-v] (-a | -p PID[,PID...] | -- CMD [ARGS...])";
+	"[--call-graph dwarf|fp] [--no-inherit] [--debuginfo] [-q] [-v] "
+	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
 static void print_help(FILE *f)
 {
@@ -79,6 +87,11 @@ static void print_help(FILE *f)
 		   "    -e cpu-clock     the event to sample: the CPU clock, the only one\n"
 		   "    -g               record stacks (always done; accepted as perf does)\n"
 		   "    --no-inherit     not the processes that CMD or -p PID start\n"
+		   "    --call-graph M   how user stacks are walked: dwarf (default) follows\n"
+		   "                     unwind tables built from each binary's CFI, so code\n"
+		   "                     built without frame pointers has whole stacks; fp\n"
+		   "                     follows frame pointers only (kernel stacks: always\n"
+		   "                     the kernel's own unwinder)\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
 		   "                     file, or the binary itself when it has .debug_info), so\n"
 		   "                     `report --inline --lines` works without the files;\n"
@@ -141,6 +154,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "debuginfo", no_argument, NULL, 'D' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-inherit", no_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -152,6 +166,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	int c, nmodes;
 
 	o->freq = 99;
+	o->call_graph = CALL_GRAPH_DWARF;
+	o->unwind_budget = UNWIND_BUDGET_DEFAULT;
 	o->output = "eprof.data";
 	opterr = 0;
 	optind = 1;
@@ -191,6 +207,15 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			break;
 		case 'D':
 			o->debuginfo = true;
+			break;
+		case 'G':
+			if (!strcmp(optarg, "dwarf"))
+				o->call_graph = CALL_GRAPH_DWARF;
+			else if (!strcmp(optarg, "fp"))
+				o->call_graph = CALL_GRAPH_FP;
+			else
+				return usage_error("invalid call-graph mode '%s' (expected dwarf or fp)",
+						   optarg);
 			break;
 		case 'e':
 			/*
@@ -468,6 +493,11 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 		err = recording__set_meta(rec, REC_META_COMMAND, o->command_line);
 	if (!err)
 		err = recording__set_meta(rec, REC_META_TARGET, o->target_desc);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_CALL_GRAPH,
+					  o->call_graph == CALL_GRAPH_DWARF ? "dwarf" : "fp");
+	if (!err && o->call_graph == CALL_GRAPH_DWARF)
+		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
 	free(numa);
 	return err;
 }
@@ -567,6 +597,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 	struct epoll_event evs[16];
 	uint64_t deadline = s->opts->duration_ns ? since_ns + s->opts->duration_ns : 0, now;
 	bool more = false;
+	bool more_work = false;
 	size_t i;
 	int epfd, n, timeout, err;
 
@@ -576,6 +607,8 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 	err = epoll_add(epfd, sampler__epoll_fd(s->sampler), 0);
 	if (!err)
 		err = epoll_add(epfd, sideband__epoll_fd(s->sideband), 1);
+	if (!err && s->unwinder)
+		err = epoll_add(epfd, unwinder__event_fd(s->unwinder), 1);
 	for (i = 0; i < t->nr && !err; i++)
 		if (t->pidfds[i] >= 0)
 			err = epoll_add(epfd, t->pidfds[i], 2 + i);
@@ -583,7 +616,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 		if (t->nr && !t->nr_alive)
 			break;
 		now = now_ns();
-		timeout = more ? 0 : POLL_MS;	/* the last consume left records behind */
+		timeout = more ? 0 : s->unwinder ? (more_work ? 1 : POLL_MS_UNWIND) : POLL_MS;
 		if (deadline) {
 			if (now >= deadline)
 				break;
@@ -610,6 +643,8 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 		err = sampler__consume(s->sampler, CONSUME_BUDGET, &more);
 		if (!err)
 			err = sideband__consume(s->sideband);
+		if (!err)
+			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
 		if (!err && commit_due(s))
 			err = session__commit(s);
 		status_line__tick(sl, s);
@@ -619,19 +654,39 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 	return err;
 }
 
+/* "; user stacks: 99.2% complete, 0.3% frame-pointer fallback, 0 truncated" */
+static void unwind_summary(const struct session *s, char *buf, size_t len)
+{
+	const uint64_t *t = s->stats_total;
+	uint64_t walks, complete, fb = 0;
+	size_t i;
+
+	buf[0] = '\0';
+	if (!s->unwinder || !t || !(walks = t[EV_STAT_UNW_STACKS]))
+		return;
+	complete = t[EV_STAT_UNW_STOP + UNW_STOP_END] + t[EV_STAT_UNW_STOP + UNW_STOP_ZERO];
+	for (i = 0; i < UNW_FB_MAX; i++)
+		fb += t[EV_STAT_UNW_FB + i];
+	snprintf(buf, len, "; user stacks: %.1f%% complete, %.1f%% with frame-pointer fallback, "
+		 "%llu truncated", 100.0 * (double)complete / (double)walks,
+		 100.0 * (double)fb / (double)walks,
+		 (unsigned long long)t[EV_STAT_UNW_STOP + UNW_STOP_DEPTH]);
+}
+
 /*
  * With -a every tick is a sample, so ticks the clock did not fire are lost
  * samples. With a target filter they are ticks of any task: said apart.
  */
 static void print_summary(const struct session *s, uint64_t elapsed_ns)
 {
-	char size[32] = "?", why[256] = "";
+	char size[32] = "?", why[256] = "", unw[160];
 	uint64_t lost = s->total_lost + s->nr_malformed, gone;
 	struct tick_breakdown tb;
 	struct stat st;
 
 	if (!stat(s->opts->output, &st))
 		format_size(size, sizeof(size), st.st_size);
+	unwind_summary(s, unw, sizeof(unw));
 	if (session__ticks(s, &tb)) {
 		gone = tb.throttled + tb.missed;
 		if (tb.kept == tb.fired)
@@ -647,17 +702,18 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 	}
 	fprintf(stderr,
 		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured) in %.2f s, "
-		"%zu process%s, %s %s%s\n",
+		"%zu process%s, %s %s%s%s\n",
 		(unsigned long long)s->nr_samples, (unsigned long long)lost,
 		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
 		elapsed_ns / 1e9, s->procs.nr, s->procs.nr == 1 ? "" : "es", s->opts->output,
-		size, why);
+		size, why, unw);
 }
 
 static void session__release(struct session *s)
 {
 	size_t i;
 
+	unwinder__close(s->unwinder);
 	sampler__close(s->sampler);	/* destroys links before anything else goes */
 	sideband__close(s->sideband);
 	jitmaps__free(s->jitmaps);
@@ -673,9 +729,119 @@ static void session__release(struct session *s)
 	free(s->maps);
 	free(s->lost_sideband);
 	free(s->stats_prev);
+	free(s->stats_total);
 	free(s->tick_rows);
 	free(s->tick_sum);
 	recording__close(s->rec);
+}
+
+/*
+ * The C library and dynamic loader eprof itself runs with are, almost
+ * always, the ones the command will map first.
+ */
+static void prepare_own_libc(struct session *s)
+{
+	char line[4096 + 256], *name, *base;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		name = strchr(line, '/');
+		if (!name || !strstr(line, " r-xp "))
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		base = strrchr(name, '/') + 1;
+		if (!strncmp(base, "libc.so", 7) || !strncmp(base, "ld-linux", 8))
+			unwinder__prepare_path(s->unwinder, name);
+	}
+	fclose(f);
+}
+
+/*
+ * The libraries exe will load, as the system's dynamic loader lists them
+ * (`ld.so --list`, what ldd runs: it maps them, runs none of their code).
+ * Lines: "\tname => /path (0x...)" and "\t/path (0x...)".
+ */
+static void prepare_libraries(struct session *s, const char *exe)
+{
+	char *argv[] = { (char *)SYSTEM_LD_SO, (char *)"--list", (char *)exe, NULL };
+	posix_spawn_file_actions_t fa;
+	char line[4096], *p, *end;
+	int pipefd[2], status;
+	pid_t pid;
+	FILE *f;
+
+	if (access(SYSTEM_LD_SO, X_OK) || pipe2(pipefd, O_CLOEXEC))
+		return;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	if (posix_spawn(&pid, SYSTEM_LD_SO, &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	f = fdopen(pipefd[0], "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		p = strstr(line, "=> ");
+		p = p ? p + 3 : line + strspn(line, " \t");
+		if (*p != '/')
+			continue;
+		end = strstr(p, " (0x");
+		if (!end)
+			continue;
+		*end = '\0';
+		unwinder__prepare_path(s->unwinder, p);
+	}
+	if (f)
+		fclose(f);
+	else
+		close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* The command's executable, found the way execvp() finds it, and its libraries. */
+static void prepare_executable(struct session *s, const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char buf[4096];
+
+	if (strchr(cmd, '/')) {
+		unwinder__prepare_path(s->unwinder, cmd);
+		prepare_libraries(s, cmd);
+		return;
+	}
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p ||
+		    snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), p, cmd) >= (int)sizeof(buf))
+			continue;
+		if (!access(buf, X_OK)) {
+			unwinder__prepare_path(s->unwinder, buf);
+			prepare_libraries(s, buf);
+			return;
+		}
+	}
+}
+
+/*
+ * The command's executable, its libraries and the C library get their
+ * unwind tables before the command runs, waiting at most UNWIND_PREPARE_NS
+ * (the side-band brings anything else it maps a few milliseconds later).
+ */
+static void prepare_command(struct session *s, const char *cmd)
+{
+	if (!s->unwinder)
+		return;
+	prepare_own_libc(s);
+	prepare_executable(s, cmd);
+	if (unwinder__drain(s->unwinder, UNWIND_PREPARE_NS))
+		pr_debug("the command's unwind tables are not all ready");
 }
 
 static int child_exit_status(const struct target *t)
@@ -752,9 +918,10 @@ int cmd_record(int argc, char **argv)
 	s.lost_sideband = calloc((size_t)s.nr_possible_cpus, sizeof(*s.lost_sideband));
 	s.stats_prev = calloc((size_t)s.nr_possible_cpus * EV_STAT_MAX,
 			      sizeof(*s.stats_prev));
+	s.stats_total = calloc(EV_STAT_MAX, sizeof(*s.stats_total));
 	s.jitmaps = jitmaps__new();
 	s.capture = capture__new();
-	if (!s.lost_sideband || !s.stats_prev || !s.jitmaps || !s.capture) {
+	if (!s.lost_sideband || !s.stats_prev || !s.stats_total || !s.jitmaps || !s.capture) {
 		pr_errno(-ENOMEM, "cannot start recording");
 		goto out;
 	}
@@ -763,6 +930,9 @@ int cmd_record(int argc, char **argv)
 	if (sampler__open(&s, &s.sampler))
 		goto out;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
+	if (opts.call_graph == CALL_GRAPH_DWARF &&
+	    unwinder__open(&s, opts.unwind_budget, &s.unwinder))
+		goto out;
 	if (opts.mode == TARGET_CMD) {
 		if (target__fork(&t, opts.cmd) || sampler__add_target(s.sampler, (uint32_t)t.child))
 			goto out;
@@ -780,6 +950,9 @@ int cmd_record(int argc, char **argv)
 	    sideband__scan_proc(s.sideband, opts.pids, opts.nr_pids, opts.mode == TARGET_ALL))
 		goto out;
 	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
+	/* -p: the running processes' tables are ready before the first sample */
+	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_NS * 4))
+		goto out;
 	start_ns = now_ns();
 	if (write_start_meta(&s, online, nr_online, start_ns))
 		goto out;
@@ -787,6 +960,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (session__commit(&s))	/* the file is a valid recording from here on */
 		goto out;
+	if (opts.mode == TARGET_CMD)
+		prepare_command(&s, opts.cmd[0]);
 	err = target__release(&t);
 	if (err) {
 		/* CMD never ran: leave things as they were before eprof started */
@@ -824,6 +999,8 @@ int cmd_record(int argc, char **argv)
 	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (!err)
 		err = capture__run(s.capture, &s, &cst);
+	if (!err)
+		err = unwinder__store(s.unwinder, s.stats_total);
 	if (!err)
 		err = jitmaps__after_commit(s.jitmaps, s.rec);
 	if (!err)

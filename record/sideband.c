@@ -36,6 +36,7 @@
 #include "record/perf_events.h"
 #include "record/sampler.h"
 #include "record/sideband.h"
+#include "record/unwind.h"
 #include "util/log.h"
 
 #define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
@@ -178,6 +179,10 @@ static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_
 	} else if (is_file_path(path)) {
 		file_build_id(sb, pid, start, end, path, m.build_id, &m.build_id_len);
 	}
+	/* -a builds tables on demand, for what the walker meets (record/unwind.c) */
+	if (is_file_path(path) && sb->s->opts && sb->s->opts->mode != TARGET_ALL &&
+	    unwinder__note_mapping(sb->s->unwinder, pid, start, end, path))
+		return -ENOMEM;
 	return session__add_mapping(sb->s, &m);
 }
 
