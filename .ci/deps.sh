@@ -15,9 +15,10 @@ if [ "${1:-}" = --tests ]; then
 	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,
 	# go tool pprof, addr2line) and the tools the end-to-end scripts use
 	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build;
-	# rustc: t0213 builds a Rust workload to check demangling of Rust names)
+	# rustc: t0213 builds a Rust workload to check demangling of Rust names;
+	# python3: Debian's python3.11, a frame-pointer-less program to unwind)
 	pkgs+=(sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip
-	       procps time libclang-rt-14-dev rustc)
+	       procps time libclang-rt-14-dev rustc python3)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

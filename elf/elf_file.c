@@ -817,24 +817,29 @@ static const char *debuglink(const struct elf_file *f)
 	return NULL;
 }
 
-bool elf_file__has_section(const struct elf_file *f, const char *name)
+void *elf_section__find(void *elf, const char *name)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(f->elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(f->elf, scn))) {
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
 		const char *n;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
 			continue;
-		n = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (n && !strcmp(n, name))
-			return true;
+			return scn;
 	}
-	return false;
+	return NULL;
+}
+
+bool elf_file__has_section(const struct elf_file *f, const char *name)
+{
+	return elf_section__find(f->elf, name) != NULL;
 }
 
 const void *elf_file__bytes(const struct elf_file *f, size_t *size)

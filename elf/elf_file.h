@@ -78,6 +78,12 @@ int elf_segments__read(void *elf, struct rec_segment **segs, size_t *nr);
 int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uint64_t vaddr,
 				  uint64_t *off, uint64_t *left);
 
+/*
+ * The first section named name with contents (not SHT_NOBITS, not empty)
+ * of an open libelf handle (an Elf *), as an Elf_Scn *, or NULL.
+ */
+void *elf_section__find(void *elf, const char *name);
+
 /* True when f has a section of that name with contents (e.g. ".debug_info"). */
 bool elf_file__has_section(const struct elf_file *f, const char *name);
 

@@ -31,7 +31,7 @@ eprof_unit_test(test_cfi SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_cfi.c LIBS 
 target_compile_definitions(test_cfi PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads"
                                             EPROF_TEST_BIN="${CMAKE_CURRENT_BINARY_DIR}/helper"
                                             EPROF_REGRESSIONS="${CMAKE_SOURCE_DIR}/tests/fixtures/regressions")
-add_dependencies(test_cfi known_split cfi_exec cfi_dbgframe)
+add_dependencies(test_cfi known_split plt_loop_ibt cfi_exec cfi_dbgframe)
 eprof_unit_test(test_demangle LIBS eprof_report)
 eprof_unit_test(test_elf_symbols LIBS eprof_elf)
 target_compile_definitions(test_elf_symbols PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads")
