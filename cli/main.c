@@ -89,5 +89,12 @@ int main(int argc, char **argv)
 	status = cmd->run(argc - 1, argv + 1);
 	if (status == EXIT_FAIL && !log_error_count() && !cmd->passes_child_status)
 		pr_err("%s failed without a message (this is a bug, please report it)", cmd->name);
+	/*
+	 * An error said is a failure, even where the command went on (a
+	 * damaged part of a recording skipped): a script must not take a
+	 * report that printed "error:" for a good one.
+	 */
+	if (status == EXIT_OK && log_error_count() && !cmd->passes_child_status)
+		status = EXIT_FAIL;
 	return finish_stdout(status);
 }

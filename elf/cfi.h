@@ -13,6 +13,23 @@
 
 #include "bpf/unwind.h"
 
+/*
+ * Bounds on what one binary may cost, because record runs as root on
+ * binaries any user controls. The largest Debian binaries are far below
+ * them: cc1 (a 30 MB compiler) has about 0.7M rows, libc 25k.
+ *  - rows: 4Mi rows are 48 MiB of table;
+ *  - FDEs: 2Mi;
+ *  - work: libdw re-runs an FDE's CFI program from its start for each row
+ *    it yields, so crafted CFI with many rows in one long FDE costs
+ *    rows x program length. Each lookup is charged its CIE and FDE program
+ *    bytes plus a fixed cost, against a budget of about a second of work.
+ * Past any of them the build fails with -E2BIG (the walker then takes
+ * frame-pointer steps in that binary).
+ */
+#define CFI_MAX_ROWS		(1u << 22)
+#define CFI_MAX_FDES		(1u << 21)
+#define CFI_MAX_WORK		(1ull << 30)
+
 struct cfi_table {
 	struct unw_row *rows;		/* sorted by off; equal neighbours merged */
 	size_t nr_rows;
@@ -26,9 +43,24 @@ struct cfi_table {
  * is not moved). Row offsets are file offsets, translated from the CFI's
  * virtual addresses through the file's PT_LOAD segments. Returns 0,
  * -ENOENT when the file has no CFI, -ENOEXEC when it is not an x86-64 ELF
- * file, -EBADMSG when its CFI cannot be read, -ENOMEM. Never prints.
+ * file, -EBADMSG when its CFI cannot be read, -E2BIG past a limit above,
+ * -ENOMEM. Never prints. On failure *out is left zeroed.
  */
 int cfi_table__build(int fd, struct cfi_table *out);
+
+/*
+ * The same for an ELF image in memory (image, size), such as the vDSO
+ * (elf_file.h's vdso__image()): its offsets are from the image's start,
+ * which is what a VMA with page offset 0 gives.
+ */
+int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out);
+
+/*
+ * The row covering file offset off (the last row at or before it), or NULL
+ * before the first row. A user-space twin of the BPF walker's search, for
+ * tests and tools.
+ */
+const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off);
 
 /* Frees what cfi_table__build allocated; accepts a zeroed table. */
 void cfi_table__release(struct cfi_table *t);

@@ -4,10 +4,12 @@
  * with libelf.
  *
  * Symbols are what a later `eprof report` needs to name sampled addresses
- * on another machine: functions (STT_FUNC, STT_GNU_IFUNC) and sized
- * STT_NOTYPE symbols in executable sections (hand-written assembly), from
- * .symtab when the file has one, else from .dynsym. A symbol of size 0
- * ends where the next one starts, so every stored symbol has a range.
+ * on another machine: functions (STT_FUNC, STT_GNU_IFUNC) and STT_NOTYPE
+ * symbols in executable sections (hand-written assembly and its labels),
+ * from .symtab when the file has one, else from .dynsym, and the PLT stubs,
+ * which no symbol table names. A symbol of size 0 ends where the next one
+ * starts or its section ends, so every stored symbol has a range. Names
+ * stay as the file spells them: report/ demangles.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -21,6 +23,8 @@
 #include <unistd.h>
 
 #include "elf/elf_file.h"
+#include "util/log.h"
+#include "util/safe_open.h"
 
 static void libelf_init(void)
 {
@@ -96,29 +100,57 @@ int elf_file__read_build_id(int fd, uint8_t *out, uint32_t *len)
 	return err;
 }
 
-static int read_segments(struct elf_file *f)
+int elf_segments__read(void *elf, struct rec_segment **out, size_t *nr_out)
 {
-	size_t i, nph;
+	struct rec_segment *segs;
+	size_t i, nph, nr = 0;
 	GElf_Phdr ph;
 
-	if (elf_getphdrnum(f->elf, &nph))
+	*out = NULL;
+	*nr_out = 0;
+	if (elf_getphdrnum(elf, &nph))
 		return 0;
-	f->segs = calloc(nph ? nph : 1, sizeof(*f->segs));
-	if (!f->segs)
+	segs = calloc(nph ? nph : 1, sizeof(*segs));
+	if (!segs)
 		return -ENOMEM;
 	for (i = 0; i < nph; i++) {
-		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		f->segs[f->nr_segs].offset = ph.p_offset;
-		f->segs[f->nr_segs].vaddr = ph.p_vaddr;
-		f->segs[f->nr_segs].filesz = ph.p_filesz;
-		f->nr_segs++;
+		segs[nr].offset = ph.p_offset;
+		segs[nr].vaddr = ph.p_vaddr;
+		segs[nr].filesz = ph.p_filesz;
+		nr++;
 	}
+	*out = segs;
+	*nr_out = nr;
 	return 0;
+}
+
+int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uint64_t vaddr,
+				  uint64_t *off, uint64_t *left)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct rec_segment *s = &segs[i];
+
+		if (vaddr >= s->vaddr && vaddr - s->vaddr < s->filesz) {
+			*off = vaddr - s->vaddr + s->offset;
+			*left = s->filesz - (vaddr - s->vaddr);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int read_segments(struct elf_file *f)
+{
+	return elf_segments__read(f->elf, &f->segs, &f->nr_segs);
 }
 
 struct sym_tmp {
 	struct rec_symbol s;
+	uint64_t sec_end;	/* end of its section: a size-0 symbol stops there */
 	int rank;		/* lower wins among aliases at one address */
 };
 
@@ -147,23 +179,67 @@ static int sym_rank(const GElf_Sym *sym)
 	}
 }
 
-static bool exec_section(Elf *elf, size_t shndx)
+/* The end address of executable section shndx, or 0 when it is not one. */
+static uint64_t exec_section_end(Elf *elf, size_t shndx)
 {
 	Elf_Scn *scn;
 	GElf_Shdr sh;
 
 	if (shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
-		return false;
+		return 0;
 	scn = elf_getscn(elf, shndx);
-	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
+		return 0;
+	return sh.sh_addr + sh.sh_size < sh.sh_addr ? UINT64_MAX : sh.sh_addr + sh.sh_size;
+}
+
+/*
+ * tmp[0 .. nr) sorted -> f->syms: one symbol per address (the best-ranked
+ * alias). A size-0 symbol (an assembly label such as ld.so's _start, or
+ * crt's _init) runs to the next symbol or the end of its section,
+ * whichever comes first, as perf sizes them; a label inside a sized
+ * function is left out, since the function names that code better.
+ */
+static int finish_symbols(struct elf_file *f, struct sym_tmp *tmp, size_t nr)
+{
+	uint64_t covered = 0, end;	/* end of the last sized symbol kept */
+	size_t i, j, out = 0;
+
+	f->syms = calloc(nr ? nr : 1, sizeof(*f->syms));
+	if (!f->syms)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		struct rec_symbol s = tmp[i].s;
+
+		if (out && f->syms[out - 1].addr == s.addr)
+			continue;
+		if (!s.size) {
+			if (s.addr < covered)
+				continue;
+			end = tmp[i].sec_end;
+			for (j = i + 1; j < nr && tmp[j].s.addr == s.addr; j++)
+				;
+			if (j < nr && tmp[j].s.addr < end)
+				end = tmp[j].s.addr;
+			if (end <= s.addr)
+				continue;	/* a label at its section's end: nothing to name */
+			s.size = end - s.addr;
+		} else if (s.addr + s.size > covered) {
+			covered = s.addr + s.size;
+		}
+		f->syms[out++] = s;
+	}
+	f->nr_syms = out;
+	return 0;
 }
 
 static int read_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	struct sym_tmp *tmp = NULL;
-	size_t i, n, nr = 0, out;
+	size_t i, n, nr = 0;
 	Elf_Data *data;
 	GElf_Sym sym;
+	int err;
 
 	data = elf_getdata(scn, NULL);
 	if (!data || !sh->sh_entsize)
@@ -173,16 +249,17 @@ static int read_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh)
 	if (!tmp)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		int type;
+		uint64_t sec_end;
 		const char *name;
+		int type;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		    !(type == STT_NOTYPE && sym.st_size))
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
 			continue;
-		if (!sym.st_value || !exec_section(f->elf, sym.st_shndx))
+		sec_end = exec_section_end(f->elf, sym.st_shndx);
+		if (!sym.st_value || sym.st_value >= sec_end)
 			continue;
 		name = elf_strptr(f->elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
@@ -190,54 +267,352 @@ static int read_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh)
 		tmp[nr].s.addr = sym.st_value;
 		tmp[nr].s.size = sym.st_size;
 		tmp[nr].s.name = name;
+		tmp[nr].sec_end = sec_end;
 		tmp[nr].rank = sym_rank(&sym);
 		nr++;
 	}
 	if (nr)
 		qsort(tmp, nr, sizeof(*tmp), sym_cmp);
-	f->syms = calloc(nr ? nr : 1, sizeof(*f->syms));
-	if (!f->syms) {
-		free(tmp);
-		return -ENOMEM;
-	}
-	/* One symbol per address (the best-ranked alias); size 0 runs to the next. */
-	for (i = 0, out = 0; i < nr; i++) {
-		if (out && f->syms[out - 1].addr == tmp[i].s.addr)
-			continue;
-		f->syms[out++] = tmp[i].s;
-	}
-	for (i = 0; i < out; i++) {
-		if (f->syms[i].size)
-			continue;
-		if (i + 1 < out)
-			f->syms[i].size = f->syms[i + 1].addr - f->syms[i].addr;
-	}
-	/* A size-0 last symbol has no known end: keep it out. */
-	if (out && !f->syms[out - 1].size)
-		out--;
-	f->nr_syms = out;
+	err = finish_symbols(f, tmp, nr);
 	free(tmp);
-	return 0;
+	return err;
+}
+
+/* The first section of that type, or NULL. */
+static Elf_Scn *section_of_type(Elf *elf, uint32_t type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	return NULL;
 }
 
 static int read_symbols(struct elf_file *f)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	GElf_Shdr sh, sym_sh;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
 
-	while ((scn = elf_nextscn(f->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB && !symtab)
-			symtab = scn;
-		else if (sh.sh_type == SHT_DYNSYM && !dynsym)
-			dynsym = scn;
+	scn = section_of_type(f->elf, SHT_SYMTAB, &sh);
+	f->source = ".symtab";
+	if (!scn) {
+		scn = section_of_type(f->elf, SHT_DYNSYM, &sh);
+		f->source = ".dynsym";
 	}
-	scn = symtab ? symtab : dynsym;
-	if (!scn || !gelf_getshdr(scn, &sym_sh))
+	if (!scn) {
+		f->source = NULL;
 		return 0;
-	f->source = symtab ? ".symtab" : ".dynsym";
-	return read_symtab(f, scn, &sym_sh);
+	}
+	return read_symtab(f, scn, &sh);
+}
+
+/* --- PLT stubs ----------------------------------------------------------- */
+
+/*
+ * A call into another object goes through a stub of a few bytes that jumps
+ * through a GOT slot: "jmp *slot(%rip)", after an endbr64 and a bnd prefix
+ * where the binary was built for CET. The stubs live in .plt (16 bytes each,
+ * after a 16-byte header that calls the lazy resolver), or, with IBT, in
+ * .plt.sec, whose .plt entries only push the relocation index for the
+ * resolver; .plt.got holds 8-byte stubs for functions whose address is also
+ * taken (their slot has a GLOB_DAT relocation in .rela.dyn). No symbol
+ * table names them, so, as perf and objdump do, we name each one after the
+ * symbol of the relocation that fills its slot: "memcpy@plt". The slot is
+ * found by decoding the stub's jmp (never by counting entries, which breaks
+ * on .plt.got and on layouts with or without a header); the lazy .plt
+ * entries of an IBT binary are named by the index they push. An IRELATIVE
+ * slot (an IFUNC within the same object, as in libc's own .plt) has no
+ * symbol: it is named after the IFUNC symbol at its resolver's address.
+ * x86-64 only: other machines' stubs decode differently and stay unnamed.
+ */
+
+struct plt_reloc {
+	uint64_t slot;		/* r_offset: the GOT slot's address */
+	uint64_t addend;	/* IRELATIVE: the resolver's address */
+	uint32_t sym;		/* .dynsym index, 0: none */
+};
+
+struct plt_ctx {
+	struct plt_reloc *rel;	/* every JUMP_SLOT, GLOB_DAT, IRELATIVE, sorted by slot */
+	size_t nr_rel;
+	struct plt_reloc *jmprel;	/* .rela.plt in file order (the pushed index) */
+	size_t nr_jmprel;
+	Elf_Data *dynsym;
+	size_t dynstr;		/* section index of .dynsym's strings */
+	struct rec_symbol *out;	/* names malloc'd until set_plt() */
+	size_t nr_out, alloc_out;
+};
+
+static int reloc_cmp(const void *a, const void *b)
+{
+	const struct plt_reloc *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+static const char *section_name(Elf *elf, const GElf_Shdr *sh)
+{
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	return elf_strptr(elf, shstrndx, sh->sh_name);
+}
+
+/* Collects the relocations that fill PLT and GOT slots from every SHT_RELA section. */
+static int read_plt_relocs(Elf *elf, struct plt_ctx *c)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		Elf_Data *data;
+		GElf_Rela r;
+		size_t i, n;
+		bool is_jmprel;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		name = section_name(elf, &sh);
+		is_jmprel = name && !strcmp(name, ".rela.plt") && !c->jmprel;
+		if (is_jmprel) {
+			c->jmprel = calloc(n ? n : 1, sizeof(*c->jmprel));
+			if (!c->jmprel)
+				return -ENOMEM;
+			c->nr_jmprel = n;
+		}
+		for (i = 0; i < n; i++) {
+			struct plt_reloc pr;
+			uint32_t type;
+			struct plt_reloc *p;
+
+			if (!gelf_getrela(data, (int)i, &r))
+				continue;
+			type = GELF_R_TYPE(r.r_info);
+			if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT &&
+			    type != R_X86_64_IRELATIVE)
+				continue;
+			pr.slot = r.r_offset;
+			pr.addend = (uint64_t)r.r_addend;
+			pr.sym = type == R_X86_64_IRELATIVE ? 0 : GELF_R_SYM(r.r_info);
+			if (is_jmprel)
+				c->jmprel[i] = pr;
+			if (c->nr_rel % 256 == 0) {
+				p = reallocarray(c->rel, c->nr_rel + 256, sizeof(*p));
+				if (!p)
+					return -ENOMEM;
+				c->rel = p;
+			}
+			c->rel[c->nr_rel++] = pr;
+		}
+	}
+	if (c->nr_rel)
+		qsort(c->rel, c->nr_rel, sizeof(*c->rel), reloc_cmp);
+	return 0;
+}
+
+/* The name of the function whose slot r fills, or NULL. */
+static const char *reloc_name(const struct elf_file *f, const struct plt_ctx *c,
+			      const struct plt_reloc *r)
+{
+	GElf_Sym sym;
+	long i;
+
+	if (r->sym) {
+		const char *name;
+
+		if (!c->dynsym || !gelf_getsym(c->dynsym, (int)r->sym, &sym))
+			return NULL;
+		name = elf_strptr(f->elf, c->dynstr, sym.st_name);
+		return name && *name ? name : NULL;
+	}
+	i = r->addend ? elf_file__find_symbol(f, r->addend) : -1;
+	return i >= 0 && f->syms[i].addr == r->addend ? f->syms[i].name : NULL;
+}
+
+static const struct plt_reloc *reloc_at_slot(const struct plt_ctx *c, uint64_t slot)
+{
+	struct plt_reloc key = { .slot = slot };
+
+	return c->nr_rel ? bsearch(&key, c->rel, c->nr_rel, sizeof(key), reloc_cmp) : NULL;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The relocation of the stub p[0 .. len) at addr, or NULL (a header, padding). */
+static const struct plt_reloc *stub_reloc(const struct plt_ctx *c, const uint8_t *p, size_t len,
+					  uint64_t addr)
+{
+	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	size_t n = 0;
+
+	if (len >= sizeof(endbr64) && !memcmp(p, endbr64, sizeof(endbr64)))
+		n = sizeof(endbr64);
+	if (n + 5 <= len && p[n] == 0x68) {		/* push $index: a lazy IBT .plt entry */
+		uint32_t idx = le32(p + n + 1);
+
+		return idx < c->nr_jmprel ? &c->jmprel[idx] : NULL;
+	}
+	if (n < len && p[n] == 0xf2)			/* bnd */
+		n++;
+	if (n + 6 <= len && p[n] == 0xff && p[n + 1] == 0x25)	/* jmp *disp32(%rip) */
+		return reloc_at_slot(c, addr + n + 6 + (uint64_t)(int64_t)(int32_t)le32(p + n + 2));
+	return NULL;
+}
+
+static int add_stub(struct plt_ctx *c, uint64_t addr, uint64_t size, const char *name)
+{
+	struct rec_symbol *p;
+	char *s;
+
+	if (asprintf(&s, "%s@plt", name) < 0)
+		return -ENOMEM;
+	if (c->nr_out == c->alloc_out) {
+		size_t n = c->alloc_out ? 2 * c->alloc_out : 64;
+
+		p = reallocarray(c->out, n, sizeof(*p));
+		if (!p) {
+			free(s);
+			return -ENOMEM;
+		}
+		c->out = p;
+		c->alloc_out = n;
+	}
+	c->out[c->nr_out++] = (struct rec_symbol){ .addr = addr, .size = size, .name = s };
+	return 0;
+}
+
+/* Names every stub of one of .plt, .plt.sec, .plt.got. */
+static int read_plt_section(struct elf_file *f, struct plt_ctx *c, Elf_Scn *scn,
+			    const GElf_Shdr *sh, uint64_t entsize)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const struct plt_reloc *r;
+	const char *name;
+	size_t off;
+	int err;
+
+	if (!data || !data->d_buf || data->d_size < sh->sh_size)
+		return 0;
+	for (off = 0; off + entsize <= sh->sh_size; off += entsize) {
+		r = stub_reloc(c, (const uint8_t *)data->d_buf + off, entsize, sh->sh_addr + off);
+		name = r ? reloc_name(f, c, r) : NULL;
+		if (!name)
+			continue;
+		err = add_stub(c, sh->sh_addr + off, entsize, name);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int sym_addr_cmp(const void *a, const void *b)
+{
+	const struct rec_symbol *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Makes plt[0 .. nr) (sorted) f's stubs: their names copied into one
+ * block f owns, and merged into f->syms where no symbol of f covers them.
+ */
+static int set_plt(struct elf_file *f, const struct rec_symbol *plt, size_t nr)
+{
+	struct rec_symbol *syms, *stubs;
+	size_t i, j, k, len = 0;
+	char *names, *p;
+
+	for (i = 0; i < nr; i++)
+		len += strlen(plt[i].name) + 1;
+	stubs = calloc(nr ? nr : 1, sizeof(*stubs));
+	names = malloc(len ? len : 1);
+	syms = calloc(f->nr_syms + nr + 1, sizeof(*syms));
+	if (!stubs || !names || !syms) {
+		free(stubs);
+		free(names);
+		free(syms);
+		return -ENOMEM;
+	}
+	for (i = 0, p = names; i < nr; i++) {
+		stubs[i] = plt[i];
+		stubs[i].name = p;
+		p = stpcpy(p, plt[i].name) + 1;
+	}
+	for (i = j = k = 0; i < f->nr_syms || j < nr;) {
+		if (j == nr || (i < f->nr_syms && f->syms[i].addr <= stubs[j].addr))
+			syms[k++] = f->syms[i++];
+		else if (elf_file__find_symbol(f, stubs[j].addr) < 0)
+			syms[k++] = stubs[j++];
+		else
+			j++;	/* the symbol table names it already */
+	}
+	free(f->syms);
+	free(f->plt);
+	free(f->plt_names);
+	f->syms = syms;
+	f->nr_syms = k;
+	f->plt = stubs;
+	f->nr_plt = nr;
+	f->plt_names = names;
+	return 0;
+}
+
+static int read_plt(struct elf_file *f)
+{
+	static const struct { const char *name; uint64_t entsize; } secs[] = {
+		{ ".plt", 16 }, { ".plt.sec", 16 }, { ".plt.got", 8 },
+	};
+	struct plt_ctx c = { 0 };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Ehdr eh;
+	size_t i;
+	int err = 0;
+
+	if (!gelf_getehdr(f->elf, &eh) || eh.e_machine != EM_X86_64)
+		return 0;
+	scn = section_of_type(f->elf, SHT_DYNSYM, &sh);
+	if (scn) {
+		c.dynsym = elf_getdata(scn, NULL);
+		c.dynstr = sh.sh_link;
+	}
+	err = read_plt_relocs(f->elf, &c);
+	for (scn = NULL; !err && (scn = elf_nextscn(f->elf, scn));) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !(name = section_name(f->elf, &sh)))
+			continue;
+		for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+			if (strcmp(name, secs[i].name))
+				continue;
+			/* sh_entsize says 8 or 16 where the linker set it (IBT .plt.got: 16) */
+			err = read_plt_section(f, &c, scn, &sh,
+					       sh.sh_entsize == 8 || sh.sh_entsize == 16
+					       ? sh.sh_entsize : secs[i].entsize);
+			break;
+		}
+	}
+	if (!err && c.nr_out) {
+		qsort(c.out, c.nr_out, sizeof(*c.out), sym_addr_cmp);
+		err = set_plt(f, c.out, c.nr_out);
+	}
+	for (i = 0; i < c.nr_out; i++)
+		free((char *)c.out[i].name);
+	free(c.out);
+	free(c.rel);
+	free(c.jmprel);
+	return err;
 }
 
 int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out)
@@ -266,6 +641,8 @@ int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out
 		err = read_segments(f);
 	if (!err)
 		err = read_symbols(f);
+	if (!err)
+		err = read_plt(f);
 	if (err)
 		goto fail;
 	*out = f;
@@ -280,6 +657,8 @@ void elf_file__close(struct elf_file *f)
 	if (!f)
 		return;
 	free(f->syms);
+	free(f->plt);
+	free(f->plt_names);
 	free(f->segs);
 	if (f->elf)
 		elf_end(f->elf);
@@ -361,35 +740,46 @@ int vdso__image(const void **image, size_t *size)
 	return err;
 }
 
+int elf_file__open_fd(const char *path)
+{
+	return safe_open_regular(path, ELF_FILE_MAX_SIZE, 0, NULL);
+}
+
 int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *path)
 {
 	char buf[4096 + 64];
-	int fd;
+	int fd, root;
 
 	snprintf(buf, sizeof(buf), "/proc/%u/map_files/%llx-%llx", pid,
 		 (unsigned long long)start, (unsigned long long)end);
-	fd = open(buf, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
+	fd = elf_file__open_fd(buf);
+	if (fd >= 0 || fd == -EFTYPE_NOT_REGULAR || fd == -EFBIG)
 		return fd;
 	if (path[0] != '/' || path[1] == '/')
 		return -ENOENT;
-	if ((size_t)snprintf(buf, sizeof(buf), "/proc/%u/root%s", pid, path) < sizeof(buf)) {
-		fd = open(buf, O_RDONLY | O_CLOEXEC);
+	/* the process's own view of its files: a container's symlinks stay inside it */
+	snprintf(buf, sizeof(buf), "/proc/%u/root", pid);
+	root = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root >= 0) {
+		fd = safe_open_in_root(root, path, ELF_FILE_MAX_SIZE, NULL);
+		close(root);
 		if (fd >= 0)
 			return fd;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	return fd >= 0 ? fd : -errno;
+	return elf_file__open_fd(path);
 }
 
 /* Opens path as an ELF file if its build-id is f's. */
 static int open_if_same(const struct elf_file *f, const char *path, struct elf_file **out)
 {
 	struct elf_file *d;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = elf_file__open_fd(path);
 
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			pr_debug("not reading '%s': %s", path, safe_open_strerror(fd));
+		return fd;
+	}
 	if (elf_file__open(fd, NULL, 0, &d))
 		return -ENOEXEC;
 	if (d->build_id_len != f->build_id_len ||
@@ -427,24 +817,29 @@ static const char *debuglink(const struct elf_file *f)
 	return NULL;
 }
 
-bool elf_file__has_section(const struct elf_file *f, const char *name)
+void *elf_section__find(void *elf, const char *name)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(f->elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(f->elf, scn))) {
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
 		const char *n;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
 			continue;
-		n = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (n && !strcmp(n, name))
-			return true;
+			return scn;
 	}
-	return false;
+	return NULL;
+}
+
+bool elf_file__has_section(const struct elf_file *f, const char *name)
+{
+	return elf_section__find(f->elf, name) != NULL;
 }
 
 const void *elf_file__bytes(const struct elf_file *f, size_t *size)
@@ -452,7 +847,7 @@ const void *elf_file__bytes(const struct elf_file *f, size_t *size)
 	return elf_rawfile(f->elf, size);
 }
 
-int debug_file__open(const struct elf_file *f, const char *path, struct elf_file **out)
+static int find_debug_file(const struct elf_file *f, const char *path, struct elf_file **out)
 {
 	char buf[4096 + 64], dir[4096];
 	const char *link, *slash;
@@ -482,4 +877,19 @@ int debug_file__open(const struct elf_file *f, const char *path, struct elf_file
 	if (!open_if_same(f, buf, out))
 		return 0;
 	return -ENOENT;
+}
+
+int debug_file__open(const struct elf_file *f, const char *path, struct elf_file **out)
+{
+	int err = find_debug_file(f, path, out);
+
+	/* The debug file keeps no code: the stubs f named are added to its symbols. */
+	if (!err && f->nr_plt) {
+		err = set_plt(*out, f->plt, f->nr_plt);
+		if (err) {
+			elf_file__close(*out);
+			*out = NULL;
+		}
+	}
+	return err;
 }

@@ -20,9 +20,17 @@ struct elf_file {
 	uint32_t build_id_len;		/* 0: the file has none */
 	struct rec_segment *segs;
 	size_t nr_segs;
-	struct rec_symbol *syms;	/* sorted by addr, every size > 0 */
+	/*
+	 * Sorted by addr, every size > 0: functions, assembly labels (size 0
+	 * in the file: they run to the next symbol or their section's end)
+	 * and the PLT stubs as "name@plt".
+	 */
+	struct rec_symbol *syms;
 	size_t nr_syms;
 	const char *source;		/* ".symtab" or ".dynsym" (NULL: no symbols) */
+	struct rec_symbol *plt;		/* the PLT stubs, "name@plt", also in syms */
+	size_t nr_plt;
+	char *plt_names;		/* owns the names of plt */
 };
 
 /*
@@ -54,6 +62,28 @@ long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr);
 /* Translates a file offset to an ELF virtual address via PT_LOAD segments. */
 int elf_file__offset_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr);
 
+/*
+ * The PT_LOAD segments of an open libelf handle (an Elf *), in header
+ * order, into a calloc'd array the caller frees (set even when empty).
+ * For callers that hold their own handle, such as elf/cfi.c. -ENOMEM.
+ */
+int elf_segments__read(void *elf, struct rec_segment **segs, size_t *nr);
+
+/*
+ * Translates an ELF virtual address to a file offset via PT_LOAD segments
+ * (the inverse of elf_file__offset_to_vaddr); *left is how many bytes of
+ * that segment's file image start at vaddr. -ENOENT when no segment's file
+ * image covers vaddr.
+ */
+int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uint64_t vaddr,
+				  uint64_t *off, uint64_t *left);
+
+/*
+ * The first section named name with contents (not SHT_NOBITS, not empty)
+ * of an open libelf handle (an Elf *), as an Elf_Scn *, or NULL.
+ */
+void *elf_section__find(void *elf, const char *name);
+
 /* True when f has a section of that name with contents (e.g. ".debug_info"). */
 bool elf_file__has_section(const struct elf_file *f, const char *name);
 
@@ -65,13 +95,35 @@ const void *elf_file__bytes(const struct elf_file *f, size_t *size);
  * is f's: /usr/lib/debug/.build-id/xx/rest.debug, else the .gnu_debuglink
  * name in path's directory, its .debug/ subdirectory, and
  * /usr/lib/debug/DIR. -ENOENT when there is none (or f has no build-id).
+ * Its symbols include f's PLT stubs (a debug file has no code to name
+ * them from); -ENOMEM.
  */
 int debug_file__open(const struct elf_file *f, const char *path, struct elf_file **out);
 
 /*
+ * The largest binary or debug file elf/ opens: 4 GiB, above the biggest
+ * real debug files (a browser's full DWARF is 2 to 3 GiB); libelf maps the
+ * file, so only what is read costs memory.
+ */
+#define ELF_FILE_MAX_SIZE	(4ull << 30)
+
+/*
+ * Opens path for reading as elf/ opens every file some input named (a
+ * debuglink, a build-id path, a mapped file, a --debug-dir entry): only a
+ * regular file of at most ELF_FILE_MAX_SIZE, never blocking
+ * (util/safe_open.h). Returns an fd for elf_file__open() or -errno
+ * (-ENODEV for a FIFO, socket or device, -EISDIR, -EFBIG).
+ */
+int elf_file__open_fd(const char *path);
+
+/*
  * Opens the file mapped at [start, end) in process pid for reading: the very
- * file through /proc/PID/map_files while the process lives, else
- * /proc/PID/root/PATH, else PATH. Returns an fd or -errno.
+ * file through /proc/PID/map_files while the process lives, else PATH
+ * resolved inside /proc/PID/root (safe_open_in_root(): a container's
+ * symlinks stay inside it), else PATH; each only a regular file of at most
+ * ELF_FILE_MAX_SIZE, never blocking. A mapped file that is not regular is
+ * not looked for elsewhere. Returns an
+ * fd or -errno.
  */
 int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *path);
 

@@ -18,6 +18,13 @@
 extern const char eprof_schema_v1_sql[];
 extern const char eprof_schema_v2_sql[];	/* what v2 adds to v1 */
 
+/*
+ * The name of the VFS readers open recordings with (format/safe_vfs.c): a
+ * journal next to the file that is not a regular file is ignored and never
+ * blocks. NULL (the default VFS) if it cannot be set up.
+ */
+const char *rec_safe_vfs(void);
+
 /* BLOB encodings (the "encoding" column); 1 is the only one in v1. */
 #define REC_ENCODING_ZSTD_V1	1
 
@@ -30,6 +37,16 @@ extern const char eprof_schema_v2_sql[];	/* what v2 adds to v1 */
 #define REC_MAX_META		(1u << 20)	/* one metadata value */
 #define REC_MAX_SEGMENTS	65535		/* ELF e_phnum is 16 bits */
 #define REC_MAX_SYMBOLS		(1u << 24)	/* symbols of one binary */
+#define REC_MAX_MAPPING		(1ull << 57)	/* bytes: larger than any address space */
+
+/*
+ * How far a sample chunk may reach back into the time of the chunks before
+ * it. The ring buffer delivers samples in the order the BPF program
+ * reserved them, which trails the timestamps it took by the program's own
+ * run time (microseconds), so consecutive chunks may overlap by that much
+ * and no more: anything beyond is a row copied or rewritten.
+ */
+#define REC_CHUNK_OVERLAP_NS	10000000ull
 
 /* Writer limits: samples and stacks per chunk, symbols per ksym chunk. */
 #define REC_CHUNK_SAMPLES	262144
@@ -103,6 +120,8 @@ struct writer {
 	size_t nr_debuginfo, cap_debuginfo;
 	struct pending_meta *meta;
 	size_t nr_meta, cap_meta;
+	struct rec_unwind *unwind;	/* paths owned */
+	size_t nr_unwind, cap_unwind;
 	bool finished;
 };
 
@@ -120,9 +139,19 @@ struct recording {
 	char *path;
 	sqlite3 *db;
 	bool writable;
+	bool moved_old;		/* recording__create kept an existing file as path.old */
 	bool finished;
 	bool has_debuginfo;	/* the debuginfo table exists (older v1 files lack it) */
 	int version;		/* user_version: 1 or 2; v2 tables exist only from 2 */
+	/*
+	 * What the metadata says that bounds the rest of the file, checked at
+	 * open (recording.c) and enforced by every reader walk (reader.c).
+	 * Where the file does not say, nothing is checked against it.
+	 */
+	bool has_start, has_end;
+	uint64_t span_start;	/* meta start_ns: no sample before it */
+	uint64_t span_end;	/* meta end_ns (written when recording ends): none after */
+	uint32_t nr_cpus;	/* meta nr_cpus, 0: unknown; every CPU number is below it */
 	struct writer w;
 	struct reader r;
 };

@@ -142,17 +142,77 @@ static int step_row(struct recording *rec, sqlite3_stmt *st, const char *what)
 
 /* --- samples -------------------------------------------------------------- */
 
+/*
+ * Two sample_chunk rows with the same time range: a row copied, whose
+ * samples would count twice. Chunks that only touch (a single-instant
+ * chunk after one that ends at that instant) are told apart by their count.
+ */
+static int check_duplicate_chunks(struct recording *rec)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t a = 0, b = 0;
+	int err;
+
+	err = rec_prepare(rec, "SELECT min(id), max(id) FROM sample_chunk GROUP BY first_time, "
+			       "last_time, nr_samples HAVING count(*) > 1 LIMIT 1",
+			  "reading samples", &st);
+	if (!err)
+		err = step_row(rec, st, "reading samples");
+	if (err == 1) {
+		a = sqlite3_column_int64(st, 0);
+		b = sqlite3_column_int64(st, 1);
+		err = rec_damaged(rec, "sample_chunk chunks %" PRId64 " and %" PRId64 " are the same "
+				  "(a copied row: its samples would count twice)", a, b);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/*
+ * A chunk header against the rest of the file: within the recording's
+ * span, and not reaching back into the time of the chunks before it by
+ * more than the ring buffer's reordering (REC_CHUNK_OVERLAP_NS). *reach is
+ * the latest time of the chunks so far.
+ */
+static int check_chunk_times(struct recording *rec, int64_t id, uint64_t first, uint64_t last,
+			     uint64_t *reach)
+{
+	if (rec->has_start && first < rec->span_start)
+		return rec_damaged(rec, "sample_chunk chunk %" PRId64 ": a sample at %" PRIu64 " ns, "
+				   "before the recording's start_ns %" PRIu64, id, first,
+				   rec->span_start);
+	if (rec->has_end && last > rec->span_end)
+		return rec_damaged(rec, "sample_chunk chunk %" PRId64 ": a sample at %" PRIu64 " ns, "
+				   "after the recording's end_ns %" PRIu64, id, last, rec->span_end);
+	if (*reach > REC_CHUNK_OVERLAP_NS && first < *reach - REC_CHUNK_OVERLAP_NS)
+		return rec_damaged(rec, "sample_chunk chunk %" PRId64 ": starts at %" PRIu64 " ns, "
+				   "inside the time of an earlier chunk (up to %" PRIu64 " ns)", id,
+				   first, *reach);
+	if (last > *reach)
+		*reach = last;
+	return 0;
+}
+
+/* One decoded sample against the file's CPU count and the kernel's pid limit. */
+static bool sample_ok(const struct recording *rec, const struct rec_sample *s)
+{
+	return (!rec->nr_cpus || s->cpu < rec->nr_cpus) && s->tgid <= REC_MAX_PID &&
+	       s->tid <= REC_MAX_PID;
+}
+
 int recording__for_each_sample(struct recording *rec, rec_sample_fn fn, void *ctx)
 {
 	struct reader *r = &rec->r;
 	sqlite3_stmt *st = NULL;
 	int64_t id, n, enc;
-	uint64_t first, last;
+	uint64_t first, last, reach = 0;
 	size_t i;
 	int err;
 
-	err = rec_prepare(rec, "SELECT id, first_time, last_time, nr_samples, encoding, data "
-			       "FROM sample_chunk ORDER BY id", "reading samples", &st);
+	err = check_duplicate_chunks(rec);
+	if (!err)
+		err = rec_prepare(rec, "SELECT id, first_time, last_time, nr_samples, encoding, "
+				       "data FROM sample_chunk ORDER BY id", "reading samples", &st);
 	while (!err && (err = step_row(rec, st, "reading samples")) == 1) {
 		err = 0;
 		if (!col_i64(st, 0, &id) || !col_u64(st, 1, &first) || !col_u64(st, 2, &last) ||
@@ -161,6 +221,9 @@ int recording__for_each_sample(struct recording *rec, rec_sample_fn fn, void *ct
 			err = rec_damaged(rec, "sample_chunk row: bad header");
 			break;
 		}
+		err = check_chunk_times(rec, id, first, last, &reach);
+		if (err)
+			break;
 		err = col_unzstd(rec, st, 5, enc, "sample_chunk", id);
 		if (err)
 			break;
@@ -178,6 +241,16 @@ int recording__for_each_sample(struct recording *rec, rec_sample_fn fn, void *ct
 		    r->samples[0].time_ns != first || r->samples[n - 1].time_ns != last) {
 			err = rec_damaged(rec, "sample_chunk chunk %" PRId64 ": samples do not "
 					  "decode to the %" PRId64 " in its header", id, n);
+			break;
+		}
+		/* all of them first: a damaged chunk hands none of its samples on */
+		for (i = 0; i < (size_t)n && sample_ok(rec, &r->samples[i]); i++)
+			;
+		if (i < (size_t)n) {
+			err = rec_damaged(rec, "sample_chunk chunk %" PRId64 ": sample %zu has CPU %"
+					  PRIu32 " (the recording has %" PRIu32 "), pid %" PRIu32
+					  ", tid %" PRIu32, id, i, r->samples[i].cpu, rec->nr_cpus,
+					  r->samples[i].tgid, r->samples[i].tid);
 			break;
 		}
 		for (i = 0; i < (size_t)n && !err; i++)
@@ -314,7 +387,8 @@ int recording__for_each_comm(struct recording *rec, rec_comm_fn fn, void *ctx)
 		row = sqlite3_column_int64(st, 0);
 		if (!col_u64(st, 1, &c.time_ns) ||
 		    !col_u32(st, 2, &c.tgid) || !col_u32(st, 3, &c.tid) ||
-		    !col_text(st, 4, REC_COMM_LEN - 1, &name)) {
+		    !col_text(st, 4, REC_COMM_LEN - 1, &name) || c.tgid > REC_MAX_PID ||
+		    c.tid > REC_MAX_PID) {
 			err = rec_damaged(rec, "comm row %" PRId64 ": bad value", row);
 			break;
 		}
@@ -341,7 +415,8 @@ int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *
 		if (!col_u64(st, 1, &m.time_ns) || !col_u32(st, 2, &m.tgid) ||
 		    !col_u64(st, 3, &m.start) || !col_u64(st, 4, &m.end) ||
 		    !col_u64(st, 5, &m.pgoff) || !col_text(st, 6, REC_MAX_PATH, &m.path) ||
-		    !col_build_id(st, 7, m.build_id, &m.build_id_len) || m.end < m.start) {
+		    !col_build_id(st, 7, m.build_id, &m.build_id_len) || m.end <= m.start ||
+		    m.end - m.start > REC_MAX_MAPPING || m.tgid > REC_MAX_PID) {
 			err = rec_damaged(rec, "mapping row %" PRId64 ": bad value", row);
 			break;
 		}
@@ -368,11 +443,51 @@ int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx)
 		if (!col_u64(st, 1, &l.time_ns) || !col_u32(st, 2, &l.cpu) ||
 		    !col_u64(st, 3, &l.lost_samples) || !col_u64(st, 4, &l.lost_ustacks) ||
 		    !col_u64(st, 5, &l.lost_kstacks) || !col_u64(st, 6, &l.truncated_stacks) ||
-		    !col_u64(st, 7, &l.lost_sideband)) {
+		    !col_u64(st, 7, &l.lost_sideband) || (rec->nr_cpus && l.cpu >= rec->nr_cpus)) {
 			err = rec_damaged(rec, "loss row %" PRId64 ": bad value", row);
 			break;
 		}
 		err = fn(ctx, &l);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int recording__for_each_unwind(struct recording *rec, rec_unwind_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_unwind u;
+	int64_t row;
+	int err, c;
+	size_t j;
+	bool ok;
+
+	if (rec->version < 2)
+		return 0;	/* v1: not recorded */
+	err = rec_prepare(rec, "SELECT rowid, build_id, path, walks, frames_table, frames_fp, "
+			       "fb_no_table, fb_no_cfi, fb_no_vma, stop_end, stop_zero, stop_depth, "
+			       "stop_unreadable, stop_bad_sp, stop_no_table, stop_no_cfi, "
+			       "stop_no_regs, table_rows, table_bytes, build_ns FROM unwind "
+			       "ORDER BY path != '', rowid", "reading unwind counts", &st);
+	while (!err && (err = step_row(rec, st, "reading unwind counts")) == 1) {
+		err = 0;
+		memset(&u, 0, sizeof(u));
+		row = sqlite3_column_int64(st, 0);
+		c = 3;
+		ok = col_build_id(st, 1, u.build_id, &u.build_id_len) &&
+		     col_text(st, 2, REC_MAX_PATH, &u.path) && col_u64(st, c++, &u.walks) &&
+		     col_u64(st, c++, &u.frames_table) && col_u64(st, c++, &u.frames_fp);
+		for (j = 0; ok && j < REC_UNW_FB_MAX; j++)
+			ok = col_u64(st, c++, &u.fallback[j]);
+		for (j = 0; ok && j < REC_UNW_STOP_MAX; j++)
+			ok = col_u64(st, c++, &u.stop[j]);
+		ok = ok && col_u64(st, c++, &u.table_rows) && col_u64(st, c++, &u.table_bytes) &&
+		     col_u64(st, c, &u.build_ns);
+		if (!ok) {
+			err = rec_damaged(rec, "unwind row %" PRId64 ": bad value", row);
+			break;
+		}
+		err = fn(ctx, &u);
 	}
 	sqlite3_finalize(st);
 	return err;
@@ -403,7 +518,8 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 		    !col_u64(st, 3, &t.period_ns) || !col_u64(st, 4, &t.enabled_ns) ||
 		    !col_u64(st, 5, &t.throttled_ns) || !col_u64(st, 6, &t.throttles) ||
 		    !col_u64(st, 7, &t.fired) || !col_u64(st, 8, &t.kept) || !t.period_ns ||
-		    t.throttled_ns > t.enabled_ns) {
+		    t.throttled_ns > t.enabled_ns || t.kept > t.fired ||
+		    (rec->nr_cpus && t.cpu >= rec->nr_cpus)) {
 			err = rec_damaged(rec, "ticks row %" PRId64 ": bad value", row);
 			break;
 		}

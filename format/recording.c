@@ -5,7 +5,9 @@
  * error translation that writer.c and reader.c share.
  *
  * The file is one SQLite database in rollback-journal mode (not WAL), so a
- * recording is a single file that can be copied as is. A reader opens it
+ * recording is a single file that can be copied as is. It is created 0600:
+ * it holds the command lines and mapped paths of every process recorded,
+ * which /proc shows only to their owners (the owner may chmod it). A reader opens it
  * read-only and checks, before trusting anything, that it is SQLite at all,
  * that it carries eprof's application_id, that its user_version is one this
  * code knows, and that every table it will read has the columns it will
@@ -16,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +28,45 @@
 #include "format/internal.h"
 #include "util/log.h"
 
+/*
+ * A writer whose file, or its directory, was removed while recording gets
+ * "attempt to write a readonly database" (SQLITE_READONLY_DBMOVED),
+ * "unable to open" (the journal's directory is gone) or "disk I/O error"
+ * from SQLite: say what happened instead. Returns true when it printed.
+ */
+static bool say_vanished(const struct recording *rec, int rc, const char *what)
+{
+	char dir[4200];
+	const char *slash;
+	struct stat st;
+
+	if (!rec->writable || !rec->db)
+		return false;
+	if ((rc & 0xff) != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY &&
+	    (rc & 0xff) != SQLITE_IOERR)
+		return false;
+	if (!stat(rec->path, &st) || errno != ENOENT) {
+		if (rc != SQLITE_READONLY_DBMOVED)
+			return false;
+	}
+	slash = strrchr(rec->path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - rec->path) : 1,
+		 slash ? (slash == rec->path ? "/" : rec->path) : ".");
+	if (stat(dir, &st) && errno == ENOENT)
+		pr_err("'%s': %s: its directory '%s' was removed during the recording (what "
+		       "was written is gone)", rec->path, what, dir);
+	else
+		pr_err("'%s': %s: the file was removed or renamed during the recording",
+		       rec->path, what);
+	return true;
+}
+
 int rec_sql_error(const struct recording *rec, int rc, const char *what)
 {
 	const char *msg = rec->db ? sqlite3_errmsg(rec->db) : sqlite3_errstr(rc);
+
+	if (say_vanished(rec, rc, what))
+		return -ENOENT;
 
 	switch (rc & 0xff) {
 	case SQLITE_NOMEM:
@@ -95,11 +134,37 @@ void recording__close(struct recording *rec)
 {
 	if (!rec)
 		return;
+	/* leaving PERSIST removes the journal the recording no longer needs */
+	if (rec->writable && rec->db)
+		sqlite3_exec(rec->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
 	writer__release(&rec->w);
 	reader__release(&rec->r);
 	sqlite3_close_v2(rec->db);
 	free(rec->path);
 	free(rec);
+}
+
+void recording__discard(struct recording *rec)
+{
+	char name[4200];
+
+	if (!rec)
+		return;
+	sqlite3_close_v2(rec->db);
+	rec->db = NULL;
+	if (unlink(rec->path) && errno != ENOENT)
+		pr_warn("cannot remove '%s': %s", rec->path, strerror(errno));
+	if ((size_t)snprintf(name, sizeof(name), "%s-journal", rec->path) < sizeof(name))
+		unlink(name);
+	if (rec->moved_old &&
+	    (size_t)snprintf(name, sizeof(name), "%s.old", rec->path) < sizeof(name)) {
+		if (rename(name, rec->path))
+			pr_warn("cannot put '%s' back as '%s': %s", name, rec->path,
+				strerror(errno));
+		else
+			pr_notice("put the previous recording back as '%s'", rec->path);
+	}
+	recording__close(rec);
 }
 
 const char *recording__path(const struct recording *rec)
@@ -114,14 +179,16 @@ bool recording__is_finished(const struct recording *rec)
 
 /*
  * Makes room for a new recording at path: an existing file is kept as
- * path.old (as perf keeps perf.data.old), so a mistaken -o loses nothing;
- * journals a previous SQLite user left next to it are removed.
+ * path.old (as perf keeps perf.data.old), so a mistaken -o loses nothing,
+ * and stderr says so; an older path.old is replaced, and stderr says that
+ * too. Journals a previous SQLite user left next to it are removed.
  */
-static int remove_old(const char *path)
+static int remove_old(const char *path, bool *moved)
 {
 	static const char *const suffixes[] = { "-journal", "-wal", "-shm" };
 	char name[4200];
 	struct stat st;
+	bool older;
 	size_t i;
 
 	if ((size_t)snprintf(name, sizeof(name), "%s.old", path) >= sizeof(name))
@@ -135,9 +202,22 @@ static int remove_old(const char *path)
 			       "(choose another -o)", path);
 			return -EEXIST;
 		}
+		older = !lstat(name, &st);
+		if (older && S_ISDIR(st.st_mode)) {
+			pr_err("cannot create '%s': '%s' is a directory (move it away or choose "
+			       "another -o)", path, name);
+			return -EISDIR;
+		}
 		if (rename(path, name))
 			return pr_errno(-errno, "cannot create '%s': cannot keep the old file as '%s'",
 					path, name);
+		*moved = true;
+		/* one generation is kept, as perf keeps one perf.data.old: said, never silent */
+		if (older)
+			pr_notice("kept the previous recording as '%s' (replacing the older '%s')",
+				  name, name);
+		else
+			pr_notice("kept the previous recording as '%s'", name);
 	}
 	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		if ((size_t)snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) >= sizeof(name))
@@ -150,6 +230,43 @@ static int remove_old(const char *path)
 	return 0;
 }
 
+/*
+ * The rollback journal has a name anyone can guess (FILE-journal). In a
+ * world-writable sticky directory such as /tmp, another user could plant a
+ * symlink there whenever SQLite deletes the journal (after every commit in
+ * the default DELETE mode): SQLite opens journals O_NOFOLLOW, so nothing is
+ * clobbered, but the next commit fails and a root recording stops. So the
+ * journal is created here, 0600, and kept for the whole recording
+ * (journal_mode=PERSIST zeroes its header after each commit instead of
+ * deleting it): a file of ours in a sticky directory cannot be removed or
+ * replaced by anyone else. Crash safety is the rollback journal's as
+ * before. Whatever sits at that name now is stale or planted: it goes,
+ * and if someone keeps putting it back, the recording does not start.
+ */
+static int create_journal(const char *path)
+{
+	char name[4200];
+	int i, fd;
+
+	if ((size_t)snprintf(name, sizeof(name), "%s-journal", path) >= sizeof(name))
+		return pr_errno(-ENAMETOOLONG, "cannot create '%s'", path);
+	for (i = 0; i < 100; i++) {
+		fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return pr_errno(-errno, "cannot create the journal '%s'", name);
+		if (unlink(name) && errno != ENOENT)
+			return pr_errno(-errno, "cannot create the journal '%s': cannot remove what "
+					"is there", name);
+	}
+	pr_err("cannot create the journal '%s': another user keeps putting a file there "
+	       "(record into a directory only you can write)", name);
+	return -EEXIST;
+}
+
 int recording__create(const char *path, struct recording **out)
 {
 	struct recording *rec;
@@ -160,18 +277,18 @@ int recording__create(const char *path, struct recording **out)
 	if (!rec)
 		return pr_errno(-ENOMEM, "cannot create '%s'", path);
 	rec->writable = true;
-	err = remove_old(path);
+	err = remove_old(path, &rec->moved_old);
 	if (err)
 		goto out;
 	/* Create the file ourselves: the OS's reason (no such directory, read-only
 	 * file system, permission) says more than SQLite's "unable to open". */
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = pr_errno(-errno, "cannot create '%s'", path);
 		goto out;
 	}
 	close(fd);
-	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
 		err = rec_sql_error(rec, rc, "cannot create the recording");
 		goto out;
@@ -179,11 +296,14 @@ int recording__create(const char *path, struct recording **out)
 	sqlite3_extended_result_codes(rec->db, 1);
 	sqlite3_busy_timeout(rec->db, 5000);
 	/*
-	 * The default rollback journal keeps the recording one self-contained
-	 * file; synchronous=NORMAL is enough for a killed recorder (the kernel
-	 * still has every write), only a power cut could cost the last commit.
+	 * A rollback journal keeps the recording one self-contained file;
+	 * synchronous=NORMAL is enough for a killed recorder (the kernel still
+	 * has every write), only a power cut could cost the last commit. The
+	 * schema is written without a journal: SQLite deletes any journal next
+	 * to a database of zero pages (ours too), and a recorder killed before
+	 * the schema is written has recorded nothing.
 	 */
-	err = exec_sql(rec, "PRAGMA page_size = 1024; PRAGMA journal_mode = DELETE;"
+	err = exec_sql(rec, "PRAGMA page_size = 1024; PRAGMA journal_mode = OFF;"
 			    "PRAGMA synchronous = NORMAL;", "setting up the database");
 	if (err)
 		goto out;
@@ -198,6 +318,10 @@ int recording__create(const char *path, struct recording **out)
 		err = exec_sql(rec, pragmas, "writing the schema");
 	if (!err)
 		err = exec_sql(rec, "COMMIT", "writing the schema");
+	if (!err)
+		err = create_journal(path);
+	if (!err)
+		err = exec_sql(rec, "PRAGMA journal_mode = PERSIST", "setting up the journal");
 	if (err)
 		goto out;
 	rec->has_debuginfo = true;
@@ -244,7 +368,7 @@ static int roll_back_hot_journal(struct recording *rec)
 	sqlite3 *db = NULL;
 	int rc;
 
-	rc = sqlite3_open_v2(rec->path, &db, SQLITE_OPEN_READWRITE, NULL);
+	rc = sqlite3_open_v2(rec->path, &db, SQLITE_OPEN_READWRITE, rec_safe_vfs());
 	if (rc == SQLITE_OK) {
 		sqlite3_busy_timeout(db, 5000);
 		rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
@@ -364,6 +488,102 @@ static int check_tables(struct recording *rec)
 	return check_debuginfo_table(rec);
 }
 
+/*
+ * A numeric metadata value: absent (0, *has false), or decimal digits that
+ * fit in 64 bits and lie in [min, max]; anything else is damage.
+ */
+static int meta_number(struct recording *rec, const char *key, uint64_t min, uint64_t max,
+		       bool *has, uint64_t *out)
+{
+	unsigned long long v;
+	char *text = NULL, *end;
+	int err;
+
+	*has = false;
+	err = recording__get_meta(rec, key, &text);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || v < min || v > max)
+		err = rec_damaged(rec, "meta %s: \"%.32s\" is not a number from %llu to %llu",
+				  key, text, (unsigned long long)min, (unsigned long long)max);
+	free(text);
+	if (err)
+		return err;
+	*has = true;
+	*out = v;
+	return 0;
+}
+
+/*
+ * numa_map: "cpu:node" pairs separated by commas (recording.h), each CPU
+ * below nr_cpus (when known), nodes below 65536.
+ */
+static int check_numa_map(struct recording *rec)
+{
+	unsigned long cpu, node;
+	char *map = NULL, *p, *end;
+	int err;
+
+	err = recording__get_meta(rec, REC_META_NUMA_MAP, &map);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	for (p = map; *p; p = *end ? end + 1 : end) {
+		if (*p < '0' || *p > '9')
+			break;
+		cpu = strtoul(p, &end, 10);
+		if (*end != ':' || end[1] < '0' || end[1] > '9' || cpu >= REC_MAX_CPUS ||
+		    (rec->nr_cpus && cpu >= rec->nr_cpus))
+			break;
+		node = strtoul(end + 1, &end, 10);
+		if ((*end && (*end != ',' || !end[1])) || node > 65535)
+			break;
+	}
+	if (*p)
+		err = rec_damaged(rec, "meta %s: \"%.32s\" is not a map of its CPUs to nodes",
+				  REC_META_NUMA_MAP, map);
+	free(map);
+	return err;
+}
+
+/*
+ * The metadata every other table is checked against: the time span of the
+ * recording and its CPU count. A finished recording's samples all lie in
+ * [start_ns, end_ns], since the recorder reads the clock before it attaches
+ * the sampler and again after it detached it.
+ */
+static int read_bounds(struct recording *rec)
+{
+	static const char *const other_numbers[] = { REC_META_FREQ_HZ, REC_META_START_REALTIME };
+	uint64_t cpus = 0, v;
+	bool has_cpus, has;
+	size_t i;
+	int err;
+
+	err = meta_number(rec, REC_META_START_NS, 0, UINT64_MAX, &rec->has_start,
+			  &rec->span_start);
+	if (!err)
+		err = meta_number(rec, REC_META_END_NS, 0, UINT64_MAX, &rec->has_end,
+				  &rec->span_end);
+	if (!err)
+		err = meta_number(rec, REC_META_NR_CPUS, 1, REC_MAX_CPUS, &has_cpus, &cpus);
+	for (i = 0; i < sizeof(other_numbers) / sizeof(other_numbers[0]) && !err; i++)
+		err = meta_number(rec, other_numbers[i], 0, UINT64_MAX, &has, &v);
+	if (err)
+		return err;
+	rec->nr_cpus = (uint32_t)cpus;
+	err = check_numa_map(rec);
+	if (err)
+		return err;
+	if (rec->has_start && rec->has_end && rec->span_end < rec->span_start)
+		return rec_damaged(rec, "meta: the recording ends (%" PRIu64 " ns) before it starts "
+				   "(%" PRIu64 " ns)", rec->span_end, rec->span_start);
+	return 0;
+}
+
 int recording__open(const char *path, struct recording **out)
 {
 	struct recording *rec;
@@ -371,19 +591,28 @@ int recording__open(const char *path, struct recording **out)
 	char *done = NULL;
 	int fd, rc, err;
 
-	/* open(2) first: its errno says why better than SQLite can */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * open(2) first: its errno says why better than SQLite can. Never
+	 * blocking, and only a regular file: a FIFO or a terminal named as the
+	 * recording must not hang the reader.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return pr_errno(-errno, "cannot open '%s'", path);
 	err = fstat(fd, &sb) ? -errno : S_ISDIR(sb.st_mode) ? -EISDIR : 0;
 	close(fd);
 	if (err)
 		return pr_errno(err, "cannot open '%s'", path);
+	if (!S_ISREG(sb.st_mode)) {
+		pr_err("cannot open '%s': not a regular file (a recording is a file; copy it to one)",
+		       path);
+		return -EINVAL;
+	}
 
 	rec = recording_new(path);
 	if (!rec)
 		return pr_errno(-ENOMEM, "cannot open '%s'", path);
-	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READONLY, NULL);
+	rc = sqlite3_open_v2(path, &rec->db, SQLITE_OPEN_READONLY, rec_safe_vfs());
 	if (rc != SQLITE_OK) {
 		err = rec_sql_error(rec, rc, "cannot open the recording");
 		goto out;
@@ -402,14 +631,17 @@ int recording__open(const char *path, struct recording **out)
 		goto out;
 	}
 	err = recording__get_meta(rec, REC_META_FINISHED, &done);
-	if (err == -ENOENT) {
+	if (!err && strcmp(done, "0") && strcmp(done, "1"))
+		err = rec_damaged(rec, "meta %s: \"%.32s\" is neither 0 nor 1", REC_META_FINISHED,
+				  done);
+	if (!err || err == -ENOENT) {
+		rec->finished = done && !strcmp(done, "1");
+		err = read_bounds(rec);
+	}
+	free(done);
+	if (!err && !rec->finished)
 		pr_warn("'%s' was not finalized (the recorder was interrupted): "
 			"reading it up to its last complete chunk", path);
-		err = 0;
-	} else if (!err) {
-		rec->finished = !strcmp(done, "1");
-		free(done);
-	}
 out:
 	if (err) {
 		recording__close(rec);

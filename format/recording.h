@@ -28,6 +28,17 @@
 struct recording;
 
 /*
+ * What a reader accepts, beyond each value's type: a file that breaks one
+ * of these is damaged (-EBADMSG). Every sample lies in [start_ns, end_ns]
+ * of the metadata (where present: the recorder reads the clock before it
+ * starts sampling and after it stopped), on a CPU below nr_cpus, with
+ * pids up to REC_MAX_PID; sample chunks do not overlap in time beyond the
+ * ring buffer's reordering; mappings are non-empty.
+ */
+#define REC_MAX_CPUS		65536		/* meta nr_cpus (--cpu takes up to 65535) */
+#define REC_MAX_PID		(1u << 22)	/* PID_MAX_LIMIT: no tgid or tid above it */
+
+/*
  * Metadata keys every recorder writes (values are text; numbers in decimal).
  * numa_map is "cpu:node" pairs separated by commas, e.g. "0:0,1:0".
  */
@@ -45,6 +56,8 @@ struct recording;
 #define REC_META_START_REALTIME	"start_realtime"	/* wall clock, seconds since the epoch */
 #define REC_META_COMMAND	"command"	/* the eprof command line */
 #define REC_META_TARGET		"target"	/* "-a", "-p 12,13" or "-- cmd args" */
+#define REC_META_CALL_GRAPH	"call_graph"	/* "dwarf" or "fp" (absent: fp) */
+#define REC_META_UNWIND_BUDGET	"unwind_budget"	/* bytes of unwind tables held at once */
 
 /* One sample; stack_id refers to a stack added with recording__add_stack. */
 struct rec_sample {
@@ -147,6 +160,54 @@ struct rec_loss {
 };
 
 /*
+ * How user stacks were unwound (format v2, table `unwind`): the totals row
+ * has path "", then one row per binary. The arrays follow the walker's
+ * enums (bpf/events.h): fallback[] = no table, no CFI, no mapping;
+ * stop[] = end, zero, depth, unreadable, bad sp, no table, no CFI, no regs.
+ */
+#define REC_UNW_FB_MAX		3
+#define REC_UNW_STOP_MAX	8
+
+enum rec_unw_stop {
+	REC_UNW_STOP_END,
+	REC_UNW_STOP_ZERO,
+	REC_UNW_STOP_DEPTH,
+	REC_UNW_STOP_UNREADABLE,
+	REC_UNW_STOP_BAD_SP,
+	REC_UNW_STOP_NO_TABLE,
+	REC_UNW_STOP_NO_CFI,
+	REC_UNW_STOP_NO_REGS,
+};
+
+struct rec_unwind {
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;		/* 0: none or unknown */
+	const char *path;
+	uint64_t walks;
+	uint64_t frames_table;
+	uint64_t frames_fp;
+	uint64_t fallback[REC_UNW_FB_MAX];
+	uint64_t stop[REC_UNW_STOP_MAX];
+	uint64_t table_rows;
+	uint64_t table_bytes;
+	uint64_t build_ns;
+};
+
+/*
+ * A JIT map (/tmp/perf-PID.map) the recorder read only up to a cut (format
+ * v2, table jit_map_cut): the symbols of the dropped lines are not stored.
+ */
+struct rec_jit_cut {
+	uint32_t tgid;
+	const char *path;
+	uint64_t kept_bytes;		/* parsed, up to a line boundary */
+	uint64_t kept_symbols;
+	uint64_t dropped_bytes;
+	uint64_t dropped_lines;
+	bool dropped_lines_exact;	/* false: dropped_lines is a lower bound */
+};
+
+/*
  * The sampling clock of one CPU up to time_ns, since the previous row of
  * that CPU (format v2). Expected ticks are enabled_ns / period_ns; of those,
  * throttled_ns / period_ns were withheld by the kernel's throttling, fired
@@ -200,6 +261,14 @@ int recording__open(const char *path, struct recording **out);
  */
 void recording__close(struct recording *rec);
 
+/*
+ * Closes a recording being written and removes its file, putting back the
+ * file recording__create() moved to FILE.old (the older FILE.old it
+ * replaced, as stderr said then, is not restored). For a recording that
+ * must not exist (the command never ran). Accepts NULL.
+ */
+void recording__discard(struct recording *rec);
+
 const char *recording__path(const struct recording *rec);
 
 /* True when the recorder finished the file (recording__finish). */
@@ -224,6 +293,8 @@ int recording__add_loss(struct recording *rec, const struct rec_loss *l);
 int recording__add_ticks(struct recording *rec, const struct rec_ticks *t);
 int recording__add_binary(struct recording *rec, const struct rec_binary *b);
 int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, size_t nr);
+/* Buffers unwind count rows (copied) for the next commit. */
+int recording__add_unwind(struct recording *rec, const struct rec_unwind *rows, size_t nr);
 
 /*
  * The DWARF of one binary (`record --debuginfo`): the bytes of an ELF file
@@ -234,6 +305,13 @@ int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, siz
 #define REC_DEBUGINFO_MAX	(256u << 20)
 int recording__add_debuginfo(struct recording *rec, const uint8_t *build_id, uint32_t len,
 			     const char *path, const void *data, size_t size);
+
+/*
+ * Records that a JIT map was cut (replacing an earlier row of the same tgid
+ * and path). Written at once, in its own transaction, so call it between
+ * commits; cuts are rare.
+ */
+int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c);
 
 /* Samples buffered since the last commit. */
 size_t recording__pending_samples(const struct recording *rec);
@@ -261,6 +339,8 @@ typedef int (*rec_loss_fn)(void *ctx, const struct rec_loss *l);
 typedef int (*rec_ticks_fn)(void *ctx, const struct rec_ticks *t);
 typedef int (*rec_binary_fn)(void *ctx, const struct rec_binary *b);
 typedef int (*rec_ksym_fn)(void *ctx, const struct rec_ksym *k);
+typedef int (*rec_unwind_fn)(void *ctx, const struct rec_unwind *u);
+typedef int (*rec_jit_cut_fn)(void *ctx, const struct rec_jit_cut *c);
 
 /* Samples in chunk order (time order within a chunk). Pointers in the
  * callback argument are valid only during the call. */
@@ -269,6 +349,8 @@ int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx)
 int recording__for_each_comm(struct recording *rec, rec_comm_fn fn, void *ctx);
 int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *ctx);
 int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx);
+/* The unwind rows, totals first; none in a v1 file (the table is v2). */
+int recording__for_each_unwind(struct recording *rec, rec_unwind_fn fn, void *ctx);
 
 /* Whether the file can hold tick rows (format v2 and later); v1: "not recorded". */
 bool recording__has_ticks(const struct recording *rec);
@@ -283,6 +365,8 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 int recording__tick_breakdown(struct recording *rec, struct tick_breakdown *out);
 int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx);
 int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx);
+/* JIT maps cut by the recorder, by tgid; none in a v1 file. */
+int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx);
 
 /*
  * The embedded DWARF file of build_id: *data malloc'd (caller frees), *size

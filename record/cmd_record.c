@@ -13,8 +13,8 @@
  *
  * One epoll set waits for everything: the ring buffer (woken by BPF only
  * when it fills up), the side-band, and a pidfd per target process, so a
- * short command ends the recording the moment it exits. SIGINT and SIGTERM
- * are caught without SA_RESTART and end the recording cleanly.
+ * short command ends the recording the moment it exits. SIGINT, SIGTERM and
+ * SIGHUP are caught without SA_RESTART and end the recording cleanly.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,6 +30,8 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/types.h>
@@ -44,6 +46,7 @@
 #include "record/session.h"
 #include "record/sideband.h"
 #include "record/target.h"
+#include "record/unwind.h"
 #include "util/log.h"
 #include "util/parse.h"
 #include "util/status.h"
@@ -53,7 +56,12 @@
 #define POLL_MS			100
 #define PENDING_COMMIT		65536	/* samples buffered before an early commit */
 #define CONSUME_BUDGET		4096	/* records per consume, so commits keep their pace */
+#define STATUS_INTERVAL_NS	1000000000ull
 #define RECORD_NICE		(-20)
+#define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
+#define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
+#define UNWIND_PREPARE_NS	250000000ull	/* most a command waits for its tables */
+#define SYSTEM_LD_SO		"/lib64/ld-linux-x86-64.so.2"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -63,7 +71,8 @@ static void on_stop_signal(int sig)
 }
 
 static const char usage_line[] =
-	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [--cpu LIST] [--debuginfo] [-v] "
+	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
+	"[--call-graph dwarf|fp] [--no-inherit] [--debuginfo] [-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
 static void print_help(FILE *f)
@@ -74,7 +83,15 @@ static void print_help(FILE *f)
 		   "    -F HZ            samples per second per CPU (1..100000, default 99)\n"
 		   "    -o FILE          the recording to write (default eprof.data)\n"
 		   "    -d SECONDS       stop after this long (fractions allowed)\n"
-		   "    --cpu LIST       sample only these CPUs, e.g. 0-3,8\n"
+		   "    -C, --cpu LIST   sample only these CPUs, e.g. 0-3,8\n"
+		   "    -e cpu-clock     the event to sample: the CPU clock, the only one\n"
+		   "    -g               record stacks (always done; accepted as perf does)\n"
+		   "    --no-inherit     not the processes that CMD or -p PID start\n"
+		   "    --call-graph M   how user stacks are walked: dwarf (default) follows\n"
+		   "                     unwind tables built from each binary's CFI, so code\n"
+		   "                     built without frame pointers has whole stacks; fp\n"
+		   "                     follows frame pointers only (kernel stacks: always\n"
+		   "                     the kernel's own unwinder)\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
 		   "                     file, or the binary itself when it has .debug_info), so\n"
 		   "                     `report --inline --lines` works without the files;\n"
@@ -83,6 +100,7 @@ static void print_help(FILE *f)
 		   "    -a               every process on every CPU, kernel included\n"
 		   "    -p PID[,PID...]  these existing processes and all their threads\n"
 		   "    -- CMD [ARGS]    run CMD and follow its threads and children\n"
+		   "    -q, --quiet      no status line and no summary line\n"
 		   "    -v               tell more\n"
 		   "    -h, --help       this help\n",
 		   usage_line);
@@ -135,7 +153,11 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "debuginfo", no_argument, NULL, 'D' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-inherit", no_argument, NULL, 'I' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cpu_list = NULL;
@@ -144,10 +166,12 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	int c, nmodes;
 
 	o->freq = 99;
+	o->call_graph = CALL_GRAPH_DWARF;
+	o->unwind_budget = UNWIND_BUDGET_DEFAULT;
 	o->output = "eprof.data";
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (parse_u64(optarg, 1, 100000, &o->freq))
@@ -183,6 +207,34 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			break;
 		case 'D':
 			o->debuginfo = true;
+			break;
+		case 'G':
+			if (!strcmp(optarg, "dwarf"))
+				o->call_graph = CALL_GRAPH_DWARF;
+			else if (!strcmp(optarg, "fp"))
+				o->call_graph = CALL_GRAPH_FP;
+			else
+				return usage_error("invalid call-graph mode '%s' (expected dwarf or fp)",
+						   optarg);
+			break;
+		case 'e':
+			/*
+			 * perf's spelling, for its users. Modifiers (:u, :k) are
+			 * refused rather than half-honoured: report's --user-only
+			 * and --kernel-only keep one half of each stack.
+			 */
+			if (strcmp(optarg, "cpu-clock"))
+				return usage_error("event '%s' is not supported: eprof samples "
+						   "'cpu-clock' only (user and kernel stacks; "
+						   "report --user-only keeps the user half)", optarg);
+			break;
+		case 'g':
+			break;		/* perf's "record stacks": eprof always does */
+		case 'I':
+			o->no_inherit = true;
+			break;
+		case 'q':
+			o->quiet = true;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -322,6 +374,9 @@ static uint64_t exec_age_ns(void)
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	return log_libbpf_print((int)level, fmt, ap);
 }
@@ -333,7 +388,9 @@ static int install_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;		/* no SA_RESTART: epoll_wait returns EINTR */
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+	/* SIGHUP too: a closed terminal ends the recording cleanly, not the process */
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
 		return pr_errno(-errno, "cannot install signal handlers");
 	return 0;
 }
@@ -436,6 +493,11 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 		err = recording__set_meta(rec, REC_META_COMMAND, o->command_line);
 	if (!err)
 		err = recording__set_meta(rec, REC_META_TARGET, o->target_desc);
+	if (!err)
+		err = recording__set_meta(rec, REC_META_CALL_GRAPH,
+					  o->call_graph == CALL_GRAPH_DWARF ? "dwarf" : "fp");
+	if (!err && o->call_graph == CALL_GRAPH_DWARF)
+		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
 	free(numa);
 	return err;
 }
@@ -464,15 +526,78 @@ static bool commit_due(const struct session *s)
 	       recording__pending_samples(s->rec) >= PENDING_COMMIT;
 }
 
+static void format_size(char *buf, size_t len, off_t size)
+{
+	if (size < 1024)
+		snprintf(buf, len, "%lld B", (long long)size);
+	else if (size < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", size / 1024.0);
+	else
+		snprintf(buf, len, "%.1f MiB", size / (1024.0 * 1024.0));
+}
+
+/*
+ * The status line: on a terminal, about once a second, stderr's last line
+ * is rewritten in place (\r, then "erase to the end of the line") with the
+ * elapsed time, samples, losses and the file's size, so a long recording
+ * shows that it is alive. Nothing when stderr is a file or a pipe (logs
+ * stay clean) or with -q. Cleared before anything else is printed.
+ */
+struct status_line {
+	bool on;
+	uint64_t start_ns;
+	uint64_t next_ns;		/* when to redraw */
+	bool drawn;			/* something is on the line now */
+};
+
+static void status_line__init(struct status_line *sl, const struct record_opts *o,
+			      uint64_t start_ns)
+{
+	sl->on = !o->quiet && isatty(STDERR_FILENO);
+	sl->start_ns = start_ns;
+	sl->next_ns = start_ns + STATUS_INTERVAL_NS;
+	sl->drawn = false;
+}
+
+/* Called from the record loop; redraws when a second has passed. */
+static void status_line__tick(struct status_line *sl, const struct session *s)
+{
+	uint64_t now = now_ns();
+	char size[32] = "?";
+	struct stat st;
+
+	if (!sl->on || now < sl->next_ns)
+		return;
+	sl->next_ns = now + STATUS_INTERVAL_NS;
+	if (!stat(s->opts->output, &st))
+		format_size(size, sizeof(size), st.st_size);
+	fprintf(stderr, "\reprof: recording %.0f s, %llu samples, %llu lost, %s\033[K",
+		(now - sl->start_ns) / 1e9, (unsigned long long)s->nr_samples,
+		(unsigned long long)(s->total_lost + s->nr_malformed), size);
+	fflush(stderr);
+	sl->drawn = true;
+}
+
+static void status_line__clear(struct status_line *sl)
+{
+	if (!sl->drawn)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	sl->drawn = false;
+}
+
 /*
  * Runs until the targets are gone, the duration (from since_ns) is over, or
  * a signal.
  */
-static int record_loop(struct session *s, struct target *t, uint64_t since_ns)
+static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
+		       struct status_line *sl)
 {
 	struct epoll_event evs[16];
 	uint64_t deadline = s->opts->duration_ns ? since_ns + s->opts->duration_ns : 0, now;
 	bool more = false;
+	bool more_work = false;
 	size_t i;
 	int epfd, n, timeout, err;
 
@@ -482,6 +607,8 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns)
 	err = epoll_add(epfd, sampler__epoll_fd(s->sampler), 0);
 	if (!err)
 		err = epoll_add(epfd, sideband__epoll_fd(s->sideband), 1);
+	if (!err && s->unwinder)
+		err = epoll_add(epfd, unwinder__event_fd(s->unwinder), 1);
 	for (i = 0; i < t->nr && !err; i++)
 		if (t->pidfds[i] >= 0)
 			err = epoll_add(epfd, t->pidfds[i], 2 + i);
@@ -489,7 +616,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns)
 		if (t->nr && !t->nr_alive)
 			break;
 		now = now_ns();
-		timeout = more ? 0 : POLL_MS;	/* the last consume left records behind */
+		timeout = more ? 0 : s->unwinder ? (more_work ? 1 : POLL_MS_UNWIND) : POLL_MS;
 		if (deadline) {
 			if (now >= deadline)
 				break;
@@ -516,21 +643,34 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns)
 		err = sampler__consume(s->sampler, CONSUME_BUDGET, &more);
 		if (!err)
 			err = sideband__consume(s->sideband);
+		if (!err)
+			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
 		if (!err && commit_due(s))
 			err = session__commit(s);
+		status_line__tick(sl, s);
 	}
+	status_line__clear(sl);
 	close(epfd);
 	return err;
 }
 
-static void format_size(char *buf, size_t len, off_t size)
+/* "; user stacks: 99.2% complete, 0.3% frame-pointer fallback, 0 truncated" */
+static void unwind_summary(const struct session *s, char *buf, size_t len)
 {
-	if (size < 1024)
-		snprintf(buf, len, "%lld B", (long long)size);
-	else if (size < 1024 * 1024)
-		snprintf(buf, len, "%.1f KiB", size / 1024.0);
-	else
-		snprintf(buf, len, "%.1f MiB", size / (1024.0 * 1024.0));
+	const uint64_t *t = s->stats_total;
+	uint64_t walks, complete, fb = 0;
+	size_t i;
+
+	buf[0] = '\0';
+	if (!s->unwinder || !t || !(walks = t[EV_STAT_UNW_STACKS]))
+		return;
+	complete = t[EV_STAT_UNW_STOP + UNW_STOP_END] + t[EV_STAT_UNW_STOP + UNW_STOP_ZERO];
+	for (i = 0; i < UNW_FB_MAX; i++)
+		fb += t[EV_STAT_UNW_FB + i];
+	snprintf(buf, len, "; user stacks: %.1f%% complete, %.1f%% with frame-pointer fallback, "
+		 "%llu truncated", 100.0 * (double)complete / (double)walks,
+		 100.0 * (double)fb / (double)walks,
+		 (unsigned long long)t[EV_STAT_UNW_STOP + UNW_STOP_DEPTH]);
 }
 
 /*
@@ -539,13 +679,14 @@ static void format_size(char *buf, size_t len, off_t size)
  */
 static void print_summary(const struct session *s, uint64_t elapsed_ns)
 {
-	char size[32] = "?", why[256] = "";
+	char size[32] = "?", why[256] = "", unw[160];
 	uint64_t lost = s->total_lost + s->nr_malformed, gone;
 	struct tick_breakdown tb;
 	struct stat st;
 
 	if (!stat(s->opts->output, &st))
 		format_size(size, sizeof(size), st.st_size);
+	unwind_summary(s, unw, sizeof(unw));
 	if (session__ticks(s, &tb)) {
 		gone = tb.throttled + tb.missed;
 		if (tb.kept == tb.fired)
@@ -561,17 +702,18 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 	}
 	fprintf(stderr,
 		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured) in %.2f s, "
-		"%zu process%s, %s %s%s\n",
+		"%zu process%s, %s %s%s%s\n",
 		(unsigned long long)s->nr_samples, (unsigned long long)lost,
 		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
 		elapsed_ns / 1e9, s->procs.nr, s->procs.nr == 1 ? "" : "es", s->opts->output,
-		size, why);
+		size, why, unw);
 }
 
 static void session__release(struct session *s)
 {
 	size_t i;
 
+	unwinder__close(s->unwinder);
 	sampler__close(s->sampler);	/* destroys links before anything else goes */
 	sideband__close(s->sideband);
 	jitmaps__free(s->jitmaps);
@@ -587,9 +729,119 @@ static void session__release(struct session *s)
 	free(s->maps);
 	free(s->lost_sideband);
 	free(s->stats_prev);
+	free(s->stats_total);
 	free(s->tick_rows);
 	free(s->tick_sum);
 	recording__close(s->rec);
+}
+
+/*
+ * The C library and dynamic loader eprof itself runs with are, almost
+ * always, the ones the command will map first.
+ */
+static void prepare_own_libc(struct session *s)
+{
+	char line[4096 + 256], *name, *base;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		name = strchr(line, '/');
+		if (!name || !strstr(line, " r-xp "))
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		base = strrchr(name, '/') + 1;
+		if (!strncmp(base, "libc.so", 7) || !strncmp(base, "ld-linux", 8))
+			unwinder__prepare_path(s->unwinder, name);
+	}
+	fclose(f);
+}
+
+/*
+ * The libraries exe will load, as the system's dynamic loader lists them
+ * (`ld.so --list`, what ldd runs: it maps them, runs none of their code).
+ * Lines: "\tname => /path (0x...)" and "\t/path (0x...)".
+ */
+static void prepare_libraries(struct session *s, const char *exe)
+{
+	char *argv[] = { (char *)SYSTEM_LD_SO, (char *)"--list", (char *)exe, NULL };
+	posix_spawn_file_actions_t fa;
+	char line[4096], *p, *end;
+	int pipefd[2], status;
+	pid_t pid;
+	FILE *f;
+
+	if (access(SYSTEM_LD_SO, X_OK) || pipe2(pipefd, O_CLOEXEC))
+		return;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	if (posix_spawn(&pid, SYSTEM_LD_SO, &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	f = fdopen(pipefd[0], "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		p = strstr(line, "=> ");
+		p = p ? p + 3 : line + strspn(line, " \t");
+		if (*p != '/')
+			continue;
+		end = strstr(p, " (0x");
+		if (!end)
+			continue;
+		*end = '\0';
+		unwinder__prepare_path(s->unwinder, p);
+	}
+	if (f)
+		fclose(f);
+	else
+		close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* The command's executable, found the way execvp() finds it, and its libraries. */
+static void prepare_executable(struct session *s, const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char buf[4096];
+
+	if (strchr(cmd, '/')) {
+		unwinder__prepare_path(s->unwinder, cmd);
+		prepare_libraries(s, cmd);
+		return;
+	}
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p ||
+		    snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), p, cmd) >= (int)sizeof(buf))
+			continue;
+		if (!access(buf, X_OK)) {
+			unwinder__prepare_path(s->unwinder, buf);
+			prepare_libraries(s, buf);
+			return;
+		}
+	}
+}
+
+/*
+ * The command's executable, its libraries and the C library get their
+ * unwind tables before the command runs, waiting at most UNWIND_PREPARE_NS
+ * (the side-band brings anything else it maps a few milliseconds later).
+ */
+static void prepare_command(struct session *s, const char *cmd)
+{
+	if (!s->unwinder)
+		return;
+	prepare_own_libc(s);
+	prepare_executable(s, cmd);
+	if (unwinder__drain(s->unwinder, UNWIND_PREPARE_NS))
+		pr_debug("the command's unwind tables are not all ready");
 }
 
 static int child_exit_status(const struct target *t)
@@ -607,6 +859,7 @@ int cmd_record(int argc, char **argv)
 	struct session s;
 	struct target t;
 	struct capture_stats cst;
+	struct status_line sl;
 	uint32_t *online = NULL;
 	size_t nr_online = 0, i;
 	uint64_t entry_ns = now_ns(), start_ns = 0, end_ns;
@@ -642,6 +895,14 @@ int cmd_record(int argc, char **argv)
 		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y");
 		goto out;
 	}
+	/* before the file exists: a typo in -- CMD must not move an old recording aside */
+	if (opts.mode == TARGET_CMD) {
+		err = target__check_cmd(opts.cmd[0]);
+		if (err) {
+			status = err == -ENOENT ? 127 : 126;
+			goto out;
+		}
+	}
 	libbpf_set_print(libbpf_print);
 	if (install_signals())
 		goto out;
@@ -657,9 +918,10 @@ int cmd_record(int argc, char **argv)
 	s.lost_sideband = calloc((size_t)s.nr_possible_cpus, sizeof(*s.lost_sideband));
 	s.stats_prev = calloc((size_t)s.nr_possible_cpus * EV_STAT_MAX,
 			      sizeof(*s.stats_prev));
+	s.stats_total = calloc(EV_STAT_MAX, sizeof(*s.stats_total));
 	s.jitmaps = jitmaps__new();
 	s.capture = capture__new();
-	if (!s.lost_sideband || !s.stats_prev || !s.jitmaps || !s.capture) {
+	if (!s.lost_sideband || !s.stats_prev || !s.stats_total || !s.jitmaps || !s.capture) {
 		pr_errno(-ENOMEM, "cannot start recording");
 		goto out;
 	}
@@ -668,6 +930,9 @@ int cmd_record(int argc, char **argv)
 	if (sampler__open(&s, &s.sampler))
 		goto out;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
+	if (opts.call_graph == CALL_GRAPH_DWARF &&
+	    unwinder__open(&s, opts.unwind_budget, &s.unwinder))
+		goto out;
 	if (opts.mode == TARGET_CMD) {
 		if (target__fork(&t, opts.cmd) || sampler__add_target(s.sampler, (uint32_t)t.child))
 			goto out;
@@ -685,6 +950,9 @@ int cmd_record(int argc, char **argv)
 	    sideband__scan_proc(s.sideband, opts.pids, opts.nr_pids, opts.mode == TARGET_ALL))
 		goto out;
 	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
+	/* -p: the running processes' tables are ready before the first sample */
+	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_NS * 4))
+		goto out;
 	start_ns = now_ns();
 	if (write_start_meta(&s, online, nr_online, start_ns))
 		goto out;
@@ -692,8 +960,18 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (session__commit(&s))	/* the file is a valid recording from here on */
 		goto out;
-	if (target__release(&t))
+	if (opts.mode == TARGET_CMD)
+		prepare_command(&s, opts.cmd[0]);
+	err = target__release(&t);
+	if (err) {
+		/* CMD never ran: leave things as they were before eprof started */
+		if (t.child_reaped) {
+			status = err == -ENOENT ? 127 : 126;
+			recording__discard(s.rec);
+			s.rec = NULL;
+		}
 		goto out;
+	}
 	started = true;
 	pr_info("recording %s at %llu Hz on %zu CPU%s into '%s'", opts.target_desc,
 		(unsigned long long)opts.freq, opts.nr_cpus, opts.nr_cpus == 1 ? "" : "s",
@@ -706,7 +984,8 @@ int cmd_record(int argc, char **argv)
 			start_ns - entry_ns < opts.duration_ns ?
 			(opts.duration_ns - (start_ns - entry_ns)) / 1e9 : 0.0,
 			opts.duration_ns / 1e9);
-	err = record_loop(&s, &t, entry_ns);
+	status_line__init(&sl, &opts, start_ns);
+	err = record_loop(&s, &t, entry_ns, &sl);
 
 	/* Stop sampling, then keep everything already queued. */
 	sampler__detach(s.sampler);
@@ -727,6 +1006,10 @@ int cmd_record(int argc, char **argv)
 	if (!err)
 		err = capture__run(s.capture, &s, &cst);
 	if (!err)
+		err = unwinder__store(s.unwinder, s.stats_total);
+	if (!err)
+		err = jitmaps__after_commit(s.jitmaps, s.rec);
+	if (!err)
 		err = recording__finish(s.rec);
 	pr_debug("symbols captured, file finished at %.3f s", (now_ns() - entry_ns) / 1e9);
 	debug_schedstat();
@@ -740,7 +1023,8 @@ int cmd_record(int argc, char **argv)
 	if (opts.debuginfo)
 		pr_info("embedded the DWARF of %zu binaries (%.1f MB before compression)",
 			cst.dwarf_files, (double)cst.dwarf_bytes / 1e6);
-	print_summary(&s, end_ns - start_ns);
+	if (!opts.quiet)
+		print_summary(&s, end_ns - start_ns);
 	status = EXIT_OK;
 out:
 	if (opts.mode == TARGET_CMD && t.child) {

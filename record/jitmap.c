@@ -11,8 +11,19 @@
  * symbols covering them that are not stored yet: a recording cut short
  * names the JIT code sampled up to its last commit.
  *
- * The file lives in a world-writable directory: it is opened without
- * following symlinks and read only if it is a regular file.
+ * The file lives in a world-writable directory and any user writes it: it
+ * is opened without following symlinks, only if it is a regular file
+ * (util/safe_open.h), and read only up to a bound. One map is read up to
+ * JIT_MAP_MAX_BYTES of text plus symbol table (64 MiB: 48 MiB of text, at
+ * least 16 MiB for 699,050 symbols; about 500,000 lines of V8's
+ * --perf-basic-prof, several times what perf-map-agent writes for a large
+ * JVM), all maps held at once up to JIT_MAPS_MAX_BYTES; a 7-million-line
+ * map would otherwise take the root recorder past 1 GB. The bytes read
+ * are kept in one buffer that the names point into (no allocation per
+ * line). Past the cut, lines are only counted (within JIT_COUNT_MAX_BYTES,
+ * so a sparse terabyte file ends the count too), and the cut is stored in
+ * the recording (jit_map_cut) for `eprof info` to show. A map that was cut
+ * is not read again while its process lives: only once more at its exit.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,13 +36,23 @@
 #include "record/jitmap.h"
 #include "record/session.h"
 #include "util/log.h"
+#include "util/safe_open.h"
 
-#define JIT_MAX_LINE	4096
+#define JIT_MAP_MAX_BYTES	(64u << 20)
+#define JIT_MAPS_MAX_BYTES	(256u << 20)
+#define JIT_COUNT_MAX_BYTES	(1ull << 30)
+#define JIT_COUNT_BUF		(1u << 20)
 
 struct jitmap {
 	uint32_t pid;
-	struct rec_symbol *syms;	/* sorted by addr; names malloc'd */
+	struct rec_symbol *syms;	/* sorted by addr; names point into text */
 	size_t nr;
+	char *text;			/* the bytes read, lines NUL-terminated */
+	size_t held;			/* bytes of text and syms, for the budget */
+	struct rec_jit_cut cut;		/* the last cut (cut.path NULL: none) */
+	bool cut_unsaved;		/* not yet in the recording */
+	bool cut_seen;			/* some read was cut */
+	unsigned int commits_since_final;	/* freed two commits after the exit */
 	bool final;			/* read at the process's exit: never again */
 	bool have_stat;			/* the file last read: */
 	dev_t dev;
@@ -46,6 +67,7 @@ struct jitmaps {
 	struct u64map index;		/* pid -> index + 1 */
 	struct jitmap *maps;
 	size_t nr, alloc;
+	size_t held;			/* sum of the maps' held bytes */
 };
 
 struct jitmaps *jitmaps__new(void)
@@ -55,13 +77,12 @@ struct jitmaps *jitmaps__new(void)
 
 static void jitmap__release(struct jitmap *m)
 {
-	size_t i;
-
-	for (i = 0; i < m->nr; i++)
-		free((char *)m->syms[i].name);
 	free(m->syms);
+	free(m->text);
 	m->syms = NULL;
+	m->text = NULL;
 	m->nr = 0;
+	m->held = 0;
 }
 
 void jitmaps__free(struct jitmaps *j)
@@ -86,17 +107,129 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Parses the lines of f; a malformed line is skipped. */
-static int parse(FILE *f, struct jitmap *m)
+/* Lines in [p, p + n): newlines, plus a last line without one. */
+static uint64_t count_lines(const char *p, size_t n, bool *open_line)
 {
-	char line[JIT_MAX_LINE];
-	size_t alloc = 0;
+	const char *end = p + n, *nl;
+	uint64_t lines = 0;
 
-	while (fgets(line, sizeof(line), f)) {
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		lines++;
+		p = nl + 1;
+		*open_line = false;
+	}
+	if (p < end)
+		*open_line = true;
+	return lines;
+}
+
+/*
+ * Reads at most limit bytes of fd into m->text (NUL-terminated). When the
+ * file goes on past them, *more is set and *next is the byte after.
+ */
+static int read_text(int fd, size_t limit, struct jitmap *m, size_t *len, bool *more, char *next)
+{
+	size_t alloc = 0, n = 0;
+	char *nb;
+	ssize_t r;
+
+	*more = false;
+	for (;;) {
+		if (n == alloc) {
+			if (alloc == limit)
+				break;
+			alloc = alloc ? alloc * 2 : 65536;
+			if (alloc > limit)
+				alloc = limit;
+			nb = realloc(m->text, alloc + 1);
+			if (!nb)
+				return -ENOMEM;
+			m->text = nb;
+		}
+		r = read(fd, m->text + n, alloc - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;		/* a read error ends the map where it is */
+		n += (size_t)r;
+	}
+	if (!m->text) {
+		m->text = malloc(1);
+		if (!m->text)
+			return -ENOMEM;
+	}
+	m->text[n] = '\0';
+	*len = n;
+	if (n == limit) {
+		do {
+			r = read(fd, next, 1);
+		} while (r < 0 && errno == EINTR);
+		*more = r == 1;
+	}
+	return 0;
+}
+
+/*
+ * Counts the lines still in fd past the cut, reading at most
+ * JIT_COUNT_MAX_BYTES; *open_line says whether a line is under way.
+ */
+static void count_rest(int fd, struct rec_jit_cut *cut, bool *open_line)
+{
+	uint64_t seen = 0;
+	char *buf = malloc(JIT_COUNT_BUF);
+	ssize_t r;
+
+	cut->dropped_lines_exact = false;
+	if (!buf)
+		return;
+	while (seen < JIT_COUNT_MAX_BYTES) {
+		r = read(fd, buf, JIT_COUNT_BUF);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			cut->dropped_lines_exact = r == 0;
+			break;
+		}
+		seen += (uint64_t)r;
+		cut->dropped_lines += count_lines(buf, (size_t)r, open_line);
+	}
+	cut->dropped_bytes += seen;
+	free(buf);
+}
+
+/*
+ * Parses the map open at fd (st from its fstat) into m, reading and keeping
+ * at most limit bytes of text and symbol table; a malformed line is
+ * skipped. Fills m->cut when the map did not fit (m->cut.path stays NULL
+ * when it did).
+ */
+static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
+{
+	size_t len, pos = 0, alloc = 0, line_start;
+	struct rec_jit_cut *cut = &m->cut;
+	bool file_more, is_cut = false, open_line = false;
+	char next = 0;
+	int err;
+
+	memset(cut, 0, sizeof(*cut));
+	/* three quarters for text, the rest (at least) for the symbol table */
+	err = read_text(fd, limit - limit / 4, m, &len, &file_more, &next);
+	if (err)
+		return err;
+	while (pos < len) {
 		unsigned long long start, size;
-		char *p = line, *end, *name;
+		char *p = m->text + pos, *end, *name, *nl;
 		struct rec_symbol *ns;
 
+		line_start = pos;
+		nl = memchr(p, '\n', len - pos);
+		if (!nl && file_more) {
+			is_cut = true;	/* a line the cut went through */
+			break;
+		}
+		if (nl)
+			*nl = '\0';
+		pos = nl ? (size_t)(nl - m->text) + 1 : len;
 		start = strtoull(p, &end, 16);
 		if (end == p || *end != ' ')
 			continue;
@@ -105,25 +238,53 @@ static int parse(FILE *f, struct jitmap *m)
 		if (end == p || *end != ' ' || !size || start + size < start)
 			continue;
 		name = end + 1;
-		name[strcspn(name, "\r\n")] = '\0';
+		name[strcspn(name, "\r")] = '\0';
 		if (!*name)
 			continue;
 		if (m->nr == alloc) {
-			alloc = alloc ? alloc * 2 : 64;
-			ns = reallocarray(m->syms, alloc, sizeof(*ns));
+			size_t na = alloc ? alloc * 2 : 64;
+
+			/* text and table together stay within limit */
+			if (len + na * sizeof(*ns) > limit)
+				na = len < limit ? (limit - len) / sizeof(*ns) : 0;
+			if (na <= alloc) {
+				if (nl)
+					*nl = '\n';
+				pos = line_start;
+				is_cut = true;
+				break;
+			}
+			ns = reallocarray(m->syms, na, sizeof(*ns));
 			if (!ns)
 				return -ENOMEM;
 			m->syms = ns;
+			alloc = na;
 		}
 		m->syms[m->nr].addr = start;
 		m->syms[m->nr].size = size;
-		m->syms[m->nr].name = strdup(name);
-		if (!m->syms[m->nr].name)
-			return -ENOMEM;
+		m->syms[m->nr].name = name;
 		m->nr++;
 	}
 	if (m->nr > 1)
 		qsort(m->syms, m->nr, sizeof(*m->syms), sym_cmp);
+	m->held = len + alloc * sizeof(*m->syms);
+	if (!is_cut)
+		return 0;
+	/* the lines past pos were not parsed: their bytes are intact */
+	cut->kept_bytes = pos;
+	cut->kept_symbols = m->nr;
+	cut->dropped_bytes = len - pos;
+	cut->dropped_lines = count_lines(m->text + pos, len - pos, &open_line);
+	cut->dropped_lines_exact = true;
+	if (file_more) {
+		cut->dropped_bytes++;
+		cut->dropped_lines += count_lines(&next, 1, &open_line);
+		count_rest(fd, cut, &open_line);
+	}
+	if (open_line)
+		cut->dropped_lines++;
+	if ((uint64_t)st->st_size > pos + cut->dropped_bytes)
+		cut->dropped_bytes = (uint64_t)st->st_size - pos;
 	return 0;
 }
 
@@ -159,42 +320,50 @@ static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid)
  * Reads /tmp/perf-PID.map into m unless it is the file read last time,
  * unchanged. A missing or unreadable map is no error.
  */
-static int refresh(struct jitmap *m)
+static int refresh(struct jitmaps *j, struct jitmap *m)
 {
 	struct jitmap fresh;
 	char path[64];
 	struct stat st;
-	FILE *f;
+	size_t others = j->held - m->held, limit;
 	int fd, err;
 
 	snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	fd = safe_open_regular(path, 0, SAFE_OPEN_NOFOLLOW, &st);
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return 0;
-	}
 	if (m->have_stat && st.st_dev == m->dev && st.st_ino == m->ino && st.st_size == m->size &&
 	    st.st_mtim.tv_sec == m->mtime.tv_sec && st.st_mtim.tv_nsec == m->mtime.tv_nsec) {
 		close(fd);
 		return 0;
 	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return 0;
-	}
+	limit = others < JIT_MAPS_MAX_BYTES ? JIT_MAPS_MAX_BYTES - others : 0;
+	if (limit > JIT_MAP_MAX_BYTES)
+		limit = JIT_MAP_MAX_BYTES;
+	/* the old contents go first: never two copies of a big map at once */
+	jitmap__release(m);
+	j->held = others;
 	memset(&fresh, 0, sizeof(fresh));
-	err = parse(f, &fresh);
-	fclose(f);
+	err = parse(fd, &st, limit, &fresh);
+	close(fd);
 	if (err) {
 		jitmap__release(&fresh);
+		m->have_stat = false;
 		return pr_errno(err, "cannot read '%s'", path);
 	}
-	jitmap__release(m);
 	m->syms = fresh.syms;
 	m->nr = fresh.nr;
+	m->text = fresh.text;
+	m->held = fresh.held;
+	j->held = others + m->held;
+	if (fresh.cut.kept_bytes || fresh.cut.dropped_bytes) {
+		m->cut = fresh.cut;
+		m->cut_unsaved = true;
+		m->cut_seen = true;
+		pr_debug("'%s' is %lld bytes: read %llu (%zu symbols), %llu lines not read",
+			 path, (long long)st.st_size, (unsigned long long)m->cut.kept_bytes, m->nr,
+			 (unsigned long long)m->cut.dropped_lines);
+	}
 	m->have_stat = true;
 	m->dev = st.st_dev;
 	m->ino = st.st_ino;
@@ -216,7 +385,7 @@ int jitmaps__read(struct jitmaps *j, uint32_t pid)
 	if (m->final)
 		return 0;
 	m->final = true;
-	return refresh(m);
+	return refresh(j, m);
 }
 
 /* Index of the symbol covering a, or -1. */
@@ -261,9 +430,10 @@ int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uin
 	m = jitmap_of(j, pid);
 	if (!m)
 		return pr_errno(-ENOMEM, "cannot keep JIT maps");
-	for (i = 0; i < n && !m->final; i++) {
+	/* a map cut once is read again only at the process's exit */
+	for (i = 0; i < n && !m->final && !m->cut_seen; i++) {
 		if (find(m, addrs[i]) < 0) {	/* new code since the map was read? */
-			err = refresh(m);
+			err = refresh(j, m);
 			if (err)
 				return err;
 			break;
@@ -303,4 +473,36 @@ int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uin
 out:
 	free(out);
 	return err;
+}
+
+int jitmaps__after_commit(struct jitmaps *j, struct recording *rec)
+{
+	char path[64];
+	size_t i;
+	int err;
+
+	for (i = 0; j && i < j->nr; i++) {
+		struct jitmap *m = &j->maps[i];
+
+		if (m->cut_unsaved) {
+			snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
+			m->cut.tgid = m->pid;
+			m->cut.path = path;
+			err = recording__add_jit_cut(rec, &m->cut);
+			m->cut.path = NULL;
+			if (err)
+				return err;
+			m->cut_unsaved = false;
+		}
+		/*
+		 * The commit after a process's exit stored what its last samples
+		 * needed; one more lets samples that trailed the exit record in.
+		 * Then its map goes, so that the budget serves live processes.
+		 */
+		if (m->final && m->text && ++m->commits_since_final >= 2) {
+			j->held -= m->held;
+			jitmap__release(m);
+		}
+	}
+	return 0;
 }

@@ -13,6 +13,7 @@
 
 struct session;
 struct jitmaps;
+struct recording;
 
 /* NULL on ENOMEM. */
 struct jitmaps *jitmaps__new(void);
@@ -35,5 +36,12 @@ int jitmaps__read(struct jitmaps *j, uint32_t pid);
  */
 int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uint64_t *addrs,
 		   size_t n, size_t *nr_maps);
+
+/*
+ * Called after each commit: writes to rec the maps cut (read only in part)
+ * since the last call, and frees the maps of processes that exited two
+ * commits ago. 0 or the recording's error.
+ */
+int jitmaps__after_commit(struct jitmaps *j, struct recording *rec);
 
 #endif

@@ -14,6 +14,7 @@
 #include "events.h"
 #include "record/capture.h"
 #include "record/sampler.h"
+#include "record/jitmap.h"
 #include "record/session.h"
 #include "util/log.h"
 
@@ -34,8 +35,9 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 	bool added;
 	int err;
 
+	/* zero-filled: the comparison below and the stored row see all 16 bytes */
 	memset(name, 0, sizeof(name));
-	strncpy(name, comm, sizeof(name) - 1);
+	memcpy(name, comm, strnlen(comm, sizeof(name) - 1));
 	err = u64map__upsert(&s->tid_comm, tid, s->nr_comms, &slot, &added);
 	if (err)
 		return pr_errno(err, "cannot keep thread names");
@@ -131,6 +133,7 @@ static int add_loss_rows(struct session *s, uint64_t time)
 	uint64_t *cur, *prev;
 	struct rec_loss l;
 	int cpu, err = 0;
+	size_t k;
 
 	cur = calloc(n, sizeof(*cur));
 	if (!cur)
@@ -138,6 +141,10 @@ static int add_loss_rows(struct session *s, uint64_t time)
 	err = sampler__read_stats(s->sampler, cur);
 	if (err)
 		goto out;
+	memset(s->stats_total, 0, EV_STAT_MAX * sizeof(*s->stats_total));
+	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++)
+		for (k = 0; k < EV_STAT_MAX; k++)
+			s->stats_total[k] += cur[(size_t)cpu * EV_STAT_MAX + k];
 	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++) {
 		uint64_t *c = cur + (size_t)cpu * EV_STAT_MAX;
 
@@ -221,6 +228,8 @@ int session__commit(struct session *s)
 			return err;
 	}
 	err = recording__commit(s->rec);
+	if (!err)
+		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (err)
 		return err;
 	s->last_commit_ns = t;

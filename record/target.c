@@ -9,6 +9,16 @@
  * seen. If the parent fails before that, it closes the gate and the child
  * exits without running anything.
  *
+ * The command must not outlive a recorder killed with SIGKILL: the child
+ * asks for SIGKILL when its parent dies (PR_SET_PDEATHSIG, kept across
+ * exec) and checks that the parent did not die before it asked.
+ *
+ * A command that cannot be run is found before the recording is created
+ * (target__check_cmd, as execvp(3) searches PATH), so a typo leaves no file
+ * and does not move an existing one aside; an exec that fails anyway (a
+ * missing ELF interpreter, say) is reported by the child through a
+ * close-on-exec pipe, which reads EOF once the exec succeeded.
+ *
  * Exits are noticed through pidfds in the recorder's epoll set, which wake
  * it at once (no polling interval adds to `eprof record -- true`).
  */
@@ -18,12 +28,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "record/target.h"
 #include "util/log.h"
+
+static void reap_child(struct target *t, int options);
 
 static int pidfd_open_(pid_t pid)
 {
@@ -34,6 +48,7 @@ void target__init(struct target *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->gate_fd = -1;
+	t->exec_err_fd = -1;
 }
 
 static int add_watch(struct target *t, pid_t pid, int fd)
@@ -112,12 +127,72 @@ int target__watch_pids(struct target *t, const uint32_t *pids, size_t nr)
 	return 0;
 }
 
-/* In the child: wait for the parent's go, then become CMD. Never returns. */
-static void child_run(int gate, char **argv)
+/* Whether path can be exec'd: 0, or -errno as execve(2) would say it. */
+static int check_exec(const char *path)
 {
-	char go;
-	ssize_t n;
+	struct stat st;
 
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK))
+		return -EACCES;
+	return 0;
+}
+
+int target__check_cmd(const char *file)
+{
+	char buf[4096], def[256];
+	const char *path, *p, *end;
+	int err, seen = -ENOENT;
+	size_t len;
+
+	if (!*file) {
+		err = -ENOENT;
+		goto fail;
+	}
+	if (strchr(file, '/')) {
+		err = check_exec(file);
+		if (err)
+			goto fail;
+		return 0;
+	}
+	path = getenv("PATH");
+	if (!path) {	/* execvp's default */
+		len = confstr(_CS_PATH, def, sizeof(def));
+		path = len && len <= sizeof(def) ? def : "/bin:/usr/bin";
+	}
+	for (p = path;; p = end + 1) {
+		end = strchrnul(p, ':');
+		len = (size_t)(end - p);
+		if ((size_t)snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, p, len ? "/" : "",
+				     file) < sizeof(buf)) {
+			err = check_exec(buf);
+			if (!err)
+				return 0;
+			if (err == -EACCES)
+				seen = err;	/* found, not runnable: execvp says EACCES */
+		}
+		if (!*end)
+			break;
+	}
+	err = seen;
+fail:
+	pr_err("cannot run '%s': %s", file, strerror(-err));
+	return err;
+}
+
+/*
+ * In the child: die with the parent, wait for its go, then become CMD.
+ * Never returns; an exec failure goes to the parent as an errno on errfd.
+ */
+static void child_run(int gate, int errfd, pid_t parent, char **argv)
+{
+	ssize_t n;
+	int e;
+	char go;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);	/* the recorder is already gone */
 	do {
 		n = read(gate, &go, 1);
 	} while (n < 0 && errno == EINTR);
@@ -125,32 +200,47 @@ static void child_run(int gate, char **argv)
 		_exit(127);	/* the parent gave up: run nothing */
 	close(gate);
 	execvp(argv[0], argv);
-	fprintf(stderr, "eprof: error: cannot run '%s': %s\n", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
+	e = errno;
+	do {
+		n = write(errfd, &e, sizeof(e));
+	} while (n < 0 && errno == EINTR);
+	_exit(e == ENOENT ? 127 : 126);
 }
 
 int target__fork(struct target *t, char **argv)
 {
-	int pipefd[2], fd, err;
-	pid_t pid;
+	int pipefd[2], errpipe[2], fd, err;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return pr_errno(-errno, "cannot create a pipe");
+	if (pipe2(errpipe, O_CLOEXEC)) {
+		err = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return pr_errno(err, "cannot create a pipe");
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
 		close(pipefd[0]);
 		close(pipefd[1]);
+		close(errpipe[0]);
+		close(errpipe[1]);
 		return pr_errno(err, "cannot start '%s'", argv[0]);
 	}
 	if (pid == 0) {
 		close(pipefd[1]);
-		child_run(pipefd[0], argv);
+		close(errpipe[0]);
+		child_run(pipefd[0], errpipe[1], parent, argv);
 	}
 	close(pipefd[0]);
+	close(errpipe[1]);
 	t->child = pid;
 	t->gate_fd = pipefd[1];
+	t->exec_err_fd = errpipe[0];
+	t->cmd = argv[0];
 	fd = pidfd_open_(pid);
 	if (fd < 0)
 		return pr_errno(-errno, "cannot watch the command (pid %d)", (int)pid);
@@ -165,6 +255,7 @@ int target__fork(struct target *t, char **argv)
 int target__release(struct target *t)
 {
 	ssize_t n;
+	int e = 0;
 
 	if (t->gate_fd < 0)
 		return 0;
@@ -175,6 +266,17 @@ int target__release(struct target *t)
 	t->gate_fd = -1;
 	if (n != 1)
 		return pr_errno(-errno, "cannot start the command");
+	/* EOF: the exec succeeded (the pipe was close-on-exec) */
+	do {
+		n = read(t->exec_err_fd, &e, sizeof(e));
+	} while (n < 0 && errno == EINTR);
+	close(t->exec_err_fd);
+	t->exec_err_fd = -1;
+	if (n == (ssize_t)sizeof(e) && e > 0) {
+		pr_err("cannot run '%s': %s", t->cmd, strerror(e));
+		reap_child(t, 0);
+		return -e;
+	}
 	return 0;
 }
 
@@ -249,6 +351,9 @@ void target__release_fds(struct target *t)
 	free(t->pids);
 	if (t->gate_fd >= 0)
 		close(t->gate_fd);
+	if (t->exec_err_fd >= 0)
+		close(t->exec_err_fd);
+	t->exec_err_fd = -1;
 	t->pidfds = NULL;
 	t->pids = NULL;
 	t->nr = 0;

@@ -15,6 +15,8 @@
 struct target {
 	pid_t child;			/* -- CMD, or 0 */
 	int gate_fd;			/* write end of the child's gate, or -1 */
+	int exec_err_fd;		/* read end of the child's exec-error pipe, or -1 */
+	const char *cmd;		/* argv[0] of -- CMD (borrowed) */
 	int *pidfds;			/* one per watched process, -1 once it exited */
 	pid_t *pids;
 	size_t nr;
@@ -33,12 +35,23 @@ void target__init(struct target *t);
 int target__watch_pids(struct target *t, const uint32_t *pids, size_t nr);
 
 /*
+ * Checks, before anything is created, that file (argv[0] of -- CMD) names
+ * something execvp(3) could run: found in PATH (or as given, with a '/'),
+ * a regular file, executable. Prints "cannot run 'FILE': REASON" and returns
+ * -ENOENT or -EACCES otherwise.
+ */
+int target__check_cmd(const char *file);
+
+/*
  * Forks the child that will exec argv; it waits at the gate until
  * target__release() (or exits with 127 when the gate is closed without it).
  */
 int target__fork(struct target *t, char **argv);
 
-/* Lets the child exec. */
+/*
+ * Lets the child exec and waits until it did. When the exec failed, prints
+ * "cannot run 'CMD': REASON", reaps the child and returns -errno.
+ */
 int target__release(struct target *t);
 
 /*

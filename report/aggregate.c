@@ -320,14 +320,17 @@ static int on_sample(void *ctx, const struct rec_sample *s)
 	return lc->err;
 }
 
-/* The filtered path, kept apart so that the plain one stays as short as it was. */
-static int on_sample_cfg(void *ctx, const struct rec_sample *s)
+/*
+ * The filters of cfg on one sample, and its key: 1 when the sample is kept
+ * (k filled), 0 when a filter leaves it out, or -ENOMEM.
+ */
+static int filter_sample(struct load_ctx *lc, const struct rec_sample *s, struct agg_key *k)
 {
-	struct load_ctx *lc = ctx;
 	const struct agg_config *cfg = lc->cfg;
-	struct agg_key k = { .tgid = s->tgid, .stack_id = s->stack_id };
 	uint64_t rel;
+	int err;
 
+	*k = (struct agg_key){ .tgid = s->tgid, .stack_id = s->stack_id };
 	if (!lc->have_start) {
 		lc->start_ns = s->time_ns;
 		lc->have_start = true;
@@ -337,25 +340,58 @@ static int on_sample_cfg(void *ctx, const struct rec_sample *s)
 	    (cfg->tids && !in_list(cfg->tids, cfg->nr_tids, s->tid)) ||
 	    (cfg->cpu_ok && (s->cpu >= cfg->nr_cpu_ok || !cfg->cpu_ok[s->cpu])) ||
 	    rel < cfg->from_ns || (cfg->to_ns && rel >= cfg->to_ns))
-		goto drop;
-	lc->err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &k.comm_id);
-	if (lc->err)
-		return lc->err;
-	if (cfg->comm && k.comm_id != lc->comm_id)
-		goto drop;
+		return 0;
+	err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &k->comm_id);
+	if (err)
+		return err;
+	if (cfg->comm && k->comm_id != lc->comm_id)
+		return 0;
 	if (cfg->key_tid)
-		k.tid = s->tid;
+		k->tid = s->tid;
 	if (cfg->key_cpu)
-		k.cpu = s->cpu;
+		k->cpu = s->cpu;
 	if (cfg->slot_ns) {
 		uint64_t slot = rel / cfg->slot_ns;
 
-		k.slot = slot > UINT32_MAX ? UINT32_MAX : (uint32_t)slot;
+		k->slot = slot > UINT32_MAX ? UINT32_MAX : (uint32_t)slot;
+	}
+	return 1;
+}
+
+/* The filtered path, kept apart so that the plain one stays as short as it was. */
+static int on_sample_cfg(void *ctx, const struct rec_sample *s)
+{
+	struct load_ctx *lc = ctx;
+	struct agg_key k;
+	int keep;
+
+	keep = filter_sample(lc, s, &k);
+	if (keep < 0)
+		return lc->err = keep;
+	if (!keep) {
+		lc->agg->nr_filtered++;
+		return 0;
 	}
 	return lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, 1);
-drop:
-	lc->agg->nr_filtered++;
-	return 0;
+}
+
+/*
+ * Starts a pass over the samples with lc->cfg, once the agg holds its comm
+ * rows: the time origin, and the id of the comm filter's name.
+ */
+static int load_ctx__start(struct load_ctx *lc)
+{
+	const struct agg_config *cfg = lc->cfg;
+	int err = 0;
+
+	if (!cfg)
+		return 0;
+	lc->start_ns = cfg->start_ns;
+	lc->have_start = cfg->start_ns != 0;
+	/* interning finds the id of a name the comm rows have */
+	if (cfg->comm)
+		lc->err = err = stack_agg__intern_comm(lc->agg, cfg->comm, &lc->comm_id);
+	return err;
 }
 
 int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
@@ -367,18 +403,50 @@ int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
 	err = recording__for_each_comm(rec, on_comm, &lc);
 	if (!err) {
 		stack_agg__sort_comms(agg);
-		if (cfg) {
-			lc.start_ns = cfg->start_ns;
-			lc.have_start = cfg->start_ns != 0;
-			/* interning finds the id of a name the comm rows have */
-			if (cfg->comm)
-				lc.err = err = stack_agg__intern_comm(agg, cfg->comm, &lc.comm_id);
-		}
+		err = load_ctx__start(&lc);
 	}
 	if (!err)
 		err = recording__for_each_sample(rec, cfg ? on_sample_cfg : on_sample, &lc);
 	if (err && lc.err)
 		pr_errno(err, "cannot aggregate the samples of '%s'", recording__path(rec));
+	return err;
+}
+
+struct walk_ctx {
+	struct load_ctx lc;
+	agg_sample_fn fn;
+	void *ctx;
+};
+
+static int on_sample_walk(void *ctx, const struct rec_sample *s)
+{
+	struct walk_ctx *wc = ctx;
+	const struct agg_entry *e;
+	struct agg_key k;
+	int keep;
+
+	keep = filter_sample(&wc->lc, s, &k);
+	if (keep <= 0)
+		return wc->lc.err = keep;
+	e = stack_agg__find_key(wc->lc.agg, &k);
+	if (!e || !e->count)
+		return 0;	/* emptied since (--kernel-only, --user-only) */
+	return wc->fn(wc->ctx, s, e);
+}
+
+int stack_agg__walk(struct stack_agg *agg, struct recording *rec, const struct agg_config *cfg,
+		    agg_sample_fn fn, void *ctx)
+{
+	static const struct agg_config all;	/* no filter: the keys stack_agg__load() makes */
+	struct walk_ctx wc = { .lc = { .agg = agg, .cfg = cfg ? cfg : &all }, .fn = fn,
+			       .ctx = ctx };
+	int err;
+
+	err = load_ctx__start(&wc.lc);	/* the comm rows are in agg already */
+	if (!err)
+		err = recording__for_each_sample(rec, on_sample_walk, &wc);
+	if (err && wc.lc.err)
+		pr_errno(err, "cannot read the samples of '%s'", recording__path(rec));
 	return err;
 }
 

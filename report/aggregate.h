@@ -146,4 +146,21 @@ int stack_agg__load(struct stack_agg *agg, struct recording *rec);
 int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
 			const struct agg_config *cfg);
 
+/*
+ * Called with each sample a filter let through and the entry it was
+ * counted in. A non-zero return stops the walk and is returned.
+ */
+struct rec_sample;
+typedef int (*agg_sample_fn)(void *ctx, const struct rec_sample *s, const struct agg_entry *e);
+
+/*
+ * Streams rec's samples again, in the recording's order, after
+ * stack_agg__load_cfg(agg, rec, cfg) with the same cfg: fn sees every
+ * sample that was counted, and none that was filtered out or whose entry
+ * was emptied since (count 0). Memory does not grow with samples. Errors of
+ * the reader come printed; fn's own are returned unprinted.
+ */
+int stack_agg__walk(struct stack_agg *agg, struct recording *rec, const struct agg_config *cfg,
+		    agg_sample_fn fn, void *ctx);
+
 #endif

@@ -22,21 +22,25 @@
 
 static void print_report_usage(FILE *f)
 {
-	fprintf(f, "usage: eprof report [-i FILE]... [filters] OUTPUT [-o OUT] [-v]\n"
+	fprintf(f, "usage: eprof report [-i FILE]... [filters] [OUTPUT] [-o OUT] [-v]\n"
 		   "       eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N])\n\n"
 		   "   -i, --input FILE    a recording (default: eprof.data); several are merged\n"
 		   "   --diff BASE NEW     compare two recordings, shares normalized by each total\n"
-		   "outputs (one):\n"
+		   "outputs (one; the default is --top):\n"
 		   "   --fold              folded stacks, one line per stack (flamegraph.pl input);\n"
 		   "                       with --diff: \"stack base_count new_count\" (raw counts)\n"
 		   "   --svg OUT           interactive flame graph (--icicle: top-down, --title TEXT);\n"
 		   "                       with --diff: red where NEW grew, blue where it shrank\n"
 		   "   --top [N]           top N functions (default 20) by self and by total;\n"
-		   "                       with --diff: largest changes of self share, with noise\n"
+		   "                       with --diff: largest changes of total share, then of\n"
+		   "                       self share, each with its noise\n"
 		   "   --per-cpu           samples and top functions of each CPU\n"
 		   "   --per-node          samples and top functions of each NUMA node\n"
 		   "   --timeline SECONDS  one row per interval with the top functions' shares (--csv)\n"
 		   "   --pprof OUT         gzip profile.proto for go tool pprof and others\n"
+		   "   --html OUT          one page: heat map, per-CPU strips, time ranges, flame\n"
+		   "                       graph, top table and diff of two ranges (no network)\n"
+		   "   --samples           every sample in time order, as perf script prints them\n"
 		   "filters:\n"
 		   "   --pid LIST, --tid LIST, --cpu LIST, --node LIST   e.g. 1,4-7\n"
 		   "   --comm NAME         threads of that name (at the time of the sample)\n"
@@ -47,15 +51,17 @@ static void print_report_usage(FILE *f)
 		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
 		   "   --inline            inlined functions as frames of their own (needs DWARF)\n"
 		   "   --lines             append :FILE:LINE to function names (needs DWARF)\n"
+		   "   --no-demangle       show C++ and Rust names as the binary spells them\n"
 		   "   -v, --verbose       say more on stderr\n"
 		   "   -h, --help          this text\n");
 }
 
-enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES,
+enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE,
        /* the views (report_view_option()) */
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
-       OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE };
+       OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES,
+       OPT_HTML };
 
 #define MAX_DEBUG_DIRS	64
 
@@ -66,12 +72,15 @@ static const struct option long_options[] = {
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "lines", no_argument, NULL, OPT_LINES },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "top", optional_argument, NULL, OPT_TOP },
 	{ "per-cpu", no_argument, NULL, OPT_PERCPU },
 	{ "per-node", no_argument, NULL, OPT_PERNODE },
 	{ "timeline", required_argument, NULL, OPT_TIMELINE },
 	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -153,11 +162,13 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	switch (opt) {
 	case OPT_SVG:
 	case OPT_PPROF:
+	case OPT_HTML:
 		if (!optarg[0]) {
 			pr_err("an empty file name was given (see 'eprof report --help')");
 			return -EINVAL;
 		}
-		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG : REPORT_OUT_PPROF;
+		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG :
+			      opt == OPT_HTML ? REPORT_OUT_HTML : REPORT_OUT_PPROF;
 		va->file = optarg;
 		return 0;
 	case OPT_TOP:
@@ -174,6 +185,9 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 		return 0;
 	case OPT_PERCPU:
 		o->outputs |= REPORT_OUT_PERCPU;
+		return 0;
+	case OPT_SAMPLES:
+		o->outputs |= REPORT_OUT_SAMPLES;
 		return 0;
 	case OPT_PERNODE:
 		o->outputs |= REPORT_OUT_PERNODE;
@@ -247,15 +261,13 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 static int check_view_options(struct report_opts *o, struct view_args *va)
 {
 	unsigned int out = o->outputs;
-	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF;
+	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF | REPORT_OUT_HTML;
 
-	if (!out) {
-		pr_err("choose an output, e.g. --fold (see 'eprof report --help')");
-		return -EINVAL;
-	}
+	if (!out)	/* as perf report: no view asked for is the top table */
+		o->outputs = out = REPORT_OUT_TOP;
 	if (out & (out - 1)) {
 		pr_err("choose one output of --fold, --svg, --top, --per-cpu, --per-node, "
-		       "--timeline, --pprof");
+		       "--timeline, --pprof, --samples, --html");
 		return -EINVAL;
 	}
 	if (o->diff_base && va->nr_inputs) {
@@ -267,7 +279,8 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 		return -EINVAL;
 	}
 	if ((out & with_file) && o->output) {
-		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" : "--pprof");
+		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" :
+		       out & REPORT_OUT_HTML ? "--html" : "--pprof");
 		return -EINVAL;
 	}
 	if (va->kernel_only && va->user_only) {
@@ -350,6 +363,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_LINES:
 			opts.sym.lines = true;
+			break;
+		case OPT_NO_DEMANGLE:
+			opts.sym.no_demangle = true;
 			break;
 		case OPT_FOLD:
 			opts.outputs |= REPORT_OUT_FOLD;

@@ -26,7 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/elf_file.h"
 #include "report/debuginfo.h"
+#include "util/safe_open.h"
 
 struct dbg_file {
 	Dwfl *dwfl;
@@ -74,17 +76,26 @@ void dbg_file__close(struct dbg_file *f)
 	free(f);
 }
 
-/* Reports path (or the image) as the one module of a new Dwfl. */
-static int dbg_open(const char *path, void *image, size_t size, struct dbg_file **out)
+/*
+ * Reports the file open at fd (taken: closed here on failure, by libdwfl
+ * once reported) or the image as the one module of a new Dwfl. libdwfl is
+ * never given a path to open itself: elf/ opens every local file.
+ */
+static int dbg_open(const char *path, int fd, void *image, size_t size, struct dbg_file **out)
 {
 	struct dbg_file *f = calloc(1, sizeof(*f));
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return -ENOMEM;
+	}
 	f->has_dwarf = -1;
 	f->path = strdup(path);
 	f->dwfl = dwfl_begin(&callbacks);
 	if (!f->path || !f->dwfl) {
+		if (fd >= 0)
+			close(fd);
 		dbg_file__close(f);
 		return -ENOMEM;
 	}
@@ -94,7 +105,9 @@ static int dbg_open(const char *path, void *image, size_t size, struct dbg_file 
 		if (f->mod)
 			f->image = image;
 	} else {
-		f->mod = dwfl_report_elf(f->dwfl, path, path, -1, 0, false);
+		f->mod = dwfl_report_elf(f->dwfl, path, path, fd, 0, false);
+		if (!f->mod)
+			close(fd);	/* consumed only on success */
 	}
 	if (dwfl_report_end(f->dwfl, NULL, NULL) || !f->mod ||
 	    !dwfl_module_getelf(f->mod, &f->bias)) {
@@ -109,7 +122,7 @@ static int dbg_open(const char *path, void *image, size_t size, struct dbg_file 
 
 int dbg_file__open_memory(void *data, size_t size, const char *name, struct dbg_file **out)
 {
-	return dbg_open(name, data, size, out);
+	return dbg_open(name, -1, data, size, out);
 }
 
 const char *dbg_file__path(const struct dbg_file *f)
@@ -117,18 +130,22 @@ const char *dbg_file__path(const struct dbg_file *f)
 	return f->path;
 }
 
-/* 1: same build-id, 0: another one (or none), -errno: not an ELF file. */
+/*
+ * 1: same build-id, 0: another one (or none), -errno: not there, not a
+ * regular file (-ENODEV), or not an ELF file.
+ */
 static int try_candidate(const char *path, const uint8_t *id, uint32_t len,
 			 struct dbg_file **out)
 {
 	const unsigned char *bits;
 	struct dbg_file *f;
 	GElf_Addr vaddr;
-	int n, err;
+	int n, err, fd;
 
-	if (access(path, R_OK))
-		return -errno;
-	err = dbg_open(path, NULL, 0, &f);
+	fd = elf_file__open_fd(path);	/* never a FIFO or a device, never blocks */
+	if (fd < 0)
+		return fd;
+	err = dbg_open(path, fd, NULL, 0, &f);
 	if (err)
 		return err;
 	n = dwfl_module_build_id(f->mod, &bits, &vaddr);
@@ -160,6 +177,17 @@ static void build_id_path(char *buf, size_t size, const char *dir, const uint8_t
 		snprintf(buf + n, size - n, ".debug");
 }
 
+/* Keeps in why[] the first candidate skipped for a reason worth a warning. */
+static void note_skipped(char *why, size_t why_len, const char *path, int r)
+{
+	if (why[0])
+		return;
+	if (r == 0)
+		snprintf(why, why_len, "'%s' has another build-id", path);
+	else if (r == -EFTYPE_NOT_REGULAR || r == -EFBIG)
+		snprintf(why, why_len, "'%s': %s", path, safe_open_strerror(r));
+}
+
 int dbg_file__find(const char *const *dirs, size_t nr_dirs, const uint8_t *build_id,
 		   uint32_t build_id_len, const char *path, struct dbg_file **out, char *why,
 		   size_t why_len)
@@ -186,8 +214,7 @@ int dbg_file__find(const char *const *dirs, size_t nr_dirs, const uint8_t *build
 				return r;
 			if (r == 1)
 				return 0;
-			if (r == 0 && !why[0])
-				snprintf(why, why_len, "'%s' has another build-id", buf);
+			note_skipped(why, why_len, buf, r);
 		}
 	}
 	r = real ? try_candidate(path, build_id, build_id_len, out) : -ENOENT;
@@ -195,8 +222,7 @@ int dbg_file__find(const char *const *dirs, size_t nr_dirs, const uint8_t *build
 		return r;
 	if (r == 1)
 		return 0;
-	if (r == 0 && !why[0])
-		snprintf(why, why_len, "'%s' has another build-id", path);
+	note_skipped(why, why_len, path, r);
 	if (!why[0])
 		snprintf(why, why_len, "no local file");
 	return -ENOENT;
@@ -324,6 +350,23 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
+/*
+ * The linkage (mangled) name of a function DIE, from its abstract origin
+ * for an inlined copy, so that a C++ or Rust function comes out qualified
+ * once the symbolizer demangles it (DW_AT_name is "spin", the linkage name
+ * says "ns::Worker<int>::spin(int)"); DW_AT_name where there is none (C).
+ */
+static const char *die_function_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *s;
+
+	s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+	if (!s)
+		s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	return s && *s ? s : dwarf_diename(die);
+}
+
 int dbg_file__frames(struct dbg_file *f, uint64_t vaddr, struct dbg_frame *out, int max)
 {
 	Dwarf_Addr addr = vaddr + f->bias, cu_bias;
@@ -355,7 +398,7 @@ int dbg_file__frames(struct dbg_file *f, uint64_t vaddr, struct dbg_frame *out, 
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		out[nr].func = dwarf_diename(&scopes[i]);
+		out[nr].func = die_function_name(&scopes[i]);
 		out[nr].file = file;
 		out[nr].line = line;
 		nr++;

@@ -23,7 +23,7 @@ struct dbg_file;
 
 /* One level of an inline chain at an address. */
 struct dbg_frame {
-	const char *func;	/* NULL when DWARF names no function */
+	const char *func;	/* linkage name (C++/Rust: mangled), else DW_AT_name; NULL: none */
 	const char *file;	/* NULL when unknown */
 	int line;		/* 0 when unknown */
 };

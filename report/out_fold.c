@@ -20,14 +20,14 @@
 #include "report/symbolize.h"
 #include "util/strbuf.h"
 
-/* Appends s with ';' -> ':' and control bytes -> '?', a run at a time. */
-static void add_sanitized(struct strbuf *sb, const char *s)
+void fold__add_name(struct strbuf *sb, const char *s)
 {
 	static const char bad[] = ";\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e"
 				  "\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c"
 				  "\x1d\x1e\x1f\x7f";
 	size_t n;
 
+	/* a run at a time: most names have nothing to replace */
 	while (*s) {
 		n = strcspn(s, bad);
 		strbuf_add(sb, s, n);
@@ -39,12 +39,17 @@ static void add_sanitized(struct strbuf *sb, const char *s)
 	}
 }
 
+void fold__add_frame_name(struct strbuf *sb, const struct sym_frame *f)
+{
+	fold__add_name(sb, f->name && f->name[0] ? f->name : "[unknown]");
+	if (f->flags & SYM_FRAME_KERNEL)
+		strbuf_add(sb, "_[k]", 4);
+}
+
 static void add_frame(struct strbuf *sb, const struct sym_frame *f)
 {
 	strbuf_addch(sb, ';');
-	add_sanitized(sb, f->name);
-	if (f->flags & SYM_FRAME_KERNEL)
-		strbuf_add(sb, "_[k]", 4);
+	fold__add_frame_name(sb, f);
 }
 
 /* ";outer;...;inner" of a stack: the part of a line after the comm. */
@@ -66,7 +71,7 @@ static void append_frames(struct strbuf *sb, const struct sym_stack *st)
 
 static void append_comm(struct strbuf *sb, const char *comm)
 {
-	add_sanitized(sb, comm[0] ? comm : "[unknown]");
+	fold__add_name(sb, comm[0] ? comm : "[unknown]");
 }
 
 void fold__append_stack(struct strbuf *sb, const char *comm, const struct sym_stack *st)

@@ -13,7 +13,21 @@
 
 struct stack_agg;
 struct strbuf;
+struct sym_frame;
 struct sym_stack;
+
+/*
+ * The one rule for a name in folded text (fold, SVG, diff, graph): ';'
+ * (the frame separator) becomes ':' and control bytes (a '\n' would end
+ * the line) become '?'. Appends s so changed to sb.
+ */
+void fold__add_name(struct strbuf *sb, const char *s);
+
+/*
+ * Appends the folded name of frame f: its name by fold__add_name() ("[unknown]"
+ * when it has none), then "_[k]" for a kernel frame.
+ */
+void fold__add_frame_name(struct strbuf *sb, const struct sym_frame *f);
 
 /*
  * Writes agg (every entry resolved: entry->stack set) to out. Returns 0,

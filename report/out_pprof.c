@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_pprof.c - the pprof emitter: gzip(profile.proto) by hand.
+ * report/out_pprof.c - the pprof emitter: gzip(profile.proto).
  *
- * eprof's dependencies are fixed (no protobuf library, no zlib), and the
- * subset of protobuf that profile.proto needs is small: varints, and
+ * The subset of protobuf that profile.proto needs is small (varints, and
  * length-delimited fields for strings, nested messages and packed repeated
- * integers. The builder interns every string, function, mapping, location
- * and sample in small open-addressing indexes as stacks are added; the
- * writer then encodes the whole message into memory in first-seen order (so
- * the output is deterministic) and wraps it in gzip.
+ * integers), so it is written here rather than through a protobuf library.
+ * The builder interns every string, function, mapping, location and sample
+ * in small open-addressing indexes as stacks are added; the writer then
+ * encodes the whole message into memory in first-seen order (so the output
+ * is deterministic) and zlib compresses it into one gzip member, as pprof's
+ * own writer does.
  *
- * The gzip member uses DEFLATE "stored" blocks (BTYPE=00, at most 65535
- * bytes each) instead of compressing: any gzip reader accepts them, they
- * need no compressor, and the cost is size only (5 bytes per 64 KiB on top
- * of the raw protobuf). A real deflater can replace gzip_write() later
- * without touching anything else.
+ * A mapping says it has functions only when every location in it has one:
+ * pprof symbolizes the locations of the other mappings itself (from the
+ * binary or its build-id), which is what an unresolved frame needs.
  *
  * Field numbers follow perftools.profiles.Profile (google/pprof,
  * proto/profile.proto); ids of functions, locations and mappings are their
@@ -23,6 +22,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "report/out_pprof.h"
 #include "util/strbuf.h"
@@ -92,12 +92,13 @@ struct index {
 };
 
 struct function {
-	uint32_t name, file, binary;	/* string ids */
+	uint32_t name, system_name, file, binary;	/* string ids */
 };
 
 struct mapping {
 	uint32_t file, build_id;	/* string ids */
 	uint64_t start, end, offset;
+	bool unresolved;		/* some location in it has no function */
 };
 
 struct location {
@@ -302,10 +303,11 @@ static bool func_eq(const struct pprof_builder *b, size_t pos, const void *key)
 {
 	const struct function *a = &b->funcs[pos], *k = key;
 
-	return a->name == k->name && a->file == k->file && a->binary == k->binary;
+	return a->name == k->name && a->system_name == k->system_name && a->file == k->file &&
+	       a->binary == k->binary;
 }
 
-/* The 1-based id of the function (name, file, binary). */
+/* The 1-based id of the function (name, system name, file, binary). */
 static int intern_func(struct pprof_builder *b, const struct function *f, uint32_t *id)
 {
 	uint64_t hash = HASH_SEED;
@@ -318,6 +320,7 @@ static int intern_func(struct pprof_builder *b, const struct function *f, uint32
 	if (err)
 		return err;
 	hash = hash_u64(hash, f->name);
+	hash = hash_u64(hash, f->system_name);
 	hash = hash_u64(hash, f->file);
 	hash = hash_u64(hash, f->binary);
 	slot = index_find(&b->func_index, hash, func_eq, b, f);
@@ -401,32 +404,39 @@ static int intern_loc(struct pprof_builder *b, const struct location *l, uint32_
 	return 0;
 }
 
+/* The mapping id of frame f (0: none), interning its strings. */
+static int intern_frame_map(struct pprof_builder *b, const struct pprof_frame *fr, uint32_t *id)
+{
+	struct mapping map = { 0 };
+	int err;
+
+	*id = 0;
+	err = intern_str(b, fr->kernel ? KERNEL_MAPPING_NAME : fr->binary, &map.file);
+	if (err || !map.file)
+		return err;
+	map.start = fr->map_start;
+	map.end = fr->map_end;
+	map.offset = fr->map_offset;
+	err = intern_str(b, fr->build_id, &map.build_id);
+	return err ? err : intern_map(b, &map, id);
+}
+
 /* The location id of one frame, interning its strings, mapping and function. */
 static int intern_frame(struct pprof_builder *b, const struct pprof_frame *fr, uint32_t *id)
 {
 	struct location loc = { .address = fr->address, .line = fr->line };
-	struct mapping map = { 0 };
 	struct function fn = { 0 };
-	uint32_t binary = 0;
 	int err;
 
-	err = intern_str(b, fr->kernel ? KERNEL_MAPPING_NAME : fr->binary, &binary);
+	err = intern_frame_map(b, fr, &loc.mapping);
 	if (err)
 		return err;
-	if (binary) {
-		map.file = binary;
-		map.start = fr->map_start;
-		map.end = fr->map_end;
-		map.offset = fr->map_offset;
-		err = intern_str(b, fr->build_id, &map.build_id);
-		if (!err)
-			err = intern_map(b, &map, &loc.mapping);
-		if (err)
-			return err;
-	}
 	if (fr->function) {
-		fn.binary = binary;
+		fn.binary = loc.mapping ? b->maps[loc.mapping - 1].file : 0;
 		err = intern_str(b, fr->function, &fn.name);
+		if (!err)
+			err = intern_str(b, fr->system_name ? fr->system_name : fr->function,
+					 &fn.system_name);
 		if (!err)
 			err = intern_str(b, fr->file, &fn.file);
 		if (!err)
@@ -435,8 +445,17 @@ static int intern_frame(struct pprof_builder *b, const struct pprof_frame *fr, u
 			return err;
 	} else {
 		loc.line = 0;	/* a line without a function means nothing in pprof */
+		if (loc.mapping)
+			b->maps[loc.mapping - 1].unresolved = true;
 	}
 	return intern_loc(b, &loc, id);
+}
+
+int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f)
+{
+	uint32_t id;
+
+	return b && f ? intern_frame_map(b, f, &id) : -EINVAL;
 }
 
 static bool sample_eq(const struct pprof_builder *b, size_t pos, const void *key)
@@ -692,7 +711,7 @@ static void put_tables(const struct pprof_builder *b, struct strbuf *out, struct
 		pb_uint(msg, PB_MAPPING_FILE_OFFSET, m->offset);
 		pb_uint(msg, PB_MAPPING_FILENAME, m->file);
 		pb_uint(msg, PB_MAPPING_BUILD_ID, m->build_id);
-		pb_uint(msg, PB_MAPPING_HAS_FUNCTIONS, 1);
+		pb_uint(msg, PB_MAPPING_HAS_FUNCTIONS, !m->unresolved);
 		pb_message(out, PB_PROFILE_MAPPING, msg);
 	}
 	for (i = 0; i < b->nr_locs; i++) {
@@ -714,7 +733,7 @@ static void put_tables(const struct pprof_builder *b, struct strbuf *out, struct
 
 		pb_uint(msg, PB_FUNCTION_ID, i + 1);
 		pb_uint(msg, PB_FUNCTION_NAME, f->name);
-		pb_uint(msg, PB_FUNCTION_SYSTEM_NAME, f->name);
+		pb_uint(msg, PB_FUNCTION_SYSTEM_NAME, f->system_name);
 		pb_uint(msg, PB_FUNCTION_FILENAME, f->file);
 		pb_message(out, PB_PROFILE_FUNCTION, msg);
 	}
@@ -749,114 +768,51 @@ out:
 	return err;
 }
 
-/* ---- gzip with stored DEFLATE blocks ------------------------------------ */
+/* ---- gzip, through zlib ------------------------------------------------ */
 
-/* CRC-32 of gzip (RFC 1952): reflected polynomial 0xEDB88320, one byte per step. */
-static const uint32_t crc_table[256] = {
-	0x00000000, 0x77073096, 0xee0e612c, 0x990951ba, 0x076dc419, 0x706af48f,
-	0xe963a535, 0x9e6495a3, 0x0edb8832, 0x79dcb8a4, 0xe0d5e91e, 0x97d2d988,
-	0x09b64c2b, 0x7eb17cbd, 0xe7b82d07, 0x90bf1d91, 0x1db71064, 0x6ab020f2,
-	0xf3b97148, 0x84be41de, 0x1adad47d, 0x6ddde4eb, 0xf4d4b551, 0x83d385c7,
-	0x136c9856, 0x646ba8c0, 0xfd62f97a, 0x8a65c9ec, 0x14015c4f, 0x63066cd9,
-	0xfa0f3d63, 0x8d080df5, 0x3b6e20c8, 0x4c69105e, 0xd56041e4, 0xa2677172,
-	0x3c03e4d1, 0x4b04d447, 0xd20d85fd, 0xa50ab56b, 0x35b5a8fa, 0x42b2986c,
-	0xdbbbc9d6, 0xacbcf940, 0x32d86ce3, 0x45df5c75, 0xdcd60dcf, 0xabd13d59,
-	0x26d930ac, 0x51de003a, 0xc8d75180, 0xbfd06116, 0x21b4f4b5, 0x56b3c423,
-	0xcfba9599, 0xb8bda50f, 0x2802b89e, 0x5f058808, 0xc60cd9b2, 0xb10be924,
-	0x2f6f7c87, 0x58684c11, 0xc1611dab, 0xb6662d3d, 0x76dc4190, 0x01db7106,
-	0x98d220bc, 0xefd5102a, 0x71b18589, 0x06b6b51f, 0x9fbfe4a5, 0xe8b8d433,
-	0x7807c9a2, 0x0f00f934, 0x9609a88e, 0xe10e9818, 0x7f6a0dbb, 0x086d3d2d,
-	0x91646c97, 0xe6635c01, 0x6b6b51f4, 0x1c6c6162, 0x856530d8, 0xf262004e,
-	0x6c0695ed, 0x1b01a57b, 0x8208f4c1, 0xf50fc457, 0x65b0d9c6, 0x12b7e950,
-	0x8bbeb8ea, 0xfcb9887c, 0x62dd1ddf, 0x15da2d49, 0x8cd37cf3, 0xfbd44c65,
-	0x4db26158, 0x3ab551ce, 0xa3bc0074, 0xd4bb30e2, 0x4adfa541, 0x3dd895d7,
-	0xa4d1c46d, 0xd3d6f4fb, 0x4369e96a, 0x346ed9fc, 0xad678846, 0xda60b8d0,
-	0x44042d73, 0x33031de5, 0xaa0a4c5f, 0xdd0d7cc9, 0x5005713c, 0x270241aa,
-	0xbe0b1010, 0xc90c2086, 0x5768b525, 0x206f85b3, 0xb966d409, 0xce61e49f,
-	0x5edef90e, 0x29d9c998, 0xb0d09822, 0xc7d7a8b4, 0x59b33d17, 0x2eb40d81,
-	0xb7bd5c3b, 0xc0ba6cad, 0xedb88320, 0x9abfb3b6, 0x03b6e20c, 0x74b1d29a,
-	0xead54739, 0x9dd277af, 0x04db2615, 0x73dc1683, 0xe3630b12, 0x94643b84,
-	0x0d6d6a3e, 0x7a6a5aa8, 0xe40ecf0b, 0x9309ff9d, 0x0a00ae27, 0x7d079eb1,
-	0xf00f9344, 0x8708a3d2, 0x1e01f268, 0x6906c2fe, 0xf762575d, 0x806567cb,
-	0x196c3671, 0x6e6b06e7, 0xfed41b76, 0x89d32be0, 0x10da7a5a, 0x67dd4acc,
-	0xf9b9df6f, 0x8ebeeff9, 0x17b7be43, 0x60b08ed5, 0xd6d6a3e8, 0xa1d1937e,
-	0x38d8c2c4, 0x4fdff252, 0xd1bb67f1, 0xa6bc5767, 0x3fb506dd, 0x48b2364b,
-	0xd80d2bda, 0xaf0a1b4c, 0x36034af6, 0x41047a60, 0xdf60efc3, 0xa867df55,
-	0x316e8eef, 0x4669be79, 0xcb61b38c, 0xbc66831a, 0x256fd2a0, 0x5268e236,
-	0xcc0c7795, 0xbb0b4703, 0x220216b9, 0x5505262f, 0xc5ba3bbe, 0xb2bd0b28,
-	0x2bb45a92, 0x5cb36a04, 0xc2d7ffa7, 0xb5d0cf31, 0x2cd99e8b, 0x5bdeae1d,
-	0x9b64c2b0, 0xec63f226, 0x756aa39c, 0x026d930a, 0x9c0906a9, 0xeb0e363f,
-	0x72076785, 0x05005713, 0x95bf4a82, 0xe2b87a14, 0x7bb12bae, 0x0cb61b38,
-	0x92d28e9b, 0xe5d5be0d, 0x7cdcefb7, 0x0bdbdf21, 0x86d3d2d4, 0xf1d4e242,
-	0x68ddb3f8, 0x1fda836e, 0x81be16cd, 0xf6b9265b, 0x6fb077e1, 0x18b74777,
-	0x88085ae6, 0xff0f6a70, 0x66063bca, 0x11010b5c, 0x8f659eff, 0xf862ae69,
-	0x616bffd3, 0x166ccf45, 0xa00ae278, 0xd70dd2ee, 0x4e048354, 0x3903b3c2,
-	0xa7672661, 0xd06016f7, 0x4969474d, 0x3e6e77db, 0xaed16a4a, 0xd9d65adc,
-	0x40df0b66, 0x37d83bf0, 0xa9bcae53, 0xdebb9ec5, 0x47b2cf7f, 0x30b5ffe9,
-	0xbdbdf21c, 0xcabac28a, 0x53b39330, 0x24b4a3a6, 0xbad03605, 0xcdd70693,
-	0x54de5729, 0x23d967bf, 0xb3667a2e, 0xc4614ab8, 0x5d681b02, 0x2a6f2b94,
-	0xb40bbe37, 0xc30c8ea1, 0x5a05df1b, 0x2d02ef8d,
-};
-
-uint32_t pprof__crc32(uint32_t crc, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	size_t i;
-
-	crc = ~crc;
-	for (i = 0; i < len; i++)
-		crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
-static void put_le16(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-}
-
-static void put_le32(unsigned char *p, uint32_t v)
-{
-	put_le16(p, v);
-	put_le16(p + 2, v >> 16);
-}
-
-#define STORED_MAX 65535u	/* LEN is 16 bits */
+#define GZIP_WINDOW	(15 + 16)	/* zlib: a 32 KiB window, a gzip wrapper */
+#define GZIP_CHUNK	(64u << 10)
 
 int pprof__gzip_write(const void *data, size_t len, FILE *out)
 {
-	/* ID1 ID2, CM=8 (deflate), FLG=0, MTIME=0 (none), XFL=0, OS=3 (Unix) */
-	static const unsigned char header[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+	unsigned char buf[GZIP_CHUNK];
 	const unsigned char *p = data;
-	unsigned char blk[5], trailer[8];
+	z_stream zs = { 0 };
 	size_t left = len, n;
+	int rc, err = 0, flush;
 
-	if (fwrite(header, 1, sizeof(header), out) != sizeof(header))
-		return -EIO;
+	/* zlib's gzip header has no name and MTIME 0, so equal input gives equal output */
+	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
 	do {
-		/*
-		 * A stored block: 3 header bits (BFINAL, BTYPE=00) padded to the
-		 * byte boundary, LEN, NLEN = ~LEN, then LEN raw bytes. An empty
-		 * input still needs one final (empty) block.
-		 */
-		n = left < STORED_MAX ? left : STORED_MAX;
-		blk[0] = n == left ? 1 : 0;
-		put_le16(blk + 1, (uint32_t)n);
-		put_le16(blk + 3, (uint32_t)~n & 0xffff);
-		if (fwrite(blk, 1, sizeof(blk), out) != sizeof(blk))
-			return -EIO;
-		if (n) {	/* data may be NULL when len is 0 */
-			if (fwrite(p, 1, n, out) != n)
-				return -EIO;
-			p += n;
-			left -= n;
-		}
-	} while (left);
-	put_le32(trailer, pprof__crc32(0, data, len));
-	put_le32(trailer + 4, (uint32_t)len);	/* ISIZE: the length modulo 2^32 */
-	if (fwrite(trailer, 1, sizeof(trailer), out) != sizeof(trailer) || ferror(out))
-		return -EIO;
-	return 0;
+		/* avail_in is 32 bits: hand the input over a piece at a time */
+		n = left < UINT32_MAX ? left : UINT32_MAX;
+		zs.next_in = (unsigned char *)p;
+		zs.avail_in = (uInt)n;
+		p += n;
+		left -= n;
+		flush = left ? Z_NO_FLUSH : Z_FINISH;
+		do {
+			zs.next_out = buf;
+			zs.avail_out = sizeof(buf);
+			rc = deflate(&zs, flush);
+			if (rc == Z_STREAM_ERROR) {
+				err = -ENOMEM;
+				goto out;
+			}
+			n = sizeof(buf) - zs.avail_out;
+			if (n && fwrite(buf, 1, n, out) != n) {
+				err = -EIO;
+				goto out;
+			}
+		} while (zs.avail_out == 0);
+	} while (flush != Z_FINISH);
+	if (rc != Z_STREAM_END || ferror(out))
+		err = rc != Z_STREAM_END ? -ENOMEM : -EIO;
+out:
+	deflateEnd(&zs);
+	return err;
 }
 
 /* ---- public: writing ---------------------------------------------------- */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report/out_pprof.h - writes a gzip-compressed profile.proto (the format of
- * `go tool pprof`), with no library beyond libc.
+ * `go tool pprof`); zlib compresses it.
  *
  * Feed it symbolized stacks with pprof__add_sample(), then pprof__write()
  * once. Strings, functions, locations, mappings and samples are deduplicated
@@ -20,14 +20,19 @@
 struct pprof_builder;
 
 struct pprof_frame {
-	const char *function;	/* NULL: unknown (the location then has an address only) */
+	/*
+	 * NULL: unknown; the location then has its address and mapping only,
+	 * and the mapping says it lacks functions, so pprof symbolizes it
+	 */
+	const char *function;
 	const char *file;	/* source file or NULL */
 	uint32_t line;		/* 0: unknown */
-	uint64_t address;	/* ELF vaddr or file offset, written as Location.address */
-	const char *binary;	/* path or NULL (ignored for kernel frames) */
+	uint64_t address;	/* as sampled: in [map_start, map_end) of the process */
+	const char *binary;	/* path; NULL: no mapping (ignored for kernel frames) */
 	const char *build_id;	/* hex or NULL */
-	uint64_t map_start, map_end, map_offset;
+	uint64_t map_start, map_end, map_offset;	/* map_offset: file offset of map_start */
 	bool kernel;		/* mapping "[kernel.kallsyms]" */
+	const char *system_name; /* the mangled name (Function.system_name); NULL: function */
 };
 
 struct pprof_labels {
@@ -61,6 +66,14 @@ int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames,
 		      uint64_t count, const struct pprof_labels *labels);
 
 /*
+ * Adds the mapping of frame f (its binary, build-id and range; the kernel
+ * mapping for a kernel frame) now, so that it takes the next mapping id:
+ * pprof names a profile after mapping 1, which should be the profiled
+ * program. Adding it again later changes nothing. 0, -EINVAL or -ENOMEM.
+ */
+int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f);
+
+/*
  * Writes gzip(profile.proto) to out. The output is deterministic: objects
  * appear in the order they were first added. Returns 0, -ENOMEM, -EOVERFLOW
  * (a value does not fit in int64) or -EIO (a write to out failed). Prints
@@ -70,12 +83,9 @@ int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames,
 int pprof__write(const struct pprof_builder *b, FILE *out);
 
 /*
- * The gzip layer, exposed for unit tests: the CRC-32 (gzip's, reflected
- * polynomial 0xEDB88320) of len bytes continuing from crc (start with 0),
- * and one complete gzip member holding data[0 .. len). pprof__gzip_write returns 0
- * or -EIO.
+ * The gzip layer, exposed for unit tests: one complete gzip member holding
+ * data[0 .. len), compressed by zlib. 0, -ENOMEM or -EIO.
  */
-uint32_t pprof__crc32(uint32_t crc, const void *data, size_t len);
 int pprof__gzip_write(const void *data, size_t len, FILE *out);
 
 #endif

@@ -6,7 +6,8 @@
  * <g class="f"> holding a <title> ("name (N samples, P%)"), a <rect> and a
  * label already cut to fit, so viewers that do not run scripts still show the
  * graph and the names can be found with grep. The embedded script (plain JS,
- * in CDATA) adds zoom, search and the details line. To do that without
+ * in CDATA; report/svg/flame.js, with its style in flame.css, compiled in
+ * at build time) adds zoom, search and the details line. To do that without
  * re-deriving the layout it reads three attributes per frame: data-s, the
  * frame's first sample on the x axis (samples are laid out left to right
  * once, and every frame covers the samples of its stacks at every depth),
@@ -337,183 +338,9 @@ static int emit(const struct flame_frame *f, void *arg)
 	return ferror(c->out) ? -EIO : 0;
 }
 
-static const char svg_style[] =
-	"<style type=\"text/css\"><![CDATA[\n"
-	"text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; }\n"
-	"#title { font-size: 17px; text-anchor: middle; }\n"
-	"#subtitle { text-anchor: middle; fill: #444; }\n"
-	"#note { font-size: 10px; fill: #555; }\n"
-	"#matched { text-anchor: end; }\n"
-	".btn { cursor: pointer; fill: #222; }\n"
-	".btn:hover { fill: #a00; text-decoration: underline; }\n"
-	".hidden, .hide { display: none; }\n"
-	"g.f { cursor: pointer; }\n"
-	"g.f text { pointer-events: none; }\n"
-	"g.f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
-	".dim { opacity: 0.5; }\n"
-	"]]></style>\n";
-
-/*
- * Zoom, search and details. Frames are found through their data-s/-n/-d
- * attributes (see the top of this file); zooming recomputes x and width from
- * them, so no state hides in the DOM.
- */
-static const char svg_script[] =
-	"\"use strict\";\n"
-	"(function () {\n"
-	"\tvar details = document.getElementById(\"details\");\n"
-	"\tvar matched = document.getElementById(\"matched\");\n"
-	"\tvar unzoomBtn = document.getElementById(\"unzoom\");\n"
-	"\tvar searchBtn = document.getElementById(\"search\");\n"
-	"\tvar nodes = document.querySelectorAll(\"g.f\");\n"
-	"\tvar frames = [], zoomed = null, searching = false, i;\n"
-	"\n"
-	"\tfor (i = 0; i < nodes.length; i++) {\n"
-	"\t\tvar g = nodes[i], info = g.querySelector(\"title\").textContent;\n"
-	"\t\tvar rect = g.querySelector(\"rect\");\n"
-	"\t\tg.eprofIndex = i;\n"
-	"\t\tframes.push({ g: g, rect: rect, text: g.querySelector(\"text\"), info: info,\n"
-	"\t\t\tname: info.replace(/ \\([^()]*\\)$/, \"\"), fill: rect.getAttribute(\"fill\"),\n"
-	"\t\t\ts: Number(g.getAttribute(\"data-s\")), n: Number(g.getAttribute(\"data-n\")),\n"
-	"\t\t\td: Number(g.getAttribute(\"data-d\")) });\n"
-	"\t}\n"
-	"\n"
-	"\tfunction label(f, w) {\n"
-	"\t\tvar max = Math.floor((w - 6) / EPROF.charW);\n"
-	"\t\tif (max < 3)\n"
-	"\t\t\treturn \"\";\n"
-	"\t\tif (f.name.length <= max)\n"
-	"\t\t\treturn f.name;\n"
-	"\t\treturn f.name.substring(0, max - 2) + \"..\";\n"
-	"\t}\n"
-	"\n"
-	"\tfunction place(f, x, w) {\n"
-	"\t\tf.g.classList.remove(\"hide\");\n"
-	"\t\tf.rect.setAttribute(\"x\", x.toFixed(2));\n"
-	"\t\tf.rect.setAttribute(\"width\", w.toFixed(2));\n"
-	"\t\tf.text.setAttribute(\"x\", (x + 3).toFixed(2));\n"
-	"\t\tf.text.textContent = label(f, w);\n"
-	"\t}\n"
-	"\n"
-	"\tfunction unzoom() {\n"
-	"\t\tzoomed = null;\n"
-	"\t\tframes.forEach(function (f) {\n"
-	"\t\t\tf.g.classList.remove(\"dim\");\n"
-	"\t\t\tplace(f, EPROF.xpad + f.s / EPROF.total * EPROF.plotW,\n"
-	"\t\t\t      f.n / EPROF.total * EPROF.plotW);\n"
-	"\t\t});\n"
-	"\t\tunzoomBtn.classList.add(\"hidden\");\n"
-	"\t}\n"
-	"\n"
-	"\t/* z fills the width; its ancestors span it, dimmed; frames outside it hide. */\n"
-	"\tfunction zoom(z) {\n"
-	"\t\tzoomed = z;\n"
-	"\t\tframes.forEach(function (f) {\n"
-	"\t\t\tif (f.d < z.d && f.s <= z.s && f.s + f.n >= z.s + z.n) {\n"
-	"\t\t\t\tf.g.classList.add(\"dim\");\n"
-	"\t\t\t\tplace(f, EPROF.xpad, EPROF.plotW);\n"
-	"\t\t\t} else if (f.d >= z.d && f.s >= z.s && f.s + f.n <= z.s + z.n) {\n"
-	"\t\t\t\tf.g.classList.remove(\"dim\");\n"
-	"\t\t\t\tplace(f, EPROF.xpad + (f.s - z.s) / z.n * EPROF.plotW, f.n / z.n * EPROF.plotW);\n"
-	"\t\t\t} else {\n"
-	"\t\t\t\tf.g.classList.add(\"hide\");\n"
-	"\t\t\t}\n"
-	"\t\t});\n"
-	"\t\tunzoomBtn.classList.remove(\"hidden\");\n"
-	"\t}\n"
-	"\n"
-	"\tfunction resetSearch() {\n"
-	"\t\tframes.forEach(function (f) { f.rect.setAttribute(\"fill\", f.fill); });\n"
-	"\t\tmatched.textContent = \"\";\n"
-	"\t\tsearchBtn.textContent = \"Search\";\n"
-	"\t\tsearching = false;\n"
-	"\t}\n"
-	"\n"
-	"\t/* Matched counts every sample once: nested matches cover nested x ranges. */\n"
-	"\tfunction search(re) {\n"
-	"\t\tvar spans = [], sum = 0, end = 0;\n"
-	"\n"
-	"\t\tframes.forEach(function (f) {\n"
-	"\t\t\tif (re.test(f.name)) {\n"
-	"\t\t\t\tf.rect.setAttribute(\"fill\", \"rgb(230,0,230)\");\n"
-	"\t\t\t\tspans.push([f.s, f.s + f.n]);\n"
-	"\t\t\t} else {\n"
-	"\t\t\t\tf.rect.setAttribute(\"fill\", f.fill);\n"
-	"\t\t\t}\n"
-	"\t\t});\n"
-	"\t\tspans.sort(function (a, b) { return a[0] - b[0]; });\n"
-	"\t\tspans.forEach(function (sp) {\n"
-	"\t\t\tif (sp[1] <= end)\n"
-	"\t\t\t\treturn;\n"
-	"\t\t\tsum += sp[1] - Math.max(sp[0], end);\n"
-	"\t\t\tend = sp[1];\n"
-	"\t\t});\n"
-	"\t\tmatched.textContent = \"Matched: \" +\n"
-	"\t\t\t(EPROF.total ? 100 * sum / EPROF.total : 0).toFixed(1) + \"%\";\n"
-	"\t\tsearchBtn.textContent = \"Reset Search\";\n"
-	"\t\tsearching = true;\n"
-	"\t}\n"
-	"\n"
-	"\tfunction askSearch() {\n"
-	"\t\tvar term = prompt(\"Search frames (regular expression):\", \"\"), re;\n"
-	"\n"
-	"\t\tif (term === null || term === \"\")\n"
-	"\t\t\treturn;\n"
-	"\t\ttry {\n"
-	"\t\t\tre = new RegExp(term);\n"
-	"\t\t} catch (e) {\n"
-	"\t\t\talert(\"Not a valid regular expression: \" + e.message);\n"
-	"\t\t\treturn;\n"
-	"\t\t}\n"
-	"\t\tsearch(re);\n"
-	"\t}\n"
-	"\n"
-	"\tfunction frameOf(e) {\n"
-	"\t\tvar g = e.target.closest ? e.target.closest(\"g.f\") : null;\n"
-	"\t\treturn g ? frames[g.eprofIndex] : null;\n"
-	"\t}\n"
-	"\n"
-	"\tdocument.documentElement.addEventListener(\"click\", function (e) {\n"
-	"\t\tvar f = frameOf(e);\n"
-	"\n"
-	"\t\tif (!f)\n"
-	"\t\t\treturn;\n"
-	"\t\tif (f.d === 0)\n"
-	"\t\t\tunzoom();\n"
-	"\t\telse\n"
-	"\t\t\tzoom(f);\n"
-	"\t});\n"
-	"\tdocument.documentElement.addEventListener(\"mouseover\", function (e) {\n"
-	"\t\tvar f = frameOf(e);\n"
-	"\n"
-	"\t\tif (f)\n"
-	"\t\t\tdetails.textContent = f.info;\n"
-	"\t});\n"
-	"\tdocument.documentElement.addEventListener(\"mouseout\", function (e) {\n"
-	"\t\tif (frameOf(e))\n"
-	"\t\t\tdetails.textContent = \" \";\n"
-	"\t});\n"
-	"\tunzoomBtn.addEventListener(\"click\", unzoom);\n"
-	"\tsearchBtn.addEventListener(\"click\", function () {\n"
-	"\t\tif (searching)\n"
-	"\t\t\tresetSearch();\n"
-	"\t\telse\n"
-	"\t\t\taskSearch();\n"
-	"\t});\n"
-	"\twindow.addEventListener(\"keydown\", function (e) {\n"
-	"\t\tvar find = (e.ctrlKey || e.metaKey) && (e.key === \"f\" || e.key === \"F\");\n"
-	"\n"
-	"\t\tif (find || e.key === \"F3\") {\n"
-	"\t\t\te.preventDefault();\n"
-	"\t\t\taskSearch();\n"
-	"\t\t} else if (e.key === \"Escape\") {\n"
-	"\t\t\tif (searching)\n"
-	"\t\t\t\tresetSearch();\n"
-	"\t\t\telse if (zoomed)\n"
-	"\t\t\t\tunzoom();\n"
-	"\t\t}\n"
-	"\t});\n"
-	"})();\n";
+/* report/svg/flame.css and flame.js, embedded by report/CMakeLists.txt */
+extern const char eprof_svg_flame_css[];
+extern const char eprof_svg_flame_js[];
 
 static void put_header(struct svg_ctx *c, const char *title)
 {
@@ -526,7 +353,9 @@ static void put_header(struct svg_ctx *c, const char *title)
 	fputs("<defs><linearGradient id=\"background\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
 	      "<stop stop-color=\"#eeeeee\" offset=\"5%\"/>"
 	      "<stop stop-color=\"#eeeeb0\" offset=\"95%\"/></linearGradient></defs>\n", out);
-	fputs(svg_style, out);
+	fputs("<style type=\"text/css\"><![CDATA[\n", out);
+	fputs(eprof_svg_flame_css, out);
+	fputs("]]></style>\n", out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
 		"fill=\"url(#background)\"/>\n", w, h);
 	fprintf(out, "<text id=\"title\" x=\"%.1f\" y=\"24\">", w / 2.0);
@@ -562,7 +391,7 @@ static void put_footer(struct svg_ctx *c)
 	fprintf(out, "<script type=\"text/ecmascript\"><![CDATA[\n"
 		"var EPROF = { total: %" PRIu64 ", xpad: %.1f, plotW: %.2f, charW: %.3f };\n",
 		c->total, XPAD, c->plot_w, CHAR_W);
-	fputs(svg_script, out);
+	fputs(eprof_svg_flame_js, out);
 	fputs("]]></script>\n</svg>\n", out);
 }
 

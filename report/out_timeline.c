@@ -69,6 +69,11 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out)
 		}
 	}
 
+	/* report__run() refused more with a message; a direct caller gets -E2BIG */
+	if (nr_slots > VIEW_TIMELINE_MAX_ROWS) {
+		err = -E2BIG;
+		goto out;
+	}
 	/* pass 2: per interval, its samples and each column's self samples */
 	rows = calloc(nr_slots ? nr_slots * TIMELINE_COLUMNS : 1, sizeof(*rows));
 	samples = calloc(nr_slots ? nr_slots : 1, sizeof(*samples));

@@ -3,7 +3,8 @@
  * report/out_top.c - the function tables: --top (optionally grouped by
  * pid, tid or comm), --per-cpu and --per-node (samples and share of each
  * CPU or node with its top functions), and --diff --top (the largest
- * changes of self share, each with its sampling noise).
+ * changes of total share, then of self share, each with its sampling
+ * noise).
  *
  * Every table is built the same way: the aggregate entries of all
  * recordings are listed with a group key (0 when ungrouped), sorted by it,
@@ -454,9 +455,9 @@ int view_pernode__write(const struct report_ctx *rc, FILE *out)
 
 /* --- diff --------------------------------------------------------------------- */
 
+/* One function's share on both sides, of self or of total samples. */
 struct change {
 	uint32_t id;
-	uint64_t base, now;		/* self samples */
 	double p1, p2, delta, se, z;
 };
 
@@ -470,52 +471,63 @@ static int cmp_change(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int view_diff_top__write(const struct report_ctx *rc, FILE *out)
-{
-	unsigned int n = rc->opts->top_n ? rc->opts->top_n : TOP_DEFAULT;
-	uint64_t *self[2] = { NULL, NULL }, n1 = rc->srcs[0].nr_samples, n2 = rc->srcs[1].nr_samples;
-	size_t alloc[2] = { 0, 0 }, i, k, nr = 0;
-	struct change *ch = NULL;
+/* Per side and per function: self samples (the leaf) and total ones (on the stack). */
+struct diff_counts {
 	struct func_tab ft;
-	uint32_t leaf, f;
-	int err = 0, side;
+	uint64_t *self[2], *total[2];
+	size_t alloc_self[2], alloc_total[2];
+};
 
-	func_tab__init(&ft);
-	for (side = 0; side < 2 && !err; side++) {
-		const struct report_src *s = &rc->srcs[side];
+static int diff_counts__add(struct diff_counts *d, int side, const struct agg_entry *e)
+{
+	uint32_t leaf;
+	size_t i;
+	int err, k;
 
-		for (k = 0; k < s->agg.nr && !err; k++) {
-			const struct agg_entry *e = &s->agg.entries[k];
-
-			if (!e->count)
-				continue;
-			err = func_tab__stack(&ft, e->stack, &leaf);
-			if (!err)
-				err = func_tab__grow_counts(&ft, &self[0], &alloc[0]);
-			if (!err)
-				err = func_tab__grow_counts(&ft, &self[1], &alloc[1]);
-			if (!err)
-				self[side][leaf] += e->count;
-		}
+	err = func_tab__stack(&d->ft, e->stack, &leaf);
+	for (k = 0; k < 2 && !err; k++) {
+		err = func_tab__grow_counts(&d->ft, &d->self[k], &d->alloc_self[k]);
+		if (!err)
+			err = func_tab__grow_counts(&d->ft, &d->total[k], &d->alloc_total[k]);
 	}
 	if (err)
-		goto out;
-	ch = calloc(func_tab__nr(&ft) ? func_tab__nr(&ft) : 1, sizeof(*ch));
-	if (!ch) {
-		err = -ENOMEM;
-		goto out;
+		return err;
+	d->self[side][leaf] += e->count;
+	for (i = 0; i < d->ft.nr_ids; i++)
+		d->total[side][d->ft.ids[i]] += e->count;
+	return 0;
+}
+
+static void diff_counts__release(struct diff_counts *d)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		free(d->self[k]);
+		free(d->total[k]);
 	}
-	for (f = 0; f < func_tab__nr(&ft); f++) {
+	func_tab__release(&d->ft);
+}
+
+/*
+ * The functions present on either side (by counts c1, c2 of n1, n2
+ * samples) into ch, largest change of share first; returns how many.
+ */
+static size_t rank_changes(const uint64_t *c1, const uint64_t *c2, uint32_t nr_funcs, uint64_t n1,
+			   uint64_t n2, struct change *ch)
+{
+	size_t nr = 0;
+	uint32_t f;
+
+	for (f = 0; f < nr_funcs; f++) {
 		struct change *c;
 
-		if (!self[0][f] && !self[1][f])
-			continue;	/* a caller only: its self share is 0 on both sides */
+		if (!c1[f] && !c2[f])
+			continue;	/* e.g. a caller only, in the self table */
 		c = &ch[nr++];
 		c->id = f;
-		c->base = self[0][f];
-		c->now = self[1][f];
-		c->p1 = n1 ? (double)c->base / (double)n1 : 0;
-		c->p2 = n2 ? (double)c->now / (double)n2 : 0;
+		c->p1 = n1 ? (double)c1[f] / (double)n1 : 0;
+		c->p2 = n2 ? (double)c2[f] / (double)n2 : 0;
 		c->delta = c->p2 - c->p1;
 		c->se = sqrt((n1 ? c->p1 * (1 - c->p1) / (double)n1 : 0) +
 			     (n2 ? c->p2 * (1 - c->p2) / (double)n2 : 0));
@@ -523,11 +535,15 @@ int view_diff_top__write(const struct report_ctx *rc, FILE *out)
 	}
 	if (nr > 1)
 		qsort(ch, nr, sizeof(*ch), cmp_change);
+	return nr;
+}
 
-	fprintf(out, "# eprof diff top: base '%s' %" PRIu64 " samples, new '%s' %" PRIu64
-		" samples\n", rc->srcs[0].path, n1, rc->srcs[1].path, n2);
-	fprintf(out, "# largest changes of self share; STDERR = sqrt(p1(1-p1)/n1 + p2(1-p2)/n2), "
-		"Z = CHANGE/STDERR, SIG = |Z| >= %.0f\n", SIGNIFICANT_Z);
+static void put_changes(FILE *out, const struct func_tab *ft, const struct change *ch, size_t nr,
+			unsigned int n, const char *what)
+{
+	size_t i;
+
+	fprintf(out, "# largest changes of %s\n", what);
 	fprintf(out, "%8s %8s %9s %8s %8s  %-3s  %s  %s\n", "BASE%", "NEW%", "CHANGE", "STDERR",
 		"Z", "SIG", "FUNCTION", "BINARY");
 	for (i = 0; i < nr && i < n; i++) {
@@ -535,13 +551,54 @@ int view_diff_top__write(const struct report_ctx *rc, FILE *out)
 
 		fprintf(out, "%7.2f%% %7.2f%% %+8.2f%% %7.2f%% %8.2f  %-3s  %s  %s\n",
 			100 * c->p1, 100 * c->p2, 100 * c->delta, 100 * c->se, c->z,
-			fabs(c->z) >= SIGNIFICANT_Z ? "yes" : "no", ft.name[c->id], ft.binary[c->id]);
+			fabs(c->z) >= SIGNIFICANT_Z ? "yes" : "no", ft->name[c->id],
+			ft->binary[c->id]);
 	}
+}
+
+/*
+ * Two tables: changes of total share first (a caller whose share grew shows
+ * there even when its callees' self shares did not move), then of self
+ * share (where the time is spent).
+ */
+int view_diff_top__write(const struct report_ctx *rc, FILE *out)
+{
+	unsigned int n = rc->opts->top_n ? rc->opts->top_n : TOP_DEFAULT;
+	uint64_t n1 = rc->srcs[0].nr_samples, n2 = rc->srcs[1].nr_samples;
+	struct diff_counts d = { 0 };
+	struct change *ch = NULL;
+	uint32_t nr_funcs;
+	size_t k, nr;
+	int err = 0, side;
+
+	func_tab__init(&d.ft);
+	for (side = 0; side < 2 && !err; side++) {
+		const struct report_src *s = &rc->srcs[side];
+
+		for (k = 0; k < s->agg.nr && !err; k++)
+			if (s->agg.entries[k].count)
+				err = diff_counts__add(&d, side, &s->agg.entries[k]);
+	}
+	if (err)
+		goto out;
+	nr_funcs = func_tab__nr(&d.ft);
+	ch = calloc(nr_funcs ? nr_funcs : 1, sizeof(*ch));
+	if (!ch) {
+		err = -ENOMEM;
+		goto out;
+	}
+	fprintf(out, "# eprof diff top: base '%s' %" PRIu64 " samples, new '%s' %" PRIu64
+		" samples\n", rc->srcs[0].path, n1, rc->srcs[1].path, n2);
+	fprintf(out, "# shares of each recording's samples; STDERR = sqrt(p1(1-p1)/n1 + "
+		"p2(1-p2)/n2), Z = CHANGE/STDERR, SIG = |Z| >= %.0f\n", SIGNIFICANT_Z);
+	/* with no function at all the count arrays are NULL and never read */
+	nr = rank_changes(d.total[0], d.total[1], nr_funcs, n1, n2, ch);
+	put_changes(out, &d.ft, ch, nr, n, "total share (samples with the function on the stack)");
+	nr = rank_changes(d.self[0], d.self[1], nr_funcs, n1, n2, ch);
+	put_changes(out, &d.ft, ch, nr, n, "self share (samples in the function itself)");
 	err = view__check_stream(out);
 out:
 	free(ch);
-	free(self[0]);
-	free(self[1]);
-	func_tab__release(&ft);
+	diff_counts__release(&d);
 	return err;
 }

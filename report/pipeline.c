@@ -39,6 +39,8 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL },
 	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL },
+	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL },
+	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -47,6 +49,22 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 	sum->lost_samples += l->lost_samples;
 	sum->lost_stacks += l->lost_ustacks + l->lost_kstacks;
+	sum->truncated_stacks += l->truncated_stacks;
+	return 0;
+}
+
+static int on_unwind(void *ctx, const struct rec_unwind *u)
+{
+	struct report_summary *sum = ctx;
+	size_t i;
+
+	if (u->path[0])
+		return 0;	/* per-binary rows: info shows them */
+	sum->unw_walks += u->walks;
+	sum->unw_complete += u->stop[REC_UNW_STOP_END] + u->stop[REC_UNW_STOP_ZERO];
+	sum->unw_truncated += u->stop[REC_UNW_STOP_DEPTH];
+	for (i = 0; i < REC_UNW_FB_MAX; i++)
+		sum->unw_fallback += u->fallback[i];
 	return 0;
 }
 
@@ -74,28 +92,27 @@ static int add_ticks(struct recording *rec, struct report_summary *sum)
 	return 0;
 }
 
-/* A numeric metadata value, or 0 when absent or not a number. */
-static uint64_t meta_u64(struct recording *rec, const char *key)
+/* A metadata value, *out NULL when absent; a damaged one is an error (printed). */
+static int meta_str(struct recording *rec, const char *key, char **out)
 {
-	char *v = NULL, *end;
-	uint64_t x = 0;
+	int err = recording__get_meta(rec, key, out);
 
-	if (!recording__get_meta(rec, key, &v) && v[0]) {
-		x = strtoull(v, &end, 10);
-		if (*end)
-			x = 0;
+	if (err == -ENOENT) {
+		*out = NULL;
+		return 0;
 	}
-	free(v);
-	return x;
+	return err;
 }
 
-static char *meta_str(struct recording *rec, const char *key)
+/* A numeric metadata value (format/ checked it at open), 0 when absent. */
+static int meta_u64(struct recording *rec, const char *key, uint64_t *out)
 {
 	char *v = NULL;
+	int err = meta_str(rec, key, &v);
 
-	if (recording__get_meta(rec, key, &v))
-		return NULL;
-	return v;
+	*out = v ? strtoull(v, NULL, 10) : 0;
+	free(v);
+	return err;
 }
 
 static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
@@ -215,66 +232,71 @@ out:
 static int load_source(struct report_src *s, const struct report_opts *o,
 		       struct report_summary *sum)
 {
-	struct agg_config cfg = { 0 };
+	struct agg_config *cfg = &s->cfg;
 	const struct sym_stats *st;
 	char *numa = NULL;
-	bool *cpu_ok = NULL;
-	size_t nr_cpu_ok;
+	uint64_t nr_cpus;
 	int err;
 
 	err = recording__open(s->path, &s->rec);
 	if (err)
 		return err;
 	err = recording__for_each_loss(s->rec, on_loss, sum);
+	if (!err)
+		err = recording__for_each_unwind(s->rec, on_unwind, sum);
 	if (err)
 		return err;
 	err = add_ticks(s->rec, sum);
 	if (err)
 		return err;
-	s->start_ns = meta_u64(s->rec, REC_META_START_NS);
-	s->end_ns = meta_u64(s->rec, REC_META_END_NS);
-	s->freq_hz = meta_u64(s->rec, REC_META_FREQ_HZ);
-	s->start_realtime = meta_u64(s->rec, REC_META_START_REALTIME);
-	s->hostname = meta_str(s->rec, REC_META_HOSTNAME);
-	s->command = meta_str(s->rec, REC_META_TARGET);
-	if (!s->command)
-		s->command = meta_str(s->rec, REC_META_COMMAND);
-	numa = meta_str(s->rec, REC_META_NUMA_MAP);
+	err = meta_u64(s->rec, REC_META_START_NS, &s->start_ns) ?:
+	      meta_u64(s->rec, REC_META_END_NS, &s->end_ns) ?:
+	      meta_u64(s->rec, REC_META_FREQ_HZ, &s->freq_hz) ?:
+	      meta_u64(s->rec, REC_META_START_REALTIME, &s->start_realtime) ?:
+	      meta_u64(s->rec, REC_META_NR_CPUS, &nr_cpus) ?:
+	      meta_str(s->rec, REC_META_HOSTNAME, &s->hostname) ?:
+	      meta_str(s->rec, REC_META_TARGET, &s->command) ?:
+	      (s->command ? 0 : meta_str(s->rec, REC_META_COMMAND, &s->command)) ?:
+	      meta_str(s->rec, REC_META_NUMA_MAP, &numa);
+	if (err)
+		return err;
 	if (numa) {
 		err = view__parse_numa_map(numa, &s->cpu_node, &s->nr_cpu_node);
-		if (err == -EINVAL) {
-			pr_warn("'%s': cannot read its NUMA map \"%s\"; nodes are unknown", s->path,
-				numa);
-			err = 0;
+		if (err == -EINVAL || (!err && nr_cpus && s->nr_cpu_node > nr_cpus)) {
+			pr_err("'%s' is damaged: meta %s \"%.64s\" is not a map of its %" PRIu64
+			       " CPUs to nodes", s->path, REC_META_NUMA_MAP, numa, nr_cpus);
+			err = -EBADMSG;
+		} else if (err) {
+			pr_errno(err, "cannot read '%s'", s->path);
 		}
 		free(numa);
 		if (err)
-			return pr_errno(err, "cannot read '%s'", s->path);
+			return err;
 	}
 
-	err = make_cpu_filter(o, s, &cpu_ok, &nr_cpu_ok);
+	err = make_cpu_filter(o, s, &s->cpu_ok, &cfg->nr_cpu_ok);
 	if (err)
 		return pr_errno(err, "cannot read '%s'", s->path);
-	cfg.pids = o->pids;
-	cfg.nr_pids = o->nr_pids;
-	cfg.tids = o->tids;
-	cfg.nr_tids = o->nr_tids;
-	cfg.comm = o->comm;
-	cfg.cpu_ok = cpu_ok;
-	cfg.nr_cpu_ok = nr_cpu_ok;
-	cfg.start_ns = s->start_ns;
-	cfg.from_ns = o->from_ns;
-	cfg.to_ns = o->has_to ? o->to_ns : 0;
-	cfg.key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
-	cfg.key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
-	cfg.slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
+	cfg->pids = o->pids;
+	cfg->nr_pids = o->nr_pids;
+	cfg->tids = o->tids;
+	cfg->nr_tids = o->nr_tids;
+	cfg->comm = o->comm;
+	cfg->cpu_ok = s->cpu_ok;
+	cfg->start_ns = s->start_ns;
+	cfg->from_ns = o->from_ns;
+	cfg->to_ns = o->has_to ? o->to_ns : 0;
+	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
+	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF |
+				      REPORT_OUT_HTML)) != 0;
+	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns :
+		       (o->outputs & REPORT_OUT_HTML) ? VIEW_HTML_SLOT_NS : 0;
 	if (o->has_to && o->to_ns <= o->from_ns) {
 		/* an empty window: count nothing, but still read the file through */
-		cfg.from_ns = UINT64_MAX;
-		cfg.to_ns = 0;
+		cfg->from_ns = UINT64_MAX;
+		cfg->to_ns = 0;
 	}
-	err = stack_agg__load_cfg(&s->agg, s->rec, &cfg);
-	free(cpu_ok);
+	err = stack_agg__load_cfg(&s->agg, s->rec, cfg);
 	if (err)
 		return err;
 	if (!s->start_ns)
@@ -300,9 +322,12 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	sum->missing_stack_samples += st->missing_stack_samples;
 	sum->distinct_keys += s->agg.nr;
 	sum->symbolized += symbolizer__nr_symbolized(s->sym);
-	if (st->missing_stack_samples)
-		pr_warn("'%s': %" PRIu64 " samples refer to stacks that are not in the recording",
-			s->path, st->missing_stack_samples);
+	if (st->missing_stack_samples) {
+		/* the recorder commits a stack with the first sample that uses it */
+		pr_err("'%s' is damaged: %" PRIu64 " samples refer to stacks that are not in the "
+		       "recording", s->path, st->missing_stack_samples);
+		return -EBADMSG;
+	}
 	if (o->half != REPORT_HALF_BOTH) {
 		err = cut_halves(s, o->half);
 		if (err)
@@ -327,6 +352,7 @@ static void release_source(struct report_src *s)
 	free(s->hostname);
 	free(s->command);
 	free(s->cpu_node);
+	free(s->cpu_ok);
 }
 
 static const struct emitter *find_emitter(unsigned int outputs)
@@ -339,10 +365,43 @@ static const struct emitter *find_emitter(unsigned int outputs)
 	return NULL;
 }
 
+/*
+ * The timeline has a row per interval from the start to the last sample:
+ * refuse, with a longer interval to try, what no one could read (and what
+ * would make a file of gigabytes out of one stray sample).
+ */
+static int check_timeline_rows(const struct report_ctx *rc)
+{
+	uint64_t rows = 0, width = rc->opts->timeline_ns, secs;
+	size_t i;
+
+	for (i = 0; i < rc->nr_srcs; i++) {
+		const struct report_src *s = &rc->srcs[i];
+		uint64_t n = s->agg.max_slot + 1ull;
+
+		/* the aggregate stops counting slots at UINT32_MAX: the times say more */
+		if (s->agg.max_slot == UINT32_MAX && s->agg.last_ns > s->start_ns)
+			n = (s->agg.last_ns - s->start_ns) / width + 1;
+		if (s->agg.nr_samples && n > rows)
+			rows = n;
+	}
+	if (rows <= VIEW_TIMELINE_MAX_ROWS)
+		return 0;
+	/* a whole number of seconds that fits, rounded up to a power of ten */
+	secs = (uint64_t)(((unsigned __int128)rows * width / VIEW_TIMELINE_MAX_ROWS + 999999999) /
+			  1000000000);
+	for (i = 1; i < secs && i <= UINT64_MAX / 10; i *= 10)
+		;
+	pr_err("--timeline %.3g s gives %" PRIu64 " intervals, more than %d: choose a longer one "
+	       "(e.g. --timeline %zu) or a window with --from/--to", (double)width / 1e9, rows,
+	       VIEW_TIMELINE_MAX_ROWS, i);
+	return -E2BIG;
+}
+
 int report__run(const struct report_opts *opts, FILE *out, struct report_summary *sum)
 {
 	struct report_summary local = { 0 };
-	struct report_ctx rc = { .opts = opts };
+	struct report_ctx rc = { .opts = opts, .sum = sum ? sum : &local };
 	const struct emitter *em;
 	const char *const *paths;
 	const char *diff_paths[2];
@@ -386,6 +445,11 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		rc.total += rc.srcs[i].nr_samples;
 	}
 
+	if (em->output == REPORT_OUT_TIMELINE) {
+		err = check_timeline_rows(&rc);
+		if (err)
+			goto out;
+	}
 	if (opts->output) {
 		file = fopen(opts->output, "w");
 		if (!file) {
@@ -440,10 +504,18 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
 	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
 	if (!sum->frames) {
-		fprintf(f, "no frames to resolve\n");
-		return;
+		fprintf(f, "no frames to resolve");
+	} else {
+		/* rounded down: 99.96% must not read as 100.0% */
+		permille = (uint64_t)((unsigned __int128)sum->resolved * 1000 / sum->frames);
+		fprintf(f, "%" PRIu64 ".%" PRIu64 "%% of frames resolved", permille / 10,
+			permille % 10);
 	}
-	/* rounded down: 99.96% must not read as 100.0% */
-	permille = (uint64_t)((unsigned __int128)sum->resolved * 1000 / sum->frames);
-	fprintf(f, "%" PRIu64 ".%" PRIu64 "%% of frames resolved\n", permille / 10, permille % 10);
+	if (sum->unw_walks) {
+		permille = (uint64_t)((unsigned __int128)sum->unw_complete * 1000 / sum->unw_walks);
+		fprintf(f, "; user stacks: %" PRIu64 ".%" PRIu64 "%% complete, %" PRIu64
+			" truncated, %" PRIu64 " with frame-pointer steps", permille / 10,
+			permille % 10, sum->unw_truncated, sum->unw_fallback);
+	}
+	fputc('\n', f);
 }

@@ -40,6 +40,7 @@
 #include "format/recording.h"
 #include "report/aggregate.h"
 #include "report/debuginfo.h"
+#include "report/demangle.h"
 #include "report/strtab.h"
 #include "report/symbolize.h"
 #include "util/log.h"
@@ -112,6 +113,7 @@ struct cache_slot {
 
 struct symbolizer {
 	struct strtab names;
+	struct demangler dm;		/* over names: each symbol demangled once */
 
 	struct raw_stack *stacks;
 	size_t nr_stacks, alloc_stacks;
@@ -139,6 +141,7 @@ struct symbolizer {
 	size_t nr_jits;
 	struct sym_opts opts;
 	struct recording *rec;		/* for its embedded DWARF; NULL: none */
+	int damage;			/* the first error reading it (printed), or 0 */
 
 	bool prepared;
 	struct sym_stats stats;
@@ -169,8 +172,10 @@ struct symbolizer *symbolizer__new(void)
 {
 	struct symbolizer *sym = calloc(1, sizeof(*sym));
 
-	if (sym)
+	if (sym) {
 		strtab__init(&sym->names);
+		demangler__init(&sym->dm, &sym->names);
+	}
 	return sym;
 }
 
@@ -198,6 +203,7 @@ void symbolizer__free(struct symbolizer *sym)
 	free(sym->maps);
 	free(sym->frames);
 	free(sym->stacks);
+	demangler__release(&sym->dm);
 	strtab__release(&sym->names);
 	free(sym);
 }
@@ -807,16 +813,45 @@ static const struct ksym *find_ksym(const struct symbolizer *sym, uint64_t v)
 	return NULL;
 }
 
+/*
+ * The name shown for the symbol name (interned): demangled unless
+ * --no-demangle; *system gets name when they differ, else NULL.
+ */
+static int shown_name(struct symbolizer *sym, const char *name, const char **shown,
+		      const char **system)
+{
+	int r;
+
+	*shown = name;
+	*system = NULL;
+	if (sym->opts.no_demangle)
+		return 0;
+	r = demangler__get(&sym->dm, name, shown);
+	if (r < 0)
+		return r;
+	if (r) {
+		*system = strtab__dup(&sym->names, name);	/* interned already: a lookup */
+		if (!*system)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int symbolize_kernel(struct symbolizer *sym, uint64_t addr, bool is_return,
 			    struct sym_frame *f)
 {
 	const struct ksym *k = find_ksym(sym, is_return && addr ? addr - 1 : addr);
+	int err;
 
 	f->addr = addr;
 	f->flags = SYM_FRAME_KERNEL;
 	f->obj = OBJ_KERNEL + 1;
+	f->system_name = NULL;
 	if (k) {
-		f->name = k->name;
+		/* Rust in the kernel has v0-mangled names; C names pass unchanged */
+		err = shown_name(sym, k->name, &f->name, &f->system_name);
+		if (err)
+			return err;
 		f->dso = k->module;
 		f->flags |= SYM_FRAME_RESOLVED;
 	} else {
@@ -868,8 +903,12 @@ static struct dbg_file *embedded_file(struct symbolizer *sym, struct object *o)
 
 	err = recording__get_debuginfo(sym->rec, o->pub.build_id, o->pub.build_id_len, &data,
 				       &size);
-	if (err)
-		return NULL;	/* damage was printed; local files may still serve */
+	if (err) {
+		/* printed; symbolizing goes on, but the report fails (issue 9) */
+		if (err != -ENOENT && !sym->damage)
+			sym->damage = err;
+		return NULL;
+	}
 	err = dbg_file__open_memory(data, size, o->pub.path, &o->dbg);
 	if (err) {
 		pr_warn("%s: the embedded DWARF is not a readable ELF file", o->pub.path);
@@ -901,6 +940,8 @@ static struct dbg_file *local_file(struct symbolizer *sym, struct object *o)
 			     o->pub.build_id_len, o->pub.path, &o->dbg, why, sizeof(why));
 	if (strstr(why, "another build-id"))	/* one line per binary, at most */
 		pr_warn("%s: skipped %s than the recorded one", o->pub.path, why);
+	else if (err && strcmp(why, "no local file"))	/* a FIFO, a device, too large */
+		pr_warn("%s: skipped %s", o->pub.path, why);
 	if (!err) {
 		o->pub.local = strtab__dup(&sym->names, dbg_file__path(o->dbg));
 		return o->dbg;
@@ -943,16 +984,17 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	struct dbg_frame chain[DBG_MAX_INLINE];
 	const struct rec_symbol *s = NULL;
 	struct sym_frame *f = &out[0];
-	const char *name = NULL;
+	const char *name = NULL, *system = NULL;
 	struct dbg_file *dbg = NULL;
 	struct object *o;
 	bool have_vaddr = false;
-	int n = 0, i;
+	int n = 0, i, err;
 
 	f->addr = addr;
 	f->flags = 0;
 	f->name = "[unknown]";
 	f->dso = NULL;
+	f->system_name = NULL;
 	f->obj = OBJ_UNKNOWN + 1;
 	if (!m || !is_file_path(m->path)) {
 		const struct jit *j = find_jit(sym, tgid);
@@ -1001,23 +1043,34 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 		return f->name ? 1 : -ENOMEM;
 	}
 	f->flags = SYM_FRAME_RESOLVED;
-	if (!n) {
-		f->name = decorate(sym, name, NULL, vaddr, have_vaddr);
-		return f->name ? 1 : -ENOMEM;
-	}
-	if (!sym->opts.inline_frames) {
-		f->name = decorate(sym, name, &chain[0], vaddr, have_vaddr);
+	err = shown_name(sym, name, &name, &system);
+	if (err)
+		return err;
+	if (!n || !sym->opts.inline_frames) {
+		f->name = decorate(sym, name, n ? &chain[0] : NULL, vaddr, have_vaddr);
+		f->system_name = system;
 		return f->name ? 1 : -ENOMEM;
 	}
 	/* chain[0] innermost .. chain[n - 1] the function the code is in */
 	if (n > max)
 		n = max;
 	for (i = 0; i < n; i++) {
+		const char *iname = name, *isystem = system;
+
+		if (i < n - 1) {
+			iname = "[unknown]";
+			isystem = NULL;
+			if (chain[i].func) {
+				err = shown_name(sym, chain[i].func, &iname, &isystem);
+				if (err)
+					return err;
+			}
+		}
 		out[i] = *f;
-		out[i].name = decorate(sym, i == n - 1 ? name : chain[i].func ? chain[i].func : "[unknown]",
-				       &chain[i], vaddr, have_vaddr);
+		out[i].name = decorate(sym, iname, &chain[i], vaddr, have_vaddr);
 		if (!out[i].name)
 			return -ENOMEM;
+		out[i].system_name = isystem;
 		if (i < n - 1)
 			out[i].flags |= SYM_FRAME_INLINE;
 	}
@@ -1269,7 +1322,7 @@ int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 		if (st->missing)
 			sym->stats.missing_stack_samples += e->count;
 	}
-	return 0;
+	return sym->damage;
 }
 
 const struct sym_stats *symbolizer__stats(const struct symbolizer *sym)

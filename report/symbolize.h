@@ -46,6 +46,12 @@ struct sym_frame {
 	uint64_t addr;			/* the address as sampled */
 	uint32_t flags;			/* enum sym_frame_flags */
 	uint32_t obj;			/* index + 1 of its sym_object; 0: none */
+	/*
+	 * The symbol as the binary spells it (C++/Rust mangled) when name is
+	 * its demangled form; NULL when name is the symbol itself (pprof's
+	 * Function.system_name).
+	 */
+	const char *system_name;
 };
 
 /*
@@ -81,6 +87,7 @@ struct sym_opts {
 	bool inline_frames;		/* inlined functions as frames of their own */
 	bool lines;			/* names get ":FILE:LINE" (file basename) */
 	bool addresses;			/* names get "@0xVADDR" (the ELF address looked up) */
+	bool no_demangle;		/* keep C++/Rust names mangled (--no-demangle) */
 };
 
 /*
@@ -140,7 +147,9 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 
 /*
  * Sets entry->stack for every entry of agg (at the entry's last sample
- * time) and adds the frame counts to the stats. Prints its errors.
+ * time) and adds the frame counts to the stats. Prints its errors. A
+ * damaged embedded DWARF file does not stop it (local files may serve),
+ * but its error is returned at the end, every entry resolved.
  */
 int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/out_fold.h"
 #include "report/symbolize.h"
 #include "report/view.h"
 
@@ -63,16 +64,6 @@ bad:
 
 /* --- names ------------------------------------------------------------------ */
 
-/* Appends s with ';' -> ':' and control bytes -> '?' (the folded format's rules). */
-static void add_sanitized(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		strbuf_addch(sb, c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? '?' : (char)c);
-	}
-}
-
 void view__by_label(struct strbuf *sb, enum report_by by, const struct report_src *s,
 		    const struct agg_entry *e)
 {
@@ -86,7 +77,7 @@ void view__by_label(struct strbuf *sb, enum report_by by, const struct report_sr
 	default: {
 		const char *c = stack_agg__comm(&s->agg, e->comm_id);
 
-		add_sanitized(sb, c[0] ? c : "[unknown]");
+		fold__add_name(sb, c[0] ? c : "[unknown]");
 		break;
 	}
 	}
@@ -117,9 +108,7 @@ static int push_frame(struct view_names *v, const struct sym_frame *f)
 {
 	size_t off = v->sb.len;
 
-	add_sanitized(&v->sb, f->name && f->name[0] ? f->name : "[unknown]");
-	if (f->flags & SYM_FRAME_KERNEL)
-		strbuf_addstr(&v->sb, "_[k]");
+	fold__add_frame_name(&v->sb, f);
 	return push(v, off);
 }
 

@@ -28,6 +28,12 @@ struct symbolizer;
 struct sym_frame;
 struct sym_stack;
 
+/* Rows the timeline writes at most (the pipeline refuses more with a hint). */
+#define VIEW_TIMELINE_MAX_ROWS	100000
+
+/* The time buckets of the HTML report: its heat map's finest step. */
+#define VIEW_HTML_SLOT_NS	10000000ull
+
 /* One recording, read and resolved. */
 struct report_src {
 	const char *path;
@@ -45,6 +51,8 @@ struct report_src {
 	size_t nr_cpu_node;
 	struct sym_stack **cut;		/* --kernel-only/--user-only copies, owned */
 	size_t nr_cut;
+	struct agg_config cfg;		/* what loaded agg: the filters, to walk the samples again */
+	bool *cpu_ok;			/* cfg.cpu_ok, owned */
 };
 
 struct report_ctx {
@@ -53,6 +61,7 @@ struct report_ctx {
 	size_t nr_srcs;
 	uint64_t total;			/* samples over every source */
 	bool diff;			/* srcs[0] is the base, srcs[1] the new recording */
+	const struct report_summary *sum;	/* losses and frames named, complete */
 };
 
 /* The NUMA node of cpu in s, or -1. */
@@ -154,6 +163,8 @@ int view_percpu__write(const struct report_ctx *rc, FILE *out);
 int view_pernode__write(const struct report_ctx *rc, FILE *out);
 int view_timeline__write(const struct report_ctx *rc, FILE *out);
 int view_pprof__write(const struct report_ctx *rc, FILE *out);
+int view_samples__write(const struct report_ctx *rc, FILE *out);
+int view_html__write(const struct report_ctx *rc, FILE *out);
 int view_diff_fold__write(const struct report_ctx *rc, FILE *out);
 int view_diff_top__write(const struct report_ctx *rc, FILE *out);
 

@@ -73,6 +73,15 @@ void pr_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pr_notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_WARN, "", fmt, ap, NULL);
+	va_end(ap);
+}
+
 void pr_info(const char *fmt, ...)
 {
 	va_list ap;

@@ -19,6 +19,8 @@ enum log_level log_get_level(void);
 
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "eprof: ..." without -v: what eprof did that the user must know (e.g. a file moved aside). */
+void pr_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -32,6 +34,6 @@ int pr_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 unsigned int log_error_count(void);
 
 /* Routes libbpf's messages through this log (debug unless a warning). */
-int log_libbpf_print(int level, const char *fmt, va_list ap);
+int log_libbpf_print(int level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 #endif

@@ -20,7 +20,9 @@ b=$(samples "$TMP/fold" '^known_split;.*;work_b( |;|$)')
 c=$(samples "$TMP/fold" '^known_split;.*;work_c( |;|$)')
 total=$((a + b + c))
 say "work_a=$a work_b=$b work_c=$c"
-[ "$total" -ge 1500 ] || fail "only $total samples in the three functions (expected ~2700 at 999 Hz for 3 s)"
+# 3 s of CPU time at 999 Hz is ~3000 samples however busy the machine is
+# (known_split spins by CPU time); half of that is plenty to judge a split.
+[ "$total" -ge 1500 ] || fail "only $total samples in the three functions (expected ~3000: 3 s of CPU time at 999 Hz)"
 check_share work_a "$(share_pct "$a" "$total")" 60 3
 check_share work_b "$(share_pct "$b" "$total")" 30 3
 check_share work_c "$(share_pct "$c" "$total")" 10 3

@@ -2,17 +2,17 @@
 # SPDX-License-Identifier: MIT
 # t0301: a recorder killed with SIGKILL leaves a file that report reads up to
 # its last commit: report succeeds, warns that the recording was not
-# finalized, and holds at least about a second of samples (999 Hz on every
-# CPU) of the 2.5 s the recorder ran.
+# finalized, and holds at least the samples that `eprof info` saw committed
+# before the kill (the test waits for a second's worth on one CPU at 999 Hz,
+# however long a busy machine takes to get there).
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 
-ncpu=$(getconf _NPROCESSORS_ONLN)
 f="$TMP/killed.eprof"
 
 env --default-signal=INT "$EPROF" record -a -F 999 -o "$f" 2>"$TMP/rec.err" &
 rpid=$!
-sleep 2.5
+before=$(wait_committed "$f" 999) || { kill -KILL $rpid; exit 1; }
 kill -KILL $rpid
 wait $rpid
 rc=$?
@@ -28,11 +28,8 @@ cat "$TMP/rep.err"
 grep -qi 'not finalized' "$TMP/rep.err" || fail "report did not warn that the recording was not finalized"
 
 n=$(samples "$TMP/fold" '.')
-# One second's worth at 999 Hz on every CPU, 20% tolerance for start-up and
-# for a busy machine (the idle task is sampled too, so every CPU counts).
-min=$((999 * ncpu * 8 / 10))
-say "$n samples in the killed recording (want >= $min: 1 s at 999 Hz x $ncpu CPUs - 20%)"
-[ "$n" -ge "$min" ] || fail "only $n samples survived the kill, want >= $min"
+say "$n samples in the killed recording ($before were committed before the kill)"
+[ "$n" -ge "$before" ] || fail "only $n samples survived the kill, $before were committed before it"
 
 # info agrees that it is unfinished and counts the same samples.
 "$EPROF" info "$f" >"$TMP/info" 2>&1 || { cat "$TMP/info"; fail "info failed on the killed recording"; }

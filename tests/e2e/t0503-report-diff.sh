@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # t0503: two recordings of a workload where work_x's share doubles (25% ->
-# 50%): --diff --top ranks work_x first, as a significant change, and the
-# --diff --svg draws work_x red.
+# 50%): --diff --top ranks work_x first by total and by self share, as a
+# significant change, and the --diff --svg draws work_x red.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 
@@ -14,10 +14,14 @@ require_root; require_btf
 "$EPROF" report --diff "$TMP/base.eprof" "$TMP/new.eprof" --top 5 >"$TMP/top" 2>"$TMP/err" ||
 	{ cat "$TMP/err"; fail "--diff --top failed"; }
 cat "$TMP/top"
-first=$(grep -v '^#' "$TMP/top" | awk 'NR == 2 { print $7 }')
-sig=$(grep -v '^#' "$TMP/top" | awk 'NR == 2 { print $6 }')
-[ "$first" = work_x ] || fail "--diff --top ranks $first first, not work_x"
-[ "$sig" = yes ] || fail "work_x's change is not marked significant"
+# two tables, total share then self share; work_x is a leaf, so it leads both
+for table in total self; do
+	row=$(awk -v t="# largest changes of $table share" \
+		'index($0, t) == 1 { on = 1; next } on && !/^#/ && ++n == 2 { print; exit }' "$TMP/top")
+	set -- $row
+	[ "$7" = work_x ] || fail "--diff --top ranks ${7:-nothing} first by $table share, not work_x"
+	[ "$6" = yes ] || fail "work_x's change of $table share is not marked significant"
+done
 
 "$EPROF" report --diff "$TMP/base.eprof" "$TMP/new.eprof" --fold >"$TMP/fold" 2>/dev/null ||
 	fail "--diff --fold failed"

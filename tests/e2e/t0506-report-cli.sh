@@ -15,7 +15,8 @@ bad() {
 }
 R="-i $TMP/r.eprof"
 bad $R --fold --top
-bad $R
+bad $R --samples --top
+bad $R --samples --by pid
 bad $R --csv --fold
 bad $R --icicle --top
 bad $R --kernel-only --user-only --fold
@@ -31,7 +32,7 @@ bad --diff "$TMP/r.eprof" "$TMP/r.eprof" --per-cpu
 bad --diff "$TMP/r.eprof" "$TMP/r.eprof" -i "$TMP/r.eprof" --fold
 bad $R --top 0
 
-for o in --fold --top "--top 3" --per-cpu --per-node "--timeline 0.25" "--timeline 0.25 --csv"; do
+for o in "" --fold --top "--top 3" --samples --per-cpu --per-node "--timeline 0.25" "--timeline 0.25 --csv"; do
 	"$EPROF" report $R $o >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "$o failed"; }
 	[ -s "$TMP/out" ] || fail "$o wrote nothing to stdout"
 done

@@ -7,7 +7,7 @@
 . "$E2E_DIR/lib.sh"
 
 fx="$E2E_DIR/../fixtures/v1"
-[ "$(sqlite3 "$fx/known_split.eprof" 'PRAGMA user_version' 2>/dev/null || echo 1)" = 1 ] ||
+[ -s "$fx/known_split.eprof" ] && [ "$(sqlite3 -readonly "$fx/known_split.eprof" "PRAGMA user_version")" = 1 ] ||
 	fail "the v1 fixture is not user_version 1"
 cp "$fx/known_split.eprof" "$TMP/v1.eprof"	# report must not need to write
 chmod 0444 "$TMP/v1.eprof"

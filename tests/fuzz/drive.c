@@ -27,6 +27,7 @@
 
 #include "format/internal.h"
 #include "tests/fuzz/drive.h"
+#include "util/log.h"
 
 FILE *fuzz_report;
 
@@ -112,10 +113,21 @@ static int walk_step(struct walk *w)
 	return w->stop ? STOP_VALUE : 0;
 }
 
+/* What the open recording's metadata promises of its samples (recording.h). */
+static struct {
+	bool has_start, has_end;
+	uint64_t start, end, nr_cpus;
+} promised;
+
 static int on_sample(void *ctx, const struct rec_sample *s)
 {
 	struct walk *w = ctx;
 
+	if ((promised.has_start && s->time_ns < promised.start) ||
+	    (promised.has_end && s->time_ns > promised.end) ||
+	    (promised.nr_cpus && s->cpu >= promised.nr_cpus) || s->tgid > REC_MAX_PID ||
+	    s->tid > REC_MAX_PID)
+		bad(w, "sample outside the span, CPUs or pids its recording promises");
 	w->sink += s->time_ns + s->tgid + s->tid + s->cpu + s->stack_id;
 	return walk_step(w);
 }
@@ -210,6 +222,18 @@ static int on_ksym(void *ctx, const struct rec_ksym *k)
 	return walk_step(w);
 }
 
+static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
+{
+	struct walk *w = ctx;
+
+	if (!c->path || strlen(c->path) > REC_MAX_PATH || c->kept_symbols > c->kept_bytes ||
+	    c->dropped_lines > c->dropped_bytes)
+		bad(w, "JIT map cut out of its documented ranges");
+	else
+		w->sink += c->tgid + c->kept_bytes + c->dropped_lines + c->dropped_lines_exact;
+	return walk_step(w);
+}
+
 typedef int (*walk_fn)(struct recording *rec, void *fn, void *ctx);
 
 #define WALKER(name, type)                                                          \
@@ -224,6 +248,7 @@ WALKER(mapping, rec_mapping_fn)
 WALKER(loss, rec_loss_fn)
 WALKER(binary, rec_binary_fn)
 WALKER(ksym, rec_ksym_fn)
+WALKER(jit_cut, rec_jit_cut_fn)
 #undef WALKER
 
 static const struct {
@@ -238,6 +263,7 @@ static const struct {
 	{ "for_each_loss", walk_loss, (void *)on_loss },
 	{ "for_each_binary", walk_binary, (void *)on_binary },
 	{ "for_each_ksym", walk_ksym, (void *)on_ksym },
+	{ "for_each_jit_cut", walk_jit_cut, (void *)on_jit_cut },
 };
 
 /*
@@ -247,6 +273,7 @@ static const struct {
 static enum fuzz_result run_walk(struct recording *rec, size_t i, uint64_t *n, uint64_t *sink)
 {
 	struct walk full = { 0 }, stop = { .stop = true };
+	unsigned int errors = log_error_count();
 	int rc, rc_stop;
 
 	rc = walks[i].walk(rec, walks[i].cb, &full);
@@ -256,6 +283,10 @@ static enum fuzz_result run_walk(struct recording *rec, size_t i, uint64_t *n, u
 		return FUZZ_BROKEN;
 	if (bad_errno(rc))
 		return violation(walks[i].name, rc);
+	/* a failure says why, a success says no error (issue 9: damage fails) */
+	if ((rc < 0) != (log_error_count() != errors))
+		return violation(rc < 0 ? "a walk failed without a message" :
+				 "a walk printed an error and did not fail", rc);
 	rc_stop = walks[i].walk(rec, walks[i].cb, &stop);
 	if (stop.bad || stop.n > 1)
 		return violation(walks[i].name, rc_stop);	/* went on after a stop */
@@ -277,6 +308,27 @@ static const char *const meta_keys[] = {
 	REC_META_TARGET, REC_META_FINISHED, "",
 };
 
+/* The metadata numbers an open recording holds its samples to. */
+static void promised_from_meta(struct recording *rec)
+{
+	const char *keys[] = { REC_META_START_NS, REC_META_END_NS, REC_META_NR_CPUS };
+	uint64_t *vals[] = { &promised.start, &promised.end, &promised.nr_cpus };
+	bool *has[] = { &promised.has_start, &promised.has_end, NULL };
+	char *v;
+	size_t i;
+
+	memset(&promised, 0, sizeof(promised));
+	for (i = 0; i < 3; i++) {
+		v = NULL;
+		if (recording__get_meta(rec, keys[i], &v))
+			continue;	/* open checked them: absent */
+		*vals[i] = strtoull(v, NULL, 10);
+		if (has[i])
+			*has[i] = true;
+		free(v);
+	}
+}
+
 /* Volatile, so that the compiler keeps every read that feeds it. */
 static volatile uint64_t sink_global;
 
@@ -291,12 +343,17 @@ enum fuzz_result fuzz_drive_reader(const char *path, bool strict_errno)
 	int rc;
 
 	strict = strict_errno;
+	i = log_error_count();
 	rc = recording__open(path, &rec);
+	if ((rc < 0) != (log_error_count() != i))
+		return violation(rc < 0 ? "recording__open failed without a message" :
+				 "recording__open printed an error and did not fail", rc);
 	if (rc) {
 		if (bad_errno(rc) || rec)
 			return violation("recording__open", rc);
 		return FUZZ_REJECTED;
 	}
+	promised_from_meta(rec);
 	if (!recording__path(rec) || strcmp(recording__path(rec), path))
 		res = violation("recording__path", 0);
 	sink += recording__is_finished(rec);

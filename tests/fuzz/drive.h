@@ -46,6 +46,14 @@ enum fuzz_result {
  */
 enum fuzz_result fuzz_drive_reader(const char *path, bool strict_errno);
 
+/*
+ * Runs every view of `eprof report` (no filters, output to /dev/null, no
+ * local files) and `eprof info` over the recording at path (drive_report.c):
+ * each must fail with a negative errno after an error line, or succeed
+ * without one; --fold must count exactly the samples the reader delivers.
+ */
+enum fuzz_result fuzz_drive_report(const char *path);
+
 /* Feeds one codec input (layout above) to its decoder. */
 enum fuzz_result fuzz_drive_codec(const uint8_t *data, size_t len);
 

@@ -13,6 +13,11 @@
  * the output and slow the run down: they go to /dev/null unless
  * EPROF_FUZZ_VERBOSE is set. libFuzzer and the sanitizers write to file
  * descriptor 2 directly, so their reports still reach the terminal.
+ *
+ * Built a second time as fuzz_report (FUZZ_WITH_REPORT): the file is then
+ * also reported with every view of `eprof report` and `eprof info`
+ * (fuzz_drive_report), where a number from the file meets what sizes an
+ * allocation or an output. Slower per input, so a target of its own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +67,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		abort();
 	}
 	res = fuzz_drive_reader(path, false);
+#ifdef FUZZ_WITH_REPORT
+	if (res != FUZZ_BROKEN)
+		res = fuzz_drive_report(path);
+#endif
 	fuzz_remove_sidecars(path);
 	if (res == FUZZ_BROKEN)
 		abort();

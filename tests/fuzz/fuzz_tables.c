@@ -7,8 +7,10 @@
  * file's bytes and mostly meets SQLite's and zstd's own checks, this one
  * reaches the reader's column type and range checks, the header-versus-
  * BLOB checks (counts, first and last times, id ranges) and the decoders,
- * through the same calls eprof makes. Messages are muted as in
- * fuzz_reader.c.
+ * through the same calls eprof makes, and then every report view over the
+ * file (fuzz_drive_report), where rows that disagree with each other (a
+ * sample beyond end_ns, a CPU above nr_cpus, a copied chunk) must be
+ * damage. Messages are muted as in fuzz_reader.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,11 +59,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
+	enum fuzz_result res;
+
 	if (fuzz_build_tables(path, template, template_len, data, len)) {
 		fprintf(fuzz_report, "fuzz_tables: cannot build '%s'\n", path);
 		abort();
 	}
-	if (fuzz_drive_reader(path, true) == FUZZ_BROKEN)
+	res = fuzz_drive_reader(path, true);
+	/* the views only over what the reader accepts: they would stop where it did */
+	if (res == FUZZ_ACCEPTED)
+		res = fuzz_drive_report(path);
+	if (res == FUZZ_BROKEN)
 		abort();
 	return 0;
 }

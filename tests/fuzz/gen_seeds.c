@@ -60,7 +60,7 @@ static int add_meta(struct recording *rec)
 		{ REC_META_NR_CPUS, "4" }, { REC_META_NUMA_MAP, "0:0,1:0,2:1,3:1" },
 		{ REC_META_FREQ_HZ, "999" }, { REC_META_EVENT, "cpu-clock" },
 		{ REC_META_CLOCK, "CLOCK_MONOTONIC" }, { REC_META_START_NS, "1000000" },
-		{ REC_META_END_NS, "9000000" }, { REC_META_START_REALTIME, "1700000000" },
+		{ REC_META_END_NS, "90000000" }, { REC_META_START_REALTIME, "1700000000" },
 		{ REC_META_COMMAND, "eprof record -a" }, { REC_META_TARGET, "-a" },
 	};
 	size_t i;
@@ -163,7 +163,8 @@ static int write_recording(const char *path, enum shape shape)
 {
 	struct recording *rec = NULL;
 	struct rec_stack one = { .id = 7, .nr_user = 0, .nr_kernel = 0 };
-	struct rec_sample s = { .time_ns = 123456789, .tgid = 1, .tid = 1, .cpu = 0, .stack_id = 7 };
+	struct rec_sample s = { .time_ns = 12345678, .tgid = 1, .tid = 1, .cpu = 0, .stack_id = 7 };
+	struct rec_jit_cut cut = { 101, "/tmp/perf-101.map", 4096, 80, 100000, 2000, true };
 	int err;
 
 	err = recording__create(path, &rec);
@@ -176,13 +177,14 @@ static int write_recording(const char *path, enum shape shape)
 		err = err ?: add_samples(rec, 1000000, 24, 6);
 		err = err ?: add_tables(rec);
 		err = err ?: recording__commit(rec);
+		err = err ?: recording__add_jit_cut(rec, &cut);
 		err = err ?: add_stacks(rec, 7, 3);
 		err = err ?: add_samples(rec, 40000000, 12, 9);
 		err = err ?: recording__finish(rec);
 		break;
 	case UNFINISHED:
 		err = err ?: add_stacks(rec, 1, 2);
-		err = err ?: add_samples(rec, 5000, 5, 2);
+		err = err ?: add_samples(rec, 5000000, 5, 2);
 		err = err ?: recording__commit(rec);
 		break;
 	case EMPTY:

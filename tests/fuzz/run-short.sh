@@ -13,6 +13,7 @@
 #                      the tree); configured with clang if it has no cache
 #   EPROF_FUZZ_CORPUS  where the growing corpora live (default: BUILD/corpus)
 #   EPROF_FUZZ_JOBS    parallel workers per target (default 1)
+#   EPROF_FUZZ_TARGETS which targets, in order (default: reader tables report codec cfi)
 set -u
 
 seconds=${1:-60}
@@ -21,6 +22,7 @@ top=$(cd "$here/../.." && pwd)
 build=${EPROF_FUZZ_BUILD:-$top/build-fuzz}
 corpus=${EPROF_FUZZ_CORPUS:-$build/corpus}
 jobs=${EPROF_FUZZ_JOBS:-1}
+targets=${EPROF_FUZZ_TARGETS:-reader tables report codec cfi}
 fixtures=$top/tests/fixtures
 
 die() { echo "run-short.sh: $*" >&2; exit 2; }
@@ -31,23 +33,27 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 		-DEPROF_SANITIZE=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
 		die "cannot configure $build"
 fi
-cmake --build "$build" --target fuzz_reader fuzz_tables fuzz_codec fuzz_seeds -j2 >/dev/null ||
+cmake --build "$build" --target fuzz_reader fuzz_tables fuzz_codec fuzz_report fuzz_cfi fuzz_seeds -j2 >/dev/null ||
 	die "cannot build the fuzz targets in $build (cmake --build $build --target fuzz_reader)"
 
 seeds=$build/tests/fuzz/seeds
 artifacts=$build/fuzz-artifacts
 mkdir -p "$artifacts" || die "cannot create $artifacts"
 status=0
-for target in reader tables codec; do
+for target in $targets; do
 	bin=$build/tests/fuzz/fuzz_$target
+	# fuzz_report reads the same inputs as fuzz_reader
+	input=$target
+	[ "$target" = report ] && input=reader
 	mkdir -p "$corpus/$target" || die "cannot create $corpus/$target"
-	dirs=("$corpus/$target" "$seeds/$target")
-	[ -d "$fixtures/fuzz-seeds/$target" ] && dirs+=("$fixtures/fuzz-seeds/$target")
+	dirs=("$corpus/$target" "$seeds/$input")
+	[ -d "$fixtures/fuzz-seeds/$input" ] && dirs+=("$fixtures/fuzz-seeds/$input")
 	opts=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048
 	      -artifact_prefix="$artifacts/$target-" -print_final_stats=1)
-	[ "$target" = reader ] && opts+=(-max_len=65536 -dict="$here/recording.dict")
+	[ "$input" = reader ] && opts+=(-max_len=65536 -dict="$here/recording.dict")
 	[ "$target" = tables ] && opts+=(-max_len=16384)
 	[ "$target" = codec ] && opts+=(-max_len=8192)
+	[ "$target" = cfi ] && opts+=(-max_len=65536)
 	[ "$jobs" -gt 1 ] && opts+=(-jobs="$jobs" -workers="$jobs")
 	log=$build/fuzz-$target.log
 	echo "== fuzz_$target: ${seconds}s, corpus $corpus/$target"

@@ -61,7 +61,17 @@ extern int harness_failures;	/* failures in the running test */
 		}                                                                   \
 	} while (0)
 
-/* Runs every test, prints one line each and "N passed, N failed"; returns the exit code. */
+/*
+ * Marks the running test skipped because the host lacks something it
+ * needs (why says what): it is then neither passed nor failed, and the
+ * binary exits 77, which ctest reports as skipped (SKIP_RETURN_CODE).
+ */
+void test_skip(const char *why);
+
+/*
+ * Runs every test, prints one line each and "N passed, N failed[, N
+ * skipped]"; returns the exit code (77 when some were skipped, none failed).
+ */
 int run_tests(const struct test *tests, size_t nr);
 
 /* A fresh directory under $TMPDIR (or /tmp); path_in() names a file in it. */

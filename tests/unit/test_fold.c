@@ -197,8 +197,11 @@ static void add_comm(struct stack_agg *agg, uint64_t t, uint32_t tgid, uint32_t 
 		     const char *name)
 {
 	struct rec_comm c = { .time_ns = t, .tgid = tgid, .tid = tid };
+	/* Longer names are cut to 15 bytes + NUL, as the kernel cuts a comm. */
+	size_t len = strnlen(name, sizeof(c.comm) - 1);
 
-	snprintf(c.comm, sizeof(c.comm), "%s", name);
+	memcpy(c.comm, name, len);
+	c.comm[len] = '\0';
 	CHECK_OK(stack_agg__add_comm(agg, &c));
 }
 
@@ -722,8 +725,11 @@ static void report_command_line(void)
 	CHECK_OK(write_small_recording(in));
 	mkargs(&a, in, o, bad);
 	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);
-	mkargs(&a, in, o, none);
-	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);	/* no output chosen */
+	mkargs(&a, in, o, none);		/* no output chosen: the top table, as perf report */
+	CHECK_EQ_U64(run_captured(cmd_report, a.argc, a.argv, &text), EXIT_OK);
+	CHECK(text && !strncmp(text, "# eprof top: ", 13));
+	free(text);
+	text = NULL;
 	mkargs(&a, in, o, extra);
 	CHECK_EQ_U64(cmd_report(a.argc, a.argv), EXIT_USAGE);
 	mkargs(&a, in, o, to_file);
@@ -763,7 +769,7 @@ static void info_text_and_json(void)
 	mkargs(&a, in, NULL, as_text);
 	CHECK_EQ_U64(run_captured(cmd_info, a.argc, a.argv, &text), EXIT_OK);
 	CHECK(text && strstr(text, "samples                10\n"));
-	CHECK(text && strstr(text, "lost samples           3\n"));
+	CHECK(text && strstr(text, "lost samples           3 (ring buffer full)\n"));
 	CHECK(text && strstr(text, "dropped stacks         3 (user 1, kernel 2)\n"));
 	CHECK(text && strstr(text, "processes sampled      3\n"));
 	CHECK(text && strstr(text, "frequency (Hz)         99\n"));

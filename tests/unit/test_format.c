@@ -420,7 +420,7 @@ static const struct rec_comm rt_comms[] = {
 	{ 0, 1, 1, "systemd" },
 	{ 10, 4242, 4242, "fifteen-chars-x" },
 	{ 20, 4242, 4243, "" },
-	{ UINT64_MAX, UINT32_MAX, UINT32_MAX, "max" },
+	{ UINT64_MAX, REC_MAX_PID, REC_MAX_PID, "max" },
 };
 
 static const struct rec_mapping rt_maps[] = {
@@ -435,7 +435,7 @@ static const struct rec_mapping rt_maps[] = {
 static const struct rec_loss rt_losses[] = {
 	{ 1000, 0, 1, 2, 3, 4, 5 },
 	{ 2000, 1, 0, 0, 0, 0, 0 },
-	{ UINT64_MAX, UINT32_MAX, UINT64_MAX, UINT64_MAX - 1, 1ull << 63, 7, UINT64_MAX },
+	{ UINT64_MAX, 4095, UINT64_MAX, UINT64_MAX - 1, 1ull << 63, 7, UINT64_MAX },
 };
 
 static const struct rec_segment rt_segs[] = {
@@ -445,7 +445,7 @@ static const struct rec_segment rt_segs[] = {
 
 static const char *const rt_meta[][2] = {
 	{ REC_META_EPROF_VERSION, "0.1.0-test" }, { REC_META_HOSTNAME, "host" },
-	{ REC_META_KERNEL, "6.18.0" }, { REC_META_ARCH, "x86_64" }, { REC_META_NR_CPUS, "2" },
+	{ REC_META_KERNEL, "6.18.0" }, { REC_META_ARCH, "x86_64" }, { REC_META_NR_CPUS, "4096" },
 	{ REC_META_NUMA_MAP, "0:0,1:0" }, { REC_META_FREQ_HZ, "999" },
 	{ REC_META_EVENT, "cpu-clock" }, { REC_META_CLOCK, "CLOCK_MONOTONIC" },
 	{ REC_META_START_NS, "123" }, { REC_META_END_NS, "18446744073709551615" },
@@ -682,7 +682,7 @@ static void roundtrip_every_table(void)
 			struct rec_sample *s = &pending[i];
 
 			s->time_ns = 1000000000ull * (k + 1) + rnd() % 900000000ull;
-			s->tgid = (uint32_t)(rnd() % 3 ? 4242 : rnd());
+			s->tgid = (uint32_t)(rnd() % 3 ? 4242 : rnd() % (REC_MAX_PID - 3));
 			s->tid = s->tgid + (uint32_t)(rnd() % 4);
 			s->cpu = (uint32_t)(rnd() % 2 ? rnd() % 2 : rnd() % 4096);
 			s->stack_id = rt_stacks[rnd() % RT_STACKS].st.id;
@@ -1094,6 +1094,27 @@ static void lying_columns_are_damage(void)
 		"UPDATE ksym_chunk SET nr_syms = nr_syms - 1",
 		"UPDATE ksym_chunk SET data = (SELECT data FROM binary)",
 		"UPDATE meta SET value = zeroblob(10) WHERE key = 'hostname'",
+		/* what the rest of the file says (issue 9) */
+		"INSERT INTO sample_chunk (first_time, last_time, nr_samples, encoding, data) "
+		"SELECT first_time, last_time, nr_samples, encoding, data FROM sample_chunk "
+		"WHERE id = 3",
+		"UPDATE sample_chunk SET id = id + 100 WHERE id = 1",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', '1')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', 'two')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', '65537')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('end_ns', '1')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('start_ns', '99999999999999999')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('start_ns', '-1')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('start_ns', '2'); "
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('end_ns', '1')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('freq_hz', '99 Hz')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('finished', '2')",
+		"UPDATE mapping SET end_addr = start_addr",
+		"UPDATE mapping SET tgid = 4194305",
+		"UPDATE comm SET tid = 4194305",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', '2'); "
+		"INSERT INTO loss (time, cpu, lost_samples, lost_ustacks, lost_kstacks, "
+		"truncated_stacks, lost_sideband) VALUES (0, 2, 0, 0, 0, 0, 0)",
 	};
 	char *good = path_dup("lie-src.eprof"), *bad = path_dup("lie.eprof");
 	size_t len = 0, nr = 0, i;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_fuzz_regressions.c - replays saved fuzz inputs through
- * the same drivers the libFuzzer targets use (tests/fuzz/drive.c), in the
+ * the same drivers the libFuzzer targets use (tests/fuzz/drive.c, and
+ * drive_report.c for every report view), in the
  * ordinary gcc ASan+UBSan unit build, so that no clang is needed to keep
  * them fixed.
  *
@@ -101,10 +102,14 @@ static enum fuzz_result replay(enum kind kind, const char *path)
 						     &template_len) == 0) &&
 		    fuzz_build_tables(tmp, template, template_len, data, len) == 0)
 			res = fuzz_drive_reader(tmp, true);
+		if (res == FUZZ_ACCEPTED)	/* as fuzz_tables.c does */
+			res = fuzz_drive_report(tmp);
 		unlink(tmp);
 	} else if (fuzz_write_file(tmp, data, len) == 0) {
 		fuzz_remove_sidecars(tmp);
 		res = fuzz_drive_reader(tmp, false);
+		if (res != FUZZ_BROKEN)	/* as fuzz_report.c does */
+			res = fuzz_drive_report(tmp) == FUZZ_BROKEN ? FUZZ_BROKEN : res;
 		fuzz_remove_sidecars(tmp);
 		unlink(tmp);
 	}

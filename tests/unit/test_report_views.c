@@ -8,8 +8,9 @@
  * estimate).
  *
  * Every recording here has the same symbol data: kernel functions k0..k9,
- * and user functions u0..u9 in "/bin/app" (mapped into every process), so
- * a stack is written as root-first names, e.g. "u0;u1;k2".
+ * and user functions u0..u9 and a few named ones ("main", "leaf", ...) in
+ * "/bin/app" (mapped into every process), so a stack is written as
+ * root-first names, e.g. "u0;u1;k2".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,25 +35,28 @@ struct builder {
 	size_t nr_tgids;
 };
 
+/* User functions: u0..u9, then a few named ones (a spec may use either). */
+static const char *const unames[] = { "u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9",
+				      "main", "alpha_kernel", "beta_kernel", "gamma_kernel",
+				      "leaf" };
+
 static void add_symbols(struct recording *rec)
 {
 	static const char *const knames[] = { "k0", "k1", "k2", "k3", "k4",
 					      "k5", "k6", "k7", "k8", "k9" };
-	static const char *const unames[] = { "u0", "u1", "u2", "u3", "u4",
-					      "u5", "u6", "u7", "u8", "u9" };
 	struct rec_ksym ks[10];
-	struct rec_symbol us[10];
+	struct rec_symbol us[ARRAY_SIZE(unames)];
 	struct rec_binary b = { .build_id = { 1, 2, 3, 4 }, .build_id_len = 4,
 				.path = "/bin/app", .source = ".symtab" };
 	size_t i;
 
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 10; i++)
 		ks[i] = (struct rec_ksym){ KBASE + i * 0x100, KBASE + (i + 1) * 0x100, knames[i],
 					   NULL };
+	for (i = 0; i < ARRAY_SIZE(unames); i++)
 		us[i] = (struct rec_symbol){ 0x1000 * (i + 1), 0x1000, unames[i] };
-	}
 	CHECK_OK(recording__add_ksyms(rec, ks, 10));
-	b.nr_symbols = 10;
+	b.nr_symbols = ARRAY_SIZE(unames);
 	b.symbols = us;
 	CHECK_OK(recording__add_binary(rec, &b));
 }
@@ -110,7 +114,10 @@ static uint32_t stack(struct builder *b, const char *spec)
 	for (tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
 		unsigned idx = (unsigned)atoi(tok + 1);
 
-		if (tok[0] == 'k')
+		for (i = 10; i < ARRAY_SIZE(unames); i++)
+			if (!strcmp(tok, unames[i]))
+				idx = (unsigned)i;
+		if (tok[0] == 'k' && idx < 10)
 			kern[nk++] = KBASE + idx * 0x100 + 0x10;
 		else
 			user[nu++] = UBASE + 0x1000 * (idx + 1) + 0x10;
@@ -542,6 +549,137 @@ static void diff_fold_and_top(void)
 	free(out);
 }
 
+/*
+ * Issue 10's case: three kernels call one leaf, and gamma_kernel's weight
+ * triples. Every sample ends in the leaf, so no self share moves (the
+ * leaf's stays 100%); the total-share table must name gamma_kernel first:
+ * 1/3 -> 3/5 of the samples, against -2/15 for each of the others.
+ */
+static const char *kernels(const char *name, unsigned alpha, unsigned beta, unsigned gamma)
+{
+	const char *path = path_in(name);
+	struct builder *b = builder_new(path, NULL);
+
+	if (!b)
+		return path;
+	thread(b, 10, 10, "app");
+	samples(b, 1, 10, 10, 0, stack(b, "main;alpha_kernel;leaf"), alpha);
+	samples(b, 1, 10, 10, 0, stack(b, "main;beta_kernel;leaf"), beta);
+	samples(b, 1, 10, 10, 0, stack(b, "main;gamma_kernel;leaf"), gamma);
+	builder_finish(b);
+	return path;
+}
+
+static void diff_top_names_the_caller_that_grew(void)
+{
+	char base[4096], now[4096];
+	struct report_opts o = { .diff_base = base, .diff_new = now, .outputs = REPORT_OUT_TOP };
+	const char *total, *self, *row;
+	char *out;
+
+	snprintf(base, sizeof(base), "%s", kernels("kbase.eprof", 100, 100, 100));
+	snprintf(now, sizeof(now), "%s", kernels("knew.eprof", 100, 100, 300));
+	out = run(&o);
+	total = out ? strstr(out, "# largest changes of total share") : NULL;
+	self = out ? strstr(out, "# largest changes of self share") : NULL;
+	CHECK(total && self && total < self);
+	if (!total || !self)
+		goto out;
+	/* the first row of the total table, after its column header */
+	row = strchr(strchr(total, '\n') + 1, '\n') + 1;
+	CHECK(!strncmp(row, "  33.33%   60.00%   +26.67% ", 28));
+	CHECK(strstr(row, "gamma_kernel") && strstr(row, "gamma_kernel") < strchr(row, '\n'));
+	/* sqrt(2/9/300 + .24/500) = 3.49%, z = 7.63: a real change */
+	HAS_LINE(total, " 33.33% ", " 60.00% ", " +26.67% ", " 3.49% ", " 7.63 ", " yes ",
+		 " gamma_kernel ");
+	HAS_LINE(total, " 33.33% ", " 20.00% ", " -13.33% ", " yes ", " alpha_kernel ");
+	HAS_LINE(total, " 33.33% ", " 20.00% ", " -13.33% ", " yes ", " beta_kernel ");
+	HAS_LINE(total, "100.00% ", "100.00% ", " +0.00% ", " no ", " leaf ");
+	/* the self table: only the leaf, unchanged; no kernel has self samples */
+	HAS_LINE(self, "100.00% ", "100.00% ", " +0.00% ", " 0.00% ", " no ", " leaf ");
+	CHECK(!strstr(self, "_kernel"));
+out:
+	free(out);
+}
+
+/* --- samples ---------------------------------------------------------------- */
+
+static void samples_in_time_order_with_filters(void)
+{
+	const char *path = filter_recording();
+	static const uint32_t pid100[] = { 100 };
+	struct report_opts o = { .input = path, .outputs = REPORT_OUT_SAMPLES, .pids = pid100,
+				 .nr_pids = 1 };
+	struct builder *b;
+	uint32_t s1, s2;
+
+	/* perf script's layout: header, frames innermost first, a blank line */
+	check_run(&o, "alpha   100/100   [000]     0.100000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "alpha   100/100   [000]     0.100000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "alpha   100/100   [000]     0.100000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "alpha-w   100/101   [001]     1.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000110 k1 ([kernel.kallsyms])\n"
+		      "\tffffffff81000010 k0 ([kernel.kallsyms])\n"
+		      "\t          403010 u2 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "alpha-w   100/101   [001]     1.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000110 k1 ([kernel.kallsyms])\n"
+		      "\tffffffff81000010 k0 ([kernel.kallsyms])\n"
+		      "\t          403010 u2 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n");
+
+	/* a window, a cpu and a half of the stack together; a kernel thread's stack stays */
+	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_SAMPLES, .from_ns = SEC,
+				  .half = REPORT_HALF_KERNEL };
+	check_run(&o, "alpha-w   100/101   [001]     1.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000110 k1 ([kernel.kallsyms])\n"
+		      "\tffffffff81000010 k0 ([kernel.kallsyms])\n\n"
+		      "alpha-w   100/101   [001]     1.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000110 k1 ([kernel.kallsyms])\n"
+		      "\tffffffff81000010 k0 ([kernel.kallsyms])\n\n"
+		      "beta   200/200   [001]     2.500000:   10000000 cpu-clock:\n"
+		      "\tffffffff81000310 k3 ([kernel.kallsyms])\n"
+		      "\tffffffff81000210 k2 ([kernel.kallsyms])\n\n");
+	/* --user-only drops that kernel thread's sample: nothing of it is left */
+	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_SAMPLES, .from_ns = 2 * SEC,
+				  .half = REPORT_HALF_USER };
+	check_run(&o, "");
+
+	/*
+	 * A chunk is sorted by the writer, but the next one may reach back a
+	 * few ms (the ring buffer's reordering): the sample at 1.005 s goes in
+	 * a chunk before those at 1.000001 s and 1.002 s, and comes out last.
+	 */
+	path = path_in("order.eprof");
+	b = builder_new(path, NULL);
+	if (!b)
+		return;
+	thread(b, 10, 10, "app");
+	s1 = stack(b, "u0;u1");
+	s2 = stack(b, "u0;u2");
+	samples(b, SEC + 5000000, 10, 10, 1, s1, 1);
+	CHECK_OK(recording__commit(b->rec));
+	samples(b, SEC + 1000, 10, 10, 0, s2, 1);
+	samples(b, SEC + 2000000, 10, 10, 1, s1, 1);
+	builder_finish(b);
+	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_SAMPLES };
+	check_run(&o, "app    10/10    [000]     1.000001:   10000000 cpu-clock:\n"
+		      "\t          403010 u2 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "app    10/10    [001]     1.002000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n"
+		      "app    10/10    [001]     1.005000:   10000000 cpu-clock:\n"
+		      "\t          402010 u1 (/bin/app)\n"
+		      "\t          401010 u0 (/bin/app)\n\n");
+}
+
 static const struct test tests[] = {
 	{ "filters give exact folds", filters_give_exact_folds },
 	{ "the summary counts what the filters left out", filter_summary_counts_what_was_left_out },
@@ -551,6 +689,8 @@ static const struct test tests[] = {
 	{ "--timeline rows follow the phases", timeline_rows_follow_the_phases },
 	{ "several -i merge", inputs_merge },
 	{ "--diff fold and top with noise", diff_fold_and_top },
+	{ "--samples: each sample in time order, filtered", samples_in_time_order_with_filters },
+	{ "--diff --top ranks the caller whose total share grew", diff_top_names_the_caller_that_grew },
 };
 
 int main(void)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * dlopener: spins in before_dlopen for ~0.5 s, then dlopens libhotlib.so
- * (next to the executable) and spins in its hotlib_spin for ~0.5 s, so the
- * library is mapped only in the middle of a recording.
+ * dlopener: spins in before_dlopen for 0.5 s of CPU time, then dlopens
+ * libhotlib.so (next to the executable) and spins in its hotlib_spin for
+ * 0.5 s of CPU time (cpu_time.h), so the library is mapped only in the
+ * middle of a recording.
  */
 #include <dlfcn.h>
 #include <limits.h>
@@ -10,28 +11,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "cpu_time.h"
+
 volatile uint64_t sink;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 __attribute__((noinline)) void before_dlopen(uint64_t ms)
 {
 	volatile uint64_t acc[2] = { 3, 5 };
-	uint64_t end = now_ns() + ms * 1000000ull;
+	uint64_t end = cpu_time_ns() + ms * 1000000ull;
 
 	do {
 		for (int i = 0; i < 10000; i++)
 			acc[i & 1] = acc[i & 1] * 6364136223846793005ull + 7;
-	} while (now_ns() < end);
+	} while (cpu_time_ns() < end);
 	sink += acc[0];
 }
 

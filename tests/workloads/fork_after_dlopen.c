@@ -5,7 +5,7 @@
  * two CPUs arrive in separate buffers, so the recorder must not copy the
  * parent's mappings to the child before it has read the dlopen's mmap.
  *
- * usage: fork_after_dlopen LIBRARY [MILLISECONDS]
+ * usage: fork_after_dlopen LIBRARY [MILLISECONDS]   (of CPU time, default 500)
  */
 #include <dlfcn.h>
 #include <sched.h>

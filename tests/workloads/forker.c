@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * forker: a long-running parent that spins in parent_work and, every
- * 100 ms, starts a short-lived child that spins for 20 ms and exits:
- * in child_work (fork only), or in another program when a path is given
- * (fork + exec of that program with argument "20").
+ * forker: a parent that runs MILLISECONDS / 100 rounds; in each round it
+ * starts a short-lived child that spins for 20 ms and exits, spins 100 ms
+ * in parent_work, and reaps the child. The child spins in child_work (fork
+ * only), or in another program when a path is given (fork + exec of that
+ * program with argument "20"). Every spin is CPU time (cpu_time.h), so each
+ * round is the same work however busy the machine is.
  *
  * usage: forker MILLISECONDS [EXEC_PATH]
  * Prints its pid on stdout first, so a test can attach with -p.
@@ -13,24 +15,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "cpu_time.h"
 
 volatile uint64_t sink;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-__attribute__((noinline)) void spin_until(uint64_t end)
+__attribute__((noinline)) void spin_for(uint64_t ms)
 {
 	volatile uint64_t acc[2] = { 1, 2 };
+	uint64_t end = cpu_time_ns() + ms * 1000000ull;
 
-	while (now_ns() < end)
+	while (cpu_time_ns() < end)
 		for (int i = 0; i < 10000; i++)
 			acc[i & 1] = acc[i & 1] * 6364136223846793005ull + 1;
 	sink += acc[0];
@@ -38,27 +34,25 @@ __attribute__((noinline)) void spin_until(uint64_t end)
 
 __attribute__((noinline)) void child_work(uint64_t ms)
 {
-	spin_until(now_ns() + ms * 1000000ull);
+	spin_for(ms);
 	sink++;
 }
 
 __attribute__((noinline)) void parent_work(uint64_t ms)
 {
-	spin_until(now_ns() + ms * 1000000ull);
+	spin_for(ms);
 	sink++;
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t ms = argc > 1 ? strtoull(argv[1], NULL, 10) : 3000;
+	uint64_t ms = argc > 1 ? strtoull(argv[1], NULL, 10) : 3000, round;
 	const char *exec_path = argc > 2 ? argv[2] : NULL;
-	uint64_t end;
 	pid_t pid;
 
 	printf("%d\n", (int)getpid());
 	fflush(stdout);
-	end = now_ns() + ms * 1000000ull;
-	while (now_ns() < end) {
+	for (round = 0; round < ms / 100; round++) {
 		pid = fork();
 		if (pid == 0) {
 			if (exec_path) {

@@ -2,11 +2,13 @@
 /*
  * inline_app: its hot loop is a static inline function forced inline into
  * outer_work, so only DWARF knows it exists. The build strips the binary
- * and keeps its DWARF in a separate debug file (workloads.cmake).
+ * and keeps its DWARF in a separate debug file (workloads.cmake). It runs
+ * for the given milliseconds of CPU time (default 1000; cpu_time.h).
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "cpu_time.h"
 
 volatile uint64_t sink;
 
@@ -20,16 +22,11 @@ static inline __attribute__((always_inline)) uint64_t inlined_mix(uint64_t x)
 __attribute__((noinline)) uint64_t outer_work(uint64_t ms)
 {
 	volatile uint64_t acc[2] = { 1, 2 };
-	struct timespec ts;
-	uint64_t end, now;
+	uint64_t end = cpu_time_ns() + ms * 1000000ull;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	end = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + ms * 1000000ull;
 	do {
 		acc[0] = inlined_mix(acc[0]);
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	} while (now < end);
+	} while (cpu_time_ns() < end);
 	return acc[0] + acc[1];
 }
 

@@ -2,27 +2,20 @@
 /*
  * jit: copies a tiny counted loop (x86-64 machine code) into an executable
  * anonymous page, announces it in /tmp/perf-PID.map as jit_hot_loop, and
- * calls it for the given milliseconds (default 1000). The map is left for
- * the caller to remove.
+ * calls it for the given milliseconds of CPU time (default 1000;
+ * cpu_time.h). The map is left for the caller to remove.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "cpu_time.h"
 
 /* mov ecx, 200000; 1: dec ecx; jnz 1b; ret */
 static const unsigned char code[] = { 0xb9, 0x40, 0x0d, 0x03, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0xc3 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -43,8 +36,8 @@ int main(int argc, char **argv)
 	fprintf(f, "%lx %zx jit_hot_loop\n", (unsigned long)(uintptr_t)p, sizeof(code));
 	fclose(f);
 	fn = (void (*)(void))p;
-	end = now_ns() + ms * 1000000ull;
-	while (now_ns() < end)
+	end = cpu_time_ns() + ms * 1000000ull;
+	while (cpu_time_ns() < end)
 		fn();
 	return 0;
 }

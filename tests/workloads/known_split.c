@@ -4,7 +4,7 @@
  * construction: work_a does 6, work_b 3, work_c 1 units of identical work
  * per round (60/30/10), reached through main -> run_workload -> dispatch.
  *
- * usage: known_split [MILLISECONDS]   (default 2000)
+ * usage: known_split [MILLISECONDS]   (of CPU time, default 2000; cpu_time.h)
  *
  * The leaves keep a volatile array on the stack so that they set up a frame
  * even where the compiler would omit it in a leaf (DESIGN.md, "What frame
@@ -13,19 +13,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "cpu_time.h"
 
 #define UNIT_LOOPS 20000
 
 volatile uint64_t sink;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* One unit of work; the same code for every function so a unit costs the same. */
 #define UNIT_BODY(units)                                              \
@@ -60,9 +53,9 @@ __attribute__((noinline)) uint64_t dispatch(int which)
 
 __attribute__((noinline)) uint64_t run_workload(uint64_t ms)
 {
-	uint64_t end = now_ns() + ms * 1000000ull, total = 0;
+	uint64_t end = cpu_time_ns() + ms * 1000000ull, total = 0;
 
-	while (now_ns() < end) {
+	while (cpu_time_ns() < end) {
 		total += dispatch(0);
 		total += dispatch(1);
 		total += dispatch(2);

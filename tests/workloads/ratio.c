@@ -4,22 +4,15 @@
  * per round, so their shares are X:Y:Z by construction; two runs with
  * different units make a known differential profile.
  *
- * usage: ratio MILLISECONDS X Y Z   (e.g. 3000 2 3 3, then 3000 4 2 2:
- * work_x's share doubles from 25% to 50%)
+ * usage: ratio MILLISECONDS X Y Z   (of CPU time, cpu_time.h; e.g. 3000 2 3 3,
+ * then 3000 4 2 2: work_x's share doubles from 25% to 50%)
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "cpu_time.h"
 
 volatile uint64_t sink;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 #define UNIT_BODY(units)                                                           \
 	volatile uint64_t acc[4] = { 1, 2, 3, 4 };                                 \
@@ -38,8 +31,8 @@ int main(int argc, char **argv)
 	int x = argc > 2 ? atoi(argv[2]) : 1, y = argc > 3 ? atoi(argv[3]) : 1;
 	int z = argc > 4 ? atoi(argv[4]) : 1;
 
-	end = now_ns() + ms * 1000000ull;
-	while (now_ns() < end) {
+	end = cpu_time_ns() + ms * 1000000ull;
+	while (cpu_time_ns() < end) {
 		sink += work_x(x);
 		sink += work_y(y);
 		sink += work_z(z);

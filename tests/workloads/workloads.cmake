@@ -38,3 +38,29 @@ eprof_workload(ratio)
 eprof_workload(gen_stacks LIBS eprof_format)
 eprof_workload(fork_after_dlopen LIBS ${CMAKE_DL_LIBS})
 add_dependencies(fork_after_dlopen hotlib)
+
+# issue 11, names: PLT stubs and an assembly label (plt_loop; plt_loop_ibt
+# has the IBT layout, stubs in .plt.sec), and C++ names to demangle
+# (cxx_names, built with the system's g++: eprof itself stays C).
+eprof_workload(plt_loop FLAGS -fno-builtin)
+add_executable(plt_loop_ibt ${CMAKE_CURRENT_SOURCE_DIR}/workloads/plt_loop.c)
+target_compile_options(plt_loop_ibt PRIVATE -O2 -g -fno-omit-frame-pointer -fno-builtin
+                                            -fcf-protection=full -Wno-missing-prototypes)
+target_link_options(plt_loop_ibt PRIVATE -Wl,-z,ibtplt)
+set_target_properties(plt_loop_ibt PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${wl})
+find_program(EPROF_CXX NAMES g++ c++ REQUIRED)
+add_custom_command(
+  OUTPUT ${wl}/cxx_names
+  COMMAND ${EPROF_CXX} -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra
+          -Werror -o ${wl}/cxx_names ${CMAKE_CURRENT_SOURCE_DIR}/workloads/cxx_names.cpp
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/workloads/cxx_names.cpp
+  COMMENT "building the C++ workload cxx_names")
+add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
+# issue 9: small recordings as a hostile user could hand them to the reader.
+eprof_workload(gen_hostile LIBS eprof_format)
+
+# unwinding (issue 11): a frameless hot leaf under two callers (70/30), the
+# hot work in a signal handler, threads and a recursion deeper than 127.
+eprof_workload(frameless FLAGS -momit-leaf-frame-pointer)
+eprof_workload(sighandler)
+eprof_workload(threads_deep LIBS pthread)

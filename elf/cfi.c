@@ -1,0 +1,926 @@
+// SPDX-License-Identifier: MIT
+/*
+ * elf/cfi.c - turn a binary's call-frame information into the unwind rows
+ * of bpf/unwind.h, with libdw.
+ *
+ * libdw answers "what are the rules at address X" (dwarf_cfi_addrframe)
+ * and says for which range [start, end) that answer holds, but it has no
+ * public way to list the FDEs. So the FDEs are enumerated with
+ * dwarf_next_cfi over the raw section, each FDE's address range is decoded
+ * (its pointer encoding is the one field read here), and the range is
+ * walked row by row with dwarf_cfi_addrframe. Each row's rules
+ * are reduced to what the BPF walker follows (CFA from rsp or rbp, the
+ * return address at CFA-8, rbp unchanged or saved at CFA+N, plus the PLT,
+ * signal-frame and outermost-frame cases); anything else is marked
+ * unsupported and counted, never guessed.
+ *
+ * The rows' virtual addresses become file offsets through the PT_LOAD
+ * segments, then rows are sorted, equal neighbours merged, and every gap
+ * between FDEs gets a UNW_CFA_NONE row.
+ *
+ * The file is hostile (record runs as root on binaries users control):
+ * it is read with pread, not mapped, so a concurrent truncation cannot
+ * raise SIGBUS; rows, FDEs and libdw's work are bounded (elf/cfi.h); and
+ * libdw only runs CFA programs vetted here first (vet_section), from a
+ * private copy of the section (copy_section).
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elf/cfi.h"
+#include "elf/elf_file.h"
+
+/* x86-64 DWARF register numbers. */
+#define DW_REG_RBP	6
+#define DW_REG_RSP	7
+#define DW_REG_RA	16
+
+/* libdw's fixed cost of one lookup, in the units of CFI_MAX_WORK (bytes). */
+#define LOOKUP_COST	64
+
+/* A row before sorting: the rule for file offsets [start, end). */
+struct span {
+	uint64_t start, end;
+	struct unw_row row;		/* row.off is set when emitted */
+};
+
+/*
+ * One FDE's spans, spans[first .. first + count): they are in address
+ * order already, so only FDEs are sorted (a tenth as many as rows).
+ */
+struct fde_spans {
+	uint64_t start;
+	size_t first, count;
+};
+
+/* An FDE that passed vetting: walked with libdw. */
+struct good_fde {
+	uint64_t lo, hi;		/* virtual addresses */
+	uint64_t program_len;		/* its CIE's and its own CFA program bytes */
+};
+
+struct builder {
+	Elf *elf;			/* the binary */
+	uint8_t *image;			/* a minimal ELF file holding a copy of the CFI */
+	size_t image_size;
+	Elf *image_elf;			/* what libdw reads */
+	Dwarf *dw;			/* .debug_frame only */
+	Dwarf_CFI *cfi;
+	bool eh_frame;			/* .eh_frame format (else .debug_frame) */
+	Elf_Data data;			/* the copy's bytes (vetting may poison entries) */
+	uint64_t sec_addr;		/* the section's address (pc-relative pointers) */
+	unsigned char ident[EI_NIDENT];
+	struct good_fde *good;
+	size_t nr_good, cap_good;
+	struct rec_segment *segs;
+	size_t nr_segs;
+	struct span *spans;
+	size_t nr_spans, cap_spans;
+	struct fde_spans *fdes;
+	size_t nr_fde_spans, cap_fde_spans;
+	uint64_t work;			/* charged against CFI_MAX_WORK */
+	size_t nr_fdes;
+	size_t nr_bad;			/* entries that cannot be read */
+};
+
+/* Makes room for one more element of size elem in *v (nr used of *cap). */
+static int grow(void **v, size_t *cap, size_t nr, size_t elem)
+{
+	size_t n = *cap ? *cap * 2 : 1024, bytes;
+	void *p;
+
+	if (nr < *cap)
+		return 0;
+	if (__builtin_mul_overflow(n, elem, &bytes))
+		return -ENOMEM;
+	p = realloc(*v, bytes);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+static int spans__push(struct builder *b, uint64_t start, uint64_t end, const struct unw_row *row)
+{
+	struct span *s;
+	int err;
+
+	if (b->nr_spans >= CFI_MAX_ROWS)
+		return -E2BIG;
+	err = grow((void **)&b->spans, &b->cap_spans, b->nr_spans, sizeof(*b->spans));
+	if (err)
+		return err;
+	s = &b->spans[b->nr_spans++];
+	s->start = start;
+	s->end = end;
+	s->row = *row;
+	return 0;
+}
+
+/*
+ * Adds the rule for virtual addresses [lo, hi), translated to file
+ * offsets. A range outside every segment's file image cannot be executed
+ * from this file and is dropped; one running past its segment is cut there.
+ */
+static int add_range(struct builder *b, uint64_t lo, uint64_t hi, const struct unw_row *row)
+{
+	uint64_t off, left;
+
+	if (hi <= lo || elf_segments__vaddr_to_offset(b->segs, b->nr_segs, lo, &off, &left))
+		return 0;
+	if (hi - lo > left)
+		hi = lo + left;
+	if (off >= UINT32_MAX)
+		return 0;
+	return spans__push(b, off, off + (hi - lo) > UINT32_MAX ? UINT32_MAX : off + (hi - lo), row);
+}
+
+/* ---- reading one FDE's address range ---------------------------------- */
+
+static bool read_uleb(const uint8_t **p, const uint8_t *end, uint64_t *val)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	while (*p < end) {
+		uint8_t byte = *(*p)++;
+
+		if (shift < 64)
+			v |= (uint64_t)(byte & 0x7f) << shift;
+		shift += 7;
+		if (!(byte & 0x80)) {
+			*val = v;
+			return true;
+		}
+		if (shift >= 70)		/* 10 bytes, libdw's limit too */
+			return false;
+	}
+	return false;
+}
+
+static bool read_sleb(const uint8_t **p, const uint8_t *end, uint64_t *val)
+{
+	const uint8_t *start = *p;
+	unsigned int bits;
+
+	if (!read_uleb(p, end, val))
+		return false;
+	bits = 7 * (unsigned int)(*p - start);
+	if (bits < 64 && ((*p)[-1] & 0x40))
+		*val |= ~0ull << bits;
+	return true;
+}
+
+static bool read_fixed(const uint8_t **p, const uint8_t *end, size_t size, bool is_signed,
+		       uint64_t *val)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if ((size_t)(end - *p) < size)
+		return false;
+	for (i = 0; i < size; i++)		/* little-endian: checked in check_ident */
+		v |= (uint64_t)(*p)[i] << (8 * i);
+	if (is_signed && size < 8 && (v >> (8 * size - 1)) & 1)
+		v |= ~0ull << (8 * size);
+	*p += size;
+	*val = v;
+	return true;
+}
+
+/*
+ * Reads a pointer in DW_EH_PE encoding enc at *p. Only the absolute and
+ * pc-relative forms are accepted: x86-64 toolchains use no other for FDE
+ * ranges, and a value relative to a base we do not know is not guessed.
+ */
+static bool read_encoded(const struct builder *b, const uint8_t **p, const uint8_t *end,
+			 uint8_t enc, bool value_only, uint64_t *val)
+{
+	uint64_t here = b->sec_addr + (uint64_t)(*p - (const uint8_t *)b->data.d_buf);
+	bool ok;
+
+	/* Fixed sizes by format; 0 marks the LEB128 forms and invalid ones. */
+	static const uint8_t size[16] = {
+		[DW_EH_PE_absptr] = 8, [DW_EH_PE_udata2] = 2, [DW_EH_PE_udata4] = 4,
+		[DW_EH_PE_udata8] = 8, [DW_EH_PE_sdata2] = 2, [DW_EH_PE_sdata4] = 4,
+		[DW_EH_PE_sdata8] = 8,
+	};
+	uint8_t format = enc & 0x0f;
+
+	if (enc == DW_EH_PE_omit)
+		return false;
+	if (format == DW_EH_PE_uleb128)
+		ok = read_uleb(p, end, val);
+	else if (format == DW_EH_PE_sleb128)
+		ok = read_sleb(p, end, val);
+	else if (size[format])
+		ok = read_fixed(p, end, size[format], format & DW_EH_PE_signed, val);
+	else
+		return false;
+	if (!ok || value_only)
+		return ok;
+	switch (enc & 0x70) {
+	case DW_EH_PE_absptr:
+		break;
+	case DW_EH_PE_pcrel:
+		*val += here;
+		break;
+	default:
+		return false;
+	}
+	return !(enc & DW_EH_PE_indirect);
+}
+
+/* The encoding of FDE addresses that a CIE declares (its 'R' augmentation). */
+static bool cie_fde_encoding(const struct builder *b, const Dwarf_CIE *cie, uint8_t *enc)
+{
+	const uint8_t *p = cie->augmentation_data;
+	const uint8_t *end = p + cie->augmentation_data_size;
+	const char *a = cie->augmentation;
+	uint64_t skip;
+	uint8_t penc;
+
+	*enc = b->eh_frame ? DW_EH_PE_absptr : DW_EH_PE_udata8;
+	if (!b->eh_frame || a[0] != 'z')
+		return a[0] == '\0';		/* no augmentation data: absolute */
+	if (!p || end < p || end > (const uint8_t *)b->data.d_buf + b->data.d_size)
+		return false;
+	for (a++; *a; a++) {
+		switch (*a) {
+		case 'R':
+			if (p >= end)
+				return false;
+			*enc = *p;
+			return true;
+		case 'L':
+			if (p >= end)
+				return false;
+			p++;
+			break;
+		case 'P':
+			if (p >= end)
+				return false;
+			penc = *p++;
+			if (!read_encoded(b, &p, end, penc & 0x0f, true, &skip))
+				return false;
+			break;
+		case 'S':
+		case 'B':
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- one row's rules --------------------------------------------------- */
+
+/* rsp + 8 + (((rip & 15) >= K) << 3): binutils' rule for lazy .plt entries. */
+static bool plt_expression(const Dwarf_Op *ops, size_t nops, int32_t *threshold)
+{
+	static const uint8_t shape[] = {
+		DW_OP_breg7, DW_OP_breg16, DW_OP_lit15, DW_OP_and, 0 /* K */,
+		DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
+	};
+	size_t i;
+
+	if (nops != sizeof(shape))
+		return false;
+	for (i = 0; i < nops; i++) {
+		if (i == 4)
+			continue;
+		if (ops[i].atom != shape[i])
+			return false;
+	}
+	if (ops[0].number != 8 || ops[1].number != 0)
+		return false;
+	if (ops[4].atom >= DW_OP_lit0 && ops[4].atom <= DW_OP_lit31)
+		*threshold = ops[4].atom - DW_OP_lit0;
+	else if ((ops[4].atom == DW_OP_const1u || ops[4].atom == DW_OP_constu) &&
+		 ops[4].number <= 16)
+		*threshold = (int32_t)ops[4].number;
+	else
+		return false;
+	return true;
+}
+
+/* Register rule "saved at CFA + *off": libdw spells it call_frame_cfa [plus_uconst N]. */
+static bool saved_at_cfa(const Dwarf_Op *ops, size_t nops, int64_t *off)
+{
+	if (nops < 1 || nops > 2 || ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	if (nops == 1) {
+		*off = 0;
+		return true;
+	}
+	if (ops[1].atom != DW_OP_plus_uconst)
+		return false;
+	*off = (int64_t)ops[1].number;
+	return true;
+}
+
+/* Fills row (off aside) from libdw's rules for one frame state. */
+static void classify(Dwarf_Frame *fr, struct unw_row *row)
+{
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t nops = 0;
+	bool signalp = false;
+	int64_t off;
+	int ra, reg;
+
+	memset(row, 0, sizeof(*row));
+	row->cfa_type = UNW_CFA_UNSUPPORTED;
+	ra = dwarf_frame_info(fr, NULL, NULL, &signalp);
+	if (ra < 0)
+		return;
+	if (signalp) {
+		row->cfa_type = UNW_CFA_SIGNAL;
+		return;
+	}
+	if (ra != DW_REG_RA || dwarf_frame_register(fr, ra, mem, &ops, &nops))
+		return;
+	if (!nops && ops) {			/* return address undefined: outermost */
+		row->cfa_type = UNW_CFA_END;
+		return;
+	}
+	if (!saved_at_cfa(ops, nops, &off) || off != -8)
+		return;
+
+	if (dwarf_frame_cfa(fr, &ops, &nops))
+		return;
+	if (nops == 1 && ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number <= 64 ? (int)ops[0].number : -1;
+		off = (int64_t)ops[0].number2;
+		if ((reg != DW_REG_RSP && reg != DW_REG_RBP) || off < INT32_MIN || off > INT32_MAX)
+			return;
+		row->cfa_type = reg == DW_REG_RSP ? UNW_CFA_RSP : UNW_CFA_RBP;
+		row->cfa_off = (int32_t)off;
+	} else if (plt_expression(ops, nops, &row->cfa_off)) {
+		row->cfa_type = UNW_CFA_PLT;
+	} else {
+		return;
+	}
+
+	row->rbp_type = UNW_RBP_UNDEF;
+	if (dwarf_frame_register(fr, DW_REG_RBP, mem, &ops, &nops))
+		return;
+	if (!nops && !ops)
+		row->rbp_type = UNW_RBP_SAME;
+	else if (nops && saved_at_cfa(ops, nops, &off) && off >= INT16_MIN && off <= INT16_MAX) {
+		row->rbp_type = UNW_RBP_CFA;
+		row->rbp_off = (int16_t)off;
+	}
+}
+
+/* Walks the FDE covering [lo, hi) row by row. */
+static int walk_fde(struct builder *b, uint64_t lo, uint64_t hi, uint64_t program_len)
+{
+	uint64_t pc = lo;
+	int err;
+
+	while (pc < hi) {
+		Dwarf_Frame *fr = NULL;
+		Dwarf_Addr start, end = hi;
+		struct unw_row row;
+
+		b->work += program_len + LOOKUP_COST;
+		if (b->work > CFI_MAX_WORK)
+			return -E2BIG;
+		if (dwarf_cfi_addrframe(b->cfi, pc, &fr) ||
+		    dwarf_frame_info(fr, &start, &end, NULL) < 0) {
+			/* libdw cannot read this FDE: the rest of it is unsupported. */
+			memset(&row, 0, sizeof(row));
+			row.cfa_type = UNW_CFA_UNSUPPORTED;
+			end = hi;
+		} else {
+			classify(fr, &row);
+		}
+		free(fr);
+		/* libdw's end is past pc; an FDE it chose over ours may end elsewhere. */
+		if (end <= pc || end > hi)
+			end = hi;
+		err = add_range(b, pc, end, &row);
+		if (err)
+			return err;
+		pc = end;
+	}
+	return 0;
+}
+
+/* ---- vetting: what libdw may run ------------------------------------ */
+
+/*
+ * libdw grows a frame's register array to the highest register number a
+ * CFA program names (up to 134M entries, 2 GiB, per lookup) and copies the
+ * whole state on each DW_CFA_remember_state. So before libdw sees a
+ * program it is decoded here, and an FDE whose program (or CIE's) names a
+ * register above CFI_MAX_REGNO, nests remember_state deeper than
+ * CFI_MAX_REMEMBER, uses an opcode libdw does not know or runs off its
+ * end is poisoned (below): its range becomes one UNSUPPORTED row.
+ */
+#define CFI_MAX_REGNO		127	/* x86-64 DWARF numbers end at k7 = 125 */
+#define CFI_MAX_REMEMBER	64
+
+/*
+ * Operands of each DW_CFA opcode below 0x40 (the three high-bit forms
+ * carry a register of 6 bits): R register, U unsigned LEB128, S signed
+ * LEB128, B LEB128 length and block, A address in the FDE encoding,
+ * 1 2 4 8 fixed bytes, "" none. NULL: libdw does not know the opcode.
+ */
+static const char *const cfa_operands[0x40] = {
+	[DW_CFA_nop] = "", [DW_CFA_set_loc] = "A", [DW_CFA_advance_loc1] = "1",
+	[DW_CFA_advance_loc2] = "2", [DW_CFA_advance_loc4] = "4",
+	[DW_CFA_offset_extended] = "RU", [DW_CFA_restore_extended] = "R",
+	[DW_CFA_undefined] = "R", [DW_CFA_same_value] = "R", [DW_CFA_register] = "RR",
+	[DW_CFA_remember_state] = "", [DW_CFA_restore_state] = "", [DW_CFA_def_cfa] = "RU",
+	[DW_CFA_def_cfa_register] = "R", [DW_CFA_def_cfa_offset] = "U",
+	[DW_CFA_def_cfa_expression] = "B", [DW_CFA_expression] = "RB",
+	[DW_CFA_offset_extended_sf] = "RS", [DW_CFA_def_cfa_sf] = "RS",
+	[DW_CFA_def_cfa_offset_sf] = "S", [DW_CFA_val_offset] = "RU",
+	[DW_CFA_val_offset_sf] = "RS", [DW_CFA_val_expression] = "RB",
+	[DW_CFA_MIPS_advance_loc8] = "8", [DW_CFA_GNU_window_save] = "",
+	[DW_CFA_GNU_args_size] = "U", [DW_CFA_GNU_negative_offset_extended] = "RU",
+};
+
+static bool program_is_safe(const struct builder *b, const uint8_t *p, const uint8_t *end,
+			    uint8_t enc)
+{
+	unsigned int depth = 0;
+	const char *shape;
+	uint64_t v;
+
+	while (p < end) {
+		uint8_t op = *p++;
+
+		if (op >= 0x40) {		/* advance_loc, restore: nothing more */
+			if ((op & 0xc0) == DW_CFA_offset && !read_uleb(&p, end, &v))
+				return false;
+			continue;
+		}
+		shape = cfa_operands[op];
+		if (!shape)
+			return false;
+		if (op == DW_CFA_remember_state && ++depth > CFI_MAX_REMEMBER)
+			return false;
+		if (op == DW_CFA_restore_state && depth)
+			depth--;
+		for (; *shape; shape++) {
+			bool ok;
+
+			switch (*shape) {
+			case 'R':
+				ok = read_uleb(&p, end, &v) && v <= CFI_MAX_REGNO;
+				break;
+			case 'U':
+				ok = read_uleb(&p, end, &v);
+				break;
+			case 'S':
+				ok = read_sleb(&p, end, &v);
+				break;
+			case 'B':
+				ok = read_uleb(&p, end, &v) && v <= (uint64_t)(end - p);
+				if (ok)
+					p += v;
+				break;
+			case 'A':
+				ok = read_encoded(b, &p, end, enc, true, &v);
+				break;
+			default:		/* '1' '2' '4' '8' */
+				ok = (size_t)(end - p) >= (size_t)(*shape - '0');
+				if (ok)
+					p += *shape - '0';
+				break;
+			}
+			if (!ok)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Makes the entry at off unreadable to dwarf_next_cfi, so that libdw's
+ * scan skips it as we do: it becomes a CIE of version 0. The entry was
+ * read once, so its length field and an id and a byte after it are there.
+ */
+static void poison_entry(struct builder *b, Dwarf_Off off)
+{
+	uint8_t *p = (uint8_t *)b->data.d_buf + off;
+	size_t id_size = 4;
+
+	if (!memcmp(p, "\xff\xff\xff\xff", 4)) {
+		p += 8;
+		id_size = 8;
+	}
+	p += 4;
+	memset(p, b->eh_frame ? 0 : 0xff, id_size);	/* the CIE id of the format */
+	p[id_size] = 0;					/* version: invalid */
+}
+
+/*
+ * Vets one FDE: on success *fde is what to walk. Otherwise the caller
+ * poisons it, and *fde->lo/hi say the range to mark when it is known.
+ */
+static bool vet_fde(struct builder *b, const Dwarf_FDE *e, struct good_fde *fde)
+{
+	Dwarf_CFI_Entry cie;
+	Dwarf_Off cie_next;
+	const uint8_t *p = e->start;
+	uint64_t lo, len, aug_len;
+	uint8_t enc;
+
+	fde->lo = fde->hi = 0;
+	if (dwarf_next_cfi(b->ident, &b->data, b->eh_frame, e->CIE_pointer, &cie_next, &cie) ||
+	    !dwarf_cfi_cie_p(&cie) || !cie_fde_encoding(b, &cie.cie, &enc))
+		return false;
+	if (!read_encoded(b, &p, e->end, enc, false, &lo) ||
+	    !read_encoded(b, &p, e->end, enc, true, &len) || !len || lo + len < lo)
+		return false;
+	fde->lo = lo;
+	fde->hi = lo + len;
+	if (cie.cie.augmentation[0] == 'z') {
+		if (!read_uleb(&p, e->end, &aug_len) || aug_len > (uint64_t)(e->end - p))
+			return false;
+		p += aug_len;
+	}
+	fde->program_len = (uint64_t)(e->end - e->start) +
+			   (uint64_t)(cie.cie.initial_instructions_end - cie.cie.initial_instructions);
+	return program_is_safe(b, cie.cie.initial_instructions, cie.cie.initial_instructions_end,
+			       enc) &&
+	       program_is_safe(b, p, e->end, enc);
+}
+
+/* Adds an FDE's spans, spans[first ..], as one group for build_rows. */
+static int group_spans(struct builder *b, size_t first)
+{
+	int err;
+
+	if (b->nr_spans == first)
+		return 0;
+	err = grow((void **)&b->fdes, &b->cap_fde_spans, b->nr_fde_spans, sizeof(*b->fdes));
+	if (err)
+		return err;
+	b->fdes[b->nr_fde_spans++] = (struct fde_spans){ b->spans[first].start, first,
+							 b->nr_spans - first };
+	return 0;
+}
+
+/*
+ * Reads every entry of the section copy: FDEs that pass vet_fde are kept
+ * for walking; the others are poisoned for libdw and their range, when
+ * known, becomes an UNSUPPORTED row.
+ */
+static int vet_section(struct builder *b)
+{
+	static const struct unw_row unsupported = { .cfa_type = UNW_CFA_UNSUPPORTED };
+	Dwarf_Off off = 0, next;
+	int rc, err;
+
+	while (true) {
+		Dwarf_CFI_Entry entry;
+		struct good_fde fde;
+		size_t first;
+
+		next = (Dwarf_Off)-1;
+		rc = dwarf_next_cfi(b->ident, &b->data, b->eh_frame, off, &next, &entry);
+		if (rc > 0)
+			break;
+		if (rc < 0) {
+			/* Some errors say where the next entry is; others end the section. */
+			b->nr_bad++;
+			if (next == (Dwarf_Off)-1 || next <= off)
+				break;
+			off = next;
+			continue;
+		}
+		if (next <= off)
+			break;
+		if (dwarf_cfi_cie_p(&entry)) {
+			off = next;
+			continue;
+		}
+		if (++b->nr_fdes > CFI_MAX_FDES)
+			return -E2BIG;
+		if (vet_fde(b, &entry.fde, &fde)) {
+			err = grow((void **)&b->good, &b->cap_good, b->nr_good, sizeof(*b->good));
+			if (err)
+				return err;
+			b->good[b->nr_good++] = fde;
+		} else {
+			poison_entry(b, off);
+			b->nr_bad++;
+			first = b->nr_spans;
+			err = add_range(b, fde.lo, fde.hi, &unsupported);
+			if (!err)
+				err = group_spans(b, first);
+			if (err)
+				return err;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/* Walks every vetted FDE with libdw. */
+static int walk_fdes(struct builder *b)
+{
+	size_t i, first;
+	int err;
+
+	for (i = 0; i < b->nr_good; i++) {
+		first = b->nr_spans;
+		err = walk_fde(b, b->good[i].lo, b->good[i].hi, b->good[i].program_len);
+		if (!err)
+			err = group_spans(b, first);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+static int fde_cmp(const void *a, const void *c)
+{
+	const struct fde_spans *x = a, *y = c;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;	/* stable */
+}
+
+static bool same_rule(const struct unw_row *a, const struct unw_row *c)
+{
+	return a->cfa_type == c->cfa_type && a->rbp_type == c->rbp_type &&
+	       a->rbp_off == c->rbp_off && a->cfa_off == c->cfa_off;
+}
+
+static void table__push(struct cfi_table *t, uint64_t off, const struct unw_row *rule)
+{
+	struct unw_row *last = t->nr_rows ? &t->rows[t->nr_rows - 1] : NULL;
+
+	if (last && same_rule(last, rule))
+		return;
+	/* A later rule at the same offset (or before it, from a crafted file
+	 * whose segments run backwards): keep the first, rows must increase. */
+	if (last && off <= last->off)
+		return;
+	t->rows[t->nr_rows] = *rule;
+	t->rows[t->nr_rows].off = (uint32_t)off;
+	t->nr_rows++;
+}
+
+/*
+ * Sorted spans to rows: a NONE row wherever no span covers the offsets
+ * after one, merged neighbours, and overlapping spans (duplicate FDEs)
+ * resolved in favour of the one that starts first.
+ */
+static int build_rows(struct builder *b, struct cfi_table *t)
+{
+	static const struct unw_row none = { .cfa_type = UNW_CFA_NONE };
+	uint64_t covered = 0;
+	size_t i, k;
+
+	qsort(b->fdes, b->nr_fde_spans, sizeof(*b->fdes), fde_cmp);
+	/* At most one gap row before each span, and one at the end. */
+	t->rows = calloc(2 * b->nr_spans + 1, sizeof(*t->rows));
+	if (!t->rows)
+		return -ENOMEM;
+	for (i = 0; i < b->nr_fde_spans; i++) {
+		for (k = 0; k < b->fdes[i].count; k++) {
+			const struct span *s = &b->spans[b->fdes[i].first + k];
+
+			if (t->nr_rows && s->start > covered)
+				table__push(t, covered, &none);
+			table__push(t, s->start, &s->row);
+			if (s->end > covered)
+				covered = s->end;
+		}
+	}
+	if (t->nr_rows)
+		table__push(t, covered, &none);
+	if (t->nr_rows > CFI_MAX_ROWS)
+		return -E2BIG;
+	/* Give back the room merging saved (the table may live long). */
+	if (t->nr_rows) {
+		struct unw_row *shrunk = realloc(t->rows, t->nr_rows * sizeof(*t->rows));
+
+		if (shrunk)
+			t->rows = shrunk;
+	}
+	for (i = 0; i < t->nr_rows; i++)
+		t->nr_unsupported += t->rows[i].cfa_type == UNW_CFA_UNSUPPORTED;
+	return 0;
+}
+
+static int check_ident(Elf *elf)
+{
+	GElf_Ehdr eh;
+
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+		return -ENOEXEC;
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_machine != EM_X86_64)
+		return -ENOEXEC;
+	return 0;
+}
+
+/*
+ * Copies the CFI section into a minimal ELF file in memory: a header, the
+ * section, and the names. libdw reads that copy, not the binary, so that
+ *  - vetting can poison entries in it (vet_section);
+ *  - libdw finds every FDE by the same scan of the section as we do: a
+ *    binary's .eh_frame_hdr could send it to bytes we never vetted;
+ *  - dwarf_begin_elf reads no other debug section of a large binary.
+ */
+static int copy_section(struct builder *b, Elf_Scn *scn)
+{
+	static const char names[] = "\0.eh_frame\0.debug_frame\0.shstrtab";
+	size_t name_off = b->eh_frame ? 1 : 11, data_off = sizeof(Elf64_Ehdr);
+	size_t names_off, shoff;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	Elf_Data *data;
+	GElf_Shdr shdr;
+
+	if (!gelf_getshdr(scn, &shdr))
+		return -EBADMSG;
+	/* A compressed .debug_frame (SHF_COMPRESSED) is inflated first. */
+	if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+		return -EBADMSG;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size || data->d_size > SIZE_MAX / 2)
+		return -EBADMSG;
+	names_off = data_off + data->d_size;
+	shoff = (names_off + sizeof(names) + 7) & ~(size_t)7;
+	b->image_size = shoff + 3 * sizeof(Elf64_Shdr);
+	b->image = calloc(1, b->image_size);
+	if (!b->image)
+		return -ENOMEM;
+	eh = (Elf64_Ehdr *)b->image;
+	memcpy(eh->e_ident, b->ident, EI_NIDENT);
+	eh->e_type = ET_DYN;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_shoff = shoff;
+	eh->e_shentsize = sizeof(Elf64_Shdr);
+	eh->e_shnum = 3;
+	eh->e_shstrndx = 2;
+	memcpy(b->image + data_off, data->d_buf, data->d_size);
+	memcpy(b->image + names_off, names, sizeof(names));
+	sh = (Elf64_Shdr *)(b->image + shoff);
+	sh[1] = (Elf64_Shdr){ .sh_name = (uint32_t)name_off, .sh_type = SHT_PROGBITS,
+			      .sh_flags = SHF_ALLOC, .sh_addr = shdr.sh_addr,
+			      .sh_offset = data_off, .sh_size = data->d_size, .sh_addralign = 1 };
+	sh[2] = (Elf64_Shdr){ .sh_name = 24, .sh_type = SHT_STRTAB, .sh_offset = names_off,
+			      .sh_size = sizeof(names), .sh_addralign = 1 };
+	b->data.d_buf = b->image + data_off;
+	b->data.d_size = data->d_size;
+	b->data.d_type = ELF_T_BYTE;
+	b->sec_addr = shdr.sh_addr;
+	return 0;
+}
+
+/* Finds the CFI (.eh_frame when the file has one, else .debug_frame) and copies it. */
+static int find_cfi(struct builder *b, struct cfi_table *t)
+{
+	Elf_Scn *scn = elf_section__find(b->elf, ".eh_frame");
+
+	b->eh_frame = scn != NULL;
+	if (!scn)
+		scn = elf_section__find(b->elf, ".debug_frame");
+	if (!scn)
+		return -ENOENT;
+	t->source = b->eh_frame ? ".eh_frame" : ".debug_frame";
+	return copy_section(b, scn);
+}
+
+/* Hands the vetted copy to libdw. */
+static int open_cfi(struct builder *b)
+{
+	b->image_elf = elf_memory((char *)b->image, b->image_size);
+	if (!b->image_elf)
+		return -ENOMEM;
+	if (b->eh_frame) {
+		b->cfi = dwarf_getcfi_elf(b->image_elf);
+	} else {
+		b->dw = dwarf_begin_elf(b->image_elf, DWARF_C_READ, NULL);
+		b->cfi = b->dw ? dwarf_getcfi(b->dw) : NULL;
+	}
+	return b->cfi ? 0 : -EBADMSG;
+}
+
+/* Builds the table of the ELF file elf (ended here, whatever happens). */
+static int build(Elf *elf, struct cfi_table *out)
+{
+	struct cfi_table t = { 0 };
+	struct builder b = { .elf = elf };
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!b.elf) {
+		err = -ENOEXEC;
+		goto out;
+	}
+	err = check_ident(b.elf);
+	if (err)
+		goto out;
+	memcpy(b.ident, elf_getident(b.elf, NULL), EI_NIDENT);	/* checked: ELF */
+	err = elf_segments__read(b.elf, &b.segs, &b.nr_segs);
+	if (err)
+		goto out;
+	err = find_cfi(&b, &t);
+	if (err)
+		goto out;
+	err = vet_section(&b);
+	if (err)
+		goto out;
+	if (b.nr_good) {
+		err = open_cfi(&b);
+		if (err)
+			goto out;
+		err = walk_fdes(&b);
+		if (err)
+			goto out;
+	}
+	t.nr_fdes = b.nr_fdes;
+	if (!b.nr_spans) {
+		err = b.nr_bad ? -EBADMSG : -ENOENT;
+		goto out;
+	}
+	err = build_rows(&b, &t);
+out:
+	if (err)
+		cfi_table__release(&t);
+	else
+		*out = t;
+	free(b.spans);
+	free(b.fdes);
+	free(b.good);
+	free(b.segs);
+	if (b.eh_frame && b.cfi)
+		dwarf_cfi_end(b.cfi);		/* a .debug_frame CFI belongs to b.dw */
+	dwarf_end(b.dw);
+	if (b.image_elf)
+		elf_end(b.image_elf);
+	free(b.image);
+	if (b.elf)
+		elf_end(b.elf);
+	return err;
+}
+
+struct lookup_key {
+	uint64_t off;
+	const struct unw_row *last;
+};
+
+/* bsearch order: a row "equals" the offsets from its own to the next row's. */
+static int row_covers(const void *k, const void *elem)
+{
+	const struct lookup_key *key = k;
+	const struct unw_row *r = elem;
+
+	if (key->off < r->off)
+		return -1;
+	return r != key->last && key->off >= r[1].off;
+}
+
+int cfi_table__build(int fd, struct cfi_table *out)
+{
+	elf_version(EV_CURRENT);
+	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
+	return build(elf_begin(fd, ELF_C_READ, NULL), out);
+}
+
+int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out)
+{
+	elf_version(EV_CURRENT);
+	/* libelf does not write to a native-endian image it only reads. */
+	return build(elf_memory((char *)image, size), out);
+}
+
+const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)
+{
+	struct lookup_key key = { off, t->nr_rows ? &t->rows[t->nr_rows - 1] : NULL };
+
+	if (!t->nr_rows)
+		return NULL;
+	return bsearch(&key, t->rows, t->nr_rows, sizeof(*t->rows), row_covers);
+}
+
+void cfi_table__release(struct cfi_table *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}

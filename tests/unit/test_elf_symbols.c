@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/test_elf_symbols.c - the symbols elf/ gives the recorder
+ * beyond the symbol table: PLT stubs ("name@plt", in .plt, .plt.sec and
+ * .plt.got) and size-0 assembly labels.
+ *
+ * The stub names are checked against objdump (binutils names PLT entries
+ * with its own synthetic symbols, from the same relocations), on the
+ * plt_loop workload built both ways (.plt, and the IBT layout with
+ * .plt.sec) and on libc, whose .plt also holds IRELATIVE slots.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf/elf_file.h"
+#include "tests/unit/harness.h"
+
+#ifndef EPROF_WORKLOADS
+#error "EPROF_WORKLOADS must name the built workloads directory"
+#endif
+
+static struct elf_file *open_elf(const char *path)
+{
+	struct elf_file *f = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "  cannot open %s\n", path);
+		return NULL;
+	}
+	if (elf_file__open(fd, NULL, 0, &f))
+		return NULL;
+	return f;
+}
+
+static const struct rec_symbol *symbol_at(const struct elf_file *f, uint64_t addr)
+{
+	long i = elf_file__find_symbol(f, addr);
+
+	return i < 0 ? NULL : &f->syms[i];
+}
+
+static const struct rec_symbol *symbol_named(const struct elf_file *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_syms; i++)
+		if (!strcmp(f->syms[i].name, name))
+			return &f->syms[i];
+	return NULL;
+}
+
+/*
+ * Compares every "ADDR <NAME@plt>:" objdump prints for the PLT sections of
+ * path with f's symbol at ADDR; returns how many stubs were compared and
+ * sets *header to the lowest address listed (the .plt header, if any).
+ */
+static size_t compare_with_objdump(const struct elf_file *f, const char *path, uint64_t *header)
+{
+	char cmd[4096 + 128], line[4096], name[4096];
+	unsigned long long addr;
+	size_t compared = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -d --no-show-raw-insn -j .plt -j .plt.sec -j .plt.got '%s' 2>/dev/null",
+		 path);
+	p = popen(cmd, "r");
+	if (!p) {
+		CHECK(!"objdump runs");
+		return 0;
+	}
+	*header = UINT64_MAX;
+	while (fgets(line, sizeof(line), p)) {
+		const struct rec_symbol *s;
+		size_t n;
+
+		if (sscanf(line, "%llx <%4095[^>]>:", &addr, name) != 2)
+			continue;
+		if (addr < *header)
+			*header = addr;
+		n = strlen(name);
+		if (n < 4 || strcmp(name + n - 4, "@plt"))
+			continue;	/* the header ("X@plt-0x10", ".plt") */
+		s = symbol_at(f, addr);
+		if (!s || s->addr != addr) {
+			fprintf(stderr, "  %s: no stub at 0x%llx (%s)\n", path, addr, name);
+			harness_failures++;
+			continue;
+		}
+		if (strncmp(name, "*ABS*", 5))	/* an IRELATIVE slot: objdump has no name */
+			CHECK_STR(s->name, name);
+		else
+			CHECK(strlen(s->name) > 4 && !strcmp(s->name + strlen(s->name) - 4, "@plt"));
+		compared++;
+	}
+	CHECK(pclose(p) == 0);
+	return compared;
+}
+
+static void stubs_named_as_objdump_names_them(const char *path, size_t at_least)
+{
+	struct elf_file *f = open_elf(path);
+	uint64_t header;
+	size_t n;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	n = compare_with_objdump(f, path, &header);
+	if (n < at_least)
+		fprintf(stderr, "  %s: %zu stubs compared, expected at least %zu\n", path, n,
+			at_least);
+	CHECK(n >= at_least);
+	CHECK(f->nr_plt >= n);
+	elf_file__close(f);
+}
+
+static void plt_stubs(void)
+{
+	stubs_named_as_objdump_names_them(EPROF_WORKLOADS "/plt_loop", 2);
+}
+
+static void plt_sec_stubs(void)
+{
+	struct elf_file *f = open_elf(EPROF_WORKLOADS "/plt_loop_ibt");
+	const struct rec_symbol *s;
+
+	stubs_named_as_objdump_names_them(EPROF_WORKLOADS "/plt_loop_ibt", 2);
+	if (!f)
+		return;
+	/* and the lazy .plt entries (endbr64; push index) by the index they push */
+	s = symbol_named(f, "labs@plt");
+	CHECK(s != NULL);
+	elf_file__close(f);
+}
+
+static void libc_stubs(void)
+{
+	stubs_named_as_objdump_names_them("/lib/x86_64-linux-gnu/libc.so.6", 10);
+}
+
+/* label_spin is a bare label: it runs to the next symbol; crt's _init stops at .init's end. */
+static void labels_are_sized(void)
+{
+	struct elf_file *f = open_elf(EPROF_WORKLOADS "/plt_loop");
+	const struct rec_symbol *l, *next;
+	uint64_t header;
+
+	if (!f)
+		return;
+	l = symbol_named(f, "label_spin");
+	CHECK(l != NULL);
+	if (l) {
+		CHECK(l->size > 0);
+		next = l + 1 < f->syms + f->nr_syms ? l + 1 : NULL;
+		CHECK(!next || l->addr + l->size == next->addr);
+	}
+	compare_with_objdump(f, EPROF_WORKLOADS "/plt_loop", &header);
+	CHECK(header != UINT64_MAX);
+	CHECK(symbol_at(f, header) == NULL);	/* the resolver header: not _init, not a stub */
+	elf_file__close(f);
+}
+
+/* A stripped binary's debug file has no code: it gets the binary's stubs. */
+static void debug_file_gets_the_stubs(void)
+{
+	char cmd[16384], dbg_path[4096], bin_path[4096];
+	struct elf_file *f = NULL, *dbg = NULL;
+	const struct rec_symbol *a, *b;
+
+	snprintf(dbg_path, sizeof(dbg_path), "%s", path_in("plt_loop.debug"));
+	snprintf(bin_path, sizeof(bin_path), "%s", path_in("plt_loop"));
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --only-keep-debug '%s' '%s' && "
+		 "objcopy --strip-all --add-gnu-debuglink='%s' '%s' '%s'",
+		 EPROF_WORKLOADS "/plt_loop", dbg_path, dbg_path, EPROF_WORKLOADS "/plt_loop",
+		 bin_path);
+	CHECK(system(cmd) == 0);
+	f = open_elf(bin_path);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK_STR(f->source, ".dynsym");
+	CHECK_OK(debug_file__open(f, bin_path, &dbg));
+	if (dbg) {
+		CHECK_STR(dbg->source, ".symtab");
+		a = symbol_named(f, "labs@plt");
+		b = symbol_named(dbg, "labs@plt");
+		CHECK(a && b && a->addr == b->addr && a->size == b->size);
+		CHECK(symbol_named(dbg, "label_spin") != NULL);
+		CHECK(symbol_named(dbg, "call_labs") != NULL);
+	}
+	elf_file__close(dbg);
+	elf_file__close(f);
+	unlink(dbg_path);
+	unlink(bin_path);
+}
+
+static const struct test tests[] = {
+	{ ".plt stubs are named as objdump names them", plt_stubs },
+	{ ".plt.sec (IBT) stubs are named as objdump names them", plt_sec_stubs },
+	{ "libc's .plt and .plt.got, IRELATIVE slots included", libc_stubs },
+	{ "a size-0 label runs to the next symbol, _init not past .init", labels_are_sized },
+	{ "a debug file's symbols include the binary's stubs", debug_file_gets_the_stubs },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}

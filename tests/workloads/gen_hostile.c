@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gen_hostile: writes a small recording through format/, as a hostile
+ * user could hand one to `eprof report` (issue 9). By default it is valid:
+ * 2 CPUs, one process with two threads, 60 samples over 2 s on four stacks
+ * of kernel and user frames, a mapping with a build-id, the embedded
+ * symbols of half of its functions (so that the report looks for a local
+ * file for the rest), kernel symbols. Options make it hostile:
+ *
+ *   map=PATH      the mapping's path (default /nonexistent/app): a FIFO,
+ *                 /dev/zero, /dev/tty... the report must not open
+ *   late=SECONDS  one more sample, in a chunk of its own, SECONDS after
+ *                 the start (far beyond the recorded end_ns)
+ *   cpu=N         one more sample on CPU N (the recording says 2 CPUs)
+ *   unfinished    no end_ns and not finalized, as a killed recorder leaves
+ *
+ * usage: gen_hostile OUT.eprof [OPTION]...
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/recording.h"
+
+#define START_NS	1000000000ull
+#define SPAN_NS		2000000000ull
+#define MAP_START	0x400000ull
+#define KBASE		0xffffffff81000000ull
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, "gen_hostile: %s failed: %d\n", what, err);
+	return 1;
+}
+
+static int add_meta(struct recording *rec, bool unfinished)
+{
+	static const char *const kv[][2] = {
+		{ REC_META_EPROF_VERSION, "gen_hostile" }, { REC_META_HOSTNAME, "hostile" },
+		{ REC_META_NR_CPUS, "2" }, { REC_META_NUMA_MAP, "0:0,1:0" },
+		{ REC_META_FREQ_HZ, "30" }, { REC_META_EVENT, "cpu-clock" },
+		{ REC_META_CLOCK, "CLOCK_MONOTONIC" }, { REC_META_START_NS, "1000000000" },
+		{ REC_META_TARGET, "-- app" },
+	};
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < sizeof(kv) / sizeof(kv[0]) && !err; i++)
+		err = recording__set_meta(rec, kv[i][0], kv[i][1]);
+	if (!err && !unfinished)
+		err = recording__set_meta(rec, REC_META_END_NS, "3000000000");
+	return err;
+}
+
+/* Four stacks: do_work <- main (user), one with a kernel frame on top. */
+static int add_stacks(struct recording *rec)
+{
+	uint64_t frames[3];
+	struct rec_stack st = { .frames = frames };
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; i < 4 && !err; i++) {
+		st.id = i + 1;
+		st.nr_kernel = i == 3;
+		st.nr_user = 2;
+		frames[0] = KBASE + 0x10;
+		frames[st.nr_kernel] = MAP_START + 0x1000 + 0x100 * i + 0x10;	/* fn_I */
+		frames[st.nr_kernel + 1] = MAP_START + 0x1010;			/* main */
+		err = recording__add_stack(rec, &st);
+	}
+	return err;
+}
+
+static int add_symbols(struct recording *rec, const uint8_t *build_id, const char *path)
+{
+	/* main and fn_1 only: fn_2, fn_3 send the report to look for a local file */
+	static const struct rec_symbol syms[] = { { 0x1000, 0x100, "main" },
+						  { 0x1100, 0x100, "fn_1" } };
+	static const struct rec_ksym ks[] = { { KBASE, KBASE + 0x100, "ksys_read", NULL } };
+	struct rec_binary b = { .build_id_len = 20, .path = path, .source = ".symtab",
+				.nr_symbols = 2, .symbols = syms };
+	int err;
+
+	memcpy(b.build_id, build_id, 20);
+	err = recording__add_binary(rec, &b);
+	return err ? err : recording__add_ksyms(rec, ks, 1);
+}
+
+int main(int argc, char **argv)
+{
+	static const uint8_t build_id[20] = { 0xe9, 0x50, 0xf1, 0x0f, 1, 2, 3, 4, 5, 6,
+					      7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	struct rec_comm c1 = { .tgid = 100, .tid = 100, .comm = "app" };
+	struct rec_comm c2 = { .tgid = 100, .tid = 101, .comm = "worker" };
+	struct rec_mapping m = { .tgid = 100, .start = MAP_START, .end = MAP_START + 0x10000,
+				 .path = "/nonexistent/app", .build_id_len = 20 };
+	struct rec_sample s = { 0 };
+	struct recording *rec = NULL;
+	bool unfinished = false, late = false, cpu = false;
+	uint64_t late_ns = 0;
+	uint32_t cpu_nr = 0;
+	int i, err;
+
+	if (argc < 2)
+		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished]",
+			    -1);
+	for (i = 2; i < argc; i++) {
+		if (!strncmp(argv[i], "map=", 4)) {
+			m.path = argv[i] + 4;
+		} else if (!strncmp(argv[i], "late=", 5)) {
+			late = true;
+			late_ns = (uint64_t)(strtod(argv[i] + 5, NULL) * 1e9);
+		} else if (!strncmp(argv[i], "cpu=", 4)) {
+			cpu = true;
+			cpu_nr = (uint32_t)strtoul(argv[i] + 4, NULL, 10);
+		} else if (!strcmp(argv[i], "unfinished")) {
+			unfinished = true;
+		} else {
+			return fail(argv[i], -1);
+		}
+	}
+	memcpy(m.build_id, build_id, 20);
+	err = recording__create(argv[1], &rec);
+	if (err)
+		return fail("create", err);
+	err = add_meta(rec, unfinished);
+	err = err ?: recording__add_comm(rec, &c1);
+	err = err ?: recording__add_comm(rec, &c2);
+	err = err ?: recording__add_mapping(rec, &m);
+	err = err ?: add_stacks(rec);
+	err = err ?: add_symbols(rec, build_id, m.path);
+	for (i = 0; i < 60 && !err; i++) {
+		s.time_ns = START_NS + (uint64_t)i * (SPAN_NS / 60);
+		s.tgid = 100;
+		s.tid = 100 + (uint32_t)(i % 2);
+		s.cpu = (uint32_t)(i % 2);
+		s.stack_id = 1 + (uint32_t)(i % 4);
+		err = recording__add_sample(rec, &s);
+		if (!err && i == 19)
+			err = recording__commit(rec);	/* two chunks, unlike each other */
+	}
+	if (!err && cpu) {
+		s.time_ns = START_NS + SPAN_NS - 1;
+		s.cpu = cpu_nr;
+		err = recording__add_sample(rec, &s);
+	}
+	err = err ?: recording__commit(rec);
+	if (!err && late) {
+		s.time_ns = START_NS + late_ns;
+		s.cpu = 0;
+		err = recording__add_sample(rec, &s);
+		err = err ?: recording__commit(rec);
+	}
+	if (!err && !unfinished)
+		err = recording__finish(rec);
+	recording__close(rec);
+	return err ? fail("writing", err) : 0;
+}
