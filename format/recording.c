@@ -743,6 +743,6 @@ void rec_ticks__explain(const struct rec_ticks *sum, struct tick_breakdown *out)
 	out->throttled += throttled;
 	out->missed += missed;
 	out->fired += sum->fired;
-	out->kept += sum->kept;
+	out->kept += sum->kept < sum->fired ? sum->kept : sum->fired;
 	out->throttles += sum->throttles;
 }

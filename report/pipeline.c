@@ -40,6 +40,7 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL },
 	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL },
+	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -48,6 +49,22 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 	sum->lost_samples += l->lost_samples;
 	sum->lost_stacks += l->lost_ustacks + l->lost_kstacks;
+	sum->truncated_stacks += l->truncated_stacks;
+	return 0;
+}
+
+static int on_unwind(void *ctx, const struct rec_unwind *u)
+{
+	struct report_summary *sum = ctx;
+	size_t i;
+
+	if (u->path[0])
+		return 0;	/* per-binary rows: info shows them */
+	sum->unw_walks += u->walks;
+	sum->unw_complete += u->stop[REC_UNW_STOP_END] + u->stop[REC_UNW_STOP_ZERO];
+	sum->unw_truncated += u->stop[REC_UNW_STOP_DEPTH];
+	for (i = 0; i < REC_UNW_FB_MAX; i++)
+		sum->unw_fallback += u->fallback[i];
 	return 0;
 }
 
@@ -225,6 +242,8 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	if (err)
 		return err;
 	err = recording__for_each_loss(s->rec, on_loss, sum);
+	if (!err)
+		err = recording__for_each_unwind(s->rec, on_unwind, sum);
 	if (err)
 		return err;
 	err = add_ticks(s->rec, sum);
@@ -268,8 +287,10 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	cfg->from_ns = o->from_ns;
 	cfg->to_ns = o->has_to ? o->to_ns : 0;
 	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
-	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
-	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
+	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF |
+				      REPORT_OUT_HTML)) != 0;
+	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns :
+		       (o->outputs & REPORT_OUT_HTML) ? VIEW_HTML_SLOT_NS : 0;
 	if (o->has_to && o->to_ns <= o->from_ns) {
 		/* an empty window: count nothing, but still read the file through */
 		cfg->from_ns = UINT64_MAX;
@@ -380,7 +401,7 @@ static int check_timeline_rows(const struct report_ctx *rc)
 int report__run(const struct report_opts *opts, FILE *out, struct report_summary *sum)
 {
 	struct report_summary local = { 0 };
-	struct report_ctx rc = { .opts = opts };
+	struct report_ctx rc = { .opts = opts, .sum = sum ? sum : &local };
 	const struct emitter *em;
 	const char *const *paths;
 	const char *diff_paths[2];
@@ -483,10 +504,18 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
 	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
 	if (!sum->frames) {
-		fprintf(f, "no frames to resolve\n");
-		return;
+		fprintf(f, "no frames to resolve");
+	} else {
+		/* rounded down: 99.96% must not read as 100.0% */
+		permille = (uint64_t)((unsigned __int128)sum->resolved * 1000 / sum->frames);
+		fprintf(f, "%" PRIu64 ".%" PRIu64 "%% of frames resolved", permille / 10,
+			permille % 10);
 	}
-	/* rounded down: 99.96% must not read as 100.0% */
-	permille = (uint64_t)((unsigned __int128)sum->resolved * 1000 / sum->frames);
-	fprintf(f, "%" PRIu64 ".%" PRIu64 "%% of frames resolved\n", permille / 10, permille % 10);
+	if (sum->unw_walks) {
+		permille = (uint64_t)((unsigned __int128)sum->unw_complete * 1000 / sum->unw_walks);
+		fprintf(f, "; user stacks: %" PRIu64 ".%" PRIu64 "%% complete, %" PRIu64
+			" truncated, %" PRIu64 " with frame-pointer steps", permille / 10,
+			permille % 10, sum->unw_truncated, sum->unw_fallback);
+	}
+	fputc('\n', f);
 }
