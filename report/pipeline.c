@@ -433,6 +433,14 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		if (err)
 			goto out;
 	}
+	for (i = 0; i < nr && em->output == REPORT_OUT_HTML; i++) {
+		if (rc.srcs[i].agg.max_slot <= VIEW_HTML_MAX_SLOTS)
+			continue;
+		pr_err("'%s' has samples more than a day after its start: the HTML report shows at "
+		       "most a day (choose a window with --from/--to)", rc.srcs[i].path);
+		err = -E2BIG;
+		goto out;
+	}
 	if (opts->output) {
 		file = fopen(opts->output, "w");
 		if (!file) {

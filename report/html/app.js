@@ -17,16 +17,19 @@
 	var CELL_NS = 20e6, ROWS = 50, SIG_Z = 3;
 	var names = D.names, stacks = D.stacks, nStacks = stacks.length;
 	var N = D.t.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
-	var rowSlot = new Float64Array(N), rowCpu = new Int32Array(D.c), rowStk = new Int32Array(D.k);
-	var rowN = new Float64Array(D.n);
+	var rowSlot = new Float64Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(D.k);
+	var rowN = new Float64Array(N), stride = D.cpu_stride;
 	var i, s = 0, maxCpu = -1, maxSlot = 0;
 	for (i = 0; i < N; i++) {
+		var cn = D.cn[i];	/* cpu + stride * (samples - 1) */
 		s += D.t[i];
 		rowSlot[i] = s;
+		rowCpu[i] = cn % stride;
+		rowN[i] = (cn - rowCpu[i]) / stride + 1;
 		if (rowCpu[i] > maxCpu) maxCpu = rowCpu[i];
 	}
 	if (N) maxSlot = rowSlot[N - 1];
-	D.t = D.c = D.k = D.n = null;	/* the typed copies are what stays */
+	D.t = D.cn = D.k = null;	/* the typed copies are what stays */
 
 	var dur = (maxSlot + 1) * slotNs;
 	D.sources.forEach(function (src) { if (src.duration_ns > dur) dur = src.duration_ns; });
@@ -126,7 +129,13 @@
 			ok = new Uint8Array(Math.max(nCpu, 1));
 			se.cpus.forEach(function (c) { ok[c] = 1; });
 		}
-		for (i = 0; i < N; i++) {
+		/* rows are sorted by time: start at the first row at or after lo */
+		var a = 0, b = N;
+		while (a < b) {
+			var mid = (a + b) >> 1;
+			if (rowSlot[mid] < lo) a = mid + 1; else b = mid;
+		}
+		for (i = a; i < N; i++) {
 			var sl = rowSlot[i];
 			if (sl < lo) continue;
 			if (sl >= hi) break;	/* rows are sorted by time */
@@ -155,10 +164,12 @@
 		var r = Math.round(255 - 40 * t), g = Math.round(235 - 200 * t), b = Math.round(200 - 180 * t);
 		return 'rgb(' + r + ',' + g + ',' + b + ')';
 	}
-	function inSel(se, t0, t1) { return se && t0 >= se.t0 && t1 <= se.t1 && se.t1 !== Infinity; }
-	function drawHeat() {
-		var g = heat.getContext('2d'), sec, row;
-		g.clearRect(0, 0, heat.width, heat.height);
+	/* the cells, drawn once; a redraw copies them and shades the selections */
+	var heatBase = document.createElement('canvas');
+	heatBase.width = heat.width;
+	heatBase.height = heat.height;
+	(function () {
+		var g = heatBase.getContext('2d'), sec, row, cache = {};
 		g.fillStyle = '#555';
 		g.font = '10px sans-serif';
 		for (row = 0; row < ROWS; row += 10)
@@ -168,16 +179,28 @@
 			g.fillText(sec + 's', HX + sec * CW, 12);
 		for (sec = 0; sec < nSec; sec++)
 			for (row = 0; row < ROWS; row++) {
-				var c0 = (sec * ROWS + row) * CELL_NS, c1 = c0 + CELL_NS;
 				var v = heatCells[sec * ROWS + row];
-				g.fillStyle = heatColour(v, heatMax);
+				var lvl = v ? Math.max(1, Math.round(64 * v / heatMax)) : 0;
+				g.fillStyle = cache[lvl] || (cache[lvl] = heatColour(lvl / 64, 1));
 				g.fillRect(HX + sec * CW, HY + row * CH, CW - (CW > 3 ? 1 : 0), CH - 1);
-				if (inSel(sel.a, c0, c1) && !sel.a.cpus || inSel(sel.b, c0, c1) && !sel.b.cpus) {
-					g.fillStyle = inSel(sel.b, c0, c1) && !sel.b.cpus ? 'rgba(230,120,0,0.45)' :
-						'rgba(0,100,220,0.4)';
-					g.fillRect(HX + sec * CW, HY + row * CH, CW - (CW > 3 ? 1 : 0), CH - 1);
-				}
 			}
+	}());
+	/* a time range as one run of cells per second it touches */
+	function shadeHeat(g, se, colour) {
+		if (!se || se === ALL || se.cpus || se.t1 === Infinity) return;
+		g.fillStyle = colour;
+		for (var sec = Math.floor(se.t0 / 1e9); sec < nSec && sec * 1e9 < se.t1; sec++) {
+			var r0 = Math.max(0, Math.floor((se.t0 - sec * 1e9) / CELL_NS));
+			var r1 = Math.min(ROWS, Math.ceil((se.t1 - sec * 1e9) / CELL_NS));
+			if (r1 > r0) g.fillRect(HX + sec * CW, HY + r0 * CH, CW - (CW > 3 ? 1 : 0), (r1 - r0) * CH - 1);
+		}
+	}
+	function drawHeat() {
+		var g = heat.getContext('2d');
+		g.clearRect(0, 0, heat.width, heat.height);
+		g.drawImage(heatBase, 0, 0);
+		shadeHeat(g, sel.a, 'rgba(0,100,220,0.4)');
+		shadeHeat(g, sel.b, 'rgba(230,120,0,0.45)');
 	}
 	function heatCellAt(ev) {
 		var r = heat.getBoundingClientRect();
@@ -204,30 +227,40 @@
 	cpuCv.height = strips.length * SH + 14;
 
 	function sameCpus(a, b) { return a && b && a.join(',') === b.join(','); }
-	function drawStrips() {
-		var g = cpuCv.getContext('2d');
-		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
+	var stripBase = document.createElement('canvas');
+	stripBase.width = cpuCv.width;
+	stripBase.height = cpuCv.height;
+	(function () {
+		var g = stripBase.getContext('2d'), cache = {};
 		g.font = '10px sans-serif';
 		strips.forEach(function (st, k) {
 			var y = k * SH, b = stripBins[k], x;
 			g.fillStyle = '#333';
 			g.fillText(st.label, 2, y + 10);
 			for (x = 0; x < SW; x++) {
-				g.fillStyle = heatColour(b[x], stripMax);
+				var lvl = b[x] ? Math.max(1, Math.round(64 * b[x] / stripMax)) : 0;
+				g.fillStyle = cache[lvl] || (cache[lvl] = heatColour(lvl / 64, 1));
 				g.fillRect(SX + x, y, 1, SH - 2);
 			}
-			[['a', 'rgba(0,100,220,0.35)'], ['b', 'rgba(230,120,0,0.4)']].forEach(function (p) {
-				var se = sel[p[0]];
-				if (!se || se === ALL || (se.cpus && !sameCpus(se.cpus, st.cpus))) return;
-				var x0 = se.t0 / dur * SW, x1 = Math.min(se.t1, dur) / dur * SW;
-				g.fillStyle = p[1];
-				g.fillRect(SX + x0, y, Math.max(1, x1 - x0), SH - 2);
-			});
 		});
 		g.fillStyle = '#555';
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
 			g.fillText(sec + 's', SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
+	}());
+	function drawStrips() {
+		var g = cpuCv.getContext('2d');
+		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
+		g.drawImage(stripBase, 0, 0);
+		strips.forEach(function (st, k) {
+			[['a', 'rgba(0,100,220,0.35)'], ['b', 'rgba(230,120,0,0.4)']].forEach(function (p) {
+				var se = sel[p[0]];
+				if (!se || se === ALL || (se.cpus && !sameCpus(se.cpus, st.cpus))) return;
+				var x0 = se.t0 / dur * SW, x1 = Math.min(se.t1, dur) / dur * SW;
+				g.fillStyle = p[1];
+				g.fillRect(SX + x0, k * SH, Math.max(1, x1 - x0), SH - 2);
+			});
+		});
 	}
 	function stripAt(ev) {
 		var r = cpuCv.getBoundingClientRect();
@@ -542,10 +575,16 @@
 			el('span', null, selInfo, describe(sel.b) + ', ' + fmtInt(b.total) +
 				' samples (widths: second; red grew, blue shrank)');
 		}
+		var t1 = performance.now();
 		drawHeat();
+		var t2 = performance.now();
 		drawStrips();
+		var t3 = performance.now();
 		drawFlame();
+		var t4 = performance.now();
 		drawTables();
+		var t5 = performance.now();
+		timing.parts = { counts: t1 - t, heat: t2 - t1, strips: t3 - t2, flame: t4 - t3, tables: t5 - t4 };
 		timing.lastRedraw = performance.now() - t;
 	}
 

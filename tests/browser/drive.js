@@ -102,7 +102,7 @@ async function main() {
 			} else if (cmd === 'timing') {
 				const t = await page.evaluate(() => window.eprofUI.timing);
 				console.log('timing\tload_ms ' + load_ms + '\tfirst_view_ms ' + t.firstView.toFixed(0) +
-					'\tredraw_ms ' + t.lastRedraw.toFixed(1));
+					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\t' + JSON.stringify(t.parts || {}));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {
