@@ -9,12 +9,35 @@
 #ifndef EPROF_BPF_EVENTS_H
 #define EPROF_BPF_EVENTS_H
 
-#define EV_ABI_VERSION	1
+#define EV_ABI_VERSION	2
 #define EV_MAX_FRAMES	127	/* kernel.perf_event_max_stack default */
 #define EV_COMM_LEN	16	/* TASK_COMM_LEN */
 
 enum ev_type {
 	EV_SAMPLE = 1,
+};
+
+/* Why the table walker took a frame-pointer step instead of a table row. */
+enum unw_fb {
+	UNW_FB_NO_TABLE,	/* a file mapping whose table is not loaded (yet) */
+	UNW_FB_NO_CFI,		/* no CFI for the PC: anonymous (JIT) code, a file
+				   without CFI, a gap, or a rule the walker cannot follow */
+	UNW_FB_NO_VMA,		/* the PC is in no mapping, or the lookup was refused */
+	UNW_FB_MAX,
+};
+
+/* Why a table walk ended. */
+enum unw_stop {
+	UNW_STOP_END,		/* a row said "outermost frame": the stack is complete */
+	UNW_STOP_ZERO,		/* a zero return address or frame pointer: the usual
+				   end of a frame-pointer chain */
+	UNW_STOP_DEPTH,		/* EV_MAX_FRAMES reached: truncated */
+	UNW_STOP_UNREADABLE,	/* the stack could not be read where the rule said */
+	UNW_STOP_BAD_SP,	/* the stack pointer did not grow: a broken rule or chain */
+	UNW_STOP_NO_TABLE,	/* a frame-pointer step (no table yet) went nowhere */
+	UNW_STOP_NO_CFI,	/* a frame-pointer step (no CFI) went nowhere */
+	UNW_STOP_NO_REGS,	/* no user registers to start from */
+	UNW_STOP_MAX,
 };
 
 /* Per-CPU counters in the `stats` map; every loss is counted, none is silent. */
@@ -25,7 +48,45 @@ enum ev_stat {
 	EV_STAT_KSTACK_FAIL,	/* kernel stack could not be read (sample kept) */
 	EV_STAT_USTACK_TRUNC,	/* user stack deeper than EV_MAX_FRAMES (truncated) */
 	EV_STAT_KSTACK_TRUNC,	/* kernel stack deeper than EV_MAX_FRAMES (truncated) */
+	/* --call-graph dwarf: how user stacks were walked (sampler.bpf.c, unwind.bpf.h) */
+	EV_STAT_UNW_STACKS,	/* user stacks walked with unwind tables */
+	EV_STAT_UNW_FRAMES_TABLE,	/* frames found through a table row */
+	EV_STAT_UNW_FRAMES_FP,	/* frames found by a frame-pointer step */
+	EV_STAT_UNW_FB,		/* stacks with a frame-pointer step, by the first one's
+				   cause: UNW_FB_MAX entries */
+	EV_STAT_UNW_FB_LAST = EV_STAT_UNW_FB + UNW_FB_MAX - 1,
+	EV_STAT_UNW_STOP,	/* stacks by why the walk ended: UNW_STOP_MAX entries */
+	EV_STAT_UNW_STOP_LAST = EV_STAT_UNW_STOP + UNW_STOP_MAX - 1,
 	EV_STAT_MAX,
+};
+
+/*
+ * A mapped file as the walker sees it (its inode), so that every process
+ * mapping a binary shares one table: the key of `unw_tables`, `unw_missing`
+ * and `unw_bins`. dev is the kernel's encoding (major << 20 | minor); ctime
+ * tells a file rewritten in place, or an inode number reused, from the one
+ * the table was built for. All zero: anonymous memory.
+ */
+struct unw_key {
+	__u32 dev;
+	__u32 pad;
+	__u64 ino;
+	__u64 ctime_ns;
+};
+
+/* A file mapping the walker found without a table: record/ builds one. */
+struct unw_miss {
+	__u32 tgid;
+	__u32 pad;
+	__u64 start;		/* the VMA, to open it through /proc/PID/map_files */
+	__u64 end;
+	__u64 pgoff;		/* in pages */
+};
+
+/* Per binary (unw_key): how walks that stopped in it, or left its table, went. */
+struct unw_bin_stats {
+	__u64 stop[UNW_STOP_MAX];	/* walks that ended at a frame in this binary */
+	__u64 fallback[UNW_FB_MAX];	/* walks whose first FP step was in this binary */
 };
 
 struct ev_hdr {

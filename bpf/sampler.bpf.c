@@ -30,6 +30,7 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";	/* bpf_get_stack() is GPL-only *
 const volatile bool filter_tgids;	/* false with -a: every task, idle included */
 const volatile bool follow_forks;	/* -- CMD: children and grandchildren too */
 const volatile __u64 wakeup_bytes = 1;	/* wake user space once this much is queued */
+const volatile bool unwind_tables;	/* --call-graph dwarf: walk user stacks with tables */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -95,6 +96,14 @@ static __always_inline void stat_inc(__u32 which)
 		*v += 1;	/* per-CPU slot, and a perf_event program does not nest */
 }
 
+static __always_inline void stat_add(__u32 which, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &which);
+
+	if (v)
+		*v += n;
+}
+
 /*
  * Whether the tick interrupted user mode. On x86 the low two bits of CS are
  * the privilege level; the verifier allows only 8-byte reads of the context's
@@ -114,6 +123,10 @@ static __always_inline bool user_mode_tick(struct bpf_perf_event_data *ctx)
 #endif
 }
 
+#if defined(__TARGET_ARCH_x86)
+#include "unwind.bpf.h"
+#endif
+
 SEC("perf_event")
 int on_cpu_clock(struct bpf_perf_event_data *ctx)
 {
@@ -123,6 +136,7 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, zero = 0;
 	__u64 kbytes = 0, ubytes = 0, size, flags;
+	bool user_tick = user_mode_tick(ctx);
 	__u64 *fired;
 	long ret;
 
@@ -148,7 +162,7 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 
 	/* An interrupted user-mode tick has no kernel frames: bpf_get_stack() would return 0. */
-	ret = user_mode_tick(ctx) ? 0 : bpf_get_stack(ctx, s->frames, STACK_BYTES, 0);
+	ret = user_tick ? 0 : bpf_get_stack(ctx, s->frames, STACK_BYTES, 0);
 	if (ret < 0) {
 		s->kstack_err = ret;
 		stat_inc(EV_STAT_KSTACK_FAIL);
@@ -162,7 +176,15 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 
 	/* Kernel threads (and the idle task) have no user stack to read. */
 	task = (struct task_struct *)bpf_get_current_task();
-	if (!(BPF_CORE_READ(task, flags) & PF_KTHREAD) && tgid) {
+	if ((BPF_CORE_READ(task, flags) & PF_KTHREAD) || !tgid) {
+		/* no user stack */
+#if defined(__TARGET_ARCH_x86)
+	} else if (unwind_tables) {
+		ubytes = unw_walk(ctx, user_tick, kbytes / sizeof(__u64)) * sizeof(__u64);
+		if (ubytes > STACK_BYTES)
+			ubytes = STACK_BYTES;
+#endif
+	} else {
 		ret = bpf_get_stack(ctx, (void *)s->frames + kbytes, STACK_BYTES,
 				    BPF_F_USER_STACK);
 		if (ret < 0) {
@@ -180,6 +202,7 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	s->nr_uframes = ubytes / sizeof(__u64);
 
 	size = sizeof(*s) + kbytes + ubytes;
+	barrier_var(size);	/* keep the bound check on the register that is passed */
 	if (size > sizeof(*sc))
 		return 0;
 	s->hdr.size = size;
@@ -191,6 +214,41 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 		stat_inc(EV_STAT_RINGBUF_FULL);
 	return 0;
 }
+
+#if defined(__TARGET_ARCH_x86)
+/*
+ * A target mapped something: if it is code, cache the mapping for the
+ * walker (unwind.bpf.h). A kretprobe: fexit is not allowed everywhere.
+ */
+SEC("kretprobe/vm_mmap_pgoff")
+int BPF_KRETPROBE(on_mmap, unsigned long ret)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	(void)ctx;
+	if (ret >= (unsigned long)-4095)
+		return 0;
+	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	unw_learn(ret);
+	return 0;
+}
+
+/* A target exec'd: cache its executable's text for the walker. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	(void)ctx;
+	(void)old_pid;
+	(void)bprm;
+	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	unw_learn(BPF_CORE_READ(p, mm, start_code));
+	return 0;
+}
+#endif
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)

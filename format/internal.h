@@ -120,6 +120,8 @@ struct writer {
 	size_t nr_debuginfo, cap_debuginfo;
 	struct pending_meta *meta;
 	size_t nr_meta, cap_meta;
+	struct rec_unwind *unwind;	/* paths owned */
+	size_t nr_unwind, cap_unwind;
 	bool finished;
 };
 

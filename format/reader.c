@@ -453,6 +453,46 @@ int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx)
 	return err;
 }
 
+int recording__for_each_unwind(struct recording *rec, rec_unwind_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_unwind u;
+	int64_t row;
+	int err, c;
+	size_t j;
+	bool ok;
+
+	if (rec->version < 2)
+		return 0;	/* v1: not recorded */
+	err = rec_prepare(rec, "SELECT rowid, build_id, path, walks, frames_table, frames_fp, "
+			       "fb_no_table, fb_no_cfi, fb_no_vma, stop_end, stop_zero, stop_depth, "
+			       "stop_unreadable, stop_bad_sp, stop_no_table, stop_no_cfi, "
+			       "stop_no_regs, table_rows, table_bytes, build_ns FROM unwind "
+			       "ORDER BY path != '', rowid", "reading unwind counts", &st);
+	while (!err && (err = step_row(rec, st, "reading unwind counts")) == 1) {
+		err = 0;
+		memset(&u, 0, sizeof(u));
+		row = sqlite3_column_int64(st, 0);
+		c = 3;
+		ok = col_build_id(st, 1, u.build_id, &u.build_id_len) &&
+		     col_text(st, 2, REC_MAX_PATH, &u.path) && col_u64(st, c++, &u.walks) &&
+		     col_u64(st, c++, &u.frames_table) && col_u64(st, c++, &u.frames_fp);
+		for (j = 0; ok && j < REC_UNW_FB_MAX; j++)
+			ok = col_u64(st, c++, &u.fallback[j]);
+		for (j = 0; ok && j < REC_UNW_STOP_MAX; j++)
+			ok = col_u64(st, c++, &u.stop[j]);
+		ok = ok && col_u64(st, c++, &u.table_rows) && col_u64(st, c++, &u.table_bytes) &&
+		     col_u64(st, c, &u.build_ns);
+		if (!ok) {
+			err = rec_damaged(rec, "unwind row %" PRId64 ": bad value", row);
+			break;
+		}
+		err = fn(ctx, &u);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
 bool recording__has_ticks(const struct recording *rec)
 {
 	return rec->version >= 2;
@@ -478,7 +518,8 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 		    !col_u64(st, 3, &t.period_ns) || !col_u64(st, 4, &t.enabled_ns) ||
 		    !col_u64(st, 5, &t.throttled_ns) || !col_u64(st, 6, &t.throttles) ||
 		    !col_u64(st, 7, &t.fired) || !col_u64(st, 8, &t.kept) || !t.period_ns ||
-		    t.throttled_ns > t.enabled_ns || t.kept > t.fired) {
+		    t.throttled_ns > t.enabled_ns || t.kept > t.fired ||
+		    (rec->nr_cpus && t.cpu >= rec->nr_cpus)) {
 			err = rec_damaged(rec, "ticks row %" PRId64 ": bad value", row);
 			break;
 		}

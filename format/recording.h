@@ -56,6 +56,8 @@ struct recording;
 #define REC_META_START_REALTIME	"start_realtime"	/* wall clock, seconds since the epoch */
 #define REC_META_COMMAND	"command"	/* the eprof command line */
 #define REC_META_TARGET		"target"	/* "-a", "-p 12,13" or "-- cmd args" */
+#define REC_META_CALL_GRAPH	"call_graph"	/* "dwarf" or "fp" (absent: fp) */
+#define REC_META_UNWIND_BUDGET	"unwind_budget"	/* bytes of unwind tables held at once */
 
 /* One sample; stack_id refers to a stack added with recording__add_stack. */
 struct rec_sample {
@@ -158,6 +160,40 @@ struct rec_loss {
 };
 
 /*
+ * How user stacks were unwound (format v2, table `unwind`): the totals row
+ * has path "", then one row per binary. The arrays follow the walker's
+ * enums (bpf/events.h): fallback[] = no table, no CFI, no mapping;
+ * stop[] = end, zero, depth, unreadable, bad sp, no table, no CFI, no regs.
+ */
+#define REC_UNW_FB_MAX		3
+#define REC_UNW_STOP_MAX	8
+
+enum rec_unw_stop {
+	REC_UNW_STOP_END,
+	REC_UNW_STOP_ZERO,
+	REC_UNW_STOP_DEPTH,
+	REC_UNW_STOP_UNREADABLE,
+	REC_UNW_STOP_BAD_SP,
+	REC_UNW_STOP_NO_TABLE,
+	REC_UNW_STOP_NO_CFI,
+	REC_UNW_STOP_NO_REGS,
+};
+
+struct rec_unwind {
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;		/* 0: none or unknown */
+	const char *path;
+	uint64_t walks;
+	uint64_t frames_table;
+	uint64_t frames_fp;
+	uint64_t fallback[REC_UNW_FB_MAX];
+	uint64_t stop[REC_UNW_STOP_MAX];
+	uint64_t table_rows;
+	uint64_t table_bytes;
+	uint64_t build_ns;
+};
+
+/*
  * A JIT map (/tmp/perf-PID.map) the recorder read only up to a cut (format
  * v2, table jit_map_cut): the symbols of the dropped lines are not stored.
  */
@@ -187,7 +223,7 @@ struct rec_ticks {
 	uint64_t throttled_ns;	/* <= enabled_ns */
 	uint64_t throttles;	/* times the kernel throttled the clock */
 	uint64_t fired;
-	uint64_t kept;		/* <= fired */
+	uint64_t kept;		/* the sum of a CPU's rows is <= their fired */
 };
 
 /* What the tick rows of one CPU say, in ticks. */
@@ -257,6 +293,8 @@ int recording__add_loss(struct recording *rec, const struct rec_loss *l);
 int recording__add_ticks(struct recording *rec, const struct rec_ticks *t);
 int recording__add_binary(struct recording *rec, const struct rec_binary *b);
 int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, size_t nr);
+/* Buffers unwind count rows (copied) for the next commit. */
+int recording__add_unwind(struct recording *rec, const struct rec_unwind *rows, size_t nr);
 
 /*
  * The DWARF of one binary (`record --debuginfo`): the bytes of an ELF file
@@ -301,6 +339,7 @@ typedef int (*rec_loss_fn)(void *ctx, const struct rec_loss *l);
 typedef int (*rec_ticks_fn)(void *ctx, const struct rec_ticks *t);
 typedef int (*rec_binary_fn)(void *ctx, const struct rec_binary *b);
 typedef int (*rec_ksym_fn)(void *ctx, const struct rec_ksym *k);
+typedef int (*rec_unwind_fn)(void *ctx, const struct rec_unwind *u);
 typedef int (*rec_jit_cut_fn)(void *ctx, const struct rec_jit_cut *c);
 
 /* Samples in chunk order (time order within a chunk). Pointers in the
@@ -310,6 +349,8 @@ int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx)
 int recording__for_each_comm(struct recording *rec, rec_comm_fn fn, void *ctx);
 int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *ctx);
 int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx);
+/* The unwind rows, totals first; none in a v1 file (the table is v2). */
+int recording__for_each_unwind(struct recording *rec, rec_unwind_fn fn, void *ctx);
 
 /* Whether the file can hold tick rows (format v2 and later); v1: "not recorded". */
 bool recording__has_ticks(const struct recording *rec);

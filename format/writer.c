@@ -166,13 +166,34 @@ int recording__add_loss(struct recording *rec, const struct rec_loss *l)
 	return 0;
 }
 
+int recording__add_unwind(struct recording *rec, const struct rec_unwind *rows, size_t nr)
+{
+	struct writer *w = &rec->w;
+	size_t i;
+	int err;
+
+	err = check_writable(rec);
+	for (i = 0; !err && i < nr; i++) {
+		char *path = strdup(rows[i].path ? rows[i].path : "");
+
+		if (!path || rows[i].build_id_len > REC_BUILD_ID_MAX ||
+		    PUSH(rec, w->unwind, w->nr_unwind, w->cap_unwind)) {
+			free(path);
+			return path ? -EINVAL : oom(rec);
+		}
+		w->unwind[w->nr_unwind] = rows[i];
+		w->unwind[w->nr_unwind++].path = path;
+	}
+	return err;
+}
+
 int recording__add_ticks(struct recording *rec, const struct rec_ticks *t)
 {
 	struct writer *w = &rec->w;
 	int err;
 
 	err = check_writable(rec);
-	if (!err && (!t->period_ns || t->throttled_ns > t->enabled_ns || t->kept > t->fired)) {
+	if (!err && (!t->period_ns || t->throttled_ns > t->enabled_ns)) {
 		pr_err("'%s': inconsistent tick counts for CPU %u", rec->path, t->cpu);
 		err = -EINVAL;
 	}
@@ -677,6 +698,44 @@ static int write_rows(struct recording *rec)
 	return err;
 }
 
+static int write_unwind(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	sqlite3_stmt *st = NULL;
+	size_t i, j;
+	int err;
+
+	if (!w->nr_unwind)
+		return 0;
+	err = rec_prepare(rec, "INSERT INTO unwind (build_id, path, walks, frames_table, "
+			       "frames_fp, fb_no_table, fb_no_cfi, fb_no_vma, stop_end, stop_zero, "
+			       "stop_depth, stop_unreadable, stop_bad_sp, stop_no_table, stop_no_cfi, "
+			       "stop_no_regs, table_rows, table_bytes, build_ns) VALUES (?, ?, ?, ?, "
+			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "writing unwind counts",
+			  &st);
+	for (i = 0; !err && i < w->nr_unwind; i++) {
+		const struct rec_unwind *u = &w->unwind[i];
+		int c = 1;
+
+		if (u->build_id_len)
+			sqlite3_bind_blob(st, c, u->build_id, (int)u->build_id_len, SQLITE_STATIC);
+		sqlite3_bind_text(st, ++c, u->path, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, ++c, (int64_t)u->walks);
+		sqlite3_bind_int64(st, ++c, (int64_t)u->frames_table);
+		sqlite3_bind_int64(st, ++c, (int64_t)u->frames_fp);
+		for (j = 0; j < REC_UNW_FB_MAX; j++)
+			sqlite3_bind_int64(st, ++c, (int64_t)u->fallback[j]);
+		for (j = 0; j < REC_UNW_STOP_MAX; j++)
+			sqlite3_bind_int64(st, ++c, (int64_t)u->stop[j]);
+		sqlite3_bind_int64(st, ++c, (int64_t)u->table_rows);
+		sqlite3_bind_int64(st, ++c, (int64_t)u->table_bytes);
+		sqlite3_bind_int64(st, ++c, (int64_t)u->build_ns);
+		err = step_insert(rec, st, "writing unwind counts");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
 static int write_blobs(struct recording *rec)
 {
 	struct writer *w = &rec->w;
@@ -776,6 +835,9 @@ static void clear_pending(struct writer *w)
 		free(w->meta[i].key);
 		free(w->meta[i].value);
 	}
+	for (i = 0; i < w->nr_unwind; i++)
+		free((char *)w->unwind[i].path);
+	w->nr_unwind = 0;
 	w->nr_samples = w->nr_stacks = w->nr_frames = w->nr_comms = 0;
 	w->nr_mappings = w->nr_losses = w->nr_binaries = w->nr_ksyms = w->nr_meta = 0;
 	w->nr_ticks = 0;
@@ -796,6 +858,7 @@ void writer__release(struct writer *w)
 	free(w->ksyms);
 	free(w->debuginfo);
 	free(w->meta);
+	free(w->unwind);
 	idset__release(&w->stack_ids);
 	memset(w, 0, sizeof(*w));
 }
@@ -814,6 +877,7 @@ static int commit(struct recording *rec, bool finishing)
 	err = err ?: write_stacks(rec);
 	err = err ?: write_rows(rec);
 	err = err ?: write_blobs(rec);
+	err = err ?: write_unwind(rec);
 	err = err ?: write_meta(rec, finishing);
 	if (!err) {
 		rc = sqlite3_exec(rec->db, "COMMIT", NULL, NULL, NULL);

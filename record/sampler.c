@@ -34,7 +34,8 @@ _Static_assert(sizeof(struct ev_hdr) == 8, "ev_hdr changed: bump EV_ABI_VERSION"
 _Static_assert(sizeof(struct ev_sample) == 56, "ev_sample changed: bump EV_ABI_VERSION");
 _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample frames moved");
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
-_Static_assert(EV_ABI_VERSION == 1, "record/ reads ABI v1");
+_Static_assert(EV_ABI_VERSION == 2, "record/ reads ABI v2");
+_Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "unwind maps changed");
 
 /* on_record's return when the consumer's budget is spent: stops libbpf's loop. */
 #define SAMPLER_PAUSE	(-EINTR)
@@ -43,6 +44,7 @@ struct sampler {
 	struct session *s;
 	struct sampler_bpf *skel;
 	struct bpf_link *fork_link;
+	struct bpf_link *mmap_link, *exec_link;	/* --call-graph dwarf: mappings learned */
 	struct bpf_link **links;
 	size_t nr_links;
 	struct cpu_clock *clocks;	/* one per attached CPU, outliving the links */
@@ -193,6 +195,14 @@ int sampler__open(struct session *s, struct sampler **out)
 	sp->follow = o->mode != TARGET_ALL && !o->no_inherit;
 	sp->skel->rodata->follow_forks = sp->follow;
 	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
+#if defined(__x86_64__)
+	sp->skel->rodata->unwind_tables = o->call_graph == CALL_GRAPH_DWARF;
+	bpf_program__set_autoload(sp->skel->progs.on_mmap, o->call_graph == CALL_GRAPH_DWARF);
+	bpf_program__set_autoload(sp->skel->progs.on_exec, o->call_graph == CALL_GRAPH_DWARF);
+#else
+	if (o->call_graph == CALL_GRAPH_DWARF)
+		pr_debug("no table unwinder for this architecture: frame pointers are used");
+#endif
 	/*
 	 * -- CMD and -p follow children unless --no-inherit; with -a everything
 	 * is sampled anyway.
@@ -216,12 +226,31 @@ int sampler__open(struct session *s, struct sampler **out)
 			goto fail;
 		}
 	}
+#if defined(__x86_64__)
+	if (o->call_graph == CALL_GRAPH_DWARF) {
+		/* without them the walker learns mappings from samples alone: slower */
+		sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap);
+		sp->exec_link = bpf_program__attach(sp->skel->progs.on_exec);
+		if (!sp->mmap_link || !sp->exec_link)
+			pr_debug("mappings are learned from samples only: %s", strerror(errno));
+	}
+#endif
 	sp->rb = ring_buffer__new(bpf_map__fd(sp->skel->maps.events), on_record, sp, NULL);
 	if (!sp->rb) {
 		err = pr_errno(-errno, "cannot set up the BPF ring buffer");
 		goto fail;
 	}
 	pr_debug("ring buffer %llu KiB", (unsigned long long)(rb_bytes >> 10));
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(sp->skel->progs.on_cpu_clock), &info,
+					     &len))
+			pr_debug("sampler program id %u (bench/unwind.sh reads its run time)",
+				 info.id);
+	}
 	*out = sp;
 	return 0;
 fail:
@@ -293,6 +322,9 @@ void sampler__detach(struct sampler *sp)
 	sp->nr_links = 0;
 	bpf_link__destroy(sp->fork_link);
 	sp->fork_link = NULL;
+	bpf_link__destroy(sp->mmap_link);
+	bpf_link__destroy(sp->exec_link);
+	sp->mmap_link = sp->exec_link = NULL;
 }
 
 int sampler__epoll_fd(struct sampler *sp)
@@ -314,6 +346,13 @@ int sampler__consume(struct sampler *sp, size_t budget, bool *more)
 	if (n < 0 && !sp->paused)
 		return pr_errno(n, "cannot read the BPF ring buffer");
 	return 0;
+}
+
+void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins)
+{
+	*tables = bpf_map__fd(sp->skel->maps.unw_tables);
+	*missing = bpf_map__fd(sp->skel->maps.unw_missing);
+	*bins = bpf_map__fd(sp->skel->maps.unw_bins);
 }
 
 int sampler__sideband_map_fd(struct sampler *sp)
@@ -354,7 +393,11 @@ int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *r
 			pr_warn("CPU %u: %llu throttle records lost: its throttled time is short",
 				t->cpu, (unsigned long long)a.lost_records);
 	}
-	/* The counters after the clocks: a tick between the two reads counts as fired. */
+	/*
+	 * The counters after the clocks. A tick in progress between the two
+	 * reads may be kept in this row and fired in the next: only the sums
+	 * of a CPU's rows are exact (kept <= fired).
+	 */
 	err = read_percpu(sp, sp->skel->maps.ticks, 0);
 	for (i = 0; !err && i < sp->nr_clocks; i++) {
 		uint32_t c = sp->clocks[i].cpu;
@@ -369,8 +412,6 @@ int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *r
 
 		rows[i].kept = sp->percpu[c] - sp->prev_kept[c];
 		sp->prev_kept[c] = sp->percpu[c];
-		if (rows[i].kept > rows[i].fired)	/* read between the two counters */
-			rows[i].kept = rows[i].fired;
 	}
 	if (!err)
 		*nr = sp->nr_clocks;

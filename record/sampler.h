@@ -41,6 +41,9 @@ int sampler__epoll_fd(struct sampler *sp);
  */
 int sampler__consume(struct sampler *sp, size_t budget, bool *more);
 
+/* fds of the unwind maps: tables, walker misses, per-binary counts (unwind.bpf.h). */
+void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins);
+
 /* fd of the BPF map the side-band perf buffer registers its events in. */
 int sampler__sideband_map_fd(struct sampler *sp);
 

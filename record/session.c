@@ -133,6 +133,7 @@ static int add_loss_rows(struct session *s, uint64_t time)
 	uint64_t *cur, *prev;
 	struct rec_loss l;
 	int cpu, err = 0;
+	size_t k;
 
 	cur = calloc(n, sizeof(*cur));
 	if (!cur)
@@ -140,6 +141,10 @@ static int add_loss_rows(struct session *s, uint64_t time)
 	err = sampler__read_stats(s->sampler, cur);
 	if (err)
 		goto out;
+	memset(s->stats_total, 0, EV_STAT_MAX * sizeof(*s->stats_total));
+	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++)
+		for (k = 0; k < EV_STAT_MAX; k++)
+			s->stats_total[k] += cur[(size_t)cpu * EV_STAT_MAX + k];
 	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++) {
 		uint64_t *c = cur + (size_t)cpu * EV_STAT_MAX;
 
@@ -224,7 +229,7 @@ int session__commit(struct session *s)
 	}
 	err = recording__commit(s->rec);
 	if (!err)
-		err = jitmaps__save_cuts(s->jitmaps, s->rec);
+		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (err)
 		return err;
 	s->last_commit_ns = t;

@@ -22,6 +22,11 @@ enum target_mode {
 	TARGET_CMD,		/* -- CMD ARGS */
 };
 
+enum call_graph {
+	CALL_GRAPH_DWARF,	/* user stacks walked with unwind tables (default) */
+	CALL_GRAPH_FP,		/* frame pointers only: bpf_get_stack() */
+};
+
 struct record_opts {
 	uint64_t freq;			/* -F */
 	const char *output;		/* -o */
@@ -35,6 +40,8 @@ struct record_opts {
 	char *command_line;		/* the eprof command line, for the metadata */
 	char *target_desc;		/* "-a", "-p 12,13", "-- cmd args" */
 	bool debuginfo;			/* --debuginfo: embed the DWARF of sampled binaries */
+	enum call_graph call_graph;	/* --call-graph */
+	uint64_t unwind_budget;		/* bytes of unwind tables held at once */
 	bool no_inherit;		/* --no-inherit: not the processes the targets start */
 	bool quiet;			/* -q: no status line, no summary line */
 };
@@ -55,6 +62,7 @@ struct sampler;
 struct sideband;
 struct jitmaps;
 struct capture;
+struct unwinder;
 
 struct session {
 	const struct record_opts *opts;
@@ -63,6 +71,7 @@ struct session {
 	struct sideband *sideband;
 	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of sampled processes */
 	struct capture *capture;	/* symbol data stored so far, and what is new */
+	struct unwinder *unwinder;	/* --call-graph dwarf: tables for the BPF walker */
 
 	struct stack_table stacks;
 	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
@@ -82,6 +91,7 @@ struct session {
 	uint64_t nr_malformed;		/* ring-buffer records that failed validation */
 	uint64_t total_lost, total_lost_sideband, total_ustack_fail, total_kstack_fail,
 		total_truncated;
+	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
 	struct rec_ticks *tick_rows;	/* scratch, one per sampled CPU */
 	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;

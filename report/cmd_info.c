@@ -52,6 +52,8 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_START_REALTIME, "start (epoch s)", META_NUMBER },
 	{ REC_META_COMMAND, "command", META_TEXT },
 	{ REC_META_TARGET, "target", META_TEXT },
+	{ REC_META_CALL_GRAPH, "call graph", META_TEXT },
+	{ REC_META_UNWIND_BUDGET, "unwind budget (bytes)", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))
@@ -65,6 +67,12 @@ struct info_binary {
 	const char *why;
 	uint64_t frames;
 	uint64_t unresolved;
+};
+
+/* A row of the unwind table (format v2), its path owned. */
+struct info_unwind {
+	char build_id[2 * REC_BUILD_ID_MAX + 1];
+	struct rec_unwind u;
 };
 
 struct info_jit_cut {
@@ -83,6 +91,10 @@ struct info_cpu {
 
 struct info {
 	const char *path;
+	bool has_unwind;		/* the recording has a totals row */
+	struct rec_unwind unw;		/* totals (path not kept) */
+	struct info_unwind *unw_bins;
+	size_t nr_unw_bins;
 	bool finished;
 	char *meta[NR_META];		/* NULL when absent */
 	uint64_t samples;
@@ -125,10 +137,41 @@ static void info__release(struct info *in)
 	free(in->bin_keys);
 	symbolizer__free(in->sym);
 	free(in->tgids);
+	for (i = 0; i < in->nr_unw_bins; i++)
+		free((char *)in->unw_bins[i].u.path);
+	free(in->unw_bins);
 	for (i = 0; i < in->nr_cuts; i++)
 		free(in->cuts[i].path);
 	free(in->cuts);
 	free(in->cpus);
+}
+
+static int on_unwind(void *ctx, const struct rec_unwind *u)
+{
+	struct info *in = ctx;
+	struct info_unwind *b;
+	uint32_t k;
+
+	if (!u->path[0]) {
+		in->has_unwind = true;
+		in->unw = *u;
+		in->unw.path = "";
+		return 0;
+	}
+	b = reallocarray(in->unw_bins, in->nr_unw_bins + 1, sizeof(*b));
+	if (!b)
+		return pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
+	in->unw_bins = b;
+	b = &in->unw_bins[in->nr_unw_bins];
+	memset(b, 0, sizeof(*b));
+	b->u = *u;
+	b->u.path = strdup(u->path);
+	if (!b->u.path)
+		return pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
+	for (k = 0; k < u->build_id_len && k < REC_BUILD_ID_MAX; k++)
+		snprintf(b->build_id + 2 * k, 3, "%02x", u->build_id[k]);
+	in->nr_unw_bins++;
+	return 0;
 }
 
 static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
@@ -430,6 +473,8 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 	if (!err)
 		err = recording__for_each_loss(rec, on_loss, in);
 	if (!err)
+		err = recording__for_each_unwind(rec, on_unwind, in);
+	if (!err)
 		err = recording__for_each_jit_cut(rec, on_jit_cut, in);
 	if (!err)
 		err = recording__for_each_ticks(rec, on_ticks, in);
@@ -475,6 +520,67 @@ static bool duration_ns(const struct info *in, uint64_t *out)
 		return false;
 	*out = b - a;
 	return true;
+}
+
+static uint64_t unw_stopped(const struct rec_unwind *u)
+{
+	return u->stop[REC_UNW_STOP_UNREADABLE] + u->stop[REC_UNW_STOP_BAD_SP] +
+	       u->stop[REC_UNW_STOP_NO_TABLE] + u->stop[REC_UNW_STOP_NO_CFI] +
+	       u->stop[REC_UNW_STOP_NO_REGS];
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* How user stacks were unwound (--call-graph dwarf recordings only). */
+static void print_unwind_text(const struct info *in, FILE *f)
+{
+	const struct rec_unwind *u = &in->unw;
+	uint64_t complete = u->stop[REC_UNW_STOP_END] + u->stop[REC_UNW_STOP_ZERO];
+	uint64_t fb = u->fallback[0] + u->fallback[1] + u->fallback[2];
+	const char *budget = meta_of(in, REC_META_UNWIND_BUDGET);
+	uint64_t b = 0;
+	size_t i;
+
+	if (!in->has_unwind)
+		return;
+	if (budget)
+		parse_u64(budget, 0, UINT64_MAX, &b);
+	fprintf(f, "\nuser stacks unwound with tables: %" PRIu64 "\n", u->walks);
+	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%): outermost frame %" PRIu64 ", zero return address %"
+		PRIu64 "\n", "complete", complete, pct(complete, u->walks),
+		u->stop[REC_UNW_STOP_END], u->stop[REC_UNW_STOP_ZERO]);
+	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%)\n", "truncated (127)", u->stop[REC_UNW_STOP_DEPTH],
+		pct(u->stop[REC_UNW_STOP_DEPTH], u->walks));
+	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%): unreadable memory %" PRIu64 ", bad stack pointer %"
+		PRIu64 ", no table %" PRIu64 ", no CFI %" PRIu64 ", no registers %" PRIu64 "\n",
+		"stopped", unw_stopped(u), pct(unw_stopped(u), u->walks),
+		u->stop[REC_UNW_STOP_UNREADABLE], u->stop[REC_UNW_STOP_BAD_SP],
+		u->stop[REC_UNW_STOP_NO_TABLE], u->stop[REC_UNW_STOP_NO_CFI],
+		u->stop[REC_UNW_STOP_NO_REGS]);
+	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%): no table yet %" PRIu64 ", no CFI %" PRIu64
+		", no mapping %" PRIu64 "\n", "frame-pointer steps", fb, pct(fb, u->walks),
+		u->fallback[0], u->fallback[1], u->fallback[2]);
+	fprintf(f, "  %-20s %" PRIu64 " by table, %" PRIu64 " by frame pointer\n", "frames",
+		u->frames_table, u->frames_fp);
+	fprintf(f, "  %-20s %" PRIu64 " rows, %.1f MiB at most of a %.0f MiB budget, built in %.1f ms\n",
+		"tables", u->table_rows, u->table_bytes / 1048576.0, b / 1048576.0,
+		u->build_ns / 1e6);
+	if (!in->nr_unw_bins)
+		return;
+	fprintf(f, "%-40s %8s %8s %9s %8s %8s %9s  %s\n", "BUILD-ID", "ENDED", "COMPLETE",
+		"TRUNCATED", "STOPPED", "FP-STEP", "ROWS", "PATH");
+	for (i = 0; i < in->nr_unw_bins; i++) {
+		const struct rec_unwind *r = &in->unw_bins[i].u;
+
+		fprintf(f, "%-40s %8" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8" PRIu64 " %8" PRIu64
+			" %9" PRIu64 "  %s\n", in->unw_bins[i].build_id[0] ? in->unw_bins[i].build_id : "-",
+			r->walks, r->stop[REC_UNW_STOP_END] + r->stop[REC_UNW_STOP_ZERO],
+			r->stop[REC_UNW_STOP_DEPTH], unw_stopped(r),
+			r->fallback[0] + r->fallback[1] + r->fallback[2], r->table_rows, r->path);
+	}
 }
 
 /* With -a every tick is a sample; with a filter, ticks of other tasks are no loss. */
@@ -587,6 +693,7 @@ static void print_text(const struct info *in, FILE *f)
 		in->stored_symbols);
 	fprintf(f, "%-22s %" PRIu64 " of %" PRIu64 "\n", "unresolved frames", in->unresolved,
 		in->frames);
+	print_unwind_text(in, f);
 	fprintf(f, "%-22s %zu\n", "JIT maps cut", in->nr_cuts);
 	for (i = 0; i < in->nr_cuts; i++) {
 		const struct rec_jit_cut *c = &in->cuts[i].c;
@@ -615,6 +722,51 @@ static void print_text(const struct info *in, FILE *f)
 }
 
 /* --- JSON ----------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s);
+
+static void json_unwind_counts(FILE *f, const struct rec_unwind *u)
+{
+	static const char *const stops[REC_UNW_STOP_MAX] = {
+		"end", "zero", "depth", "unreadable", "bad_sp", "no_table", "no_cfi", "no_regs",
+	};
+	static const char *const fbs[REC_UNW_FB_MAX] = { "no_table", "no_cfi", "no_mapping" };
+	size_t i;
+
+	fprintf(f, "\"walks\":%" PRIu64 ",\"frames_table\":%" PRIu64 ",\"frames_fp\":%" PRIu64,
+		u->walks, u->frames_table, u->frames_fp);
+	fputs(",\"stopped\":{", f);
+	for (i = 0; i < REC_UNW_STOP_MAX; i++)
+		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", stops[i], u->stop[i]);
+	fputs("},\"fallback\":{", f);
+	for (i = 0; i < REC_UNW_FB_MAX; i++)
+		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", fbs[i], u->fallback[i]);
+	fprintf(f, "},\"table_rows\":%" PRIu64 ",\"table_bytes\":%" PRIu64 ",\"build_ns\":%" PRIu64,
+		u->table_rows, u->table_bytes, u->build_ns);
+}
+
+static void print_unwind_json(const struct info *in, FILE *f)
+{
+	size_t i;
+
+	if (!in->has_unwind) {
+		fputs(",\"unwind\":null", f);
+		return;
+	}
+	fputs(",\"unwind\":{", f);
+	json_unwind_counts(f, &in->unw);
+	fputs(",\"binaries\":[", f);
+	for (i = 0; i < in->nr_unw_bins; i++) {
+		fputs(i ? ",{\"build_id\":" : "{\"build_id\":", f);
+		json_str(f, in->unw_bins[i].build_id[0] ? in->unw_bins[i].build_id : NULL);
+		fputs(",\"path\":", f);
+		json_str(f, in->unw_bins[i].u.path);
+		fputc(',', f);
+		json_unwind_counts(f, &in->unw_bins[i].u);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
 
 static void json_str(FILE *f, const char *s)
 {
@@ -730,6 +882,7 @@ static void print_json(const struct info *in, FILE *f)
 		",\"frames\":%" PRIu64 ",\"unresolved_frames\":%" PRIu64,
 		numa_nodes(meta_of(in, REC_META_NUMA_MAP)), in->stored_binaries, in->stored_symbols,
 		in->frames, in->unresolved);
+	print_unwind_json(in, f);
 	fputs(",\"jit_map_cuts\":[", f);
 	for (i = 0; i < in->nr_cuts; i++) {
 		const struct rec_jit_cut *c = &in->cuts[i].c;

@@ -53,6 +53,21 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 	return 0;
 }
 
+static int on_unwind(void *ctx, const struct rec_unwind *u)
+{
+	struct report_summary *sum = ctx;
+	size_t i;
+
+	if (u->path[0])
+		return 0;	/* per-binary rows: info shows them */
+	sum->unw_walks += u->walks;
+	sum->unw_complete += u->stop[REC_UNW_STOP_END] + u->stop[REC_UNW_STOP_ZERO];
+	sum->unw_truncated += u->stop[REC_UNW_STOP_DEPTH];
+	for (i = 0; i < REC_UNW_FB_MAX; i++)
+		sum->unw_fallback += u->fallback[i];
+	return 0;
+}
+
 /* The clock's account of one more recording; unknown once any recording lacks it. */
 static int add_ticks(struct recording *rec, struct report_summary *sum)
 {
@@ -227,6 +242,8 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	if (err)
 		return err;
 	err = recording__for_each_loss(s->rec, on_loss, sum);
+	if (!err)
+		err = recording__for_each_unwind(s->rec, on_unwind, sum);
 	if (err)
 		return err;
 	err = add_ticks(s->rec, sum);
@@ -495,10 +512,18 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
 	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
 	if (!sum->frames) {
-		fprintf(f, "no frames to resolve\n");
-		return;
+		fprintf(f, "no frames to resolve");
+	} else {
+		/* rounded down: 99.96% must not read as 100.0% */
+		permille = (uint64_t)((unsigned __int128)sum->resolved * 1000 / sum->frames);
+		fprintf(f, "%" PRIu64 ".%" PRIu64 "%% of frames resolved", permille / 10,
+			permille % 10);
 	}
-	/* rounded down: 99.96% must not read as 100.0% */
-	permille = (uint64_t)((unsigned __int128)sum->resolved * 1000 / sum->frames);
-	fprintf(f, "%" PRIu64 ".%" PRIu64 "%% of frames resolved\n", permille / 10, permille % 10);
+	if (sum->unw_walks) {
+		permille = (uint64_t)((unsigned __int128)sum->unw_complete * 1000 / sum->unw_walks);
+		fprintf(f, "; user stacks: %" PRIu64 ".%" PRIu64 "%% complete, %" PRIu64
+			" truncated, %" PRIu64 " with frame-pointer steps", permille / 10,
+			permille % 10, sum->unw_truncated, sum->unw_fallback);
+	}
+	fputc('\n', f);
 }

@@ -93,6 +93,11 @@ struct report_summary {
 	uint64_t filtered;		/* samples the filters left out */
 	size_t distinct_keys;		/* aggregate entries */
 	size_t symbolized;		/* distinct stacks symbolized */
+	/* how user stacks were unwound (--call-graph dwarf recordings) */
+	uint64_t unw_walks;
+	uint64_t unw_complete;		/* reached the outermost frame */
+	uint64_t unw_truncated;		/* cut at the depth limit */
+	uint64_t unw_fallback;		/* with a frame-pointer step */
 };
 
 /*

@@ -39,6 +39,59 @@ one_line_error() {
 	grep -q '^eprof: error: ' "$1" || { cat "$1" >&2; fail "stderr does not start with 'eprof: error:'"; }
 }
 
+# entry_counts FOLD COMM: "complete total" over the folded stacks of threads
+# named COMM: complete ones have a user frame that is a program's or a
+# thread's entry (_start, __libc_start_main, __libc_start_call_main,
+# start_thread, clone3). Stacks of a process tearing down its memory
+# (do_exit in the kernel part) have no user stack left to walk: left out.
+entry_counts() {
+	awk -v comm="$2" '
+	{
+		n = $NF; $NF = ""; sub(/ +$/, "")
+		nf = split($0, f, ";")
+		if (f[1] != comm || $0 ~ /(^|;)do_(group_)?exit_\[k\]/) next
+		tot += n
+		for (i = 2; i <= nf; i++) {
+			if (f[i] ~ /_\[k\]$/) continue
+			if (f[i] ~ /^(_start|__libc_start_main.*|__libc_start_call_main|start_thread|clone3?|__clone.*)$/) {
+				ok += n
+				break
+			}
+		}
+	}
+	END { printf "%d %d\n", ok, tot }' "$1"
+}
+
+# check_complete WHAT FOLD COMM MIN_PCT: at least MIN_PCT% of COMM's stacks are complete.
+check_complete() {
+	set -- "$1" "$2" "$3" "$4" $(entry_counts "$2" "$3")
+	[ "$6" -gt 0 ] || fail "$1: no samples of '$3'"
+	awk -v ok="$5" -v t="$6" -v m="$4" 'BEGIN { exit !(100 * ok >= m * t) }' || {
+		awk -v c="$3" '$1 ~ "^" c ";"' "$2" | sort -t' ' -k2 -rn | head -20 >&2
+		fail "$1: only $5 of $6 stacks ($(share_pct "$5" "$6")%) reach the entry (want >= $4%)"
+	}
+	say "$1: $5 of $6 stacks ($(share_pct "$5" "$6")%) reach the entry"
+}
+
+# start_python_loop SECONDS: a pure-Python loop in the background (Debian's
+# python3); sets PY_PID. The caller kills it.
+start_python_loop() {
+	/usr/bin/python3 -c "import time
+end = time.time() + $1
+while time.time() < end:
+    sum(i * i for i in range(10000))" &
+	PY_PID=$!
+	sleep 0.3
+}
+
+# check_at_least WHAT PART TOTAL MIN_PCT: PART is at least MIN_PCT% of TOTAL (> 0).
+check_at_least() {
+	[ "$3" -gt 0 ] || fail "$1: nothing to count"
+	awk -v p="$2" -v t="$3" -v m="$4" 'BEGIN { exit !(100 * p >= m * t) }' ||
+		fail "$1: only $2 of $3 ($(share_pct "$2" "$3")%, want >= $4%)"
+	say "$1: $2 of $3 ($(share_pct "$2" "$3")%)"
+}
+
 # as_nobody CMD...: runs CMD as the unprivileged user nobody (the hostile
 # local user of the t08NN tests), in $TMP made reachable for it.
 require_nobody() {

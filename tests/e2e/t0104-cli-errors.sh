@@ -24,6 +24,7 @@ expect_error "no target" "$EPROF" record -o "$TMP/x.eprof"
 expect_error "two targets" "$EPROF" record -a -p 1
 expect_error "bad pid list" "$EPROF" record -p 12,,x
 expect_error "bad cpu list" "$EPROF" record --cpu 9999 -a
+expect_error "unknown call-graph mode" "$EPROF" record --call-graph lbr -a
 expect_error "unknown report flag" "$EPROF" report --bogus
 expect_error "missing file" "$EPROF" report -i "$TMP/does-not-exist" --fold
 echo "hello, I am not a recording" >"$TMP/text"

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# bench/unwind.sh - what --call-graph dwarf costs, as ratios against
+# --call-graph fp and perf in the same run (never assertions):
+#   1. BPF run time per sample of the sampler, dwarf against fp, at the same
+#      depth (a frame-pointer recursion both walks follow to the end, and
+#      one cut at 127), from kernel.bpf_stats_enabled;
+#   2. workload slowdown at 999 Hz: eprof dwarf, eprof fp, perf -g and
+#      perf --call-graph dwarf, on Debian's xz -9;
+#   3. bytes per sample and completeness: eprof dwarf, eprof fp and perf
+#      --call-graph dwarf (its file size and report time too);
+#   4. table build time and memory for libc, python3 and cc1.
+# usage: bench/unwind.sh BUILD_DIR [OUT.md]   (as root; prints Markdown)
+set -u
+B=${1:?usage: bench/unwind.sh BUILD_DIR [OUT.md]}
+OUT=${2:-/dev/stdout}
+E=$B/eprof
+W=$B/tests/workloads
+CFI=$B/tests/helper/cfi-dump
+T=$(mktemp -d /tmp/eprof-bench-unwind.XXXXXX)
+old_stats=$(sysctl -n kernel.bpf_stats_enabled)
+trap 'sysctl -qw kernel.bpf_stats_enabled=$old_stats; rm -rf "$T"' EXIT
+have_perf=0
+command -v perf >/dev/null && perf record -q -e cpu-clock -o "$T/probe" true 2>/dev/null && have_perf=1
+
+now() { date +%s.%N; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+# bpf_cost MODE DEPTH: ns per run of on_cpu_clock while it samples the recursion.
+bpf_cost() {
+	local mode=$1 depth=$2 pid id line
+	"$W/threads_deep" 4000 "$depth" 0 &
+	pid=$!
+	"$E" record -v -v -F 999 --call-graph "$mode" -p "$pid" -d 3 -o "$T/c.eprof" 2>"$T/c.err" &
+	sleep 2.5
+	id=$(sed -n 's/.*sampler program id \([0-9]*\).*/\1/p' "$T/c.err" | head -1)
+	line=$(bpftool prog show id "${id:-0}" 2>/dev/null | head -1)
+	wait $! 2>/dev/null
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	echo "$line" | awk '{ for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) } }
+		END { if (c > 0) printf "%.0f %d\n", t / c, c; else print "0 0" }'
+}
+
+# completeness FOLD COMM: percent of COMM's stacks with an entry frame.
+completeness() {
+	awk -v comm="$2" '{ n = $NF; nf = split($0, f, ";"); if (f[1] != comm) next; t += n
+		for (i = 2; i <= nf; i++) if (f[i] ~ /^(_start|__libc_start_main.*|__libc_start_call_main|start_thread|clone3?)( [0-9]+)?$/) { ok += n; break } }
+		END { if (t) printf "%.1f", 100 * ok / t; else print "-" }' "$1"
+}
+
+/usr/bin/python3 -c 'import random, sys
+r = random.Random(11)
+w = [bytes(r.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(r.randint(2, 9))) for _ in range(5000)]
+sys.stdout.buffer.write(b" ".join(r.choice(w) for _ in range(300000)))' >"$T/input"
+
+sysctl -qw kernel.bpf_stats_enabled=1
+{
+echo "## --call-graph dwarf (bench/unwind.sh, $(date -u +%F), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo
+echo "### 1. BPF run time of the sampler per tick (ns), same depth"
+echo
+echo "| user depth | fp (ns) | dwarf (ns) | dwarf/fp | ticks (fp, dwarf) |"
+echo "|---|---|---|---|---|"
+for depth in 20 60 200; do
+	read -r fp nfp < <(bpf_cost fp "$depth")
+	read -r dw ndw < <(bpf_cost dwarf "$depth")
+	shown=$depth; [ "$depth" -gt 120 ] && shown="127 (cut)"
+	echo "| $shown | $fp | $dw | $(ratio "$dw" "$fp") | $nfp, $ndw |"
+done
+echo
+echo "Each tick of the CPU clock runs the program; ticks of other processes return"
+echo "at the target filter, so both columns carry the same small share of those."
+echo
+echo "### 2-3. xz -9 on 2.4 MB at 999 Hz: slowdown, size, completeness"
+echo
+echo "| recorder | wall (s) | slowdown | file bytes | bytes/sample | complete stacks | report (s) |"
+echo "|---|---|---|---|---|---|---|"
+t0=$(now); xz -9 -c "$T/input" >/dev/null; t1=$(now)
+base=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+echo "| none | $(printf %.2f "$base") | - | - | - | - | - |"
+for mode in dwarf fp; do
+	t0=$(now); "$E" record -F 999 --call-graph $mode -o "$T/$mode.eprof" -- xz -9 -c "$T/input" >/dev/null 2>"$T/$mode.err"; t1=$(now)
+	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+	n=$(sed -n 's/.*recorded \([0-9]*\) samples.*/\1/p' "$T/$mode.err")
+	size=$(stat -c %s "$T/$mode.eprof")
+	t0=$(now); "$E" report -i "$T/$mode.eprof" --fold >"$T/$mode.fold" 2>/dev/null; t1=$(now)
+	rep=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	echo "| eprof $mode | $(printf %.2f "$wall") | $(ratio "$wall" "$base") | $size | $((size / (n ? n : 1))) | $(completeness "$T/$mode.fold" xz)% | $rep |"
+done
+if [ $have_perf = 1 ]; then
+	for cg in fp dwarf; do
+		t0=$(now); perf record -q -e cpu-clock -F 999 --call-graph $cg -o "$T/perf-$cg.data" -- xz -9 -c "$T/input" >/dev/null 2>&1; t1=$(now)
+		wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+		size=$(stat -c %s "$T/perf-$cg.data" 2>/dev/null || echo 0)
+		t0=$(now)
+		perf script -i "$T/perf-$cg.data" -F comm,sym 2>/dev/null |
+			awk 'NF == 0 { if (c != "") print c " 1"; c = ""; next } c == "" && !/^\t/ { c = $1; next } { s = $NF; sub(/\+0x.*/, "", s); c = c ";" s }' >"$T/perf-$cg.fold"
+		t1=$(now)
+		rep=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+		n=$(wc -l <"$T/perf-$cg.fold")
+		echo "| perf --call-graph $cg | $(printf %.2f "$wall") | $(ratio "$wall" "$base") | $size | $((size / (n ? n : 1))) | $(completeness "$T/perf-$cg.fold" xz)% | $rep |"
+	done
+else
+	echo "| perf | - | perf missing or cannot record here | | | | |"
+fi
+echo
+echo "Completeness: stacks of xz with an entry frame (_start, __libc_start_main, ...)."
+echo "perf's report time is \`perf script\` (its unwinding happens there)."
+echo
+echo "### 4. Table build (elf/cfi.c) and kernel memory (rows x 16 B)"
+echo
+echo "| binary | rows | build (ms) | memory (KiB) |"
+echo "|---|---|---|---|"
+for f in /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11 \
+	$(ls /usr/lib/gcc/x86_64-linux-gnu/*/cc1 2>/dev/null | head -1); do
+	[ -r "$f" ] || continue
+	t0=$(now); rows=$("$CFI" "$f" 2>/dev/null | sed -n '1s/.* rows=\([0-9]*\).*/\1/p'); t1=$(now)
+	echo "| $f | $rows | $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", 1000 * (b - a) }') | $(( (rows * 16 + 4096) / 1024 )) |"
+done
+echo
+echo "Build time is cfi-dump's whole run (it also prints every row)."
+} >"$OUT"

@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bpf/unwind.bpf.h - the user-stack walker of `record --call-graph dwarf`,
+ * included once by sampler.bpf.c (after its scratch map and stat helpers).
+ *
+ * It follows the unwind tables record/ builds from each binary's CFI
+ * (bpf/unwind.h, elf/cfi.c), one bpf_loop() iteration per frame so that
+ * the verifier sees one small body instead of 127 copies:
+ *   - the PC's mapping comes from a per-process cache of mappings, filled
+ *     by bpf_find_vma(). In the timer interrupt a program can make only
+ *     one such call that succeeds (the mmap lock is released from an
+ *     irq_work that stays queued until the interrupt ends), so each sample
+ *     learns at most one new mapping and the cache keeps it for the next
+ *     ones. Executable mappings are also learned when they are made (a
+ *     kretprobe on vm_mmap_pgoff, and the executable at exec), where any
+ *     number of lookups work, so a process that lives 20 ms has its
+ *     libraries cached before its first tick. A cached mapping is checked
+ *     against its vm_area_struct before
+ *     use, so an unmapped or changed mapping is never trusted, and an exec
+ *     (a new mm) empties the process's cache. Its file (device, inode,
+ *     ctime) is the key of the binary's table, shared by every process
+ *     that maps the file;
+ *   - the row is found by binary search at the file offset of the PC
+ *     itself for the first frame and after a signal frame, and of PC - 1
+ *     for return addresses (a call may be a function's last instruction,
+ *     and this gives frameless leaves and prologues the right row);
+ *   - CFA from rsp or rbp; return address at CFA - 8; rbp unchanged or
+ *     saved at CFA + n; the caller's rsp is the CFA. PLT stubs, signal
+ *     trampolines and the outermost frame have their own row types.
+ * Where there is no row (anonymous or JIT code, a table not built yet, a
+ * gap in the CFI, a rule the walker cannot follow) it takes one
+ * frame-pointer step and counts why. A file mapping without a table is
+ * reported in `unw_missing` for record/ to build one.
+ *
+ * Tables live in `unw_tables`, a hash of per-binary arrays sized to fit
+ * (BPF_F_INNER_MAP); row 0 of each holds the number of rows after it, so
+ * no size is a constant the verifier must unroll against.
+ */
+#ifndef EPROF_BPF_UNWIND_BPF_H
+#define EPROF_BPF_UNWIND_BPF_H
+
+#include "unwind.h"
+
+#define UNW_SEARCH_STEPS	23	/* binary search over up to 8M rows */
+#define UNW_PAGE_SHIFT		12
+#define UNW_FB_NONE		0xff
+#define UNW_VM_EXEC		0x4	/* include/linux/mm.h VM_EXEC */
+
+struct unw_inner {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_INNER_MAP);	/* tables differ in size */
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct unw_row));	/* only a pointer would reach its BTF */
+};
+
+/* File key -> its binary's table (one inner map per build-id, shared). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH_OF_MAPS);
+	__uint(max_entries, 16384);
+	__type(key, struct unw_key);
+	__array(values, struct unw_inner);
+} unw_tables SEC(".maps");
+
+/* File mappings walked without a table; record/ builds and deletes. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct unw_key);
+	__type(value, struct unw_miss);
+} unw_missing SEC(".maps");
+
+/* Per binary: where walks ended and where they first left the tables. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct unw_key);
+	__type(value, struct unw_bin_stats);
+} unw_bins SEC(".maps");
+
+#define UNW_VMA_CACHE		8	/* mappings cached per process */
+
+/* A mapping as the walker keeps it. */
+struct unw_vma {
+	__u64 start, end, pgoff;
+	__u64 vma;			/* the vm_area_struct, to check it still holds */
+	__u64 file;
+	__u64 flags;			/* vm_flags */
+	struct unw_key key;		/* its file (zero: anonymous) */
+};
+
+struct unw_vma_cache {
+	__u64 mm;			/* the mm they belong to: an exec makes a new one */
+	__u32 next;			/* the entry to replace next */
+	__u32 pad;
+	struct unw_vma e[UNW_VMA_CACHE];
+};
+
+static struct unw_vma_cache unw_empty_cache;
+
+/* tgid -> the mappings its stacks went through lately. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct unw_vma_cache);
+} unw_vmas SEC(".maps");
+
+/* struct inode before Linux 6.11 (ctime as a timespec64), for CO-RE. */
+struct inode___v66 {
+	struct timespec64 __i_ctime;
+} __attribute__((preserve_access_index));
+
+struct inode___v65 {
+	struct timespec64 i_ctime;
+} __attribute__((preserve_access_index));
+
+struct unw_state {
+	__u64 pc, sp, bp;		/* registers of the frame being unwound */
+	struct unw_vma cur;		/* the current mapping */
+	__u64 mm;
+	struct unw_key fb_key;		/* binary of the first frame-pointer step */
+	__u32 base;			/* frames[] index of the first user frame */
+	__u32 n;			/* user frames stored */
+	__u32 table_frames, fp_frames;
+	__u8 exact;			/* look the PC up as is, not PC - 1 */
+	__u8 have_vma;
+	__u8 stop;			/* enum unw_stop */
+	__u8 fb;			/* enum unw_fb of the first FP step, or UNW_FB_NONE */
+	__u8 find_used;			/* bpf_find_vma() was called in this sample */
+	__u8 checked;			/* cache entries checked in this sample (bits) */
+};
+
+/*
+ * The walk's state lives in a map, not on the stack: the verifier then
+ * sees the same (unknown) values in every bpf_loop() iteration and
+ * verifies the body once, instead of once per frame count.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct unw_state);
+} unw_states SEC(".maps");
+
+
+static __always_inline __u64 unw_inode_ctime(struct inode *ino)
+{
+	struct inode___v66 *i66 = (void *)ino;
+	struct inode___v65 *i65 = (void *)ino;
+	__u64 sec, nsec;
+
+	if (bpf_core_field_exists(ino->i_ctime_sec)) {
+		sec = BPF_CORE_READ(ino, i_ctime_sec);
+		/* 6.13+: bit 31 flags a queried multigrain ctime, not time */
+		nsec = BPF_CORE_READ(ino, i_ctime_nsec) & 0x3fffffff;
+	} else if (bpf_core_field_exists(i66->__i_ctime)) {
+		sec = BPF_CORE_READ(i66, __i_ctime.tv_sec);
+		nsec = BPF_CORE_READ(i66, __i_ctime.tv_nsec);
+	} else {
+		sec = BPF_CORE_READ(i65, i_ctime.tv_sec);
+		nsec = BPF_CORE_READ(i65, i_ctime.tv_nsec);
+	}
+	return sec * 1000000000ull + nsec;
+}
+
+static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	struct unw_vma *st = data;
+	struct inode *ino;
+	struct file *f;
+
+	(void)task;
+	st->vma = (__u64)vma;
+	st->start = BPF_CORE_READ(vma, vm_start);
+	st->end = BPF_CORE_READ(vma, vm_end);
+	st->pgoff = BPF_CORE_READ(vma, vm_pgoff);
+	st->flags = BPF_CORE_READ(vma, vm_flags);
+	__builtin_memset(&st->key, 0, sizeof(st->key));
+	f = BPF_CORE_READ(vma, vm_file);
+	st->file = (__u64)f;
+	if (!f)
+		return 0;
+	ino = BPF_CORE_READ(f, f_inode);
+	if (!ino)
+		return 0;
+	st->key.dev = BPF_CORE_READ(ino, i_sb, s_dev);
+	st->key.ino = BPF_CORE_READ(ino, i_ino);
+	st->key.ctime_ns = unw_inode_ctime(ino);
+	return 0;
+}
+
+/*
+ * Whether the cached e still describes a live mapping (see the file
+ * comment). Two reads: vm_start/vm_end and vm_pgoff/vm_file are neighbours
+ * (checked with CO-RE; otherwise four reads).
+ */
+static __always_inline bool unw_vma_valid(const struct unw_vma *e)
+{
+	struct vm_area_struct *vma = (void *)e->vma;
+	__u64 a[2], b[2];
+
+	if (bpf_core_field_offset(struct vm_area_struct, vm_end) !=
+		    bpf_core_field_offset(struct vm_area_struct, vm_start) + 8 ||
+	    bpf_core_field_offset(struct vm_area_struct, vm_file) !=
+		    bpf_core_field_offset(struct vm_area_struct, vm_pgoff) + 8)
+		return BPF_CORE_READ(vma, vm_start) == e->start &&
+		       BPF_CORE_READ(vma, vm_end) == e->end &&
+		       BPF_CORE_READ(vma, vm_pgoff) == e->pgoff &&
+		       (__u64)BPF_CORE_READ(vma, vm_file) == e->file;
+	if (bpf_probe_read_kernel(a, sizeof(a), (void *)vma +
+				  bpf_core_field_offset(struct vm_area_struct, vm_start)) ||
+	    bpf_probe_read_kernel(b, sizeof(b), (void *)vma +
+				  bpf_core_field_offset(struct vm_area_struct, vm_pgoff)))
+		return false;
+	return a[0] == e->start && a[1] == e->end && b[0] == e->pgoff && b[1] == e->file;
+}
+
+/* Keeps f in tgid's cache of mappings of mm, replacing the oldest entry. */
+static __always_inline void unw_cache_put(__u32 tgid, __u64 mm, struct unw_vma_cache *c,
+					  const struct unw_vma *f)
+{
+	__u32 slot;
+
+	if (!c || c->mm != mm) {
+		/* too big for the stack: an all-zero one from .bss */
+		bpf_map_update_elem(&unw_vmas, &tgid, &unw_empty_cache, BPF_ANY);
+		c = bpf_map_lookup_elem(&unw_vmas, &tgid);
+		if (!c)
+			return;
+		c->mm = mm;
+	}
+	slot = c->next++ % UNW_VMA_CACHE;
+	c->e[slot] = *f;
+}
+
+/*
+ * Makes the mapping holding pc current: from the cache, else through
+ * bpf_find_vma(). A subprogram of its own, and a loop without early exits,
+ * so that the verifier sees few distinct states leave it.
+ */
+static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
+{
+	struct unw_vma_cache *c;
+	struct unw_vma f = {};
+	struct unw_vma *e;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, hit = UNW_VMA_CACHE;
+	__u32 i;
+
+	c = bpf_map_lookup_elem(&unw_vmas, &tgid);
+	if (c && c->mm != st->mm)
+		c = NULL;		/* an exec: start over (unw_cache_put) */
+	if (c) {
+		for (i = 0; i < UNW_VMA_CACHE; i++)
+			if (pc >= c->e[i].start && pc < c->e[i].end)
+				hit = i;
+		if (hit < UNW_VMA_CACHE) {
+			e = &c->e[hit];
+			/* a walk often comes back to a mapping: check it once */
+			if ((st->checked & (1u << hit)) || unw_vma_valid(e)) {
+				st->checked |= 1u << hit;
+				st->cur = *e;
+				return true;
+			}
+			e->start = e->end = 0;
+		}
+	}
+	if (st->find_used)
+		return false;
+	st->find_used = 1;
+	if (bpf_find_vma(bpf_get_current_task_btf(), pc, unw_vma_cb, &f, 0))
+		return false;
+	st->cur = f;
+	unw_cache_put(tgid, st->mm, c, &f);
+	return true;
+}
+
+/* Caches the mapping at addr of the current process (process context only). */
+static __always_inline void unw_learn(__u64 addr)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 mm = (__u64)BPF_CORE_READ(task, mm);
+	struct unw_vma f = {};
+
+	if (!mm || bpf_find_vma(task, addr, unw_vma_cb, &f, 0) || !f.file ||
+	    !(f.flags & UNW_VM_EXEC))
+		return;
+	unw_cache_put(tgid, mm, bpf_map_lookup_elem(&unw_vmas, &tgid), &f);
+}
+
+/* The row covering file offset off in tbl; false when none applies. */
+static __always_inline bool unw_find_row(void *tbl, __u64 off, struct unw_row *out)
+{
+	struct unw_row *r;
+	__u32 zero = 0, lo = 1, hi, mid, found = 0;
+	int i;
+
+	r = bpf_map_lookup_elem(tbl, &zero);
+	if (!r || off > 0xffffffffull)
+		return false;
+	hi = r->off;		/* row 0: the number of rows after it */
+	for (i = 0; i < UNW_SEARCH_STEPS && lo <= hi; i++) {
+		mid = lo + (hi - lo) / 2;
+		r = bpf_map_lookup_elem(tbl, &mid);
+		if (!r)
+			return false;
+		if (r->off <= off) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (!found)
+		return false;
+	r = bpf_map_lookup_elem(tbl, &found);
+	if (!r)
+		return false;
+	*out = *r;
+	return out->cfa_type != UNW_CFA_NONE && out->cfa_type != UNW_CFA_UNSUPPORTED;
+}
+
+static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
+{
+	__u64 ra, bp;
+	__u8 stop = why == UNW_FB_NO_TABLE ? UNW_STOP_NO_TABLE : UNW_STOP_NO_CFI;
+
+	if (st->fb == UNW_FB_NONE) {
+		st->fb = why;
+		st->fb_key = st->cur.key;
+	}
+	if (st->bp <= st->sp ||
+	    bpf_probe_read_user(&ra, sizeof(ra), (void *)(st->bp + 8)) ||
+	    bpf_probe_read_user(&bp, sizeof(bp), (void *)st->bp)) {
+		st->stop = stop;
+		return 1;
+	}
+	st->fp_frames++;
+	if (!ra) {
+		st->stop = UNW_STOP_ZERO;
+		return 1;
+	}
+	st->pc = ra;
+	st->sp = st->bp + 16;
+	st->bp = bp;
+	st->exact = 0;
+	return 0;
+}
+
+/* A sigreturn trampoline: rsp points at the ucontext of the signal frame. */
+static __always_inline long unw_signal_step(struct unw_state *st)
+{
+	__u64 mc = st->sp + __builtin_offsetof(struct ucontext, uc_mcontext), ip, sp, bp;
+
+	if (bpf_probe_read_user(&ip, sizeof(ip),
+				(void *)(mc + __builtin_offsetof(struct sigcontext_64, ip))) ||
+	    bpf_probe_read_user(&sp, sizeof(sp),
+				(void *)(mc + __builtin_offsetof(struct sigcontext_64, sp))) ||
+	    bpf_probe_read_user(&bp, sizeof(bp),
+				(void *)(mc + __builtin_offsetof(struct sigcontext_64, bp)))) {
+		st->stop = UNW_STOP_UNREADABLE;
+		return 1;
+	}
+	if (!ip || !sp) {
+		st->stop = UNW_STOP_ZERO;
+		return 1;
+	}
+	st->table_frames++;
+	st->pc = ip;
+	st->sp = sp;
+	st->bp = bp;
+	st->exact = 1;		/* the interrupted PC, not a return address */
+	return 0;
+}
+
+static long unw_step(__u64 i, void *data)
+{
+	struct unw_state *st;
+	struct unw_row row = {};
+	struct unw_miss miss;
+	struct scratch *sc;
+	void *tbl;
+	__u64 lpc, cfa = 0, ra, bp, off;
+	__u32 zero = 0, idx;
+	__u8 fb = UNW_FB_NONE;
+
+	(void)i;
+	(void)data;
+	st = bpf_map_lookup_elem(&unw_states, &zero);
+	if (!st)
+		return 1;
+	if (st->n >= EV_MAX_FRAMES) {
+		st->stop = UNW_STOP_DEPTH;
+		return 1;
+	}
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	idx = st->base + st->n;
+	if (!sc || idx >= 2 * EV_MAX_FRAMES)
+		return 1;
+	((struct ev_sample *)sc->raw)->frames[idx] = st->pc;
+	st->n++;
+
+	lpc = st->exact ? st->pc : st->pc - 1;
+	if (!st->have_vma || lpc < st->cur.start || lpc >= st->cur.end) {
+		st->have_vma = unw_find_vma(st, lpc);
+		if (!st->have_vma)
+			__builtin_memset(&st->cur.key, 0, sizeof(st->cur.key));
+	}
+	if (!st->have_vma) {
+		fb = UNW_FB_NO_VMA;
+	} else if (!st->cur.key.ino) {
+		fb = UNW_FB_NO_CFI;
+	} else {
+		tbl = bpf_map_lookup_elem(&unw_tables, &st->cur.key);
+		if (!tbl) {
+			fb = UNW_FB_NO_TABLE;
+			miss.tgid = bpf_get_current_pid_tgid() >> 32;
+			miss.pad = 0;
+			miss.start = st->cur.start;
+			miss.end = st->cur.end;
+			miss.pgoff = st->cur.pgoff;
+			bpf_map_update_elem(&unw_missing, &st->cur.key, &miss, BPF_NOEXIST);
+		} else {
+			off = lpc - st->cur.start + (st->cur.pgoff << UNW_PAGE_SHIFT);
+			if (!unw_find_row(tbl, off, &row))
+				fb = UNW_FB_NO_CFI;
+		}
+	}
+	if (fb != UNW_FB_NONE)
+		return unw_fp_step(st, fb);
+
+	switch (row.cfa_type) {
+	case UNW_CFA_RSP:
+		cfa = st->sp + row.cfa_off;
+		break;
+	case UNW_CFA_RBP:
+		cfa = st->bp + row.cfa_off;
+		break;
+	case UNW_CFA_PLT:
+		cfa = st->sp + 8 + ((st->pc & 15) >= (__u64)row.cfa_off ? 8 : 0);
+		break;
+	case UNW_CFA_SIGNAL:
+		return unw_signal_step(st);
+	case UNW_CFA_END:
+		st->stop = UNW_STOP_END;
+		return 1;
+	default:
+		return unw_fp_step(st, UNW_FB_NO_CFI);
+	}
+	if (cfa <= st->sp) {
+		st->stop = UNW_STOP_BAD_SP;
+		return 1;
+	}
+	bp = st->bp;
+	if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa - 8)) ||
+	    (row.rbp_type == UNW_RBP_CFA &&
+	     bpf_probe_read_user(&bp, sizeof(bp), (void *)(cfa + row.rbp_off)))) {
+		st->stop = UNW_STOP_UNREADABLE;
+		return 1;
+	}
+	if (row.rbp_type == UNW_RBP_UNDEF)
+		bp = 0;
+	st->table_frames++;
+	if (!ra) {
+		st->stop = UNW_STOP_ZERO;
+		return 1;
+	}
+	st->pc = ra;
+	st->sp = cfa;
+	st->bp = bp;
+	st->exact = 0;
+	return 0;
+}
+
+static __always_inline void unw_bin_count(struct unw_key *key, bool fallback, __u32 which)
+{
+	struct unw_bin_stats *b, zero = {};
+
+	b = bpf_map_lookup_elem(&unw_bins, key);
+	if (!b) {
+		bpf_map_update_elem(&unw_bins, key, &zero, BPF_NOEXIST);
+		b = bpf_map_lookup_elem(&unw_bins, key);
+		if (!b)
+			return;		/* full: the per-CPU totals still count it */
+	}
+	if (fallback && which < UNW_FB_MAX)
+		__sync_fetch_and_add(&b->fallback[which], 1);
+	else if (!fallback && which < UNW_STOP_MAX)
+		__sync_fetch_and_add(&b->stop[which], 1);
+}
+
+/*
+ * Walks the current task's user stack into frames[base ..]; returns the
+ * number of frames. user_tick: the tick interrupted user mode, so ctx holds
+ * the user registers; otherwise they are the ones saved at kernel entry.
+ */
+static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user_tick, __u32 base)
+{
+	struct unw_state *st;
+	struct pt_regs *regs;
+	__u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&unw_states, &zero);
+	if (!st)
+		return 0;
+	__builtin_memset(st, 0, sizeof(*st));
+	st->base = base;
+	st->fb = UNW_FB_NONE;
+	st->mm = (__u64)BPF_CORE_READ(bpf_get_current_task_btf(), mm);
+	st->exact = 1;
+	if (user_tick) {
+		st->pc = ctx->regs.ip;
+		st->sp = ctx->regs.sp;
+		st->bp = ctx->regs.bp;
+	} else {
+		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+		if (regs) {
+			st->pc = BPF_CORE_READ(regs, ip);
+			st->sp = BPF_CORE_READ(regs, sp);
+			st->bp = BPF_CORE_READ(regs, bp);
+		}
+	}
+	stat_inc(EV_STAT_UNW_STACKS);
+	if (!st->pc || !st->sp) {
+		stat_inc(EV_STAT_UNW_STOP + UNW_STOP_NO_REGS);
+		return 0;
+	}
+	bpf_loop(EV_MAX_FRAMES + 1, unw_step, NULL, 0);
+
+	stat_add(EV_STAT_UNW_FRAMES_TABLE, st->table_frames);
+	stat_add(EV_STAT_UNW_FRAMES_FP, st->fp_frames);
+	if (st->stop < UNW_STOP_MAX)
+		stat_inc(EV_STAT_UNW_STOP + st->stop);
+	if (st->stop == UNW_STOP_DEPTH)
+		stat_inc(EV_STAT_USTACK_TRUNC);
+	unw_bin_count(&st->cur.key, false, st->stop);
+	if (st->fb != UNW_FB_NONE) {
+		stat_inc(EV_STAT_UNW_FB + st->fb);
+		unw_bin_count(&st->fb_key, true, st->fb);
+	}
+	return st->n;
+}
+
+#endif

@@ -1,0 +1,897 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/unwind.c - unwind tables for the BPF walker (bpf/unwind.bpf.h).
+ *
+ * The walker keys tables by the file it finds behind a PC: device, inode
+ * and ctime (struct unw_key), which is what it can read from a VMA. A
+ * table is built once per build-id (elf/cfi.c does the parsing) into a BPF
+ * array of exactly its size, and that one array is inserted into
+ * `unw_tables` under every file key holding that build-id, so a libc
+ * mapped by a thousand processes costs one table.
+ *
+ * Work arrives two ways and is only ever done from the record loop, a
+ * bounded amount per turn, never from a ring-buffer or side-band callback:
+ *   - mappings of the targets (side-band mmap records, the /proc scan of
+ *     -p) are queued, so a command's own binaries get tables as they are
+ *     mapped, typically before main() runs far;
+ *   - the walker reports file mappings it met without a table in
+ *     `unw_missing`, with the key it computed itself: that covers -a, where
+ *     nothing is built until it is sampled, and any file whose key user
+ *     space would compute differently.
+ * Until a table is in, the walker takes frame-pointer steps and counts
+ * them. A file without CFI gets the shared empty table, so it is asked
+ * for only once.
+ *
+ * Building a large binary's table takes long (cc1: about a second), so
+ * builds run on builder threads: the loop hands one a duplicated file
+ * descriptor, goes on draining the ring buffer, and inserts the finished
+ * table at a later turn (an eventfd wakes it). A thread touches nothing
+ * but its job. Jobs wait smallest file first, and there are two threads,
+ * so one huge binary (a browser, a compiler) does not hold up the others. The command's own binaries, and -p's processes, are queued
+ * before sampling starts, and record waits (a bounded time) for them.
+ *
+ * Memory: each table is charged the kernel's size (an array element is
+ * rounded up to 8 bytes). Over the budget, the least recently mapped
+ * table is dropped; its files fall back to frame pointers until a walker
+ * miss brings it back.
+ */
+#include <errno.h>
+#include <bpf/bpf.h>
+#include <fcntl.h>
+#include <linux/types.h>
+#include <pthread.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "elf/cfi.h"
+#include "elf/elf_file.h"
+#include "record/hashmap.h"
+#include "record/sampler.h"
+#include "record/session.h"
+#include "record/unwind.h"
+#include "util/log.h"
+
+#define MISSES_PER_TURN	64	/* walker misses read per loop turn */
+#define MAX_OPEN_TRIES	3	/* then a file is treated as having no CFI */
+#define MAX_ROWS	(1u << 23)	/* the walker's binary search covers this many */
+#define NR_BUILDERS	2
+
+enum file_state {
+	FILE_NEW,
+	FILE_PENDING,		/* its binary's table is being built */
+	FILE_LOADED,		/* its key maps to its binary's table */
+	FILE_EMPTY,		/* its key maps to the empty table: no CFI */
+};
+
+/* One binary (build-id, else the file key when it has none). */
+struct unw_binary {
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;
+	struct unw_key self;		/* the key of a file without a build-id */
+	char *path;
+	int fd;				/* its table (inner map), -1 when none */
+	int err;			/* why it has none: 0, or cfi_table__build()'s */
+	bool building;			/* a job for the builder thread is out */
+	size_t nr_rows;
+	uint64_t bytes;
+	uint64_t last_used;
+	uint64_t build_ns;
+};
+
+/* One file key seen. */
+struct unw_file {
+	struct unw_key key;
+	enum file_state state;
+	unsigned int tries;
+	size_t bin;			/* index + 1 into bins, 0: not known */
+};
+
+struct unw_work {
+	uint32_t tgid;
+	uint64_t start, end;
+	char *path;
+};
+
+/* A table built by the builder thread, from fd, for bins[bin]. */
+struct unw_job {
+	size_t bin;
+	uint64_t size;			/* of the file: smaller ones go first */
+	int fd;				/* a duplicate, closed by the builder */
+	int err;			/* the result: 0 and map_fd, or -errno */
+	int map_fd;
+	size_t nr_rows;
+	uint64_t bytes, build_ns;
+	const char *source;
+	struct unw_job *next;
+};
+
+struct unwinder {
+	struct session *s;
+	int tables_fd, missing_fd, bins_fd;
+	int empty_fd;			/* the table of files without CFI: no rows */
+	struct unw_binary *bins;
+	size_t nr_bins, alloc_bins;
+	struct u64map bin_index;	/* hash -> index + 1, probing on collisions */
+	struct unw_file *files;
+	size_t nr_files, alloc_files;
+	struct u64map file_index;
+	struct unw_work *queue;
+	size_t q_head, q_nr, q_alloc;
+	uint64_t budget, used, clock;
+	struct unwind_totals st;
+
+	/* the builder thread: todo and done lists under lock */
+	pthread_t threads[NR_BUILDERS];
+	size_t nr_threads;
+	bool stopping;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct unw_job *todo, *done;
+	size_t jobs_out;
+	int done_fd;			/* eventfd: a job is done (the loop waits on it) */
+};
+
+static int grow(void *arr, size_t *alloc, size_t need, size_t size)
+{
+	void **p = arr;
+	size_t n = *alloc ? *alloc : 64;
+	void *q;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = reallocarray(*p, n, size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*alloc = n;
+	return 0;
+}
+
+static bool key_eq(const struct unw_key *a, const struct unw_key *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->ctime_ns == b->ctime_ns;
+}
+
+static uint64_t key_hash(const struct unw_key *k)
+{
+	return hash_u64(k->ino ^ hash_u64(k->dev ^ hash_u64(k->ctime_ns)));
+}
+
+/* The key the walker computes for the file open at fd (see unw_vma_cb). */
+static int key_of_fd(int fd, struct unw_key *k)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	memset(k, 0, sizeof(*k));
+	k->dev = (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev));
+	k->ino = st.st_ino;
+	k->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
+	return 0;
+}
+
+static struct unw_file *file_for(struct unwinder *u, const struct unw_key *k)
+{
+	uint64_t h = key_hash(k), *slot;
+	struct unw_file *f;
+	bool added;
+
+	for (;; h++) {
+		if (u64map__upsert(&u->file_index, h, 0, &slot, &added))
+			return NULL;
+		if (added)
+			break;
+		if (*slot && key_eq(&u->files[*slot - 1].key, k))
+			return &u->files[*slot - 1];
+	}
+	if (grow(&u->files, &u->alloc_files, u->nr_files + 1, sizeof(*u->files))) {
+		*slot = 0;	/* never matches */
+		return NULL;
+	}
+	f = &u->files[u->nr_files];
+	memset(f, 0, sizeof(*f));
+	f->key = *k;
+	*slot = ++u->nr_files;
+	return f;
+}
+
+static struct unw_binary *binary_for(struct unwinder *u, const uint8_t *id, uint32_t len,
+				     const struct unw_key *k, const char *path)
+{
+	uint64_t h = len ? hash_bytes(id, len) : key_hash(k) ^ 1, *slot;
+	struct unw_binary *b;
+	bool added;
+
+	for (;; h++) {
+		if (u64map__upsert(&u->bin_index, h, 0, &slot, &added))
+			return NULL;
+		if (added)
+			break;
+		if (!*slot)
+			continue;
+		b = &u->bins[*slot - 1];
+		if (len ? b->build_id_len == len && !memcmp(b->build_id, id, len)
+			: !b->build_id_len && key_eq(&b->self, k))
+			return b;
+	}
+	if (grow(&u->bins, &u->alloc_bins, u->nr_bins + 1, sizeof(*u->bins))) {
+		*slot = 0;
+		return NULL;
+	}
+	b = &u->bins[u->nr_bins];
+	memset(b, 0, sizeof(*b));
+	b->path = strdup(path);
+	if (!b->path) {
+		*slot = 0;
+		return NULL;
+	}
+	memcpy(b->build_id, id, len);
+	b->build_id_len = len;
+	b->self = *k;
+	b->fd = -1;
+	*slot = ++u->nr_bins;
+	return b;
+}
+
+static int set_table(struct unwinder *u, const struct unw_key *k, int inner_fd)
+{
+	__u32 v = (__u32)inner_fd;
+
+	if (bpf_map_update_elem(u->tables_fd, k, &v, BPF_ANY))
+		return -errno;
+	pr_debug("unwind key %x:%llu:%llu -> table fd %d", k->dev, (unsigned long long)k->ino,
+		 (unsigned long long)k->ctime_ns, inner_fd);
+	return 0;
+}
+
+/* Drops least recently used tables until used + need fits the budget. */
+static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary *keep)
+{
+	while (u->used + need > u->budget) {
+		struct unw_binary *lru = NULL;
+		size_t i, idx;
+
+		for (i = 0; i < u->nr_bins; i++) {
+			struct unw_binary *b = &u->bins[i];
+
+			if (b->fd >= 0 && b != keep && (!lru || b->last_used < lru->last_used))
+				lru = b;
+		}
+		if (!lru)
+			return;
+		idx = (size_t)(lru - u->bins) + 1;
+		for (i = 0; i < u->nr_files; i++) {
+			struct unw_file *f = &u->files[i];
+
+			if (f->bin == idx && f->state == FILE_LOADED) {
+				bpf_map_delete_elem(u->tables_fd, &f->key);
+				f->state = FILE_NEW;
+			}
+		}
+		pr_debug("unwind table of '%s' evicted (%llu KiB)", lru->path,
+			 (unsigned long long)(lru->bytes >> 10));
+		close(lru->fd);
+		lru->fd = -1;
+		u->used -= lru->bytes;
+		u->st.evicted++;
+	}
+}
+
+/*
+ * Builds the table of the file open at fd into a new inner map (*map_fd).
+ * Touches nothing shared: the builder thread runs it.
+ */
+static int make_table(int fd, uint64_t budget, struct unw_job *j)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
+	LIBBPF_OPTS(bpf_map_batch_opts, bopts);
+	struct cfi_table t = { 0 };
+	struct unw_row *rows = NULL;
+	__u32 *keys = NULL, count, i, n;
+	uint64_t t0 = now_ns();
+	int err, map_fd = -1;
+
+	err = cfi_table__build(fd, &t);
+	if (!err && (!t.nr_rows || t.nr_rows >= MAX_ROWS))
+		err = -ENOENT;
+	if (err)
+		goto out;
+	n = (__u32)t.nr_rows + 1;
+	j->bytes = (uint64_t)n * ((sizeof(struct unw_row) + 7) & ~7ul) + 4096;
+	if (j->bytes > budget) {
+		err = -E2BIG;
+		goto out;
+	}
+	err = -ENOMEM;
+	rows = malloc((size_t)n * sizeof(*rows));
+	keys = malloc((size_t)n * sizeof(*keys));
+	if (!rows || !keys)
+		goto out;
+	memset(&rows[0], 0, sizeof(rows[0]));
+	rows[0].off = n - 1;	/* row 0: how many rows follow (unw_find_row) */
+	memcpy(&rows[1], t.rows, t.nr_rows * sizeof(*rows));
+	for (i = 0; i < n; i++)
+		keys[i] = i;
+	map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw", sizeof(__u32),
+				sizeof(struct unw_row), n, &mopts);
+	if (map_fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	count = n;
+	if (bpf_map_update_batch(map_fd, keys, rows, &count, &bopts) || count != n) {
+		err = errno ? -errno : -EIO;
+		goto out;
+	}
+	j->map_fd = map_fd;
+	map_fd = -1;
+	j->nr_rows = t.nr_rows;
+	j->source = t.source;
+	j->build_ns = now_ns() - t0;
+	err = 0;
+out:
+	if (map_fd >= 0)
+		close(map_fd);
+	free(rows);
+	free(keys);
+	cfi_table__release(&t);
+	return err;
+}
+
+/* Takes a finished job's table into bins[j->bin] (or its failure). */
+static void take_table(struct unwinder *u, struct unw_job *j)
+{
+	struct unw_binary *b = &u->bins[j->bin];
+
+	b->building = false;
+	b->err = j->err;
+	if (j->err) {
+		if (j->err == -E2BIG)
+			pr_warn("the unwind table of '%s' is larger than the whole budget: "
+				"frame pointers are used there", b->path);
+		else
+			u->st.no_cfi++;
+		return;
+	}
+	make_room(u, j->bytes, b);
+	b->fd = j->map_fd;
+	b->nr_rows = j->nr_rows;
+	b->bytes = j->bytes;
+	b->build_ns = j->build_ns;
+	u->used += j->bytes;
+	if (u->used > u->st.peak_bytes)
+		u->st.peak_bytes = u->used;
+	u->st.tables++;
+	u->st.rows += j->nr_rows;
+	u->st.build_ns += j->build_ns;
+	pr_debug("unwind table of '%s': %zu rows from %s in %.1f ms", b->path, j->nr_rows,
+		 j->source ? j->source : "?", j->build_ns / 1e6);
+}
+
+static void *builder_main(void *arg)
+{
+	struct unwinder *u = arg;
+	struct unw_job *j;
+
+	pthread_mutex_lock(&u->lock);
+	for (;;) {
+		while (!u->todo && !u->stopping)
+			pthread_cond_wait(&u->wake, &u->lock);
+		if (u->stopping)
+			break;
+		j = u->todo;
+		u->todo = j->next;
+		pthread_mutex_unlock(&u->lock);
+		j->err = make_table(j->fd, u->budget, j);
+		close(j->fd);
+		j->fd = -1;
+		pthread_mutex_lock(&u->lock);
+		j->next = u->done;
+		u->done = j;
+		eventfd_write(u->done_fd, 1);	/* wakes the loop */
+	}
+	pthread_mutex_unlock(&u->lock);
+	return NULL;
+}
+
+/* Builds bins[bin]'s table: in place before the thread runs, else as a job. */
+static int build_table(struct unwinder *u, size_t bin, int fd)
+{
+	struct unw_job *j, **tail;
+	struct stat st;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->bin = bin;
+	j->map_fd = -1;
+	j->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (j->fd < 0) {
+		free(j);
+		return -errno;
+	}
+	j->size = fstat(fd, &st) ? UINT64_MAX : (uint64_t)st.st_size;
+	u->bins[bin].building = true;
+	pthread_mutex_lock(&u->lock);
+	for (tail = &u->todo; *tail && (*tail)->size <= j->size; tail = &(*tail)->next)
+		;
+	j->next = *tail;
+	*tail = j;
+	u->jobs_out++;
+	pthread_cond_signal(&u->wake);
+	pthread_mutex_unlock(&u->lock);
+	return 0;
+}
+
+/* Points key at its binary's table, or at the empty one. */
+static int attach_file(struct unwinder *u, struct unw_file *f)
+{
+	const struct unw_binary *b = &u->bins[f->bin - 1];
+	int err;
+
+	if (b->fd >= 0) {
+		err = set_table(u, &f->key, b->fd);
+		if (!err) {
+			f->state = FILE_LOADED;
+			u->st.files++;
+		}
+	} else {
+		err = set_table(u, &f->key, u->empty_fd);
+		if (!err)
+			f->state = FILE_EMPTY;
+	}
+	if (err)
+		err = pr_errno(err, "cannot load the unwind table of '%s'", b->path);
+	return err;
+}
+
+/* Finished jobs: their tables go in, under every file key waiting for them. */
+static int collect_jobs(struct unwinder *u)
+{
+	struct unw_job *done, *next;
+	size_t i;
+	int err = 0;
+
+	eventfd_t n;
+
+	pthread_mutex_lock(&u->lock);
+	done = u->done;
+	u->done = NULL;
+	pthread_mutex_unlock(&u->lock);
+	if (done)
+		eventfd_read(u->done_fd, &n);	/* resets it; EAGAIN: nothing to reset */
+	for (; done; done = next) {
+		next = done->next;
+		take_table(u, done);
+		for (i = 0; i < u->nr_files && !err; i++)
+			if (u->files[i].bin == done->bin + 1 && u->files[i].state == FILE_PENDING)
+				err = attach_file(u, &u->files[i]);
+		u->jobs_out--;
+		free(done);
+	}
+	return err;
+}
+
+/*
+ * Gives the file mapped at [start, end) in tgid a table: key is the
+ * walker's when it reported the miss, else computed from the file.
+ */
+static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t end,
+		     const char *path, const struct unw_key *walker_key)
+{
+	uint8_t id[REC_BUILD_ID_MAX];
+	struct unw_binary *b;
+	struct unw_file *f;
+	struct unw_key k;
+	uint32_t len = 0;
+	int fd, err = 0;
+
+	fd = mapped_file__open(tgid, start, end, path);
+	if (fd < 0 && !walker_key) {
+		u->st.unreadable++;
+		return 0;
+	}
+	if (walker_key)
+		k = *walker_key;
+	else if (key_of_fd(fd, &k))
+		goto out;
+	f = file_for(u, &k);
+	if (!f) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (f->state != FILE_NEW) {
+		if (f->bin)
+			u->bins[f->bin - 1].last_used = ++u->clock;
+		goto out;
+	}
+	if (fd < 0) {
+		/* gone before we could read it: ask again next time, then give up */
+		if (++f->tries < MAX_OPEN_TRIES)
+			goto out;
+		u->st.unreadable++;
+		f->state = FILE_EMPTY;
+		err = set_table(u, &k, u->empty_fd);
+		goto out;
+	}
+	if (elf_file__read_build_id(fd, id, &len))
+		len = 0;
+	b = binary_for(u, id, len, &k, path);
+	if (!b) {
+		err = -ENOMEM;
+		goto out;
+	}
+	b->last_used = ++u->clock;
+	f->bin = (size_t)(b - u->bins) + 1;
+	if (b->fd < 0 && !b->err && !b->building) {
+		err = build_table(u, f->bin - 1, fd);
+		if (err) {
+			err = pr_errno(err, "cannot build the unwind table of '%s'", path);
+			goto out;
+		}
+	}
+	if (u->bins[f->bin - 1].building)
+		f->state = FILE_PENDING;	/* collect_jobs() attaches it */
+	else
+		err = attach_file(u, f);
+out:
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+int unwinder__open(struct session *s, uint64_t budget, struct unwinder **out)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
+	struct unw_row header = { 0 };
+	struct unwinder *u;
+	__u32 zero = 0;
+	size_t i;
+	int err;
+
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
+	u->s = s;
+	u->budget = budget;
+	u->empty_fd = -1;
+	u->done_fd = -1;
+	pthread_mutex_init(&u->lock, NULL);
+	pthread_cond_init(&u->wake, NULL);
+	u->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (u->done_fd < 0) {
+		err = pr_errno(-errno, "cannot set up the stack unwinder");
+		unwinder__close(u);
+		return err;
+	}
+	for (i = 0; i < NR_BUILDERS; i++) {
+		err = pthread_create(&u->threads[i], NULL, builder_main, u);
+		if (err) {
+			err = pr_errno(-err, "cannot start the unwind table builders");
+			unwinder__close(u);
+			return err;
+		}
+		u->nr_threads++;
+	}
+	sampler__unwind_fds(s->sampler, &u->tables_fd, &u->missing_fd, &u->bins_fd);
+	u->empty_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw_none", sizeof(__u32),
+				     sizeof(struct unw_row), 1, &mopts);
+	if (u->empty_fd < 0 || bpf_map_update_elem(u->empty_fd, &zero, &header, BPF_ANY)) {
+		err = pr_errno(-errno, "cannot set up the stack unwinder's tables");
+		unwinder__close(u);
+		return err;
+	}
+	*out = u;
+	return 0;
+}
+
+int unwinder__note_mapping(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t end,
+			   const char *path)
+{
+	struct unw_work *w;
+
+	if (!u || path[0] != '/')
+		return 0;
+	if (u->q_head == u->q_nr) {
+		u->q_head = 0;
+		u->q_nr = 0;
+	}
+	if (grow(&u->queue, &u->q_alloc, u->q_nr + 1, sizeof(*u->queue)))
+		return pr_errno(-ENOMEM, "cannot queue unwind tables");
+	w = &u->queue[u->q_nr];
+	w->path = strdup(path);
+	if (!w->path)
+		return pr_errno(-ENOMEM, "cannot queue unwind tables");
+	w->tgid = tgid;
+	w->start = start;
+	w->end = end;
+	u->q_nr++;
+	return 0;
+}
+
+/* /proc/PID/map_files/START-END names the file the walker met. */
+static void miss_path(const struct unw_miss *m, char *buf, size_t len)
+{
+	char link[96];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%u/map_files/%llx-%llx", m->tgid,
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	n = readlink(link, buf, len - 1);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+}
+
+static int work_misses(struct unwinder *u, uint64_t deadline)
+{
+	struct unw_key keys[MISSES_PER_TURN], k, *prev = NULL;
+	struct unw_miss m;
+	char path[4096];
+	size_t nr = 0, i;
+	int err = 0;
+
+	while (nr < MISSES_PER_TURN && !bpf_map_get_next_key(u->missing_fd, prev, &k)) {
+		keys[nr] = k;
+		prev = &keys[nr++];
+	}
+	for (i = 0; i < nr && !err && now_ns() < deadline; i++) {
+		if (bpf_map_lookup_elem(u->missing_fd, &keys[i], &m))
+			continue;
+		miss_path(&m, path, sizeof(path));
+		err = load_file(u, m.tgid, m.start, m.end, path, &keys[i]);
+		bpf_map_delete_elem(u->missing_fd, &keys[i]);
+	}
+	return err;
+}
+
+int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more)
+{
+	uint64_t deadline = now_ns() + budget_ns;
+	int err;
+
+	*more = false;
+	if (!u)
+		return 0;
+	err = collect_jobs(u);
+	if (!err)
+		err = work_misses(u, deadline);
+	while (!err && u->q_head < u->q_nr && now_ns() < deadline) {
+		struct unw_work *w = &u->queue[u->q_head++];
+
+		err = load_file(u, w->tgid, w->start, w->end, w->path, NULL);
+		free(w->path);
+		w->path = NULL;
+	}
+	*more = u->q_head < u->q_nr;
+	return err;
+}
+
+int unwinder__drain(struct unwinder *u, uint64_t timeout_ns)
+{
+	uint64_t deadline = now_ns() + timeout_ns, now;
+	struct pollfd pfd;
+	int err = 0;
+
+	while (u && !err && u->q_head < u->q_nr) {
+		struct unw_work *w = &u->queue[u->q_head++];
+
+		err = load_file(u, w->tgid, w->start, w->end, w->path, NULL);
+		free(w->path);
+		w->path = NULL;
+	}
+	while (u && !err && u->jobs_out && (now = now_ns()) < deadline) {
+		pfd.fd = u->done_fd;
+		pfd.events = POLLIN;
+		poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1));
+		err = collect_jobs(u);
+	}
+	return err;
+}
+
+void unwinder__prepare_path(struct unwinder *u, const char *path)
+{
+	if (u && path && path[0] == '/' && load_file(u, 0, 0, 0, path, NULL))
+		pr_debug("no unwind table prepared for '%s'", path);
+}
+
+int unwinder__event_fd(const struct unwinder *u)
+{
+	return u->done_fd;
+}
+
+void unwinder__totals(const struct unwinder *u, struct unwind_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (u)
+		*t = u->st;
+}
+
+static const struct unw_binary *binary_of_key(const struct unwinder *u, const struct unw_key *k)
+{
+	uint64_t h = key_hash(k);
+	const uint64_t *slot;
+
+	for (;; h++) {
+		slot = u64map__find(&u->file_index, h);
+		if (!slot)
+			return NULL;
+		if (*slot && key_eq(&u->files[*slot - 1].key, k))
+			break;
+	}
+	slot = &u->files[*slot - 1].bin;
+	return *slot ? &u->bins[*slot - 1] : NULL;
+}
+
+static void fill_counts(struct rec_unwind *r, const struct unw_bin_stats *v)
+{
+	size_t i;
+
+	for (i = 0; i < UNW_FB_MAX && i < REC_UNW_FB_MAX; i++)
+		r->fallback[i] += v->fallback[i];
+	for (i = 0; i < UNW_STOP_MAX && i < REC_UNW_STOP_MAX; i++) {
+		r->stop[i] += v->stop[i];
+		r->walks += v->stop[i];
+	}
+}
+
+/* One row per binary the walker counted something in, merged by build-id. */
+static int store_binaries(struct unwinder *u, struct recording *rec)
+{
+	struct unw_key k, *prev = NULL, zero_key = { 0 };
+	struct rec_unwind *rows = NULL;
+	struct unw_bin_stats v;
+	size_t nr = 0, alloc = 0, i;
+	char other[64];
+	int err = 0;
+
+	while (!bpf_map_get_next_key(u->bins_fd, prev, &k)) {
+		const struct unw_binary *b;
+		struct rec_unwind *r = NULL;
+
+		prev = &k;
+		if (bpf_map_lookup_elem(u->bins_fd, &k, &v))
+			continue;
+		b = binary_of_key(u, &k);
+		for (i = 0; i < nr && b; i++)
+			if (rows[i].build_id_len == b->build_id_len &&
+			    !strcmp(rows[i].path, b->path) &&
+			    !memcmp(rows[i].build_id, b->build_id, b->build_id_len))
+				r = &rows[i];
+		if (!r) {
+			if (grow(&rows, &alloc, nr + 1, sizeof(*rows))) {
+				err = -ENOMEM;
+				break;
+			}
+			r = &rows[nr++];
+			memset(r, 0, sizeof(*r));
+			if (b) {
+				memcpy(r->build_id, b->build_id, b->build_id_len);
+				r->build_id_len = b->build_id_len;
+				r->table_rows = b->nr_rows;
+				r->table_bytes = b->bytes;
+				r->build_ns = b->build_ns;
+				r->path = b->path;
+			} else if (key_eq(&k, &zero_key)) {
+				r->path = "[anonymous]";
+			} else {
+				snprintf(other, sizeof(other), "[file %u:%u inode %llu]", k.dev >> 20,
+					 k.dev & 0xfffff, (unsigned long long)k.ino);
+				r->path = strdup(other);	/* freed below */
+				if (!r->path) {
+					nr--;
+					err = -ENOMEM;
+					break;
+				}
+				r->table_bytes = UINT64_MAX;	/* marks the strdup */
+			}
+		}
+		fill_counts(r, &v);
+	}
+	if (!err && nr)
+		err = recording__add_unwind(rec, rows, nr);
+	else if (err)
+		err = pr_errno(err, "cannot store the unwind counts");
+	for (i = 0; i < nr; i++)
+		if (rows[i].table_bytes == UINT64_MAX)
+			free((char *)rows[i].path);
+	free(rows);
+	return err;
+}
+
+int unwinder__store(struct unwinder *u, const uint64_t *tot)
+{
+	struct rec_unwind r;
+	size_t i;
+	int err;
+
+	if (!u)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.path = "";
+	r.walks = tot[EV_STAT_UNW_STACKS];
+	r.frames_table = tot[EV_STAT_UNW_FRAMES_TABLE];
+	r.frames_fp = tot[EV_STAT_UNW_FRAMES_FP];
+	for (i = 0; i < UNW_FB_MAX && i < REC_UNW_FB_MAX; i++)
+		r.fallback[i] = tot[EV_STAT_UNW_FB + i];
+	for (i = 0; i < UNW_STOP_MAX && i < REC_UNW_STOP_MAX; i++)
+		r.stop[i] = tot[EV_STAT_UNW_STOP + i];
+	r.table_rows = u->st.rows;
+	r.table_bytes = u->st.peak_bytes;
+	r.build_ns = u->st.build_ns;
+	err = recording__add_unwind(u->s->rec, &r, 1);
+	return err ? err : store_binaries(u, u->s->rec);
+}
+
+void unwinder__close(struct unwinder *u)
+{
+	struct unw_job *next;
+	struct timespec ts;
+	size_t i;
+
+	if (!u)
+		return;
+	pthread_mutex_lock(&u->lock);
+	u->stopping = true;
+	pthread_cond_broadcast(&u->wake);
+	pthread_mutex_unlock(&u->lock);
+	/*
+	 * A builder deep in a huge binary would hold up the end of the
+	 * recording: after a moment it is left to finish alone, with u.
+	 */
+	if (clock_gettime(CLOCK_REALTIME, &ts))
+		memset(&ts, 0, sizeof(ts));
+	ts.tv_nsec += 200000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	for (i = 0; i < u->nr_threads; i++) {
+		if (pthread_timedjoin_np(u->threads[i], NULL, &ts)) {
+			pr_debug("an unwind table builder is still busy: left to finish");
+			for (; i < u->nr_threads; i++)
+				pthread_detach(u->threads[i]);
+			return;
+		}
+	}
+	for (; u->todo; u->todo = next) {
+		next = u->todo->next;
+		close(u->todo->fd);
+		free(u->todo);
+	}
+	for (; u->done; u->done = next) {
+		next = u->done->next;
+		if (u->done->map_fd >= 0)
+			close(u->done->map_fd);
+		free(u->done);
+	}
+	if (u->done_fd >= 0)
+		close(u->done_fd);
+	pthread_mutex_destroy(&u->lock);
+	pthread_cond_destroy(&u->wake);
+	for (i = 0; i < u->nr_bins; i++) {
+		if (u->bins[i].fd >= 0)
+			close(u->bins[i].fd);
+		free(u->bins[i].path);
+	}
+	for (i = u->q_head; i < u->q_nr; i++)
+		free(u->queue[i].path);
+	if (u->empty_fd >= 0)
+		close(u->empty_fd);
+	free(u->bins);
+	free(u->files);
+	free(u->queue);
+	u64map__release(&u->bin_index);
+	u64map__release(&u->file_index);
+	free(u);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record/unwind.h - the unwind tables the BPF walker follows with
+ * `--call-graph dwarf`: built per build-id through elf/cfi.h, loaded into
+ * the sampler's maps under every file key (device, inode, ctime) that holds
+ * that build-id, kept within a memory budget, least recently used first out.
+ */
+#ifndef EPROF_RECORD_UNWIND_H
+#define EPROF_RECORD_UNWIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/recording.h"
+
+#define UNWIND_BUDGET_DEFAULT	(64ull << 20)	/* bytes of BPF map memory for tables */
+
+struct session;
+struct unwinder;
+
+/* Totals over the recording, for the summary and the metadata. */
+struct unwind_totals {
+	size_t tables;		/* tables built */
+	size_t files;		/* file keys loaded (one table may serve several) */
+	size_t no_cfi;		/* binaries without usable CFI */
+	size_t unreadable;	/* mappings whose file could not be opened */
+	size_t evicted;		/* tables dropped to stay within the budget */
+	uint64_t rows;		/* rows built */
+	uint64_t build_ns;	/* time spent building and loading */
+	uint64_t peak_bytes;	/* most table memory held at once */
+};
+
+/*
+ * Sets up the unwinder over the sampler's maps (s->sampler) with a budget
+ * in bytes. Prints on failure.
+ */
+int unwinder__open(struct session *s, uint64_t budget, struct unwinder **out);
+
+/*
+ * Queues the file mapped at [start, end) in tgid (path as mapped) for a
+ * table; cheap, so side-band callbacks may call it. 0 or -ENOMEM.
+ */
+int unwinder__note_mapping(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t end,
+			   const char *path);
+
+/*
+ * Builds tables: for the mappings the BPF walker found without one, then
+ * for the queue, until about budget_ns has passed. Called from the record
+ * loop, never from a ring-buffer callback. Sets *more when work is left.
+ */
+int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more);
+
+/*
+ * Hands every queued mapping to the builder and waits up to timeout_ns for
+ * the tables being built (-p and -- CMD: ready before the first sample).
+ * Prints on failure.
+ */
+int unwinder__drain(struct unwinder *u, uint64_t timeout_ns);
+
+/*
+ * Starts building a table for the file at path (e.g. the command about to
+ * be run); unwinder__drain() waits for it. Failures are quiet.
+ */
+void unwinder__prepare_path(struct unwinder *u, const char *path);
+
+/* Adds the per-binary and total unwind counts to the recording. */
+int unwinder__store(struct unwinder *u, const uint64_t *stats_total);
+
+/* An fd that becomes readable when a table is built (to wait on with epoll). */
+int unwinder__event_fd(const struct unwinder *u);
+
+void unwinder__totals(const struct unwinder *u, struct unwind_totals *t);
+
+/* Accepts NULL. */
+void unwinder__close(struct unwinder *u);
+
+#endif
