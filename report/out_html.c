@@ -14,7 +14,8 @@
  *           first, the most sampled first (small ids are short to write)
  *   t k cn  three parallel columns, one row per (time bucket, CPU, stack):
  *           the bucket as a delta to the previous row's (rows are sorted by
- *           time, so most deltas are 0 or 1), the stack id, and
+ *           time, so most deltas are 0 or 1; the first from origin_ns, the
+ *           whole second before the first sample), the stack id, and
  *           cpu + cpu_stride * (samples - 1): most rows hold one sample, and
  *           then this is the CPU alone
  *
@@ -59,6 +60,7 @@ struct html_ctx {
 	struct html_row *rows;
 	size_t nr_rows;
 	uint32_t *order;		/* stack ids by samples: order[new id] = old id */
+	uint32_t origin;		/* the first row's bucket, rounded down to a second */
 };
 
 /*
@@ -224,6 +226,13 @@ static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 	view_names__release(&v);
 	if (!err)
 		err = html__order_stacks(h);
+	/* the page starts at the whole second before the first sample (--from, a late -i) */
+	for (k = 0; k < h->nr_rows; k++)
+		if (!k || h->rows[k].slot < h->origin)
+			h->origin = h->rows[k].slot;
+	h->origin -= h->origin % (1000000000ull / VIEW_HTML_SLOT_NS);
+	for (k = 0; k < h->nr_rows; k++)
+		h->rows[k].slot -= h->origin;
 	if (!err && h->nr_rows > 1)
 		qsort(h->rows, h->nr_rows, sizeof(*h->rows), cmp_row);
 	return err;
@@ -286,6 +295,10 @@ static void put_quality(FILE *out, const struct report_summary *sum)
 		",\"lost_stacks\":%" PRIu64 ",\"truncated_stacks\":%" PRIu64 ",\"frames\":%" PRIu64
 		",\"resolved\":%" PRIu64 ",\"filtered\":%" PRIu64, sum->samples, sum->lost_samples,
 		sum->lost_stacks, sum->truncated_stacks, sum->frames, sum->resolved, sum->filtered);
+	if (sum->unw_walks)
+		fprintf(out, ",\"unwind\":{\"walks\":%" PRIu64 ",\"complete\":%" PRIu64
+			",\"truncated\":%" PRIu64 ",\"fallback\":%" PRIu64 "}", sum->unw_walks,
+			sum->unw_complete, sum->unw_truncated, sum->unw_fallback);
 	if (sum->ticks_known)
 		fprintf(out, ",\"ticks\":{\"expected\":%" PRIu64 ",\"fired\":%" PRIu64
 			",\"kept\":%" PRIu64 ",\"throttled\":%" PRIu64 ",\"missed\":%" PRIu64 "}",
@@ -301,8 +314,9 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	size_t i;
 
 	fprintf(out, "{\"version\":1,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
-		",\"cpu_stride\":%" PRIu32 ",", VIEW_HTML_SLOT_NS,
-		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID ? 2 : 1, rc->total, h->cpu_stride);
+		",\"cpu_stride\":%" PRIu32 ",\"origin_ns\":%llu,", VIEW_HTML_SLOT_NS,
+		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID ? 2 : 1, rc->total, h->cpu_stride,
+		h->origin * VIEW_HTML_SLOT_NS);
 	put_field_str(out, "title", o->title);
 	fputs("\"sources\":[", out);
 	for (i = 0; i < rc->nr_srcs; i++) {
