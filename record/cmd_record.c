@@ -419,9 +419,8 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 	if (!err)
 		err = recording__set_meta(rec, REC_META_TARGET, o->target_desc);
 	if (!err)
-		err = recording__set_meta(rec, REC_META_CALL_GRAPH,
-					  o->call_graph == CALL_GRAPH_DWARF ? "dwarf" : "fp");
-	if (!err && o->call_graph == CALL_GRAPH_DWARF)
+		err = recording__set_meta(rec, REC_META_CALL_GRAPH, s->unwinder ? "dwarf" : "fp");
+	if (!err && s->unwinder)
 		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
 	free(numa);
 	return err;
@@ -848,7 +847,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (sampler__open(&s, &s.sampler))
 		goto out;
-	if (opts.call_graph == CALL_GRAPH_DWARF &&
+	if (sampler__unwinds(s.sampler) &&
 	    unwinder__open(&s, opts.unwind_budget, &s.unwinder))
 		goto out;
 	if (opts.mode == TARGET_CMD) {
