@@ -57,7 +57,7 @@
 #define STATUS_INTERVAL_NS	1000000000ull
 #define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
 #define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
-#define UNWIND_PREPARE_NS	250000000ull	/* most a command waits for its tables */
+#define UNWIND_PREPARE_NS	150000000ull	/* most a command waits for its tables */
 #define SYSTEM_LD_SO		"/lib64/ld-linux-x86-64.so.2"
 
 static volatile sig_atomic_t stop_signal;
