@@ -15,12 +15,16 @@ if [ "${1:-}" = --tests ]; then
 	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,
 	# go tool pprof, addr2line) and the tools the end-to-end scripts use
 	# (libclang-rt-14-dev: libFuzzer and the sanitizers for the clang fuzz build;
-	# rustc: t0213 builds a Rust workload to check demangling of Rust names);
+	# rustc: t0213 builds a Rust workload to check demangling of Rust names;
 	# Debian's own programs built without frame pointers for the unwinder tests
 	# (python3, xz-utils, gzip), libc6-dbg so their entry frames have names,
-	# and linux-perf to compare with perf --call-graph dwarf
+	# and linux-perf to compare with perf --call-graph dwarf;
+	# nodejs, npm: puppeteer-core drives chromium through the HTML report)
 	pkgs+=(sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip
-	       procps time libclang-rt-14-dev rustc python3 xz-utils libc6-dbg linux-perf)
+	       procps time libclang-rt-14-dev rustc python3 xz-utils libc6-dbg linux-perf nodejs)
+	# Debian's npm conflicts with a nodejs that ships its own npm (NodeSource's):
+	# ask for the package only where there is no npm at all.
+	command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
@@ -29,4 +33,8 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	$SUDO apt-get update -qq
 	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [ "${1:-}" = --tests ]; then
+	# puppeteer-core at the version package-lock.json pins (t1101-html-*)
+	(cd "$(dirname "$0")/../tests/browser" && npm ci --no-audit --no-fund --loglevel=error)
 fi

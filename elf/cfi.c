@@ -7,8 +7,8 @@
  * and says for which range [start, end) that answer holds, but it has no
  * public way to list the FDEs. So the FDEs are enumerated with
  * dwarf_next_cfi over the raw section, each FDE's address range is decoded
- * (the one piece of the format read here: its pointer encoding), and the
- * range is walked row by row with dwarf_cfi_addrframe. Each row's rules
+ * (its pointer encoding is the one field read here), and the range is
+ * walked row by row with dwarf_cfi_addrframe. Each row's rules
  * are reduced to what the BPF walker follows (CFA from rsp or rbp, the
  * return address at CFA-8, rbp unchanged or saved at CFA+N, plus the PLT,
  * signal-frame and outermost-frame cases); anything else is marked
@@ -20,7 +20,9 @@
  *
  * The file is hostile (record runs as root on binaries users control):
  * it is read with pread, not mapped, so a concurrent truncation cannot
- * raise SIGBUS, and rows, FDEs and libdw's work are bounded (elf/cfi.h).
+ * raise SIGBUS; rows, FDEs and libdw's work are bounded (elf/cfi.h); and
+ * libdw only runs CFA programs vetted here first (vet_section), from a
+ * private copy of the section (copy_section).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -731,27 +733,6 @@ static int check_ident(Elf *elf)
 	return 0;
 }
 
-/* The section named name with contents, or NULL. */
-static Elf_Scn *find_section(Elf *elf, const char *name)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
 /*
  * Copies the CFI section into a minimal ELF file in memory: a header, the
  * section, and the names. libdw reads that copy, not the binary, so that
@@ -760,7 +741,7 @@ static Elf_Scn *find_section(Elf *elf, const char *name)
  *    binary's .eh_frame_hdr could send it to bytes we never vetted;
  *  - dwarf_begin_elf reads no other debug section of a large binary.
  */
-static int copy_section(struct builder *b, Elf_Scn *scn, const char *name)
+static int copy_section(struct builder *b, Elf_Scn *scn)
 {
 	static const char names[] = "\0.eh_frame\0.debug_frame\0.shstrtab";
 	size_t name_off = b->eh_frame ? 1 : 11, data_off = sizeof(Elf64_Ehdr);
@@ -802,7 +783,6 @@ static int copy_section(struct builder *b, Elf_Scn *scn, const char *name)
 			      .sh_offset = data_off, .sh_size = data->d_size, .sh_addralign = 1 };
 	sh[2] = (Elf64_Shdr){ .sh_name = 24, .sh_type = SHT_STRTAB, .sh_offset = names_off,
 			      .sh_size = sizeof(names), .sh_addralign = 1 };
-	(void)name;
 	b->data.d_buf = b->image + data_off;
 	b->data.d_size = data->d_size;
 	b->data.d_type = ELF_T_BYTE;
@@ -813,15 +793,15 @@ static int copy_section(struct builder *b, Elf_Scn *scn, const char *name)
 /* Finds the CFI (.eh_frame when the file has one, else .debug_frame) and copies it. */
 static int find_cfi(struct builder *b, struct cfi_table *t)
 {
-	Elf_Scn *scn = find_section(b->elf, ".eh_frame");
+	Elf_Scn *scn = elf_section__find(b->elf, ".eh_frame");
 
 	b->eh_frame = scn != NULL;
 	if (!scn)
-		scn = find_section(b->elf, ".debug_frame");
+		scn = elf_section__find(b->elf, ".debug_frame");
 	if (!scn)
 		return -ENOENT;
 	t->source = b->eh_frame ? ".eh_frame" : ".debug_frame";
-	return copy_section(b, scn, t->source);
+	return copy_section(b, scn);
 }
 
 /* Hands the vetted copy to libdw. */
@@ -839,16 +819,14 @@ static int open_cfi(struct builder *b)
 	return b->cfi ? 0 : -EBADMSG;
 }
 
-int cfi_table__build(int fd, struct cfi_table *out)
+/* Builds the table of the ELF file elf (ended here, whatever happens). */
+static int build(Elf *elf, struct cfi_table *out)
 {
 	struct cfi_table t = { 0 };
-	struct builder b = { 0 };
+	struct builder b = { .elf = elf };
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	elf_version(EV_CURRENT);
-	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
-	b.elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!b.elf) {
 		err = -ENOEXEC;
 		goto out;
@@ -914,6 +892,20 @@ static int row_covers(const void *k, const void *elem)
 	if (key->off < r->off)
 		return -1;
 	return r != key->last && key->off >= r[1].off;
+}
+
+int cfi_table__build(int fd, struct cfi_table *out)
+{
+	elf_version(EV_CURRENT);
+	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
+	return build(elf_begin(fd, ELF_C_READ, NULL), out);
+}
+
+int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out)
+{
+	elf_version(EV_CURRENT);
+	/* libelf does not write to a native-endian image it only reads. */
+	return build(elf_memory((char *)image, size), out);
 }
 
 const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)

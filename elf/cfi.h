@@ -49,6 +49,13 @@ struct cfi_table {
 int cfi_table__build(int fd, struct cfi_table *out);
 
 /*
+ * The same for an ELF image in memory (image, size), such as the vDSO
+ * (elf_file.h's vdso__image()): its offsets are from the image's start,
+ * which is what a VMA with page offset 0 gives.
+ */
+int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out);
+
+/*
  * The row covering file offset off (the last row at or before it), or NULL
  * before the first row. A user-space twin of the BPF walker's search, for
  * tests and tools.

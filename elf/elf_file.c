@@ -748,7 +748,7 @@ int elf_file__open_fd(const char *path)
 int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *path)
 {
 	char buf[4096 + 64];
-	int fd;
+	int fd, root;
 
 	snprintf(buf, sizeof(buf), "/proc/%u/map_files/%llx-%llx", pid,
 		 (unsigned long long)start, (unsigned long long)end);
@@ -757,8 +757,12 @@ int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *pa
 		return fd;
 	if (path[0] != '/' || path[1] == '/')
 		return -ENOENT;
-	if ((size_t)snprintf(buf, sizeof(buf), "/proc/%u/root%s", pid, path) < sizeof(buf)) {
-		fd = elf_file__open_fd(buf);
+	/* the process's own view of its files: a container's symlinks stay inside it */
+	snprintf(buf, sizeof(buf), "/proc/%u/root", pid);
+	root = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root >= 0) {
+		fd = safe_open_in_root(root, path, ELF_FILE_MAX_SIZE, NULL);
+		close(root);
 		if (fd >= 0)
 			return fd;
 	}
@@ -813,24 +817,29 @@ static const char *debuglink(const struct elf_file *f)
 	return NULL;
 }
 
-bool elf_file__has_section(const struct elf_file *f, const char *name)
+void *elf_section__find(void *elf, const char *name)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(f->elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(f->elf, scn))) {
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
 		const char *n;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
 			continue;
-		n = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (n && !strcmp(n, name))
-			return true;
+			return scn;
 	}
-	return false;
+	return NULL;
+}
+
+bool elf_file__has_section(const struct elf_file *f, const char *name)
+{
+	return elf_section__find(f->elf, name) != NULL;
 }
 
 const void *elf_file__bytes(const struct elf_file *f, size_t *size)

@@ -78,6 +78,12 @@ int elf_segments__read(void *elf, struct rec_segment **segs, size_t *nr);
 int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uint64_t vaddr,
 				  uint64_t *off, uint64_t *left);
 
+/*
+ * The first section named name with contents (not SHT_NOBITS, not empty)
+ * of an open libelf handle (an Elf *), as an Elf_Scn *, or NULL.
+ */
+void *elf_section__find(void *elf, const char *name);
+
 /* True when f has a section of that name with contents (e.g. ".debug_info"). */
 bool elf_file__has_section(const struct elf_file *f, const char *name);
 
@@ -112,9 +118,11 @@ int elf_file__open_fd(const char *path);
 
 /*
  * Opens the file mapped at [start, end) in process pid for reading: the very
- * file through /proc/PID/map_files while the process lives, else
- * /proc/PID/root/PATH, else PATH, each through elf_file__open_fd(); a
- * mapped file that is not regular is not looked for elsewhere. Returns an
+ * file through /proc/PID/map_files while the process lives, else PATH
+ * resolved inside /proc/PID/root (safe_open_in_root(): a container's
+ * symlinks stay inside it), else PATH; each only a regular file of at most
+ * ELF_FILE_MAX_SIZE, never blocking. A mapped file that is not regular is
+ * not looked for elsewhere. Returns an
  * fd or -errno.
  */
 int mapped_file__open(uint32_t pid, uint64_t start, uint64_t end, const char *path);

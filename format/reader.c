@@ -518,7 +518,8 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 		    !col_u64(st, 3, &t.period_ns) || !col_u64(st, 4, &t.enabled_ns) ||
 		    !col_u64(st, 5, &t.throttled_ns) || !col_u64(st, 6, &t.throttles) ||
 		    !col_u64(st, 7, &t.fired) || !col_u64(st, 8, &t.kept) || !t.period_ns ||
-		    t.throttled_ns > t.enabled_ns || t.kept > t.fired) {
+		    t.throttled_ns > t.enabled_ns || t.kept > t.fired ||
+		    (rec->nr_cpus && t.cpu >= rec->nr_cpus)) {
 			err = rec_damaged(rec, "ticks row %" PRId64 ": bad value", row);
 			break;
 		}

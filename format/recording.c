@@ -519,6 +519,37 @@ static int meta_number(struct recording *rec, const char *key, uint64_t min, uin
 }
 
 /*
+ * numa_map: "cpu:node" pairs separated by commas (recording.h), each CPU
+ * below nr_cpus (when known), nodes below 65536.
+ */
+static int check_numa_map(struct recording *rec)
+{
+	unsigned long cpu, node;
+	char *map = NULL, *p, *end;
+	int err;
+
+	err = recording__get_meta(rec, REC_META_NUMA_MAP, &map);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	for (p = map; *p; p = *end ? end + 1 : end) {
+		if (*p < '0' || *p > '9')
+			break;
+		cpu = strtoul(p, &end, 10);
+		if (*end != ':' || end[1] < '0' || end[1] > '9' || cpu >= REC_MAX_CPUS ||
+		    (rec->nr_cpus && cpu >= rec->nr_cpus))
+			break;
+		node = strtoul(end + 1, &end, 10);
+		if ((*end && (*end != ',' || !end[1])) || node > 65535)
+			break;
+	}
+	if (*p)
+		err = rec_damaged(rec, "meta %s: \"%.32s\" is not a map of its CPUs to nodes",
+				  REC_META_NUMA_MAP, map);
+	free(map);
+	return err;
+}
+
+/*
  * The metadata every other table is checked against: the time span of the
  * recording and its CPU count. A finished recording's samples all lie in
  * [start_ns, end_ns], since the recorder reads the clock before it attaches
@@ -544,6 +575,9 @@ static int read_bounds(struct recording *rec)
 	if (err)
 		return err;
 	rec->nr_cpus = (uint32_t)cpus;
+	err = check_numa_map(rec);
+	if (err)
+		return err;
 	if (rec->has_start && rec->has_end && rec->span_end < rec->span_start)
 		return rec_damaged(rec, "meta: the recording ends (%" PRIu64 " ns) before it starts "
 				   "(%" PRIu64 " ns)", rec->span_end, rec->span_start);
@@ -709,6 +743,6 @@ void rec_ticks__explain(const struct rec_ticks *sum, struct tick_breakdown *out)
 	out->throttled += throttled;
 	out->missed += missed;
 	out->fired += sum->fired;
-	out->kept += sum->kept;
+	out->kept += sum->kept < sum->fired ? sum->kept : sum->fired;
 	out->throttles += sum->throttles;
 }

@@ -223,7 +223,7 @@ struct rec_ticks {
 	uint64_t throttled_ns;	/* <= enabled_ns */
 	uint64_t throttles;	/* times the kernel throttled the clock */
 	uint64_t fired;
-	uint64_t kept;		/* <= fired */
+	uint64_t kept;		/* the sum of a CPU's rows is <= their fired */
 };
 
 /* What the tick rows of one CPU say, in ticks. */

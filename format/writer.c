@@ -193,7 +193,7 @@ int recording__add_ticks(struct recording *rec, const struct rec_ticks *t)
 	int err;
 
 	err = check_writable(rec);
-	if (!err && (!t->period_ns || t->throttled_ns > t->enabled_ns || t->kept > t->fired)) {
+	if (!err && (!t->period_ns || t->throttled_ns > t->enabled_ns)) {
 		pr_err("'%s': inconsistent tick counts for CPU %u", rec->path, t->cpu);
 		err = -EINVAL;
 	}

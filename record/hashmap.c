@@ -158,7 +158,13 @@ static int stack_slots_grow(struct stack_table *t)
 uint32_t stack_table__intern(struct stack_table *t, const uint64_t *frames, uint32_t nr_kernel,
 			     uint32_t nr_user, bool *added, int *err)
 {
-	uint64_t h = stack_hash(frames, nr_kernel, nr_user);
+	return stack_table__intern_hash(t, stack_hash(frames, nr_kernel, nr_user), frames, nr_kernel,
+					nr_user, added, err);
+}
+
+uint32_t stack_table__intern_hash(struct stack_table *t, uint64_t h, const uint64_t *frames,
+				  uint32_t nr_kernel, uint32_t nr_user, bool *added, int *err)
+{
 	size_t i, n = (size_t)nr_kernel + nr_user;
 	struct stack_entry *e;
 	uint32_t id;

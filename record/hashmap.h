@@ -80,6 +80,14 @@ struct stack_table {
 uint32_t stack_table__intern(struct stack_table *t, const uint64_t *frames, uint32_t nr_kernel,
 			     uint32_t nr_user, bool *added, int *err);
 
+/*
+ * The same with the stack's hash given by the caller instead of computed:
+ * where the hash is known already, and for tests, which give different
+ * stacks one hash to check that they still get different ids.
+ */
+uint32_t stack_table__intern_hash(struct stack_table *t, uint64_t hash, const uint64_t *frames,
+				  uint32_t nr_kernel, uint32_t nr_user, bool *added, int *err);
+
 const struct stack_entry *stack_table__get(const struct stack_table *t, uint32_t id);
 
 void stack_table__release(struct stack_table *t);

@@ -14,10 +14,11 @@
  * The file lives in a world-writable directory and any user writes it: it
  * is opened without following symlinks, only if it is a regular file
  * (util/safe_open.h), and read only up to a bound. One map is read up to
- * JIT_MAP_MAX_BYTES of text plus symbol table (64 MiB: about 600,000 lines
- * of V8's --perf-basic-prof, several times what perf-map-agent writes for a
- * large JVM), all maps held at once up to JIT_MAPS_MAX_BYTES; a 7-million-
- * line map would otherwise take the root recorder past 1 GB. The bytes read
+ * JIT_MAP_MAX_BYTES of text plus symbol table (64 MiB: 48 MiB of text, at
+ * least 16 MiB for 699,050 symbols; about 500,000 lines of V8's
+ * --perf-basic-prof, several times what perf-map-agent writes for a large
+ * JVM), all maps held at once up to JIT_MAPS_MAX_BYTES; a 7-million-line
+ * map would otherwise take the root recorder past 1 GB. The bytes read
  * are kept in one buffer that the names point into (no allocation per
  * line). Past the cut, lines are only counted (within JIT_COUNT_MAX_BYTES,
  * so a sparse terabyte file ends the count too), and the cut is stored in
@@ -51,6 +52,7 @@ struct jitmap {
 	struct rec_jit_cut cut;		/* the last cut (cut.path NULL: none) */
 	bool cut_unsaved;		/* not yet in the recording */
 	bool cut_seen;			/* some read was cut */
+	unsigned int commits_since_final;	/* freed two commits after the exit */
 	bool final;			/* read at the process's exit: never again */
 	bool have_stat;			/* the file last read: */
 	dev_t dev;
@@ -338,14 +340,17 @@ static int refresh(struct jitmaps *j, struct jitmap *m)
 	limit = others < JIT_MAPS_MAX_BYTES ? JIT_MAPS_MAX_BYTES - others : 0;
 	if (limit > JIT_MAP_MAX_BYTES)
 		limit = JIT_MAP_MAX_BYTES;
+	/* the old contents go first: never two copies of a big map at once */
+	jitmap__release(m);
+	j->held = others;
 	memset(&fresh, 0, sizeof(fresh));
 	err = parse(fd, &st, limit, &fresh);
 	close(fd);
 	if (err) {
 		jitmap__release(&fresh);
+		m->have_stat = false;
 		return pr_errno(err, "cannot read '%s'", path);
 	}
-	jitmap__release(m);
 	m->syms = fresh.syms;
 	m->nr = fresh.nr;
 	m->text = fresh.text;
@@ -470,7 +475,7 @@ out:
 	return err;
 }
 
-int jitmaps__save_cuts(struct jitmaps *j, struct recording *rec)
+int jitmaps__after_commit(struct jitmaps *j, struct recording *rec)
 {
 	char path[64];
 	size_t i;
@@ -479,16 +484,25 @@ int jitmaps__save_cuts(struct jitmaps *j, struct recording *rec)
 	for (i = 0; j && i < j->nr; i++) {
 		struct jitmap *m = &j->maps[i];
 
-		if (!m->cut_unsaved)
-			continue;
-		snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
-		m->cut.tgid = m->pid;
-		m->cut.path = path;
-		err = recording__add_jit_cut(rec, &m->cut);
-		m->cut.path = NULL;
-		if (err)
-			return err;
-		m->cut_unsaved = false;
+		if (m->cut_unsaved) {
+			snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
+			m->cut.tgid = m->pid;
+			m->cut.path = path;
+			err = recording__add_jit_cut(rec, &m->cut);
+			m->cut.path = NULL;
+			if (err)
+				return err;
+			m->cut_unsaved = false;
+		}
+		/*
+		 * The commit after a process's exit stored what its last samples
+		 * needed; one more lets samples that trailed the exit record in.
+		 * Then its map goes, so that the budget serves live processes.
+		 */
+		if (m->final && m->text && ++m->commits_since_final >= 2) {
+			j->held -= m->held;
+			jitmap__release(m);
+		}
 	}
 	return 0;
 }

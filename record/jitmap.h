@@ -38,9 +38,10 @@ int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uin
 		   size_t n, size_t *nr_maps);
 
 /*
- * Writes to rec the maps cut (read only in part) since the last call:
- * call between commits. 0 or the recording's error.
+ * Called after each commit: writes to rec the maps cut (read only in part)
+ * since the last call, and frees the maps of processes that exited two
+ * commits ago. 0 or the recording's error.
  */
-int jitmaps__save_cuts(struct jitmaps *j, struct recording *rec);
+int jitmaps__after_commit(struct jitmaps *j, struct recording *rec);
 
 #endif

@@ -416,7 +416,11 @@ int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *r
 			pr_warn("CPU %u: %llu throttle records lost: its throttled time is short",
 				t->cpu, (unsigned long long)a.lost_records);
 	}
-	/* The counters after the clocks: a tick between the two reads counts as fired. */
+	/*
+	 * The counters after the clocks. A tick in progress between the two
+	 * reads may be kept in this row and fired in the next: only the sums
+	 * of a CPU's rows are exact (kept <= fired).
+	 */
 	err = read_percpu(sp, sp->skel->maps.ticks, 0);
 	for (i = 0; !err && i < sp->nr_clocks; i++) {
 		uint32_t c = sp->clocks[i].cpu;
@@ -431,8 +435,6 @@ int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *r
 
 		rows[i].kept = sp->percpu[c] - sp->prev_kept[c];
 		sp->prev_kept[c] = sp->percpu[c];
-		if (rows[i].kept > rows[i].fired)	/* read between the two counters */
-			rows[i].kept = rows[i].fired;
 	}
 	if (!err)
 		*nr = sp->nr_clocks;

@@ -229,7 +229,7 @@ int session__commit(struct session *s)
 	}
 	err = recording__commit(s->rec);
 	if (!err)
-		err = jitmaps__save_cuts(s->jitmaps, s->rec);
+		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (err)
 		return err;
 	s->last_commit_ns = t;

@@ -92,6 +92,12 @@ _Static_assert(sizeof(struct mmap2_head) == 72, "PERF_RECORD_MMAP2 layout");
 /* sample_id_all with PERF_SAMPLE_TID | PERF_SAMPLE_TIME: pid, tid, time at the end. */
 #define SAMPLE_ID_SIZE	16
 
+/* Without a sampler (a side-band fed by unit tests) every process is one. */
+static bool is_target(const struct sideband *sb, uint32_t pid)
+{
+	return !sb->s->sampler || sampler__is_target(sb->s->sampler, pid);
+}
+
 static bool is_file_path(const char *path)
 {
 	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
@@ -202,7 +208,7 @@ static int on_mmap2(struct sideband *sb, const struct perf_event_header *h)
 		return 0;			/* not terminated: malformed */
 	if (!(m.prot & PROT_EXEC) || m.len == 0)
 		return 0;
-	if (!sampler__is_target(sb->s->sampler, m.pid))
+	if (!is_target(sb, m.pid))
 		return 0;
 	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
 		return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
@@ -221,7 +227,7 @@ static int on_comm(struct sideband *sb, const struct perf_event_header *h)
 	if (h->size < sizeof(*h) + 8 + SAMPLE_ID_SIZE + 1)
 		return 0;
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
-	if (!sampler__is_target(sb->s->sampler, ids[0]))
+	if (!is_target(sb, ids[0]))
 		return 0;
 	max = h->size - sizeof(*h) - 8 - SAMPLE_ID_SIZE;
 	if (max > sizeof(buf) - 1)
@@ -232,7 +238,7 @@ static int on_comm(struct sideband *sb, const struct perf_event_header *h)
 		uint64_t *slot;
 		bool added;
 
-		/* forks after this copy only what the new image maps (apply_forks) */
+		/* forks after this copy only what the new image maps (sideband__end_batch) */
 		if (u64map__upsert(&sb->s->exec_ns, ids[0], record_time(h), &slot, &added))
 			return pr_errno(-ENOMEM, "cannot keep exec times");
 		*slot = record_time(h);
@@ -244,7 +250,7 @@ static int on_comm(struct sideband *sb, const struct perf_event_header *h)
  * PERF_RECORD_FORK: a new process (not a thread) inherits its parent's
  * mappings. The records of each CPU come in their own buffer, so the
  * parent's last mmaps may be read after its fork: forks are kept and
- * applied once the whole batch is in (apply_forks).
+ * applied once the whole batch is in (sideband__end_batch).
  */
 static int on_fork(struct sideband *sb, const struct perf_event_header *h)
 {
@@ -254,7 +260,7 @@ static int on_fork(struct sideband *sb, const struct perf_event_header *h)
 	if (h->size < sizeof(*h) + sizeof(ids) + 8 + SAMPLE_ID_SIZE)
 		return 0;
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
-	if (ids[0] == ids[1] || !sampler__is_target(sb->s->sampler, ids[0]))
+	if (ids[0] == ids[1] || !is_target(sb, ids[0]))
 		return 0;
 	if (sb->nr_forks == sb->alloc_forks) {
 		size_t n = sb->alloc_forks ? sb->alloc_forks * 2 : 64;
@@ -280,7 +286,7 @@ static int cmp_fork(const void *a, const void *b)
 }
 
 /* Oldest first, so a grandchild copies what its parent has just inherited. */
-static int apply_forks(struct sideband *sb)
+int sideband__end_batch(struct sideband *sb)
 {
 	size_t i;
 	int err = 0;
@@ -308,14 +314,13 @@ static int on_exit_record(struct sideband *sb, const struct perf_event_header *h
 	if (h->size < sizeof(*h) + sizeof(ids) + 8 + SAMPLE_ID_SIZE)
 		return 0;
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
-	if (ids[0] != ids[2] || !sampler__is_target(sb->s->sampler, ids[0]))
+	if (ids[0] != ids[2] || !is_target(sb, ids[0]))
 		return 0;
 	return jitmaps__read(sb->s->jitmaps, ids[0]);
 }
 
-static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
+int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_header *h)
 {
-	struct sideband *sb = ctx;
 	struct session *s = sb->s;
 	uint64_t lost;
 	int err = 0;
@@ -344,23 +349,28 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 	default:
 		break;
 	}
+	return err;
+}
+
+static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
+{
+	struct sideband *sb = ctx;
+	int err = sideband__handle(sb, cpu, h);
+
 	if (err) {
-		if (!s->err)
-			s->err = err;
+		if (!sb->s->err)
+			sb->s->err = err;
 		return LIBBPF_PERF_EVENT_ERROR;
 	}
 	return LIBBPF_PERF_EVENT_CONT;
 }
 
-int sideband__open(struct session *s, struct sideband **out)
+int sideband__new(struct session *s, struct sideband **out)
 {
-	struct perf_buffer_raw_opts popts;
-	struct perf_event_attr attr;
 	struct sideband *sb;
 	const void *vdso;
 	size_t vdso_size;
 	struct elf_file *vf;
-	int err;
 
 	sb = calloc(1, sizeof(*sb));
 	if (!sb)
@@ -371,6 +381,20 @@ int sideband__open(struct session *s, struct sideband **out)
 		memcpy(sb->vdso_id, vf->build_id, vf->build_id_len);
 		elf_file__close(vf);
 	}
+	*out = sb;
+	return 0;
+}
+
+int sideband__open(struct session *s, struct sideband **out)
+{
+	struct perf_buffer_raw_opts popts;
+	struct perf_event_attr attr;
+	struct sideband *sb;
+	int err;
+
+	err = sideband__new(s, &sb);
+	if (err)
+		return err;
 	memset(&popts, 0, sizeof(popts));
 	popts.sz = sizeof(popts);
 	sideband_attr__init(&attr, 1);
@@ -404,7 +428,7 @@ int sideband__consume(struct sideband *sb)
 		return sb->s->err;
 	if (err < 0)
 		return pr_errno(err, "cannot read the side-band events");
-	return apply_forks(sb);		/* prints its own error */
+	return sideband__end_batch(sb);		/* prints its own error */
 }
 
 static int scan_maps(struct sideband *sb, uint32_t pid)

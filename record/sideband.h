@@ -12,6 +12,8 @@
 
 #include "record/session.h"
 
+struct perf_event_header;
+
 struct sideband;
 
 /*
@@ -19,6 +21,23 @@ struct sideband;
  * every online CPU (build-ids from the kernel where it supports them).
  */
 int sideband__open(struct session *s, struct sideband **out);
+
+/*
+ * A side-band with no perf events yet (sideband__open() adds them): records
+ * reach it through sideband__handle() only, as unit tests feed them. With
+ * no sampler in s, every process is a target.
+ */
+int sideband__new(struct session *s, struct sideband **out);
+
+/*
+ * Handles one perf record read from CPU cpu's buffer. Forks are held back
+ * until sideband__end_batch(): the records of the other CPUs may still
+ * hold the parent's mmaps that happened before the fork.
+ */
+int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_header *h);
+
+/* After every CPU's buffer was read: applies the held forks, oldest first. */
+int sideband__end_batch(struct sideband *sb);
 
 int sideband__epoll_fd(struct sideband *sb);
 

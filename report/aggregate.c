@@ -375,16 +375,15 @@ static int on_sample_cfg(void *ctx, const struct rec_sample *s)
 	return lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, 1);
 }
 
-/* Starts a pass over rec with cfg: comm rows read, the comm filter's id known. */
-static int load_ctx__start(struct load_ctx *lc, struct recording *rec)
+/*
+ * Starts a pass over the samples with lc->cfg, once the agg holds its comm
+ * rows: the time origin, and the id of the comm filter's name.
+ */
+static int load_ctx__start(struct load_ctx *lc)
 {
 	const struct agg_config *cfg = lc->cfg;
-	int err;
+	int err = 0;
 
-	err = recording__for_each_comm(rec, on_comm, lc);
-	if (err)
-		return err;
-	stack_agg__sort_comms(lc->agg);
 	if (!cfg)
 		return 0;
 	lc->start_ns = cfg->start_ns;
@@ -401,7 +400,11 @@ int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
 	struct load_ctx lc = { .agg = agg, .cfg = cfg };
 	int err;
 
-	err = load_ctx__start(&lc, rec);
+	err = recording__for_each_comm(rec, on_comm, &lc);
+	if (!err) {
+		stack_agg__sort_comms(agg);
+		err = load_ctx__start(&lc);
+	}
 	if (!err)
 		err = recording__for_each_sample(rec, cfg ? on_sample_cfg : on_sample, &lc);
 	if (err && lc.err)
@@ -439,7 +442,7 @@ int stack_agg__walk(struct stack_agg *agg, struct recording *rec, const struct a
 			       .ctx = ctx };
 	int err;
 
-	err = load_ctx__start(&wc.lc, rec);
+	err = load_ctx__start(&wc.lc);	/* the comm rows are in agg already */
 	if (!err)
 		err = recording__for_each_sample(rec, on_sample_walk, &wc);
 	if (err && wc.lc.err)

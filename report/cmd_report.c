@@ -38,6 +38,8 @@ static void print_report_usage(FILE *f)
 		   "   --per-node          samples and top functions of each NUMA node\n"
 		   "   --timeline SECONDS  one row per interval with the top functions' shares (--csv)\n"
 		   "   --pprof OUT         gzip profile.proto for go tool pprof and others\n"
+		   "   --html OUT          one page: heat map, per-CPU strips, time ranges, flame\n"
+		   "                       graph, top table and diff of two ranges (no network)\n"
 		   "   --samples           every sample in time order, as perf script prints them\n"
 		   "filters:\n"
 		   "   --pid LIST, --tid LIST, --cpu LIST, --node LIST   e.g. 1,4-7\n"
@@ -58,7 +60,8 @@ enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE,
        /* the views (report_view_option()) */
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
-       OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES };
+       OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES,
+       OPT_HTML };
 
 #define MAX_DEBUG_DIRS	64
 
@@ -77,6 +80,7 @@ static const struct option long_options[] = {
 	{ "timeline", required_argument, NULL, OPT_TIMELINE },
 	{ "pprof", required_argument, NULL, OPT_PPROF },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -158,11 +162,13 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	switch (opt) {
 	case OPT_SVG:
 	case OPT_PPROF:
+	case OPT_HTML:
 		if (!optarg[0]) {
 			pr_err("an empty file name was given (see 'eprof report --help')");
 			return -EINVAL;
 		}
-		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG : REPORT_OUT_PPROF;
+		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG :
+			      opt == OPT_HTML ? REPORT_OUT_HTML : REPORT_OUT_PPROF;
 		va->file = optarg;
 		return 0;
 	case OPT_TOP:
@@ -255,13 +261,13 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 static int check_view_options(struct report_opts *o, struct view_args *va)
 {
 	unsigned int out = o->outputs;
-	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF;
+	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF | REPORT_OUT_HTML;
 
 	if (!out)	/* as perf report: no view asked for is the top table */
 		o->outputs = out = REPORT_OUT_TOP;
 	if (out & (out - 1)) {
 		pr_err("choose one output of --fold, --svg, --top, --per-cpu, --per-node, "
-		       "--timeline, --pprof, --samples");
+		       "--timeline, --pprof, --samples, --html");
 		return -EINVAL;
 	}
 	if (o->diff_base && va->nr_inputs) {
@@ -273,7 +279,8 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 		return -EINVAL;
 	}
 	if ((out & with_file) && o->output) {
-		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" : "--pprof");
+		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" :
+		       out & REPORT_OUT_HTML ? "--html" : "--pprof");
 		return -EINVAL;
 	}
 	if (va->kernel_only && va->user_only) {

@@ -264,43 +264,40 @@ static bool starts_with_comm(const char *path, const char *comm)
 }
 
 /*
- * Gives the profiled program's main binary mapping id 1: the mapping of
- * its first sampled frame in that binary, else the binary's lowest mapping.
+ * The main binary of process tgid in s: its file mapping whose name starts
+ * with the process's comm, else its lowest file mapping. NULL: none.
  */
-static int add_main_mapping(const struct report_ctx *rc, const struct pmaps *maps,
-			    struct pprof_builder *b)
+static const struct pmap *main_binary(const struct report_src *s, const struct pmaps *maps,
+				      uint32_t tgid)
 {
-	const struct pmap *main = NULL, *m;
-	const struct report_src *s;
-	struct pprof_frame p = { 0 };
+	const struct pmap *lowest = NULL, *m;
 	const char *comm = "";
-	size_t src = 0, k, i, j;
-	uint32_t tgid = 0;
-	int err;
+	size_t k, i;
 
-	err = busiest_process(rc, &src, &tgid);
-	if (err <= 0)
-		return err;
-	s = &rc->srcs[src];
 	for (k = 0; k < s->agg.nr; k++)
 		if (s->agg.entries[k].tgid == tgid) {
 			comm = stack_agg__comm(&s->agg, s->agg.entries[k].comm_id);
 			break;
 		}
-	for (i = 0; i < maps[src].nr; i++) {
-		m = &maps[src].v[i];
+	for (i = 0; i < maps->nr; i++) {
+		m = &maps->v[i];
 		if (m->tgid != tgid || m->path[0] != '/')
 			continue;	/* not a file: [vdso], //anon, ... */
-		if (!main)
-			main = m;	/* the lowest */
-		if (starts_with_comm(m->path, comm)) {
-			main = m;
-			break;
-		}
+		if (starts_with_comm(m->path, comm))
+			return m;
+		if (!lowest)
+			lowest = m;
 	}
-	if (!main)
-		return 0;
-	/* the mapping of that binary where samples fell (its code), if any */
+	return lowest;
+}
+
+/* The mapping of main's binary that holds tgid's first sampled frame in it; NULL: none. */
+static const struct pmap *sampled_mapping(const struct report_src *s, const struct pmaps *maps,
+					  uint32_t tgid, const struct pmap *main)
+{
+	const struct pmap *m;
+	size_t k, j;
+
 	for (k = 0; k < s->agg.nr; k++) {
 		const struct agg_entry *e = &s->agg.entries[k];
 		const struct sym_stack *st = e->stack;
@@ -312,14 +309,37 @@ static int add_main_mapping(const struct report_ctx *rc, const struct pmaps *map
 
 			if (!f->dso || strcmp(f->dso, main->path))
 				continue;
-			m = pmaps__find(&maps[src], tgid, f->addr, e->last_ns, f->dso);
-			if (m) {
-				main = m;
-				goto found;
-			}
+			m = pmaps__find(maps, tgid, f->addr, e->last_ns, f->dso);
+			if (m)
+				return m;
 		}
 	}
-found:
+	return NULL;
+}
+
+/*
+ * Gives the profiled program's main binary mapping id 1: the mapping of
+ * its first sampled frame in that binary (its code), else the binary's
+ * mapping main_binary() found.
+ */
+static int add_main_mapping(const struct report_ctx *rc, const struct pmaps *maps,
+			    struct pprof_builder *b)
+{
+	const struct pmap *main, *m;
+	struct pprof_frame p = { 0 };
+	uint32_t tgid = 0;
+	size_t src = 0;
+	int err;
+
+	err = busiest_process(rc, &src, &tgid);
+	if (err <= 0)
+		return err;
+	main = main_binary(&rc->srcs[src], &maps[src], tgid);
+	if (!main)
+		return 0;
+	m = sampled_mapping(&rc->srcs[src], &maps[src], tgid, main);
+	if (m)
+		main = m;
 	p.binary = main->path;
 	p.build_id = main->build_id;
 	p.map_start = main->start;
@@ -328,72 +348,79 @@ found:
 	return pprof__add_mapping(b, &p);
 }
 
+/* frame_ctx, plus the frames array reused from one entry to the next */
+struct entry_ctx {
+	struct frame_ctx fc;
+	struct pprof_builder *b;
+	struct pprof_frame *frames;
+	size_t alloc;
+};
+
+/* One aggregate entry of s as one pprof sample with its labels. */
+static int add_entry(struct entry_ctx *ec, const struct report_src *s, const struct agg_entry *e)
+{
+	const struct sym_stack *st = e->stack;
+	size_t nr = st ? (size_t)st->nr_kernel + st->nr_user : 0, j;
+	struct pprof_labels lab = { .pid = e->tgid, .tid = e->tid, .cpu = e->cpu };
+
+	if (nr + 1 > ec->alloc) {
+		struct pprof_frame *p = reallocarray(ec->frames, nr + 1, sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		ec->frames = p;
+		ec->alloc = nr + 1;
+	}
+	for (j = 0; j < nr; j++)
+		to_pprof_frame(&ec->fc, e, &st->frames[j], &ec->frames[j]);
+	if (!nr) {
+		/* no stack at all: one frame says so */
+		memset(ec->frames, 0, sizeof(*ec->frames));
+		ec->frames[0].function = "[unknown]";
+		nr = 1;
+	}
+	lab.comm = stack_agg__comm(&s->agg, e->comm_id);
+	return pprof__add_sample(ec->b, ec->frames, nr, e->count, &lab);
+}
+
 int view_pprof__write(const struct report_ctx *rc, FILE *out)
 {
 	const struct report_src *first = &rc->srcs[0];
 	uint64_t period = first->freq_hz ? 1000000000ull / first->freq_hz : 0;
-	struct pprof_frame *frames = NULL;
+	struct entry_ctx ec = { 0 };
 	struct pmaps *maps;
-	struct frame_ctx fc;
-	struct pprof_builder *b;
-	size_t alloc = 0, i, k, j;
+	size_t i, k;
 	int err = 0;
 
-	b = pprof__new(period, first->start_realtime * 1000000000ull,
-		       first->end_ns > first->start_ns ? first->end_ns - first->start_ns : 0);
+	ec.b = pprof__new(period, first->start_realtime * 1000000000ull,
+			  first->end_ns > first->start_ns ? first->end_ns - first->start_ns : 0);
 	maps = calloc(rc->nr_srcs, sizeof(*maps));
-	if (!b || !maps) {
+	if (!ec.b || !maps) {
 		err = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < rc->nr_srcs && !err; i++)
 		err = pmaps__load(&maps[i], rc->srcs[i].rec);
 	if (!err)
-		err = add_main_mapping(rc, maps, b);
-	kernel_range(rc, &fc);
+		err = add_main_mapping(rc, maps, ec.b);
+	kernel_range(rc, &ec.fc);
 	for (i = 0; i < rc->nr_srcs && !err; i++) {
 		const struct report_src *s = &rc->srcs[i];
 
-		fc.maps = &maps[i];
-		for (k = 0; k < s->agg.nr && !err; k++) {
-			const struct agg_entry *e = &s->agg.entries[k];
-			const struct sym_stack *st = e->stack;
-			size_t nr = st ? (size_t)st->nr_kernel + st->nr_user : 0;
-			struct pprof_labels lab = { .pid = e->tgid, .tid = e->tid, .cpu = e->cpu };
-
-			if (!e->count)
-				continue;
-			if (nr + 1 > alloc) {
-				struct pprof_frame *p = reallocarray(frames, nr + 1, sizeof(*p));
-
-				if (!p) {
-					err = -ENOMEM;
-					break;
-				}
-				frames = p;
-				alloc = nr + 1;
-			}
-			for (j = 0; j < nr; j++)
-				to_pprof_frame(&fc, e, &st->frames[j], &frames[j]);
-			if (!nr) {
-				/* no stack at all: one frame says so */
-				memset(frames, 0, sizeof(*frames));
-				frames[0].function = "[unknown]";
-				nr = 1;
-			}
-			lab.comm = stack_agg__comm(&s->agg, e->comm_id);
-			err = pprof__add_sample(b, frames, nr, e->count, &lab);
-		}
+		ec.fc.maps = &maps[i];
+		for (k = 0; k < s->agg.nr && !err; k++)
+			if (s->agg.entries[k].count)
+				err = add_entry(&ec, s, &s->agg.entries[k]);
 	}
 	if (!err)
-		err = pprof__write(b, out);
+		err = pprof__write(ec.b, out);
 	if (!err)
 		err = view__check_stream(out);
 out:
 	for (i = 0; maps && i < rc->nr_srcs; i++)
 		pmaps__release(&maps[i]);
 	free(maps);
-	free(frames);
-	pprof__free(b);
+	free(ec.frames);
+	pprof__free(ec.b);
 	return err;
 }

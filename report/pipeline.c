@@ -40,6 +40,7 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL },
 	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL },
+	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -48,6 +49,7 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 	sum->lost_samples += l->lost_samples;
 	sum->lost_stacks += l->lost_ustacks + l->lost_kstacks;
+	sum->truncated_stacks += l->truncated_stacks;
 	return 0;
 }
 
@@ -285,8 +287,10 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	cfg->from_ns = o->from_ns;
 	cfg->to_ns = o->has_to ? o->to_ns : 0;
 	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
-	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF)) != 0;
-	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns : 0;
+	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF |
+				      REPORT_OUT_HTML)) != 0;
+	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns :
+		       (o->outputs & REPORT_OUT_HTML) ? VIEW_HTML_SLOT_NS : 0;
 	if (o->has_to && o->to_ns <= o->from_ns) {
 		/* an empty window: count nothing, but still read the file through */
 		cfg->from_ns = UINT64_MAX;
@@ -397,7 +401,7 @@ static int check_timeline_rows(const struct report_ctx *rc)
 int report__run(const struct report_opts *opts, FILE *out, struct report_summary *sum)
 {
 	struct report_summary local = { 0 };
-	struct report_ctx rc = { .opts = opts };
+	struct report_ctx rc = { .opts = opts, .sum = sum ? sum : &local };
 	const struct emitter *em;
 	const char *const *paths;
 	const char *diff_paths[2];

@@ -24,6 +24,7 @@ enum report_output {
 	REPORT_OUT_TIMELINE = 1u << 5,
 	REPORT_OUT_PPROF = 1u << 6,
 	REPORT_OUT_SAMPLES = 1u << 7,
+	REPORT_OUT_HTML = 1u << 8,
 };
 
 /* The level --by adds at the root of fold and SVG output, and groups top by. */
@@ -82,6 +83,7 @@ struct report_summary {
 	uint64_t samples;
 	uint64_t lost_samples;		/* ring buffer full */
 	uint64_t lost_stacks;		/* user + kernel stacks not captured */
+	uint64_t truncated_stacks;	/* deeper than the capture limit */
 	bool ticks_known;		/* every recording has tick rows (format v2) */
 	bool unknown_ticks;		/* some recording has none */
 	struct tick_breakdown ticks;	/* their sum */

@@ -141,6 +141,7 @@ struct symbolizer {
 	size_t nr_jits;
 	struct sym_opts opts;
 	struct recording *rec;		/* for its embedded DWARF; NULL: none */
+	int damage;			/* the first error reading it (printed), or 0 */
 
 	bool prepared;
 	struct sym_stats stats;
@@ -902,8 +903,12 @@ static struct dbg_file *embedded_file(struct symbolizer *sym, struct object *o)
 
 	err = recording__get_debuginfo(sym->rec, o->pub.build_id, o->pub.build_id_len, &data,
 				       &size);
-	if (err)
-		return NULL;	/* damage was printed; local files may still serve */
+	if (err) {
+		/* printed; symbolizing goes on, but the report fails (issue 9) */
+		if (err != -ENOENT && !sym->damage)
+			sym->damage = err;
+		return NULL;
+	}
 	err = dbg_file__open_memory(data, size, o->pub.path, &o->dbg);
 	if (err) {
 		pr_warn("%s: the embedded DWARF is not a readable ELF file", o->pub.path);
@@ -1317,7 +1322,7 @@ int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 		if (st->missing)
 			sym->stats.missing_stack_samples += e->count;
 	}
-	return 0;
+	return sym->damage;
 }
 
 const struct sym_stats *symbolizer__stats(const struct symbolizer *sym)

@@ -147,7 +147,9 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 
 /*
  * Sets entry->stack for every entry of agg (at the entry's last sample
- * time) and adds the frame counts to the stats. Prints its errors.
+ * time) and adds the frame counts to the stats. Prints its errors. A
+ * damaged embedded DWARF file does not stop it (local files may serve),
+ * but its error is returned at the end, every entry resolved.
  */
 int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg);
 

@@ -31,6 +31,9 @@ struct sym_stack;
 /* Rows the timeline writes at most (the pipeline refuses more with a hint). */
 #define VIEW_TIMELINE_MAX_ROWS	100000
 
+/* The time buckets of the HTML report: its heat map's finest step. */
+#define VIEW_HTML_SLOT_NS	10000000ull
+
 /* One recording, read and resolved. */
 struct report_src {
 	const char *path;
@@ -58,6 +61,7 @@ struct report_ctx {
 	size_t nr_srcs;
 	uint64_t total;			/* samples over every source */
 	bool diff;			/* srcs[0] is the base, srcs[1] the new recording */
+	const struct report_summary *sum;	/* losses and frames named, complete */
 };
 
 /* The NUMA node of cpu in s, or -1. */
@@ -160,6 +164,7 @@ int view_pernode__write(const struct report_ctx *rc, FILE *out);
 int view_timeline__write(const struct report_ctx *rc, FILE *out);
 int view_pprof__write(const struct report_ctx *rc, FILE *out);
 int view_samples__write(const struct report_ctx *rc, FILE *out);
+int view_html__write(const struct report_ctx *rc, FILE *out);
 int view_diff_fold__write(const struct report_ctx *rc, FILE *out);
 int view_diff_top__write(const struct report_ctx *rc, FILE *out);
 

@@ -61,5 +61,7 @@ CREATE TABLE ticks (
 	throttled_ns	INTEGER NOT NULL,	-- of which the kernel held it throttled
 	throttles	INTEGER NOT NULL,	-- PERF_RECORD_THROTTLE events
 	fired		INTEGER NOT NULL,	-- ticks that ran the BPF sampler
-	kept		INTEGER NOT NULL	-- of which samples of a target (all with -a)
+	kept		INTEGER NOT NULL	-- of which samples of a target (all with -a); a
+						-- tick in progress may be kept in one row and
+						-- fired in the next: only a CPU's sums are exact
 );

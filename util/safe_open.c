@@ -11,7 +11,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "util/safe_open.h"
@@ -54,6 +57,48 @@ int safe_open_regular(const char *path, uint64_t max_size, enum safe_open_flags 
 		return err;
 	}
 	err = check_type(&post, max_size);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (st)
+		*st = post;
+	return fd;
+}
+
+int safe_open_in_root(int root_fd, const char *path, uint64_t max_size, struct stat *st)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat pre, post;
+	char self[64];
+	int pfd, fd, err;
+
+	pfd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+	if (pfd < 0)
+		return -errno;
+	err = fstat(pfd, &pre) ? -errno : check_type(&pre, max_size);
+	if (err) {
+		close(pfd);
+		return err;
+	}
+	/* reopening the O_PATH descriptor opens that very inode, now known regular */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	close(pfd);
+	if (err)
+		return err;
+	if (fstat(fd, &post)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = check_type(&post, max_size);
+	if (!err && (post.st_dev != pre.st_dev || post.st_ino != pre.st_ino))
+		err = -ESTALE;
 	if (err) {
 		close(fd);
 		return err;

@@ -25,12 +25,22 @@ enum safe_open_flags {
  * Opens path for reading if it is a regular file of at most max_size bytes
  * (0: no bound). Returns the fd (O_CLOEXEC, the caller closes it) and fills
  * *st (may be NULL) from fstat of that fd; or -errno: the open's own error
- * (-ENOENT, -EACCES, -ELOOP with SAFE_OPEN_NOFOLLOW, ...), -EISDIR for a
- * directory, -EFTYPE_NOT_REGULAR (below) for a FIFO, socket or device,
- * -EFBIG when the file is larger than max_size. Never prints.
+ * (-ENOENT, -EACCES, ...), -EISDIR for a directory, -EFTYPE_NOT_REGULAR
+ * (below) for a FIFO, socket or device (and a symlink with
+ * SAFE_OPEN_NOFOLLOW), -EFBIG when the file is larger than max_size. Never
+ * prints.
  */
 int safe_open_regular(const char *path, uint64_t max_size, enum safe_open_flags flags,
 		      struct stat *st);
+
+/*
+ * Like safe_open_regular(), for path (absolute or not) resolved inside the
+ * directory root_fd as if it were "/" (openat2 RESOLVE_IN_ROOT, no magic
+ * links): a symlink in a container's tree cannot lead out of it. The file
+ * is looked at through O_PATH first, so a device is never opened. -ENOSYS
+ * on kernels before 5.6.
+ */
+int safe_open_in_root(int root_fd, const char *path, uint64_t max_size, struct stat *st);
 
 /* What safe_open_regular() returns for a FIFO, socket or device. */
 #define EFTYPE_NOT_REGULAR	ENODEV

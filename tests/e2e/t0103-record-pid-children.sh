@@ -3,7 +3,7 @@
 # t0103: -p attaches to a running process and follows the children it
 # starts afterwards: a forked child that lives 20 ms and an exec'd program
 # that lives 20 ms are both sampled and symbolized, and the recording ends
-# when the process exits. forker does 50 rounds of 100 ms (parent) + 20 ms
+# when the process exits. forker does 30 rounds of 100 ms (parent) + 20 ms
 # (child) of CPU time, so the counts below follow from its work, not from
 # how busy the machine is.
 . "$E2E_DIR/lib.sh"
@@ -11,9 +11,9 @@ require_root; require_btf
 
 for mode in fork exec; do
 	if [ $mode = fork ]; then
-		"$WORKLOADS/forker" 5000 >"$TMP/pid" &
+		"$WORKLOADS/forker" 3000 >"$TMP/pid" &
 	else
-		"$WORKLOADS/forker" 5000 "$WORKLOADS/short_lived" >"$TMP/pid" &
+		"$WORKLOADS/forker" 3000 "$WORKLOADS/short_lived" >"$TMP/pid" &
 	fi
 	wpid=$!
 	for _ in $(seq 50); do [ -s "$TMP/pid" ] && break; sleep 0.05; done
@@ -30,7 +30,7 @@ for mode in fork exec; do
 
 	parent=$(samples "$TMP/fold" ';main;parent_work;spin_for( |;|$)')
 	say "$mode: parent_work samples: $parent"
-	# The rounds left after eprof attached (most of the 50) give ~100
+	# The rounds left after eprof attached (most of the 30) give ~100
 	# samples each; ask for 5 rounds' worth.
 	[ "$parent" -ge 500 ] || fail "$mode: parent_work has only $parent samples"
 	if [ $mode = fork ]; then

@@ -4,7 +4,8 @@
 # names the file and says the disk is full, exits non-zero well before its
 # -d 30, and what it committed stays readable by report.
 # The disk is a 2 MiB tmpfs in a private mount namespace, filled up by a
-# filler file 2.5 s into the recording.
+# filler file once the recording has committed samples; the time to notice
+# is counted from the filling.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_cmd unshare
 
@@ -16,11 +17,14 @@ unshare -m --propagation private true 2>/dev/null || skip "cannot create a mount
 # a copy of the file (the tmpfs goes away with the namespace).
 unshare -m --propagation private env EPROF="$EPROF" MNT="$mnt" OUT="$TMP" bash -c '
 	mount -t tmpfs -o size=2m eprof-e2e-full "$MNT" || exit 99
-	start=$(date +%s.%N)
-	timeout 60 "$EPROF" record -a -F 999 -d 30 -o "$MNT/full.eprof" 2>"$OUT/rec.err" &
+	timeout 120 "$EPROF" record -a -F 999 -d 30 -o "$MNT/full.eprof" 2>"$OUT/rec.err" &
 	rec=$!
 	# Let the first commits land, then fill the disk under the recorder.
-	sleep 2.5
+	for i in $(seq 600); do
+		"$EPROF" info "$MNT/full.eprof" 2>/dev/null | grep -Eq "^samples +[1-9]" && break
+		sleep 0.2
+	done
+	start=$(date +%s.%N)
 	dd if=/dev/zero of="$MNT/filler" bs=4k status=none 2>/dev/null
 	wait $rec
 	echo $? >"$OUT/rec.rc"
@@ -32,7 +36,7 @@ unshare -m --propagation private env EPROF="$EPROF" MNT="$mnt" OUT="$TMP" bash -
 rc=$(cat "$TMP/rec.rc"); el=$(cat "$TMP/rec.time")
 cat "$TMP/rec.err"
 say "record exited $rc after $el s; tmpfs: $(cat "$TMP/df")"
-[ "$rc" -ne 124 ] || fail "record was still running 60 s later on a full disk"
+[ "$rc" -ne 124 ] || fail "record was still running 120 s later on a full disk"
 [ "$rc" -ne 0 ] || fail "record exited 0 on a full disk"
 [ "$rc" -lt 128 ] || fail "record died of a signal ($rc) on a full disk"
 awk -v e="$el" 'BEGIN { exit !(e < 20) }' || fail "record took $el s to notice the full disk (-d 30)"

@@ -23,7 +23,7 @@ grep -Eq '^finished +yes' "$TMP/info" || fail "SIGHUP: the recording was not fin
 "$EPROF" record -F 99 -o "$TMP/kill.eprof" -- sh -c 'echo $$ >"$1"; exec sleep 300' sh "$TMP/cmd.pid" \
 	2>/dev/null &
 rpid=$!
-for i in $(seq 50); do [ -s "$TMP/cmd.pid" ] && break; sleep 0.1; done
+for i in $(seq 1200); do [ -s "$TMP/cmd.pid" ] && break; sleep 0.1; done	# up to 120 s
 cpid=$(cat "$TMP/cmd.pid")
 [ -n "$cpid" ] && kill -0 "$cpid" || fail "the command did not start"
 sleep 0.5

@@ -59,9 +59,9 @@ say "$(grep old "$TMP/err2")"
 
 # the output directory goes away during the recording
 mkdir "$TMP/gone"
-"$EPROF" record -a -F 99 -d 4 -o "$TMP/gone/r.eprof" 2>"$TMP/gone.err" &
+"$EPROF" record -a -F 99 -d 120 -o "$TMP/gone/r.eprof" 2>"$TMP/gone.err" &
 rpid=$!
-sleep 1.5
+wait_committed "$TMP/gone/r.eprof" 1 >/dev/null	# recording, however busy the machine
 rm -rf "$TMP/gone"
 wait $rpid
 rc=$?

@@ -52,4 +52,16 @@ run report -i "$TMP/open.eprof" --timeline 100000
 run report -i "$TMP/open.eprof" --fold
 [ $rc -eq 0 ] || { cat "$TMP/err"; fail "unfinished: --fold exited $rc"; }
 [ "$(awk '{ s += $NF } END { print s }' "$TMP/out")" -eq 61 ] || fail "unfinished: --fold lost samples"
+
+# finished = 0 (as a recorder may leave it): report warns as info does
+if command -v sqlite3 >/dev/null; then
+	"$G" "$TMP/zero.eprof" || fail "gen_hostile failed"
+	sqlite3 "$TMP/zero.eprof" "UPDATE meta SET value = '0' WHERE key = 'finished'" || fail "sqlite3"
+	run report -i "$TMP/zero.eprof" --fold
+	[ $rc -eq 0 ] || { cat "$TMP/err"; fail "finished = 0: report exited $rc"; }
+	[ "$(grep -c "warning: '$TMP/zero.eprof' was not finalized" "$TMP/err")" -eq 1 ] ||
+		{ cat "$TMP/err"; fail "finished = 0: report does not warn once"; }
+	run info "$TMP/zero.eprof"
+	grep -q '^finished  *no' "$TMP/out" || fail "finished = 0: info does not say so"
+fi
 exit 0

@@ -222,6 +222,18 @@ static int on_ksym(void *ctx, const struct rec_ksym *k)
 	return walk_step(w);
 }
 
+static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
+{
+	struct walk *w = ctx;
+
+	if (!c->path || strlen(c->path) > REC_MAX_PATH || c->kept_symbols > c->kept_bytes ||
+	    c->dropped_lines > c->dropped_bytes)
+		bad(w, "JIT map cut out of its documented ranges");
+	else
+		w->sink += c->tgid + c->kept_bytes + c->dropped_lines + c->dropped_lines_exact;
+	return walk_step(w);
+}
+
 typedef int (*walk_fn)(struct recording *rec, void *fn, void *ctx);
 
 #define WALKER(name, type)                                                          \
@@ -236,6 +248,7 @@ WALKER(mapping, rec_mapping_fn)
 WALKER(loss, rec_loss_fn)
 WALKER(binary, rec_binary_fn)
 WALKER(ksym, rec_ksym_fn)
+WALKER(jit_cut, rec_jit_cut_fn)
 #undef WALKER
 
 static const struct {
@@ -250,6 +263,7 @@ static const struct {
 	{ "for_each_loss", walk_loss, (void *)on_loss },
 	{ "for_each_binary", walk_binary, (void *)on_binary },
 	{ "for_each_ksym", walk_ksym, (void *)on_ksym },
+	{ "for_each_jit_cut", walk_jit_cut, (void *)on_jit_cut },
 };
 
 /*

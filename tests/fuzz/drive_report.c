@@ -115,6 +115,7 @@ enum fuzz_result fuzz_drive_report(const char *path)
 		{ "--per-node", REPORT_OUT_PERNODE, 0 },
 		{ "--timeline 0.000001", REPORT_OUT_TIMELINE, 1000 },
 		{ "--pprof", REPORT_OUT_PPROF, 0 },
+		{ "--samples", REPORT_OUT_SAMPLES, 0 },
 	};
 	const char *inputs[2] = { path, path };
 	struct report_opts o;

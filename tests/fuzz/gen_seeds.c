@@ -164,6 +164,7 @@ static int write_recording(const char *path, enum shape shape)
 	struct recording *rec = NULL;
 	struct rec_stack one = { .id = 7, .nr_user = 0, .nr_kernel = 0 };
 	struct rec_sample s = { .time_ns = 12345678, .tgid = 1, .tid = 1, .cpu = 0, .stack_id = 7 };
+	struct rec_jit_cut cut = { 101, "/tmp/perf-101.map", 4096, 80, 100000, 2000, true };
 	int err;
 
 	err = recording__create(path, &rec);
@@ -176,6 +177,7 @@ static int write_recording(const char *path, enum shape shape)
 		err = err ?: add_samples(rec, 1000000, 24, 6);
 		err = err ?: add_tables(rec);
 		err = err ?: recording__commit(rec);
+		err = err ?: recording__add_jit_cut(rec, &cut);
 		err = err ?: add_stacks(rec, 7, 3);
 		err = err ?: add_samples(rec, 40000000, 12, 9);
 		err = err ?: recording__finish(rec);

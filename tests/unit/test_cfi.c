@@ -412,6 +412,11 @@ static void pie_workload_agrees_with_readelf(void)
 	compare_with_readelf(EPROF_WORKLOADS "/known_split", 0);
 }
 
+static void ibt_plt_binary_agrees_with_readelf(void)
+{
+	compare_with_readelf(EPROF_WORKLOADS "/plt_loop_ibt", 0);
+}
+
 static void non_pie_binary_agrees_with_readelf(void)
 {
 	compare_with_readelf(EPROF_TEST_BIN "/cfi_exec", 0);
@@ -484,21 +489,32 @@ static uint64_t section_offset(const char *path, const char *name)
 	return off;
 }
 
-/* A lazy .plt entry gets binutils' PLT rule, threshold 11 (after its push). */
+/*
+ * A lazy .plt entry gets binutils' PLT rule: 8 more bytes of stack from
+ * offset 11 of the entry on (after its push), or 9 in an IBT PLT, whose
+ * entries start with endbr64.
+ */
 static void plt_entries_get_the_plt_rule(void)
 {
-	static const char *const files[] = { LIBC, EPROF_WORKLOADS "/known_split" };
+	static const struct {
+		const char *path;
+		int32_t threshold;
+	} files[] = {
+		{ LIBC, 11 },
+		{ EPROF_WORKLOADS "/known_split", 11 },
+		{ EPROF_WORKLOADS "/plt_loop_ibt", 9 },
+	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		struct cfi_table t = { 0 };
-		uint64_t plt = section_offset(files[i], ".plt");
+		uint64_t plt = section_offset(files[i].path, ".plt");
 		const struct unw_row *r;
 
 		CHECK(plt != 0);
-		CHECK_OK(build_file(files[i], &t));
-		r = cfi_table__lookup(&t, plt + 16 + 5);	/* inside the first entry after PLT0 */
-		CHECK(r && r->cfa_type == UNW_CFA_PLT && r->cfa_off == 11);
+		CHECK_OK(build_file(files[i].path, &t));
+		r = cfi_table__lookup(&t, plt + 16 + 5);	/* in the first entry after PLT0 */
+		CHECK(r && r->cfa_type == UNW_CFA_PLT && r->cfa_off == files[i].threshold);
 		r = cfi_table__lookup(&t, plt);		/* PLT0 itself: push, then jmp */
 		CHECK(r && r->cfa_type == UNW_CFA_RSP && r->cfa_off == 16);
 		cfi_table__release(&t);
@@ -576,6 +592,40 @@ static void start_gets_the_end_rule(void)
 		elf_file__close(f);
 		cfi_table__release(&t);
 	}
+}
+
+/* The vDSO's table, from memory: at each function's entry the CFA is rsp + 8. */
+static void vdso_image_builds(void)
+{
+	struct cfi_table t = { 0 };
+	struct elf_file *f = NULL;
+	const void *image;
+	size_t size, i, entries = 0;
+
+	if (vdso__image(&image, &size)) {
+		test_skip("this process has no vDSO");
+		return;
+	}
+	CHECK_OK(cfi_table__build_image(image, size, &t));
+	CHECK(t.nr_rows >= 2);
+	CHECK_OK(elf_file__open(-1, image, size, &f));
+	for (i = 0; f && i < f->nr_syms; i++) {
+		uint64_t off, left;
+		const struct unw_row *r;
+
+		if (elf_segments__vaddr_to_offset(f->segs, f->nr_segs, f->syms[i].addr, &off, &left))
+			continue;
+		r = cfi_table__lookup(&t, off);
+		if (!r || r->cfa_type == UNW_CFA_NONE)
+			continue;
+		entries++;
+		CHECK(r->cfa_type == UNW_CFA_RSP && r->cfa_off == 8);
+	}
+	printf("# vDSO: %zu rows, %zu FDEs, %zu function entries checked\n", t.nr_rows, t.nr_fdes,
+	       entries);
+	CHECK(entries > 0);
+	elf_file__close(f);
+	cfi_table__release(&t);
 }
 
 static void write_file(const char *path, const void *bytes, size_t len)
@@ -737,12 +787,14 @@ static void fuzz_regressions_replay(void)
 static const struct test tests[] = {
 	{ "libc's table agrees with readelf, both ways", libc_agrees_with_readelf },
 	{ "a PIE workload's table agrees with readelf", pie_workload_agrees_with_readelf },
+	{ "an IBT-PLT binary's table agrees with readelf", ibt_plt_binary_agrees_with_readelf },
 	{ "a non-PIE (ET_EXEC) binary's table agrees with readelf", non_pie_binary_agrees_with_readelf },
 	{ "a .debug_frame-only binary's table agrees with readelf", debug_frame_agrees_with_readelf },
 	{ "the table is sorted, merged and ends with NONE", table_is_well_formed },
 	{ "lazy PLT entries get the PLT rule", plt_entries_get_the_plt_rule },
 	{ "__restore_rt gets the signal rule", restore_rt_gets_the_signal_rule },
 	{ "_start gets the END rule", start_gets_the_end_rule },
+	{ "the vDSO's image builds from memory", vdso_image_builds },
 	{ "non-ELF, foreign and CFI-less files have their codes", errors_have_their_codes },
 	{ "truncated copies of libc never crash", truncated_libc_never_crashes },
 	{ "damaged copies of libc never crash", damaged_libc_never_crashes },

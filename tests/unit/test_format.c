@@ -1094,6 +1094,27 @@ static void lying_columns_are_damage(void)
 		"UPDATE ksym_chunk SET nr_syms = nr_syms - 1",
 		"UPDATE ksym_chunk SET data = (SELECT data FROM binary)",
 		"UPDATE meta SET value = zeroblob(10) WHERE key = 'hostname'",
+		/* what the rest of the file says (issue 9) */
+		"INSERT INTO sample_chunk (first_time, last_time, nr_samples, encoding, data) "
+		"SELECT first_time, last_time, nr_samples, encoding, data FROM sample_chunk "
+		"WHERE id = 3",
+		"UPDATE sample_chunk SET id = id + 100 WHERE id = 1",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', '1')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', 'two')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', '65537')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('end_ns', '1')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('start_ns', '99999999999999999')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('start_ns', '-1')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('start_ns', '2'); "
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('end_ns', '1')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('freq_hz', '99 Hz')",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('finished', '2')",
+		"UPDATE mapping SET end_addr = start_addr",
+		"UPDATE mapping SET tgid = 4194305",
+		"UPDATE comm SET tid = 4194305",
+		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', '2'); "
+		"INSERT INTO loss (time, cpu, lost_samples, lost_ustacks, lost_kstacks, "
+		"truncated_stacks, lost_sideband) VALUES (0, 2, 0, 0, 0, 0, 0)",
 	};
 	char *good = path_dup("lie-src.eprof"), *bad = path_dup("lie.eprof");
 	size_t len = 0, nr = 0, i;

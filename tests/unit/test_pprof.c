@@ -1130,7 +1130,7 @@ static void report_pprof_maps_the_program_first(void)
 	struct report_opts o = { .outputs = REPORT_OUT_PPROF };
 	struct decoded *d = calloc(1, sizeof(*d));
 	unsigned char *raw = NULL, *probe = NULL;
-	char rec_path[600], file[600], *text = NULL;
+	char rec_path[512], file[512], *text = NULL;
 	size_t len, app, libz, kern, i, unresolved = SIZE_MAX;
 	bool made = pprof_recording() != NULL;
 

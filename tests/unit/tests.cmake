@@ -3,6 +3,7 @@ eprof_unit_test(test_pprof LIBS eprof_report)
 eprof_unit_test(test_svg LIBS eprof_report)
 eprof_unit_test(test_format LIBS eprof_format)
 eprof_unit_test(test_codec LIBS eprof_format)
+eprof_unit_test(test_hostile LIBS eprof_format)
 eprof_unit_test(test_fold LIBS eprof_report)
 eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/drive.c
   ${CMAKE_SOURCE_DIR}/tests/fuzz/drive_report.c LIBS eprof_report)
@@ -30,8 +31,12 @@ eprof_unit_test(test_cfi SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_cfi.c LIBS 
 target_compile_definitions(test_cfi PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads"
                                             EPROF_TEST_BIN="${CMAKE_CURRENT_BINARY_DIR}/helper"
                                             EPROF_REGRESSIONS="${CMAKE_SOURCE_DIR}/tests/fixtures/regressions")
-add_dependencies(test_cfi known_split cfi_exec cfi_dbgframe)
+add_dependencies(test_cfi known_split plt_loop_ibt cfi_exec cfi_dbgframe)
 eprof_unit_test(test_demangle LIBS eprof_report)
 eprof_unit_test(test_elf_symbols LIBS eprof_elf)
 target_compile_definitions(test_elf_symbols PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads")
 add_dependencies(test_elf_symbols plt_loop plt_loop_ibt)
+# record/: what can be tested without the kernel (stacks, side-band order, targets)
+eprof_unit_test(test_record_stacks LIBS eprof_record)
+eprof_unit_test(test_record_sideband LIBS eprof_record)
+eprof_unit_test(test_record_target LIBS eprof_record)

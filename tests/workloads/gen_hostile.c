@@ -137,8 +137,8 @@ int main(int argc, char **argv)
 		s.cpu = (uint32_t)(i % 2);
 		s.stack_id = 1 + (uint32_t)(i % 4);
 		err = recording__add_sample(rec, &s);
-		if (!err && i == 29)
-			err = recording__commit(rec);	/* two chunks */
+		if (!err && i == 19)
+			err = recording__commit(rec);	/* two chunks, unlike each other */
 	}
 	if (!err && cpu) {
 		s.time_ns = START_NS + SPAN_NS - 1;

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# bench/cfi-tables.sh [BUILD] - what building an unwind table (elf/cfi.c)
+# costs for a few real binaries: build time (wall and CPU, mean over
+# in-process repetitions, so process start-up is not counted), the
+# table's memory (rows x 12 bytes), rows, FDEs and the unsupported share.
+# With hyperfine installed it also times one whole `cfi-dump -q FILE` run
+# per binary (process start-up and the libdw load included).
+#
+# BUILD is an eprof build directory (default: build); the tool is
+# BUILD/tests/helper/cfi-dump. Prints a Markdown table.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+dump=$build/tests/helper/cfi-dump
+[ -x "$dump" ] || { echo "cfi-tables.sh: no $dump (cmake --build $build --target cfi-dump)" >&2; exit 2; }
+
+files=(/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11 /usr/lib/gcc/x86_64-linux-gnu/12/cc1)
+
+# field NAME LINE: the value of NAME=... in a cfi-dump summary line
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+echo "| binary | size | FDEs | rows | unsupported | table | build (wall) | build (CPU) | cfi-dump run (hyperfine) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for f in "${files[@]}"; do
+	[ -r "$f" ] || { echo "| $f | (not installed) |||||||"; continue; }
+	size=$(stat -L -c %s "$f")
+	# Enough repetitions for ~2 s of building, at least 3; the best of 3 such means.
+	one=$("$dump" -q -r 1 "$f")
+	reps=$(awk -v ms="$(field build_ms "$one")" 'BEGIN { r = int(2000 / (ms + 0.001)); print r < 3 ? 3 : r }')
+	best_wall="" best_cpu=""
+	for _ in 1 2 3; do
+		line=$("$dump" -q -r "$reps" "$f")
+		wall=$(field build_ms "$line")
+		cpu=$(field cpu_ms "$line")
+		best_wall=$(awk -v a="$wall" -v b="$best_wall" 'BEGIN { print (b == "" || a < b) ? a : b }')
+		best_cpu=$(awk -v a="$cpu" -v b="$best_cpu" 'BEGIN { print (b == "" || a < b) ? a : b }')
+	done
+	rows=$(field rows "$line")
+	fdes=$(field fdes "$line")
+	unsup=$(field unsupported "$line")
+	bytes=$(field bytes "$line")
+	hf="-"
+	if command -v hyperfine >/dev/null; then
+		json=$(mktemp)
+		hyperfine -N -w 3 -m 10 --export-json "$json" "$dump -q $f" >/dev/null 2>&1 &&
+			hf=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f ± %.1f ms" % (r["mean"]*1e3, r["stddev"]*1e3))' "$json")
+		rm -f "$json"
+	fi
+	awk -v f="$(basename "$f")" -v size="$size" -v fdes="$fdes" -v rows="$rows" -v u="$unsup" \
+	    -v bytes="$bytes" -v wall="$best_wall" -v cpu="$best_cpu" -v hf="$hf" 'BEGIN {
+		printf "| %s | %.1f MB | %d | %d | %d (%.3f%%) | %.0f KiB | %.1f ms | %.1f ms | %s |\n",
+		       f, size / 1e6, fdes, rows, u, rows ? 100 * u / rows : 0, bytes / 1024, wall, cpu, hf }'
+done

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/browser/drive.js - drives the HTML report (`eprof report --html`) in
+ * Debian's chromium through puppeteer-core, with the mouse and keyboard as a
+ * user would, and prints what the page then shows, one fact a line, for the
+ * e2e scripts (tests/e2e/t1101-*) to check.
+ *
+ * usage: node drive.js PAGE.html COMMAND...
+ *   heat T0 T1        drag on the heat map from second T0 to T1 (T1 "end": the last)
+ *   heat2 T0 T1       the same with shift held (the second selection)
+ *   strip LABEL       click the strip "cpu N" / "node N"
+ *   strip2 LABEL      the same with shift held
+ *   search TEXT       type TEXT in the search box
+ *   top               print "top-self FUNCTION SHARE" / "top-total ..." rows
+ *   diff              print "diff-total FUNCTION CLASS CHANGE Z" rows
+ *   matched           print "matched SHARE MATCHED TOTAL"
+ *   frame NAME        print "frame NAME R G B" (the pixel drawn at its centre)
+ *   timing            print "timing first_view_ms ... redraw_ms ..."
+ *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
+ * Any console error or uncaught exception fails the run (exit 1).
+ */
+'use strict';
+const puppeteer = require('puppeteer-core');
+
+async function main() {
+	const [page_path, ...cmds] = process.argv.slice(2);
+	const errors = [];
+	const browser = await puppeteer.launch({
+		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+		       '--disable-component-update', '--disable-sync', '--no-first-run'],
+	});
+	let rc = 0;
+	try {
+		const page = await browser.newPage();
+		await page.setViewport({ width: 1300, height: 1000 });
+		page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+		page.on('pageerror', (e) => errors.push('uncaught: ' + e.message));
+		/* the page must not touch the network: any request other than the file itself fails the run */
+		page.on('request', (r) => {
+			if (!r.url().startsWith('file:')) errors.push('request: ' + r.url());
+		});
+		const t0 = Date.now();
+		await page.goto('file://' + require('path').resolve(page_path), { waitUntil: 'load', timeout: 120000 });
+		await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+		const load_ms = Date.now() - t0;
+		for (let i = 0; i < cmds.length; i++) {
+			const cmd = cmds[i];
+			if (cmd === 'heat' || cmd === 'heat2') {
+				const a = Number(cmds[++i]) * 1e9, e = cmds[++i];
+				const b = e === 'end' ? await page.evaluate(() => window.eprofUI.durationNs) : Number(e) * 1e9;
+				/* the cells holding a and the last instant before b */
+				const p = await page.evaluate((a) => window.eprofUI.heatPoint(a), a);
+				const q = await page.evaluate((b) => window.eprofUI.heatPoint(Math.max(0, b - 1)), b);
+				if (cmd === 'heat2') await page.keyboard.down('Shift');
+				await page.mouse.move(p.x, p.y);
+				await page.mouse.down();
+				await page.mouse.move(q.x, q.y, { steps: 4 });
+				await page.mouse.up();
+				if (cmd === 'heat2') await page.keyboard.up('Shift');
+			} else if (cmd === 'strip' || cmd === 'strip2') {
+				const label = cmds[++i];
+				const p = await page.evaluate((l) => window.eprofUI.stripPoint(l, 0), label);
+				if (cmd === 'strip2') await page.keyboard.down('Shift');
+				await page.mouse.click(p.x + 1, p.y);
+				if (cmd === 'strip2') await page.keyboard.up('Shift');
+			} else if (cmd === 'search') {
+				await page.click('#search');
+				await page.keyboard.type(cmds[++i]);
+			} else if (cmd === 'top' || cmd === 'diff') {
+				const rows = await page.evaluate((cmd) => {
+					const out = [];
+					document.querySelectorAll(cmd === 'top' ? '#top-self tr, #top-total tr' : '#diff-total tr, #diff-self tr')
+						.forEach((tr) => {
+							if (!tr.dataset.fn) return;
+							const td = tr.querySelectorAll('td'), id = tr.closest('table').id;
+							out.push(cmd === 'top' ? [id, tr.dataset.fn, td[0].textContent].join('\t') :
+								[id, tr.dataset.fn, tr.className, td[2].textContent, td[4].textContent].join('\t'));
+						});
+					return out;
+				}, cmd);
+				rows.forEach((r) => console.log(r));
+			} else if (cmd === 'matched') {
+				const m = await page.evaluate(() => {
+					const e = document.getElementById('matched');
+					return [e.dataset.share || 'none', e.textContent];
+				});
+				console.log('matched\t' + m[0] + '\t' + m[1]);
+			} else if (cmd === 'frame') {
+				const name = cmds[++i];
+				const px = await page.evaluate((name) => {
+					const f = window.eprofUI.frames().filter((f) => f.name === name)
+						.sort((a, b) => b.w - a.w)[0];
+					if (!f) return null;
+					const cv = document.getElementById('flame'), r = cv.getBoundingClientRect();
+					const d = cv.getContext('2d').getImageData(Math.floor(f.x - r.left + f.w / 2),
+						Math.floor(f.y - r.top + 2), 1, 1).data;
+					return [d[0], d[1], d[2]];
+				}, name);
+				console.log('frame\t' + name + '\t' + (px ? px.join('\t') : 'absent'));
+			} else if (cmd === 'timing') {
+				const t = await page.evaluate(() => window.eprofUI.timing);
+				console.log('timing\tload_ms ' + load_ms + '\tfirst_view_ms ' + t.firstView.toFixed(0) +
+					'\tredraw_ms ' + t.lastRedraw.toFixed(1));
+			} else if (cmd === 'screenshot') {
+				await page.screenshot({ path: cmds[++i] });
+			} else {
+				throw new Error('unknown command ' + cmd);
+			}
+		}
+	} catch (e) {
+		errors.push('driver: ' + e.message);
+	} finally {
+		await browser.close();
+	}
+	errors.forEach((e) => { console.error(e); rc = 1; });
+	process.exit(rc);
+}
+main();

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: MIT
+# tests/browser/lib.sh - for e2e scripts that drive the HTML report in
+# chromium (sourced after tests/e2e/lib.sh). puppeteer-core comes from the npm
+# registry at the version tests/browser/package-lock.json pins: .ci/deps.sh
+# --tests installs it into tests/browser/node_modules; failing that it is
+# installed once into the build tree.
+BROWSER_DIR=$(cd "$E2E_DIR/../browser" && pwd)
+
+# require_browser: skips without chromium or node; fails when puppeteer-core
+# can be neither found nor installed (a missing test tool must not pass).
+require_browser() {
+	command -v chromium >/dev/null 2>&1 || skip "needs chromium (Debian package chromium)"
+	command -v node >/dev/null 2>&1 || skip "needs node (Debian packages nodejs, npm)"
+	if [ -d "$BROWSER_DIR/node_modules/puppeteer-core" ]; then
+		BROWSER_NODE_PATH="$BROWSER_DIR/node_modules"
+		return 0
+	fi
+	local dir
+	dir=$(cd "$WORKLOADS/.." && pwd)/browser
+	if [ ! -d "$dir/node_modules/puppeteer-core" ]; then
+		command -v npm >/dev/null 2>&1 || fail "no puppeteer-core and no npm: run .ci/deps.sh --tests"
+		mkdir -p "$dir" && cp "$BROWSER_DIR/package.json" "$BROWSER_DIR/package-lock.json" "$dir/" ||
+			fail "cannot prepare $dir"
+		(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) ||
+			fail "cannot install puppeteer-core into $dir: run .ci/deps.sh --tests"
+	fi
+	BROWSER_NODE_PATH="$dir/node_modules"
+}
+
+# drive PAGE COMMAND...: tests/browser/drive.js; fails on any page error.
+drive() {
+	NODE_PATH="$BROWSER_NODE_PATH" timeout 180 node "$BROWSER_DIR/drive.js" "$@"
+}

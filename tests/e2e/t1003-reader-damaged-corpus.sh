@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t1003: a small valid recording (gen_hostile) damaged in many ways (a copied
+# sample_chunk row, CPU 1024 of 2, a far-future sample, negative counts,
+# swapped BLOBs, metadata that contradicts the samples, truncation...) and
+# every view run on each: never a crash (exit >= 128), never a hang
+# (timeout), never exit 0, one "eprof: error:" line that names the file.
+# Issue 9: 672 of 21,901 such runs used to print the error and exit 0.
+# Needs no root (sqlite3 CLI, timeout).
+. "$E2E_DIR/lib.sh"
+require_cmd sqlite3; require_cmd timeout
+
+base=$TMP/base.eprof
+"$WORKLOADS/gen_hostile" "$base" || fail "gen_hostile failed"
+sqlite3 "$base" "INSERT INTO loss (time, cpu, lost_samples, lost_ustacks, lost_kstacks,
+	truncated_stacks, lost_sideband) VALUES (2000000000, 1, 1, 0, 0, 0, 0)" ||
+	fail "cannot add a loss row"
+
+views=(
+	"report --fold -i @"
+	"report --svg $TMP/o.svg -i @"
+	"report --top -i @"
+	"report --per-cpu -i @"
+	"report --per-node -i @"
+	"report --timeline 0.1 -i @"
+	"report --pprof $TMP/o.pb -i @"
+	"report --samples -i @"
+	"report --inline --lines --by tid --fold -i @"
+	"report --diff $base @ --fold"
+	"report -i $base -i @ --top"
+	"info @"
+	"info --json @"
+)
+
+# run VIEW FILE: sets rc; out and err in $TMP
+run() {
+	local cmd=${1//@/$2}
+
+	# shellcheck disable=SC2086 # the view is words
+	timeout -k 5 20 "$EPROF" $cmd >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+}
+
+for v in "${views[@]}"; do
+	run "$v" "$base"
+	[ $rc -eq 0 ] || { cat "$TMP/err"; fail "the undamaged recording: '$v' exited $rc"; }
+done
+say "the undamaged recording passes all ${#views[@]} views"
+
+damages=(
+	"dup-sample-chunk|INSERT INTO sample_chunk (first_time, last_time, nr_samples, encoding, data) SELECT first_time, last_time, nr_samples, encoding, data FROM sample_chunk WHERE id = 2"
+	"chunks-out-of-order|UPDATE sample_chunk SET id = 10 WHERE id = 1"
+	"dup-stack-chunk|INSERT INTO stack_chunk (first_id, last_id, nr_stacks, encoding, data) SELECT first_id, last_id, nr_stacks, encoding, data FROM stack_chunk"
+	"no-stacks|DELETE FROM stack_chunk"
+	"one-cpu|UPDATE meta SET value = '1' WHERE key = 'nr_cpus'"
+	"cpus-text|UPDATE meta SET value = 'two' WHERE key = 'nr_cpus'"
+	"cpus-zero|UPDATE meta SET value = '0' WHERE key = 'nr_cpus'"
+	"cpus-huge|UPDATE meta SET value = '4294967296' WHERE key = 'nr_cpus'"
+	"end-early|UPDATE meta SET value = '1500000000' WHERE key = 'end_ns'"
+	"start-late|UPDATE meta SET value = '1500000000' WHERE key = 'start_ns'"
+	"end-before-start|UPDATE meta SET value = '999' WHERE key = 'end_ns'"
+	"start-negative|UPDATE meta SET value = '-1' WHERE key = 'start_ns'"
+	"start-overflow|UPDATE meta SET value = '18446744073709551616' WHERE key = 'start_ns'"
+	"finished-2|UPDATE meta SET value = '2' WHERE key = 'finished'"
+	"numa-garbage|UPDATE meta SET value = '0:0,x' WHERE key = 'numa_map'"
+	"numa-more-cpus|UPDATE meta SET value = '0:0,1:0,7:1' WHERE key = 'numa_map'"
+	"hostname-blob|UPDATE meta SET value = zeroblob(4) WHERE key = 'hostname'"
+	"neg-nr-samples|UPDATE sample_chunk SET nr_samples = -1 WHERE id = 1"
+	"huge-nr-samples|UPDATE sample_chunk SET nr_samples = 1000000000000 WHERE id = 1"
+	"neg-nr-stacks|UPDATE stack_chunk SET nr_stacks = -1"
+	"neg-nr-syms|UPDATE ksym_chunk SET nr_syms = -3"
+	"neg-first-time|UPDATE sample_chunk SET first_time = -1 WHERE id = 1"
+	"map-empty|UPDATE mapping SET end_addr = start_addr"
+	"map-negative|UPDATE mapping SET end_addr = start_addr - 4096"
+	"map-huge|UPDATE mapping SET end_addr = start_addr + (1 << 60)"
+	"map-pid|UPDATE mapping SET tgid = 99999999"
+	"comm-tid|UPDATE comm SET tid = -1"
+	"loss-cpu|UPDATE loss SET cpu = 7"
+	"swap-sample-blobs|UPDATE sample_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 2) WHERE id = 1"
+	"sample-blob-from-stacks|UPDATE sample_chunk SET data = (SELECT data FROM stack_chunk) WHERE id = 1"
+	"stack-blob-from-samples|UPDATE stack_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 1)"
+	"binary-blob-from-ksyms|UPDATE binary SET data = (SELECT data FROM ksym_chunk)"
+	"ksym-blob-from-binary|UPDATE ksym_chunk SET data = (SELECT data FROM binary)"
+	"bad-debuginfo|INSERT INTO debuginfo (build_id, path, encoding, size, data) SELECT build_id, path, 1, 100, x'28b52ffd0000' FROM mapping"
+	"no-mapping-table|DROP TABLE mapping"
+	"version-99|PRAGMA user_version = 99"
+	"not-eprof|PRAGMA application_id = 0"
+)
+
+# check NAME VIEW: the last run failed as it must
+check() {
+	[ $rc -ne 124 ] && [ $rc -ne 137 ] || fail "$1: '$2' hung (killed after 20 s)"
+	[ $rc -lt 128 ] || { cat "$TMP/err"; fail "$1: '$2' crashed (exit $rc)"; }
+	[ $rc -ne 0 ] || { cat "$TMP/err"; fail "$1: '$2' exited 0 on a damaged file"; }
+	[ "$(grep -c '^eprof: error: ' "$TMP/err")" -eq 1 ] ||
+		{ cat "$TMP/err"; fail "$1: '$2' did not print exactly one error line"; }
+	grep '^eprof: error: ' "$TMP/err" | grep -qF "$3" ||
+		{ cat "$TMP/err"; fail "$1: '$2': the error does not name '$3'"; }
+}
+
+# every_view NAME FILE: every view fails on FILE as it must
+runs=0
+every_view() {
+	for v in "${views[@]}"; do
+		run "$v" "$2"
+		check "$1" "$v" "$2"
+		runs=$((runs + 1))
+	done
+	say "$1: $(grep '^eprof: error: ' "$TMP/err")"
+}
+
+for d in "${damages[@]}"; do
+	name=${d%%|*}
+	cp "$base" "$TMP/$name.eprof" || fail "cp"
+	sqlite3 "$TMP/$name.eprof" "${d#*|}" || fail "$name: sqlite3 refused the damage"
+	every_view "$name" "$TMP/$name.eprof"
+done
+
+# damages the format cannot express in SQL, and truncated files
+"$WORKLOADS/gen_hostile" "$TMP/late.eprof" late=1e8 || fail "gen_hostile failed"
+"$WORKLOADS/gen_hostile" "$TMP/cpu1024.eprof" cpu=1024 || fail "gen_hostile failed"
+size=$(stat -c %s "$base")
+for cut in 100 1024 4096 $((size / 2)) $((size - 1024)); do
+	head -c "$cut" "$base" >"$TMP/cut$cut.eprof"
+done
+for f in late cpu1024 cut100 cut1024 cut4096 "cut$((size / 2))" "cut$((size - 1024))"; do
+	every_view "$f" "$TMP/$f.eprof"
+done
+say "$runs runs of damaged files: none crashed, hung or exited 0; each said one error line"
+exit 0

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t1101: the HTML report of a two-phase workload, driven in chromium with the
+# mouse: it loads without errors or network requests; a heat-map range before
+# the switch keeps phase_a and not phase_b in the top tables, one after keeps
+# phase_b only; search shows the share the fold output gives; the second
+# range shift-dragged after the first draws phase_b red (it grew) and ranks it
+# first among the changes, with a significant z.
+. "$E2E_DIR/lib.sh"
+. "$E2E_DIR/../browser/lib.sh"
+require_root; require_btf
+require_browser
+
+"$EPROF" record -F 499 -o "$TMP/p.eprof" -- "$WORKLOADS/phases" 3000 >"$TMP/out" 2>"$TMP/rec.err" ||
+	{ cat "$TMP/rec.err"; fail "record failed"; }
+switch_ns=$(awk '/^switch / { print $2 }' "$TMP/out")
+start_ns=$("$EPROF" info "$TMP/p.eprof" 2>/dev/null | awk '/^start \(ns\)/ { print $NF }')
+[ -n "$switch_ns" ] && [ -n "$start_ns" ] || fail "no switch time ('$switch_ns') or start time ('$start_ns')"
+sw=$(awk -v s="$switch_ns" -v t="$start_ns" 'BEGIN { printf "%.3f\n", (s - t) / 1e9 }')
+lo=$(awk -v s="$sw" 'BEGIN { printf "%.3f\n", s - 0.1 }')
+hi=$(awk -v s="$sw" 'BEGIN { printf "%.3f\n", s + 0.1 }')
+say "phase_b starts ${sw} s into the recording"
+"$EPROF" report -i "$TMP/p.eprof" --html "$TMP/p.html" 2>"$TMP/rep.err" ||
+	{ cat "$TMP/rep.err"; fail "report --html failed"; }
+"$EPROF" report -i "$TMP/p.eprof" --fold >"$TMP/p.fold" 2>/dev/null || fail "report --fold failed"
+grep -q 'http' "$TMP/p.html" && grep -Eo '(src|href)="https?:[^"]*' "$TMP/p.html" &&
+	fail "the page links to the network"
+
+# has ROWS TABLE FUNCTION: the function is a row of that table
+has() { awk -F'\t' -v t="$2" -v f="$3" '$1 == t && $2 == f { ok = 1 } END { exit !ok }' "$1"; }
+
+# the first half, then the second
+drive "$TMP/p.html" heat 0 "$lo" top >"$TMP/first" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+drive "$TMP/p.html" heat "$hi" end top >"$TMP/second" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+head -4 "$TMP/first" "$TMP/second"
+for t in top-self top-total; do
+	has "$TMP/first" $t phase_a || fail "first half: no phase_a in $t"
+	has "$TMP/first" $t phase_b && fail "first half: phase_b in $t"
+	has "$TMP/second" $t phase_b || fail "second half: no phase_b in $t"
+	has "$TMP/second" $t phase_a && fail "second half: phase_a in $t"
+done
+
+# search: the share of samples with phase_a on the stack, as the fold counts it
+drive "$TMP/p.html" search phase_a matched >"$TMP/m" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+cat "$TMP/m"
+want=$(awk '{ n = $NF; t += n; if ($0 ~ /phase_a/) m += n } END { printf "%.9f\n", m / t }' "$TMP/p.fold")
+got=$(awk -F'\t' '/^matched/ { print $2 }' "$TMP/m")
+awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(g != "none" && d < 1e-9 && d > -1e-9) }' ||
+	fail "search phase_a: the page says $got, the fold $want"
+awk -v w="$want" 'BEGIN { exit !(w > 0.2 && w < 0.8) }' || fail "phase_a has a share of $want: not two phases"
+
+# diff: first half against the second
+drive "$TMP/p.html" heat 0 "$lo" heat2 "$hi" end diff frame phase_b >"$TMP/d" 2>"$TMP/drv.err" ||
+	{ cat "$TMP/drv.err"; fail "page errors"; }
+cat "$TMP/d"
+awk -F'\t' '$1 == "frame" && $2 == "phase_b" { exit !($3 >= 240 && $4 <= 160 && $5 <= 160) } END { if (NR == 0) exit 1 }' "$TMP/d" ||
+	fail "phase_b is not drawn red in the diff"
+awk -F'\t' '$1 == "diff-total" { print; exit }' "$TMP/d" | grep -q "phase_b	grew" ||
+	fail "phase_b is not the first significant growth of total share"
+awk -F'\t' '$1 == "diff-total" && $2 == "phase_a" { print $3 }' "$TMP/d" | grep -qx shrank ||
+	fail "phase_a is not shown shrinking"
+exit 0

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/test_record_sideband.c - the time order of side-band records
+ * (record/sideband.c), fed as the kernel would deliver them: each CPU's
+ * records come in their own buffer, so a fork can be read before the
+ * parent's mmap that happened earlier on another CPU. A forked process must
+ * get the mappings its parent had at the fork, no later ones, none of an
+ * image an exec replaced, and a grandchild what its parent inherited.
+ * The records go to a real recording in a temporary directory.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "record/session.h"
+#include "record/sideband.h"
+#include "tests/unit/harness.h"
+
+enum { P = 100, C = 200, G = 300 };	/* parent, child, grandchild */
+
+/* One perf record, 8-byte aligned as in the kernel's buffer. */
+struct rec_buf {
+	union {
+		struct perf_event_header h;
+		uint64_t align;
+		unsigned char b[512];
+	};
+	size_t len;
+};
+
+static void put(struct rec_buf *r, const void *p, size_t n)
+{
+	if (n > sizeof(r->b) - r->len) {
+		CHECK(!"record too long for the test's buffer");
+		return;
+	}
+	memcpy(r->b + r->len, p, n);
+	r->len += n;
+}
+
+static void put_u32(struct rec_buf *r, uint32_t v)
+{
+	put(r, &v, sizeof(v));
+}
+
+static void put_u64(struct rec_buf *r, uint64_t v)
+{
+	put(r, &v, sizeof(v));
+}
+
+/* A NUL-terminated string padded to 8 bytes, as the kernel writes names. */
+static void put_str(struct rec_buf *r, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	put(r, s, n);
+	while (r->len % 8)
+		put(r, "", 1);
+}
+
+static void begin(struct rec_buf *r, uint32_t type, uint16_t misc)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.type = type;
+	r->h.misc = misc;
+	r->len = sizeof(r->h);
+}
+
+/* sample_id_all with TID | TIME: pid, tid, time. */
+static const struct perf_event_header *end(struct rec_buf *r, uint32_t pid, uint64_t time)
+{
+	put_u32(r, pid);
+	put_u32(r, pid);
+	put_u64(r, time);
+	r->h.size = (uint16_t)r->len;
+	return &r->h;
+}
+
+/* PERF_RECORD_MMAP2 with a kernel-given build-id (no file is read). */
+static const struct perf_event_header *mmap2(struct rec_buf *r, uint32_t pid, uint64_t time,
+					     uint64_t start, uint32_t prot, const char *path)
+{
+	uint8_t id[24] = { 20, 0, 0, 0, 0xb1, 0xd0 };	/* size, reserved, then the id */
+
+	begin(r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
+	put_u32(r, pid);
+	put_u32(r, pid);
+	put_u64(r, start);
+	put_u64(r, 0x1000);	/* len */
+	put_u64(r, 0);		/* pgoff */
+	put(r, id, sizeof(id));
+	put_u32(r, prot);
+	put_u32(r, MAP_PRIVATE);
+	put_str(r, path);
+	return end(r, pid, time);
+}
+
+/* PERF_RECORD_FORK: pid, ppid, tid, ptid, time. */
+static const struct perf_event_header *fork_rec(struct rec_buf *r, uint32_t ppid, uint32_t pid,
+						uint32_t tid, uint64_t time)
+{
+	begin(r, PERF_RECORD_FORK, 0);
+	put_u32(r, pid);
+	put_u32(r, ppid);
+	put_u32(r, tid);
+	put_u32(r, ppid);
+	put_u64(r, time);
+	return end(r, pid, time);
+}
+
+/* PERF_RECORD_COMM of an exec. */
+static const struct perf_event_header *exec_rec(struct rec_buf *r, uint32_t pid, uint64_t time,
+						const char *comm)
+{
+	begin(r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	put_u32(r, pid);
+	put_u32(r, pid);
+	put_str(r, comm);
+	return end(r, pid, time);
+}
+
+struct fixture {
+	struct session s;
+	struct sideband *sb;
+	struct rec_buf r;
+};
+
+static void fixture__init(struct fixture *f, const char *name)
+{
+	memset(f, 0, sizeof(*f));
+	CHECK_OK(recording__create(path_in(name), &f->s.rec));
+	CHECK_OK(sideband__new(&f->s, &f->sb));
+}
+
+static void fixture__release(struct fixture *f)
+{
+	size_t i;
+
+	sideband__close(f->sb);
+	for (i = 0; i < f->s.nr_maps; i++)
+		free(f->s.maps[i].path);
+	free(f->s.maps);
+	free(f->s.comms);
+	u64map__release(&f->s.tid_comm);
+	u64map__release(&f->s.exec_ns);
+	recording__close(f->s.rec);
+}
+
+/* Mappings of pid at start: how many, and the time of the last one. */
+static size_t mapped(const struct fixture *f, uint32_t pid, uint64_t start, uint64_t *time)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->s.nr_maps; i++) {
+		if (f->s.maps[i].tgid != pid || f->s.maps[i].start != start)
+			continue;
+		n++;
+		if (time)
+			*time = f->s.maps[i].time_ns;
+	}
+	return n;
+}
+
+static void handle(struct fixture *f, int cpu, const struct perf_event_header *h)
+{
+	CHECK_OK(sideband__handle(f->sb, cpu, h));
+}
+
+static void fork_before_earlier_mmap(void)
+{
+	struct fixture f;
+	uint64_t t = 0;
+
+	fixture__init(&f, "order.eprof");
+	/* CPU 0's buffer is read first: the fork at 20 ... */
+	handle(&f, 0, fork_rec(&f.r, P, C, C, 20));
+	/* ... then CPU 1's: the parent's dlopen at 10, and another mmap at 30 */
+	handle(&f, 1, mmap2(&f.r, P, 10, 0x7000, PROT_READ | PROT_EXEC, "/lib/hot.so"));
+	handle(&f, 1, mmap2(&f.r, P, 30, 0x9000, PROT_READ | PROT_EXEC, "/lib/late.so"));
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 0);	/* nothing before the batch ends */
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, &t), 1);
+	CHECK_EQ_U64(t, 10);			/* with the parent's time */
+	CHECK_EQ_U64(mapped(&f, C, 0x9000, NULL), 0);	/* mapped after the fork */
+	CHECK_EQ_U64(mapped(&f, P, 0x9000, NULL), 1);
+	CHECK_OK(sideband__end_batch(f.sb));	/* a fork is applied once */
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 1);
+	fixture__release(&f);
+}
+
+static void grandchild_after_child_whatever_the_order(void)
+{
+	struct fixture f;
+
+	fixture__init(&f, "grand.eprof");
+	handle(&f, 1, fork_rec(&f.r, C, G, G, 25));	/* read first, happened later */
+	handle(&f, 0, mmap2(&f.r, P, 10, 0x7000, PROT_EXEC, "/lib/hot.so"));
+	handle(&f, 0, fork_rec(&f.r, P, C, C, 20));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, G, 0x7000, NULL), 1);
+	fixture__release(&f);
+}
+
+static void exec_replaces_the_image(void)
+{
+	struct fixture f;
+
+	fixture__init(&f, "exec.eprof");
+	handle(&f, 0, mmap2(&f.r, P, 5, 0x1000, PROT_EXEC, "/bin/old"));
+	handle(&f, 0, exec_rec(&f.r, P, 8, "new"));
+	handle(&f, 0, mmap2(&f.r, P, 9, 0x2000, PROT_EXEC, "/bin/new"));
+	handle(&f, 1, fork_rec(&f.r, P, C, C, 20));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_EQ_U64(mapped(&f, C, 0x2000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, C, 0x1000, NULL), 0);	/* the image before the exec */
+	fixture__release(&f);
+}
+
+/*
+ * pid C was used before by a process that exec'd at 3. When C is forked
+ * anew at 20, that exec is not its own: its child G, forked at 30, must
+ * still get the mapping C inherited from P (made at 1, before 3).
+ */
+static void reused_pid_forgets_old_exec(void)
+{
+	struct fixture f;
+
+	fixture__init(&f, "reuse.eprof");
+	handle(&f, 0, exec_rec(&f.r, C, 3, "old-owner"));
+	CHECK_OK(sideband__end_batch(f.sb));
+	handle(&f, 0, mmap2(&f.r, P, 1, 0x7000, PROT_EXEC, "/lib/hot.so"));
+	handle(&f, 0, fork_rec(&f.r, P, C, C, 20));
+	handle(&f, 1, fork_rec(&f.r, C, G, G, 30));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, G, 0x7000, NULL), 1);
+	fixture__release(&f);
+}
+
+static void ignored_records(void)
+{
+	struct fixture f;
+	const struct perf_event_header *h;
+
+	fixture__init(&f, "ignored.eprof");
+	handle(&f, 0, mmap2(&f.r, P, 1, 0x7000, PROT_EXEC, "/lib/hot.so"));
+	/* a new thread (pid == ppid) is not a new process */
+	handle(&f, 0, fork_rec(&f.r, P, P, P + 1, 5));
+	/* data mappings are not kept */
+	handle(&f, 0, mmap2(&f.r, P, 2, 0x8000, PROT_READ | PROT_WRITE, "/data"));
+	/* a name with no NUL inside the record is malformed */
+	h = mmap2(&f.r, P, 3, 0x9000, PROT_EXEC, "/lib/abcdefg");	/* 13 bytes, padded to 16 */
+	memset(f.r.b + 72, 'x', 16);
+	handle(&f, 0, h);
+	/* too short to hold what its type needs */
+	begin(&f.r, PERF_RECORD_FORK, 0);
+	handle(&f, 0, end(&f.r, P, 6));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_EQ_U64(f.s.nr_maps, 1);
+	CHECK_EQ_U64(mapped(&f, P, 0x7000, NULL), 1);
+	fixture__release(&f);
+}
+
+static const struct test tests[] = {
+	{ "a fork read before its parent's earlier mmap inherits it", fork_before_earlier_mmap },
+	{ "a grandchild gets what its parent inherited", grandchild_after_child_whatever_the_order },
+	{ "a fork copies only the image after the last exec", exec_replaces_the_image },
+	{ "a reused pid forgets its previous owner's exec", reused_pid_forgets_old_exec },
+	{ "threads, data mappings and malformed records are skipped", ignored_records },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/test_record_stacks.c - the stack de-duplication that "a sample
+ * is never attributed to a stack it did not have" rests on (record/hashmap.c):
+ * equal content gives the same id, different content never does, even when
+ * every stack is given the same 64-bit hash, and ids stay dense and stable
+ * while the table grows. Also the u64 map beside it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/hashmap.h"
+#include "tests/unit/harness.h"
+
+/* Interns frames and checks the call itself succeeded. */
+static uint32_t intern(struct stack_table *t, const uint64_t *frames, uint32_t nk, uint32_t nu,
+		       bool *added)
+{
+	int err = -1;
+	uint32_t id = stack_table__intern(t, frames, nk, nu, added, &err);
+
+	CHECK_OK(err);
+	CHECK(id != 0);
+	return id;
+}
+
+/* The stored copy of id holds exactly these frames with this split. */
+static bool holds(const struct stack_table *t, uint32_t id, const uint64_t *frames, uint32_t nk,
+		  uint32_t nu)
+{
+	const struct stack_entry *e = stack_table__get(t, id);
+
+	return e && e->nr_kernel == nk && e->nr_user == nu &&
+	       !memcmp(e->frames, frames, (size_t)(nk + nu) * sizeof(*frames));
+}
+
+static void equal_content_same_id(void)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	uint64_t a[] = { 0xffffffff81000010ull, 0x401000, 0x402000 };
+	uint64_t copy[3];
+	uint32_t id1, id2;
+	bool added;
+
+	id1 = intern(&t, a, 1, 2, &added);
+	CHECK(added);
+	CHECK_EQ_U64(id1, 1);
+	memcpy(copy, a, sizeof(a));	/* the content counts, not the buffer */
+	id2 = intern(&t, copy, 1, 2, &added);
+	CHECK(!added);
+	CHECK_EQ_U64(id2, id1);
+	CHECK_EQ_U64(t.nr, 1);
+	CHECK(holds(&t, id1, a, 1, 2));
+	stack_table__release(&t);
+}
+
+static void different_content_different_ids(void)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	uint64_t f[] = { 0x1000, 0x2000, 0x3000 };
+	uint64_t g[] = { 0x1000, 0x2000, 0x3001 };	/* one frame differs by one */
+	uint64_t h[] = { 0x3000, 0x2000, 0x1000 };	/* same frames, other order */
+	uint32_t ids[8];
+	bool added;
+	size_t i, j;
+
+	ids[0] = intern(&t, f, 0, 3, &added);
+	ids[1] = intern(&t, g, 0, 3, &added);
+	ids[2] = intern(&t, h, 0, 3, &added);
+	ids[3] = intern(&t, f, 1, 2, &added);	/* same frames, first one kernel */
+	ids[4] = intern(&t, f, 3, 0, &added);	/* all kernel */
+	ids[5] = intern(&t, f, 0, 2, &added);	/* a prefix */
+	ids[6] = intern(&t, f, 0, 0, &added);	/* empty (both stacks failed) */
+	ids[7] = intern(&t, f, 0, 1, &added);
+	for (i = 0; i < ARRAY_SIZE(ids); i++)
+		for (j = i + 1; j < ARRAY_SIZE(ids); j++)
+			CHECK(ids[i] != ids[j]);
+	CHECK_EQ_U64(t.nr, ARRAY_SIZE(ids));
+	CHECK(holds(&t, ids[3], f, 1, 2));
+	CHECK(holds(&t, ids[6], f, 0, 0));
+	CHECK_EQ_U64(intern(&t, f, 0, 0, &added), ids[6]);	/* the empty stack again */
+	CHECK(!added);
+	stack_table__release(&t);
+}
+
+/*
+ * Every stack gets the same hash, so each lookup walks a chain of hash
+ * matches whose content differs: ids must still be one per content.
+ */
+static void forced_collisions_keep_stacks_apart(void)
+{
+	enum { N = 3000 };	/* past the first growths of entries and slots */
+	struct stack_table t = STACK_TABLE_INIT;
+	uint64_t frames[4];
+	uint32_t id;
+	bool added;
+	int err;
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		frames[0] = 0x400000 + i;
+		frames[1] = 0x500000;
+		frames[2] = i % 7;
+		frames[3] = 0xffffffff81000000ull;
+		id = stack_table__intern_hash(&t, 0x1234, frames, 1, 3, &added, &err);
+		CHECK_OK(err);
+		CHECK(added);
+		CHECK_EQ_U64(id, i + 1);
+	}
+	for (i = 0; i < N; i++) {	/* every one found again, by content */
+		frames[0] = 0x400000 + i;
+		frames[1] = 0x500000;
+		frames[2] = i % 7;
+		frames[3] = 0xffffffff81000000ull;
+		id = stack_table__intern_hash(&t, 0x1234, frames, 1, 3, &added, &err);
+		CHECK(!added);
+		CHECK_EQ_U64(id, i + 1);
+		CHECK(holds(&t, id, frames, 1, 3));
+	}
+	/* the same frames with another split also collide, and still differ */
+	id = stack_table__intern_hash(&t, 0x1234, frames, 2, 2, &added, &err);
+	CHECK(added);
+	CHECK_EQ_U64(id, N + 1);
+	CHECK_EQ_U64(t.nr, N + 1);
+	stack_table__release(&t);
+}
+
+/* Hashes that differ only in bits above the slot mask share slots too. */
+static void same_slot_different_hash(void)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	uint64_t a = 0xa, b = 0xb;
+	uint32_t ia, ib;
+	bool added;
+	int err;
+
+	ia = stack_table__intern_hash(&t, 5, &a, 0, 1, &added, &err);
+	ib = stack_table__intern_hash(&t, 5 | 1ull << 40, &b, 0, 1, &added, &err);
+	CHECK(ia != ib);
+	CHECK_EQ_U64(stack_table__intern_hash(&t, 5, &a, 0, 1, &added, &err), ia);
+	CHECK_EQ_U64(stack_table__intern_hash(&t, 5 | 1ull << 40, &b, 0, 1, &added, &err), ib);
+	stack_table__release(&t);
+}
+
+/* Many distinct stacks: dense ids in order, unchanged by growth. */
+static void ids_dense_and_stable_across_growth(void)
+{
+	enum { N = 50000 };
+	struct stack_table t = STACK_TABLE_INIT;
+	uint64_t frames[8];
+	uint32_t nk, nu, id;
+	bool added;
+	size_t i, k;
+
+	for (i = 0; i < N; i++) {
+		nk = (uint32_t)(i % 3);
+		nu = (uint32_t)(1 + i % 5);
+		for (k = 0; k < nk + nu; k++)
+			frames[k] = (i * 2654435761u) ^ (k << 48);
+		id = intern(&t, frames, nk, nu, &added);
+		CHECK(added);
+		CHECK_EQ_U64(id, i + 1);
+	}
+	for (i = 0; i < N; i += 7) {
+		nk = (uint32_t)(i % 3);
+		nu = (uint32_t)(1 + i % 5);
+		for (k = 0; k < nk + nu; k++)
+			frames[k] = (i * 2654435761u) ^ (k << 48);
+		CHECK_EQ_U64(intern(&t, frames, nk, nu, &added), i + 1);
+		CHECK(!added);
+		CHECK(holds(&t, (uint32_t)(i + 1), frames, nk, nu));
+	}
+	CHECK(stack_table__get(&t, 0) == NULL);
+	CHECK(stack_table__get(&t, N + 1) == NULL);
+	CHECK(stack_table__get(&t, N) != NULL);
+	stack_table__release(&t);
+	CHECK_EQ_U64(t.nr, 0);
+	stack_table__release(&t);	/* twice: a released table is an empty one */
+}
+
+static void u64map_basics(void)
+{
+	struct u64map m = U64MAP_INIT;
+	uint64_t *slot;
+	bool added;
+	size_t i, seen = 0;
+
+	CHECK(u64map__find(&m, 0) == NULL);	/* empty, never allocated */
+	for (i = 0; i < 10000; i++) {
+		CHECK_OK(u64map__upsert(&m, i * 0x100000001ull, i, &slot, &added));
+		CHECK(added);
+	}
+	CHECK_OK(u64map__upsert(&m, 0, 99, &slot, &added));	/* key 0 is a key */
+	CHECK(!added);
+	CHECK_EQ_U64(*slot, 0);		/* an existing value is not overwritten */
+	*slot = 7;
+	CHECK_EQ_U64(*u64map__find(&m, 0), 7);
+	for (i = 1; i < 10000; i++) {
+		slot = u64map__find(&m, i * 0x100000001ull);
+		CHECK(slot && *slot == i);
+	}
+	CHECK(u64map__find(&m, 3) == NULL);
+	CHECK_EQ_U64(m.nr, 10000);
+	u64map__for_each(&m, i)
+		seen++;
+	CHECK_EQ_U64(seen, 10000);
+	u64map__release(&m);
+	CHECK(u64map__find(&m, 0) == NULL);
+}
+
+static const struct test tests[] = {
+	{ "equal content gives the same id", equal_content_same_id },
+	{ "different content never shares an id", different_content_different_ids },
+	{ "one hash for 3000 stacks: still one id each", forced_collisions_keep_stacks_apart },
+	{ "one slot, two hashes: two ids", same_slot_different_hash },
+	{ "ids are dense and survive growth", ids_dense_and_stable_across_growth },
+	{ "u64 map: upsert, find, growth, key 0", u64map_basics },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
