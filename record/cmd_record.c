@@ -653,7 +653,10 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 	return err;
 }
 
-/* "; user stacks: 99.2% complete, 0.3% frame-pointer fallback, 0 truncated" */
+/*
+ * "; user stacks: 99.2% complete, 0.3% frame-pointer fallback, 0 truncated",
+ * before the tick breakdown, which ends the line (t0901 reads it there)
+ */
 static void unwind_summary(const struct session *s, char *buf, size_t len)
 {
 	const uint64_t *t = s->stats_total;
@@ -705,7 +708,7 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 		(unsigned long long)s->nr_samples, (unsigned long long)lost,
 		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
 		elapsed_ns / 1e9, s->procs.nr, s->procs.nr == 1 ? "" : "es", s->opts->output,
-		size, why, unw);
+		size, unw, why);
 }
 
 static void session__release(struct session *s)

@@ -531,6 +531,18 @@ static size_t rank_changes(const uint64_t *c1, const uint64_t *c2, uint32_t nr_f
 		c->delta = c->p2 - c->p1;
 		c->se = sqrt((n1 ? c->p1 * (1 - c->p1) / (double)n1 : 0) +
 			     (n2 ? c->p2 * (1 - c->p2) / (double)n2 : 0));
+		/*
+		 * Shares of exactly 0 or 1 on both sides (a function on every
+		 * stack of one recording and none of the other) give no spread:
+		 * estimate it with one more sample of each kind per side
+		 * (Agresti-Caffo) rather than call a total change noise.
+		 */
+		if (c->se == 0 && c->delta != 0) {
+			double a1 = ((double)c1[f] + 1) / ((double)n1 + 2);
+			double a2 = ((double)c2[f] + 1) / ((double)n2 + 2);
+
+			c->se = sqrt(a1 * (1 - a1) / ((double)n1 + 2) + a2 * (1 - a2) / ((double)n2 + 2));
+		}
 		c->z = c->se > 0 ? c->delta / c->se : 0;
 	}
 	if (nr > 1)

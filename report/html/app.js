@@ -553,6 +553,11 @@
 				if (!c1 && !c2) continue;
 				var p1 = share(c1, f1.n), p2 = share(c2, f2.n), d = p2 - p1;
 				var se = Math.sqrt((f1.n ? p1 * (1 - p1) / f1.n : 0) + (f2.n ? p2 * (1 - p2) / f2.n : 0));
+				if (se === 0 && d !== 0) {
+					/* 0% or 100% on both sides: as out_top.c, Agresti-Caffo */
+					var a1 = ((c1 || 0) + 1) / (f1.n + 2), a2 = ((c2 || 0) + 1) / (f2.n + 2);
+					se = Math.sqrt(a1 * (1 - a1) / (f1.n + 2) + a2 * (1 - a2) / (f2.n + 2));
+				}
 				ch.push({ k: k, p1: p1, p2: p2, d: d, se: se, z: se > 0 ? d / se : 0 });
 			}
 			ch.sort(function (a, b) { return Math.abs(b.d) - Math.abs(a.d) || a.k - b.k; });
