@@ -10,10 +10,14 @@
  * <script type="application/json"> element, which the browser never runs:
  *
  *   names   the frame names, each once (the string table)
- *   stacks  the distinct stacks, as arrays of name ids, root (the comm) first
- *   t c k n four parallel columns, one row per (time bucket, CPU, stack):
- *           bucket as a delta to the previous row (rows are sorted by time,
- *           so most deltas are 0 or 1), CPU, stack id, samples
+ *   stacks  the distinct stacks, as arrays of name ids, root (the comm)
+ *           first, the most sampled first (small ids are short to write)
+ *   t k cn  three parallel columns, one row per (time bucket, CPU, stack):
+ *           the bucket as a delta to the previous row's (rows are sorted by
+ *           time, so most deltas are 0 or 1; the first from origin_ns, the
+ *           whole second before the first sample), the stack id, and
+ *           cpu + cpu_stride * (samples - 1): most rows hold one sample, and
+ *           then this is the CPU alone
  *
  * The pipeline aggregated by (comm, process, stack, CPU, 10 ms bucket), so
  * the columns come from the aggregate without reading the samples again,
@@ -44,13 +48,19 @@ struct html_row {
 	uint64_t count;
 };
 
+/* Larger packed values would lose precision as JavaScript numbers. */
+#define HTML_MAX_PACKED	(1ull << 53)
+
 struct html_ctx {
 	FILE *out;
+	uint32_t cpu_stride;		/* the largest CPU + 1 */
 	struct strtab names;		/* frame name -> id */
 	struct strtab stacks;		/* "id,id,id" -> stack id */
 	struct strbuf key;		/* scratch: the key of one stack */
 	struct html_row *rows;
 	size_t nr_rows;
+	uint32_t *order;		/* stack ids by samples: order[new id] = old id */
+	uint32_t origin;		/* the first row's bucket, rounded down to a second */
 };
 
 /*
@@ -114,6 +124,73 @@ static int html__stack_id(struct html_ctx *h, const struct view_names *v, uint32
 	return strtab__intern_len(&h->stacks, h->key.buf, h->key.len, id);
 }
 
+struct stack_rank {
+	uint64_t count;
+	uint32_t id;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct stack_rank *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Renumbers the stacks by samples, most first (h->order[new] = old): the
+ * rows name the busiest stacks most often, and short ids keep the file
+ * small.
+ */
+static int html__order_stacks(struct html_ctx *h)
+{
+	size_t nr = h->stacks.nr, i;
+	struct stack_rank *rank;
+	uint32_t *to_new;
+
+	rank = calloc(nr ? nr : 1, sizeof(*rank));
+	to_new = calloc(nr ? nr : 1, sizeof(*to_new));
+	h->order = calloc(nr ? nr : 1, sizeof(*h->order));
+	if (!rank || !to_new || !h->order) {
+		free(rank);
+		free(to_new);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++)
+		rank[i].id = (uint32_t)i;
+	for (i = 0; i < h->nr_rows; i++)
+		rank[h->rows[i].stack].count += h->rows[i].count;
+	qsort(rank, nr, sizeof(*rank), cmp_rank);
+	for (i = 0; i < nr; i++) {
+		h->order[i] = rank[i].id;
+		to_new[rank[i].id] = (uint32_t)i;
+	}
+	for (i = 0; i < h->nr_rows; i++)
+		h->rows[i].stack = to_new[h->rows[i].stack];
+	free(rank);
+	free(to_new);
+	return 0;
+}
+
+/*
+ * Counts too large to pack with the CPU as exact JavaScript numbers (some
+ * 10^11 samples in 10 ms on one CPU: only a damaged file has them); the
+ * pipeline has already refused buckets beyond VIEW_HTML_MAX_SLOTS.
+ */
+static int html__check(const struct html_ctx *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr_rows; i++) {
+		const struct html_row *r = &h->rows[i];
+
+		if (r->count - 1 > (HTML_MAX_PACKED - r->cpu) / h->cpu_stride)
+			return -EOVERFLOW;
+	}
+	return 0;
+}
+
 /* Every non-empty entry of every recording as a row. */
 static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 {
@@ -140,11 +217,22 @@ static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 				err = html__stack_id(h, &v, &r->stack);
 			r->slot = e->slot;
 			r->cpu = e->cpu;
+			if (e->cpu >= h->cpu_stride)
+				h->cpu_stride = e->cpu + 1;
 			r->count = e->count;
 			h->nr_rows++;
 		}
 	}
 	view_names__release(&v);
+	if (!err)
+		err = html__order_stacks(h);
+	/* the page starts at the whole second before the first sample (--from, a late -i) */
+	for (k = 0; k < h->nr_rows; k++)
+		if (!k || h->rows[k].slot < h->origin)
+			h->origin = h->rows[k].slot;
+	h->origin -= h->origin % (1000000000ull / VIEW_HTML_SLOT_NS);
+	for (k = 0; k < h->nr_rows; k++)
+		h->rows[k].slot -= h->origin;
 	if (!err && h->nr_rows > 1)
 		qsort(h->rows, h->nr_rows, sizeof(*h->rows), cmp_row);
 	return err;
@@ -207,6 +295,10 @@ static void put_quality(FILE *out, const struct report_summary *sum)
 		",\"lost_stacks\":%" PRIu64 ",\"truncated_stacks\":%" PRIu64 ",\"frames\":%" PRIu64
 		",\"resolved\":%" PRIu64 ",\"filtered\":%" PRIu64, sum->samples, sum->lost_samples,
 		sum->lost_stacks, sum->truncated_stacks, sum->frames, sum->resolved, sum->filtered);
+	if (sum->unw_walks)
+		fprintf(out, ",\"unwind\":{\"walks\":%" PRIu64 ",\"complete\":%" PRIu64
+			",\"truncated\":%" PRIu64 ",\"fallback\":%" PRIu64 "}", sum->unw_walks,
+			sum->unw_complete, sum->unw_truncated, sum->unw_fallback);
 	if (sum->ticks_known)
 		fprintf(out, ",\"ticks\":{\"expected\":%" PRIu64 ",\"fired\":%" PRIu64
 			",\"kept\":%" PRIu64 ",\"throttled\":%" PRIu64 ",\"missed\":%" PRIu64 "}",
@@ -221,9 +313,10 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	uint32_t prev = 0;
 	size_t i;
 
-	fprintf(out, "{\"version\":1,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64 ",",
-		VIEW_HTML_SLOT_NS, o->by == REPORT_BY_PID || o->by == REPORT_BY_TID ? 2 : 1,
-		rc->total);
+	fprintf(out, "{\"version\":1,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
+		",\"cpu_stride\":%" PRIu32 ",\"origin_ns\":%llu,", VIEW_HTML_SLOT_NS,
+		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID ? 2 : 1, rc->total, h->cpu_stride,
+		h->origin * VIEW_HTML_SLOT_NS);
 	put_field_str(out, "title", o->title);
 	fputs("\"sources\":[", out);
 	for (i = 0; i < rc->nr_srcs; i++) {
@@ -242,32 +335,30 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	}
 	fputs("],\n\"stacks\":[", out);
 	for (i = 0; i < h->stacks.nr; i++)
-		fprintf(out, "%s[%s]", i ? "," : "", strtab__str(&h->stacks, (uint32_t)i));
+		fprintf(out, "%s[%s]", i ? "," : "", strtab__str(&h->stacks, h->order[i]));
 	fputs("],\n\"t\":[", out);
 	for (i = 0; i < h->nr_rows; i++) {
 		fprintf(out, i ? ",%" PRIu32 : "%" PRIu32, h->rows[i].slot - prev);
 		prev = h->rows[i].slot;
 	}
-	fputs("],\n\"c\":[", out);
-	for (i = 0; i < h->nr_rows; i++)
-		fprintf(out, i ? ",%" PRIu32 : "%" PRIu32, h->rows[i].cpu);
 	fputs("],\n\"k\":[", out);
 	for (i = 0; i < h->nr_rows; i++)
 		fprintf(out, i ? ",%" PRIu32 : "%" PRIu32, h->rows[i].stack);
-	fputs("],\n\"n\":[", out);
+	fputs("],\n\"cn\":[", out);
 	for (i = 0; i < h->nr_rows; i++)
-		fprintf(out, i ? ",%" PRIu64 : "%" PRIu64, h->rows[i].count);
+		fprintf(out, i ? ",%" PRIu64 : "%" PRIu64,
+			h->rows[i].cpu + (uint64_t)h->cpu_stride * (h->rows[i].count - 1));
 	fputs("]}", out);
 }
 
 int view_html__write(const struct report_ctx *rc, FILE *out)
 {
-	struct html_ctx h = { .out = out, .key = STRBUF_INIT };
+	struct html_ctx h = { .out = out, .key = STRBUF_INIT, .cpu_stride = 1 };
 	int err;
 
 	strtab__init(&h.names);
 	strtab__init(&h.stacks);
-	err = html__collect(&h, rc);
+	err = html__collect(&h, rc) ?: html__check(&h);
 	if (err)
 		goto out;
 	/* no network: a page that tried to fetch anything would be a bug, and is refused */
@@ -285,6 +376,7 @@ int view_html__write(const struct report_ctx *rc, FILE *out)
 	err = view__check_stream(out);
 out:
 	free(h.rows);
+	free(h.order);
 	strbuf_release(&h.key);
 	strtab__release(&h.names);
 	strtab__release(&h.stacks);

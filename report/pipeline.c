@@ -398,6 +398,31 @@ static int check_timeline_rows(const struct report_ctx *rc)
 	return -E2BIG;
 }
 
+/* The HTML report's heat map has a column per second: refuse more than a day of them. */
+static int check_html_span(const struct report_ctx *rc)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t i;
+
+	for (i = 0; i < rc->nr_srcs; i++) {
+		const struct report_src *s = &rc->srcs[i];
+		uint64_t first;
+
+		if (!s->agg.nr_samples)
+			continue;
+		first = s->agg.first_ns > s->start_ns ? s->agg.first_ns - s->start_ns : 0;
+		if (first / VIEW_HTML_SLOT_NS < lo)
+			lo = first / VIEW_HTML_SLOT_NS;
+		if (s->agg.max_slot > hi)
+			hi = s->agg.max_slot;
+	}
+	if (hi < lo || hi - lo <= VIEW_HTML_MAX_SLOTS)
+		return 0;
+	pr_err("the samples span more than a day: the HTML report shows at most a day (choose a "
+	       "window with --from/--to)");
+	return -E2BIG;
+}
+
 int report__run(const struct report_opts *opts, FILE *out, struct report_summary *sum)
 {
 	struct report_summary local = { 0 };
@@ -447,6 +472,11 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 
 	if (em->output == REPORT_OUT_TIMELINE) {
 		err = check_timeline_rows(&rc);
+		if (err)
+			goto out;
+	}
+	if (em->output == REPORT_OUT_HTML) {
+		err = check_html_span(&rc);
 		if (err)
 			goto out;
 	}

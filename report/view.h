@@ -33,6 +33,8 @@ struct sym_stack;
 
 /* The time buckets of the HTML report: its heat map's finest step. */
 #define VIEW_HTML_SLOT_NS	10000000ull
+/* Its buckets from the start at most: a day (a column per second). */
+#define VIEW_HTML_MAX_SLOTS	(86400ull * 1000000000 / VIEW_HTML_SLOT_NS)
 
 /* One recording, read and resolved. */
 struct report_src {

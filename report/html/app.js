@@ -17,19 +17,23 @@
 	var CELL_NS = 20e6, ROWS = 50, SIG_Z = 3;
 	var names = D.names, stacks = D.stacks, nStacks = stacks.length;
 	var N = D.t.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
-	var rowSlot = new Float64Array(N), rowCpu = new Int32Array(D.c), rowStk = new Int32Array(D.k);
-	var rowN = new Float64Array(D.n);
+	var rowSlot = new Float64Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(D.k);
+	var rowN = new Float64Array(N), stride = D.cpu_stride;
 	var i, s = 0, maxCpu = -1, maxSlot = 0;
 	for (i = 0; i < N; i++) {
+		var cn = D.cn[i];	/* cpu + stride * (samples - 1) */
 		s += D.t[i];
 		rowSlot[i] = s;
+		rowCpu[i] = cn % stride;
+		rowN[i] = (cn - rowCpu[i]) / stride + 1;
 		if (rowCpu[i] > maxCpu) maxCpu = rowCpu[i];
 	}
 	if (N) maxSlot = rowSlot[N - 1];
-	D.t = D.c = D.k = D.n = null;	/* the typed copies are what stays */
+	D.t = D.cn = D.k = null;	/* the typed copies are what stays */
 
-	var dur = (maxSlot + 1) * slotNs;
-	D.sources.forEach(function (src) { if (src.duration_ns > dur) dur = src.duration_ns; });
+	/* times on the page count from origin (the whole second before the first sample), labels from the start */
+	var origin = D.origin_ns || 0, dur = (maxSlot + 1) * slotNs;
+	D.sources.forEach(function (src) { if (src.duration_ns - origin > dur) dur = src.duration_ns - origin; });
 	var nSec = Math.max(1, Math.ceil(dur / 1e9));
 	var nCpu = maxCpu + 1;
 	D.sources.forEach(function (src) { if (src.cpus > nCpu) nCpu = src.cpus; });
@@ -56,6 +60,7 @@
 	}
 	function fmtPct(x) { return (100 * x).toFixed(2) + '%'; }
 	function fmtSec(ns) { return (ns / 1e9).toFixed(3) + ' s'; }
+	function secLabel(sec) { return Math.round(sec + origin / 1e9) + 's'; }
 	function fmtInt(x) { return String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
 
 	var body = document.body;
@@ -74,12 +79,19 @@
 		el('div', { 'class': 'meta' }, hdr, bits.join(', '));
 	});
 	var q = D.quality, qbits = [];
-	var lost = q.lost_samples + (q.ticks ? q.ticks.throttled + q.ticks.missed : 0);
-	qbits.push(fmtInt(lost) + ' samples lost' + (q.ticks ? ' (' + fmtInt(q.ticks.throttled) +
-		' throttled, ' + fmtInt(q.ticks.missed) + ' missed, ' + fmtInt(q.lost_samples) +
-		' ring buffer full)' : ''));
+	/* as report__print_summary(): under -a every tick is a sample, else missed ticks were anyone's */
+	var gone = q.ticks ? q.ticks.throttled + q.ticks.missed : 0;
+	var everyTick = q.ticks && q.ticks.kept === q.ticks.fired, lost = q.lost_samples + (everyTick ? gone : 0);
+	qbits.push(fmtInt(lost) + ' samples lost' + (everyTick ? ' (' + fmtInt(q.ticks.throttled) +
+		' throttled, ' + fmtInt(q.ticks.missed) + ' missed by a late timer, ' + fmtInt(q.lost_samples) +
+		' ring buffer full)' : gone ? ' (ring buffer full; the clock also lost ' + fmtInt(gone) +
+		' ticks of any task)' : ''));
 	qbits.push(fmtInt(q.lost_stacks) + ' stacks not captured');
 	qbits.push(fmtInt(q.truncated_stacks) + ' stacks truncated');
+	if (q.unwind)
+		qbits.push(fmtInt(q.unwind.fallback) + ' of ' + fmtInt(q.unwind.walks) +
+			' user stacks unwound with a frame-pointer fallback, ' + fmtInt(q.unwind.truncated) +
+			' cut at the depth limit');
 	qbits.push(q.frames ? (Math.floor(1000 * q.resolved / q.frames) / 10).toFixed(1) +
 		'% of frames named' : 'no frames');
 	if (q.filtered) qbits.push(fmtInt(q.filtered) + ' samples left out by the filters');
@@ -106,7 +118,7 @@
 	var search = el('input', { id: 'search', type: 'search', placeholder: 'regex' }, bar);
 	var matched = el('span', { id: 'matched' }, bar);
 	var selInfo = el('span', { id: 'sel' }, bar);
-	var flameWrap = el('div', null, body);
+	var flameWrap = el('div', { id: 'flamewrap' }, body);
 	var flame = el('canvas', { id: 'flame' }, flameWrap);
 	var details = el('div', { id: 'details' }, body, ' ');
 	var tables = el('div', { id: 'tables' }, body);
@@ -119,20 +131,26 @@
 
 	/* samples per stack of one selection */
 	function selCounts(se) {
-		var out = new Float64Array(nStacks), tot = 0, i, lo, hi, ok = null;
-		lo = se.t0 / slotNs;
-		hi = se.t1 / slotNs;
+		var out = new Float64Array(nStacks), tot = 0, i, a = 0, b = N, ok;
+		var lo = se.t0 / slotNs, hi = se.t1 / slotNs;
+		/* rows are sorted by time: from the first row at or after lo to the first at or after hi */
+		while (a < b) {
+			var mid = (a + b) >> 1;
+			if (rowSlot[mid] < lo) a = mid + 1; else b = mid;
+		}
+		var from = a;
+		b = N;
+		while (a < b) {
+			var m2 = (a + b) >> 1;
+			if (rowSlot[m2] < hi) a = m2 + 1; else b = m2;
+		}
 		if (se.cpus) {
 			ok = new Uint8Array(Math.max(nCpu, 1));
 			se.cpus.forEach(function (c) { ok[c] = 1; });
-		}
-		for (i = 0; i < N; i++) {
-			var sl = rowSlot[i];
-			if (sl < lo) continue;
-			if (sl >= hi) break;	/* rows are sorted by time */
-			if (ok && !ok[rowCpu[i]]) continue;
-			out[rowStk[i]] += rowN[i];
-			tot += rowN[i];
+			for (i = from; i < a; i++)
+				if (ok[rowCpu[i]]) { out[rowStk[i]] += rowN[i]; tot += rowN[i]; }
+		} else {
+			for (i = from; i < a; i++) { out[rowStk[i]] += rowN[i]; tot += rowN[i]; }
 		}
 		return { c: out, total: tot };
 	}
@@ -155,29 +173,43 @@
 		var r = Math.round(255 - 40 * t), g = Math.round(235 - 200 * t), b = Math.round(200 - 180 * t);
 		return 'rgb(' + r + ',' + g + ',' + b + ')';
 	}
-	function inSel(se, t0, t1) { return se && t0 >= se.t0 && t1 <= se.t1 && se.t1 !== Infinity; }
-	function drawHeat() {
-		var g = heat.getContext('2d'), sec, row;
-		g.clearRect(0, 0, heat.width, heat.height);
+	/* the cells, drawn once; a redraw copies them and shades the selections */
+	var heatBase = document.createElement('canvas');
+	heatBase.width = heat.width;
+	heatBase.height = heat.height;
+	(function () {
+		var g = heatBase.getContext('2d'), sec, row, cache = {};
 		g.fillStyle = '#555';
 		g.font = '10px sans-serif';
 		for (row = 0; row < ROWS; row += 10)
 			g.fillText(row * 20 + ' ms', 2, HY + row * CH + 8);
 		var step = Math.max(1, Math.ceil(40 / CW));
 		for (sec = 0; sec < nSec; sec += step)
-			g.fillText(sec + 's', HX + sec * CW, 12);
+			g.fillText(secLabel(sec), HX + sec * CW, 12);
 		for (sec = 0; sec < nSec; sec++)
 			for (row = 0; row < ROWS; row++) {
-				var c0 = (sec * ROWS + row) * CELL_NS, c1 = c0 + CELL_NS;
 				var v = heatCells[sec * ROWS + row];
-				g.fillStyle = heatColour(v, heatMax);
+				var lvl = v ? Math.max(1, Math.round(64 * v / heatMax)) : 0;
+				g.fillStyle = cache[lvl] || (cache[lvl] = heatColour(lvl / 64, 1));
 				g.fillRect(HX + sec * CW, HY + row * CH, CW - (CW > 3 ? 1 : 0), CH - 1);
-				if (inSel(sel.a, c0, c1) && !sel.a.cpus || inSel(sel.b, c0, c1) && !sel.b.cpus) {
-					g.fillStyle = inSel(sel.b, c0, c1) && !sel.b.cpus ? 'rgba(230,120,0,0.45)' :
-						'rgba(0,100,220,0.4)';
-					g.fillRect(HX + sec * CW, HY + row * CH, CW - (CW > 3 ? 1 : 0), CH - 1);
-				}
 			}
+	}());
+	/* a time range as one run of cells per second it touches */
+	function shadeHeat(g, se, colour) {
+		if (!se || se === ALL || se.cpus || se.t1 === Infinity) return;
+		g.fillStyle = colour;
+		for (var sec = Math.floor(se.t0 / 1e9); sec < nSec && sec * 1e9 < se.t1; sec++) {
+			var r0 = Math.max(0, Math.floor((se.t0 - sec * 1e9) / CELL_NS));
+			var r1 = Math.min(ROWS, Math.ceil((se.t1 - sec * 1e9) / CELL_NS));
+			if (r1 > r0) g.fillRect(HX + sec * CW, HY + r0 * CH, CW - (CW > 3 ? 1 : 0), (r1 - r0) * CH - 1);
+		}
+	}
+	function drawHeat() {
+		var g = heat.getContext('2d');
+		g.clearRect(0, 0, heat.width, heat.height);
+		g.drawImage(heatBase, 0, 0);
+		shadeHeat(g, sel.a, 'rgba(0,100,220,0.4)');
+		shadeHeat(g, sel.b, 'rgba(230,120,0,0.45)');
 	}
 	function heatCellAt(ev) {
 		var r = heat.getBoundingClientRect();
@@ -204,30 +236,40 @@
 	cpuCv.height = strips.length * SH + 14;
 
 	function sameCpus(a, b) { return a && b && a.join(',') === b.join(','); }
-	function drawStrips() {
-		var g = cpuCv.getContext('2d');
-		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
+	var stripBase = document.createElement('canvas');
+	stripBase.width = cpuCv.width;
+	stripBase.height = cpuCv.height;
+	(function () {
+		var g = stripBase.getContext('2d'), cache = {};
 		g.font = '10px sans-serif';
 		strips.forEach(function (st, k) {
 			var y = k * SH, b = stripBins[k], x;
 			g.fillStyle = '#333';
 			g.fillText(st.label, 2, y + 10);
 			for (x = 0; x < SW; x++) {
-				g.fillStyle = heatColour(b[x], stripMax);
+				var lvl = b[x] ? Math.max(1, Math.round(64 * b[x] / stripMax)) : 0;
+				g.fillStyle = cache[lvl] || (cache[lvl] = heatColour(lvl / 64, 1));
 				g.fillRect(SX + x, y, 1, SH - 2);
 			}
+		});
+		g.fillStyle = '#555';
+		var step = Math.max(1, Math.ceil(nSec / 10));
+		for (var sec = 0; sec <= nSec; sec += step)
+			g.fillText(secLabel(sec), SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
+	}());
+	function drawStrips() {
+		var g = cpuCv.getContext('2d');
+		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
+		g.drawImage(stripBase, 0, 0);
+		strips.forEach(function (st, k) {
 			[['a', 'rgba(0,100,220,0.35)'], ['b', 'rgba(230,120,0,0.4)']].forEach(function (p) {
 				var se = sel[p[0]];
 				if (!se || se === ALL || (se.cpus && !sameCpus(se.cpus, st.cpus))) return;
 				var x0 = se.t0 / dur * SW, x1 = Math.min(se.t1, dur) / dur * SW;
 				g.fillStyle = p[1];
-				g.fillRect(SX + x0, y, Math.max(1, x1 - x0), SH - 2);
+				g.fillRect(SX + x0, k * SH, Math.max(1, x1 - x0), SH - 2);
 			});
 		});
-		g.fillStyle = '#555';
-		var step = Math.max(1, Math.ceil(nSec / 10));
-		for (var sec = 0; sec <= nSec; sec += step)
-			g.fillText(sec + 's', SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
 	}
 	function stripAt(ev) {
 		var r = cpuCv.getBoundingClientRect();
@@ -240,7 +282,7 @@
 	var drag = null;
 	function describe(se) {
 		if (se === ALL) return 'everything';
-		var w = se.t1 === Infinity ? 'whole recording' : fmtSec(se.t0) + ' - ' + fmtSec(se.t1);
+		var w = se.t1 === Infinity ? 'whole recording' : fmtSec(se.t0 + origin) + ' - ' + fmtSec(se.t1 + origin);
 		return w + (se.cpus ? ' on ' + se.what : '');
 	}
 	function setSel(which, se) {
@@ -366,14 +408,21 @@
 	var FH = 16, rects = [];
 	function drawFlame() {
 		var W = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
-		var z = zoomNode(), rows = cur.tree.depth + 1;
+		var z = zoomNode(), scale = z.v ? W / z.v : 0, minW = 0.3, mt = 0, rows = 0, chain = [], n;
+		for (n = z; n; n = n.parent) chain.unshift(n);
+		/* the height of what is drawn: frames narrower than minW are not */
+		(function deepest(n, depth) {
+			if (n.v * scale < minW) return;
+			if (depth + 1 > rows) rows = depth + 1;
+			if (n.ch) n.ch.forEach(function (m) { deepest(m, depth + 1); });
+		}(z, chain.length - 1));
+		rows = Math.max(rows, chain.length);
 		flame.width = W;
 		flame.height = rows * FH + 4;
 		var g = flame.getContext('2d');
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
 		rects = [];
-		var scale = z.v ? W / z.v : 0, minW = 0.3, mt = 0;
 		function y(depth) { return icicle ? depth * FH : (rows - 1 - depth) * FH; }
 		function box(n, depth, x, w) {
 			var fill = depth === 0 ? 'rgb(200,200,205)' : frameColour(n, depth - 1);
@@ -388,8 +437,6 @@
 			}
 		}
 		/* the zoomed frame's ancestors span the whole width */
-		var chain = [], n;
-		for (n = z; n; n = n.parent) chain.unshift(n);
 		chain.forEach(function (a, depth) { if (a !== z) box(a, depth, 0, W); });
 		function walk(n, depth, x) {
 			var w = n.v * scale;
@@ -414,6 +461,8 @@
 			matched.textContent = '';
 			matched.removeAttribute('data-share');
 		}
+		/* a tall flame graph scrolls in its box: show the root first */
+		flameWrap.scrollTop = icicle ? 0 : flameWrap.scrollHeight;
 	}
 	function frameAt(ev) {
 		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top, j;
@@ -542,25 +591,31 @@
 			el('span', null, selInfo, describe(sel.b) + ', ' + fmtInt(b.total) +
 				' samples (widths: second; red grew, blue shrank)');
 		}
+		var t1 = performance.now();
 		drawHeat();
+		var t2 = performance.now();
 		drawStrips();
+		var t3 = performance.now();
 		drawFlame();
+		var t4 = performance.now();
 		drawTables();
+		var t5 = performance.now();
+		timing.parts = { counts: t1 - t, heat: t2 - t1, strips: t3 - t2, flame: t4 - t3, tables: t5 - t4 };
 		timing.lastRedraw = performance.now() - t;
 	}
 
 	/* for scripted tests and benchmarks: where things are on the screen, and what is drawn */
 	window.eprofUI = {
 		timing: timing,
-		heatPoint: function (ns) {
-			var r = heat.getBoundingClientRect(), cell = Math.floor(ns / CELL_NS);
+		heatPoint: function (ns) {	/* ns from the recording's start */
+			var r = heat.getBoundingClientRect(), cell = Math.floor((ns - origin) / CELL_NS);
 			return { x: r.left + HX + Math.floor(cell / ROWS) * CW + CW / 2,
 				 y: r.top + HY + (cell % ROWS) * CH + CH / 2 };
 		},
 		stripPoint: function (label, ns) {
 			var r = cpuCv.getBoundingClientRect(), k;
 			for (k = 0; k < strips.length && strips[k].label !== label; k++);
-			return { x: r.left + SX + Math.min(SW - 1, ns / dur * SW), y: r.top + k * SH + SH / 2 };
+			return { x: r.left + SX + Math.min(SW - 1, (ns - origin) / dur * SW), y: r.top + k * SH + SH / 2 };
 		},
 		frames: function () {
 			var r = flame.getBoundingClientRect();
@@ -569,7 +624,7 @@
 					 w: b.w, h: FH - 1, fill: b.fill, v: b.n.v, v2: b.n.v2 };
 			});
 		},
-		durationNs: dur
+		endNs: origin + dur
 	};
 	redraw();
 	timing.firstView = performance.now();

@@ -15,6 +15,7 @@
  *   diff              print "diff-total FUNCTION CLASS CHANGE Z" rows
  *   matched           print "matched SHARE MATCHED TOTAL"
  *   frame NAME        print "frame NAME R G B" (the pixel drawn at its centre)
+ *   names             print "name NAME" for each distinct frame drawn
  *   timing            print "timing first_view_ms ... redraw_ms ..."
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
@@ -49,7 +50,7 @@ async function main() {
 			const cmd = cmds[i];
 			if (cmd === 'heat' || cmd === 'heat2') {
 				const a = Number(cmds[++i]) * 1e9, e = cmds[++i];
-				const b = e === 'end' ? await page.evaluate(() => window.eprofUI.durationNs) : Number(e) * 1e9;
+				const b = e === 'end' ? await page.evaluate(() => window.eprofUI.endNs) : Number(e) * 1e9;
 				/* the cells holding a and the last instant before b */
 				const p = await page.evaluate((a) => window.eprofUI.heatPoint(a), a);
 				const q = await page.evaluate((b) => window.eprofUI.heatPoint(Math.max(0, b - 1)), b);
@@ -99,10 +100,13 @@ async function main() {
 					return [d[0], d[1], d[2]];
 				}, name);
 				console.log('frame\t' + name + '\t' + (px ? px.join('\t') : 'absent'));
+			} else if (cmd === 'names') {
+				const all = await page.evaluate(() => [...new Set(window.eprofUI.frames().map((f) => f.name))]);
+				all.forEach((n) => console.log('name\t' + n));
 			} else if (cmd === 'timing') {
 				const t = await page.evaluate(() => window.eprofUI.timing);
 				console.log('timing\tload_ms ' + load_ms + '\tfirst_view_ms ' + t.firstView.toFixed(0) +
-					'\tredraw_ms ' + t.lastRedraw.toFixed(1));
+					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\t' + JSON.stringify(t.parts || {}));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {
