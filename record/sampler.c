@@ -2,15 +2,21 @@
 /*
  * record/sampler.c - the BPF sampler's life and its ring-buffer consumer.
  *
+ * Ticks: each CPU's clock keeps its own account (record/perf_events.h) and
+ * the BPF program counts the ticks it ran; sampler__account_ticks() turns
+ * both into one row per CPU per commit (format's `ticks` table).
+ *
  * Lifecycle: open the skeleton, set the read-only configuration and the
  * ring-buffer size, load, attach the fork follower; later the CPU clock on
  * each selected CPU gets the perf_event program (the link then owns the
  * perf fd). At the end the links go first, so nothing new arrives while
  * the ring buffer is drained.
  *
- * Consumer: each ring-buffer record is validated (its own size against the
- * size libbpf reports, frame counts against EV_MAX_FRAMES) and malformed
- * ones are counted, never trusted. A valid sample's stack is interned by
+ * Consumer: sampler__consume() takes at most a budget of records, so the
+ * record loop commits on its own schedule between two consumes; nothing
+ * slower than keeping a record happens in libbpf's callback. Each record is
+ * validated (its own size against the size libbpf reports, frame counts
+ * against EV_MAX_FRAMES) and malformed ones are counted, never trusted. A valid sample's stack is interned by
  * content in the session's stack table; a new stack is written once, then
  * every sample refers to it by id. Nothing on this path allocates except a
  * new stack's copy and table growth.

@@ -2,8 +2,9 @@
 /*
  * record/session.c - what the consumers of the ring buffer and of the
  * side-band share: thread names, mappings, and the commit that writes a
- * chunk together with the symbol data its new stacks need and the loss
- * counters gained since the previous one.
+ * chunk together with the symbol data its new stacks need, the loss
+ * counters gained since the previous one and each sampled CPU's tick
+ * account (expected, throttled, fired, kept).
  */
 #include <errno.h>
 #include <linux/types.h>
