@@ -16,7 +16,7 @@ for mode in fork exec; do
 		"$WORKLOADS/forker" 3000 "$WORKLOADS/short_lived" >"$TMP/pid" &
 	fi
 	wpid=$!
-	for _ in $(seq 50); do [ -s "$TMP/pid" ] && break; sleep 0.05; done
+	for _ in $(seq 600); do [ -s "$TMP/pid" ] && break; sleep 0.05; done	# 30 s: a busy machine
 	[ "$(cat "$TMP/pid")" = "$wpid" ] || fail "forker did not start"
 	sleep 0.3
 	"$EPROF" record -F 999 -p "$wpid" -o "$TMP/p.eprof" 2>"$TMP/rec.err" ||
