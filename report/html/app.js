@@ -553,7 +553,8 @@
 				if (!c1 && !c2) continue;
 				var p1 = share(c1, f1.n), p2 = share(c2, f2.n), d = p2 - p1;
 				var se = Math.sqrt((f1.n ? p1 * (1 - p1) / f1.n : 0) + (f2.n ? p2 * (1 - p2) / f2.n : 0));
-				ch.push({ k: k, p1: p1, p2: p2, d: d, se: se, z: se > 0 ? d / se : 0 });
+				/* no spread on either side (0% or 100% of both) and yet a change: certain, not noise */
+				ch.push({ k: k, p1: p1, p2: p2, d: d, se: se, z: se > 0 ? d / se : d > 0 ? Infinity : d < 0 ? -Infinity : 0 });
 			}
 			ch.sort(function (a, b) { return Math.abs(b.d) - Math.abs(a.d) || a.k - b.k; });
 			table('Largest changes of ' + by + ' share', 'diff-' + by,
@@ -562,7 +563,8 @@
 					var sig = Math.abs(c.z) >= SIG_Z;
 					return { fn: names[c.k], cls: !sig ? 'noise' : c.d > 0 ? 'grew' : 'shrank',
 						cells: [fmtPct(c.p1), fmtPct(c.p2), (c.d >= 0 ? '+' : '') + fmtPct(c.d),
-							fmtPct(c.se), c.z.toFixed(2), sig ? 'yes' : 'no', names[c.k]] };
+							fmtPct(c.se), isFinite(c.z) ? c.z.toFixed(2) : (c.z > 0 ? '+' : '-') + 'inf',
+							sig ? 'yes' : 'no', names[c.k]] };
 				}));
 		});
 	}
