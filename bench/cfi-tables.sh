@@ -10,11 +10,44 @@
 #
 # BUILD is an eprof build directory (default: build); the tool is
 # BUILD/tests/helper/cfi-dump. Prints a Markdown table.
+#
+# bench/cfi-tables.sh --sweep [BUILD] instead builds the table of every
+# file in /usr/bin, /usr/sbin, /usr/lib/x86_64-linux-gnu and gcc 12's
+# libexec directory, and prints how many built, how many were refused and
+# why, the rows and the unsupported share (the worst files first).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+sweep=0
+[ "${1:-}" = --sweep ] && { sweep=1; shift; }
 build=${1:-$top/build}
 dump=$build/tests/helper/cfi-dump
 [ -x "$dump" ] || { echo "cfi-tables.sh: no $dump (cmake --build $build --target cfi-dump)" >&2; exit 2; }
+
+if [ $sweep = 1 ]; then
+	for f in /usr/bin/* /usr/sbin/* /usr/lib/x86_64-linux-gnu/*.so* /usr/lib/gcc/x86_64-linux-gnu/12/*; do
+		[ -f "$f" ] || continue
+		printf '%s|%s\n' "$f" "$("$dump" -q "$f" 2>&1 | sed 's/.*: //')"
+	done | python3 -c '
+import re, sys
+rows = unsup = 0
+outcomes, worst = {}, []
+for line in sys.stdin:
+    f, out = line.rstrip("\n").split("|", 1)
+    m = re.search(r"rows=(\d+) .*unsupported=(\d+)", out)
+    key = "built" if m else out
+    outcomes[key] = outcomes.get(key, 0) + 1
+    if m:
+        r, u = int(m.group(1)), int(m.group(2))
+        rows += r
+        unsup += u
+        worst.append((u / r, u, r, f))
+for k, n in sorted(outcomes.items(), key=lambda x: -x[1]):
+    print("%6d %s" % (n, k))
+print("rows %d, unsupported %d (%.4f%%)" % (rows, unsup, 100.0 * unsup / max(rows, 1)))
+for share, u, r, f in sorted(worst, reverse=True)[:5]:
+    print("  %.3f%% %d/%d %s" % (100 * share, u, r, f))'
+	exit 0
+fi
 
 files=(/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11 /usr/lib/gcc/x86_64-linux-gnu/12/cc1)
 

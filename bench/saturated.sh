@@ -3,7 +3,7 @@
 # bench/saturated.sh EPROF N [SECONDS] [HZ]: wall time of `eprof record -a -d
 # SECONDS -F HZ` with N CPU-bound shell loops beside it, and what it says it
 # recorded and lost. The loops are killed on exit, whatever happens; eprof
-# is stopped after LIMIT seconds (default 60) and the run reported as such.
+# is SIGKILLed after LIMIT seconds (default 60) and the run reported as such.
 set -u
 eprof=${1:?usage: saturated.sh EPROF N [SECONDS] [HZ]}
 n=${2:?usage: saturated.sh EPROF N [SECONDS] [HZ]}
@@ -19,13 +19,20 @@ for _ in $(seq "$n"); do
 	pids+=($!)
 done
 sleep 1
-t0=$(date +%s.%N)
-timeout "${LIMIT:-60}" "$eprof" record ${EPROF_V:-} -a -F "$hz" -d "$secs" -o "$out/r.eprof" 2>"$out/err"
+# No fork between the two clock reads but eprof's own (bash's EPOCHREALTIME).
+t0=$EPOCHREALTIME
+"$eprof" record ${EPROF_V:-} -a -F "$hz" -d "$secs" -o "$out/r.eprof" 2>"$out/err" &
+rec=$!
+(sleep "${LIMIT:-60}"; kill -KILL "$rec" 2>/dev/null) &
+dog=$!
+wait "$rec"
 rc=$?
-t1=$(date +%s.%N)
+t1=$EPOCHREALTIME
+kill "$dog" 2>/dev/null
 kill "${pids[@]}" 2>/dev/null
 wait 2>/dev/null
 pids=()
 printf 'busy=%s d=%s F=%s rc=%s wall=%.2f s\n' "$n" "$secs" "$hz" "$rc" "$(echo "$t1 - $t0" | bc)"
-grep -E "^eprof: (recorded|debug: )" "$out/err"
+[ "$rc" = 137 ] && echo "killed after ${LIMIT:-60} s"
+grep -E "^eprof: (recorded|debug: |warning: )" "$out/err"
 "$eprof" info "$out/r.eprof" 2>/dev/null | sed -n '/^ticks:/,/^$/p'

@@ -841,6 +841,9 @@ static int build(Elf *elf, struct cfi_table *out)
 	err = find_cfi(&b, &t);
 	if (err)
 		goto out;
+	/* Everything needed is copied: give back the binary's section data now. */
+	elf_end(b.elf);
+	b.elf = NULL;
 	err = vet_section(&b);
 	if (err)
 		goto out;

@@ -267,6 +267,35 @@ static int create_journal(const char *path)
 	return -EEXIST;
 }
 
+/*
+ * In a directory anyone may write that is not sticky, anyone may also
+ * rename or delete the recording and its journal while it is written, or
+ * put a FIFO where the journal goes (SQLite would block on it): nothing
+ * eprof could do there keeps a recording safe, so it says so up front.
+ */
+static int check_directory(const char *path)
+{
+	char dir[4200];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st))
+		return 0;	/* creating the file will say what is wrong */
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+		pr_err("cannot create '%s': its directory '%s' is writable by every user and not "
+		       "sticky, so anyone could replace the recording (choose another directory, or "
+		       "chmod +t it)", path, dir);
+		return -EPERM;
+	}
+	return 0;
+}
+
 int recording__create(const char *path, struct recording **out)
 {
 	struct recording *rec;
@@ -277,7 +306,9 @@ int recording__create(const char *path, struct recording **out)
 	if (!rec)
 		return pr_errno(-ENOMEM, "cannot create '%s'", path);
 	rec->writable = true;
-	err = remove_old(path, &rec->moved_old);
+	err = check_directory(path);
+	if (!err)
+		err = remove_old(path, &rec->moved_old);
 	if (err)
 		goto out;
 	/* Create the file ourselves: the OS's reason (no such directory, read-only

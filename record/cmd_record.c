@@ -978,6 +978,12 @@ int cmd_record(int argc, char **argv)
 		opts.output);
 
 	pr_debug("started in %.3f s", (start_ns - entry_ns) / 1e9);
+	if (opts.duration_ns && start_ns - entry_ns > opts.duration_ns / 2)
+		pr_warn("started %.1f s after its exec on a busy machine: samples %.1f s of the "
+			"%.1f s asked", (start_ns - entry_ns) / 1e9,
+			start_ns - entry_ns < opts.duration_ns ?
+			(opts.duration_ns - (start_ns - entry_ns)) / 1e9 : 0.0,
+			opts.duration_ns / 1e9);
 	status_line__init(&sl, &opts, start_ns);
 	err = record_loop(&s, &t, entry_ns, &sl);
 

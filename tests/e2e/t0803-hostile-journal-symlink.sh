@@ -6,7 +6,8 @@
 # through the link; the recording is created 0600 (it holds every
 # process's command line) and leaves no journal of its own behind.
 # Before, the commit after the first planted link failed ("unable to open
-# database file") and the recording stopped.
+# database file") and the recording stopped. A world-writable directory
+# without the sticky bit is refused up front.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_nobody
 
@@ -58,4 +59,15 @@ for kind in symlink fifo file; do
 	[ "$n" -gt 0 ] || fail "no samples ($kind)"
 	say "info with a journal $kind planted: $n samples"
 done
+
+# A world-writable directory that is not sticky cannot be made safe (anyone
+# may rename the recording there): record refuses it before it starts.
+mkdir -m 0777 "$TMP/open"
+"$EPROF" record -a -d 1 -o "$TMP/open/r.eprof" 2>"$TMP/open.err"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 124 ] || fail "world-writable directory: exit $rc"
+one_line_error "$TMP/open.err"
+grep -q "is writable by every user and not sticky" "$TMP/open.err" || fail "no reason given"
+[ -z "$(ls -A "$TMP/open")" ] || fail "something was created in the refused directory"
+say "$(cat "$TMP/open.err")"
 exit 0
