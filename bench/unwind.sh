@@ -98,7 +98,11 @@ if [ $have_perf = 1 ]; then
 		t1=$(now)
 		rep=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 		n=$(wc -l <"$T/perf-$cg.fold")
-		echo "| perf --call-graph $cg | $(printf %.2f "$wall") | $(ratio "$wall" "$base") | $size | $((size / (n ? n : 1))) | $(completeness "$T/perf-$cg.fold" xz)% | $rep |"
+		if [ "$n" -eq 0 ]; then
+			echo "| perf --call-graph $cg | $(printf %.2f "$wall") | $(ratio "$wall" "$base") | $size | - | perf script failed | - |"
+			continue
+		fi
+		echo "| perf --call-graph $cg | $(printf %.2f "$wall") | $(ratio "$wall" "$base") | $size | $((size / n)) | $(completeness "$T/perf-$cg.fold" xz)% | $rep |"
 	done
 else
 	echo "| perf | - | perf missing or cannot record here | | | | |"

@@ -129,6 +129,9 @@ struct unw_state {
 	__u8 fb;			/* enum unw_fb of the first FP step, or UNW_FB_NONE */
 	__u8 find_used;			/* bpf_find_vma() was called in this sample */
 	__u8 checked;			/* cache entries checked in this sample (bits) */
+	__u8 row_ok;			/* row holds for [row_lo, row_hi) of cur */
+	struct unw_row row;		/* the last row found: recursion repeats it */
+	__u64 row_lo, row_hi;
 };
 
 /*
@@ -289,8 +292,12 @@ static __always_inline void unw_learn(__u64 addr)
 	unw_cache_put(tgid, mm, bpf_map_lookup_elem(&unw_vmas, &tgid), &f);
 }
 
-/* The row covering file offset off in tbl; false when none applies. */
-static __always_inline bool unw_find_row(void *tbl, __u64 off, struct unw_row *out)
+/*
+ * The row covering file offset off in tbl, and the offsets it covers in
+ * *lo_off and *hi_off; false when none applies.
+ */
+static __always_inline bool unw_find_row(void *tbl, __u64 off, struct unw_row *out,
+					 __u64 *lo_off, __u64 *hi_off)
 {
 	struct unw_row *r;
 	__u32 zero = 0, lo = 1, hi, mid, found = 0;
@@ -318,6 +325,10 @@ static __always_inline bool unw_find_row(void *tbl, __u64 off, struct unw_row *o
 	if (!r)
 		return false;
 	*out = *r;
+	*lo_off = r->off;
+	found++;
+	r = bpf_map_lookup_elem(tbl, &found);	/* past the last row: missing, no bound */
+	*hi_off = r && r->off > *lo_off ? r->off : 0x100000000ull;
 	return out->cfa_type != UNW_CFA_NONE && out->cfa_type != UNW_CFA_UNSUPPORTED;
 }
 
@@ -374,6 +385,12 @@ static __always_inline long unw_signal_step(struct unw_state *st)
 	return 0;
 }
 
+/* The file offset of pc in the current mapping. */
+static __always_inline __u64 unw_off(const struct unw_state *st, __u64 pc)
+{
+	return pc - st->cur.start + (st->cur.pgoff << UNW_PAGE_SHIFT);
+}
+
 static long unw_step(__u64 i, void *data)
 {
 	struct unw_state *st;
@@ -381,7 +398,7 @@ static long unw_step(__u64 i, void *data)
 	struct unw_miss miss;
 	struct scratch *sc;
 	void *tbl;
-	__u64 lpc, cfa = 0, ra, bp, off;
+	__u64 lpc, cfa = 0, ra, bp, lo_off, hi_off;
 	__u32 zero = 0, idx;
 	__u8 fb = UNW_FB_NONE;
 
@@ -404,6 +421,7 @@ static long unw_step(__u64 i, void *data)
 	lpc = st->exact ? st->pc : st->pc - 1;
 	if (!st->have_vma || lpc < st->cur.start || lpc >= st->cur.end) {
 		st->have_vma = unw_find_vma(st, lpc);
+		st->row_ok = 0;
 		if (!st->have_vma)
 			__builtin_memset(&st->cur.key, 0, sizeof(st->cur.key));
 	}
@@ -411,6 +429,9 @@ static long unw_step(__u64 i, void *data)
 		fb = UNW_FB_NO_VMA;
 	} else if (!st->cur.key.ino) {
 		fb = UNW_FB_NO_CFI;
+	} else if (st->row_ok && unw_off(st, lpc) >= st->row_lo &&
+		   unw_off(st, lpc) < st->row_hi) {
+		row = st->row;		/* the same function again (recursion) */
 	} else {
 		tbl = bpf_map_lookup_elem(&unw_tables, &st->cur.key);
 		if (!tbl) {
@@ -421,10 +442,13 @@ static long unw_step(__u64 i, void *data)
 			miss.end = st->cur.end;
 			miss.pgoff = st->cur.pgoff;
 			bpf_map_update_elem(&unw_missing, &st->cur.key, &miss, BPF_NOEXIST);
+		} else if (!unw_find_row(tbl, unw_off(st, lpc), &row, &lo_off, &hi_off)) {
+			fb = UNW_FB_NO_CFI;
 		} else {
-			off = lpc - st->cur.start + (st->cur.pgoff << UNW_PAGE_SHIFT);
-			if (!unw_find_row(tbl, off, &row))
-				fb = UNW_FB_NO_CFI;
+			st->row = row;
+			st->row_lo = lo_off;
+			st->row_hi = hi_off;
+			st->row_ok = 1;
 		}
 	}
 	if (fb != UNW_FB_NONE)

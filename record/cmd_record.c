@@ -60,7 +60,7 @@
 #define RECORD_NICE		(-20)
 #define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
 #define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
-#define UNWIND_PREPARE_NS	250000000ull	/* most a command waits for its tables */
+#define UNWIND_PREPARE_NS	150000000ull	/* most a command waits for its tables */
 #define SYSTEM_LD_SO		"/lib64/ld-linux-x86-64.so.2"
 
 static volatile sig_atomic_t stop_signal;
@@ -494,9 +494,8 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 	if (!err)
 		err = recording__set_meta(rec, REC_META_TARGET, o->target_desc);
 	if (!err)
-		err = recording__set_meta(rec, REC_META_CALL_GRAPH,
-					  o->call_graph == CALL_GRAPH_DWARF ? "dwarf" : "fp");
-	if (!err && o->call_graph == CALL_GRAPH_DWARF)
+		err = recording__set_meta(rec, REC_META_CALL_GRAPH, s->unwinder ? "dwarf" : "fp");
+	if (!err && s->unwinder)
 		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
 	free(numa);
 	return err;
@@ -930,7 +929,7 @@ int cmd_record(int argc, char **argv)
 	if (sampler__open(&s, &s.sampler))
 		goto out;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
-	if (opts.call_graph == CALL_GRAPH_DWARF &&
+	if (sampler__unwinds(s.sampler) &&
 	    unwinder__open(&s, opts.unwind_budget, &s.unwinder))
 		goto out;
 	if (opts.mode == TARGET_CMD) {

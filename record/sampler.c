@@ -45,6 +45,7 @@ struct sampler {
 	struct sampler_bpf *skel;
 	struct bpf_link *fork_link;
 	struct bpf_link *mmap_link, *exec_link;	/* --call-graph dwarf: mappings learned */
+	bool unwinds;			/* the table walker is loaded */
 	struct bpf_link **links;
 	size_t nr_links;
 	struct cpu_clock *clocks;	/* one per attached CPU, outliving the links */
@@ -172,6 +173,31 @@ static int on_record(void *ctx, void *data, size_t size)
 	return err;
 }
 
+/* Opens, configures and loads the skeleton; quiet (the caller says why). */
+static int load_skel(struct sampler *sp, uint64_t rb_bytes)
+{
+	int err;
+
+	sp->skel = sampler_bpf__open();
+	if (!sp->skel)
+		return -errno;
+	sp->skel->rodata->filter_tgids = sp->filter;
+	sp->skel->rodata->follow_forks = sp->follow;
+	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
+	sp->skel->rodata->unwind_tables = sp->unwinds;
+	bpf_program__set_autoload(sp->skel->progs.on_mmap, sp->unwinds);
+	bpf_program__set_autoload(sp->skel->progs.on_exec, sp->unwinds);
+	/*
+	 * -- CMD and -p follow children unless --no-inherit; with -a everything
+	 * is sampled anyway.
+	 */
+	bpf_program__set_autoload(sp->skel->progs.on_fork, sp->follow);
+	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
+	if (!err)
+		err = sampler_bpf__load(sp->skel);
+	return err;
+}
+
 int sampler__open(struct session *s, struct sampler **out)
 {
 	const struct record_opts *o = s->opts;
@@ -185,35 +211,27 @@ int sampler__open(struct session *s, struct sampler **out)
 	sp->s = s;
 	sp->filter = o->mode != TARGET_ALL;
 
-	sp->skel = sampler_bpf__open();
-	if (!sp->skel) {
-		err = pr_errno(-errno, "cannot open the BPF sampler");
-		goto fail;
-	}
 	rb_bytes = ringbuf_size(o->freq, o->nr_cpus);
-	sp->skel->rodata->filter_tgids = sp->filter;
 	sp->follow = o->mode != TARGET_ALL && !o->no_inherit;
-	sp->skel->rodata->follow_forks = sp->follow;
-	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
 #if defined(__x86_64__)
-	sp->skel->rodata->unwind_tables = o->call_graph == CALL_GRAPH_DWARF;
-	bpf_program__set_autoload(sp->skel->progs.on_mmap, o->call_graph == CALL_GRAPH_DWARF);
-	bpf_program__set_autoload(sp->skel->progs.on_exec, o->call_graph == CALL_GRAPH_DWARF);
+	sp->unwinds = o->call_graph == CALL_GRAPH_DWARF;
 #else
 	if (o->call_graph == CALL_GRAPH_DWARF)
-		pr_debug("no table unwinder for this architecture: frame pointers are used");
+		pr_warn("no table unwinder for this architecture: user stacks follow frame pointers");
 #endif
-	/*
-	 * -- CMD and -p follow children unless --no-inherit; with -a everything
-	 * is sampled anyway.
-	 */
-	bpf_program__set_autoload(sp->skel->progs.on_fork, sp->follow);
-	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
-	if (err) {
-		pr_errno(err, "cannot size the BPF ring buffer");
-		goto fail;
+	err = load_skel(sp, rb_bytes);
+	if (err && sp->unwinds) {
+		/* the walker needs Linux 5.17 (bpf_loop, bpf_find_vma): still record */
+		int walker_err = err;
+
+		sampler_bpf__destroy(sp->skel);
+		sp->skel = NULL;
+		sp->unwinds = false;
+		err = load_skel(sp, rb_bytes);
+		if (!err)
+			pr_warn("the table unwinder cannot load on this kernel (%s): user stacks "
+				"follow frame pointers", strerror(-walker_err));
 	}
-	err = sampler_bpf__load(sp->skel);
 	if (err) {
 		pr_errno(err, "cannot load the BPF sampler (is the kernel built with BTF? "
 			 "run as root, or grant CAP_BPF and CAP_PERFMON)");
@@ -227,7 +245,7 @@ int sampler__open(struct session *s, struct sampler **out)
 		}
 	}
 #if defined(__x86_64__)
-	if (o->call_graph == CALL_GRAPH_DWARF) {
+	if (sp->unwinds) {
 		/* without them the walker learns mappings from samples alone: slower */
 		sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap);
 		sp->exec_link = bpf_program__attach(sp->skel->progs.on_exec);
@@ -346,6 +364,11 @@ int sampler__consume(struct sampler *sp, size_t budget, bool *more)
 	if (n < 0 && !sp->paused)
 		return pr_errno(n, "cannot read the BPF ring buffer");
 	return 0;
+}
+
+bool sampler__unwinds(const struct sampler *sp)
+{
+	return sp->unwinds;
 }
 
 void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins)

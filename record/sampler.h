@@ -41,6 +41,9 @@ int sampler__epoll_fd(struct sampler *sp);
  */
 int sampler__consume(struct sampler *sp, size_t budget, bool *more);
 
+/* Whether user stacks are walked with unwind tables (else frame pointers). */
+bool sampler__unwinds(const struct sampler *sp);
+
 /* fds of the unwind maps: tables, walker misses, per-binary counts (unwind.bpf.h). */
 void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins);
 
