@@ -238,7 +238,11 @@ static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 	return err;
 }
 
-/* What one recording says about itself, as a JSON object. */
+/*
+ * What one recording says about itself, as a JSON object. A value that is
+ * absent (or that format/ refuses) shows as unknown: the header informs, and
+ * the samples do not depend on it.
+ */
 static void put_source(FILE *out, const struct report_src *s)
 {
 	static const char *const keys[][2] = {

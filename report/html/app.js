@@ -567,7 +567,8 @@
 					var sig = Math.abs(c.z) >= SIG_Z;
 					return { fn: names[c.k], cls: !sig ? 'noise' : c.d > 0 ? 'grew' : 'shrank',
 						cells: [fmtPct(c.p1), fmtPct(c.p2), (c.d >= 0 ? '+' : '') + fmtPct(c.d),
-							fmtPct(c.se), c.z.toFixed(2), sig ? 'yes' : 'no', names[c.k]] };
+							fmtPct(c.se), isFinite(c.z) ? c.z.toFixed(2) : (c.z > 0 ? '+' : '-') + 'inf',
+							sig ? 'yes' : 'no', names[c.k]] };
 				}));
 		});
 	}

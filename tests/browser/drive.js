@@ -16,6 +16,8 @@
  *   matched           print "matched SHARE MATCHED TOTAL"
  *   frame NAME        print "frame NAME R G B" (the pixel drawn at its centre)
  *   names             print "name NAME" for each distinct frame drawn
+ *   click NAME        click the widest frame NAME in the flame graph (zoom)
+ *   icicle            press the flame/icicle switch; print "root-at top|bottom"
  *   timing            print "timing first_view_ms ... redraw_ms ..."
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
@@ -100,6 +102,22 @@ async function main() {
 					return [d[0], d[1], d[2]];
 				}, name);
 				console.log('frame\t' + name + '\t' + (px ? px.join('\t') : 'absent'));
+			} else if (cmd === 'click') {
+				const name = cmds[++i];
+				const f = await page.evaluate((name) => window.eprofUI.frames().filter((f) => f.name === name)
+					.sort((a, b) => b.w - a.w)[0], name);
+				if (!f) throw new Error('no frame ' + name + ' to click');
+				await page.evaluate((y) => window.scrollTo(0, y + window.scrollY - 300), f.y);
+				const g = await page.evaluate((name) => window.eprofUI.frames().filter((f) => f.name === name)
+					.sort((a, b) => b.w - a.w)[0], name);
+				await page.mouse.click(g.x + g.w / 2, g.y + g.h / 2);
+			} else if (cmd === 'icicle') {
+				await page.click('#mode');
+				const where = await page.evaluate(() => {
+					const fr = window.eprofUI.frames(), root = fr.filter((f) => f.name === 'all')[0];
+					return root.y <= Math.min(...fr.map((f) => f.y)) ? 'top' : 'bottom';
+				});
+				console.log('root-at\t' + where);
 			} else if (cmd === 'names') {
 				const all = await page.evaluate(() => [...new Set(window.eprofUI.frames().map((f) => f.name))]);
 				all.forEach((n) => console.log('name\t' + n));
