@@ -35,6 +35,7 @@
 
 #include "elf/cfi.h"
 #include "elf/elf_file.h"
+#include "util/vec.h"
 
 /* x86-64 DWARF register numbers. */
 #define DW_REG_RBP	6
@@ -89,24 +90,6 @@ struct builder {
 	size_t nr_bad;			/* entries that cannot be read */
 };
 
-/* Makes room for one more element of size elem in *v (nr used of *cap). */
-static int grow(void **v, size_t *cap, size_t nr, size_t elem)
-{
-	size_t n = *cap ? *cap * 2 : 1024, bytes;
-	void *p;
-
-	if (nr < *cap)
-		return 0;
-	if (__builtin_mul_overflow(n, elem, &bytes))
-		return -ENOMEM;
-	p = realloc(*v, bytes);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = n;
-	return 0;
-}
-
 static int spans__push(struct builder *b, uint64_t start, uint64_t end, const struct unw_row *row)
 {
 	struct span *s;
@@ -114,7 +97,7 @@ static int spans__push(struct builder *b, uint64_t start, uint64_t end, const st
 
 	if (b->nr_spans >= CFI_MAX_ROWS)
 		return -E2BIG;
-	err = grow((void **)&b->spans, &b->cap_spans, b->nr_spans, sizeof(*b->spans));
+	err = vec__grow(&b->spans, &b->cap_spans, b->nr_spans + 1, sizeof(*b->spans));
 	if (err)
 		return err;
 	s = &b->spans[b->nr_spans++];
@@ -565,7 +548,7 @@ static int group_spans(struct builder *b, size_t first)
 
 	if (b->nr_spans == first)
 		return 0;
-	err = grow((void **)&b->fdes, &b->cap_fde_spans, b->nr_fde_spans, sizeof(*b->fdes));
+	err = vec__grow(&b->fdes, &b->cap_fde_spans, b->nr_fde_spans + 1, sizeof(*b->fdes));
 	if (err)
 		return err;
 	b->fdes[b->nr_fde_spans++] = (struct fde_spans){ b->spans[first].start, first,
@@ -610,7 +593,7 @@ static int vet_section(struct builder *b)
 		if (++b->nr_fdes > CFI_MAX_FDES)
 			return -E2BIG;
 		if (vet_fde(b, &entry.fde, &fde)) {
-			err = grow((void **)&b->good, &b->cap_good, b->nr_good, sizeof(*b->good));
+			err = vec__grow(&b->good, &b->cap_good, b->nr_good + 1, sizeof(*b->good));
 			if (err)
 				return err;
 			b->good[b->nr_good++] = fde;

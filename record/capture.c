@@ -50,6 +50,7 @@
 #include "record/jitmap.h"
 #include "record/session.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define MAX_CANDIDATES	8
 #define MAX_OPEN_TRIES	4	/* steps that may try to open a binary that failed */
@@ -142,27 +143,9 @@ static size_t sort_unique(uint64_t *v, size_t n)
 	return out;
 }
 
-static int grow(void *arr, size_t *alloc, size_t need, size_t size)
-{
-	void **p = arr;
-	size_t n = *alloc ? *alloc : 64;
-	void *q;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = reallocarray(*p, n, size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*alloc = n;
-	return 0;
-}
-
 static int u64vec__push(struct u64vec *v, uint64_t x)
 {
-	if (grow(&v->v, &v->alloc, v->nr + 1, sizeof(*v->v)))
+	if (vec__grow(&v->v, &v->alloc, v->nr + 1, sizeof(*v->v)))
 		return -ENOMEM;
 	v->v[v->nr++] = x;
 	return 0;
@@ -299,7 +282,7 @@ static struct binary *binary_for(struct capture *c, const struct mapping *m)
 			goto found;
 	}
 	path = strdup(m->path);
-	if (!path || grow(&c->bins, &c->alloc_bins, c->nr_bins + 1, sizeof(*c->bins))) {
+	if (!path || vec__grow(&c->bins, &c->alloc_bins, c->nr_bins + 1, sizeof(*c->bins))) {
 		free(path);
 		return NULL;	/* capture fails with -ENOMEM: the slot is never read */
 	}
@@ -312,7 +295,7 @@ static struct binary *binary_for(struct capture *c, const struct mapping *m)
 	*slot = ++c->nr_bins;
 found:
 	if (!b->in_step) {
-		if (grow(&c->step_bins, &c->alloc_step, c->nr_step + 1, sizeof(*c->step_bins)))
+		if (vec__grow(&c->step_bins, &c->alloc_step, c->nr_step + 1, sizeof(*c->step_bins)))
 			return NULL;
 		c->step_bins[c->nr_step++] = (size_t)(b - c->bins);
 		b->in_step = true;
@@ -329,7 +312,7 @@ found:
 
 static int note_jit(struct capture *c, uint32_t pid, uint64_t addr)
 {
-	if (grow(&c->jit, &c->alloc_jit, c->nr_jit + 1, sizeof(*c->jit)))
+	if (vec__grow(&c->jit, &c->alloc_jit, c->nr_jit + 1, sizeof(*c->jit)))
 		return -ENOMEM;
 	c->jit[c->nr_jit].pid = pid;
 	c->jit[c->nr_jit].addr = addr;

@@ -57,6 +57,7 @@
 #include "record/session.h"
 #include "record/unwind.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define MISSES_PER_TURN	64	/* walker misses read per loop turn */
 #define MAX_OPEN_TRIES	3	/* then a file is treated as having no CFI */
@@ -138,24 +139,6 @@ struct unwinder {
 	int done_fd;			/* eventfd: a job is done (the loop waits on it) */
 };
 
-static int grow(void *arr, size_t *alloc, size_t need, size_t size)
-{
-	void **p = arr;
-	size_t n = *alloc ? *alloc : 64;
-	void *q;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = reallocarray(*p, n, size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*alloc = n;
-	return 0;
-}
-
 static bool key_eq(const struct unw_key *a, const struct unw_key *b)
 {
 	return a->dev == b->dev && a->ino == b->ino && a->ctime_ns == b->ctime_ns;
@@ -194,7 +177,7 @@ static struct unw_file *file_for(struct unwinder *u, const struct unw_key *k)
 		if (*slot && key_eq(&u->files[*slot - 1].key, k))
 			return &u->files[*slot - 1];
 	}
-	if (grow(&u->files, &u->alloc_files, u->nr_files + 1, sizeof(*u->files))) {
+	if (vec__grow(&u->files, &u->alloc_files, u->nr_files + 1, sizeof(*u->files))) {
 		*slot = 0;	/* never matches */
 		return NULL;
 	}
@@ -224,7 +207,7 @@ static struct unw_binary *binary_for(struct unwinder *u, const uint8_t *id, uint
 			: !b->build_id_len && key_eq(&b->self, k))
 			return b;
 	}
-	if (grow(&u->bins, &u->alloc_bins, u->nr_bins + 1, sizeof(*u->bins))) {
+	if (vec__grow(&u->bins, &u->alloc_bins, u->nr_bins + 1, sizeof(*u->bins))) {
 		*slot = 0;
 		return NULL;
 	}
@@ -606,7 +589,7 @@ int unwinder__note_mapping(struct unwinder *u, uint32_t tgid, uint64_t start, ui
 		u->q_head = 0;
 		u->q_nr = 0;
 	}
-	if (grow(&u->queue, &u->q_alloc, u->q_nr + 1, sizeof(*u->queue)))
+	if (vec__grow(&u->queue, &u->q_alloc, u->q_nr + 1, sizeof(*u->queue)))
 		return pr_errno(-ENOMEM, "cannot queue unwind tables");
 	w = &u->queue[u->q_nr];
 	w->path = strdup(path);
@@ -769,7 +752,7 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 			    !memcmp(rows[i].build_id, b->build_id, b->build_id_len))
 				r = &rows[i];
 		if (!r) {
-			if (grow(&rows, &alloc, nr + 1, sizeof(*rows))) {
+			if (vec__grow(&rows, &alloc, nr + 1, sizeof(*rows))) {
 				err = -ENOMEM;
 				break;
 			}

@@ -26,6 +26,7 @@
 
 #include "report/out_pprof.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 /* Profile */
 #define PB_PROFILE_SAMPLE_TYPE		1
@@ -152,30 +153,7 @@ struct pprof_builder {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-/* Makes room for need elements of size elem in *arr; -ENOMEM on failure or overflow. */
-static int grow(void **arr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t n = *alloc ? *alloc : 16;
-	size_t bytes;
-	void *p;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need) {
-		if (__builtin_mul_overflow(n, 2, &n))
-			return -ENOMEM;
-	}
-	if (__builtin_mul_overflow(n, elem, &bytes))
-		return -ENOMEM;
-	p = realloc(*arr, bytes);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*alloc = n;
-	return 0;
-}
-
-#define GROW(arr, alloc, need) grow((void **)&(arr), &(alloc), (need), sizeof(*(arr)))
+#define GROW(arr, alloc, need) vec__grow(&(arr), &(alloc), (need), sizeof(*(arr)))
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
 {

@@ -44,6 +44,7 @@
 #include "report/strtab.h"
 #include "report/symbolize.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 struct raw_stack {
 	uint32_t id;
@@ -147,27 +148,6 @@ struct symbolizer {
 	struct sym_stats stats;
 };
 
-/* Grows *arr (of *alloc elements of size sz) to hold at least need. */
-static int grow(void *arr, size_t *alloc, size_t need, size_t sz)
-{
-	void **p = arr;
-	size_t n = *alloc ? *alloc : 64;
-	void *q;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need) {
-		if (__builtin_mul_overflow(n, 2, &n))
-			return -ENOMEM;
-	}
-	q = reallocarray(*p, n, sz);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*alloc = n;
-	return 0;
-}
-
 struct symbolizer *symbolizer__new(void)
 {
 	struct symbolizer *sym = calloc(1, sizeof(*sym));
@@ -220,8 +200,8 @@ int symbolizer__add_stack(struct symbolizer *sym, const struct rec_stack *st)
 	if (__builtin_add_overflow((size_t)st->nr_kernel, (size_t)st->nr_user, &n) ||
 	    __builtin_add_overflow(n, sym->nr_frames, &n))
 		return -ENOMEM;
-	if (grow(&sym->frames, &sym->alloc_frames, n, sizeof(*sym->frames)) ||
-	    grow(&sym->stacks, &sym->alloc_stacks, sym->nr_stacks + 1, sizeof(*sym->stacks)))
+	if (vec__grow(&sym->frames, &sym->alloc_frames, n, sizeof(*sym->frames)) ||
+	    vec__grow(&sym->stacks, &sym->alloc_stacks, sym->nr_stacks + 1, sizeof(*sym->stacks)))
 		return -ENOMEM;
 	r = &sym->stacks[sym->nr_stacks++];
 	r->id = st->id;
@@ -249,7 +229,7 @@ int symbolizer__add_mapping(struct symbolizer *sym, const struct rec_mapping *m)
 
 	if (sym->prepared)
 		return -EBUSY;
-	if (grow(&sym->maps, &sym->alloc_maps, sym->nr_maps + 1, sizeof(*sym->maps)))
+	if (vec__grow(&sym->maps, &sym->alloc_maps, sym->nr_maps + 1, sizeof(*sym->maps)))
 		return -ENOMEM;
 	path = strtab__dup(&sym->names, m->path ? m->path : "");
 	if (!path)
@@ -275,7 +255,7 @@ int symbolizer__add_binary(struct symbolizer *sym, const struct rec_binary *b)
 
 	if (sym->prepared)
 		return -EBUSY;
-	if (grow(&sym->bins, &sym->alloc_bins, sym->nr_bins + 1, sizeof(*sym->bins)))
+	if (vec__grow(&sym->bins, &sym->alloc_bins, sym->nr_bins + 1, sizeof(*sym->bins)))
 		return -ENOMEM;
 	p = &sym->bins[sym->nr_bins];
 	memset(p, 0, sizeof(*p));
@@ -324,7 +304,7 @@ int symbolizer__add_ksym(struct symbolizer *sym, const struct rec_ksym *k)
 
 	if (sym->prepared)
 		return -EBUSY;
-	if (grow(&sym->ksyms, &sym->alloc_ksyms, sym->nr_ksyms + 1, sizeof(*sym->ksyms)))
+	if (vec__grow(&sym->ksyms, &sym->alloc_ksyms, sym->nr_ksyms + 1, sizeof(*sym->ksyms)))
 		return -ENOMEM;
 	p = &sym->ksyms[sym->nr_ksyms];
 	p->addr = k->addr;

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/test_vec.c - util/vec.c, the one array-growing helper: it
+ * keeps what it held, doubles, and refuses sizes that would wrap.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "tests/unit/harness.h"
+#include "util/vec.h"
+
+static void grows_and_keeps_contents(void)
+{
+	uint64_t *v = NULL;
+	size_t alloc = 0, i;
+
+	for (i = 0; i < 1000; i++) {
+		CHECK_OK(vec__grow(&v, &alloc, i + 1, sizeof(*v)));
+		CHECK(alloc >= i + 1);
+		v[i] = i * 7;
+	}
+	for (i = 0; i < 1000; i++)
+		CHECK_EQ_U64(v[i], i * 7);
+	CHECK_EQ_U64(alloc, 1024);	/* 16, doubled six times */
+	CHECK_OK(vec__grow(&v, &alloc, 10, sizeof(*v)));	/* never shrinks */
+	CHECK_EQ_U64(alloc, 1024);
+	free(v);
+}
+
+static void overflow_is_refused(void)
+{
+	uint64_t *v = NULL;
+	size_t alloc = 0;
+
+	/* SIZE_MAX / 2 + 2 elements: doubling wraps before it gets there */
+	CHECK_EQ_U64(vec__grow(&v, &alloc, SIZE_MAX / 2 + 2, 1), -ENOMEM);
+	/* fits as a count, not as bytes */
+	CHECK_EQ_U64(vec__grow(&v, &alloc, SIZE_MAX / 4, sizeof(*v)), -ENOMEM);
+	CHECK(v == NULL);
+	CHECK_EQ_U64(alloc, 0);
+	CHECK_OK(vec__grow(&v, &alloc, 3, sizeof(*v)));
+	CHECK_EQ_U64(vec__grow(&v, &alloc, SIZE_MAX / 4, sizeof(*v)), -ENOMEM);
+	CHECK(v != NULL);		/* a failure leaves the array as it was */
+	CHECK_EQ_U64(alloc, 16);
+	free(v);
+}
+
+static const struct test tests[] = {
+	{ "grows, keeps what it held, never shrinks", grows_and_keeps_contents },
+	{ "sizes that would wrap are -ENOMEM, the array untouched", overflow_is_refused },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+/*
+ * util/vec.c - growing arrays (see vec.h). Starts at 16 elements: small
+ * tables stay small, and doubling reaches any size in few reallocations.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "util/vec.h"
+
+#define VEC_FIRST	16
+
+int vec__grow(void *arr, size_t *alloc, size_t need, size_t elem)
+{
+	void **p = arr;
+	size_t n = *alloc ? *alloc : VEC_FIRST, bytes;
+	void *q;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need) {
+		if (__builtin_mul_overflow(n, 2, &n))
+			return -ENOMEM;
+	}
+	if (!elem || __builtin_mul_overflow(n, elem, &bytes))
+		return -ENOMEM;
+	q = realloc(*p, bytes);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*alloc = n;
+	return 0;
+}

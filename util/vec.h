@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util/vec.h - the one way eprof grows an array: doubling, from a small
+ * first size, with every multiplication checked, so no count read from a
+ * file or the kernel can wrap a size into a short allocation.
+ */
+#ifndef EPROF_UTIL_VEC_H
+#define EPROF_UTIL_VEC_H
+
+#include <stddef.h>
+
+/*
+ * Makes *arr (an array of *alloc elements of elem bytes; NULL when *alloc
+ * is 0) hold at least need elements, doubling its capacity. On success
+ * *arr and *alloc are updated; on failure (-ENOMEM, also when the size
+ * would overflow) they are left as they were. arr is a `T **` passed as
+ * void *, so callers need no cast.
+ */
+int vec__grow(void *arr, size_t *alloc, size_t need, size_t elem);
+
+#endif
