@@ -177,6 +177,11 @@ bool recording__is_finished(const struct recording *rec)
 	return rec->finished;
 }
 
+int recording__version(const struct recording *rec)
+{
+	return rec->version;
+}
+
 /*
  * Makes room for a new recording at path: an existing file is kept as
  * path.old (as perf keeps perf.data.old), so a mistaken -o loses nothing,

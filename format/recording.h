@@ -274,6 +274,9 @@ const char *recording__path(const struct recording *rec);
 /* True when the recorder finished the file (recording__finish). */
 bool recording__is_finished(const struct recording *rec);
 
+/* The file's own format version (its user_version: 1 or 2), not this eprof's. */
+int recording__version(const struct recording *rec);
+
 /* --- metadata: text key/value --------------------------------------------- */
 
 /* Buffered with the next chunk. */

@@ -91,6 +91,7 @@ struct info_cpu {
 
 struct info {
 	const char *path;
+	int version;			/* the file's own format version */
 	bool has_unwind;		/* the recording has a totals row */
 	struct rec_unwind unw;		/* totals (path not kept) */
 	struct info_unwind *unw_bins;
@@ -461,6 +462,7 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 
 	in->path = recording__path(rec);
 	in->finished = recording__is_finished(rec);
+	in->version = recording__version(rec);
 	for (i = 0; i < NR_META; i++) {
 		err = recording__get_meta(rec, meta_fields[i].key, &in->meta[i]);
 		if (err == -ENOENT)
@@ -665,7 +667,7 @@ static void print_text(const struct info *in, FILE *f)
 	size_t i;
 
 	fprintf(f, "%-22s %s\n", "file", in->path);
-	fprintf(f, "%-22s %d\n", "format version", REC_SCHEMA_VERSION);
+	fprintf(f, "%-22s %d\n", "format version", in->version);
 	fprintf(f, "%-22s %s\n", "finished", in->finished ? "yes" : "no (read up to its last chunk)");
 	for (i = 0; i < NR_META; i++)
 		fprintf(f, "%-22s %s\n", meta_fields[i].label, in->meta[i] ? in->meta[i] : "-");
@@ -857,7 +859,7 @@ static void print_json(const struct info *in, FILE *f)
 
 	fputs("{\"file\":", f);
 	json_str(f, in->path);
-	fprintf(f, ",\"format_version\":%d,\"finished\":%s", REC_SCHEMA_VERSION,
+	fprintf(f, ",\"format_version\":%d,\"finished\":%s", in->version,
 		in->finished ? "true" : "false");
 	for (i = 0; i < NR_META; i++) {
 		fputs(",", f);

@@ -17,4 +17,5 @@ diff -u "$fx/known_split.fold" "$TMP/fold" || fail "folded output of the v1 file
 diff -u "$fx/known_split.top" "$TMP/top" || fail "top table of the v1 file changed"
 "$EPROF" info "$TMP/v1.eprof" >"$TMP/info" 2>"$TMP/err" || { cat "$TMP/err"; fail "info of the v1 file failed"; }
 grep -Eq '^samples +151$' "$TMP/info" || { cat "$TMP/info"; fail "info does not count the v1 file's 151 samples"; }
+grep -Eq "^format version +1$" "$TMP/info" || { cat "$TMP/info"; fail "info does not give the file's own format version (1)"; }
 exit 0
