@@ -389,7 +389,7 @@ int sideband__open(struct session *s, struct sideband **out)
 {
 	struct perf_buffer_raw_opts popts;
 	struct perf_event_attr attr;
-	struct sideband *sb;
+	struct sideband *sb = NULL;	/* set by sideband__new() on success */
 	int err;
 
 	err = sideband__new(s, &sb);

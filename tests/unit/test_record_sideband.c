@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,19 +21,21 @@
 
 enum { P = 100, C = 200, G = 300 };	/* parent, child, grandchild */
 
-/* One perf record, 8-byte aligned as in the kernel's buffer. */
+#define REC_BUF_SIZE	512
+
+/*
+ * One perf record, 8-byte aligned as in the kernel's buffer. Heap memory:
+ * it takes the types written into it, so reading it back as a header is
+ * well-defined (and the compiler sees all 512 bytes of it).
+ */
 struct rec_buf {
-	union {
-		struct perf_event_header h;
-		uint64_t align;
-		unsigned char b[512];
-	};
+	unsigned char *b;
 	size_t len;
 };
 
 static void put(struct rec_buf *r, const void *p, size_t n)
 {
-	if (n > sizeof(r->b) - r->len) {
+	if (n > REC_BUF_SIZE - r->len) {
 		CHECK(!"record too long for the test's buffer");
 		return;
 	}
@@ -62,20 +65,24 @@ static void put_str(struct rec_buf *r, const char *s)
 
 static void begin(struct rec_buf *r, uint32_t type, uint16_t misc)
 {
-	memset(r, 0, sizeof(*r));
-	r->h.type = type;
-	r->h.misc = misc;
-	r->len = sizeof(r->h);
+	struct perf_event_header h = { .type = type, .misc = misc };
+
+	memset(r->b, 0, REC_BUF_SIZE);
+	memcpy(r->b, &h, sizeof(h));
+	r->len = sizeof(h);
 }
 
 /* sample_id_all with TID | TIME: pid, tid, time. */
 static const struct perf_event_header *end(struct rec_buf *r, uint32_t pid, uint64_t time)
 {
+	struct perf_event_header h;
+
 	put_u32(r, pid);
 	put_u32(r, pid);
 	put_u64(r, time);
-	r->h.size = (uint16_t)r->len;
-	return &r->h;
+	h.size = (uint16_t)r->len;
+	memcpy(r->b + offsetof(struct perf_event_header, size), &h.size, sizeof(h.size));
+	return (const struct perf_event_header *)r->b;
 }
 
 /* PERF_RECORD_MMAP2 with a kernel-given build-id (no file is read). */
@@ -130,6 +137,8 @@ struct fixture {
 static void fixture__init(struct fixture *f, const char *name)
 {
 	memset(f, 0, sizeof(*f));
+	f->r.b = aligned_alloc(8, REC_BUF_SIZE);
+	CHECK(f->r.b != NULL);
 	CHECK_OK(recording__create(path_in(name), &f->s.rec));
 	CHECK_OK(sideband__new(&f->s, &f->sb));
 }
@@ -146,6 +155,7 @@ static void fixture__release(struct fixture *f)
 	u64map__release(&f->s.tid_comm);
 	u64map__release(&f->s.exec_ns);
 	recording__close(f->s.rec);
+	free(f->r.b);
 }
 
 /* Mappings of pid at start: how many, and the time of the last one. */
