@@ -7,8 +7,10 @@
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 
-# -g -e cpu-clock -C 0 -q: a normal recording, silent, on CPU 0 only
-"$EPROF" record -q -g -e cpu-clock -C 0 -F 999 -o "$TMP/c.eprof" -- "$WORKLOADS/known_split" 500 \
+# -g -e cpu-clock -C 0 -q: a normal recording, silent, on CPU 0 only. The
+# workload has a thread pinned to each CPU (on_cpu0, on_cpu1), so there is
+# work on CPU 1 that -C 0 must leave out, whatever the scheduler does.
+"$EPROF" record -q -g -e cpu-clock -C 0 -F 999 -o "$TMP/c.eprof" -- "$WORKLOADS/pinned" 500 \
 	2>"$TMP/rec.err" || { cat "$TMP/rec.err"; fail "record -q -g -e cpu-clock -C 0 failed"; }
 [ -s "$TMP/rec.err" ] && { cat "$TMP/rec.err"; fail "record -q printed on stderr"; }
 "$EPROF" report -i "$TMP/c.eprof" --per-cpu >"$TMP/percpu" 2>/dev/null || fail "report --per-cpu failed"
@@ -16,6 +18,9 @@ cat "$TMP/percpu"
 cpus=$(awk '/^cpu [0-9]+ / { print $2 }' "$TMP/percpu" | sort -u | tr '\n' ' ')
 say "-C 0: samples on CPUs: $cpus"
 [ "$cpus" = "0 " ] || fail "-C 0 sampled CPUs '$cpus', expected only 0"
+"$EPROF" report -i "$TMP/c.eprof" --fold >"$TMP/c.fold" 2>/dev/null || fail "report --fold failed"
+[ "$(samples "$TMP/c.fold" ';on_cpu0( |;|$)')" -gt 0 ] || fail "-C 0 has no samples of on_cpu0"
+[ "$(samples "$TMP/c.fold" ';on_cpu1( |;|$)')" -eq 0 ] || fail "-C 0 has samples of on_cpu1 (CPU 1)"
 "$EPROF" info "$TMP/c.eprof" >"$TMP/info" 2>/dev/null || fail "info failed"
 grep -Eq '^event +cpu-clock$' "$TMP/info" || { cat "$TMP/info"; fail "info does not show event cpu-clock"; }
 
