@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/pipeline.h"
 #include "report/report.h"
@@ -258,6 +259,31 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 }
 
 /* Options that make no sense together; 0 or -EINVAL after one line. */
+/*
+ * Several -i merge their samples, so one file named twice (by the same
+ * path or another) would count each sample twice: refuse it.
+ */
+static bool same_input_twice(const struct view_args *va)
+{
+	struct stat a, b;
+	size_t i, j;
+
+	for (i = 0; i < va->nr_inputs; i++) {
+		if (stat(va->inputs[i], &a))
+			continue;	/* opening it says what is wrong */
+		for (j = i + 1; j < va->nr_inputs; j++) {
+			if (!stat(va->inputs[j], &b) && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				pr_err("'%s' and '%s' are the same recording: name it once "
+				       "(-i merges its samples, so they would count twice)",
+				       va->inputs[i], va->inputs[j]);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static int check_view_options(struct report_opts *o, struct view_args *va)
 {
 	unsigned int out = o->outputs;
@@ -313,6 +339,8 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	o->cpus = va->cpus;
 	o->nodes = va->nodes;
 	if (va->nr_inputs > 1) {
+		if (same_input_twice(va))
+			return -EINVAL;
 		o->inputs = va->inputs;
 		o->nr_inputs = va->nr_inputs;
 	}

@@ -39,9 +39,14 @@ done
 "$EPROF" report $R --top 3 -o "$TMP/top.txt" 2>/dev/null && [ -s "$TMP/top.txt" ] || fail "-o failed"
 [ "$(grep -c '^ *[0-9]' "$TMP/top.txt")" -eq 6 ] || fail "--top 3 does not give 3 rows per table"
 
-# two -i: counts add up
+# two -i: counts add up (a copy stands for a second recording)
+cp "$TMP/r.eprof" "$TMP/copy.eprof"
 "$EPROF" report $R --fold >"$TMP/one" 2>/dev/null
-"$EPROF" report $R -i "$TMP/r.eprof" --fold >"$TMP/two" 2>/dev/null || fail "two -i failed"
+"$EPROF" report $R -i "$TMP/copy.eprof" --fold >"$TMP/two" 2>/dev/null || fail "two -i failed"
 a=$(awk '{ s += $NF } END { print s }' "$TMP/one"); b=$(awk '{ s += $NF } END { print s }' "$TMP/two")
-[ "$b" -eq $((2 * a)) ] || fail "two -i of the same file give $b samples, not $((2 * a))"
+[ "$b" -eq $((2 * a)) ] || fail "-i of a file and its copy give $b samples, not $((2 * a))"
+# the same file twice (by another path too) would count twice: one error line
+"$EPROF" report $R -i "$TMP/./r.eprof" --fold >"$TMP/out" 2>"$TMP/err" && fail "the same file twice was merged"
+one_line_error "$TMP/err"
+[ -s "$TMP/out" ] && fail "the same file twice printed a report"
 exit 0
