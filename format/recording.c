@@ -676,7 +676,7 @@ int recording__open(const char *path, struct recording **out)
 	}
 	free(done);
 	if (!err && !rec->finished)
-		pr_warn("'%s' was not finalized (the recorder was interrupted): "
+		pr_warn("'%s' was not finalized (its recorder was interrupted, or is still running): "
 			"reading it up to its last complete chunk", path);
 out:
 	if (err) {
