@@ -41,8 +41,10 @@ run() {
 	rc=$?
 }
 
+# a copy, so that "-i $base -i @" names two files (the same one twice is refused)
+cp "$base" "$TMP/copy.eprof"
 for v in "${views[@]}"; do
-	run "$v" "$base"
+	run "$v" "$TMP/copy.eprof"
 	[ $rc -eq 0 ] || { cat "$TMP/err"; fail "the undamaged recording: '$v' exited $rc"; }
 done
 say "the undamaged recording passes all ${#views[@]} views"
