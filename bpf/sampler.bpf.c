@@ -216,21 +216,42 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 }
 
 #if defined(__TARGET_ARCH_x86)
-/*
- * A target mapped something: if it is code, cache the mapping for the
- * walker (unwind.bpf.h). A kretprobe: fexit is not allowed everywhere.
- */
-SEC("kretprobe/vm_mmap_pgoff")
-int BPF_KRETPROBE(on_mmap, unsigned long ret)
+/* A target mapped something at ret: if it is code, cache it for the walker. */
+static __always_inline void mmap_done(unsigned long ret)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
-	(void)ctx;
 	if (ret >= (unsigned long)-4095)
-		return 0;
+		return;
 	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
-		return 0;
+		return;
 	unw_learn(ret);
+}
+
+/*
+ * Two ways to see mmap return: fexit needs BPF trampolines, a kretprobe
+ * needs CONFIG_KPROBES. The recorder loads the first this kernel allows.
+ */
+SEC("fexit/vm_mmap_pgoff")
+int BPF_PROG(on_mmap_exit, struct file *file, unsigned long addr, unsigned long len,
+	     unsigned long prot, unsigned long flag, unsigned long pgoff, unsigned long ret)
+{
+	(void)ctx;
+	(void)file;
+	(void)addr;
+	(void)len;
+	(void)prot;
+	(void)flag;
+	(void)pgoff;
+	mmap_done(ret);
+	return 0;
+}
+
+SEC("kretprobe/vm_mmap_pgoff")
+int BPF_KRETPROBE(on_mmap, unsigned long ret)
+{
+	(void)ctx;
+	mmap_done(ret);
 	return 0;
 }
 

@@ -58,6 +58,7 @@ struct sampler {
 	size_t nr_clocks;
 	uint64_t period_ns;
 	uint64_t *prev_fired, *prev_kept;	/* per possible CPU, at the last account */
+	int hook;			/* enum mmap_hook loaded */
 	uint64_t *percpu;		/* scratch: one value per possible CPU */
 	struct ring_buffer *rb;
 	size_t budget, taken;		/* records this sampler__consume() may take, took */
@@ -179,8 +180,11 @@ static int on_record(void *ctx, void *data, size_t size)
 	return err;
 }
 
+/* How the walker hears of new mappings (see on_mmap_exit in sampler.bpf.c). */
+enum mmap_hook { MMAP_HOOK_NONE, MMAP_HOOK_FEXIT, MMAP_HOOK_KRETPROBE };
+
 /* Opens, configures and loads the skeleton; quiet (the caller says why). */
-static int load_skel(struct sampler *sp, uint64_t rb_bytes)
+static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 {
 	int err;
 
@@ -191,7 +195,10 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes)
 	sp->skel->rodata->follow_forks = sp->follow;
 	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
 	sp->skel->rodata->unwind_tables = sp->unwinds;
-	bpf_program__set_autoload(sp->skel->progs.on_mmap, sp->unwinds);
+	bpf_program__set_autoload(sp->skel->progs.on_mmap_exit,
+				  sp->unwinds && hook == MMAP_HOOK_FEXIT);
+	bpf_program__set_autoload(sp->skel->progs.on_mmap,
+				  sp->unwinds && hook == MMAP_HOOK_KRETPROBE);
 	bpf_program__set_autoload(sp->skel->progs.on_exec, sp->unwinds);
 	/*
 	 * -- CMD and -p follow children unless --no-inherit; with -a everything
@@ -201,6 +208,35 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes)
 	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
 	if (!err)
 		err = sampler_bpf__load(sp->skel);
+	if (err) {
+		sampler_bpf__destroy(sp->skel);
+		sp->skel = NULL;
+	}
+	return err;
+}
+
+/* Loads with the best mmap hook this kernel takes; libbpf's complaints about the others are noise. */
+static int load_best(struct sampler *sp, uint64_t rb_bytes)
+{
+	static const enum mmap_hook order[] = {
+		MMAP_HOOK_FEXIT, MMAP_HOOK_KRETPROBE, MMAP_HOOK_NONE,
+	};
+	size_t i;
+	int err = 0;
+
+	if (!sp->unwinds)
+		return load_skel(sp, rb_bytes, MMAP_HOOK_NONE);
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		bool last = i + 1 == sizeof(order) / sizeof(order[0]);
+		int saved = log_quiet_libbpf(!last);
+
+		err = load_skel(sp, rb_bytes, order[i]);
+		log_quiet_libbpf(saved);
+		if (!err) {
+			sp->hook = order[i];
+			break;
+		}
+	}
 	return err;
 }
 
@@ -225,15 +261,13 @@ int sampler__open(struct session *s, struct sampler **out)
 	if (o->call_graph == CALL_GRAPH_DWARF)
 		pr_warn("no table unwinder for this architecture: user stacks follow frame pointers");
 #endif
-	err = load_skel(sp, rb_bytes);
+	err = load_best(sp, rb_bytes);
 	if (err && sp->unwinds) {
 		/* the walker needs Linux 5.17 (bpf_loop, bpf_find_vma): still record */
 		int walker_err = err;
 
-		sampler_bpf__destroy(sp->skel);
-		sp->skel = NULL;
 		sp->unwinds = false;
-		err = load_skel(sp, rb_bytes);
+		err = load_skel(sp, rb_bytes, MMAP_HOOK_NONE);
 		if (!err)
 			pr_warn("the table unwinder cannot load on this kernel (%s): user stacks "
 				"follow frame pointers", strerror(-walker_err));
@@ -253,10 +287,20 @@ int sampler__open(struct session *s, struct sampler **out)
 #if defined(__x86_64__)
 	if (sp->unwinds) {
 		/* without them the walker learns mappings from samples alone: slower */
-		sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap);
+		int saved = log_quiet_libbpf(true);
+
+		if (sp->hook == MMAP_HOOK_FEXIT)
+			sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap_exit);
+		else if (sp->hook == MMAP_HOOK_KRETPROBE)	/* fails without CONFIG_KPROBES */
+			sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap);
+		if (!sp->mmap_link)
+			pr_debug("new mappings are learned from samples only: %s",
+				 sp->hook == MMAP_HOOK_NONE ? "no mmap hook loads" : strerror(errno));
 		sp->exec_link = bpf_program__attach(sp->skel->progs.on_exec);
-		if (!sp->mmap_link || !sp->exec_link)
-			pr_debug("mappings are learned from samples only: %s", strerror(errno));
+		if (!sp->exec_link)
+			pr_debug("exec'd programs are learned from samples only: %s",
+				 strerror(errno));
+		log_quiet_libbpf(saved);
 	}
 #endif
 	sp->rb = ring_buffer__new(bpf_map__fd(sp->skel->maps.events), on_record, sp, NULL);
@@ -423,24 +467,27 @@ int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *r
 				t->cpu, (unsigned long long)a.lost_records);
 	}
 	/*
-	 * The counters after the clocks. A tick in progress between the two
-	 * reads may be kept in this row and fired in the next: only the sums
-	 * of a CPU's rows are exact (kept <= fired).
+	 * The counters after the clocks, kept before fired: a tick between two
+	 * reads is then fired in this row before it is kept. A sample may still
+	 * be kept in a later row than its tick was fired in, so a row keeps at
+	 * most what it fired and the rest waits for the next row: each row holds
+	 * kept <= fired (the reader checks it) and the sums stay exact.
 	 */
-	err = read_percpu(sp, sp->skel->maps.ticks, 0);
+	err = read_percpu(sp, sp->skel->maps.stats, EV_STAT_SAMPLES);
+	for (i = 0; !err && i < sp->nr_clocks; i++)
+		rows[i].kept = sp->percpu[sp->clocks[i].cpu];	/* cumulative for now */
+	if (!err)
+		err = read_percpu(sp, sp->skel->maps.ticks, 0);
 	for (i = 0; !err && i < sp->nr_clocks; i++) {
 		uint32_t c = sp->clocks[i].cpu;
+		uint64_t kept = rows[i].kept - sp->prev_kept[c];
 
 		rows[i].fired = sp->percpu[c] - sp->prev_fired[c];
 		sp->prev_fired[c] = sp->percpu[c];
-	}
-	if (!err)
-		err = read_percpu(sp, sp->skel->maps.stats, EV_STAT_SAMPLES);
-	for (i = 0; !err && i < sp->nr_clocks; i++) {
-		uint32_t c = sp->clocks[i].cpu;
-
-		rows[i].kept = sp->percpu[c] - sp->prev_kept[c];
-		sp->prev_kept[c] = sp->percpu[c];
+		if (kept > rows[i].fired)
+			kept = rows[i].fired;
+		rows[i].kept = kept;
+		sp->prev_kept[c] += kept;
 	}
 	if (!err)
 		*nr = sp->nr_clocks;

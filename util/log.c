@@ -2,6 +2,7 @@
 /*
  * util/log.c - one-line diagnostics on stderr with an error counter.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,13 +101,23 @@ void pr_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+static bool libbpf_quiet;
+
+int log_quiet_libbpf(int quiet)
+{
+	int was = libbpf_quiet;
+
+	libbpf_quiet = quiet != 0;
+	return was;
+}
+
 int log_libbpf_print(int level, const char *fmt, va_list ap)
 {
-	/* libbpf levels: 0 warn, 1 info, 2 debug. Its lines end in '\n' already. */
-	enum log_level mine = level == 0 ? LOG_INFO : LOG_DEBUG;
+	/* libbpf levels: 0 warn, 1 info, 2 debug. Its lines end in '\n' and name libbpf already. */
+	enum log_level mine = level == 0 && !libbpf_quiet ? LOG_INFO : LOG_DEBUG;
 
 	if (mine > cur_level)
 		return 0;
-	fputs("eprof: libbpf: ", stderr);
+	fputs("eprof: ", stderr);
 	return vfprintf(stderr, fmt, ap);
 }

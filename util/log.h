@@ -35,5 +35,10 @@ unsigned int log_error_count(void);
 
 /* Routes libbpf's messages through this log (debug unless a warning). */
 int log_libbpf_print(int level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/*
+ * While set, libbpf's warnings are debug lines: for attempts whose failure
+ * is expected and handled (a hook this kernel lacks). Returns the old state.
+ */
+int log_quiet_libbpf(int quiet);
 
 #endif
