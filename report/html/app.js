@@ -139,17 +139,30 @@
 	var body = document.body;
 	var hdr = el('header', { id: 'hdr' }, body);
 	el('h1', null, hdr, D.title || 'eprof report');
+	/* what was recorded: the target as `eprof record` was given it (-- CMD, -a, -p PIDS) */
+	function target(t) {
+		if (!t) return null;
+		if (t === '-a') return 'whole system (-a)';
+		if (t.slice(0, 3) === '-- ') return t.slice(3);
+		if (t.slice(0, 3) === '-p ') return 'processes ' + t.slice(3) + ' (-p)';
+		return t;
+	}
 	D.sources.forEach(function (src) {
-		var bits = [];
-		if (src.command) bits.push(src.command);
-		if (src.host) bits.push('on ' + src.host);
-		if (src.kernel) bits.push('kernel ' + src.kernel + (src.arch ? ' ' + src.arch : ''));
-		if (src.cpus) bits.push(src.cpus + ' CPUs');
-		bits.push(fmtSec(src.duration_ns));
-		if (src.freq_hz) bits.push(src.freq_hz + ' Hz');
-		bits.push(fmtInt(src.samples) + ' samples');
-		if (D.sources.length > 1) bits.unshift(src.path + ':');
-		el('div', { 'class': 'meta' }, hdr, bits.join(', '));
+		var line = el('div', { 'class': 'meta' }, hdr);
+		function bit(k, v) {
+			if (v === null || v === undefined || v === '') return;
+			if (line.childNodes.length) el('span', { 'class': 'sep' }, line, ' \u00b7 ');
+			el('span', { 'class': 'k' }, line, k + ' ');
+			el('span', { 'class': 'v' }, line, v);
+		}
+		if (D.sources.length > 1) bit('file', src.path);
+		bit('recorded', target(src.command));
+		bit('host', src.host);
+		bit('kernel', src.kernel ? src.kernel + (src.arch ? ' ' + src.arch : '') : null);
+		bit('CPUs', src.cpus ? String(src.cpus) : null);
+		bit('duration', fmtSec(src.duration_ns));
+		bit('rate', src.freq_hz ? src.freq_hz + ' Hz' : null);
+		bit('samples', fmtInt(src.samples));
 	});
 	var q = D.quality, qbits = [];
 	/* as report__print_summary(): under -a every tick is a sample, else missed ticks were anyone's */
