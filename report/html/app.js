@@ -215,36 +215,55 @@
 	var icicle = false, zoom = 0, searchRe = null;
 	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0 };
 
-	/*
-	 * One selection's samples per node: sv, of the stacks that end there
-	 * (self), and v, of the stacks through it (v of the root is all).
-	 */
-	function selCounts(se) {
-		var sv = new Float64Array(nNodes), tot = 0, i, a = 0, b = N, ok;
-		var lo = se.t0 / slotNs, hi = se.t1 / slotNs;
-		/* rows are sorted by time: from the first row at or after lo to the first at or after hi */
+	/* the rows of each CPU, in time order: a CPU selection reads only its own */
+	var cpuRows = [];
+	(function () {
+		var cnt = new Int32Array(nCpu), c;
+		for (i = 0; i < N; i++) cnt[rowCpu[i]]++;
+		for (c = 0; c < nCpu; c++) cpuRows.push(new Int32Array(cnt[c]));
+		cnt.fill(0);
+		for (i = 0; i < N; i++) { c = rowCpu[i]; cpuRows[c][cnt[c]++] = i; }
+	}());
+	/* the first of rows (row indexes; null: all rows) whose bucket is at or after slot */
+	function firstAt(rows, slot) {
+		var a = 0, b = rows ? rows.length : N;
 		while (a < b) {
 			var mid = (a + b) >> 1;
-			if (rowSlot[mid] < lo) a = mid + 1; else b = mid;
+			if (rowSlot[rows ? rows[mid] : mid] < slot) a = mid + 1; else b = mid;
 		}
-		var from = a;
-		b = N;
-		while (a < b) {
-			var m2 = (a + b) >> 1;
-			if (rowSlot[m2] < hi) a = m2 + 1; else b = m2;
-		}
+		return a;
+	}
+	/*
+	 * One selection's samples per node: sv, of the stacks that end there
+	 * (self), and v, of the stacks through it (v of the root is all). The
+	 * last few are kept: a second selection leaves the first as it was, and
+	 * going back to one costs nothing.
+	 */
+	var selCache = [];
+	function selKey(se) { return se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
+	function selCounts(se) {
+		var key = selKey(se), k, r, i;
+		for (k = 0; k < selCache.length; k++)
+			if (selCache[k].key === key) return selCache[k].res;
+		var sv = new Float64Array(nNodes), lo = se.t0 / slotNs, hi = se.t1 / slotNs;
 		if (se.cpus) {
-			ok = new Uint8Array(Math.max(nCpu, 1));
-			se.cpus.forEach(function (c) { ok[c] = 1; });
-			for (i = from; i < a; i++)
-				if (ok[rowCpu[i]]) sv[rowStk[i]] += rowN[i];
+			se.cpus.forEach(function (c) {
+				var rows = cpuRows[c];
+				if (!rows) return;
+				for (var j = firstAt(rows, lo), e = firstAt(rows, hi); j < e; j++) {
+					r = rows[j];
+					sv[rowStk[r]] += rowN[r];
+				}
+			});
 		} else {
-			for (i = from; i < a; i++) sv[rowStk[i]] += rowN[i];
+			for (i = firstAt(null, lo), k = firstAt(null, hi); i < k; i++) sv[rowStk[i]] += rowN[i];
 		}
 		var v = sv.slice();
 		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
-		tot = v[0];
-		return { sv: sv, v: v, total: tot };
+		var res = { sv: sv, v: v, total: v[0] };
+		selCache.unshift({ key: key, res: res });
+		if (selCache.length > 4) selCache.pop();
+		return res;
 	}
 
 	/* --- heat map ------------------------------------------------------------ */
@@ -254,16 +273,15 @@
 	heat.height = HY + ROWS * CH + 2;
 	/* samples per cell (second, 20 ms row) of some CPUs (null: all) */
 	function heatCellsOf(cpus) {
-		var cells = new Float64Array(nSec * ROWS), ok = null, i;
-		if (cpus) {
-			ok = new Uint8Array(Math.max(nCpu, 1));
-			cpus.forEach(function (c) { ok[c] = 1; });
+		var cells = new Float64Array(nSec * ROWS), per = CELL_NS / slotNs, i;
+		function add(r) {
+			var cell = Math.floor(rowSlot[r] / per);
+			if (cell < cells.length) cells[cell] += rowN[r];
 		}
-		for (i = 0; i < N; i++) {
-			if (ok && !ok[rowCpu[i]]) continue;
-			var cell = Math.floor(rowSlot[i] * slotNs / CELL_NS);
-			if (cell < cells.length) cells[cell] += rowN[i];
-		}
+		if (cpus)
+			cpus.forEach(function (c) { var rows = cpuRows[c] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+		else
+			for (i = 0; i < N; i++) add(i);
 		return cells;
 	}
 	/* 65 shades, from white through yellow and orange to red */
@@ -283,12 +301,17 @@
 	var heatBase = document.createElement('canvas'), heatBaseFor = '-';
 	heatBase.width = heat.width;
 	heatBase.height = heat.height;
-	var heatAll = heatCellsOf(null);
+	var heatCache = new Map();	/* CPUs -> cells */
 	function paintHeatBase(cpus, label) {
 		var key = cpus ? cpus.join(',') : '';
 		if (key === heatBaseFor) return;
 		heatBaseFor = key;
-		var cells = cpus ? heatCellsOf(cpus) : heatAll, max = 0, sec, row, x, y;
+		var cells = heatCache.get(key), max = 0, sec, row, x, y;
+		if (!cells) {
+			cells = heatCellsOf(cpus);
+			if (heatCache.size > 8) heatCache.clear();
+			heatCache.set(key, cells);
+		}
 		for (i = 0; i < cells.length; i++) if (cells[i] > max) max = cells[i];
 		var g = heatBase.getContext('2d'), w = nSec * CW, h = ROWS * CH;
 		g.clearRect(0, 0, heatBase.width, heatBase.height);
@@ -536,9 +559,19 @@
 		return mt;
 	}
 
-	var FH = 16, rects = [];
+	/* the flame graph's width follows the window's, read when it changes (reading it forces a layout) */
+	var FH = 16, rects = [], flameW = 0;
+	function measureWidth() {
+		flameW = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
+	}
+	measureWidth();
+	window.addEventListener('resize', function () {
+		var w = flameW;
+		measureWidth();
+		if (w !== flameW) drawFlame();
+	});
 	function drawFlame() {
-		var W = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
+		var W = flameW;
 		var z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, chain = [], n;
 		if (searchRe) {
 			hitName = new Uint8Array(nNames);
@@ -589,8 +622,11 @@
 			matched.textContent = '';
 			matched.removeAttribute('data-share');
 		}
-		/* a tall flame graph scrolls in its box: show the root first */
-		flameWrap.scrollTop = icicle ? 0 : flameWrap.scrollHeight;
+		/* a tall flame graph scrolls in its box, which starts at the root (app.css: column-reverse) */
+		if (flameWrap.className !== (icicle ? 'icicle' : '')) {
+			flameWrap.className = icicle ? 'icicle' : '';
+			flameWrap.scrollTop = 0;
+		}
 	}
 	function frameAt(ev) {
 		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top, k;
@@ -664,10 +700,21 @@
 		});
 	}
 	var TOP = 25;
-	function ranked(arr) {
-		var ids = [], k;
-		for (k = 0; k < arr.length; k++) if (arr[k]) ids.push(k);
-		return ids.sort(function (a, b) { return arr[b] - arr[a] || a - b; });
+	/*
+	 * The TOP ids with the largest key (ties: the smaller id first) among
+	 * those with a non-zero key: one pass that keeps the best so far in
+	 * order, rather than sorting every function of a big recording.
+	 */
+	function ranked(key) {
+		var top = [], k, j;
+		for (k = 0; k < key.length; k++) {
+			var v = key[k];
+			if (!v || (top.length === TOP && v <= key[top[TOP - 1]])) continue;
+			for (j = top.length; j > 0 && key[top[j - 1]] < v; j--);
+			top.splice(j, 0, k);
+			if (top.length > TOP) top.pop();
+		}
+		return top;
 	}
 	function zoomNote() { return zoom ? ' (under ' + names[nm[zoom]] + ')' : ''; }
 	function drawTables() {
@@ -678,7 +725,7 @@
 				var other = by === 'self' ? 'total' : 'self';
 				table('Top by ' + by + zoomNote(), 'top-' + by,
 					[by + ' %', by, other + ' %', 'function'],
-					ranked(f[by]).slice(0, TOP).map(function (k) {
+					ranked(f[by]).map(function (k) {
 						return { fn: names[k], cells: [fmtPct(share(f[by][k], f.n)), fmtInt(f[by][k]),
 							fmtPct(share(f[other][k], f.n)), names[k]] };
 					}));
@@ -688,23 +735,22 @@
 		/* first selection = base (1), second = new (2), as --diff BASE NEW */
 		var f1 = funcCounts(cur.sv2, cur.v2, zoom), f2 = funcCounts(cur.sv, cur.v, zoom);
 		['total', 'self'].forEach(function (by) {
-			var ch = [], k;
-			for (k = 0; k < nNames; k++) {
-				var c1 = f1[by][k], c2 = f2[by][k];
-				if (!c1 && !c2) continue;
-				var p1 = share(c1, f1.n), p2 = share(c2, f2.n), d = p2 - p1;
-				var se = Math.sqrt((f1.n ? p1 * (1 - p1) / f1.n : 0) + (f2.n ? p2 * (1 - p2) / f2.n : 0));
+			var c1 = f1[by], c2 = f2[by], n1 = f1.n, n2 = f2.n, size = new Float64Array(nNames), k;
+			for (k = 0; k < nNames; k++)
+				size[k] = Math.abs(share(c2[k], n2) - share(c1[k], n1)) || (c1[k] || c2[k] ? 1e-300 : 0);
+			var ch = ranked(size).map(function (k) {
+				var p1 = share(c1[k], n1), p2 = share(c2[k], n2), d = p2 - p1;
+				var se = Math.sqrt((n1 ? p1 * (1 - p1) / n1 : 0) + (n2 ? p2 * (1 - p2) / n2 : 0));
 				if (se === 0 && d !== 0) {
 					/* 0% or 100% on both sides: as out_top.c, Agresti-Caffo */
-					var a1 = (c1 + 1) / (f1.n + 2), a2 = (c2 + 1) / (f2.n + 2);
-					se = Math.sqrt(a1 * (1 - a1) / (f1.n + 2) + a2 * (1 - a2) / (f2.n + 2));
+					var a1 = (c1[k] + 1) / (n1 + 2), a2 = (c2[k] + 1) / (n2 + 2);
+					se = Math.sqrt(a1 * (1 - a1) / (n1 + 2) + a2 * (1 - a2) / (n2 + 2));
 				}
-				ch.push({ k: k, p1: p1, p2: p2, d: d, se: se, z: se > 0 ? d / se : 0 });
-			}
-			ch.sort(function (a, b) { return Math.abs(b.d) - Math.abs(a.d) || a.k - b.k; });
+				return { k: k, p1: p1, p2: p2, d: d, se: se, z: se > 0 ? d / se : 0 };
+			});
 			table('Largest changes of ' + by + ' share' + zoomNote(), 'diff-' + by,
 				['first', 'second', 'change', 'stderr', 'z', 'sig', 'function'],
-				ch.slice(0, TOP).map(function (c) {
+				ch.map(function (c) {
 					var sig = Math.abs(c.z) >= SIG_Z;
 					return { fn: names[c.k], cls: !sig ? 'noise' : c.d > 0 ? 'grew' : 'shrank',
 						cells: [fmtPct(c.p1), fmtPct(c.p2), (c.d >= 0 ? '+' : '') + fmtPct(c.d),

@@ -10,6 +10,7 @@
  *   heat2 T0 T1       the same with shift held (the second selection)
  *   strip LABEL       click the strip "cpu N" / "node N"
  *   strip2 LABEL      the same with shift held
+ *   all               press "Select all" (one selection of everything, no diff)
  *   search TEXT       type TEXT in the search box
  *   top               print "top-self FUNCTION SHARE" / "top-total ..." rows
  *   diff              print "diff-total FUNCTION CLASS CHANGE Z" rows
@@ -70,6 +71,8 @@ async function main() {
 				if (cmd === 'strip2') await page.keyboard.down('Shift');
 				await page.mouse.click(p.x + 1, p.y);
 				if (cmd === 'strip2') await page.keyboard.up('Shift');
+			} else if (cmd === 'all') {
+				await page.click('#clear');
 			} else if (cmd === 'search') {
 				await page.click('#search');
 				await page.keyboard.type(cmds[++i]);
