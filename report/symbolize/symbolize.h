@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/symbolize.h - raw stack addresses to function names, offline.
+ * report/symbolize/symbolize.h - raw stack addresses to function names, offline.
  *
  * Everything comes from the recording: the stacks, each process's file
  * mappings over time, the symbol data of the sampled binaries (by build-id,
@@ -78,7 +78,7 @@ struct sym_stats {
  * not cover (and, for inline and lines, every frame) is looked up in the
  * DWARF the recording embeds for its build-id (record --debuginfo), else,
  * with local set, in local files whose build-id matches: the debug_dirs in
- * order, /usr/lib/debug, the original path (report/debuginfo.h).
+ * order, /usr/lib/debug, the original path (report/symbolize/debuginfo.h).
  */
 struct sym_opts {
 	bool local;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/html/app.js - the HTML report's page (report/out_html.c writes the
+ * report/output/html/app.js - the HTML report's page (report/output/html.c writes the
  * data it reads). Plain JS, no library, nothing fetched.
  *
  * Every view is a sum over the same rows (time bucket, CPU, stack, samples):

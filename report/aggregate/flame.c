@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/flame.c - the frame tree behind flame graphs.
+ * report/aggregate/flame.c - the frame tree behind flame graphs.
  *
  * flame_tree__add() costs O(1) per frame, whatever the tree's shape. An
  * open-addressing table interns names: a function appears under many
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/flame.h"
+#include "report/aggregate/flame.h"
 
 #define NODE_BLOCK	1024
 #define SCAN_MAX	4	/* children found by scanning rather than the table */

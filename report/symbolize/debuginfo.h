@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/debuginfo.h - local ELF and DWARF files for one build-id, read
+ * report/symbolize/debuginfo.h - local ELF and DWARF files for one build-id, read
  * with libdw: the fallback when the recording's own symbol data does not
  * cover a frame, and the source of inline frames and source lines.
  *

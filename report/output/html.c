@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_html.c - `eprof report --html OUT`: one self-contained page
+ * report/output/html.c - `eprof report --html OUT`: one self-contained page
  * (heat map, per-CPU strips, flame graph, top table, diff of two ranges).
  *
  * The page needs no server and fetches nothing: its style and script
- * (report/html/app.css, app.js, compiled in at build time) and its data are
+ * (report/output/html/app.css, app.js, compiled in at build time) and its data are
  * all inline, so it works from file:// and under a Content-Security-Policy
  * that forbids every network access. The data is one JSON object in a
  * <script type="application/json"> element, which the browser never runs:
@@ -36,7 +36,7 @@
 #include "format/recording.h"
 #include "report/view.h"
 
-/* report/html/app.css and app.js, embedded by report/CMakeLists.txt */
+/* report/output/html/app.css and app.js, embedded by report/CMakeLists.txt */
 extern const char eprof_html_app_css[];
 extern const char eprof_html_app_js[];
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/demangle.c - libiberty's demangler behind a cache.
+ * report/symbolize/demangle.c - libiberty's demangler behind a cache.
  *
  * libiberty's cplus_demangle(DMGL_AUTO) tries Rust first (a legacy Rust
  * name is also a valid C++ name, whose last component would be the hash)
@@ -21,8 +21,8 @@
 
 #include <libiberty/demangle.h>
 
-#include "report/demangle.h"
-#include "report/strtab.h"
+#include "report/aggregate/strtab.h"
+#include "report/symbolize/demangle.h"
 
 /*
  * Longer inputs stay mangled: real C++ names rarely pass a few KiB, and the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_pprof.c - the pprof emitter: gzip(profile.proto).
+ * report/output/pprof.c - the pprof emitter: gzip(profile.proto).
  *
  * The subset of protobuf that profile.proto needs is small (varints, and
  * length-delimited fields for strings, nested messages and packed repeated
@@ -24,7 +24,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "report/out_pprof.h"
+#include "report/output/pprof.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
 

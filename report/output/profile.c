@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_profile.c - --pprof OUT: the resolved aggregates through the
- * profile.proto builder (out_pprof.c).
+ * report/output/profile.c - --pprof OUT: the resolved aggregates through the
+ * profile.proto builder (output/pprof.c).
  *
  * The aggregate kept tid and cpu in its key for this view, so each entry is
  * one pprof sample with labels pid, tid, comm and cpu. Frames go leaf first,
@@ -31,8 +31,8 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/out_pprof.h"
-#include "report/symbolize.h"
+#include "report/output/pprof.h"
+#include "report/symbolize/symbolize.h"
 #include "report/view.h"
 
 /* One file mapping of a recording, as a pprof mapping wants it. */

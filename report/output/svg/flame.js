@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/svg/flame.js - zoom, search and details for the flame graph,
- * embedded in every SVG report/out_svg.c writes (inside <script>, as
+ * report/output/svg/flame.js - zoom, search and details for the flame graph,
+ * embedded in every SVG report/output/svg.c writes (inside <script>, as
  * CDATA, after a line that defines EPROF = { total, xpad, plotW, charW }).
  * These leading comments stay out of the SVG: report/CMakeLists.txt strips
  * them.
  *
- * Frames are found through their data-s/-n/-d attributes (see out_svg.c):
+ * Frames are found through their data-s/-n/-d attributes (see output/svg.c):
  * zooming recomputes x and width from them, so no state hides in the DOM.
  * Plain ES5, so that any SVG viewer that runs scripts runs it.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_fold.c - the folded-stack emitter (flamegraph.pl's input).
+ * report/output/fold.c - the folded-stack emitter (flamegraph.pl's input).
  *
  * Different keys of the aggregate (threads of one name, processes running
  * the same program) fold to the same text, so lines are merged and their
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/aggregate.h"
-#include "report/out_fold.h"
-#include "report/strtab.h"
-#include "report/symbolize.h"
+#include "report/aggregate/aggregate.h"
+#include "report/aggregate/strtab.h"
+#include "report/output/fold.h"
+#include "report/symbolize/symbolize.h"
 #include "util/strbuf.h"
 
 void fold__add_name(struct strbuf *sb, const char *s)

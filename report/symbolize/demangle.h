@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/demangle.h - C++ and Rust symbol names as people read them.
+ * report/symbolize/demangle.h - C++ and Rust symbol names as people read them.
  *
  * The demangling itself is libiberty's (the code binutils, gdb and perf
  * use), never ours: C++ names of the Itanium ABI (_Z...), Rust legacy names

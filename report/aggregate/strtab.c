@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/strtab.c - string interning for report/.
+ * report/aggregate/strtab.c - string interning for report/.
  *
  * Strings live in 64 KiB arena chunks (longer ones get a chunk of their
  * own), so interning costs one hash probe and, for a new string, a copy
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/strtab.h"
+#include "report/aggregate/strtab.h"
 
 #define CHUNK_SIZE	(64 * 1024)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_samples.c - --samples: every sample, in time order, in the
+ * report/output/samples.c - --samples: every sample, in time order, in the
  * layout of `perf script` (its default fields for a cpu-clock recording):
  *
  *	app  1234/1235 [001]     2.345678:   10101010 cpu-clock:
@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 #include "report/view.h"
 
 #define REORDER_WINDOW	65536

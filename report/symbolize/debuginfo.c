@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/debuginfo.c - local symbol and DWARF files, through libdw's dwfl.
+ * report/symbolize/debuginfo.c - local symbol and DWARF files, through libdw's dwfl.
  *
  * The recording holds only the symbols that covered sampled addresses when
  * it was made; a report elsewhere may still find a richer file locally (a
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "elf/elf_file.h"
-#include "report/debuginfo.h"
+#include "report/symbolize/debuginfo.h"
 #include "util/safe_open.h"
 
 struct dbg_file {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/flame.h - a tree of stack frames with sample counts, the input of
+ * report/aggregate/flame.h - a tree of stack frames with sample counts, the input of
  * the flame-graph writer (out_svg.h).
  *
  * Stacks are added root-most frame first; equal prefixes share nodes, so the

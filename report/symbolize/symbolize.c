@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/symbolize.c - offline symbolization from the recording alone.
+ * report/symbolize/symbolize.c - offline symbolization from the recording alone.
  *
  * User address in process P at time t: the mapping of P that covers it
  * (the latest one mapped at or before t; else any, the earliest) gives a
@@ -16,7 +16,7 @@
  *
  * What the recording's symbols do not cover may be found in the DWARF file
  * the recording embeds (record --debuginfo), else in local files
- * (report/debuginfo.c), only ever by matching build-id, and only when the
+ * (report/symbolize/debuginfo.c), only ever by matching build-id, and only when the
  * options ask for it; so do inline frames and source lines. Anonymous
  * memory is named through the process's JIT map (/tmp/perf-PID.map, stored
  * by the recorder as a binary of that path). The recorder stores symbols
@@ -38,11 +38,11 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/aggregate.h"
-#include "report/debuginfo.h"
-#include "report/demangle.h"
-#include "report/strtab.h"
-#include "report/symbolize.h"
+#include "report/aggregate/aggregate.h"
+#include "report/aggregate/strtab.h"
+#include "report/symbolize/debuginfo.h"
+#include "report/symbolize/demangle.h"
+#include "report/symbolize/symbolize.h"
 #include "util/log.h"
 #include "util/vec.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_timeline.c - --timeline SECONDS: one row per interval from
+ * report/output/timeline.c - --timeline SECONDS: one row per interval from
  * each recording's start, with its samples and the self share of the
  * functions that lead the whole report, so a phase change shows as shares
  * moving from one column to another. --csv writes the same as CSV.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 #include "report/view.h"
 
 #define TIMELINE_COLUMNS	5

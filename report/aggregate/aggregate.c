@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/aggregate.c - counting samples per (thread comm, tgid, stack id).
+ * report/aggregate/aggregate.c - counting samples per (thread comm, tgid, stack id).
  *
  * A recording may hold millions of samples but only thousands of distinct
  * stacks, so samples are streamed from format/ and folded into a hash table
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/aggregate.h"
+#include "report/aggregate/aggregate.h"
 #include "util/log.h"
 
 void stack_agg__init(struct stack_agg *agg)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/out_fold.h - folded stacks, the input of flamegraph.pl.
+ * report/output/fold.h - folded stacks, the input of flamegraph.pl.
  *
  * One line per distinct folded stack: "comm;outer;...;inner COUNT", user
  * frames outermost first, then kernel frames outermost first, each of them

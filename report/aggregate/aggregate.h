@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/aggregate.h - samples counted by (thread comm, process, stack).
+ * report/aggregate/aggregate.h - samples counted by (thread comm, process, stack).
  *
  * The aggregate is what every output reads: one entry per distinct key,
  * whatever the number of samples. Entries live in a dense array (stable
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/strtab.h"
+#include "report/aggregate/strtab.h"
 
 struct recording;
 struct rec_comm;

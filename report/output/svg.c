@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_svg.c - writes a frame tree as an interactive SVG flame graph.
+ * report/output/svg.c - writes a frame tree as an interactive SVG flame graph.
  *
  * The document is complete without its script: every drawn frame is a
  * <g class="f"> holding a <title> ("name (N samples, P%)"), a <rect> and a
  * label already cut to fit, so viewers that do not run scripts still show the
  * graph and the names can be found with grep. The embedded script (plain JS,
- * in CDATA; report/svg/flame.js, with its style in flame.css, compiled in
+ * in CDATA; report/output/svg/flame.js, with its style in flame.css, compiled in
  * at build time) adds zoom, search and the details line. To do that without
  * re-deriving the layout it reads three attributes per frame: data-s, the
  * frame's first sample on the x axis (samples are laid out left to right
@@ -24,7 +24,7 @@
 #include <locale.h>
 #include <string.h>
 
-#include "report/out_svg.h"
+#include "report/output/svg.h"
 
 #define DEFAULT_WIDTH	1200
 #define DEFAULT_MIN_PX	0.1
@@ -338,7 +338,7 @@ static int emit(const struct flame_frame *f, void *arg)
 	return ferror(c->out) ? -EIO : 0;
 }
 
-/* report/svg/flame.css and flame.js, embedded by report/CMakeLists.txt */
+/* report/output/svg/flame.css and flame.js, embedded by report/CMakeLists.txt */
 extern const char eprof_svg_flame_css[];
 extern const char eprof_svg_flame_js[];
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/out_pprof.h - writes a gzip-compressed profile.proto (the format of
+ * report/output/pprof.h - writes a gzip-compressed profile.proto (the format of
  * `go tool pprof`); zlib compresses it.
  *
  * Feed it symbolized stacks with pprof__add_sample(), then pprof__write()

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_graph.c - the stack views: folded stacks (plain, with a --by
+ * report/output/graph.c - the stack views: folded stacks (plain, with a --by
  * level, merged over several recordings, or base/new for --diff) and the
- * SVG flame graph (flame.c builds the tree, out_svg.c draws it).
+ * SVG flame graph (flame.c builds the tree, output/svg.c draws it).
  *
- * One recording without --by goes straight to out_fold.c, the fast path.
+ * One recording without --by goes straight to output/fold.c, the fast path.
  * Everything else is merged by text: each entry's root-first names are
  * joined into a line, the line interned (so equal lines from different
  * keys, threads or recordings add up) and its counts kept per side; the
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/flame.h"
-#include "report/out_fold.h"
-#include "report/out_svg.h"
+#include "report/aggregate/flame.h"
+#include "report/output/fold.h"
+#include "report/output/svg.h"
 #include "report/view.h"
 
 struct lines {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/out_svg.h - a frame tree as a self-contained, interactive SVG flame
+ * report/output/svg.h - a frame tree as a self-contained, interactive SVG flame
  * graph (click to zoom, search with a regex, details on hover), in the
  * manner of Brendan Gregg's flamegraph.pl.
  */
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/flame.h"
+#include "report/aggregate/flame.h"
 
 struct svg_opts {
 	const char *title;	/* NULL: "Flame Graph", "Icicle Graph" or a diff title */

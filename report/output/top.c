@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/out_top.c - the function tables: --top (optionally grouped by
+ * report/output/top.c - the function tables: --top (optionally grouped by
  * pid, tid or comm), --per-cpu and --per-node (samples and share of each
  * CPU or node with its top functions), and --diff --top (the largest
  * changes of total share, then of self share, each with its sampling
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 #include "report/view.h"
 
 #define TOP_DEFAULT	20

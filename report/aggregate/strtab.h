@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/strtab.h - interned strings with small integer ids.
+ * report/aggregate/strtab.h - interned strings with small integer ids.
  *
  * A report meets the same few strings (comms, symbol names, module and
  * binary paths) again and again; each is stored once, in an arena, so the
