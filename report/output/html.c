@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "format/recording.h"
+#include "util/hashmap.h"
 #include "util/vec.h"
 #include "report/view.h"
 
@@ -62,14 +63,13 @@ struct html_ctx {
 	FILE *out;
 	uint32_t cpu_stride;		/* the largest CPU + 1 */
 	struct strtab names;		/* frame name -> id */
-	struct strtab edges;		/* "parent,name" -> node id - 1 */
+	struct u64map edges;		/* parent << 32 | name -> node */
 	uint32_t *parent, *name;	/* per node; node 0 is the root */
 	size_t nr_nodes, alloc_parent, alloc_name;
 	uint32_t *pre;			/* node -> its place in depth-first order */
 	uint32_t *by_pre;		/* the inverse */
 	uint32_t *stack_node;		/* stack rank -> node */
 	size_t nr_stacks;
-	struct strbuf key;		/* scratch */
 	struct html_row *rows;
 	size_t nr_rows;
 	uint32_t origin;		/* the first row's bucket, rounded down to a second */
@@ -143,22 +143,18 @@ static int cmp_row(const void *a, const void *b)
  */
 static int html__stack_node(struct html_ctx *h, const struct view_names *v, uint32_t *out)
 {
-	uint32_t node = 0, nid, eid;
+	uint32_t node = 0, nid;
+	uint64_t *slot;
+	bool added;
 	size_t i;
 	int err;
 
 	for (i = 0; i < v->nr; i++) {
-		err = strtab__intern(&h->names, v->names[i], &nid);
+		err = strtab__intern(&h->names, v->names[i], &nid) ?:
+		      u64map__upsert(&h->edges, (uint64_t)node << 32 | nid, h->nr_nodes, &slot, &added);
 		if (err)
 			return err;
-		strbuf_reset(&h->key);
-		strbuf_addf(&h->key, "%" PRIu32 ",%" PRIu32, node, nid);
-		if (h->key.oom)
-			return -ENOMEM;
-		err = strtab__intern_len(&h->edges, h->key.buf, h->key.len, &eid);
-		if (err)
-			return err;
-		if (eid + 1 == h->nr_nodes) {	/* a new node */
+		if (added) {
 			if (vec__grow(&h->parent, &h->alloc_parent, h->nr_nodes + 1, sizeof(*h->parent)) ||
 			    vec__grow(&h->name, &h->alloc_name, h->nr_nodes + 1, sizeof(*h->name)))
 				return -ENOMEM;
@@ -166,7 +162,7 @@ static int html__stack_node(struct html_ctx *h, const struct view_names *v, uint
 			h->name[h->nr_nodes] = nid;
 			h->nr_nodes++;
 		}
-		node = eid + 1;
+		node = (uint32_t)*slot;
 	}
 	*out = node;
 	return 0;
@@ -517,11 +513,10 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 
 int view_html__write(const struct report_ctx *rc, FILE *out)
 {
-	struct html_ctx h = { .out = out, .key = STRBUF_INIT, .cpu_stride = 1 };
+	struct html_ctx h = { .out = out, .edges = U64MAP_INIT, .cpu_stride = 1 };
 	int err;
 
 	strtab__init(&h.names);
-	strtab__init(&h.edges);
 	err = html__collect(&h, rc) ?: html__check(&h);
 	if (err)
 		goto out;
@@ -545,8 +540,7 @@ out:
 	free(h.pre);
 	free(h.by_pre);
 	free(h.stack_node);
-	strbuf_release(&h.key);
 	strtab__release(&h.names);
-	strtab__release(&h.edges);
+	u64map__release(&h.edges);
 	return err;
 }

@@ -18,7 +18,7 @@
 	var names = D.names, nNames = names.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
 	var i, j;
 
-	/* the numbers of D.tree, D.stacks and D.rows: base 32, low digit first (out_html.c put_num) */
+	/* the numbers of D.tree, D.stacks and D.rows: base 32, low digit first (output/html.c put_num) */
 	var DIGIT = new Int8Array(128).fill(-1);
 	'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split('').forEach(function (ch, k) {
 		DIGIT[ch.charCodeAt(0)] = k;
