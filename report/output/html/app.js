@@ -578,29 +578,32 @@
 	/* the change of node n's share between the selections, second minus first */
 	function delta(n) { return share(cur.v[n], cur.total) - share(cur.v2[n], cur.total2); }
 	var hitName = null;	/* per name: does the search match it */
+	function rgbOf(r, g, b) { return (r & 255) << 16 | (g & 255) << 8 | (b & 255); }
+	function cssOf(c) { return 'rgb(' + (c >> 16 & 255) + ',' + (c >> 8 & 255) + ',' + (c & 255) + ')'; }
+	/* a frame's colour as 0xRRGGBB: by its name's kind and hash, or by its change in a diff */
 	function frameColour(n) {
 		var nmv = names[nm[n]], v;
-		if (hitName && hitName[nm[n]]) return 'rgb(230,0,230)';
+		if (hitName && hitName[nm[n]]) return rgbOf(230, 0, 230);
 		if (cur.diff) {
 			var d = delta(n), t;
-			if (!cur.maxDelta || Math.abs(d) < 1e-12) return 'rgb(245,245,245)';
+			if (!cur.maxDelta || Math.abs(d) < 1e-12) return rgbOf(245, 245, 245);
 			t = Math.min(1, Math.abs(d) / cur.maxDelta);
 			v = Math.round(235 - 195 * t);
-			return d > 0 ? 'rgb(255,' + v + ',' + v + ')' : 'rgb(' + v + ',' + v + ',255)';
+			return d > 0 ? rgbOf(255, v, v) : rgbOf(v, v, 255);
 		}
 		v = hash(nmv);
-		if (depth[n] <= labelDepth) return 'rgb(' + (150 + 30 * v | 0) + ',' + (165 + 30 * v | 0) + ',' + (195 + 30 * v | 0) + ')';
-		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v | 0; return 'rgb(' + gr + ',' + gr + ',' + gr + ')'; }
-		if (/_\[k\]$/.test(nmv)) return 'rgb(' + (240 + 15 * v | 0) + ',' + (160 + 40 * v | 0) + ',' + (110 + 25 * v | 0) + ')';
-		if (/_\[j\]$/.test(nmv)) return 'rgb(' + (50 + 70 * v | 0) + ',' + (180 + 60 * v | 0) + ',90)';
-		return 'rgb(' + (205 + 50 * v | 0) + ',' + (230 * hash(nmv + '.') | 0) + ',' + (55 * hash(nmv + ',') | 0) + ')';
+		if (depth[n] <= labelDepth) return rgbOf(150 + 30 * v, 165 + 30 * v, 195 + 30 * v);
+		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v; return rgbOf(gr, gr, gr); }
+		if (/_\[k\]$/.test(nmv)) return rgbOf(240 + 15 * v, 160 + 40 * v, 110 + 25 * v);
+		if (/_\[j\]$/.test(nmv)) return rgbOf(50 + 70 * v, 180 + 60 * v, 90);
+		return rgbOf(205 + 50 * v, 230 * hash(nmv + '.'), 55 * hash(nmv + ','));
 	}
-	var colourCache = new Map();	/* name -> fill, outside the diff and search */
+	var colourCache = new Map();	/* name -> colour, outside the diff and search */
 	function fillOf(n) {
-		if (n === 0) return 'rgb(200,200,205)';
+		if (n === 0) return rgbOf(200, 200, 205);
 		if (cur.diff || (hitName && hitName[nm[n]])) return frameColour(n);
 		var key = depth[n] <= labelDepth ? -1 - nm[n] : nm[n], f = colourCache.get(key);
-		if (!f) colourCache.set(key, f = frameColour(n));
+		if (f === undefined) colourCache.set(key, f = frameColour(n));
 		return f;
 	}
 
@@ -617,7 +620,9 @@
 	}
 
 	/* the flame graph's width follows the window's, read when it changes (reading it forces a layout) */
-	var FH = 16, rects = [], flameW = 0;
+	var FH = 16, flameW = 0;
+	/* what the last drawFlame drew: node, left edge and width of each frame (pixels) */
+	var drawn = { n: new Int32Array(0), x: new Float64Array(0), w: new Float64Array(0), nr: 0, rows: 0 };
 	function measureWidth() {
 		flameW = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
 	}
@@ -627,22 +632,36 @@
 		measureWidth();
 		if (w !== flameW) drawFlame();
 	});
+	function frameY(n) { return icicle ? depth[n] * FH : (drawn.rows - 1 - depth[n]) * FH; }
+	/*
+	 * Frames at least minW pixels wide, as pixels written straight into an
+	 * image, then the labels of those wide enough to hold one: a narrow
+	 * range of a big recording draws some 10^5 frames, too many for one
+	 * fillRect each.
+	 */
 	function drawFlame() {
-		var W = flameW;
-		var z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, chain = [], n;
+		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, n, k;
 		if (searchRe) {
 			hitName = new Uint8Array(nNames);
 			for (n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
 		} else {
 			hitName = null;
 		}
-		for (n = z; n >= 0; n = par[n]) chain.unshift(n);
-		/* what is drawn: frames at least minW wide; each as (node, x) */
-		var bn = [], bx = [];
-		chain.forEach(function (a) { if (a !== z) { bn.push(a); bx.push(0); } });
+		var cap = drawn.n.length, nr = 0;
+		function add(n, x, w) {
+			if (nr === cap) {
+				cap = Math.max(1024, cap * 2);
+				var dn = new Int32Array(cap), dx = new Float64Array(cap), dw = new Float64Array(cap);
+				dn.set(drawn.n.subarray(0, nr)); dx.set(drawn.x.subarray(0, nr)); dw.set(drawn.w.subarray(0, nr));
+				drawn.n = dn; drawn.x = dx; drawn.w = dw;
+			}
+			drawn.n[nr] = n; drawn.x[nr] = x; drawn.w[nr] = w;
+			nr++;
+		}
+		/* the zoomed frame's ancestors span the whole width */
+		for (n = par[z]; n >= 0; n = par[n]) add(n, 0, W);
 		(function walk(n, x) {
-			bn.push(n);
-			bx.push(x);
+			add(n, x, v[n] * scale);
 			if (depth[n] + 1 > rows) rows = depth[n] + 1;
 			for (var c = firstKid[n]; c >= 0; c = nextSib[c]) {
 				var w = v[c] * scale;
@@ -650,26 +669,41 @@
 				x += w;
 			}
 		}(z, 0));
-		rows = Math.max(rows, chain.length);
+		drawn.nr = nr;
+		drawn.rows = rows;
 		flame.width = W;
 		flame.height = rows * FH + 4;
-		var g = flame.getContext('2d');
+		var g = flame.getContext('2d'), img = g.createImageData(W, flame.height);
+		var px = new Uint32Array(img.data.buffer), little = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+		/* the background stays transparent: app.css paints the canvas white */
+		for (k = 0; k < nr; k++) {
+			n = drawn.n[k];
+			var c = fillOf(n), x0 = Math.round(drawn.x[k]), x1 = Math.round(drawn.x[k] + drawn.w[k]);
+			var word = little ? (0xff000000 | (c & 255) << 16 | (c & 0xff00) | (c >> 16 & 255)) >>> 0 :
+				((c << 8) | 0xff) >>> 0;
+			if (x1 - x0 >= 3) x1--;	/* a gap between frames wide enough to afford one */
+			if (x1 <= x0) x1 = x0 + 1;
+			if (x1 > W) x1 = W;
+			/* most frames are a pixel or two wide: plain stores beat a call per row */
+			for (var y = frameY(n), ye = y + FH - 1; y < ye; y++) {
+				if (x1 - x0 > 8) {
+					px.fill(word, y * W + x0, y * W + x1);
+				} else {
+					for (var o = y * W + x0, oe = y * W + x1; o < oe; o++) px[o] = word;
+				}
+			}
+		}
+		g.putImageData(img, 0, 0);
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
-		rects = [];
-		for (var k = 0; k < bn.length; k++) {
-			n = bn[k];
-			var x = bx[k], w = n === z || depth[n] < depth[z] ? W : v[n] * scale, d = depth[n];
-			var y = icicle ? d * FH : (rows - 1 - d) * FH, fill = fillOf(n);
-			g.fillStyle = fill;
-			g.fillRect(x, y, Math.max(w - 0.5, 0.5), FH - 1);
-			rects.push({ x: x, y: y, w: w, n: n, fill: fill });
-			if (w > 20) {
-				var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
-				if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
-				g.fillStyle = '#000';
-				g.fillText(label, x + 3, y + FH / 2);
-			}
+		g.fillStyle = '#000';
+		for (k = 0; k < nr; k++) {
+			var w = drawn.w[k];
+			if (w <= 20) continue;
+			n = drawn.n[k];
+			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
+			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+			if (label) g.fillText(label, drawn.x[k] + 3, frameY(n) + FH / 2);
 		}
 		if (hitName) {
 			var mt = matchedSamples(z), share0 = v[z] ? mt / v[z] : 0;
@@ -685,13 +719,14 @@
 			flameWrap.scrollTop = 0;
 		}
 	}
+	/* the node under the mouse, or -1 */
 	function frameAt(ev) {
 		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top, k;
-		for (k = rects.length - 1; k >= 0; k--) {
-			var b = rects[k];
-			if (x >= b.x && x < b.x + b.w && yy >= b.y && yy < b.y + FH) return b;
+		for (k = drawn.nr - 1; k >= 0; k--) {
+			var n = drawn.n[k], y = frameY(n);
+			if (yy >= y && yy < y + FH && x >= drawn.x[k] && x < drawn.x[k] + Math.max(drawn.w[k], 1)) return n;
 		}
-		return null;
+		return -1;
 	}
 	var tip = el('div', { id: 'tip' }, body);
 	function hoverText(n) {
@@ -707,9 +742,9 @@
 		return txt;
 	}
 	flame.addEventListener('mousemove', function (ev) {
-		var b = frameAt(ev);
-		if (!b) { details.textContent = ' '; tip.style.display = 'none'; return; }
-		var txt = hoverText(b.n);
+		var n = frameAt(ev);
+		if (n < 0) { details.textContent = ' '; tip.style.display = 'none'; return; }
+		var txt = hoverText(n);
 		details.textContent = txt.replace(/\n/g, '; ');
 		tip.textContent = txt;
 		tip.style.display = 'block';
@@ -721,9 +756,9 @@
 	});
 	flame.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
 	flame.addEventListener('click', function (ev) {
-		var b = frameAt(ev);
-		if (!b) return;
-		zoom = b.n;
+		var n = frameAt(ev);
+		if (n < 0) return;
+		zoom = n;
 		drawFlame();
 		drawTables();
 	});
@@ -891,11 +926,14 @@
 			return { x: r.left + SX + Math.min(SW - 1, (ns - origin) / dur * SW), y: r.top + k * SH + SH / 2 };
 		},
 		frames: function () {
-			var r = flame.getBoundingClientRect();
-			return rects.map(function (b) {
-				return { name: b.n === 0 ? 'all' : names[nm[b.n]], x: r.left + b.x, y: r.top + b.y,
-					 w: b.w, h: FH - 1, fill: b.fill, v: cur.v[b.n], v2: cur.diff ? cur.v2[b.n] : 0 };
-			});
+			var r = flame.getBoundingClientRect(), out = [];
+			for (var k = 0; k < drawn.nr; k++) {
+				var n = drawn.n[k];
+				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top + frameY(n),
+					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), v: cur.v[n],
+					   v2: cur.diff ? cur.v2[n] : 0 });
+			}
+			return out;
 		},
 		endNs: origin + dur
 	};
