@@ -166,13 +166,13 @@ struct ev_offcpu {
 	__u32 state;		/* enum ev_offcpu_state */
 };
 
-/* offcpu_sums key: short intervals summed per (thread, stack, state). */
+/* offcpu_sums key: short intervals summed per (thread, stack, state, CPU left). */
 struct offcpu_key {
 	__u64 stack_hash;
 	__u32 tgid;
 	__u32 tid;
 	__u32 state;
-	__u32 pad;
+	__u32 cpu;
 };
 
 /* offcpu_sums value; only ever grows (record/ reads the difference). */

@@ -308,6 +308,7 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 /* --- off-CPU (record --off-cpu) ----------------------------------------- */
 
 #define TASK_RUNNING		0x0000	/* include/linux/sched.h */
+#define OFFCPU_SKIP_FRAMES	2	/* BPF_F_SKIP_FIELD_MASK: the tracing frames */
 #define TASK_DEAD		0x0080	/* its last switch: it will not run again */
 
 struct hash_state {
@@ -362,7 +363,11 @@ static __always_inline __u64 offcpu_take_stack(void *ctx, struct task_struct *pr
 	if (!sc)
 		return 0;
 	st = (struct ev_offcpu_stack *)sc->raw;
-	ret = bpf_get_stack(ctx, st->frames, STACK_BYTES, 0);
+	/*
+	 * The innermost two frames are this program and bpf_trace_run4(): the
+	 * stack starts at __schedule(), where the thread stops (t1201 checks).
+	 */
+	ret = bpf_get_stack(ctx, st->frames, STACK_BYTES, OFFCPU_SKIP_FRAMES);
 	if (ret < 0)
 		stat_inc(EV_STAT_KSTACK_FAIL);
 	else
@@ -458,6 +463,7 @@ static __always_inline void offcpu_end(const struct offcpu_start *start, __u32 t
 	key.tgid = start->tgid;
 	key.tid = tid;
 	key.state = start->state;
+	key.cpu = start->cpu;
 	sum = bpf_map_lookup_elem(&offcpu_sums, &key);
 	if (!sum) {
 		bpf_map_update_elem(&offcpu_sums, &key, &zero, BPF_NOEXIST);

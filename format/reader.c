@@ -880,15 +880,15 @@ int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, 
 		return 0;
 	/* a flush sums each (thread, stack, state) once: a repeat is a copied row */
 	err = rec_prepare(rec, "SELECT min(rowid) FROM offcpu_sum GROUP BY time, tid, state, "
-			       "stack_id HAVING count(*) > 1 LIMIT 1", "reading off-CPU sums", &st);
+			       "cpu, stack_id HAVING count(*) > 1 LIMIT 1", "reading off-CPU sums", &st);
 	if (!err && (err = step_row(rec, st, "reading off-CPU sums")) == 1)
 		err = rec_damaged(rec, "offcpu_sum row %lld: appears twice in one flush",
 				  (long long)sqlite3_column_int64(st, 0));
 	sqlite3_finalize(st);
 	st = NULL;
 	if (!err)
-		err = rec_prepare(rec, "SELECT rowid, time, tgid, tid, state, stack_id, count, "
-				       "total_ns FROM offcpu_sum ORDER BY rowid",
+		err = rec_prepare(rec, "SELECT rowid, time, tgid, tid, state, cpu, stack_id, "
+				       "count, total_ns FROM offcpu_sum ORDER BY rowid",
 				  "reading off-CPU sums", &st);
 	while (!err && (err = step_row(rec, st, "reading off-CPU sums")) == 1) {
 		err = 0;
@@ -896,8 +896,9 @@ int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, 
 		row = sqlite3_column_int64(st, 0);
 		if (!col_u64(st, 1, &o.time_ns) || !col_u32(st, 2, &o.tgid) ||
 		    !col_u32(st, 3, &o.tid) || !col_u32(st, 4, &o.state) ||
-		    !col_u32(st, 5, &o.stack_id) || !col_u64(st, 6, &o.count) ||
-		    !col_u64(st, 7, &o.total_ns) || (!o.count && !o.total_ns) ||
+		    !col_u32(st, 5, &o.cpu) || !col_u32(st, 6, &o.stack_id) ||
+		    !col_u64(st, 7, &o.count) || !col_u64(st, 8, &o.total_ns) ||
+		    (!o.count && !o.total_ns) || (rec->nr_cpus && o.cpu >= rec->nr_cpus) ||
 		    o.state >= REC_OFFCPU_STATES ||
 		    o.tgid > REC_MAX_PID || o.tid > REC_MAX_PID || !within_span(rec, o.time_ns, 0) ||
 		    (span && o.total_ns > span)) {

@@ -506,7 +506,7 @@ static int check_debuginfo_table(struct recording *rec)
 /* The off-CPU tables: v2 files written before they existed lack all three. */
 static const char *const offcpu_checks[][2] = {
 	{ "offcpu", "SELECT rowid, time, duration, tgid, tid, cpu, state, stack_id FROM offcpu" },
-	{ "offcpu_sum", "SELECT rowid, time, tgid, tid, state, stack_id, count, total_ns "
+	{ "offcpu_sum", "SELECT rowid, time, tgid, tid, state, cpu, stack_id, count, total_ns "
 			"FROM offcpu_sum" },
 	{ "offcpu_loss", "SELECT rowid, time, cpu, lost, lost_ns, untracked, lost_stacks "
 			 "FROM offcpu_loss" },

@@ -252,6 +252,7 @@ struct rec_offcpu_sum {
 	uint32_t tgid;
 	uint32_t tid;
 	uint32_t state;
+	uint32_t cpu;		/* the CPU they left */
 	uint32_t stack_id;
 	uint64_t count;		/* 0 only in a row that carries time of an earlier row's
 				   intervals (read while being added) */

@@ -776,8 +776,8 @@ static int write_offcpu(struct recording *rec)
 		sqlite3_finalize(st);
 	}
 	if (!err && w->nr_offcpu_sum) {
-		err = rec_prepare(rec, "INSERT INTO offcpu_sum (time, tgid, tid, state, stack_id, "
-				       "count, total_ns) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		err = rec_prepare(rec, "INSERT INTO offcpu_sum (time, tgid, tid, state, cpu, "
+				       "stack_id, count, total_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 				  "writing off-CPU sums", &st);
 		for (i = 0; !err && i < w->nr_offcpu_sum; i++) {
 			const struct rec_offcpu_sum *o = &w->offcpu_sum[i];
@@ -786,9 +786,10 @@ static int write_offcpu(struct recording *rec)
 			sqlite3_bind_int64(st, 2, o->tgid);
 			sqlite3_bind_int64(st, 3, o->tid);
 			sqlite3_bind_int64(st, 4, o->state);
-			sqlite3_bind_int64(st, 5, o->stack_id);
-			sqlite3_bind_int64(st, 6, (int64_t)o->count);
-			sqlite3_bind_int64(st, 7, (int64_t)o->total_ns);
+			sqlite3_bind_int64(st, 5, o->cpu);
+			sqlite3_bind_int64(st, 6, o->stack_id);
+			sqlite3_bind_int64(st, 7, (int64_t)o->count);
+			sqlite3_bind_int64(st, 8, (int64_t)o->total_ns);
 			err = step_insert(rec, st, "writing off-CPU sums");
 		}
 		sqlite3_finalize(st);

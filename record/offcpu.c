@@ -249,6 +249,7 @@ static int flush_one(struct session *s, uint64_t time, const struct offcpu_key *
 	r.tgid = k->tgid;
 	r.tid = k->tid;
 	r.state = k->state;
+	r.cpu = k->cpu;
 	r.count = v->count - sh->val.count;
 	r.total_ns = v->total_ns - sh->val.total_ns;
 	r.stack_id = stack_of(s, k->stack_hash, k->tgid, time);
@@ -354,6 +355,7 @@ int offcpu__close_open(struct session *s, uint64_t end_ns)
 		k.tgid = st.tgid;
 		k.tid = key;
 		k.state = st.state;
+		k.cpu = st.cpu;
 		if (bpf_map_lookup_elem(o->sums_fd, &k, &v))
 			memset(&v, 0, sizeof(v));
 		v.count++;

@@ -85,7 +85,7 @@ CREATE TABLE offcpu (
 );
 
 -- Off-CPU intervals shorter than off_cpu_thresh_ns, summed per thread,
--- stack and state. Each row counts the intervals that ended after the
+-- stack, state and CPU left. Each row counts the intervals that ended after the
 -- previous flush and before time (the recorder flushes at each commit), so
 -- a thread's totals are the sums of its rows.
 CREATE TABLE offcpu_sum (
@@ -93,6 +93,7 @@ CREATE TABLE offcpu_sum (
 	tgid		INTEGER NOT NULL,	-- process id
 	tid		INTEGER NOT NULL,	-- thread id
 	state		INTEGER NOT NULL,	-- as in offcpu
+	cpu		INTEGER NOT NULL,	-- the CPU they left
 	stack_id	INTEGER NOT NULL,	-- as in offcpu
 	count		INTEGER NOT NULL,	-- intervals; 0 only when the row carries the
 						-- rest of the time of an earlier row's ones
