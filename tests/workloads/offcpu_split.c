@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 		wait_ms = arg(argv[4]);
 		if (pipe(ask) || pipe(answer) || pthread_create(&a, NULL, answerer, NULL))
 			return 2;
+		fprintf(stderr, "main tid %d\n", (int)gettid());
 		t0 = monotonic_ns();
 		spin_phase(arg(argv[2]));
 		t1 = monotonic_ns();
