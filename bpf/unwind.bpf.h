@@ -11,10 +11,12 @@
  *     one such call that succeeds (the mmap lock is released from an
  *     irq_work that stays queued until the interrupt ends), so each sample
  *     learns at most one new mapping and the cache keeps it for the next
- *     ones. Executable mappings are also learned when they are made (a
- *     kretprobe on vm_mmap_pgoff, and the executable at exec), where any
- *     number of lookups work, so a process that lives 20 ms has its
- *     libraries cached before its first tick. A cached mapping is checked
+ *     ones (the open-coded VMA iterator that could take them all at once
+ *     refuses to run with interrupts off). Executable mappings are also
+ *     learned when they are made (fexit or a kretprobe on vm_mmap_pgoff,
+ *     where the kernel allows either, and the executable and the dynamic
+ *     loader at exec), where any number of lookups work, so a process that
+ *     lives 20 ms has its code cached before its first tick. A cached mapping is checked
  *     against its vm_area_struct before use, so an unmapped or changed
  *     mapping is never trusted; the check is skipped while the mm's
  *     mmap-lock sequence count says no mapping changed since the last one.

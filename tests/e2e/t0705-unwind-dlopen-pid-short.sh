@@ -35,4 +35,14 @@ n=$(samples "$TMP/s.fold" ';short_lived_work( |$)')
 full=$(samples "$TMP/s.fold" '^short_lived;_start;.*;main;short_lived_work( |$)')
 [ "$n" -ge 10 ] || fail "too few samples of the short processes ($n)"
 check_at_least "20 ms processes, stacks in short_lived_work down to _start" "$full" "$n" 85
+
+# A command named by a relative path (./app) gets its table before it runs,
+# as one named by an absolute path does: its first samples are whole too.
+(cd "$WORKLOADS" && exec "$EPROF" record -F 999 -o "$TMP/r.eprof" -- ./short_lived 100) \
+	>/dev/null 2>"$TMP/r.err" || { cat "$TMP/r.err"; fail "record of ./short_lived failed"; }
+"$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/r.fold" 2>/dev/null || fail "report failed"
+n=$(samples "$TMP/r.fold" ';short_lived_work( |$)')
+full=$(samples "$TMP/r.fold" '^short_lived;_start;.*;main;short_lived_work( |$)')
+[ "$n" -ge 10 ] || fail "too few samples of ./short_lived ($n)"
+check_at_least "./short_lived, stacks in short_lived_work down to _start" "$full" "$n" 98
 exit 0
