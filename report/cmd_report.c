@@ -341,9 +341,9 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 		pr_err("--by goes with --fold, --svg or --top (not --diff --top)");
 		return -EINVAL;
 	}
-	if (o->weight && (out & (REPORT_OUT_SAMPLES | REPORT_OUT_HTML))) {
+	if (o->weight && (out & REPORT_OUT_SAMPLES)) {
 		pr_err("%s weighs stacks by time: it goes with --fold, --svg, --top, --per-cpu, "
-		       "--per-node, --timeline or --pprof", o->weight == REPORT_WEIGHT_WALL ?
+		       "--per-node, --timeline, --pprof or --html", o->weight == REPORT_WEIGHT_WALL ?
 		       "--wall" : "--off-cpu");
 		return -EINVAL;
 	}
