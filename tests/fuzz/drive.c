@@ -516,7 +516,7 @@ static enum fuzz_result codec_stacks(const struct params *p, const uint8_t *data
 				  &seen, on_chunk_stack, &sc);
 	if (sc.w.bad || (rc && rc != -EBADMSG))
 		res = violation("rec_read_stack_chunk", rc);
-	else if (seen.nr != sc.w.n)
+	else if (seen.ids.nr != sc.w.n)
 		res = violation("stacks delivered differ from ids recorded", 0);
 	else
 		res = rc ? FUZZ_REJECTED : FUZZ_ACCEPTED;

@@ -276,7 +276,7 @@ static void id_set(void)
 	CHECK_EQ_U64(fresh, 100000);
 	CHECK_EQ_U64(dups, 100000);
 	CHECK(idset__add(&s, UINT32_MAX) == 0);
-	CHECK_EQ_U64(s.nr, 100001);
+	CHECK_EQ_U64(s.ids.nr, 100001);
 	idset__release(&s);
 }
 
