@@ -258,15 +258,8 @@ static int on_fork(struct sideband *sb, const struct perf_event_header *h)
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
 	if (ids[0] == ids[1] || !is_target(sb, ids[0]))
 		return 0;
-	if (sb->nr_forks == sb->alloc_forks) {
-		size_t n = sb->alloc_forks ? sb->alloc_forks * 2 : 64;
-
-		f = reallocarray(sb->forks, n, sizeof(*f));
-		if (!f)
-			return pr_errno(-ENOMEM, "cannot keep fork events");
-		sb->forks = f;
-		sb->alloc_forks = n;
-	}
+	if (vec__grow(&sb->forks, &sb->alloc_forks, sb->nr_forks + 1, sizeof(*sb->forks)))
+		return pr_errno(-ENOMEM, "cannot keep fork events");
 	f = &sb->forks[sb->nr_forks++];
 	f->time_ns = record_time(h);
 	f->ppid = ids[1];

@@ -56,15 +56,8 @@ int stack_agg__add_comm(struct stack_agg *agg, const struct rec_comm *c)
 	err = strtab__intern_len(&agg->comms, c->comm, strnlen(c->comm, REC_COMM_LEN), &id);
 	if (err)
 		return err;
-	if (agg->nr_rows == agg->alloc_rows) {
-		size_t n = agg->alloc_rows ? agg->alloc_rows * 2 : 256;
-
-		row = reallocarray(agg->rows, n, sizeof(*row));
-		if (!row)
-			return -ENOMEM;
-		agg->rows = row;
-		agg->alloc_rows = n;
-	}
+	if (vec__grow(&agg->rows, &agg->alloc_rows, agg->nr_rows + 1, sizeof(*agg->rows)))
+		return -ENOMEM;
 	row = &agg->rows[agg->nr_rows++];
 	row->time_ns = c->time_ns;
 	row->tid = c->tid;

@@ -23,6 +23,7 @@
 #include "report/aggregate/flame.h"
 #include "report/aggregate/strtab.h"
 #include "util/hashmap.h"
+#include "util/vec.h"
 
 #define NODE_BLOCK	1024
 #define SCAN_MAX	4	/* children found by scanning rather than the table */
@@ -103,15 +104,8 @@ static struct flame_node *alloc_node(struct flame_tree *t)
 	size_t blk = t->nr_nodes / NODE_BLOCK;
 
 	if (blk == t->nr_blocks) {
-		if (t->nr_blocks == t->alloc_blocks) {
-			size_t n = t->alloc_blocks ? 2 * t->alloc_blocks : 64;
-			struct flame_node **b = realloc(t->blocks, n * sizeof(*b));
-
-			if (!b)
-				return NULL;
-			t->blocks = b;
-			t->alloc_blocks = n;
-		}
+		if (vec__grow(&t->blocks, &t->alloc_blocks, t->nr_blocks + 1, sizeof(*t->blocks)))
+			return NULL;
 		t->blocks[blk] = malloc(NODE_BLOCK * sizeof(struct flame_node));
 		if (!t->blocks[blk])
 			return NULL;

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/elf_file.h"
 #include "format/recording.h"
 #include "report/aggregate/aggregate.h"
 #include "report/symbolize/internal.h"
@@ -198,7 +199,8 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	f->obj = m->obj + 1;
 	off = look - m->start + m->pgoff;
 	if (m->bin && m->bin->view.nr_segments)
-		have_vaddr = rec_binary__offset_to_vaddr(&m->bin->view, off, &vaddr);
+		have_vaddr = !elf_segments__offset_to_vaddr(m->bin->view.segments,
+							    m->bin->view.nr_segments, off, &vaddr);
 	if (m->bin) {
 		s = bin__find_symbol(m->bin, have_vaddr ? vaddr : off);
 		name = s ? s->name : NULL;
