@@ -126,8 +126,9 @@ static inline uint64_t key_hash(const struct agg_key *k)
 	uint64_t h = hash_mix((uint64_t)k->tgid << 32 | k->stack_id, k->comm_id);
 
 	/* the optional fields are usually 0: mix them in only when set */
-	if (k->tid | k->cpu | k->slot)
-		h = hash_mix(hash_mix(h, (uint64_t)k->tid << 32 | k->cpu), k->slot);
+	if (k->tid | k->cpu | k->slot | k->state)
+		h = hash_mix(hash_mix(h, (uint64_t)k->tid << 32 | k->cpu),
+			     (uint64_t)k->state << 32 | k->slot);
 	return h;
 }
 
@@ -137,7 +138,7 @@ static inline bool key_eq(uint64_t i, const void *key, const void *ctx)
 	const struct agg_key *k = key;
 
 	return e->stack_id == k->stack_id && e->tgid == k->tgid && e->comm_id == k->comm_id &&
-	       e->tid == k->tid && e->cpu == k->cpu && e->slot == k->slot;
+	       e->tid == k->tid && e->cpu == k->cpu && e->slot == k->slot && e->state == k->state;
 }
 
 struct agg_entry *stack_agg__find_key(const struct stack_agg *agg, const struct agg_key *k)
@@ -179,6 +180,7 @@ int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t 
 		e->tid = k->tid;
 		e->cpu = k->cpu;
 		e->slot = k->slot;
+		e->state = k->state;
 		agg->nr++;
 	}
 	e->count += count;
@@ -302,7 +304,117 @@ static int on_sample_cfg(void *ctx, const struct rec_sample *s)
 		lc->agg->nr_filtered++;
 		return 0;
 	}
+	if (lc->cfg->sample_ns) {
+		lc->agg->nr_weighed_samples++;
+		lc->agg->oncpu_ns += lc->cfg->sample_ns;
+		return lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, lc->cfg->sample_ns);
+	}
 	return lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, 1);
+}
+
+/* --- off-CPU time (report --off-cpu, --wall) ------------------------------- */
+
+/*
+ * Weighs w ns spread evenly over [t0, t1) of thread tid into the aggregate,
+ * cut at time-slot and window edges (each piece is filtered as a sample at
+ * its start would be). Exact when nothing is cut away: the rounding rest
+ * goes to the last piece.
+ */
+static int add_span(struct load_ctx *lc, const struct rec_sample *at, uint64_t t0, uint64_t t1,
+		    uint64_t w, uint32_t state)
+{
+	const struct agg_config *cfg = lc->cfg;
+	struct rec_sample p = *at;
+	uint64_t len = t1 > t0 ? t1 - t0 : 0, done = 0, a = t0, b, piece;
+	struct agg_key k;
+	int keep;
+
+	if (!len) {
+		t1 = t0 + 1;	/* a sum flushed at the start: one instant */
+		len = 1;
+	}
+	while (a < t1) {
+		b = t1;
+		if (cfg->slot_ns || cfg->from_ns || cfg->to_ns) {
+			uint64_t rel = a > lc->start_ns ? a - lc->start_ns : 0, edge = UINT64_MAX;
+
+			if (a < lc->start_ns)
+				edge = lc->start_ns - a;
+			else if (rel < cfg->from_ns)
+				edge = cfg->from_ns - rel;
+			else if (cfg->to_ns && rel < cfg->to_ns)
+				edge = cfg->to_ns - rel;
+			if (cfg->slot_ns && cfg->slot_ns - rel % cfg->slot_ns < edge)
+				edge = cfg->slot_ns - rel % cfg->slot_ns;
+			if (edge < t1 - a)
+				b = a + edge;
+		}
+		piece = b == t1 ? w - done :
+			(uint64_t)((unsigned __int128)w * (b - a) / len);
+		done += piece;
+		p.time_ns = a;
+		keep = filter_sample(lc, &p, &k);
+		if (keep < 0)
+			return lc->err = keep;
+		if (keep && piece) {
+			if (cfg->key_state)
+				k.state = AGG_BLOCKED + state;
+			lc->agg->offcpu_ns[state] += piece;
+			keep = stack_agg__add_key(lc->agg, &k, a, piece);
+			if (keep)
+				return lc->err = keep;
+		}
+		a = b;
+	}
+	return 0;
+}
+
+static int on_offcpu(void *ctx, const struct rec_offcpu *o)
+{
+	struct load_ctx *lc = ctx;
+	struct rec_sample at = { .tgid = o->tgid, .tid = o->tid, .cpu = o->cpu,
+				 .stack_id = o->stack_id };
+
+	if (!(lc->cfg->offcpu_states & (1u << o->state)))
+		return 0;
+	lc->agg->nr_offcpu++;
+	return add_span(lc, &at, o->time_ns, o->time_ns + o->duration_ns, o->duration_ns,
+			o->state);
+}
+
+/* Sums have no times of their own: spread over the time since the previous flush. */
+struct sum_ctx {
+	struct load_ctx *lc;
+	uint64_t flush, prev_flush;
+};
+
+static int on_offcpu_sum(void *ctx, const struct rec_offcpu_sum *o)
+{
+	struct sum_ctx *sc = ctx;
+	struct load_ctx *lc = sc->lc;
+	struct rec_sample at = { .tgid = o->tgid, .tid = o->tid, .cpu = o->cpu,
+				 .stack_id = o->stack_id };
+
+	if (o->time_ns != sc->flush) {
+		sc->prev_flush = sc->flush > o->time_ns ? 0 : sc->flush;
+		sc->flush = o->time_ns;
+	}
+	if (!(lc->cfg->offcpu_states & (1u << o->state)))
+		return 0;
+	lc->agg->nr_offcpu++;
+	return add_span(lc, &at, sc->prev_flush > lc->start_ns ? sc->prev_flush : lc->start_ns,
+			o->time_ns, o->total_ns, o->state);
+}
+
+static int load_offcpu(struct load_ctx *lc, struct recording *rec)
+{
+	struct sum_ctx sc = { .lc = lc };
+	int err;
+
+	err = recording__for_each_offcpu(rec, on_offcpu, lc);
+	if (err)
+		return err;
+	return recording__for_each_offcpu_sum(rec, on_offcpu_sum, &sc);
 }
 
 /*
@@ -335,8 +447,10 @@ int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
 		stack_agg__sort_comms(agg);
 		err = load_ctx__start(&lc);
 	}
-	if (!err)
+	if (!err && !(cfg && cfg->no_samples))
 		err = recording__for_each_sample(rec, cfg ? on_sample_cfg : on_sample, &lc);
+	if (!err && cfg && cfg->offcpu_states)
+		err = load_offcpu(&lc, rec);
 	if (err && lc.err)
 		pr_errno(err, "cannot aggregate the samples of '%s'", recording__path(rec));
 	return err;

@@ -32,6 +32,14 @@ struct agg_key {
 	uint32_t tid;			/* agg_config.key_tid */
 	uint32_t cpu;			/* agg_config.key_cpu */
 	uint32_t slot;			/* agg_config.slot_ns: (time - start) / slot_ns */
+	uint32_t state;			/* agg_config.key_state: AGG_ONCPU, AGG_BLOCKED, ... */
+};
+
+/* What time an entry counts, when agg_config.key_state keeps it apart. */
+enum agg_state {
+	AGG_ONCPU,			/* samples */
+	AGG_BLOCKED,			/* off the CPU: 1 + enum rec_offcpu_state */
+	AGG_RUNNABLE,
 };
 
 struct agg_entry {
@@ -42,6 +50,7 @@ struct agg_entry {
 	uint32_t tid;
 	uint32_t cpu;
 	uint32_t slot;
+	uint32_t state;
 	/* the values */
 	uint64_t count;
 	uint64_t last_ns;		/* time of the key's latest sample */
@@ -71,6 +80,11 @@ struct stack_agg {
 	uint64_t first_ns;		/* earliest and latest counted sample time */
 	uint64_t last_ns;
 	uint32_t max_slot;		/* largest slot counted */
+	/* weighing by time: what the counts (ns) are made of */
+	uint64_t nr_weighed_samples;	/* samples counted, each sample_ns */
+	uint64_t oncpu_ns;		/* their weight */
+	uint64_t offcpu_ns[2];		/* blocked, runnable (enum rec_offcpu_state) */
+	uint64_t nr_offcpu;		/* off-CPU intervals and sums counted */
 };
 
 /*
@@ -92,6 +106,16 @@ struct agg_config {
 	bool key_tid;
 	bool key_cpu;
 	uint64_t slot_ns;		/* 0: no time slots */
+	/*
+	 * Weighing by time (report --off-cpu, --wall): counts become ns. A
+	 * sample weighs sample_ns (its period); off-CPU intervals of the states
+	 * in offcpu_states (bits 1 << enum rec_offcpu_state) weigh their
+	 * duration, split across time slots and clipped to the window.
+	 */
+	uint64_t sample_ns;		/* 0: a sample counts 1 (the default, samples) */
+	bool no_samples;		/* off-CPU time alone (--off-cpu) */
+	bool key_state;			/* keep on-CPU, blocked, runnable apart (pprof) */
+	unsigned int offcpu_states;	/* 0: no off-CPU time */
 };
 
 void stack_agg__init(struct stack_agg *agg);

@@ -156,14 +156,28 @@ static void add_duration(struct strbuf *sb, uint64_t ns)
 		strbuf_addf(sb, "%.0f ms", (double)ns / 1e6);
 }
 
-static void add_source_line(struct strbuf *sb, const struct report_src *s)
+/* ", 297 samples", or ", 2.67 s blocked" when weighing by time. */
+static void add_amount(struct strbuf *sb, const struct report_opts *o, uint64_t n)
+{
+	if (o->weight == REPORT_WEIGHT_SAMPLES) {
+		strbuf_addf(sb, ", %" PRIu64 " samples", n);
+		return;
+	}
+	strbuf_addstr(sb, ", ");
+	add_duration(sb, n);
+	strbuf_addstr(sb, o->weight == REPORT_WEIGHT_WALL ? " of wall time (on-CPU, blocked, "
+			  "runnable)" : " blocked off the CPU");
+}
+
+static void add_source_line(struct strbuf *sb, const struct report_ctx *rc,
+			    const struct report_src *s)
 {
 	strbuf_addstr(sb, s->command ? s->command : s->path);
 	if (s->hostname)
 		strbuf_addf(sb, " on %s", s->hostname);
 	strbuf_addstr(sb, ", ");
 	add_duration(sb, s->end_ns > s->start_ns ? s->end_ns - s->start_ns : 0);
-	strbuf_addf(sb, ", %" PRIu64 " samples", s->nr_samples);
+	add_amount(sb, rc->opts, s->nr_samples);
 }
 
 /* The line under the title: command, host, duration, samples. */
@@ -174,13 +188,13 @@ static void subtitle(struct strbuf *sb, const struct report_ctx *rc)
 
 	if (rc->diff) {
 		strbuf_addstr(sb, "base: ");
-		add_source_line(sb, &rc->srcs[0]);
+		add_source_line(sb, rc, &rc->srcs[0]);
 		strbuf_addstr(sb, "; new: ");
-		add_source_line(sb, &rc->srcs[1]);
+		add_source_line(sb, rc, &rc->srcs[1]);
 		return;
 	}
 	if (rc->nr_srcs == 1) {
-		add_source_line(sb, &rc->srcs[0]);
+		add_source_line(sb, rc, &rc->srcs[0]);
 		return;
 	}
 	for (i = 0; i < rc->nr_srcs; i++) {
@@ -195,7 +209,7 @@ static void subtitle(struct strbuf *sb, const struct report_ctx *rc)
 			    rc->srcs[i].hostname ? rc->srcs[i].hostname : rc->srcs[i].path);
 	strbuf_addstr(sb, "), up to ");
 	add_duration(sb, longest);
-	strbuf_addf(sb, ", %" PRIu64 " samples", rc->total);
+	add_amount(sb, rc->opts, rc->total);
 }
 
 int view_svg__write(const struct report_ctx *rc, FILE *out)
@@ -236,6 +250,7 @@ int view_svg__write(const struct report_ctx *rc, FILE *out)
 	so.subtitle = sub.buf;
 	so.icicle = rc->opts->icicle;
 	so.diff = rc->diff;
+	so.time_ns = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
 	err = svg__write(t, &so, out);
 	if (!err)
 		err = view__check_stream(out);

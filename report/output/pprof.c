@@ -105,16 +105,18 @@ struct sample {
 	uint32_t pid, tid, cpu;
 	uint32_t comm;		/* string id, 0: none */
 	uint64_t count;
+	uint64_t off_ns;	/* off-CPU nanoseconds (pprof__add_off_cpu) */
 };
 
 /* Strings the writer itself needs, interned by pprof__new() so pprof__write() changes nothing. */
 struct fixed_strs {
-	uint32_t samples, count, cpu, nanoseconds, comm, pid, tid, id;
+	uint32_t samples, count, cpu, nanoseconds, comm, pid, tid, id, off_cpu;
 };
 
 struct pprof_builder {
 	uint64_t period_ns, time_ns, duration_ns;
 	struct fixed_strs fs;
+	bool has_off_cpu;		/* a third sample type: off_cpu nanoseconds */
 
 	char **strs;
 	size_t nr_strs, alloc_strs;
@@ -342,6 +344,7 @@ static int fixed_strings(struct pprof_builder *b, struct fixed_strs *fs)
 	err = err ? err : intern_str(b, "count", &fs->count);
 	err = err ? err : intern_str(b, "cpu", &fs->cpu);
 	err = err ? err : intern_str(b, "nanoseconds", &fs->nanoseconds);
+	err = err ? err : intern_str(b, "off_cpu", &fs->off_cpu);
 	err = err ? err : intern_str(b, "comm", &fs->comm);
 	err = err ? err : intern_str(b, "pid", &fs->pid);
 	err = err ? err : intern_str(b, "tid", &fs->tid);
@@ -397,8 +400,8 @@ void pprof__free(struct pprof_builder *b)
 	free(b);
 }
 
-int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
-		      uint64_t count, const struct pprof_labels *labels)
+static int add_values(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
+		      uint64_t count, uint64_t off_ns, const struct pprof_labels *labels)
 {
 	struct sample key = { 0 };
 	uint64_t hash = hash_u64(nr), *pos;
@@ -439,9 +442,11 @@ int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames,
 		struct sample *s = &b->samples[*pos];
 		uint64_t sum;
 
-		if (__builtin_add_overflow(s->count, count, &sum))
+		if (__builtin_add_overflow(s->count, count, &sum) ||
+		    s->off_ns + off_ns < s->off_ns)
 			return -EOVERFLOW;	/* s->count stays as it was */
 		s->count = sum;
+		s->off_ns += off_ns;
 		return 0;
 	}
 	if (b->nr_samples >= MAX_ENTRIES)
@@ -452,9 +457,29 @@ int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames,
 	if (err)
 		return err;
 	key.count = count;
+	key.off_ns = off_ns;
 	b->samples[b->nr_samples++] = key;
 	b->nr_loc_ids += nr;
 	return 0;
+}
+
+int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
+		      uint64_t count, const struct pprof_labels *labels)
+{
+	return add_values(b, frames, nr, count, 0, labels);
+}
+
+void pprof__set_off_cpu(struct pprof_builder *b)
+{
+	b->has_off_cpu = true;
+}
+
+int pprof__add_off_cpu(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
+		       uint64_t ns, const struct pprof_labels *labels)
+{
+	if (b)
+		b->has_off_cpu = true;
+	return add_values(b, frames, nr, 0, ns, labels);
 }
 
 /* ---- protobuf encoding -------------------------------------------------- */
@@ -531,7 +556,7 @@ static int put_samples(const struct pprof_builder *b, const struct fixed_strs *f
 		const struct sample *s = &b->samples[i];
 		uint64_t cpu_ns;
 
-		if (s->count > INT64_MAX ||
+		if (s->count > INT64_MAX || s->off_ns > INT64_MAX ||
 		    __builtin_mul_overflow(s->count, b->period_ns, &cpu_ns) || cpu_ns > INT64_MAX)
 			return -EOVERFLOW;
 
@@ -541,6 +566,8 @@ static int put_samples(const struct pprof_builder *b, const struct fixed_strs *f
 			pb_message(msg, PB_SAMPLE_LOCATION_ID, inner);
 		pb_varint(inner, s->count);		/* packed repeated int64, never empty */
 		pb_varint(inner, cpu_ns);
+		if (b->has_off_cpu)
+			pb_varint(inner, s->off_ns);
 		pb_message(msg, PB_SAMPLE_VALUE, inner);
 		if (s->has_labels) {
 			if (s->comm) {
@@ -610,6 +637,8 @@ static int encode(const struct pprof_builder *b, struct strbuf *out)
 		return -EOVERFLOW;
 	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->samples, fs->count);
 	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->cpu, fs->nanoseconds);
+	if (b->has_off_cpu)
+		put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->off_cpu, fs->nanoseconds);
 	err = put_samples(b, fs, out, &msg, &inner);
 	if (err)
 		goto out;

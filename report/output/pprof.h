@@ -66,6 +66,17 @@ int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames,
 		      uint64_t count, const struct pprof_labels *labels);
 
 /*
+ * The same for nanoseconds a thread spent off the CPU at this stack (report
+ * --off-cpu, --wall): the profile then has a third sample type,
+ * {off_cpu, nanoseconds}, and this sample's other values are 0.
+ */
+int pprof__add_off_cpu(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
+		       uint64_t ns, const struct pprof_labels *labels);
+
+/* Gives the profile the off_cpu sample type even if no sample has off-CPU time. */
+void pprof__set_off_cpu(struct pprof_builder *b);
+
+/*
  * Adds the mapping of frame f (its binary, build-id and range; the kernel
  * mapping for a kernel frame) now, so that it takes the next mapping id:
  * pprof names a profile after mapping 1, which should be the profiled

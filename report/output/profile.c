@@ -380,6 +380,10 @@ static int add_entry(struct entry_ctx *ec, const struct report_src *s, const str
 		nr = 1;
 	}
 	lab.comm = stack_agg__comm(&s->agg, e->comm_id);
+	if (e->state != AGG_ONCPU)
+		return pprof__add_off_cpu(ec->b, ec->frames, nr, e->count, &lab);
+	if (s->cfg.sample_ns)	/* weighed by time: back to samples */
+		return pprof__add_sample(ec->b, ec->frames, nr, e->count / s->cfg.sample_ns, &lab);
 	return pprof__add_sample(ec->b, ec->frames, nr, e->count, &lab);
 }
 
@@ -399,6 +403,8 @@ int view_pprof__write(const struct report_ctx *rc, FILE *out)
 		err = -ENOMEM;
 		goto out;
 	}
+	if (rc->opts->weight != REPORT_WEIGHT_SAMPLES)
+		pprof__set_off_cpu(ec.b);
 	for (i = 0; i < rc->nr_srcs && !err; i++)
 		err = pmaps__load(&maps[i], rc->srcs[i].rec);
 	if (!err)

@@ -293,16 +293,31 @@ static double row_y(const struct svg_ctx *c, size_t row)
 	return c->top + (double)(c->rows - 1 - row) * FRAME_H;
 }
 
+/* "123 samples", or a time when the counts are ns. */
+static void put_count(const struct svg_ctx *c, uint64_t n)
+{
+	if (!c->opts->time_ns)
+		fprintf(c->out, "%" PRIu64 " samples", n);
+	else if (n >= 1000000000ull)
+		fprintf(c->out, "%.3f s", (double)n / 1e9);
+	else
+		fprintf(c->out, "%.3f ms", (double)n / 1e6);
+}
+
 static void put_info(const struct svg_ctx *c, const char *name, uint64_t n, uint64_t n2)
 {
 	double pct = c->total ? 100.0 * (double)n / (double)c->total : 0;
 	double pct2 = c->total2 ? 100.0 * (double)n2 / (double)c->total2 : 0;
 
 	put_escaped(c->out, name);
-	fprintf(c->out, " (%" PRIu64 " samples, %.2f%%", n, pct);
-	if (c->opts->diff)
-		fprintf(c->out, "; base %" PRIu64 " samples, %.2f%%; change %+.2f%%", n2, pct2,
-			pct - pct2);
+	fputs(" (", c->out);
+	put_count(c, n);
+	fprintf(c->out, ", %.2f%%", pct);
+	if (c->opts->diff) {
+		fputs("; base ", c->out);
+		put_count(c, n2);
+		fprintf(c->out, ", %.2f%%; change %+.2f%%", pct2, pct - pct2);
+	}
 	fputc(')', c->out);
 }
 
@@ -374,9 +389,12 @@ static void put_footer(struct svg_ctx *c)
 	FILE *out = c->out;
 
 	fprintf(out, "<text id=\"note\" x=\"%.1f\" y=\"%u\">", XPAD, c->height - 6);
-	if (c->opts->diff)
-		fprintf(out, "Widths: new samples. Red: share grew, blue: share shrank against the "
-			"baseline (%" PRIu64 " samples). ", c->total2);
+	if (c->opts->diff) {
+		fprintf(out, "Widths: new %s. Red: share grew, blue: share shrank against the "
+			"baseline (", c->opts->time_ns ? "time" : "samples");
+		put_count(c, c->total2);
+		fputs("). ", out);
+	}
 	if (c->nr_omitted)
 		fprintf(out, "%zu frame%s narrower than %.2g px not drawn, with their callees "
 			"(their samples count in their parents).", c->nr_omitted,

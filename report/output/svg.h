@@ -18,6 +18,7 @@ struct svg_opts {
 	const char *subtitle;	/* NULL: none; e.g. command, host, duration, samples */
 	bool icicle;		/* root at the top, stacks growing down */
 	bool diff;		/* colour by change against the baseline counts (count2) */
+	bool time_ns;		/* counts are nanoseconds (report --off-cpu, --wall) */
 	uint64_t total2;	/* baseline total for shares; 0: the tree's total2 */
 	unsigned width;		/* image width in px; 0: 1200; at least 200 */
 	double min_width_px;	/* narrower frames are not drawn; 0: 0.1, negative: draw all */

@@ -24,7 +24,7 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out)
 	uint64_t *self = NULL, *rows = NULL, *samples = NULL, width = rc->opts->timeline_ns;
 	size_t alloc = 0, nr_slots = 0, i, k, j, nr_cols = 0;
 	uint32_t cols[TIMELINE_COLUMNS], leaf, f;
-	bool csv = rc->opts->csv;
+	bool csv = rc->opts->csv, ms = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
 	struct func_tab ft;
 	int err = 0;
 
@@ -102,20 +102,28 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out)
 		goto out;
 
 	if (csv) {
-		fputs("start_s,end_s,samples", out);
+		fputs(ms ? "start_s,end_s,ms" : "start_s,end_s,samples", out);
 		for (j = 0; j < nr_cols; j++) {
 			fputc(',', out);
 			view__csv_field(out, ft.name[cols[j]]);
 		}
 		fputs(",other\n", out);
 	} else {
-		fprintf(out, "# eprof timeline: %.3f s intervals from the start of each recording, "
-			"%" PRIu64 " samples in %zu recording%s\n", (double)width / 1e9, rc->total,
-			rc->nr_srcs, rc->nr_srcs == 1 ? "" : "s");
-		fprintf(out, "# columns: share of the interval's samples whose leaf is the function\n");
+		if (ms)
+			fprintf(out, "# eprof timeline: %.3f s intervals from the start of each "
+				"recording, %.3f ms of %s in %zu recording%s\n", (double)width / 1e9,
+				(double)rc->total / 1e6, rc->opts->weight == REPORT_WEIGHT_WALL ?
+				"wall time" : "blocked time", rc->nr_srcs, rc->nr_srcs == 1 ? "" : "s");
+		else
+			fprintf(out, "# eprof timeline: %.3f s intervals from the start of each "
+				"recording, %" PRIu64 " samples in %zu recording%s\n",
+				(double)width / 1e9, rc->total, rc->nr_srcs,
+				rc->nr_srcs == 1 ? "" : "s");
+		fprintf(out, "# columns: share of the interval's %s whose leaf is the function\n",
+			ms ? "time" : "samples");
 		for (j = 0; j < nr_cols; j++)
 			fprintf(out, "# f%zu = %s  %s\n", j + 1, ft.name[cols[j]], ft.binary[cols[j]]);
-		fprintf(out, "%10s %10s %10s", "START_S", "END_S", "SAMPLES");
+		fprintf(out, "%10s %10s %10s", "START_S", "END_S", ms ? "MS" : "SAMPLES");
 		for (j = 0; j < nr_cols; j++)
 			fprintf(out, " %7sf%zu", "", j + 1);
 		fprintf(out, " %9s\n", "other");
@@ -124,7 +132,10 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out)
 		double start = (double)i * (double)width / 1e9, end = start + (double)width / 1e9;
 		uint64_t rest = samples[i];
 
-		if (csv)
+		if (ms)
+			fprintf(out, csv ? "%.3f,%.3f,%.3f" : "%10.3f %10.3f %10.3f", start, end,
+				(double)samples[i] / 1e6);
+		else if (csv)
 			fprintf(out, "%.3f,%.3f,%" PRIu64, start, end, samples[i]);
 		else
 			fprintf(out, "%10.3f %10.3f %10" PRIu64, start, end, samples[i]);

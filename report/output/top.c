@@ -137,11 +137,28 @@ static uint32_t *ranked(struct counts *c, bool by_total)
 	return ids;
 }
 
+/*
+ * Counts are samples, or ns when the report weighs by time (--off-cpu,
+ * --wall): then the columns show milliseconds. Set by each writer.
+ */
+static bool time_ms;
+
+/* A count in a column of width w. */
+static void put_n(FILE *out, int w, uint64_t n)
+{
+	if (time_ms)
+		fprintf(out, "%*.3f", w, (double)n / 1e6);
+	else
+		fprintf(out, "%*" PRIu64, w, n);
+}
+
 static void put_row(FILE *out, const struct counts *c, uint32_t id, uint64_t whole)
 {
-	fprintf(out, "%10" PRIu64 " %7.2f%% %10" PRIu64 " %7.2f%%  %s  %s\n", c->self[id],
-		view__pct(c->self[id], whole), c->total[id], view__pct(c->total[id], whole),
-		c->ft.name[id], c->ft.binary[id]);
+	put_n(out, 10, c->self[id]);
+	fprintf(out, " %7.2f%% ", view__pct(c->self[id], whole));
+	put_n(out, 10, c->total[id]);
+	fprintf(out, " %7.2f%%  %s  %s\n", view__pct(c->total[id], whole), c->ft.name[id],
+		c->ft.binary[id]);
 }
 
 /* The two tables of one group: top n by self, top n by total. */
@@ -156,8 +173,8 @@ static int put_tables(FILE *out, struct counts *c, unsigned int n)
 		if (!ids)
 			return -ENOMEM;
 		fprintf(out, "# top %u by %s\n", n, pass ? "total" : "self");
-		fprintf(out, "%10s %8s %10s %8s  %s  %s\n", "SELF", "SELF%", "TOTAL", "TOTAL%",
-			"FUNCTION", "BINARY");
+		fprintf(out, "%10s %8s %10s %8s  %s  %s\n", time_ms ? "SELF_MS" : "SELF", "SELF%",
+			time_ms ? "TOTAL_MS" : "TOTAL", "TOTAL%", "FUNCTION", "BINARY");
 		for (i = 0; i < c->nr_touched && i < n; i++) {
 			if (!(pass ? c->total[ids[i]] : c->self[ids[i]]))
 				break;
@@ -340,8 +357,15 @@ static enum group_by top_group(enum report_by by)
 
 static void put_header(FILE *out, const struct report_ctx *rc, const char *what)
 {
-	fprintf(out, "# eprof %s: %" PRIu64 " samples in %zu recording%s\n", what, rc->total,
-		rc->nr_srcs, rc->nr_srcs == 1 ? "" : "s");
+	time_ms = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
+	if (time_ms)
+		fprintf(out, "# eprof %s: %.3f ms of %s in %zu recording%s\n", what,
+			(double)rc->total / 1e6, rc->opts->weight == REPORT_WEIGHT_WALL ?
+			"wall time (on-CPU, blocked, runnable)" : "blocked time", rc->nr_srcs,
+			rc->nr_srcs == 1 ? "" : "s");
+	else
+		fprintf(out, "# eprof %s: %" PRIu64 " samples in %zu recording%s\n", what,
+			rc->total, rc->nr_srcs, rc->nr_srcs == 1 ? "" : "s");
 }
 
 int view_top__write(const struct report_ctx *rc, FILE *out)
@@ -373,7 +397,9 @@ int view_top__write(const struct report_ctx *rc, FILE *out)
 		if (by != GROUP_NONE) {
 			fputs("\n## ", out);
 			put_group_label(out, by, &g, &runs[i]);
-			fprintf(out, ": %" PRIu64 " samples (%.2f%%)\n", runs[i].samples,
+			fputs(": ", out);
+			put_n(out, 0, runs[i].samples);
+			fprintf(out, " %s (%.2f%%)\n", time_ms ? "ms" : "samples",
 				view__pct(runs[i].samples, rc->total));
 		}
 		err = put_tables(out, &c, n);
@@ -415,24 +441,28 @@ static int per_group(const struct report_ctx *rc, FILE *out, enum group_by by)
 			nodes += runs[i].key != UINT32_MAX;
 		fprintf(out, "# %zu NUMA node%s with samples\n", nodes, nodes == 1 ? "" : "s");
 	}
-	fprintf(out, "# %-8s %10s %8s   then its top %d functions by self: SAMPLES SHARE FUNCTION BINARY\n",
-		by == GROUP_CPU ? "CPU" : "NODE", "SAMPLES", "SHARE", PER_GROUP_TOP);
+	fprintf(out, "# %-8s %10s %8s   then its top %d functions by self: %s SHARE FUNCTION "
+		"BINARY\n", by == GROUP_CPU ? "CPU" : "NODE", time_ms ? "MS" : "SAMPLES", "SHARE",
+		PER_GROUP_TOP, time_ms ? "MS" : "SAMPLES");
 	for (i = 0; i < nr_runs; i++) {
 		err = count_run(&c, &g, &runs[i]);
 		if (err)
 			goto out;
 		put_group_label(out, by, &g, &runs[i]);
-		fprintf(out, " %10" PRIu64 " %7.2f%%\n", runs[i].samples,
-			view__pct(runs[i].samples, rc->total));
+		fputc(' ', out);
+		put_n(out, 10, runs[i].samples);
+		fprintf(out, " %7.2f%%\n", view__pct(runs[i].samples, rc->total));
 		ids = ranked(&c, false);
 		if (!ids) {
 			err = -ENOMEM;
 			goto out;
 		}
-		for (j = 0; j < c.nr_touched && j < PER_GROUP_TOP && c.self[ids[j]]; j++)
-			fprintf(out, "    %10" PRIu64 " %7.2f%%  %s  %s\n", c.self[ids[j]],
-				view__pct(c.self[ids[j]], c.samples), c.ft.name[ids[j]],
-				c.ft.binary[ids[j]]);
+		for (j = 0; j < c.nr_touched && j < PER_GROUP_TOP && c.self[ids[j]]; j++) {
+			fputs("    ", out);
+			put_n(out, 10, c.self[ids[j]]);
+			fprintf(out, " %7.2f%%  %s  %s\n", view__pct(c.self[ids[j]], c.samples),
+				c.ft.name[ids[j]], c.ft.binary[ids[j]]);
+		}
 		free(ids);
 	}
 	err = view__check_stream(out);
@@ -599,8 +629,22 @@ int view_diff_top__write(const struct report_ctx *rc, FILE *out)
 		err = -ENOMEM;
 		goto out;
 	}
-	fprintf(out, "# eprof diff top: base '%s' %" PRIu64 " samples, new '%s' %" PRIu64
-		" samples\n", rc->srcs[0].path, n1, rc->srcs[1].path, n2);
+	if (rc->opts->weight != REPORT_WEIGHT_SAMPLES) {
+		/* time: shares of each recording's time; the noise counts a ms as a sample */
+		fprintf(out, "# eprof diff top: base '%s' %.3f ms, new '%s' %.3f ms of %s\n",
+			rc->srcs[0].path, (double)n1 / 1e6, rc->srcs[1].path, (double)n2 / 1e6,
+			rc->opts->weight == REPORT_WEIGHT_WALL ? "wall time" : "blocked time");
+		n1 /= 1000000;
+		n2 /= 1000000;
+		for (side = 0; side < 2; side++)
+			for (k = 0; k < nr_funcs; k++) {
+				d.total[side][k] /= 1000000;
+				d.self[side][k] /= 1000000;
+			}
+	} else {
+		fprintf(out, "# eprof diff top: base '%s' %" PRIu64 " samples, new '%s' %" PRIu64
+			" samples\n", rc->srcs[0].path, n1, rc->srcs[1].path, n2);
+	}
 	fprintf(out, "# shares of each recording's samples; STDERR = sqrt(p1(1-p1)/n1 + "
 		"p2(1-p2)/n2), Z = CHANGE/STDERR, SIG = |Z| >= %.0f\n", SIGNIFICANT_Z);
 	/* with no function at all the count arrays are NULL and never read */
