@@ -454,6 +454,15 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 	__u64 ra, bp;
 	__u8 stop = why == UNW_FB_NO_TABLE ? UNW_STOP_NO_TABLE : UNW_STOP_NO_CFI;
 
+	/*
+	 * Code of a binary that has CFI but none here, and rbp zero: a process
+	 * entry point written in assembly (ld.so's _start). The kernel starts a
+	 * program with rbp zero, the psABI's mark of the outermost frame.
+	 */
+	if (!st->bp && why == UNW_FB_NO_CFI && st->cur.key.ino) {
+		st->stop = UNW_STOP_ZERO;
+		return 1;
+	}
 	if (st->fb == UNW_FB_NONE) {
 		st->fb = why;
 		st->fb_key = st->cur.key;
