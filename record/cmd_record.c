@@ -61,7 +61,13 @@
 #define RECORD_NICE		(-20)
 #define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
 #define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
-#define UNWIND_PREPARE_NS	150000000ull	/* most a command waits for its tables */
+/*
+ * Most a command waits for its tables (builds take 5-20 ms of CPU for most
+ * programs; a loaded machine stretches that tenfold) and -p waits for the
+ * running processes'. A run of -d SECONDS waits at most a quarter of it.
+ */
+#define UNWIND_PREPARE_NS	1000000000ull
+#define UNWIND_PREPARE_PID_NS	600000000ull
 #define SYSTEM_LD_SO		"/lib64/ld-linux-x86-64.so.2"
 
 static volatile sig_atomic_t stop_signal;
@@ -872,11 +878,15 @@ static void prepare_executable(struct session *s, const char *cmd)
  */
 static void prepare_command(struct session *s, const char *cmd)
 {
+	uint64_t wait = UNWIND_PREPARE_NS;
+
 	if (!s->unwinder)
 		return;
+	if (s->opts->duration_ns && s->opts->duration_ns / 4 < wait)
+		wait = s->opts->duration_ns / 4;
 	prepare_own_libc(s);
 	prepare_executable(s, cmd);
-	if (unwinder__drain(s->unwinder, UNWIND_PREPARE_NS))
+	if (unwinder__drain(s->unwinder, wait))
 		pr_debug("the command's unwind tables are not all ready");
 }
 
@@ -994,7 +1004,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
 	/* -p: the running processes' tables are ready before the first sample */
-	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_NS * 4))
+	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_PID_NS))
 		goto out;
 	start_ns = now_ns();
 	if (write_start_meta(&s, online, nr_online, start_ns))

@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "format/recording.h"
-#include "record/hashmap.h"
+#include "record/stacks.h"
 
 enum target_mode {
 	TARGET_NONE,

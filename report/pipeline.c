@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/aggregate.h"
-#include "report/out_fold.h"
+#include "report/aggregate/aggregate.h"
+#include "report/output/fold.h"
 #include "report/pipeline.h"
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 #include "report/view.h"
 #include "util/log.h"
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 
 enum report_output {
 	REPORT_OUT_FOLD = 1u << 0,
