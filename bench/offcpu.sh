@@ -148,23 +148,26 @@ fmt() { [ -n "$1" ] && printf "$2" "$1" || printf -- "-"; }
 {
 echo "## record --off-cpu (bench/offcpu.sh, $(date -u +%F), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
-echo "Workload: \`taskset -c $CPU pingpong $ROUNDS\` (two threads, one byte over two pipes; $(med none switches) context switches). Medians of $REPS runs, tools interleaved run by run."
+echo "Workload: \`taskset -c $CPU pingpong $ROUNDS\` (two threads, one byte over two pipes; $(med none switches) context switches). Medians of $REPS runs, tools interleaved run by run. Wall time moves with the machine's load; the workload's own CPU time (CPU x: against the unprofiled run) carries the hook's cost, which runs in the switching threads' context."
 echo "eprof = \`eprof record --off-cpu -- CMD\` (user stacks by unwind tables), eprof-fp adds \`--call-graph fp\`, eprof-nooff is \`eprof record -- CMD\` (CPU samples only); bcc = \`offcputime-bpfcc -f -d\` (whole system, in-kernel stack ids, no file)."
 echo "offcputime-bpfcc: $([ -n "$bcc_why" ] && echo "$bcc_why: no figures" || echo "measured")."
 echo "perf record --off-cpu: $([ $perf_offcpu = yes ] && echo "supported" || echo "not supported by this perf ($(perf --version 2>/dev/null): built without BPF skeletons, the option is ignored with a warning)")."
 echo
-echo "| tool | workload wall (s) | slowdown | switches/s | workload CPU (s) | recorder CPU (s) | BPF ns per switch hook run | intervals | lost | file bytes | bytes/interval |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| tool | workload wall (s) | slowdown | switches/s | workload CPU (s) | CPU x | recorder CPU (s) | BPF ns per switch hook run | intervals | lost | file bytes | bytes/interval |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 base=$(med none wall_s)
+base_cpu=$(med none wl_cpu_s)
 for tool in $tools; do
 	w=$(med "$tool" wall_s); s=$(med "$tool" switches)
 	fb=$(med "$tool" file_bytes); iv=$(med "$tool" intervals)
 	[ "$tool" = bcc ] && fb=$(med bcc fold_bytes)
 	rc=$(med "$tool" rec_cpu_s); [ "$tool" = bcc ] && rc=$(awk '$1 == "bcc" && $3 == "rec_cpu_s" { print $4 }' "$T/rows")
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$tool" "$(fmt "$w" %.3f)" \
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$tool" "$(fmt "$w" %.3f)" \
 		"$(awk -v a="$w" -v b="$base" 'BEGIN { if (b > 0 && a != "") printf "%.2fx", a / b; else print "-" }')" \
 		"$(awk -v s="$s" -v w="$w" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')" \
-		"$(fmt "$(med "$tool" wl_cpu_s)" %.3f)" "$(fmt "$rc" %.3f)" \
+		"$(fmt "$(med "$tool" wl_cpu_s)" %.3f)" \
+		"$(awk -v a="$(med "$tool" wl_cpu_s)" -v b="$base_cpu" 'BEGIN { if (b > 0 && a != "") printf "%.2fx", a / b; else print "-" }')" \
+		"$(fmt "$rc" %.3f)" \
 		"$(fmt "$(med "$tool" bpf_ns_per_run)" %s)" "$(fmt "$iv" %s)" "$(fmt "$(med "$tool" lost)" %s)" \
 		"$(fmt "$fb" %s)$([ "$tool" = bcc ] && echo ' (folded text)')" \
 		"$(awk -v f="$fb" -v n="$iv" 'BEGIN { if (n > 0) printf "%.2f", f / n; else print "-" }')"

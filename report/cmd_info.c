@@ -126,7 +126,7 @@ struct info {
 	uint64_t offcpu_thresh_ns;
 	uint64_t oc_intervals, oc_summed;	/* kept one by one, summed */
 	uint64_t oc_state_ns[REC_OFFCPU_STATES];
-	uint64_t oc_lost, oc_lost_ns, oc_untracked, oc_lost_stacks;
+	struct rec_offcpu_loss oc_loss;	/* summed */
 	/* distinct tgids: open addressing, value + 1 (0 = empty) */
 	uint64_t *tgids;
 	size_t tgids_cap;
@@ -240,17 +240,6 @@ static int on_offcpu_sum(void *ctx, const struct rec_offcpu_sum *o)
 
 	in->oc_summed += o->count;
 	in->oc_state_ns[o->state] += o->total_ns;
-	return 0;
-}
-
-static int on_offcpu_loss(void *ctx, const struct rec_offcpu_loss *l)
-{
-	struct info *in = ctx;
-
-	in->oc_lost += l->lost;
-	in->oc_lost_ns += l->lost_ns;
-	in->oc_untracked += l->untracked;
-	in->oc_lost_stacks += l->lost_stacks;
 	return 0;
 }
 
@@ -522,7 +511,7 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 	if (!err)
 		err = recording__for_each_offcpu_sum(rec, on_offcpu_sum, in);
 	if (!err)
-		err = recording__for_each_offcpu_loss(rec, on_offcpu_loss, in);
+		err = recording__offcpu_loss_total(rec, &in->oc_loss);
 	if (!err)
 		err = recording__for_each_sample(rec, on_sample, &w);
 	if (!err)
@@ -754,8 +743,9 @@ static void print_text(const struct info *in, FILE *f)
 			PRIu64 " not followed, %" PRIu64 " without their stack\n", "off-CPU intervals",
 			in->oc_intervals, in->offcpu_thresh_ns / 1000, in->oc_summed,
 			(double)in->oc_state_ns[REC_OFFCPU_BLOCKED] / 1e9,
-			(double)in->oc_state_ns[REC_OFFCPU_RUNNABLE] / 1e9, in->oc_lost,
-			(double)in->oc_lost_ns / 1e9, in->oc_untracked, in->oc_lost_stacks);
+			(double)in->oc_state_ns[REC_OFFCPU_RUNNABLE] / 1e9, in->oc_loss.lost,
+			(double)in->oc_loss.lost_ns / 1e9, in->oc_loss.untracked,
+			in->oc_loss.lost_stacks);
 	print_ticks_text(in, f);
 	fprintf(f, "\nbinaries: %zu\n", in->nr_bins);
 	if (!in->nr_bins)
@@ -942,8 +932,8 @@ static void print_json(const struct info *in, FILE *f)
 			",\"lost\":%" PRIu64 ",\"lost_ns\":%" PRIu64 ",\"untracked\":%" PRIu64
 			",\"lost_stacks\":%" PRIu64 "}", in->offcpu_thresh_ns, in->oc_intervals,
 			in->oc_summed, in->oc_state_ns[REC_OFFCPU_BLOCKED],
-			in->oc_state_ns[REC_OFFCPU_RUNNABLE], in->oc_lost, in->oc_lost_ns,
-			in->oc_untracked, in->oc_lost_stacks);
+			in->oc_state_ns[REC_OFFCPU_RUNNABLE], in->oc_loss.lost, in->oc_loss.lost_ns,
+			in->oc_loss.untracked, in->oc_loss.lost_stacks);
 	fputs(",\"jit_map_cuts\":[", f);
 	for (i = 0; i < in->nr_cuts; i++) {
 		const struct rec_jit_cut *c = &in->cuts[i].c;
