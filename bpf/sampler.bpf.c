@@ -289,11 +289,15 @@ int BPF_KRETPROBE(on_mmap, unsigned long ret)
 	return 0;
 }
 
-/* A target exec'd: cache its executable's text for the walker. */
+/*
+ * A target exec'd: cache its executable's text, and the dynamic loader's
+ * (the new program starts there: its entry is in the user registers now).
+ */
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct pt_regs *regs;
 
 	(void)ctx;
 	(void)old_pid;
@@ -301,6 +305,9 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
 		return 0;
 	unw_learn(BPF_CORE_READ(p, mm, start_code));
+	regs = (struct pt_regs *)bpf_task_pt_regs(p);
+	if (regs)
+		unw_learn(BPF_CORE_READ(regs, ip));
 	return 0;
 }
 #endif

@@ -854,6 +854,9 @@ static void prepare_executable(struct session *s, const char *cmd)
 	char buf[4096];
 
 	if (strchr(cmd, '/')) {
+		/* ./app: the unwinder takes absolute paths only */
+		if (cmd[0] != '/' && realpath(cmd, buf))
+			cmd = buf;
 		unwinder__prepare_path(s->unwinder, cmd);
 		prepare_libraries(s, cmd);
 		return;
