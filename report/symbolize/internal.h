@@ -22,6 +22,7 @@
 #include "report/symbolize/debuginfo.h"
 #include "report/symbolize/demangle.h"
 #include "report/symbolize/symbolize.h"
+#include "util/hashmap.h"
 
 struct raw_stack {
 	uint32_t id;
@@ -82,11 +83,12 @@ struct jit {
 	const struct bin *bin;		/* symbols in absolute addresses */
 };
 
-struct cache_slot {
+/* A symbolized stack of the cache, and the key it is cached under. */
+struct cached_stack {
 	uint32_t tgid;
 	uint32_t stack_id;
 	uint32_t epoch;
-	struct sym_stack *st;		/* NULL: empty slot */
+	struct sym_stack *st;
 };
 
 struct symbolizer {
@@ -110,8 +112,9 @@ struct symbolizer {
 	struct ksym *ksyms;
 	size_t nr_ksyms, alloc_ksyms;
 
-	struct cache_slot *cache;
-	size_t cache_cap, nr_cached;
+	struct cached_stack *cache;	/* in the order they were symbolized */
+	size_t nr_cached, alloc_cache;
+	struct hashmap cache_index;	/* (tgid, stack id, epoch) -> index into cache */
 
 	struct object *objs;
 	size_t nr_objs;
