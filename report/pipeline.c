@@ -119,12 +119,26 @@ static int need_offcpu(const struct report_src *s)
 	return -EINVAL;
 }
 
+/* What the recorder could not follow off the CPU, into the summary. */
+static int add_offcpu_loss(struct report_src *s, struct report_summary *sum)
+{
+	struct rec_offcpu_loss l;
+	int err;
+
+	err = recording__offcpu_loss_total(s->rec, &l);
+	if (err)
+		return err;
+	sum->offcpu_lost += l.lost;
+	sum->offcpu_lost_ns += l.lost_ns;
+	sum->offcpu_untracked += l.untracked;
+	sum->offcpu_lost_stacks += l.lost_stacks;
+	return 0;
+}
+
 static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 			 struct report_summary *sum)
 {
 	struct agg_config *cfg = &s->cfg;
-	struct rec_offcpu_loss l;
-	int err;
 
 	if (need_offcpu(s))
 		return -EINVAL;
@@ -142,14 +156,7 @@ static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 		if (!sum->period_ns)
 			sum->period_ns = cfg->sample_ns;
 	}
-	err = recording__offcpu_loss_total(s->rec, &l);
-	if (err)
-		return err;
-	sum->offcpu_lost += l.lost;
-	sum->offcpu_lost_ns += l.lost_ns;
-	sum->offcpu_untracked += l.untracked;
-	sum->offcpu_lost_stacks += l.lost_stacks;
-	return 0;
+	return add_offcpu_loss(s, sum);
 }
 
 /*
@@ -169,7 +176,7 @@ static int keep_states_apart(struct report_src *s, const struct report_opts *o,
 	cfg->key_state = true;
 	if (s->freq_hz && !sum->period_ns)
 		sum->period_ns = (1000000000ull + s->freq_hz / 2) / s->freq_hz;
-	return recording__for_each_offcpu_loss(s->rec, on_offcpu_loss, sum);
+	return add_offcpu_loss(s, sum);
 }
 
 /* A metadata value, *out NULL when absent; a damaged one is an error (printed). */
