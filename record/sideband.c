@@ -313,6 +313,8 @@ int sideband__end_batch(struct sideband *sb)
 		if (exec && *exec < f->time_ns)
 			*exec = 0;
 		err = session__inherit_mappings(sb->s, f->ppid, f->pid, f->time_ns);
+		if (!err)
+			err = jitmaps__new_process(sb->s->jitmaps, f->pid, f->time_ns);
 	}
 	sb->nr_forks = 0;
 	return err;

@@ -101,6 +101,7 @@ struct object {
 
 struct jit {
 	uint32_t tgid;
+	uint64_t since;			/* the fork of the process whose map it is; 0: first */
 	uint32_t obj;
 	const struct bin *bin;		/* symbols in absolute addresses */
 };
@@ -431,7 +432,9 @@ static int cmp_jit(const void *a, const void *b)
 {
 	const struct jit *x = a, *y = b;
 
-	return CMP(x->tgid, y->tgid);
+	if (x->tgid != y->tgid)
+		return CMP(x->tgid, y->tgid);
+	return CMP(x->since, y->since);
 }
 
 static bool is_file_path(const char *path)
@@ -486,18 +489,26 @@ static int build_objects(struct symbolizer *sym)
 		m->obj = (uint32_t)(sym->nr_objs - 1);
 	}
 	free(order);
-	/* JIT maps: binaries stored as "/tmp/perf-PID.map" */
+	/*
+	 * JIT maps: binaries stored as "/tmp/perf-PID.map", and as
+	 * "/tmp/perf-PID.map@FORK_NS" for a later process of a reused pid
+	 * (record/jitmap.c): each names the samples from its process's fork on.
+	 */
 	for (i = 0; i < sym->nr_bins; i++) {
 		const struct bin *b = &sym->bins[i];
+		unsigned long long since = 0;
 
 		if (b->view.build_id_len ||
-		    sscanf(b->view.path, "/tmp/perf-%u.map%c", &pid, &tail) != 1)
+		    (sscanf(b->view.path, "/tmp/perf-%u.map%c", &pid, &tail) != 1 &&
+		     (sscanf(b->view.path, "/tmp/perf-%u.map@%llu%c", &pid, &since, &tail) != 2 ||
+		      !since)))
 			continue;
 		o = new_object(sym, b->view.path);
 		o->special = true;
 		o->bin = b;
 		o->pub.embedded = b->view.source;
 		sym->jits[sym->nr_jits].tgid = pid;
+		sym->jits[sym->nr_jits].since = since;
 		sym->jits[sym->nr_jits].obj = (uint32_t)(sym->nr_objs - 1);
 		sym->jits[sym->nr_jits].bin = b;
 		sym->nr_jits++;
@@ -854,10 +865,17 @@ static int symbolize_kernel(struct symbolizer *sym, uint64_t addr, bool is_retur
 	return 0;
 }
 
-static const struct jit *find_jit(const struct symbolizer *sym, uint32_t tgid)
+/*
+ * The JIT map of the process that had tgid at time t (the latest whose
+ * fork is at or before t), or NULL; *gen is its rank among tgid's maps.
+ */
+static const struct jit *find_jit(const struct symbolizer *sym, uint32_t tgid, uint64_t t,
+				  uint32_t *gen)
 {
-	size_t lo = 0, hi = sym->nr_jits, mid;
+	size_t lo = 0, hi = sym->nr_jits, mid, i;
+	const struct jit *best = NULL;
 
+	*gen = 0;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (sym->jits[mid].tgid < tgid)
@@ -865,7 +883,12 @@ static const struct jit *find_jit(const struct symbolizer *sym, uint32_t tgid)
 		else
 			hi = mid;
 	}
-	return lo < sym->nr_jits && sym->jits[lo].tgid == tgid ? &sym->jits[lo] : NULL;
+	for (i = lo; i < sym->nr_jits && sym->jits[i].tgid == tgid && sym->jits[i].since <= t;
+	     i++) {
+		best = &sym->jits[i];
+		*gen = (uint32_t)(i - lo);
+	}
+	return best;
 }
 
 static const char *intern_fmt(struct symbolizer *sym, const char *fmt, ...)
@@ -989,7 +1012,8 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	f->system_name = NULL;
 	f->obj = OBJ_UNKNOWN + 1;
 	if (!m || !is_file_path(m->path)) {
-		const struct jit *j = find_jit(sym, tgid);
+		uint32_t gen;
+		const struct jit *j = find_jit(sym, tgid, t, &gen);
 
 		s = j ? find_symbol(j->bin, look) : NULL;
 		if (s) {
@@ -1178,7 +1202,7 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 	const struct proc_maps *pm;
 	struct cache_slot *slot;
 	struct sym_stack *st;
-	uint32_t epoch;
+	uint32_t epoch, gen;
 	int err;
 
 	if (!sym->prepared) {
@@ -1188,6 +1212,9 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 	}
 	pm = find_proc(sym, tgid);
 	epoch = pm ? epoch_of(sym, pm, time_ns) : 0;
+	/* a reused pid's later JIT map starts an epoch of its own */
+	if (find_jit(sym, tgid, time_ns, &gen))
+		epoch += gen << 24;
 	if (sym->nr_cached * 2 >= sym->cache_cap) {
 		err = cache_grow(sym);
 		if (err)
