@@ -257,7 +257,7 @@
 	var ALL = { t0: 0, t1: Infinity, cpus: null, what: 'everything' };
 	var sel = { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
 	var icicle = false, zoom = 0, searchRe = null;
-	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0 };
+	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0, lastSearch: 0, lastHover: 0 };
 
 	/* the rows of each CPU, in time order: a CPU selection reads only its own */
 	var cpuRows = [];
@@ -344,7 +344,6 @@
 			[244, 244, 244]);
 	}
 	function shadeOf(v, max) { return v ? Math.max(1, Math.round(64 * v / max)) : 0; }
-	function rgb(c) { return 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')'; }
 	/*
 	 * The cells of the heat map, drawn as pixels into a canvas that every
 	 * redraw copies before shading the selections; redrawn only when the
@@ -450,18 +449,22 @@
 			if (st.cpus.length === 1 && m > cpuMax) cpuMax = m;
 			return m;
 		});
-		var g = stripBase.getContext('2d');
+		var g = stripBase.getContext('2d'), img = g.createImageData(SW, strips.length * SH), px = img.data;
 		g.clearRect(0, 0, stripBase.width, stripBase.height);
 		g.font = '10px sans-serif';
 		strips.forEach(function (st, k) {
-			var y = k * SH, b = bins[k], max = st.cpus.length === 1 ? cpuMax : maxOf[k];
+			var b = bins[k], max = st.cpus.length === 1 ? cpuMax : maxOf[k], y;
 			g.fillStyle = '#333';
-			g.fillText(st.label, 2, y + 10);
+			g.fillText(st.label, 2, k * SH + 10);
 			for (x = 0; x < SW; x++) {
-				g.fillStyle = rgb(SHADES[shadeOf(b[x], max)]);
-				g.fillRect(SX + x, y, 1, SH - 2);
+				var c = SHADES[shadeOf(b[x], max)];
+				for (y = k * SH; y < k * SH + SH - 2; y++) {
+					var o = (y * SW + x) * 4;
+					px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+				}
 			}
 		});
+		g.putImageData(img, SX, 0);
 		g.fillStyle = '#555';
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
@@ -559,7 +562,7 @@
 	});
 	unzoomBtn.addEventListener('click', function () { zoom = 0; drawFlame(); drawTables(); });
 	search.addEventListener('input', function () {
-		var v = search.value;
+		var v = search.value, t = performance.now();
 		searchRe = null;
 		if (v) {
 			try { searchRe = new RegExp(v); } catch (e) {
@@ -567,6 +570,7 @@
 			}
 		}
 		drawFlame();
+		timing.lastSearch = performance.now() - t;
 	});
 
 	/* --- the flame graph -------------------------------------------------------- */
@@ -744,7 +748,11 @@
 		return txt;
 	}
 	flame.addEventListener('mousemove', function (ev) {
-		var n = frameAt(ev);
+		var t = performance.now(), n = frameAt(ev);
+		hovered(ev, n);
+		timing.lastHover = performance.now() - t;
+	});
+	function hovered(ev, n) {
 		if (n < 0) { details.textContent = ' '; tip.style.display = 'none'; return; }
 		var txt = hoverText(n);
 		details.textContent = txt.replace(/\n/g, '; ');
@@ -755,7 +763,7 @@
 			x = ev.pageX - 14 - tip.offsetWidth;
 		tip.style.left = x + 'px';
 		tip.style.top = y + 'px';
-	});
+	}
 	flame.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
 	flame.addEventListener('click', function (ev) {
 		var n = frameAt(ev);
