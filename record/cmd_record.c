@@ -619,6 +619,45 @@ static void status_line__clear(struct status_line *sl)
 }
 
 /*
+ * A commit: the sampler's counters (losses, ticks) and the off-CPU sums are
+ * read here and handed to the session, so that session.c never calls the
+ * sampler, which calls it.
+ */
+static int commit(struct session *s)
+{
+	struct session_counters c = { .time_ns = now_ns() };
+	struct rec_ticks *ticks = NULL;
+	uint64_t *stats = NULL;
+	size_t nr;
+	int err = 0;
+
+	if (!s->sampler)
+		return session__commit(s, NULL);
+	nr = sampler__nr_cpus(s->sampler);
+	stats = calloc((size_t)s->nr_possible_cpus * EV_STAT_MAX, sizeof(*stats));
+	ticks = calloc(nr ? nr : 1, sizeof(*ticks));
+	if (!stats || !ticks) {
+		err = pr_errno(-ENOMEM, "cannot read the sampler's counters");
+		goto out;
+	}
+	err = sampler__read_stats(s->sampler, stats);
+	if (!err && nr)
+		err = sampler__account_ticks(s->sampler, c.time_ns, ticks, &nr);
+	if (!err && s->offcpu)
+		err = offcpu__flush(s, s->final_ns ? s->final_ns : c.time_ns, stats);
+	if (err)
+		goto out;
+	c.stats = stats;
+	c.ticks = ticks;
+	c.nr_ticks = nr;
+	err = session__commit(s, &c);
+out:
+	free(ticks);
+	free(stats);
+	return err;
+}
+
+/*
  * Runs until the targets are gone, the duration (from since_ns) is over, or
  * a signal.
  */
@@ -677,7 +716,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 		if (!err)
 			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
 		if (!err && commit_due(s))
-			err = session__commit(s);
+			err = commit(s);
 		status_line__tick(sl, s);
 	}
 	status_line__clear(sl);
@@ -750,31 +789,18 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 		size, unw, why);
 }
 
-static void session__release(struct session *s)
+/* The pipeline stages first (the sampler's links before anything else goes), then the session. */
+static void close_all(struct session *s)
 {
-	size_t i;
-
 	unwinder__close(s->unwinder);
-	sampler__close(s->sampler);	/* destroys links before anything else goes */
+	sampler__close(s->sampler);
 	sideband__close(s->sideband);
-	jitmaps__free(s->jitmaps);
 	offcpu__free(s->offcpu);
-	capture__free(s->capture);
-	stack_table__release(&s->stacks);
-	u64map__release(&s->pairs);
-	u64map__release(&s->tid_comm);
-	u64map__release(&s->procs);
-	u64map__release(&s->exec_ns);
-	free(s->comms);
-	for (i = 0; i < s->nr_maps; i++)
-		free(s->maps[i].path);
-	free(s->maps);
-	free(s->lost_sideband);
-	free(s->stats_prev);
-	free(s->stats_total);
-	free(s->tick_rows);
-	free(s->tick_sum);
-	recording__close(s->rec);
+	s->unwinder = NULL;
+	s->sampler = NULL;
+	s->sideband = NULL;
+	s->offcpu = NULL;
+	session__release(s);
 }
 
 /*
@@ -958,22 +984,13 @@ int cmd_record(int argc, char **argv)
 	if (opts.mode == TARGET_PIDS && target__watch_pids(&t, opts.pids, opts.nr_pids))
 		goto out;
 
-	s.opts = &opts;
-	s.nr_possible_cpus = libbpf_num_possible_cpus();
-	if (s.nr_possible_cpus <= 0) {
-		pr_errno(s.nr_possible_cpus, "cannot count the possible CPUs");
+	err = libbpf_num_possible_cpus();
+	if (err <= 0) {
+		pr_errno(err, "cannot count the possible CPUs");
 		goto out;
 	}
-	s.lost_sideband = calloc((size_t)s.nr_possible_cpus, sizeof(*s.lost_sideband));
-	s.stats_prev = calloc((size_t)s.nr_possible_cpus * EV_STAT_MAX,
-			      sizeof(*s.stats_prev));
-	s.stats_total = calloc(EV_STAT_MAX, sizeof(*s.stats_total));
-	s.jitmaps = jitmaps__new();
-	s.capture = capture__new();
-	if (!s.lost_sideband || !s.stats_prev || !s.stats_total || !s.jitmaps || !s.capture) {
-		pr_errno(-ENOMEM, "cannot start recording");
+	if (session__init(&s, &opts, err))
 		goto out;
-	}
 	if (recording__create(opts.output, &s.rec))
 		goto out;
 	if (sampler__open(&s, &s.sampler))
@@ -1014,7 +1031,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (sampler__attach(s.sampler, opts.cpus, opts.nr_cpus, opts.freq))
 		goto out;
-	if (session__commit(&s))	/* the file is a valid recording from here on */
+	if (commit(&s))	/* the file is a valid recording from here on */
 		goto out;
 	if (opts.mode == TARGET_CMD)
 		prepare_command(&s, opts.cmd[0]);
@@ -1061,7 +1078,7 @@ int cmd_record(int argc, char **argv)
 	if (!err)
 		err = set_meta_u64(s.rec, REC_META_END_NS, end_ns);
 	if (!err)
-		err = session__commit(&s);
+		err = commit(&s);
 	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (!err)
 		err = capture__run(s.capture, &s, &cst);
@@ -1100,7 +1117,7 @@ out:
 				status = 128 + stop_signal;
 		}
 	}
-	session__release(&s);
+	close_all(&s);
 	target__release_fds(&t);
 	free(opts.pids);
 	free(opts.cpus);
