@@ -928,6 +928,101 @@ static int child_exit_status(const struct target *t)
 	return EXIT_FAIL;
 }
 
+/*
+ * Opens the pipeline in order: the sampler (and its off-CPU reader and
+ * unwinder), the command at its gate or the -p targets, the side-band and,
+ * without a command, the processes already running. Nothing samples yet.
+ * Prints; -errno.
+ */
+static int open_stages(struct session *s, struct target *t, int old_nice, uint64_t entry_ns)
+{
+	const struct record_opts *o = s->opts;
+	size_t i;
+	int err;
+
+	err = sampler__open(s, &s->sampler);
+	if (!err && o->off_cpu) {
+		int start_fd, sums_fd;
+
+		sampler__offcpu_fds(s->sampler, &start_fd, &sums_fd);
+		err = offcpu__new(start_fd, sums_fd, s->nr_possible_cpus, &s->offcpu);
+	}
+	if (err)
+		return err;
+	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
+	if (sampler__unwinds(s->sampler)) {
+		err = unwinder__open(s, o->unwind_budget, &s->unwinder);
+		if (err)
+			return err;
+	}
+	if (o->mode == TARGET_CMD) {
+		err = target__fork(t, o->cmd);
+		if (!err)
+			err = sampler__add_target(s->sampler, (uint32_t)t->child);
+		if (err)
+			return err;
+		/* still at its gate: it runs at the priority eprof was started with */
+		if (setpriority(PRIO_PROCESS, (id_t)t->child, old_nice))
+			pr_debug("cannot reset the command's priority: %s", strerror(errno));
+		signal(SIGPIPE, SIG_IGN);	/* a child killed at its gate must not kill us */
+	}
+	for (i = 0; i < o->nr_pids && o->mode == TARGET_PIDS; i++) {
+		err = sampler__add_target(s->sampler, o->pids[i]);
+		if (err)
+			return err;
+	}
+	err = sideband__open(s, &s->sideband);
+	if (!err && o->mode != TARGET_CMD)
+		err = sideband__scan_proc(s->sideband, o->pids, o->nr_pids, o->mode == TARGET_ALL);
+	if (err)
+		return err;
+	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
+	/* -p: the running processes' tables are ready before the first sample */
+	if (o->mode == TARGET_PIDS)
+		err = unwinder__drain(s->unwinder, UNWIND_PREPARE_PID_NS);
+	return err;
+}
+
+/*
+ * Stops sampling, keeps everything already queued, makes the last commit
+ * and completes the file: symbols, unwind counts, JIT maps, the "closed
+ * cleanly" flag. err is the record loop's: on an error the file is left as
+ * its last commit made it. *end_ns is when sampling stopped.
+ */
+static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64_t *end_ns,
+			   struct capture_stats *cst)
+{
+	bool more;
+
+	sampler__detach(s->sampler);
+	*end_ns = now_ns();
+	pr_debug("sampler detached at %.3f s", (now_ns() - entry_ns) / 1e9);
+	if (!err)
+		err = sampler__consume(s->sampler, SIZE_MAX, &more);
+	if (!err)
+		err = sideband__consume(s->sideband);
+	if (!err && s->offcpu) {
+		err = offcpu__close_open(s, *end_ns);
+		s->final_ns = *end_ns;	/* the last sums are flushed at the end */
+	}
+	if (!err)
+		err = set_meta_u64(s->rec, REC_META_END_NS, *end_ns);
+	if (!err)
+		err = commit(s);
+	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
+	if (!err)
+		err = capture__run(s->capture, s, cst);
+	if (!err)
+		err = unwinder__store(s->unwinder, s->stats_total);
+	if (!err)
+		err = jitmaps__after_commit(s->jitmaps, s->rec);
+	if (!err)
+		err = recording__finish(s->rec);
+	pr_debug("symbols captured, file finished at %.3f s", (now_ns() - entry_ns) / 1e9);
+	debug_schedstat();
+	return err;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts opts;
@@ -936,8 +1031,8 @@ int cmd_record(int argc, char **argv)
 	struct capture_stats cst;
 	struct status_line sl;
 	uint32_t *online = NULL;
-	size_t nr_online = 0, i;
-	uint64_t entry_ns = now_ns(), start_ns = 0, end_ns;
+	size_t nr_online = 0;
+	uint64_t entry_ns = now_ns(), start_ns = 0, end_ns = 0;
 	bool started = false;
 	int err, status = EXIT_FAIL, old_nice;
 
@@ -993,38 +1088,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (recording__create(opts.output, &s.rec))
 		goto out;
-	if (sampler__open(&s, &s.sampler))
-		goto out;
-	if (opts.off_cpu) {
-		int start_fd, sums_fd;
-
-		sampler__offcpu_fds(s.sampler, &start_fd, &sums_fd);
-		if (offcpu__new(start_fd, sums_fd, s.nr_possible_cpus, &s.offcpu))
-			goto out;
-	}
-	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
-	if (sampler__unwinds(s.sampler) &&
-	    unwinder__open(&s, opts.unwind_budget, &s.unwinder))
-		goto out;
-	if (opts.mode == TARGET_CMD) {
-		if (target__fork(&t, opts.cmd) || sampler__add_target(s.sampler, (uint32_t)t.child))
-			goto out;
-		/* still at its gate: it runs at the priority eprof was started with */
-		if (setpriority(PRIO_PROCESS, (id_t)t.child, old_nice))
-			pr_debug("cannot reset the command's priority: %s", strerror(errno));
-		signal(SIGPIPE, SIG_IGN);	/* a child killed at its gate must not kill us */
-	}
-	for (i = 0; i < opts.nr_pids && opts.mode == TARGET_PIDS; i++)
-		if (sampler__add_target(s.sampler, opts.pids[i]))
-			goto out;
-	if (sideband__open(&s, &s.sideband))
-		goto out;
-	if (opts.mode != TARGET_CMD &&
-	    sideband__scan_proc(s.sideband, opts.pids, opts.nr_pids, opts.mode == TARGET_ALL))
-		goto out;
-	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
-	/* -p: the running processes' tables are ready before the first sample */
-	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_PID_NS))
+	if (open_stages(&s, &t, old_nice, entry_ns))
 		goto out;
 	start_ns = now_ns();
 	if (write_start_meta(&s, online, nr_online, start_ns))
@@ -1060,36 +1124,7 @@ int cmd_record(int argc, char **argv)
 	status_line__init(&sl, &opts, start_ns);
 	err = record_loop(&s, &t, entry_ns, &sl);
 
-	/* Stop sampling, then keep everything already queued. */
-	sampler__detach(s.sampler);
-	end_ns = now_ns();
-	pr_debug("sampler detached at %.3f s", (now_ns() - entry_ns) / 1e9);
-	if (!err) {
-		bool more;
-
-		err = sampler__consume(s.sampler, SIZE_MAX, &more);
-	}
-	if (!err)
-		err = sideband__consume(s.sideband);
-	if (!err && s.offcpu) {
-		err = offcpu__close_open(&s, end_ns);
-		s.final_ns = end_ns;	/* the last sums are flushed at the end */
-	}
-	if (!err)
-		err = set_meta_u64(s.rec, REC_META_END_NS, end_ns);
-	if (!err)
-		err = commit(&s);
-	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
-	if (!err)
-		err = capture__run(s.capture, &s, &cst);
-	if (!err)
-		err = unwinder__store(s.unwinder, s.stats_total);
-	if (!err)
-		err = jitmaps__after_commit(s.jitmaps, s.rec);
-	if (!err)
-		err = recording__finish(s.rec);
-	pr_debug("symbols captured, file finished at %.3f s", (now_ns() - entry_ns) / 1e9);
-	debug_schedstat();
+	err = stop_and_finish(&s, err, entry_ns, &end_ns, &cst);
 	if (err)
 		goto out;
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
