@@ -428,6 +428,8 @@ int recording__for_each_offcpu(struct recording *rec, rec_offcpu_fn fn, void *ct
 /* Sums in flush order; a sum may not claim more time than the span, nor a repeated key per flush. */
 int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, void *ctx);
 int recording__for_each_offcpu_loss(struct recording *rec, rec_offcpu_loss_fn fn, void *ctx);
+/* The off-CPU loss rows summed into *out (zeroed first; time and cpu stay 0). */
+int recording__offcpu_loss_total(struct recording *rec, struct rec_offcpu_loss *out);
 /* JIT maps cut by the recorder, by tgid; none in a v1 file. */
 int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx);
 

@@ -81,7 +81,7 @@ struct binary {
 
 struct jit_addr {
 	uint32_t pid;
-	uint64_t addr;
+	struct jit_sample v;		/* the address and its sample's time */
 };
 
 struct ksym_tmp;
@@ -321,12 +321,13 @@ found:
 	return b;
 }
 
-static int note_jit(struct capture *c, uint32_t pid, uint64_t addr)
+static int note_jit(struct capture *c, uint32_t pid, uint64_t addr, uint64_t t)
 {
 	if (vec__grow(&c->jit, &c->alloc_jit, c->nr_jit + 1, sizeof(*c->jit)))
 		return -ENOMEM;
 	c->jit[c->nr_jit].pid = pid;
-	c->jit[c->nr_jit].addr = addr;
+	c->jit[c->nr_jit].v.addr = addr;
+	c->jit[c->nr_jit].v.time_ns = t;
 	c->nr_jit++;
 	return 0;
 }
@@ -339,7 +340,7 @@ static int add_user_addr(struct capture *c, const struct session *s, uint32_t tg
 	struct binary *b;
 
 	if (!m || !is_file_path(m->path)) {
-		if (note_jit(c, tgid, addr))
+		if (note_jit(c, tgid, addr, t))
 			return -ENOMEM;
 		if (!m)
 			return 1;
@@ -599,31 +600,34 @@ static int jit_cmp(const void *a, const void *b)
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->v.addr != y->v.addr)
+		return x->v.addr < y->v.addr ? -1 : 1;
+	return x->v.time_ns < y->v.time_ns ? -1 : x->v.time_ns > y->v.time_ns;
 }
 
 /* This step's anonymous addresses, process by process, to the JIT maps. */
 static int store_jit(struct capture *c, struct session *s)
 {
-	struct u64vec addrs = { 0 };
-	size_t i, j;
+	struct jit_sample *v = NULL;
+	size_t i, j, nr, alloc = 0;
 	int err = 0;
 
 	if (c->nr_jit > 1)
 		qsort(c->jit, c->nr_jit, sizeof(*c->jit), jit_cmp);
 	for (i = 0; i < c->nr_jit && !err; i = j) {
-		addrs.nr = 0;
-		for (j = i; j < c->nr_jit && c->jit[j].pid == c->jit[i].pid && !err; j++)
-			if (!addrs.nr || addrs.v[addrs.nr - 1] != c->jit[j].addr)
-				err = u64vec__push(&addrs, c->jit[j].addr);
+		nr = 0;
+		for (j = i; j < c->nr_jit && c->jit[j].pid == c->jit[i].pid && !err; j++) {
+			err = vec__grow(&v, &alloc, nr + 1, sizeof(*v));
+			if (!err)
+				v[nr++] = c->jit[j].v;
+		}
 		if (err)
 			err = pr_errno(err, "cannot capture JIT symbols");
 		else
-			err = jitmaps__store(s->jitmaps, s, c->jit[i].pid, addrs.v, addrs.nr,
-					     &c->st.jit_maps);
+			err = jitmaps__store(s->jitmaps, s, c->jit[i].pid, v, nr, &c->st.jit_maps);
 	}
 	c->nr_jit = 0;
-	u64vec__release(&addrs);
+	free(v);
 	return err;
 }
 

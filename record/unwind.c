@@ -41,6 +41,7 @@
 #include <linux/types.h>
 #include <pthread.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/eventfd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -819,11 +820,22 @@ int unwinder__store(struct unwinder *u, const uint64_t *tot)
 void unwinder__close(struct unwinder *u)
 {
 	struct unw_job *next;
+	struct sched_param sp;
 	struct timespec ts;
 	size_t i;
+	int policy;
 
 	if (!u)
 		return;
+	/*
+	 * The builders run as ordinary threads (SCHED_RESET_ON_FORK), which a
+	 * saturated machine lets wait seconds for a CPU: to see that they must
+	 * stop, and to die at exit, they get the recorder's priority now.
+	 */
+	if (!pthread_getschedparam(pthread_self(), &policy, &sp) &&
+	    (policy & ~SCHED_RESET_ON_FORK) == SCHED_FIFO)
+		for (i = 0; i < u->nr_threads; i++)
+			pthread_setschedparam(u->threads[i], SCHED_FIFO, &sp);
 	pthread_mutex_lock(&u->lock);
 	u->stopping = true;
 	pthread_cond_broadcast(&u->wake);

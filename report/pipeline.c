@@ -93,17 +93,6 @@ static int add_ticks(struct recording *rec, struct report_summary *sum)
 	return 0;
 }
 
-static int on_offcpu_loss(void *ctx, const struct rec_offcpu_loss *l)
-{
-	struct report_summary *sum = ctx;
-
-	sum->offcpu_lost += l->lost;
-	sum->offcpu_lost_ns += l->lost_ns;
-	sum->offcpu_untracked += l->untracked;
-	sum->offcpu_lost_stacks += l->lost_stacks;
-	return 0;
-}
-
 const char *report__count_str(const struct report_opts *o, uint64_t n, char *buf, size_t len)
 {
 	if (o->weight == REPORT_WEIGHT_SAMPLES)
@@ -125,6 +114,8 @@ static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 			 struct report_summary *sum)
 {
 	struct agg_config *cfg = &s->cfg;
+	struct rec_offcpu_loss l;
+	int err;
 
 	if (!recording__has_offcpu(s->rec)) {
 		pr_err("'%s' has no off-CPU time: --off-cpu and --wall need a recording made "
@@ -145,7 +136,14 @@ static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 		if (!sum->period_ns)
 			sum->period_ns = cfg->sample_ns;
 	}
-	return recording__for_each_offcpu_loss(s->rec, on_offcpu_loss, sum);
+	err = recording__offcpu_loss_total(s->rec, &l);
+	if (err)
+		return err;
+	sum->offcpu_lost += l.lost;
+	sum->offcpu_lost_ns += l.lost_ns;
+	sum->offcpu_untracked += l.untracked;
+	sum->offcpu_lost_stacks += l.lost_stacks;
+	return 0;
 }
 
 /* A metadata value, *out NULL when absent; a damaged one is an error (printed). */

@@ -79,6 +79,7 @@ struct object {
 
 struct jit {
 	uint32_t tgid;
+	uint64_t since;			/* the fork of the process whose map it is; 0: first */
 	uint32_t obj;
 	const struct bin *bin;		/* symbols in absolute addresses */
 };
@@ -168,7 +169,12 @@ const struct bin *symbolizer__find_bin(const struct symbolizer *sym, const struc
 const struct rec_symbol *bin__find_symbol(const struct bin *b, uint64_t v);
 /* (Re)builds objs and jits once maps and binaries are indexed. -ENOMEM. */
 int symbolizer__build_objects(struct symbolizer *sym);
-const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid);
+/*
+ * The JIT map of the process that had tgid at time t (the latest whose
+ * fork is at or before t), or NULL; *gen is its rank among tgid's maps.
+ */
+const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid, uint64_t t,
+				       uint32_t *gen);
 /* The object's DWARF or local file, looked for once; NULL when there is none. */
 struct dbg_file *symbolizer__debug_file(struct symbolizer *sym, struct object *o);
 

@@ -179,7 +179,8 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	f->system_name = NULL;
 	f->obj = OBJ_UNKNOWN + 1;
 	if (!m || !is_file_path(m->path)) {
-		const struct jit *j = symbolizer__find_jit(sym, tgid);
+		uint32_t gen;
+		const struct jit *j = symbolizer__find_jit(sym, tgid, t, &gen);
 
 		s = j ? bin__find_symbol(j->bin, look) : NULL;
 		if (s) {
@@ -335,7 +336,7 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 {
 	struct cached_stack key = { .tgid = tgid, .stack_id = stack_id };
 	const struct proc_maps *pm;
-	uint32_t *i;
+	uint32_t *i, gen;
 	uint64_t hash;
 	int err;
 
@@ -346,6 +347,9 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 	}
 	pm = symbolizer__find_proc(sym, tgid);
 	key.epoch = pm ? symbolizer__epoch(sym, pm, time_ns) : 0;
+	/* a reused pid's later JIT map starts an epoch of its own */
+	if (symbolizer__find_jit(sym, tgid, time_ns, &gen))
+		key.epoch += gen << 24;
 	hash = hash_mix((uint64_t)tgid << 32 | stack_id, key.epoch);
 	i = hashmap__find(&sym->cache_index, hash, cached_eq, &key, sym);
 	if (i) {
