@@ -135,13 +135,6 @@ struct rec_binary {
 	const struct rec_symbol *symbols;	/* sorted by addr */
 };
 
-/*
- * Translates file offset off of binary b to its ELF virtual address through
- * b's segments. Returns false when no segment covers off (then callers may
- * treat off itself as the address, as for a binary without segments).
- */
-bool rec_binary__offset_to_vaddr(const struct rec_binary *b, uint64_t off, uint64_t *vaddr);
-
 /* A kernel symbol [addr, end); module is NULL for the core kernel. */
 struct rec_ksym {
 	uint64_t addr;

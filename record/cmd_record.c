@@ -1101,6 +1101,7 @@ out:
 		}
 	}
 	session__release(&s);
+	pr_debug("released at %.3f s", (now_ns() - entry_ns) / 1e9);
 	target__release_fds(&t);
 	free(opts.pids);
 	free(opts.cpus);

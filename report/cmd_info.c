@@ -24,6 +24,7 @@
 #include "report/aggregate/aggregate.h"
 #include "report/report.h"
 #include "report/symbolize/symbolize.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 #include "util/parse.h"
 #include "util/status.h"
@@ -121,15 +122,13 @@ struct info {
 	struct symbolizer *sym;
 	struct info_jit_cut *cuts;	/* JIT maps the recorder cut (v2) */
 	size_t nr_cuts;
+	struct hashmap tgids;		/* distinct tgids: a set (values are the keys) */
 	/* record --off-cpu (v2): shown only for recordings that have it */
 	bool has_offcpu;
 	uint64_t offcpu_thresh_ns;
 	uint64_t oc_intervals, oc_summed;	/* kept one by one, summed */
 	uint64_t oc_state_ns[REC_OFFCPU_STATES];
 	struct rec_offcpu_loss oc_loss;	/* summed */
-	/* distinct tgids: open addressing, value + 1 (0 = empty) */
-	uint64_t *tgids;
-	size_t tgids_cap;
 };
 
 static void info__release(struct info *in)
@@ -143,7 +142,7 @@ static void info__release(struct info *in)
 		free(in->bin_keys[i]);
 	free(in->bin_keys);
 	symbolizer__free(in->sym);
-	free(in->tgids);
+	hashmap__release(&in->tgids);
 	for (i = 0; i < in->nr_unw_bins; i++)
 		free((char *)in->unw_bins[i].u.path);
 	free(in->unw_bins);
@@ -272,33 +271,15 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 static int add_tgid(struct info *in, uint32_t tgid)
 {
-	size_t j, i;
+	uint64_t key = tgid, *slot;
+	bool added;
+	int err;
 
-	if (in->processes * 2 >= in->tgids_cap) {
-		size_t cap = in->tgids_cap ? in->tgids_cap * 2 : 256;
-		uint64_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (i = 0; i < in->tgids_cap; i++) {
-			if (!in->tgids[i])
-				continue;
-			for (j = (in->tgids[i] * 0x9e3779b97f4a7c15ull) >> 40 & (cap - 1); t[j];
-			     j = (j + 1) & (cap - 1))
-				;
-			t[j] = in->tgids[i];
-		}
-		free(in->tgids);
-		in->tgids = t;
-		in->tgids_cap = cap;
-	}
-	for (j = (((uint64_t)tgid + 1) * 0x9e3779b97f4a7c15ull) >> 40 & (in->tgids_cap - 1);
-	     in->tgids[j]; j = (j + 1) & (in->tgids_cap - 1))
-		if (in->tgids[j] == (uint64_t)tgid + 1)
-			return 0;
-	in->tgids[j] = (uint64_t)tgid + 1;
-	in->processes++;
-	return 0;
+	err = hashmap__upsert(&in->tgids, hash_u64(key), hashmap_eq_u64, &key, NULL, key, &slot,
+			      &added);
+	if (!err && added)
+		in->processes++;
+	return err;
 }
 
 struct walk_ctx {

@@ -22,6 +22,7 @@
 #include "report/pipeline.h"
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 
 struct emitter {
@@ -210,37 +211,29 @@ static int make_cpu_filter(const struct report_opts *o, const struct report_src 
 
 /*
  * --kernel-only / --user-only: each distinct symbolized stack is cut once
- * (a small pointer -> copy table); an entry left without frames was entirely
- * in the other half, and its samples leave the report.
+ * (a pointer -> copy map); an entry left without frames was entirely in
+ * the other half, and its samples leave the report.
  */
-struct cut_slot {
-	const struct sym_stack *from;
-	struct sym_stack *to;
-};
-
 static int cut_halves(struct report_src *s, enum report_half half)
 {
-	struct cut_slot *tab = NULL;
-	size_t cap = 1024, nr = 0, i, j;
+	struct u64map cuts = U64MAP_INIT;	/* stack -> its cut copy */
+	struct sym_stack *cut;
+	uint64_t *to;
+	size_t i;
+	bool added;
 	int err = 0;
 
-	while (cap < 2 * s->agg.nr + 2)
-		cap *= 2;
-	tab = calloc(cap, sizeof(*tab));
-	if (!tab)
-		return -ENOMEM;
 	for (i = 0; i < s->agg.nr; i++) {
 		struct agg_entry *e = &s->agg.entries[i];
 		const struct sym_stack *st = e->stack;
-		struct sym_stack *cut;
 		uint32_t first, n;
 
 		if (!st)
 			continue;
-		for (j = ((uintptr_t)st >> 4) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
-		     tab[j].from && tab[j].from != st; j = (j + 1) & (cap - 1))
-			;
-		if (!tab[j].from) {
+		err = u64map__upsert(&cuts, (uintptr_t)st, 0, &to, &added);
+		if (err)
+			goto out;
+		if (added) {
 			first = half == REPORT_HALF_KERNEL ? 0 : st->nr_kernel;
 			n = half == REPORT_HALF_KERNEL ? st->nr_kernel : st->nr_user;
 			cut = malloc(sizeof(*cut) + (size_t)n * sizeof(cut->frames[0]));
@@ -252,12 +245,11 @@ static int cut_halves(struct report_src *s, enum report_half half)
 			memcpy(cut->frames, st->frames + first, (size_t)n * sizeof(cut->frames[0]));
 			cut->nr_kernel = half == REPORT_HALF_KERNEL ? n : 0;
 			cut->nr_user = half == REPORT_HALF_USER ? n : 0;
-			tab[j].from = st;
-			tab[j].to = cut;
-			nr++;
+			*to = (uintptr_t)cut;
 		}
-		e->stack = tab[j].to;
-		if (!tab[j].to->nr_kernel && !tab[j].to->nr_user) {
+		cut = (struct sym_stack *)(uintptr_t)*to;
+		e->stack = cut;
+		if (!cut->nr_kernel && !cut->nr_user) {
 			s->agg.nr_samples -= e->count;
 			s->agg.nr_filtered += e->count;
 			e->count = 0;
@@ -265,19 +257,18 @@ static int cut_halves(struct report_src *s, enum report_half half)
 	}
 out:
 	/* the copies live as long as the source: keep them in one array */
-	s->cut = calloc(nr ? nr : 1, sizeof(*s->cut));
+	s->cut = calloc(cuts.nr ? cuts.nr : 1, sizeof(*s->cut));
 	if (!s->cut)
 		err = -ENOMEM;
-	for (i = 0, j = 0; i < cap; i++) {
-		if (!tab[i].from)
-			continue;
-		if (s->cut)
-			s->cut[j++] = tab[i].to;
+	s->nr_cut = 0;
+	u64map__for_each(&cuts, i) {
+		cut = (struct sym_stack *)(uintptr_t)cuts.vals[i];
+		if (s->cut && cut)
+			s->cut[s->nr_cut++] = cut;
 		else
-			free(tab[i].to);
+			free(cut);
 	}
-	s->nr_cut = j;
-	free(tab);
+	u64map__release(&cuts);
 	return err;
 }
 

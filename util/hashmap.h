@@ -116,6 +116,31 @@ static inline int hashmap__upsert(struct hashmap *m, uint64_t hash, hashmap_eq_f
 	return 0;
 }
 
+/*
+ * Adds an entry the caller knows is absent (a find just missed it, or the
+ * keys are distinct by construction), without asking eq. -ENOMEM, the map
+ * unchanged.
+ */
+static inline int hashmap__add(struct hashmap *m, uint64_t hash, uint64_t val)
+{
+	size_t mask, i;
+	int err;
+
+	if ((m->nr + 1) * 2 > m->cap) {
+		err = hashmap__reserve(m, m->nr + 1);
+		if (err)
+			return err;
+	}
+	hash = hashmap__stored_hash(hash);
+	mask = m->cap - 1;
+	for (i = hash & mask; m->slots[i].hash; i = (i + 1) & mask)
+		;
+	m->slots[i].hash = hash;
+	m->slots[i].val = val;
+	m->nr++;
+	return 0;
+}
+
 /* Visits every used slot (struct hashmap_slot *s), in no particular order. */
 #define hashmap__for_each(m, s) \
 	for ((s) = (m)->slots; (s) && (s) < (m)->slots + (m)->cap; (s)++) \

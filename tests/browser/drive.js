@@ -18,6 +18,7 @@
  *   frame NAME        print "frame NAME R G B" (the pixel drawn at its centre)
  *   names             print "name NAME" for each distinct frame drawn
  *   click NAME        click the widest frame NAME in the flame graph (zoom)
+ *   hover NAME        move over the widest frame NAME; print "hover" and the tooltip's lines
  *   icicle            press the flame/icicle switch; print "root-at top|bottom"
  *   timing            print "timing load_ms .. first_view_ms .. redraw_ms .. paint_ms .."
  *                     (redraw: the script's work after the last selection; paint: from
@@ -27,6 +28,15 @@
  */
 'use strict';
 const puppeteer = require('puppeteer-core');
+
+/* the widest frame NAME of the flame graph, scrolled into the window: where it is now */
+async function widest(page, name) {
+	const find = (name) => window.eprofUI.frames().filter((f) => f.name === name).sort((a, b) => b.w - a.w)[0];
+	const f = await page.evaluate(find, name);
+	if (!f) throw new Error('no frame ' + name + ' in the flame graph');
+	await page.evaluate((y) => window.scrollTo(0, y + window.scrollY - 300), f.y);
+	return page.evaluate(find, name);
+}
 
 async function main() {
 	const [page_path, ...cmds] = process.argv.slice(2);
@@ -107,15 +117,18 @@ async function main() {
 					return [d[0], d[1], d[2]];
 				}, name);
 				console.log('frame\t' + name + '\t' + (px ? px.join('\t') : 'absent'));
-			} else if (cmd === 'click') {
-				const name = cmds[++i];
-				const f = await page.evaluate((name) => window.eprofUI.frames().filter((f) => f.name === name)
-					.sort((a, b) => b.w - a.w)[0], name);
-				if (!f) throw new Error('no frame ' + name + ' to click');
-				await page.evaluate((y) => window.scrollTo(0, y + window.scrollY - 300), f.y);
-				const g = await page.evaluate((name) => window.eprofUI.frames().filter((f) => f.name === name)
-					.sort((a, b) => b.w - a.w)[0], name);
-				await page.mouse.click(g.x + g.w / 2, g.y + g.h / 2);
+			} else if (cmd === 'click' || cmd === 'hover') {
+				const g = await widest(page, cmds[++i]);
+				if (cmd === 'click') {
+					await page.mouse.click(g.x + g.w / 2, g.y + g.h / 2);
+					continue;
+				}
+				await page.mouse.move(g.x + g.w / 2, g.y + g.h / 2);
+				const tip = await page.evaluate(() => {
+					const t = document.getElementById('tip');
+					return t.style.display === 'none' ? '' : t.textContent;
+				});
+				console.log('hover\t' + tip.replace(/\n/g, '\t'));
 			} else if (cmd === 'icicle') {
 				await page.click('#mode');
 				const where = await page.evaluate(() => {

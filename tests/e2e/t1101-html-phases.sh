@@ -52,6 +52,13 @@ awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(g != "none" && d < 1e-9 
 	fail "search phase_a: the page says $got, the fold $want"
 awk -v w="$want" 'BEGIN { exit !(w > 0.2 && w < 0.8) }' || fail "phase_a has a share of $want: not two phases"
 
+# hover: the tooltip names the frame and its samples, as many as the fold has through it
+drive "$TMP/p.html" hover phase_a >"$TMP/h" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+cat "$TMP/h"
+n=$(awk '{ n = $NF; if ($0 ~ /;phase_a(;| )/) m += n } END { printf "%d\n", m }' "$TMP/p.fold")
+awk -F'\t' -v n="$n" '$1 == "hover" && $2 == "phase_a" { gsub(/,/, "", $3); split($3, w, " "); ok = w[1] == n }
+	END { exit !ok }' "$TMP/h" || fail "hovering phase_a does not show its $n samples"
+
 # zoom: clicking phase_a in the whole recording's flame graph leaves the top
 # tables to phase_a's stacks; the switch puts the root at the top, and back
 drive "$TMP/p.html" icicle click phase_a top icicle >"$TMP/z" 2>"$TMP/drv.err" ||

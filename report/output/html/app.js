@@ -83,14 +83,20 @@
 		if (stackNode[i] <= 0 || stackNode[i] >= nNodes) throw new Error('damaged stack ' + i);
 	}
 
-	/* the rows (10 ms bucket, CPU, stack's node, samples), sorted by time */
-	var N = D.nr_rows, stride = D.cpu_stride;
+	/*
+	 * The rows (10 ms bucket, CPU, stack's node, count), sorted by time.
+	 * With off-CPU data each row also has a state (D.states: on-CPU, whose
+	 * count is samples, then blocked and runnable, whose counts are ns).
+	 */
+	var N = D.nr_rows, stride = D.cpu_stride, nStates = D.states ? D.states.length : 1;
 	var rowSlot = new Int32Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(N);
-	var rowN = new Float64Array(N);
+	var rowN = new Float64Array(N), rowState = nStates > 1 ? new Uint8Array(N) : null;
 	var s = 0, maxCpu = -1, maxSlot = 0;
 	rd = new Reader(D.rows);
 	for (i = 0; i < N; i++) {
-		var head = rd.num(), more = head % 2, tc = (head - more) / 2, cpu = tc % stride;
+		var head = rd.num(), more = head % 2, ts = (head - more) / 2, st = ts % nStates;
+		var tc = (ts - st) / nStates, cpu = tc % stride;
+		if (rowState) rowState[i] = st;
 		s += (tc - cpu) / stride;
 		rowSlot[i] = s;
 		rowCpu[i] = cpu;
@@ -110,6 +116,19 @@
 	/* CPUs without samples get strips too, as far as a sane CPU count goes */
 	var nCpu = maxCpu + 1;
 	D.sources.forEach(function (src) { if (src.cpus > nCpu) nCpu = Math.min(src.cpus, Math.max(nCpu, 1024)); });
+
+	/*
+	 * What a count is: on-CPU samples (the only view without off-CPU data),
+	 * off-CPU (blocked) time, or wall time: on-CPU samples times the
+	 * sampling period, blocked and runnable time, as report --off-cpu and
+	 * --wall weigh them. w: the weight of each state's count.
+	 */
+	var period = D.period_ns || 0, VIEWS = [{ id: 'on', label: 'on-CPU', time: false, w: [1, 0, 0] }];
+	if (nStates > 1) {
+		VIEWS.push({ id: 'off', label: 'off-CPU', time: true, w: [0, 1, 0] });
+		if (period) VIEWS.push({ id: 'wall', label: 'wall', time: true, w: [period, 1, 1] });
+	}
+	var view = VIEWS.filter(function (vw) { return vw.id === D.view; })[0] || VIEWS[0];
 
 	/* the rows of the CPU strips: one per CPU, then one per NUMA node when there are several */
 	var strips = [], nodeIds = [];
@@ -135,6 +154,14 @@
 	function fmtSec(ns) { return (ns / 1e9).toFixed(3) + ' s'; }
 	function secLabel(sec) { return Math.round(sec + origin / 1e9) + 's'; }
 	function fmtInt(x) { return String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
+	function fmtTime(ns) {
+		var a = Math.abs(ns);
+		return a >= 1e9 ? (ns / 1e9).toFixed(3) + ' s' : a >= 1e6 ? (ns / 1e6).toFixed(2) + ' ms' :
+			(ns / 1e3).toFixed(1) + ' us';
+	}
+	/* a count of the current view: samples, or time */
+	function fmtVal(x) { return view.time ? fmtTime(x) : fmtInt(x); }
+	function fmtAmount(x) { return view.time ? fmtTime(x) : fmtInt(x) + ' samples'; }
 
 	var body = document.body;
 	var hdr = el('header', { id: 'hdr' }, body);
@@ -180,9 +207,14 @@
 			' cut at the depth limit');
 	qbits.push(q.frames ? (Math.floor(1000 * q.resolved / q.frames) / 10).toFixed(1) +
 		'% of frames named' : 'no frames');
+	if (q.offcpu)
+		qbits.push(fmtInt(q.offcpu.lost) + ' off-CPU intervals lost (' + fmtTime(q.offcpu.lost_ns) + '), ' +
+			fmtInt(q.offcpu.untracked) + ' not followed, ' + fmtInt(q.offcpu.lost_stacks) +
+			' without their stack');
 	if (q.filtered) qbits.push(fmtInt(q.filtered) + ' samples left out by the filters');
 	var qual = el('div', { 'class': 'quality', id: 'quality' }, hdr, 'Quality: ' + qbits.join(', '));
-	if (lost || q.truncated_stacks || (q.frames && q.resolved < 0.9 * q.frames))
+	if (lost || q.truncated_stacks || (q.frames && q.resolved < 0.9 * q.frames) ||
+	    (q.offcpu && (q.offcpu.lost || q.offcpu.lost_stacks)))
 		qual.className += ' warn';
 
 	var heatTitle = el('h2', null, body, 'Heat map: seconds across, 20 ms steps down');
@@ -197,6 +229,16 @@
 	var cpuCv = el('canvas', { id: 'cpus' }, cpuWrap);
 
 	var bar = el('div', { id: 'bar' }, body);
+	/* the switch between on-CPU, off-CPU and wall time: only when the recording has off-CPU data */
+	var viewBtns = [];
+	if (VIEWS.length > 1) {
+		var views = el('span', { id: 'views', role: 'group', 'aria-label': 'what to count' }, bar);
+		VIEWS.forEach(function (vw) {
+			var btn = el('button', { id: 'view-' + vw.id, 'data-view': vw.id }, views, vw.label);
+			btn.addEventListener('click', function () { setView(vw); });
+			viewBtns.push(btn);
+		});
+	}
 	var modeBtn = el('button', { id: 'mode' }, bar, 'Icicle');
 	var unzoomBtn = el('button', { id: 'unzoom' }, bar, 'Reset zoom');
 	var clearBtn = el('button', { id: 'clear' }, bar, 'Select all');
@@ -240,7 +282,11 @@
 	 * going back to one costs nothing.
 	 */
 	var selCache = [];
-	function selKey(se) { return se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
+	function selKey(se) { return view.id + ':' + se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
+	/* the weight of row r in the current view (1 without states) */
+	var W = new Float64Array(3);
+	function weighRows() { W.set(view.w); }
+	weighRows();
 	function selCounts(se) {
 		var key = selKey(se), k, r, i;
 		for (k = 0; k < selCache.length; k++)
@@ -252,11 +298,15 @@
 				if (!rows) return;
 				for (var j = firstAt(rows, lo), e = firstAt(rows, hi); j < e; j++) {
 					r = rows[j];
-					sv[rowStk[r]] += rowN[r];
+					sv[rowStk[r]] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
 				}
 			});
 		} else {
-			for (i = firstAt(null, lo), k = firstAt(null, hi); i < k; i++) sv[rowStk[i]] += rowN[i];
+			k = firstAt(null, hi);
+			if (rowState)
+				for (i = firstAt(null, lo); i < k; i++) sv[rowStk[i]] += rowN[i] * W[rowState[i]];
+			else
+				for (i = firstAt(null, lo); i < k; i++) sv[rowStk[i]] += rowN[i];
 		}
 		var v = sv.slice();
 		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
@@ -276,7 +326,7 @@
 		var cells = new Float64Array(nSec * ROWS), per = CELL_NS / slotNs, i;
 		function add(r) {
 			var cell = Math.floor(rowSlot[r] / per);
-			if (cell < cells.length) cells[cell] += rowN[r];
+			if (cell < cells.length) cells[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
 		}
 		if (cpus)
 			cpus.forEach(function (c) { var rows = cpuRows[c] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
@@ -303,7 +353,7 @@
 	heatBase.height = heat.height;
 	var heatCache = new Map();	/* CPUs -> cells */
 	function paintHeatBase(cpus, label) {
-		var key = cpus ? cpus.join(',') : '';
+		var key = view.id + ':' + (cpus ? cpus.join(',') : '*');
 		if (key === heatBaseFor) return;
 		heatBaseFor = key;
 		var cells = heatCache.get(key), max = 0, sec, row, x, y;
@@ -337,7 +387,8 @@
 					}
 			}
 		g.putImageData(img, HX, HY);
-		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + ': seconds across, 20 ms steps down';
+		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + (VIEWS.length > 1 ? ', ' +
+			view.label + ' ' + (view.time ? 'time' : 'samples') : '') + ': seconds across, 20 ms steps down';
 	}
 	/* a time range as one run of cells per second it touches */
 	function shadeHeat(g, se, colour) {
@@ -369,34 +420,39 @@
 
 	/* --- CPU strips -------------------------------------------------------- */
 	var SX = 64, SW = 1000, SH = 14;
-	var stripBins = strips.map(function () { return new Float64Array(SW); }), stripMax = 0;
 	var cpuStrips = [];	/* cpu -> strip indexes holding it */
 	strips.forEach(function (st, k) {
 		st.cpus.forEach(function (c) { (cpuStrips[c] = cpuStrips[c] || []).push(k); });
-	});
-	for (i = 0; i < N; i++) {
-		var px = Math.min(SW - 1, Math.floor(rowSlot[i] * slotNs / dur * SW)), ks = cpuStrips[rowCpu[i]];
-		if (ks) for (j = 0; j < ks.length; j++) stripBins[ks[j]][px] += rowN[i];
-	}
-	/* a node's strip has its own scale: it sums several CPUs */
-	var stripMaxOf = strips.map(function (st, k) {
-		var m = 0, b = stripBins[k];
-		for (var x = 0; x < SW; x++) if (b[x] > m) m = b[x];
-		if (st.cpus.length === 1 && m > stripMax) stripMax = m;
-		return m;
 	});
 	cpuCv.width = SX + SW + 4;
 	cpuCv.height = strips.length * SH + 14;
 
 	function sameCpus(a, b) { return a && b && a.join(',') === b.join(','); }
-	var stripBase = document.createElement('canvas');
+	/* the strips of the current view, drawn once per view; a redraw copies them and shades the selections */
+	var stripBase = document.createElement('canvas'), stripBaseFor = '';
 	stripBase.width = cpuCv.width;
 	stripBase.height = cpuCv.height;
-	(function () {
+	function paintStripBase() {
+		if (stripBaseFor === view.id) return;
+		stripBaseFor = view.id;
+		var bins = strips.map(function () { return new Float64Array(SW); }), cpuMax = 0, x;
+		for (i = 0; i < N; i++) {
+			var px = Math.min(SW - 1, Math.floor(rowSlot[i] * slotNs / dur * SW)), ks = cpuStrips[rowCpu[i]];
+			var w = rowState ? rowN[i] * W[rowState[i]] : rowN[i];
+			if (ks && w) for (j = 0; j < ks.length; j++) bins[ks[j]][px] += w;
+		}
+		/* CPUs share a scale; a node's strip has its own: it sums several CPUs */
+		var maxOf = strips.map(function (st, k) {
+			var m = 0, b = bins[k];
+			for (x = 0; x < SW; x++) if (b[x] > m) m = b[x];
+			if (st.cpus.length === 1 && m > cpuMax) cpuMax = m;
+			return m;
+		});
 		var g = stripBase.getContext('2d');
+		g.clearRect(0, 0, stripBase.width, stripBase.height);
 		g.font = '10px sans-serif';
 		strips.forEach(function (st, k) {
-			var y = k * SH, b = stripBins[k], x, max = st.cpus.length === 1 ? stripMax : stripMaxOf[k];
+			var y = k * SH, b = bins[k], max = st.cpus.length === 1 ? cpuMax : maxOf[k];
 			g.fillStyle = '#333';
 			g.fillText(st.label, 2, y + 10);
 			for (x = 0; x < SW; x++) {
@@ -408,9 +464,10 @@
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
 			g.fillText(secLabel(sec), SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
-	}());
+	}
 	function drawStrips() {
 		var g = cpuCv.getContext('2d');
+		paintStripBase();
 		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
 		g.drawImage(stripBase, 0, 0);
 		strips.forEach(function (st, k) {
@@ -521,29 +578,32 @@
 	/* the change of node n's share between the selections, second minus first */
 	function delta(n) { return share(cur.v[n], cur.total) - share(cur.v2[n], cur.total2); }
 	var hitName = null;	/* per name: does the search match it */
+	function rgbOf(r, g, b) { return (r & 255) << 16 | (g & 255) << 8 | (b & 255); }
+	function cssOf(c) { return 'rgb(' + (c >> 16 & 255) + ',' + (c >> 8 & 255) + ',' + (c & 255) + ')'; }
+	/* a frame's colour as 0xRRGGBB: by its name's kind and hash, or by its change in a diff */
 	function frameColour(n) {
 		var nmv = names[nm[n]], v;
-		if (hitName && hitName[nm[n]]) return 'rgb(230,0,230)';
+		if (hitName && hitName[nm[n]]) return rgbOf(230, 0, 230);
 		if (cur.diff) {
 			var d = delta(n), t;
-			if (!cur.maxDelta || Math.abs(d) < 1e-12) return 'rgb(245,245,245)';
+			if (!cur.maxDelta || Math.abs(d) < 1e-12) return rgbOf(245, 245, 245);
 			t = Math.min(1, Math.abs(d) / cur.maxDelta);
 			v = Math.round(235 - 195 * t);
-			return d > 0 ? 'rgb(255,' + v + ',' + v + ')' : 'rgb(' + v + ',' + v + ',255)';
+			return d > 0 ? rgbOf(255, v, v) : rgbOf(v, v, 255);
 		}
 		v = hash(nmv);
-		if (depth[n] <= labelDepth) return 'rgb(' + (150 + 30 * v | 0) + ',' + (165 + 30 * v | 0) + ',' + (195 + 30 * v | 0) + ')';
-		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v | 0; return 'rgb(' + gr + ',' + gr + ',' + gr + ')'; }
-		if (/_\[k\]$/.test(nmv)) return 'rgb(' + (240 + 15 * v | 0) + ',' + (160 + 40 * v | 0) + ',' + (110 + 25 * v | 0) + ')';
-		if (/_\[j\]$/.test(nmv)) return 'rgb(' + (50 + 70 * v | 0) + ',' + (180 + 60 * v | 0) + ',90)';
-		return 'rgb(' + (205 + 50 * v | 0) + ',' + (230 * hash(nmv + '.') | 0) + ',' + (55 * hash(nmv + ',') | 0) + ')';
+		if (depth[n] <= labelDepth) return rgbOf(150 + 30 * v, 165 + 30 * v, 195 + 30 * v);
+		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v; return rgbOf(gr, gr, gr); }
+		if (/_\[k\]$/.test(nmv)) return rgbOf(240 + 15 * v, 160 + 40 * v, 110 + 25 * v);
+		if (/_\[j\]$/.test(nmv)) return rgbOf(50 + 70 * v, 180 + 60 * v, 90);
+		return rgbOf(205 + 50 * v, 230 * hash(nmv + '.'), 55 * hash(nmv + ','));
 	}
-	var colourCache = new Map();	/* name -> fill, outside the diff and search */
+	var colourCache = new Map();	/* name -> colour, outside the diff and search */
 	function fillOf(n) {
-		if (n === 0) return 'rgb(200,200,205)';
+		if (n === 0) return rgbOf(200, 200, 205);
 		if (cur.diff || (hitName && hitName[nm[n]])) return frameColour(n);
 		var key = depth[n] <= labelDepth ? -1 - nm[n] : nm[n], f = colourCache.get(key);
-		if (!f) colourCache.set(key, f = frameColour(n));
+		if (f === undefined) colourCache.set(key, f = frameColour(n));
 		return f;
 	}
 
@@ -560,7 +620,9 @@
 	}
 
 	/* the flame graph's width follows the window's, read when it changes (reading it forces a layout) */
-	var FH = 16, rects = [], flameW = 0;
+	var FH = 16, flameW = 0;
+	/* what the last drawFlame drew: node, left edge and width of each frame (pixels) */
+	var drawn = { n: new Int32Array(0), x: new Float64Array(0), w: new Float64Array(0), nr: 0, rows: 0 };
 	function measureWidth() {
 		flameW = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
 	}
@@ -570,22 +632,36 @@
 		measureWidth();
 		if (w !== flameW) drawFlame();
 	});
+	function frameY(n) { return icicle ? depth[n] * FH : (drawn.rows - 1 - depth[n]) * FH; }
+	/*
+	 * Frames at least minW pixels wide, as pixels written straight into an
+	 * image, then the labels of those wide enough to hold one: a narrow
+	 * range of a big recording draws some 10^5 frames, too many for one
+	 * fillRect each.
+	 */
 	function drawFlame() {
-		var W = flameW;
-		var z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, chain = [], n;
+		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, n, k;
 		if (searchRe) {
 			hitName = new Uint8Array(nNames);
 			for (n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
 		} else {
 			hitName = null;
 		}
-		for (n = z; n >= 0; n = par[n]) chain.unshift(n);
-		/* what is drawn: frames at least minW wide; each as (node, x) */
-		var bn = [], bx = [];
-		chain.forEach(function (a) { if (a !== z) { bn.push(a); bx.push(0); } });
+		var cap = drawn.n.length, nr = 0;
+		function add(n, x, w) {
+			if (nr === cap) {
+				cap = Math.max(1024, cap * 2);
+				var dn = new Int32Array(cap), dx = new Float64Array(cap), dw = new Float64Array(cap);
+				dn.set(drawn.n.subarray(0, nr)); dx.set(drawn.x.subarray(0, nr)); dw.set(drawn.w.subarray(0, nr));
+				drawn.n = dn; drawn.x = dx; drawn.w = dw;
+			}
+			drawn.n[nr] = n; drawn.x[nr] = x; drawn.w[nr] = w;
+			nr++;
+		}
+		/* the zoomed frame's ancestors span the whole width */
+		for (n = par[z]; n >= 0; n = par[n]) add(n, 0, W);
 		(function walk(n, x) {
-			bn.push(n);
-			bx.push(x);
+			add(n, x, v[n] * scale);
 			if (depth[n] + 1 > rows) rows = depth[n] + 1;
 			for (var c = firstKid[n]; c >= 0; c = nextSib[c]) {
 				var w = v[c] * scale;
@@ -593,30 +669,45 @@
 				x += w;
 			}
 		}(z, 0));
-		rows = Math.max(rows, chain.length);
+		drawn.nr = nr;
+		drawn.rows = rows;
 		flame.width = W;
 		flame.height = rows * FH + 4;
-		var g = flame.getContext('2d');
+		var g = flame.getContext('2d'), img = g.createImageData(W, flame.height);
+		var px = new Uint32Array(img.data.buffer), little = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+		/* the background stays transparent: app.css paints the canvas white */
+		for (k = 0; k < nr; k++) {
+			n = drawn.n[k];
+			var c = fillOf(n), x0 = Math.round(drawn.x[k]), x1 = Math.round(drawn.x[k] + drawn.w[k]);
+			var word = little ? (0xff000000 | (c & 255) << 16 | (c & 0xff00) | (c >> 16 & 255)) >>> 0 :
+				((c << 8) | 0xff) >>> 0;
+			if (x1 - x0 >= 3) x1--;	/* a gap between frames wide enough to afford one */
+			if (x1 <= x0) x1 = x0 + 1;
+			if (x1 > W) x1 = W;
+			/* most frames are a pixel or two wide: plain stores beat a call per row */
+			for (var y = frameY(n), ye = y + FH - 1; y < ye; y++) {
+				if (x1 - x0 > 8) {
+					px.fill(word, y * W + x0, y * W + x1);
+				} else {
+					for (var o = y * W + x0, oe = y * W + x1; o < oe; o++) px[o] = word;
+				}
+			}
+		}
+		g.putImageData(img, 0, 0);
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
-		rects = [];
-		for (var k = 0; k < bn.length; k++) {
-			n = bn[k];
-			var x = bx[k], w = n === z || depth[n] < depth[z] ? W : v[n] * scale, d = depth[n];
-			var y = icicle ? d * FH : (rows - 1 - d) * FH, fill = fillOf(n);
-			g.fillStyle = fill;
-			g.fillRect(x, y, Math.max(w - 0.5, 0.5), FH - 1);
-			rects.push({ x: x, y: y, w: w, n: n, fill: fill });
-			if (w > 20) {
-				var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
-				if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
-				g.fillStyle = '#000';
-				g.fillText(label, x + 3, y + FH / 2);
-			}
+		g.fillStyle = '#000';
+		for (k = 0; k < nr; k++) {
+			var w = drawn.w[k];
+			if (w <= 20) continue;
+			n = drawn.n[k];
+			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
+			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+			if (label) g.fillText(label, drawn.x[k] + 3, frameY(n) + FH / 2);
 		}
 		if (hitName) {
 			var mt = matchedSamples(z), share0 = v[z] ? mt / v[z] : 0;
-			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtInt(mt) + ' of ' + fmtInt(v[z]) + ')';
+			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtVal(mt) + ' of ' + fmtVal(v[z]) + ')';
 			matched.setAttribute('data-share', String(share0));
 		} else {
 			matched.textContent = '';
@@ -628,31 +719,32 @@
 			flameWrap.scrollTop = 0;
 		}
 	}
+	/* the node under the mouse, or -1 */
 	function frameAt(ev) {
 		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top, k;
-		for (k = rects.length - 1; k >= 0; k--) {
-			var b = rects[k];
-			if (x >= b.x && x < b.x + b.w && yy >= b.y && yy < b.y + FH) return b;
+		for (k = drawn.nr - 1; k >= 0; k--) {
+			var n = drawn.n[k], y = frameY(n);
+			if (yy >= y && yy < y + FH && x >= drawn.x[k] && x < drawn.x[k] + Math.max(drawn.w[k], 1)) return n;
 		}
-		return null;
+		return -1;
 	}
 	var tip = el('div', { id: 'tip' }, body);
 	function hoverText(n) {
 		var nmv = n === 0 ? 'all' : names[nm[n]], v = cur.v[n], z = cur.v[zoom];
-		var txt = nmv + '\n' + fmtInt(v) + ' samples, ' + fmtPct(share(v, cur.total)) + ' of the selection';
+		var txt = nmv + '\n' + fmtAmount(v) + ', ' + fmtPct(share(v, cur.total)) + ' of the selection';
 		if (zoom && v <= z) txt += ', ' + fmtPct(share(v, z)) + ' of the zoomed frame';
-		txt += '\nself ' + fmtInt(cur.sv[n]) + ' (' + fmtPct(share(cur.sv[n], cur.total)) + ')';
+		txt += '\nself ' + fmtVal(cur.sv[n]) + ' (' + fmtPct(share(cur.sv[n], cur.total)) + ')';
 		if (cur.diff) {
 			var d = delta(n);
-			txt += '\nfirst selection ' + fmtInt(cur.v2[n]) + ', ' + fmtPct(share(cur.v2[n], cur.total2)) +
+			txt += '\nfirst selection ' + fmtVal(cur.v2[n]) + ', ' + fmtPct(share(cur.v2[n], cur.total2)) +
 				'; change ' + (d >= 0 ? '+' : '') + fmtPct(d);
 		}
 		return txt;
 	}
 	flame.addEventListener('mousemove', function (ev) {
-		var b = frameAt(ev);
-		if (!b) { details.textContent = ' '; tip.style.display = 'none'; return; }
-		var txt = hoverText(b.n);
+		var n = frameAt(ev);
+		if (n < 0) { details.textContent = ' '; tip.style.display = 'none'; return; }
+		var txt = hoverText(n);
 		details.textContent = txt.replace(/\n/g, '; ');
 		tip.textContent = txt;
 		tip.style.display = 'block';
@@ -664,9 +756,9 @@
 	});
 	flame.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
 	flame.addEventListener('click', function (ev) {
-		var b = frameAt(ev);
-		if (!b) return;
-		zoom = b.n;
+		var n = frameAt(ev);
+		if (n < 0) return;
+		zoom = n;
 		drawFlame();
 		drawTables();
 	});
@@ -723,10 +815,10 @@
 			var f = funcCounts(cur.sv, cur.v, zoom);
 			['self', 'total'].forEach(function (by) {
 				var other = by === 'self' ? 'total' : 'self';
-				table('Top by ' + by + zoomNote(), 'top-' + by,
-					[by + ' %', by, other + ' %', 'function'],
+				table('Top by ' + by + zoomNote() + (VIEWS.length > 1 ? ', ' + view.label : ''), 'top-' + by,
+					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'function'],
 					ranked(f[by]).map(function (k) {
-						return { fn: names[k], cells: [fmtPct(share(f[by][k], f.n)), fmtInt(f[by][k]),
+						return { fn: names[k], cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
 							fmtPct(share(f[other][k], f.n)), names[k]] };
 					}));
 			});
@@ -736,6 +828,13 @@
 		var f1 = funcCounts(cur.sv2, cur.v2, zoom), f2 = funcCounts(cur.sv, cur.v, zoom);
 		['total', 'self'].forEach(function (by) {
 			var c1 = f1[by], c2 = f2[by], n1 = f1.n, n2 = f2.n, size = new Float64Array(nNames), k;
+			if (view.time) {
+				/* time: as `--diff --top` with --off-cpu or --wall, the noise counts a whole ms as a sample */
+				c1 = c1.map(function (x) { return Math.floor(x / 1e6); });
+				c2 = c2.map(function (x) { return Math.floor(x / 1e6); });
+				n1 = Math.floor(n1 / 1e6);
+				n2 = Math.floor(n2 / 1e6);
+			}
 			for (k = 0; k < nNames; k++)
 				size[k] = Math.abs(share(c2[k], n2) - share(c1[k], n1)) || (c1[k] || c2[k] ? 1e-300 : 0);
 			var ch = ranked(size).map(function (k) {
@@ -757,9 +856,22 @@
 							fmtPct(c.se), c.z.toFixed(2), sig ? 'yes' : 'no', names[c.k]] };
 				}));
 		});
-		el('div', { 'class': 'hint' }, tables, 'Shares of each selection\'s samples; stderr = ' +
+		el('div', { 'class': 'hint' }, tables, 'Shares of each selection\'s ' + (view.time ?
+			'time (the noise counts a ms as a sample)' : 'samples') + '; stderr = ' +
 			'sqrt(p1(1-p1)/n1 + p2(1-p2)/n2), z = change/stderr, sig = |z| >= ' + SIG_Z +
 			' (as eprof report --diff --top).');
+	}
+
+	/* --- on-CPU, off-CPU, wall ------------------------------------------------------- */
+	function setView(vw) {
+		var t = performance.now();
+		view = vw;
+		weighRows();
+		viewBtns.forEach(function (btn) {
+			btn.className = btn.getAttribute('data-view') === view.id ? 'on' : '';
+		});
+		redraw();
+		painted(t);
 	}
 
 	/* --- everything ------------------------------------------------------------- */
@@ -781,11 +893,11 @@
 		}
 		selInfo.textContent = '';
 		el('span', { 'class': 'a' }, selInfo, 'Selection: ');
-		el('span', null, selInfo, describe(sel.a) + ', ' + fmtInt(a.total) + ' samples');
+		el('span', null, selInfo, describe(sel.a) + ', ' + fmtAmount(a.total));
 		if (b) {
 			el('span', { 'class': 'b' }, selInfo, '  compared with: ');
-			el('span', null, selInfo, describe(sel.b) + ', ' + fmtInt(b.total) +
-				' samples (widths: second; red grew, blue shrank)');
+			el('span', null, selInfo, describe(sel.b) + ', ' + fmtAmount(b.total) +
+				' (widths: second; red grew, blue shrank)');
 		}
 		var t1 = performance.now();
 		drawHeat();
@@ -814,15 +926,18 @@
 			return { x: r.left + SX + Math.min(SW - 1, (ns - origin) / dur * SW), y: r.top + k * SH + SH / 2 };
 		},
 		frames: function () {
-			var r = flame.getBoundingClientRect();
-			return rects.map(function (b) {
-				return { name: b.n === 0 ? 'all' : names[nm[b.n]], x: r.left + b.x, y: r.top + b.y,
-					 w: b.w, h: FH - 1, fill: b.fill, v: cur.v[b.n], v2: cur.diff ? cur.v2[b.n] : 0 };
-			});
+			var r = flame.getBoundingClientRect(), out = [];
+			for (var k = 0; k < drawn.nr; k++) {
+				var n = drawn.n[k];
+				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top + frameY(n),
+					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), v: cur.v[n],
+					   v2: cur.diff ? cur.v2[n] : 0 });
+			}
+			return out;
 		},
 		endNs: origin + dur
 	};
-	redraw();
+	if (viewBtns.length) setView(view); else redraw();
 	timing.firstView = performance.now();
 	timing.parse = t0Load;
 }());
