@@ -503,6 +503,46 @@ static int check_debuginfo_table(struct recording *rec)
 	return rc == SQLITE_OK ? 0 : rec_sql_error(rec, rc, "reading the schema");
 }
 
+/* The off-CPU tables: v2 files written before they existed lack all three. */
+static const char *const offcpu_checks[][2] = {
+	{ "offcpu", "SELECT rowid, time, duration, tgid, tid, cpu, state, stack_id FROM offcpu" },
+	{ "offcpu_sum", "SELECT rowid, time, tgid, tid, state, cpu, stack_id, count, total_ns "
+			"FROM offcpu_sum" },
+	{ "offcpu_loss", "SELECT rowid, time, cpu, lost, lost_ns, untracked, lost_stacks "
+			 "FROM offcpu_loss" },
+};
+
+static int check_offcpu_tables(struct recording *rec)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc;
+
+	if (rec->version < 2)
+		return 0;
+	rc = sqlite3_prepare_v2(rec->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+				"name = 'offcpu'", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		rec->has_offcpu_tables = rc == SQLITE_ROW;
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK)
+		return rec_sql_error(rec, rc, "reading the schema");
+	for (i = 0; rec->has_offcpu_tables && i < sizeof(offcpu_checks) / sizeof(offcpu_checks[0]);
+	     i++) {
+		rc = sqlite3_prepare_v2(rec->db, offcpu_checks[i][1], -1, &st, NULL);
+		sqlite3_finalize(st);
+		if ((rc & 0xff) == SQLITE_ERROR)
+			return rec_damaged(rec, "table %s: %s", offcpu_checks[i][0],
+					   sqlite3_errmsg(rec->db));
+		if (rc != SQLITE_OK)
+			return rec_sql_error(rec, rc, "reading the schema");
+	}
+	return 0;
+}
+
 static int check_tables(struct recording *rec)
 {
 	size_t nr1 = sizeof(table_checks) / sizeof(table_checks[0]);
@@ -521,7 +561,8 @@ static int check_tables(struct recording *rec)
 		if (rc != SQLITE_OK)
 			return rec_sql_error(rec, rc, "reading the schema");
 	}
-	return check_debuginfo_table(rec);
+	rc = check_debuginfo_table(rec);
+	return rc ? rc : check_offcpu_tables(rec);
 }
 
 /*
@@ -611,6 +652,12 @@ static int read_bounds(struct recording *rec)
 	if (err)
 		return err;
 	rec->nr_cpus = (uint32_t)cpus;
+	err = meta_number(rec, REC_META_OFF_CPU_THRESH, 1, UINT64_MAX, &has,
+			  &rec->offcpu_thresh_ns);
+	if (err)
+		return err;
+	if (!has)
+		rec->offcpu_thresh_ns = 0;
 	err = check_numa_map(rec);
 	if (err)
 		return err;
@@ -726,21 +773,6 @@ int recording__get_meta(struct recording *rec, const char *key, char **out)
 out:
 	sqlite3_finalize(st);
 	return err;
-}
-
-bool rec_binary__offset_to_vaddr(const struct rec_binary *b, uint64_t off, uint64_t *vaddr)
-{
-	size_t i;
-
-	for (i = 0; i < b->nr_segments; i++) {
-		const struct rec_segment *seg = &b->segments[i];
-
-		if (off >= seg->offset && off - seg->offset < seg->filesz) {
-			*vaddr = seg->vaddr + (off - seg->offset);
-			return true;
-		}
-	}
-	return false;
 }
 
 void rec_ticks__add(struct rec_ticks *sum, const struct rec_ticks *t)

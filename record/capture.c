@@ -49,6 +49,7 @@
 #include "elf/elf_file.h"
 #include "record/jitmap.h"
 #include "record/session.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -88,7 +89,7 @@ struct ksym_tmp;
 struct capture {
 	struct binary *bins;
 	size_t nr_bins, alloc_bins;
-	struct u64map bin_index;	/* hash of the key -> index + 1 (probing on collisions) */
+	struct hashmap bin_index;	/* hash of the key -> index into bins */
 	size_t *step_bins;		/* binaries with offsets in this step */
 	size_t nr_step, alloc_step;
 	size_t maps_sorted;		/* s->nr_maps when s->maps was last sorted */
@@ -189,7 +190,7 @@ void capture__free(struct capture *c)
 		elf_file__close(b->f);
 	}
 	free(c->bins);
-	u64map__release(&c->bin_index);
+	hashmap__release(&c->bin_index);
 	free(c->step_bins);
 	u64vec__release(&c->pairs);
 	u64vec__release(&c->retry);
@@ -258,41 +259,50 @@ static bool same_key(const struct binary *b, const struct mapping *m, bool vdso)
 	return !strcmp(b->path, m->path);
 }
 
+/* What binary_for() looks for: the key of a mapping's binary. */
+struct bin_key {
+	const struct mapping *m;
+	bool vdso;
+};
+
+static bool bin_eq(uint64_t i, const void *key, const void *ctx)
+{
+	const struct bin_key *k = key;
+
+	return same_key(&((const struct capture *)ctx)->bins[i], k->m, k->vdso);
+}
+
 static struct binary *binary_for(struct capture *c, const struct mapping *m)
 {
-	bool vdso = !strcmp(m->path, "[vdso]"), added;
-	uint64_t key, *slot;
+	struct bin_key k = { m, !strcmp(m->path, "[vdso]") };
+	uint64_t hash, *slot;
 	struct binary *b;
 	char *path;
 	size_t i;
 
-	if (vdso)
-		key = hash_bytes("[vdso]", 6);
+	if (k.vdso)
+		hash = hash_str("[vdso]");
 	else if (m->build_id_len)
-		key = hash_bytes(m->build_id, m->build_id_len);
+		hash = hash_bytes(m->build_id, m->build_id_len);
 	else
-		key = hash_bytes(m->path, strlen(m->path));
-	for (;; key++) {
-		if (u64map__upsert(&c->bin_index, key, 0, &slot, &added))
-			return NULL;
-		if (added)
-			break;
-		b = &c->bins[*slot - 1];
-		if (same_key(b, m, vdso))
-			goto found;
+		hash = hash_str(m->path);
+	slot = hashmap__find(&c->bin_index, hash, bin_eq, &k, c);
+	if (slot) {
+		b = &c->bins[*slot];
+		goto found;
 	}
 	path = strdup(m->path);
-	if (!path || vec__grow(&c->bins, &c->alloc_bins, c->nr_bins + 1, sizeof(*c->bins))) {
+	if (!path || vec__grow(&c->bins, &c->alloc_bins, c->nr_bins + 1, sizeof(*c->bins)) ||
+	    hashmap__add(&c->bin_index, hash, c->nr_bins)) {
 		free(path);
-		return NULL;	/* capture fails with -ENOMEM: the slot is never read */
+		return NULL;	/* capture fails with -ENOMEM */
 	}
-	b = &c->bins[c->nr_bins];
+	b = &c->bins[c->nr_bins++];
 	memset(b, 0, sizeof(*b));
-	b->vdso = vdso;
+	b->vdso = k.vdso;
 	b->path = path;
 	b->build_id_len = m->build_id_len;
 	memcpy(b->build_id, m->build_id, sizeof(b->build_id));
-	*slot = ++c->nr_bins;
 found:
 	if (!b->in_step) {
 		if (vec__grow(&c->step_bins, &c->alloc_step, c->nr_step + 1, sizeof(*c->step_bins)))

@@ -477,8 +477,7 @@ static long find(const struct jitmap *m, uint64_t a)
 
 static uint64_t sym_key(const struct rec_symbol *sym)
 {
-	return hash_u64(sym->addr) ^ hash_u64(sym->size + 1) * 31 ^
-	       hash_bytes(sym->name, strlen(sym->name));
+	return hash_mix(hash_mix(hash_str(sym->name), sym->addr), sym->size);
 }
 
 /* jitmaps__store() for the addresses addrs (sorted, distinct) of one process's map. */

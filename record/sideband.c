@@ -39,7 +39,9 @@
 #include "record/sampler.h"
 #include "record/sideband.h"
 #include "record/unwind.h"
+#include "util/hashmap.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
 /*
@@ -70,7 +72,7 @@ struct sideband {
 	struct perf_buffer *pb;
 	struct fork_event *forks;	/* applied after each batch, in time order */
 	size_t nr_forks, alloc_forks;
-	struct u64map bid_index;	/* hash(dev, ino) -> index + 1 into bids */
+	struct hashmap bid_index;	/* hash(dev, ino) -> index into bids */
 	struct build_id_entry *bids;
 	size_t nr_bids, alloc_bids;
 	uint8_t vdso_id[REC_BUILD_ID_MAX];
@@ -113,14 +115,21 @@ static bool is_file_path(const char *path)
 	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
 }
 
+static bool bid_eq(uint64_t i, const void *key, const void *ctx)
+{
+	const struct build_id_entry *e = &((const struct sideband *)ctx)->bids[i];
+	const struct stat *st = key;
+
+	return e->dev == (uint64_t)st->st_dev && e->ino == (uint64_t)st->st_ino;
+}
+
 /* Build-id of the file mapped at [start, end) in pid; *len 0 when unknown. */
 static void file_build_id(struct sideband *sb, uint32_t pid, uint64_t start, uint64_t end,
 			  const char *path, int given_fd, uint8_t *id, uint32_t *len)
 {
 	struct build_id_entry *e;
-	uint64_t key, *slot;
+	uint64_t hash, *slot;
 	struct stat st;
-	bool added;
 	int fd = given_fd;
 
 	*len = 0;
@@ -130,38 +139,25 @@ static void file_build_id(struct sideband *sb, uint32_t pid, uint64_t start, uin
 		return;
 	if (fstat(fd, &st))
 		goto out;
-	key = hash_u64((uint64_t)st.st_dev * 0x9e3779b97f4a7c15ull ^ st.st_ino);
-	for (;;) {
-		if (u64map__upsert(&sb->bid_index, key, 0, &slot, &added))
-			goto out;
-		if (added)
-			break;
-		e = *slot ? &sb->bids[*slot - 1] : NULL;
-		if (e && e->dev == (uint64_t)st.st_dev && e->ino == (uint64_t)st.st_ino) {
-			*len = e->len;
-			memcpy(id, e->id, e->len);
-			goto out;
-		}
-		key++;		/* a different file with the same hash: probe on */
+	hash = hash_mix(hash_u64(st.st_dev), st.st_ino);
+	slot = hashmap__find(&sb->bid_index, hash, bid_eq, &st, sb);
+	if (slot) {
+		e = &sb->bids[*slot];
+		*len = e->len;
+		memcpy(id, e->id, e->len);
+		goto out;
 	}
-	if (sb->nr_bids == sb->alloc_bids) {
-		size_t n = sb->alloc_bids ? sb->alloc_bids * 2 : 64;
-		struct build_id_entry *ne = reallocarray(sb->bids, n, sizeof(*ne));
-
-		if (!ne) {
-			*slot = 0;	/* never matches: index 0 is "none" */
-			goto out;
-		}
-		sb->bids = ne;
-		sb->alloc_bids = n;
-	}
+	if (vec__grow(&sb->bids, &sb->alloc_bids, sb->nr_bids + 1, sizeof(*sb->bids)))
+		goto out;
 	e = &sb->bids[sb->nr_bids];
 	memset(e, 0, sizeof(*e));
 	e->dev = st.st_dev;
 	e->ino = st.st_ino;
 	if (elf_file__read_build_id(fd, e->id, &e->len))
 		e->len = 0;
-	*slot = ++sb->nr_bids;
+	if (hashmap__add(&sb->bid_index, hash, sb->nr_bids))
+		goto out;	/* not kept: asked again next time */
+	sb->nr_bids++;
 	*len = e->len;
 	memcpy(id, e->id, e->len);
 out:
@@ -274,15 +270,8 @@ static int on_fork(struct sideband *sb, const struct perf_event_header *h)
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
 	if (ids[0] == ids[1] || !is_target(sb, ids[0]))
 		return 0;
-	if (sb->nr_forks == sb->alloc_forks) {
-		size_t n = sb->alloc_forks ? sb->alloc_forks * 2 : 64;
-
-		f = reallocarray(sb->forks, n, sizeof(*f));
-		if (!f)
-			return pr_errno(-ENOMEM, "cannot keep fork events");
-		sb->forks = f;
-		sb->alloc_forks = n;
-	}
+	if (vec__grow(&sb->forks, &sb->alloc_forks, sb->nr_forks + 1, sizeof(*sb->forks)))
+		return pr_errno(-ENOMEM, "cannot keep fork events");
 	f = &sb->forks[sb->nr_forks++];
 	f->time_ns = record_time(h);
 	f->ppid = ids[1];
@@ -570,7 +559,7 @@ void sideband__close(struct sideband *sb)
 	if (!sb)
 		return;
 	perf_buffer__free(sb->pb);
-	u64map__release(&sb->bid_index);
+	hashmap__release(&sb->bid_index);
 	free(sb->bids);
 	free(sb->forks);
 	free(sb);

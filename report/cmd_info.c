@@ -21,13 +21,14 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/aggregate.h"
+#include "report/aggregate/aggregate.h"
 #include "report/report.h"
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
+#include "util/hashmap.h"
 #include "util/log.h"
-#include "util/strbuf.h"
 #include "util/parse.h"
 #include "util/status.h"
+#include "util/strbuf.h"
 
 enum meta_kind { META_TEXT, META_NUMBER };
 
@@ -121,9 +122,7 @@ struct info {
 	struct symbolizer *sym;
 	struct info_jit_cut *cuts;	/* JIT maps the recorder cut (v2) */
 	size_t nr_cuts;
-	/* distinct tgids: open addressing, value + 1 (0 = empty) */
-	uint64_t *tgids;
-	size_t tgids_cap;
+	struct hashmap tgids;		/* distinct tgids: a set (values are the keys) */
 };
 
 static void info__release(struct info *in)
@@ -137,7 +136,7 @@ static void info__release(struct info *in)
 		free(in->bin_keys[i]);
 	free(in->bin_keys);
 	symbolizer__free(in->sym);
-	free(in->tgids);
+	hashmap__release(&in->tgids);
 	for (i = 0; i < in->nr_unw_bins; i++)
 		free((char *)in->unw_bins[i].u.path);
 	free(in->unw_bins);
@@ -248,33 +247,15 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 static int add_tgid(struct info *in, uint32_t tgid)
 {
-	size_t j, i;
+	uint64_t key = tgid, *slot;
+	bool added;
+	int err;
 
-	if (in->processes * 2 >= in->tgids_cap) {
-		size_t cap = in->tgids_cap ? in->tgids_cap * 2 : 256;
-		uint64_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (i = 0; i < in->tgids_cap; i++) {
-			if (!in->tgids[i])
-				continue;
-			for (j = (in->tgids[i] * 0x9e3779b97f4a7c15ull) >> 40 & (cap - 1); t[j];
-			     j = (j + 1) & (cap - 1))
-				;
-			t[j] = in->tgids[i];
-		}
-		free(in->tgids);
-		in->tgids = t;
-		in->tgids_cap = cap;
-	}
-	for (j = (((uint64_t)tgid + 1) * 0x9e3779b97f4a7c15ull) >> 40 & (in->tgids_cap - 1);
-	     in->tgids[j]; j = (j + 1) & (in->tgids_cap - 1))
-		if (in->tgids[j] == (uint64_t)tgid + 1)
-			return 0;
-	in->tgids[j] = (uint64_t)tgid + 1;
-	in->processes++;
-	return 0;
+	err = hashmap__upsert(&in->tgids, hash_u64(key), hashmap_eq_u64, &key, NULL, key, &slot,
+			      &added);
+	if (!err && added)
+		in->processes++;
+	return err;
 }
 
 struct walk_ctx {

@@ -10,6 +10,7 @@
  *   heat2 T0 T1       the same with shift held (the second selection)
  *   strip LABEL       click the strip "cpu N" / "node N"
  *   strip2 LABEL      the same with shift held
+ *   all               press "Select all" (one selection of everything, no diff)
  *   search TEXT       type TEXT in the search box
  *   top               print "top-self FUNCTION SHARE" / "top-total ..." rows
  *   diff              print "diff-total FUNCTION CLASS CHANGE Z" rows
@@ -18,7 +19,9 @@
  *   names             print "name NAME" for each distinct frame drawn
  *   click NAME        click the widest frame NAME in the flame graph (zoom)
  *   icicle            press the flame/icicle switch; print "root-at top|bottom"
- *   timing            print "timing first_view_ms ... redraw_ms ..."
+ *   timing            print "timing load_ms .. first_view_ms .. redraw_ms .. paint_ms .."
+ *                     (redraw: the script's work after the last selection; paint: from
+ *                     its mouse-up to the frame that shows it)
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -68,6 +71,8 @@ async function main() {
 				if (cmd === 'strip2') await page.keyboard.down('Shift');
 				await page.mouse.click(p.x + 1, p.y);
 				if (cmd === 'strip2') await page.keyboard.up('Shift');
+			} else if (cmd === 'all') {
+				await page.click('#clear');
 			} else if (cmd === 'search') {
 				await page.click('#search');
 				await page.keyboard.type(cmds[++i]);
@@ -122,9 +127,12 @@ async function main() {
 				const all = await page.evaluate(() => [...new Set(window.eprofUI.frames().map((f) => f.name))]);
 				all.forEach((n) => console.log('name\t' + n));
 			} else if (cmd === 'timing') {
+				/* after the next frame and a task more, when lastPaint is known */
+				await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20))));
 				const t = await page.evaluate(() => window.eprofUI.timing);
 				console.log('timing\tload_ms ' + load_ms + '\tfirst_view_ms ' + t.firstView.toFixed(0) +
-					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\t' + JSON.stringify(t.parts || {}));
+					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\tpaint_ms ' + t.lastPaint.toFixed(1) +
+					'\t' + JSON.stringify(t.parts || {}));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

@@ -179,7 +179,6 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 static bool binary_ok(struct walk *w, const struct rec_binary *b)
 {
-	uint64_t vaddr;
 	size_t i;
 
 	if (b->build_id_len > REC_BUILD_ID_MAX || !b->path || !b->source ||
@@ -187,11 +186,8 @@ static bool binary_ok(struct walk *w, const struct rec_binary *b)
 	    (b->nr_segments && !b->segments) || (b->nr_symbols && !b->symbols))
 		return false;
 	w->sink += strlen(b->path) + strlen(b->source);
-	for (i = 0; i < b->nr_segments; i++) {
+	for (i = 0; i < b->nr_segments; i++)
 		w->sink += b->segments[i].offset + b->segments[i].vaddr + b->segments[i].filesz;
-		if (rec_binary__offset_to_vaddr(b, b->segments[i].offset, &vaddr))
-			w->sink += vaddr;
-	}
 	for (i = 0; i < b->nr_symbols; i++) {
 		if (i && b->symbols[i].addr < b->symbols[i - 1].addr)
 			return false;
@@ -234,6 +230,38 @@ static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
 	return walk_step(w);
 }
 
+static int on_offcpu(void *ctx, const struct rec_offcpu *o)
+{
+	struct walk *w = ctx;
+
+	if (!o->duration_ns || o->state >= REC_OFFCPU_STATES || o->tgid > REC_MAX_PID ||
+	    o->tid > REC_MAX_PID || o->time_ns + o->duration_ns < o->time_ns)
+		bad(w, "off-CPU interval out of its documented ranges");
+	else
+		w->sink += o->time_ns + o->duration_ns + o->cpu + o->stack_id;
+	return walk_step(w);
+}
+
+static int on_offcpu_sum(void *ctx, const struct rec_offcpu_sum *o)
+{
+	struct walk *w = ctx;
+
+	if ((!o->count && !o->total_ns) || o->state >= REC_OFFCPU_STATES ||
+	    o->tgid > REC_MAX_PID || o->tid > REC_MAX_PID)
+		bad(w, "off-CPU sum out of its documented ranges");
+	else
+		w->sink += o->time_ns + o->count + o->total_ns + o->cpu + o->stack_id;
+	return walk_step(w);
+}
+
+static int on_offcpu_loss(void *ctx, const struct rec_offcpu_loss *l)
+{
+	struct walk *w = ctx;
+
+	w->sink += l->time_ns + l->cpu + l->lost + l->lost_ns + l->untracked + l->lost_stacks;
+	return walk_step(w);
+}
+
 typedef int (*walk_fn)(struct recording *rec, void *fn, void *ctx);
 
 #define WALKER(name, type)                                                          \
@@ -249,6 +277,9 @@ WALKER(loss, rec_loss_fn)
 WALKER(binary, rec_binary_fn)
 WALKER(ksym, rec_ksym_fn)
 WALKER(jit_cut, rec_jit_cut_fn)
+WALKER(offcpu, rec_offcpu_fn)
+WALKER(offcpu_sum, rec_offcpu_sum_fn)
+WALKER(offcpu_loss, rec_offcpu_loss_fn)
 #undef WALKER
 
 static const struct {
@@ -264,6 +295,9 @@ static const struct {
 	{ "for_each_binary", walk_binary, (void *)on_binary },
 	{ "for_each_ksym", walk_ksym, (void *)on_ksym },
 	{ "for_each_jit_cut", walk_jit_cut, (void *)on_jit_cut },
+	{ "for_each_offcpu", walk_offcpu, (void *)on_offcpu },
+	{ "for_each_offcpu_sum", walk_offcpu_sum, (void *)on_offcpu_sum },
+	{ "for_each_offcpu_loss", walk_offcpu_loss, (void *)on_offcpu_loss },
 };
 
 /*
@@ -516,7 +550,7 @@ static enum fuzz_result codec_stacks(const struct params *p, const uint8_t *data
 				  &seen, on_chunk_stack, &sc);
 	if (sc.w.bad || (rc && rc != -EBADMSG))
 		res = violation("rec_read_stack_chunk", rc);
-	else if (seen.nr != sc.w.n)
+	else if (seen.ids.nr != sc.w.n)
 		res = violation("stacks delivered differ from ids recorded", 0);
 	else
 		res = rc ? FUZZ_REJECTED : FUZZ_ACCEPTED;

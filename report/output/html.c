@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/output/html.c - `eprof report --html OUT`: one self-contained page
+ * (heat map, per-CPU strips, flame graph, top table, diff of two ranges).
+ *
+ * The page needs no server and fetches nothing: its style and script
+ * (report/output/html/app.css, app.js, compiled in at build time) and its data are
+ * all inline, so it works from file:// and under a Content-Security-Policy
+ * that forbids every network access. The data is one JSON object in a
+ * <script type="application/json"> element, which the browser never runs:
+ *
+ *   names   the frame names, each once (the string table)
+ *   tree    every stack is a path from the root (the comm) of one tree;
+ *           its nodes in depth-first order, children by name (as drawn),
+ *           each as the step back to its parent and its name id
+ *   stacks  the node each distinct stack ends at, the most sampled first
+ *           (small numbers are short to write)
+ *   rows    one per (time bucket, CPU, stack), sorted by time: the bucket
+ *           as a step from the previous row's (the first from origin_ns,
+ *           the whole second before the first sample), the CPU, the
+ *           samples and the stack's number
+ *
+ * tree, stacks and rows are strings of numbers in base 32, one character
+ * per digit (put_num()): a million rows make some 4 MB instead of the 10 of
+ * decimal arrays, and the page decodes them in one pass into typed arrays.
+ *
+ * The pipeline aggregated by (comm, process, stack, CPU, 10 ms bucket), so
+ * the rows come from the aggregate without reading the samples again, and
+ * their size follows the distinct keys, not the samples: the page holds
+ * every question of "when, where, what" a user can ask by selection, and
+ * answers it by summing the rows that fall in the selection into the
+ * stacks, then the stacks up the tree.
+ *
+ * Several -i are merged as the other views merge them: by names, each
+ * recording's buckets counted from its own start.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/recording.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
+#include "report/view.h"
+
+/* report/output/html/app.css and app.js, embedded by report/CMakeLists.txt */
+extern const char eprof_html_app_css[];
+extern const char eprof_html_app_js[];
+
+/* One output row, before sorting by time. */
+struct html_row {
+	uint32_t slot;
+	uint32_t cpu;
+	uint32_t stack;			/* the stack's last node, then its rank */
+	uint64_t count;
+};
+
+/* Larger numbers would lose precision as JavaScript numbers. */
+#define HTML_MAX_NUMBER	(1ull << 53)
+
+struct html_ctx {
+	FILE *out;
+	uint32_t cpu_stride;		/* the largest CPU + 1 */
+	struct strtab names;		/* frame name -> id */
+	struct u64map edges;		/* parent << 32 | name -> node */
+	uint32_t *parent, *name;	/* per node; node 0 is the root */
+	size_t nr_nodes, alloc_parent, alloc_name;
+	uint32_t *pre;			/* node -> its place in depth-first order */
+	uint32_t *by_pre;		/* the inverse */
+	uint32_t *stack_node;		/* stack rank -> node */
+	size_t nr_stacks;
+	struct html_row *rows;
+	size_t nr_rows;
+	uint32_t origin;		/* the first row's bucket, rounded down to a second */
+};
+
+/*
+ * s as a JSON string. '<', '>' and '&' go as \u escapes, so no name can
+ * close the <script> element that holds the data or open a comment in it.
+ */
+static void put_json_str(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+/* "key":"value", (or null) */
+static void put_field_str(FILE *out, const char *key, const char *val)
+{
+	fprintf(out, "\"%s\":", key);
+	if (val)
+		put_json_str(out, val);
+	else
+		fputs("null", out);
+	fputc(',', out);
+}
+
+/*
+ * v (< 2^53) in base 32, low digits first, one character each from the
+ * base64url alphabet: the first 32 end a number, the last 32 say more
+ * digits follow. No separator is needed and no character needs escaping
+ * in JSON or HTML; most numbers of the page (bucket steps, CPUs, stack
+ * ranks of busy stacks) take one or two characters.
+ */
+static void put_num(FILE *out, uint64_t v)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+	while (v >= 32) {
+		fputc(digits[32 + (v & 31)], out);
+		v >>= 5;
+	}
+	fputc(digits[v], out);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct html_row *x = a, *y = b;
+
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->stack < y->stack ? -1 : x->stack > y->stack;
+}
+
+/*
+ * The node of one entry's names, from the root (the comm) down: the page's
+ * stacks are the paths of one tree, so a shared prefix is written once and
+ * the page sums a selection up the tree without building it again.
+ */
+static int html__stack_node(struct html_ctx *h, const struct view_names *v, uint32_t *out)
+{
+	uint32_t node = 0, nid;
+	uint64_t *slot;
+	bool added;
+	size_t i;
+	int err;
+
+	for (i = 0; i < v->nr; i++) {
+		err = strtab__intern(&h->names, v->names[i], &nid) ?:
+		      u64map__upsert(&h->edges, (uint64_t)node << 32 | nid, h->nr_nodes, &slot, &added);
+		if (err)
+			return err;
+		if (added) {
+			if (vec__grow(&h->parent, &h->alloc_parent, h->nr_nodes + 1, sizeof(*h->parent)) ||
+			    vec__grow(&h->name, &h->alloc_name, h->nr_nodes + 1, sizeof(*h->name)))
+				return -ENOMEM;
+			h->parent[h->nr_nodes] = node;
+			h->name[h->nr_nodes] = nid;
+			h->nr_nodes++;
+		}
+		node = (uint32_t)*slot;
+	}
+	*out = node;
+	return 0;
+}
+
+struct name_ref {
+	const char *s;
+	uint32_t id;
+};
+
+static int cmp_name_ref(const void *a, const void *b)
+{
+	const struct name_ref *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : (x->id < y->id ? -1 : x->id > y->id);
+}
+
+/* A node keyed by (parent, name's rank in sorted order). */
+struct node_key {
+	uint64_t key;
+	uint32_t node;
+};
+
+static int cmp_node_key(const void *a, const void *b)
+{
+	const struct node_key *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * Numbers the nodes depth first, children in the order of their names (as
+ * the flame graph draws them): a node's subtree is then the run of nodes
+ * after it, which the page uses for zoom, and its children come in drawing
+ * order.
+ */
+static int html__order_nodes(struct html_ctx *h)
+{
+	size_t n = h->nr_nodes, i, top = 0, pos = 0;
+	struct name_ref *nref = NULL;
+	struct node_key *nk = NULL;
+	uint32_t *rank = NULL, *first = NULL, *todo = NULL;
+	int err = -ENOMEM;
+
+	nref = calloc(h->names.nr ? h->names.nr : 1, sizeof(*nref));
+	rank = calloc(h->names.nr ? h->names.nr : 1, sizeof(*rank));
+	nk = calloc(n, sizeof(*nk));
+	first = calloc(n + 1, sizeof(*first));
+	todo = calloc(n, sizeof(*todo));
+	h->pre = calloc(n, sizeof(*h->pre));
+	h->by_pre = calloc(n, sizeof(*h->by_pre));
+	if (!nref || !rank || !nk || !first || !todo || !h->pre || !h->by_pre)
+		goto out;
+	for (i = 0; i < h->names.nr; i++)
+		nref[i] = (struct name_ref){ strtab__str(&h->names, (uint32_t)i), (uint32_t)i };
+	qsort(nref, h->names.nr, sizeof(*nref), cmp_name_ref);
+	for (i = 0; i < h->names.nr; i++)
+		rank[nref[i].id] = (uint32_t)i;
+	/* the children of each node, as a run of nk sorted by (parent, name) */
+	for (i = 1; i < n; i++)
+		nk[i - 1] = (struct node_key){ (uint64_t)h->parent[i] << 32 | rank[h->name[i]],
+					       (uint32_t)i };
+	qsort(nk, n - 1, sizeof(*nk), cmp_node_key);
+	for (i = 1; i < n; i++)
+		first[h->parent[i] + 1]++;
+	for (i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	/* depth first without recursion (stacks may be deep): children pushed last first */
+	todo[top++] = 0;
+	while (top) {
+		uint32_t node = todo[--top];
+		size_t c;
+
+		h->pre[node] = (uint32_t)pos;
+		h->by_pre[pos++] = node;
+		for (c = first[node + 1]; c > first[node]; c--)
+			todo[top++] = nk[c - 1].node;
+	}
+	err = 0;
+out:
+	free(nref);
+	free(rank);
+	free(nk);
+	free(first);
+	free(todo);
+	return err;
+}
+
+struct stack_rank {
+	uint64_t count;
+	uint32_t node;			/* in depth-first order */
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct stack_rank *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/*
+ * The stacks (the nodes rows end at) numbered by samples, most first: the
+ * rows name the busiest stacks most often, and short numbers keep the file
+ * small. rows[].stack becomes the rank.
+ */
+static int html__order_stacks(struct html_ctx *h)
+{
+	size_t n = h->nr_nodes, i;
+	struct stack_rank *rank = NULL;
+	uint64_t *count;
+	uint32_t *to_rank = NULL;
+	int err = -ENOMEM;
+
+	count = calloc(n, sizeof(*count));
+	to_rank = calloc(n, sizeof(*to_rank));
+	if (!count || !to_rank)
+		goto out;
+	for (i = 0; i < h->nr_rows; i++)
+		count[h->rows[i].stack] += h->rows[i].count;
+	for (i = 0; i < n; i++)
+		if (count[i])
+			h->nr_stacks++;
+	rank = calloc(h->nr_stacks ? h->nr_stacks : 1, sizeof(*rank));
+	h->stack_node = calloc(h->nr_stacks ? h->nr_stacks : 1, sizeof(*h->stack_node));
+	if (!rank || !h->stack_node)
+		goto out;
+	h->nr_stacks = 0;
+	for (i = 0; i < n; i++)
+		if (count[i])
+			rank[h->nr_stacks++] = (struct stack_rank){ count[i], h->pre[i] };
+	qsort(rank, h->nr_stacks, sizeof(*rank), cmp_rank);
+	for (i = 0; i < h->nr_stacks; i++) {
+		h->stack_node[i] = rank[i].node;
+		to_rank[h->by_pre[rank[i].node]] = (uint32_t)i;
+	}
+	for (i = 0; i < h->nr_rows; i++)
+		h->rows[i].stack = to_rank[h->rows[i].stack];
+	err = 0;
+out:
+	free(count);
+	free(rank);
+	free(to_rank);
+	return err;
+}
+
+/*
+ * Rows whose first number (bucket step, CPU, and whether more than one
+ * sample) or count would not be exact as a JavaScript number: only a
+ * damaged file has them (CPU numbers near 2^32 without a CPU count to
+ * refuse them); the pipeline has already refused buckets beyond
+ * VIEW_HTML_MAX_SLOTS.
+ */
+static int html__check(const struct html_ctx *h)
+{
+	uint64_t limit = HTML_MAX_NUMBER / 2 / (VIEW_HTML_MAX_SLOTS + 2);
+	size_t i;
+
+	if (h->cpu_stride > limit)
+		return -EOVERFLOW;
+	for (i = 0; i < h->nr_rows; i++)
+		if (h->rows[i].count >= HTML_MAX_NUMBER)
+			return -EOVERFLOW;
+	return 0;
+}
+
+/* Every non-empty entry of every recording as a row. */
+static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
+{
+	struct view_names v = VIEW_NAMES_INIT;
+	size_t i, k, nr = 0;
+	int err = 0;
+
+	for (i = 0; i < rc->nr_srcs; i++)
+		nr += rc->srcs[i].agg.nr;
+	h->rows = calloc(nr ? nr : 1, sizeof(*h->rows));
+	h->parent = calloc(1, sizeof(*h->parent));
+	h->name = calloc(1, sizeof(*h->name));
+	if (!h->rows || !h->parent || !h->name)
+		return -ENOMEM;
+	h->alloc_parent = h->alloc_name = h->nr_nodes = 1;	/* the root */
+	for (i = 0; i < rc->nr_srcs && !err; i++) {
+		const struct report_src *s = &rc->srcs[i];
+
+		for (k = 0; k < s->agg.nr && !err; k++) {
+			const struct agg_entry *e = &s->agg.entries[k];
+			struct html_row *r = &h->rows[h->nr_rows];
+
+			if (!e->count)
+				continue;
+			err = view_names__build(&v, rc, s, e);
+			if (!err)
+				err = html__stack_node(h, &v, &r->stack);
+			r->slot = e->slot;
+			r->cpu = e->cpu;
+			if (e->cpu >= h->cpu_stride)
+				h->cpu_stride = e->cpu + 1;
+			r->count = e->count;
+			h->nr_rows++;
+		}
+	}
+	view_names__release(&v);
+	if (!err)
+		err = html__order_nodes(h);
+	if (!err)
+		err = html__order_stacks(h);
+	/* the page starts at the whole second before the first sample (--from, a late -i) */
+	for (k = 0; k < h->nr_rows; k++)
+		if (!k || h->rows[k].slot < h->origin)
+			h->origin = h->rows[k].slot;
+	h->origin -= h->origin % (1000000000ull / VIEW_HTML_SLOT_NS);
+	for (k = 0; k < h->nr_rows; k++)
+		h->rows[k].slot -= h->origin;
+	if (!err && h->nr_rows > 1)
+		qsort(h->rows, h->nr_rows, sizeof(*h->rows), cmp_row);
+	return err;
+}
+
+/*
+ * What one recording says about itself, as a JSON object. A value that is
+ * absent (or that format/ refuses) shows as unknown: the header informs, and
+ * the samples do not depend on it.
+ */
+static void put_source(FILE *out, const struct report_src *s)
+{
+	static const char *const keys[][2] = {
+		{ "kernel", REC_META_KERNEL }, { "arch", REC_META_ARCH },
+		{ "event", REC_META_EVENT }, { "eprof_version", REC_META_EPROF_VERSION },
+	};
+	char *v = NULL;
+	size_t i;
+
+	fputc('{', out);
+	put_field_str(out, "path", s->path);
+	put_field_str(out, "host", s->hostname);
+	put_field_str(out, "command", s->command);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (recording__get_meta(s->rec, keys[i][1], &v))
+			v = NULL;
+		put_field_str(out, keys[i][0], v);
+		free(v);
+		v = NULL;
+	}
+	if (recording__get_meta(s->rec, REC_META_NR_CPUS, &v))
+		v = NULL;
+	fprintf(out, "\"cpus\":%" PRIu64 ",", v ? (uint64_t)strtoull(v, NULL, 10) : 0);
+	free(v);
+	fprintf(out, "\"start_realtime\":%" PRIu64 ",\"duration_ns\":%" PRIu64
+		",\"freq_hz\":%" PRIu64 ",\"samples\":%" PRIu64 "}", s->start_realtime,
+		s->end_ns > s->start_ns ? s->end_ns - s->start_ns : 0, s->freq_hz, s->nr_samples);
+}
+
+/* The recordings' CPU -> NUMA node map (the first recording that lists a CPU wins). */
+static void put_nodes(FILE *out, const struct report_ctx *rc)
+{
+	size_t n = 0, i, c;
+
+	for (i = 0; i < rc->nr_srcs; i++)
+		if (rc->srcs[i].nr_cpu_node > n)
+			n = rc->srcs[i].nr_cpu_node;
+	fputs("\"nodes\":[", out);
+	for (c = 0; c < n; c++) {
+		int32_t node = -1;
+
+		for (i = 0; i < rc->nr_srcs && node < 0; i++)
+			node = report_src__node(&rc->srcs[i], (uint32_t)c);
+		fprintf(out, c ? ",%" PRId32 : "%" PRId32, node);
+	}
+	fputs("],", out);
+}
+
+static void put_quality(FILE *out, const struct report_summary *sum)
+{
+	const struct tick_breakdown *tb = &sum->ticks;
+
+	fprintf(out, "\"quality\":{\"samples\":%" PRIu64 ",\"lost_samples\":%" PRIu64
+		",\"lost_stacks\":%" PRIu64 ",\"truncated_stacks\":%" PRIu64 ",\"frames\":%" PRIu64
+		",\"resolved\":%" PRIu64 ",\"filtered\":%" PRIu64, sum->samples, sum->lost_samples,
+		sum->lost_stacks, sum->truncated_stacks, sum->frames, sum->resolved, sum->filtered);
+	if (sum->unw_walks)
+		fprintf(out, ",\"unwind\":{\"walks\":%" PRIu64 ",\"complete\":%" PRIu64
+			",\"truncated\":%" PRIu64 ",\"fallback\":%" PRIu64 "}", sum->unw_walks,
+			sum->unw_complete, sum->unw_truncated, sum->unw_fallback);
+	if (sum->ticks_known)
+		fprintf(out, ",\"ticks\":{\"expected\":%" PRIu64 ",\"fired\":%" PRIu64
+			",\"kept\":%" PRIu64 ",\"throttled\":%" PRIu64 ",\"missed\":%" PRIu64 "}",
+			tb->expected, tb->fired, tb->kept, tb->throttled, tb->missed);
+	fputs("},", out);
+}
+
+static void put_data(struct html_ctx *h, const struct report_ctx *rc)
+{
+	FILE *out = h->out;
+	const struct report_opts *o = rc->opts;
+	uint32_t prev = 0;
+	size_t i;
+
+	fprintf(out, "{\"version\":2,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
+		",\"cpu_stride\":%" PRIu32 ",\"origin_ns\":%llu,", VIEW_HTML_SLOT_NS,
+		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID ? 2 : 1, rc->total, h->cpu_stride,
+		h->origin * VIEW_HTML_SLOT_NS);
+	put_field_str(out, "title", o->title);
+	fputs("\"sources\":[", out);
+	for (i = 0; i < rc->nr_srcs; i++) {
+		if (i)
+			fputc(',', out);
+		put_source(out, &rc->srcs[i]);
+	}
+	fputs("],", out);
+	put_nodes(out, rc);
+	put_quality(out, rc->sum);
+	fputs("\n\"names\":[", out);
+	for (i = 0; i < h->names.nr; i++) {
+		if (i)
+			fputc(',', out);
+		put_json_str(out, strtab__str(&h->names, (uint32_t)i));
+	}
+	/* nodes 1.. in depth-first order: the step back to the parent, the name */
+	fprintf(out, "],\n\"nr_nodes\":%zu,\"tree\":\"", h->nr_nodes);
+	for (i = 1; i < h->nr_nodes; i++) {
+		uint32_t node = h->by_pre[i];
+
+		put_num(out, i - h->pre[h->parent[node]]);
+		put_num(out, h->name[node]);
+	}
+	fprintf(out, "\",\n\"nr_stacks\":%zu,\"stacks\":\"", h->nr_stacks);
+	for (i = 0; i < h->nr_stacks; i++)
+		put_num(out, h->stack_node[i]);
+	/*
+	 * per row: (bucket step * CPUs + CPU) * 2 + (more than one sample),
+	 * then samples - 2 when there are more, then the stack's rank
+	 */
+	fprintf(out, "\",\n\"nr_rows\":%zu,\"rows\":\"", h->nr_rows);
+	for (i = 0; i < h->nr_rows; i++) {
+		const struct html_row *r = &h->rows[i];
+		uint64_t head = ((uint64_t)(r->slot - prev) * h->cpu_stride + r->cpu) * 2 + (r->count > 1);
+
+		put_num(out, head);
+		if (r->count > 1)
+			put_num(out, r->count - 2);
+		put_num(out, r->stack);
+		prev = r->slot;
+	}
+	fputs("\"}", out);
+}
+
+int view_html__write(const struct report_ctx *rc, FILE *out)
+{
+	struct html_ctx h = { .out = out, .edges = U64MAP_INIT, .cpu_stride = 1 };
+	int err;
+
+	strtab__init(&h.names);
+	err = html__collect(&h, rc) ?: html__check(&h);
+	if (err)
+		goto out;
+	/* no network: a page that tried to fetch anything would be a bug, and is refused */
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n"
+	      "<title>eprof report</title>\n<style>\n", out);
+	fputs(eprof_html_app_css, out);
+	fputs("</style></head>\n<body>\n<script id=\"eprof-data\" type=\"application/json\">", out);
+	put_data(&h, rc);
+	fputs("</script>\n<script>\n", out);
+	fputs(eprof_html_app_js, out);
+	fputs("</script>\n</body></html>\n", out);
+	err = view__check_stream(out);
+out:
+	free(h.rows);
+	free(h.parent);
+	free(h.name);
+	free(h.pre);
+	free(h.by_pre);
+	free(h.stack_node);
+	strtab__release(&h.names);
+	u64map__release(&h.edges);
+	return err;
+}

@@ -1,0 +1,828 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/output/html/app.js - the HTML report's page (report/output/html.c writes the
+ * data it reads). Plain JS, no library, nothing fetched.
+ *
+ * Every view is a sum over the same rows (time bucket, CPU, stack, samples):
+ * a selection is a time range and a set of CPUs; its flame graph and top
+ * tables come from the samples per stack of the rows it keeps. A second
+ * selection (shift-drag) is compared with the first: frame widths follow
+ * the second, colours the change of share (red grew, blue shrank), and the
+ * top tables carry the noise estimate of `eprof report --diff --top`.
+ */
+'use strict';
+(function () {
+	var D = JSON.parse(document.getElementById('eprof-data').textContent);
+	var t0Load = performance.now();
+	var CELL_NS = 20e6, ROWS = 50, SIG_Z = 3;
+	var names = D.names, nNames = names.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
+	var i, j;
+
+	/* the numbers of D.tree, D.stacks and D.rows: base 32, low digit first (output/html.c put_num) */
+	var DIGIT = new Int8Array(128).fill(-1);
+	'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split('').forEach(function (ch, k) {
+		DIGIT[ch.charCodeAt(0)] = k;
+	});
+	function Reader(str) { this.s = str; this.p = 0; }
+	Reader.prototype.num = function () {
+		var v = 0, mul = 1, d;
+		for (;;) {
+			d = DIGIT[this.s.charCodeAt(this.p++) & 127];
+			if (d < 0) throw new Error('damaged data at ' + (this.p - 1));
+			if (d < 32) return v + d * mul;
+			v += (d - 32) * mul;
+			mul *= 32;
+		}
+	};
+
+	/*
+	 * The tree of every stack: node 0 is the root, the others come depth
+	 * first with their children in drawing order, so a node's subtree is
+	 * the run [node, end[node]). A selection sums its rows into the stacks,
+	 * the stacks into the nodes they end at, then every node into its
+	 * parent, last first: two passes over typed arrays, whatever the size
+	 * of the selection.
+	 */
+	var nNodes = D.nr_nodes, rd = new Reader(D.tree);
+	var par = new Int32Array(nNodes), nm = new Int32Array(nNodes), depth = new Int32Array(nNodes);
+	var end = new Int32Array(nNodes), firstKid = new Int32Array(nNodes).fill(-1);
+	var nextSib = new Int32Array(nNodes).fill(-1), lastKid = new Int32Array(nNodes).fill(-1);
+	var firstOcc = new Uint8Array(nNodes), maxDepth = 0;
+	par[0] = -1;
+	nm[0] = -1;
+	for (i = 1; i < nNodes; i++) {
+		var p = i - rd.num();
+		par[i] = p;
+		nm[i] = rd.num();
+		if (p < 0 || p >= i || nm[i] >= nNames) throw new Error('damaged tree at node ' + i);
+		depth[i] = depth[p] + 1;
+		if (depth[i] > maxDepth) maxDepth = depth[i];
+		if (lastKid[p] < 0) firstKid[p] = i; else nextSib[lastKid[p]] = i;
+		lastKid[p] = i;
+	}
+	lastKid = null;
+	for (i = 0; i < nNodes; i++) end[i] = i + 1;
+	for (i = nNodes - 1; i > 0; i--) if (end[i] > end[par[i]]) end[par[i]] = end[i];
+	/* firstOcc: no ancestor has the same name (a recursive call counts once in "total") */
+	(function () {
+		var path = new Int32Array(maxDepth + 1), on = new Int32Array(nNames), len = 0;
+		for (var n = 1; n < nNodes; n++) {
+			while (len >= depth[n]) {
+				var q = path[--len];
+				if (depth[q] > labelDepth) on[nm[q]]--;
+			}
+			firstOcc[n] = on[nm[n]] === 0 ? 1 : 0;
+			if (depth[n] > labelDepth) on[nm[n]]++;	/* the comm (and pid) levels are no function */
+			path[len++] = n;
+		}
+	}());
+	var nStacks = D.nr_stacks, stackNode = new Int32Array(nStacks);
+	rd = new Reader(D.stacks);
+	for (i = 0; i < nStacks; i++) {
+		stackNode[i] = rd.num();
+		if (stackNode[i] <= 0 || stackNode[i] >= nNodes) throw new Error('damaged stack ' + i);
+	}
+
+	/* the rows (10 ms bucket, CPU, stack's node, samples), sorted by time */
+	var N = D.nr_rows, stride = D.cpu_stride;
+	var rowSlot = new Int32Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(N);
+	var rowN = new Float64Array(N);
+	var s = 0, maxCpu = -1, maxSlot = 0;
+	rd = new Reader(D.rows);
+	for (i = 0; i < N; i++) {
+		var head = rd.num(), more = head % 2, tc = (head - more) / 2, cpu = tc % stride;
+		s += (tc - cpu) / stride;
+		rowSlot[i] = s;
+		rowCpu[i] = cpu;
+		rowN[i] = more ? rd.num() + 2 : 1;
+		var k = rd.num();
+		if (k >= nStacks) throw new Error('damaged row ' + i);
+		rowStk[i] = stackNode[k];	/* rows count into the node the stack ends at */
+		if (cpu > maxCpu) maxCpu = cpu;
+	}
+	if (N) maxSlot = rowSlot[N - 1];
+	D.tree = D.stacks = D.rows = rd = null;	/* the typed copies are what stays */
+
+	/* times on the page count from origin (the whole second before the first sample), labels from the start */
+	var origin = D.origin_ns || 0, dur = (maxSlot + 1) * slotNs;
+	D.sources.forEach(function (src) { if (src.duration_ns - origin > dur) dur = src.duration_ns - origin; });
+	var nSec = Math.max(1, Math.ceil(dur / 1e9));
+	/* CPUs without samples get strips too, as far as a sane CPU count goes */
+	var nCpu = maxCpu + 1;
+	D.sources.forEach(function (src) { if (src.cpus > nCpu) nCpu = Math.min(src.cpus, Math.max(nCpu, 1024)); });
+
+	/* the rows of the CPU strips: one per CPU, then one per NUMA node when there are several */
+	var strips = [], nodeIds = [];
+	for (i = 0; i < nCpu; i++) strips.push({ label: 'cpu ' + i, cpus: [i] });
+	D.nodes.forEach(function (n, c) { if (n >= 0 && c < nCpu && nodeIds.indexOf(n) < 0) nodeIds.push(n); });
+	nodeIds.sort(function (a, b) { return a - b; });
+	if (nodeIds.length > 1)
+		nodeIds.forEach(function (n) {
+			var cpus = [];
+			D.nodes.forEach(function (m, c) { if (m === n && c < nCpu) cpus.push(c); });
+			strips.push({ label: 'node ' + n, cpus: cpus });
+		});
+
+	/* --- the page ------------------------------------------------------------ */
+	function el(tag, attrs, parent, text) {
+		var e = document.createElement(tag);
+		if (attrs) Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+		if (text !== undefined) e.textContent = text;
+		if (parent) parent.appendChild(e);
+		return e;
+	}
+	function fmtPct(x) { return (100 * x).toFixed(2) + '%'; }
+	function fmtSec(ns) { return (ns / 1e9).toFixed(3) + ' s'; }
+	function secLabel(sec) { return Math.round(sec + origin / 1e9) + 's'; }
+	function fmtInt(x) { return String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
+
+	var body = document.body;
+	var hdr = el('header', { id: 'hdr' }, body);
+	el('h1', null, hdr, D.title || 'eprof report');
+	/* what was recorded: the target as `eprof record` was given it (-- CMD, -a, -p PIDS) */
+	function target(t) {
+		if (!t) return null;
+		if (t === '-a') return 'whole system (-a)';
+		if (t.slice(0, 3) === '-- ') return t.slice(3);
+		if (t.slice(0, 3) === '-p ') return 'processes ' + t.slice(3) + ' (-p)';
+		return t;
+	}
+	D.sources.forEach(function (src) {
+		var line = el('div', { 'class': 'meta' }, hdr);
+		function bit(k, v) {
+			if (v === null || v === undefined || v === '') return;
+			if (line.childNodes.length) el('span', { 'class': 'sep' }, line, ' \u00b7 ');
+			el('span', { 'class': 'k' }, line, k + ' ');
+			el('span', { 'class': 'v' }, line, v);
+		}
+		if (D.sources.length > 1) bit('file', src.path);
+		bit('recorded', target(src.command));
+		bit('host', src.host);
+		bit('kernel', src.kernel ? src.kernel + (src.arch ? ' ' + src.arch : '') : null);
+		bit('CPUs', src.cpus ? String(src.cpus) : null);
+		bit('duration', fmtSec(src.duration_ns));
+		bit('rate', src.freq_hz ? src.freq_hz + ' Hz' : null);
+		bit('samples', fmtInt(src.samples));
+	});
+	var q = D.quality, qbits = [];
+	/* as report__print_summary(): under -a every tick is a sample, else missed ticks were anyone's */
+	var gone = q.ticks ? q.ticks.throttled + q.ticks.missed : 0;
+	var everyTick = q.ticks && q.ticks.kept === q.ticks.fired, lost = q.lost_samples + (everyTick ? gone : 0);
+	qbits.push(fmtInt(lost) + ' samples lost' + (everyTick ? ' (' + fmtInt(q.ticks.throttled) +
+		' throttled, ' + fmtInt(q.ticks.missed) + ' missed by a late timer, ' + fmtInt(q.lost_samples) +
+		' ring buffer full)' : gone ? ' (ring buffer full; the clock also lost ' + fmtInt(gone) +
+		' ticks of any task)' : ''));
+	qbits.push(fmtInt(q.lost_stacks) + ' stacks not captured');
+	qbits.push(fmtInt(q.truncated_stacks) + ' stacks truncated');
+	if (q.unwind)
+		qbits.push(fmtInt(q.unwind.fallback) + ' of ' + fmtInt(q.unwind.walks) +
+			' user stacks unwound with a frame-pointer fallback, ' + fmtInt(q.unwind.truncated) +
+			' cut at the depth limit');
+	qbits.push(q.frames ? (Math.floor(1000 * q.resolved / q.frames) / 10).toFixed(1) +
+		'% of frames named' : 'no frames');
+	if (q.filtered) qbits.push(fmtInt(q.filtered) + ' samples left out by the filters');
+	var qual = el('div', { 'class': 'quality', id: 'quality' }, hdr, 'Quality: ' + qbits.join(', '));
+	if (lost || q.truncated_stacks || (q.frames && q.resolved < 0.9 * q.frames))
+		qual.className += ' warn';
+
+	var heatTitle = el('h2', null, body, 'Heat map: seconds across, 20 ms steps down');
+	el('div', { 'class': 'hint' }, body, 'Drag to select a time range; shift-drag for a ' +
+		'second range to compare with the first; double-click to select everything.');
+	var heatWrap = el('div', { 'class': 'scroll' }, body);
+	var heat = el('canvas', { id: 'heat' }, heatWrap);
+	el('h2', null, body, 'CPUs' + (nodeIds.length > 1 ? ' and NUMA nodes' : ''));
+	el('div', { 'class': 'hint' }, body, 'Click a strip for its CPU over the whole ' +
+		'recording, drag along it for a time range on that CPU (shift: second selection).');
+	var cpuWrap = el('div', { 'class': 'scroll' }, body);
+	var cpuCv = el('canvas', { id: 'cpus' }, cpuWrap);
+
+	var bar = el('div', { id: 'bar' }, body);
+	var modeBtn = el('button', { id: 'mode' }, bar, 'Icicle');
+	var unzoomBtn = el('button', { id: 'unzoom' }, bar, 'Reset zoom');
+	var clearBtn = el('button', { id: 'clear' }, bar, 'Select all');
+	el('span', null, bar, ' Search: ');
+	var search = el('input', { id: 'search', type: 'search', placeholder: 'regex' }, bar);
+	var matched = el('span', { id: 'matched' }, bar);
+	var selInfo = el('span', { id: 'sel' }, bar);
+	var flameWrap = el('div', { id: 'flamewrap' }, body);
+	var flame = el('canvas', { id: 'flame' }, flameWrap);
+	var details = el('div', { id: 'details' }, body, ' ');
+	var tables = el('div', { id: 'tables' }, body);
+
+	/* --- state ------------------------------------------------------------------ */
+	var ALL = { t0: 0, t1: Infinity, cpus: null, what: 'everything' };
+	var sel = { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
+	var icicle = false, zoom = 0, searchRe = null;
+	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0 };
+
+	/* the rows of each CPU, in time order: a CPU selection reads only its own */
+	var cpuRows = [];
+	(function () {
+		var cnt = new Int32Array(nCpu), c;
+		for (i = 0; i < N; i++) cnt[rowCpu[i]]++;
+		for (c = 0; c < nCpu; c++) cpuRows.push(new Int32Array(cnt[c]));
+		cnt.fill(0);
+		for (i = 0; i < N; i++) { c = rowCpu[i]; cpuRows[c][cnt[c]++] = i; }
+	}());
+	/* the first of rows (row indexes; null: all rows) whose bucket is at or after slot */
+	function firstAt(rows, slot) {
+		var a = 0, b = rows ? rows.length : N;
+		while (a < b) {
+			var mid = (a + b) >> 1;
+			if (rowSlot[rows ? rows[mid] : mid] < slot) a = mid + 1; else b = mid;
+		}
+		return a;
+	}
+	/*
+	 * One selection's samples per node: sv, of the stacks that end there
+	 * (self), and v, of the stacks through it (v of the root is all). The
+	 * last few are kept: a second selection leaves the first as it was, and
+	 * going back to one costs nothing.
+	 */
+	var selCache = [];
+	function selKey(se) { return se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
+	function selCounts(se) {
+		var key = selKey(se), k, r, i;
+		for (k = 0; k < selCache.length; k++)
+			if (selCache[k].key === key) return selCache[k].res;
+		var sv = new Float64Array(nNodes), lo = se.t0 / slotNs, hi = se.t1 / slotNs;
+		if (se.cpus) {
+			se.cpus.forEach(function (c) {
+				var rows = cpuRows[c];
+				if (!rows) return;
+				for (var j = firstAt(rows, lo), e = firstAt(rows, hi); j < e; j++) {
+					r = rows[j];
+					sv[rowStk[r]] += rowN[r];
+				}
+			});
+		} else {
+			for (i = firstAt(null, lo), k = firstAt(null, hi); i < k; i++) sv[rowStk[i]] += rowN[i];
+		}
+		var v = sv.slice();
+		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
+		var res = { sv: sv, v: v, total: v[0] };
+		selCache.unshift({ key: key, res: res });
+		if (selCache.length > 4) selCache.pop();
+		return res;
+	}
+
+	/* --- heat map ------------------------------------------------------------ */
+	var HX = 46, HY = 18, CH = 6;
+	var CW = Math.max(2, Math.min(16, Math.floor(1100 / nSec)));
+	heat.width = HX + nSec * CW + 4;
+	heat.height = HY + ROWS * CH + 2;
+	/* samples per cell (second, 20 ms row) of some CPUs (null: all) */
+	function heatCellsOf(cpus) {
+		var cells = new Float64Array(nSec * ROWS), per = CELL_NS / slotNs, i;
+		function add(r) {
+			var cell = Math.floor(rowSlot[r] / per);
+			if (cell < cells.length) cells[cell] += rowN[r];
+		}
+		if (cpus)
+			cpus.forEach(function (c) { var rows = cpuRows[c] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+		else
+			for (i = 0; i < N; i++) add(i);
+		return cells;
+	}
+	/* 65 shades, from white through yellow and orange to red */
+	var SHADES = [];
+	for (i = 0; i <= 64; i++) {
+		var tt = Math.sqrt(i / 64);
+		SHADES.push(i ? [Math.round(255 - 40 * tt), Math.round(235 - 200 * tt), Math.round(200 - 180 * tt)] :
+			[244, 244, 244]);
+	}
+	function shadeOf(v, max) { return v ? Math.max(1, Math.round(64 * v / max)) : 0; }
+	function rgb(c) { return 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')'; }
+	/*
+	 * The cells of the heat map, drawn as pixels into a canvas that every
+	 * redraw copies before shading the selections; redrawn only when the
+	 * CPUs a selection looks at change.
+	 */
+	var heatBase = document.createElement('canvas'), heatBaseFor = '-';
+	heatBase.width = heat.width;
+	heatBase.height = heat.height;
+	var heatCache = new Map();	/* CPUs -> cells */
+	function paintHeatBase(cpus, label) {
+		var key = cpus ? cpus.join(',') : '';
+		if (key === heatBaseFor) return;
+		heatBaseFor = key;
+		var cells = heatCache.get(key), max = 0, sec, row, x, y;
+		if (!cells) {
+			cells = heatCellsOf(cpus);
+			if (heatCache.size > 8) heatCache.clear();
+			heatCache.set(key, cells);
+		}
+		for (i = 0; i < cells.length; i++) if (cells[i] > max) max = cells[i];
+		var g = heatBase.getContext('2d'), w = nSec * CW, h = ROWS * CH;
+		g.clearRect(0, 0, heatBase.width, heatBase.height);
+		g.fillStyle = '#555';
+		g.font = '10px sans-serif';
+		for (row = 0; row < ROWS; row += 10)
+			g.fillText(row * 20 + ' ms', 2, HY + row * CH + 8);
+		var step = Math.max(1, Math.ceil(40 / CW));
+		for (sec = 0; sec < nSec; sec += step)
+			g.fillText(secLabel(sec), HX + sec * CW, 12);
+		if (cpus) {
+			g.fillStyle = '#06c';
+			g.fillText(label, 2, 12);
+		}
+		var img = g.createImageData(w, h), px = img.data, gapX = CW > 3 ? 1 : 0;
+		for (sec = 0; sec < nSec; sec++)
+			for (row = 0; row < ROWS; row++) {
+				var c = SHADES[shadeOf(cells[sec * ROWS + row], max)];
+				for (y = row * CH; y < row * CH + CH - 1; y++)
+					for (x = sec * CW; x < sec * CW + CW - gapX; x++) {
+						var o = (y * w + x) * 4;
+						px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+					}
+			}
+		g.putImageData(img, HX, HY);
+		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + ': seconds across, 20 ms steps down';
+	}
+	/* a time range as one run of cells per second it touches */
+	function shadeHeat(g, se, colour) {
+		if (!se || se === ALL || se.t1 === Infinity) return;
+		g.fillStyle = colour;
+		for (var sec = Math.floor(se.t0 / 1e9); sec < nSec && sec * 1e9 < se.t1; sec++) {
+			var r0 = Math.max(0, Math.floor((se.t0 - sec * 1e9) / CELL_NS));
+			var r1 = Math.min(ROWS, Math.ceil((se.t1 - sec * 1e9) / CELL_NS));
+			if (r1 > r0) g.fillRect(HX + sec * CW, HY + r0 * CH, CW - (CW > 3 ? 1 : 0), (r1 - r0) * CH - 1);
+		}
+	}
+	function drawHeat() {
+		var g = heat.getContext('2d'), a = pending && !pending.b ? pending.se : sel.a;
+		/* the heat map shows the CPUs of the first selection (all for a time range) */
+		paintHeatBase(a.cpus, a.what);
+		g.clearRect(0, 0, heat.width, heat.height);
+		g.drawImage(heatBase, 0, 0);
+		shadeHeat(g, a, 'rgba(0,100,220,0.4)');
+		shadeHeat(g, pending && pending.b ? pending.se : sel.b, 'rgba(230,120,0,0.45)');
+	}
+	function heatCellAt(ev) {
+		var r = heat.getBoundingClientRect();
+		var sec = Math.floor((ev.clientX - r.left - HX) / CW);
+		var row = Math.floor((ev.clientY - r.top - HY) / CH);
+		sec = Math.max(0, Math.min(nSec - 1, sec));
+		row = Math.max(0, Math.min(ROWS - 1, row));
+		return (sec * ROWS + row) * CELL_NS;
+	}
+
+	/* --- CPU strips -------------------------------------------------------- */
+	var SX = 64, SW = 1000, SH = 14;
+	var stripBins = strips.map(function () { return new Float64Array(SW); }), stripMax = 0;
+	var cpuStrips = [];	/* cpu -> strip indexes holding it */
+	strips.forEach(function (st, k) {
+		st.cpus.forEach(function (c) { (cpuStrips[c] = cpuStrips[c] || []).push(k); });
+	});
+	for (i = 0; i < N; i++) {
+		var px = Math.min(SW - 1, Math.floor(rowSlot[i] * slotNs / dur * SW)), ks = cpuStrips[rowCpu[i]];
+		if (ks) for (j = 0; j < ks.length; j++) stripBins[ks[j]][px] += rowN[i];
+	}
+	/* a node's strip has its own scale: it sums several CPUs */
+	var stripMaxOf = strips.map(function (st, k) {
+		var m = 0, b = stripBins[k];
+		for (var x = 0; x < SW; x++) if (b[x] > m) m = b[x];
+		if (st.cpus.length === 1 && m > stripMax) stripMax = m;
+		return m;
+	});
+	cpuCv.width = SX + SW + 4;
+	cpuCv.height = strips.length * SH + 14;
+
+	function sameCpus(a, b) { return a && b && a.join(',') === b.join(','); }
+	var stripBase = document.createElement('canvas');
+	stripBase.width = cpuCv.width;
+	stripBase.height = cpuCv.height;
+	(function () {
+		var g = stripBase.getContext('2d');
+		g.font = '10px sans-serif';
+		strips.forEach(function (st, k) {
+			var y = k * SH, b = stripBins[k], x, max = st.cpus.length === 1 ? stripMax : stripMaxOf[k];
+			g.fillStyle = '#333';
+			g.fillText(st.label, 2, y + 10);
+			for (x = 0; x < SW; x++) {
+				g.fillStyle = rgb(SHADES[shadeOf(b[x], max)]);
+				g.fillRect(SX + x, y, 1, SH - 2);
+			}
+		});
+		g.fillStyle = '#555';
+		var step = Math.max(1, Math.ceil(nSec / 10));
+		for (var sec = 0; sec <= nSec; sec += step)
+			g.fillText(secLabel(sec), SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
+	}());
+	function drawStrips() {
+		var g = cpuCv.getContext('2d');
+		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
+		g.drawImage(stripBase, 0, 0);
+		strips.forEach(function (st, k) {
+			[['a', 'rgba(0,100,220,0.35)'], ['b', 'rgba(230,120,0,0.4)']].forEach(function (p) {
+				var se = pending && pending.b === (p[0] === 'b') ? pending.se : sel[p[0]];
+				if (!se || se === ALL || (se.cpus && !sameCpus(se.cpus, st.cpus))) return;
+				var x0 = se.t0 / dur * SW, x1 = Math.min(se.t1, dur) / dur * SW;
+				g.fillStyle = p[1];
+				g.fillRect(SX + x0, k * SH, Math.max(1, x1 - x0), SH - 2);
+			});
+		});
+	}
+	function stripAt(ev) {
+		var r = cpuCv.getBoundingClientRect();
+		var k = Math.max(0, Math.min(strips.length - 1, Math.floor((ev.clientY - r.top) / SH)));
+		var x = Math.max(0, Math.min(SW, ev.clientX - r.left - SX));
+		return { k: k, x: x };
+	}
+
+	/* --- selecting ------------------------------------------------------------ */
+	var drag = null;
+	function describe(se) {
+		if (se === ALL) return 'everything';
+		var w = se.t1 === Infinity ? 'whole recording' : fmtSec(se.t0 + origin) + ' - ' + fmtSec(se.t1 + origin);
+		return w + (se.cpus ? ' on ' + se.what : '');
+	}
+	/* the selection a drag from d to where ev is makes */
+	function dragSel(d, ev) {
+		if (d.on === 'heat') {
+			var to = heatCellAt(ev);
+			return { t0: Math.min(d.from, to), t1: Math.max(d.from, to) + CELL_NS, cpus: null, what: '' };
+		}
+		var p = stripAt(ev), x0 = Math.min(d.x, p.x), x1 = Math.max(d.x, p.x);
+		var se = { cpus: strips[d.k].cpus, what: strips[d.k].label, t0: 0, t1: Infinity };
+		if (x1 - x0 >= 3) {
+			se.t0 = x0 / SW * dur;
+			se.t1 = x1 / SW * dur;
+		}
+		return se;
+	}
+	function setSel(which, se) {
+		sel[which] = se;
+		redraw();
+	}
+	heat.addEventListener('mousedown', function (ev) {
+		drag = { on: 'heat', from: heatCellAt(ev), b: ev.shiftKey };
+		ev.preventDefault();
+	});
+	cpuCv.addEventListener('mousedown', function (ev) {
+		var p = stripAt(ev);
+		drag = { on: 'cpu', k: p.k, x: p.x, b: ev.shiftKey };
+		ev.preventDefault();
+	});
+	/* while dragging only the heat map and the strips follow the mouse: they cost nothing */
+	window.addEventListener('mousemove', function (ev) {
+		if (!drag) return;
+		pending = { b: drag.b, se: dragSel(drag, ev) };
+		drawHeat();
+		drawStrips();
+	});
+	window.addEventListener('mouseup', function (ev) {
+		var d = drag;
+		drag = null;
+		pending = null;
+		if (!d) return;
+		var t = performance.now();
+		setSel(d.b ? 'b' : 'a', dragSel(d, ev));
+		painted(t);
+	});
+	/* the time from the user's action to the frame that shows its result */
+	function painted(t) {
+		requestAnimationFrame(function () {
+			setTimeout(function () { timing.lastPaint = performance.now() - t; }, 0);
+		});
+	}
+	function selectAll() {
+		sel.b = null;
+		zoom = 0;
+		setSel('a', ALL);
+	}
+	heat.addEventListener('dblclick', selectAll);
+	clearBtn.addEventListener('click', selectAll);
+	modeBtn.addEventListener('click', function () {
+		icicle = !icicle;
+		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
+		drawFlame();
+	});
+	unzoomBtn.addEventListener('click', function () { zoom = 0; drawFlame(); drawTables(); });
+	search.addEventListener('input', function () {
+		var v = search.value;
+		searchRe = null;
+		if (v) {
+			try { searchRe = new RegExp(v); } catch (e) {
+				searchRe = new RegExp(v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+			}
+		}
+		drawFlame();
+	});
+
+	/* --- the flame graph -------------------------------------------------------- */
+	var cur = null;	/* what the last redraw computed */
+	function hash(str) {
+		var h = 2166136261, k;
+		for (k = 0; k < str.length; k++) { h ^= str.charCodeAt(k); h = Math.imul(h, 16777619); }
+		return ((h >>> 0) % 1000) / 1000;
+	}
+	function share(v, tot) { return tot ? v / tot : 0; }
+	/* the change of node n's share between the selections, second minus first */
+	function delta(n) { return share(cur.v[n], cur.total) - share(cur.v2[n], cur.total2); }
+	var hitName = null;	/* per name: does the search match it */
+	function frameColour(n) {
+		var nmv = names[nm[n]], v;
+		if (hitName && hitName[nm[n]]) return 'rgb(230,0,230)';
+		if (cur.diff) {
+			var d = delta(n), t;
+			if (!cur.maxDelta || Math.abs(d) < 1e-12) return 'rgb(245,245,245)';
+			t = Math.min(1, Math.abs(d) / cur.maxDelta);
+			v = Math.round(235 - 195 * t);
+			return d > 0 ? 'rgb(255,' + v + ',' + v + ')' : 'rgb(' + v + ',' + v + ',255)';
+		}
+		v = hash(nmv);
+		if (depth[n] <= labelDepth) return 'rgb(' + (150 + 30 * v | 0) + ',' + (165 + 30 * v | 0) + ',' + (195 + 30 * v | 0) + ')';
+		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v | 0; return 'rgb(' + gr + ',' + gr + ',' + gr + ')'; }
+		if (/_\[k\]$/.test(nmv)) return 'rgb(' + (240 + 15 * v | 0) + ',' + (160 + 40 * v | 0) + ',' + (110 + 25 * v | 0) + ')';
+		if (/_\[j\]$/.test(nmv)) return 'rgb(' + (50 + 70 * v | 0) + ',' + (180 + 60 * v | 0) + ',90)';
+		return 'rgb(' + (205 + 50 * v | 0) + ',' + (230 * hash(nmv + '.') | 0) + ',' + (55 * hash(nmv + ',') | 0) + ')';
+	}
+	var colourCache = new Map();	/* name -> fill, outside the diff and search */
+	function fillOf(n) {
+		if (n === 0) return 'rgb(200,200,205)';
+		if (cur.diff || (hitName && hitName[nm[n]])) return frameColour(n);
+		var key = depth[n] <= labelDepth ? -1 - nm[n] : nm[n], f = colourCache.get(key);
+		if (!f) colourCache.set(key, f = frameColour(n));
+		return f;
+	}
+
+	/*
+	 * The matched share: samples whose stack has a frame that matches,
+	 * within the zoom. hp[n]: a frame from the root to n matches; the stacks
+	 * that end at such a node are the matched ones.
+	 */
+	function matchedSamples(z) {
+		var hp = new Uint8Array(nNodes), n, mt = 0;
+		for (n = 1; n < nNodes; n++) hp[n] = hitName[nm[n]] | hp[par[n]];
+		for (n = z; n < end[z]; n++) if (hp[n]) mt += cur.sv[n];
+		return mt;
+	}
+
+	/* the flame graph's width follows the window's, read when it changes (reading it forces a layout) */
+	var FH = 16, rects = [], flameW = 0;
+	function measureWidth() {
+		flameW = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
+	}
+	measureWidth();
+	window.addEventListener('resize', function () {
+		var w = flameW;
+		measureWidth();
+		if (w !== flameW) drawFlame();
+	});
+	function drawFlame() {
+		var W = flameW;
+		var z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, chain = [], n;
+		if (searchRe) {
+			hitName = new Uint8Array(nNames);
+			for (n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
+		} else {
+			hitName = null;
+		}
+		for (n = z; n >= 0; n = par[n]) chain.unshift(n);
+		/* what is drawn: frames at least minW wide; each as (node, x) */
+		var bn = [], bx = [];
+		chain.forEach(function (a) { if (a !== z) { bn.push(a); bx.push(0); } });
+		(function walk(n, x) {
+			bn.push(n);
+			bx.push(x);
+			if (depth[n] + 1 > rows) rows = depth[n] + 1;
+			for (var c = firstKid[n]; c >= 0; c = nextSib[c]) {
+				var w = v[c] * scale;
+				if (w >= minW) walk(c, x);
+				x += w;
+			}
+		}(z, 0));
+		rows = Math.max(rows, chain.length);
+		flame.width = W;
+		flame.height = rows * FH + 4;
+		var g = flame.getContext('2d');
+		g.font = '11px sans-serif';
+		g.textBaseline = 'middle';
+		rects = [];
+		for (var k = 0; k < bn.length; k++) {
+			n = bn[k];
+			var x = bx[k], w = n === z || depth[n] < depth[z] ? W : v[n] * scale, d = depth[n];
+			var y = icicle ? d * FH : (rows - 1 - d) * FH, fill = fillOf(n);
+			g.fillStyle = fill;
+			g.fillRect(x, y, Math.max(w - 0.5, 0.5), FH - 1);
+			rects.push({ x: x, y: y, w: w, n: n, fill: fill });
+			if (w > 20) {
+				var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
+				if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+				g.fillStyle = '#000';
+				g.fillText(label, x + 3, y + FH / 2);
+			}
+		}
+		if (hitName) {
+			var mt = matchedSamples(z), share0 = v[z] ? mt / v[z] : 0;
+			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtInt(mt) + ' of ' + fmtInt(v[z]) + ')';
+			matched.setAttribute('data-share', String(share0));
+		} else {
+			matched.textContent = '';
+			matched.removeAttribute('data-share');
+		}
+		/* a tall flame graph scrolls in its box, which starts at the root (app.css: column-reverse) */
+		if (flameWrap.className !== (icicle ? 'icicle' : '')) {
+			flameWrap.className = icicle ? 'icicle' : '';
+			flameWrap.scrollTop = 0;
+		}
+	}
+	function frameAt(ev) {
+		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top, k;
+		for (k = rects.length - 1; k >= 0; k--) {
+			var b = rects[k];
+			if (x >= b.x && x < b.x + b.w && yy >= b.y && yy < b.y + FH) return b;
+		}
+		return null;
+	}
+	var tip = el('div', { id: 'tip' }, body);
+	function hoverText(n) {
+		var nmv = n === 0 ? 'all' : names[nm[n]], v = cur.v[n], z = cur.v[zoom];
+		var txt = nmv + '\n' + fmtInt(v) + ' samples, ' + fmtPct(share(v, cur.total)) + ' of the selection';
+		if (zoom && v <= z) txt += ', ' + fmtPct(share(v, z)) + ' of the zoomed frame';
+		txt += '\nself ' + fmtInt(cur.sv[n]) + ' (' + fmtPct(share(cur.sv[n], cur.total)) + ')';
+		if (cur.diff) {
+			var d = delta(n);
+			txt += '\nfirst selection ' + fmtInt(cur.v2[n]) + ', ' + fmtPct(share(cur.v2[n], cur.total2)) +
+				'; change ' + (d >= 0 ? '+' : '') + fmtPct(d);
+		}
+		return txt;
+	}
+	flame.addEventListener('mousemove', function (ev) {
+		var b = frameAt(ev);
+		if (!b) { details.textContent = ' '; tip.style.display = 'none'; return; }
+		var txt = hoverText(b.n);
+		details.textContent = txt.replace(/\n/g, '; ');
+		tip.textContent = txt;
+		tip.style.display = 'block';
+		var x = ev.pageX + 14, y = ev.pageY + 14;
+		if (ev.clientX + 14 + tip.offsetWidth > document.documentElement.clientWidth)
+			x = ev.pageX - 14 - tip.offsetWidth;
+		tip.style.left = x + 'px';
+		tip.style.top = y + 'px';
+	});
+	flame.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+	flame.addEventListener('click', function (ev) {
+		var b = frameAt(ev);
+		if (!b) return;
+		zoom = b.n;
+		drawFlame();
+		drawTables();
+	});
+
+	/* --- top tables ------------------------------------------------------------- */
+	/*
+	 * Self (leaf) and total (anywhere on the stack, once) per name of the
+	 * stacks through node z: the nodes of z's subtree, and z's ancestors
+	 * for all of z's samples.
+	 */
+	function funcCounts(sv, v, z) {
+		var self = new Float64Array(nNames), total = new Float64Array(nNames), n;
+		for (n = z; n < end[z]; n++) {
+			if (!v[n]) continue;
+			if (sv[n]) self[nm[n]] += sv[n];
+			if (firstOcc[n] && depth[n] > labelDepth) total[nm[n]] += v[n];
+		}
+		for (n = par[z]; n > 0; n = par[n])
+			if (firstOcc[n] && depth[n] > labelDepth) total[nm[n]] += v[z];
+		return { self: self, total: total, n: v[z] };
+	}
+	function table(title, id, head, rows) {
+		var box = el('div', null, tables), t;
+		el('h2', null, box, title);
+		t = el('table', { id: id }, box);
+		var tr = el('tr', null, t);
+		head.forEach(function (h, k) { el('th', k === head.length - 1 ? { 'class': 'fn' } : null, tr, h); });
+		rows.forEach(function (r) {
+			var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, t);
+			r.cells.forEach(function (c, k) { el('td', k === r.cells.length - 1 ? { 'class': 'fn' } : null, row, c); });
+		});
+	}
+	var TOP = 25;
+	/*
+	 * The TOP ids with the largest key (ties: the smaller id first) among
+	 * those with a non-zero key: one pass that keeps the best so far in
+	 * order, rather than sorting every function of a big recording.
+	 */
+	function ranked(key) {
+		var top = [], k, j;
+		for (k = 0; k < key.length; k++) {
+			var v = key[k];
+			if (!v || (top.length === TOP && v <= key[top[TOP - 1]])) continue;
+			for (j = top.length; j > 0 && key[top[j - 1]] < v; j--);
+			top.splice(j, 0, k);
+			if (top.length > TOP) top.pop();
+		}
+		return top;
+	}
+	function zoomNote() { return zoom ? ' (under ' + names[nm[zoom]] + ')' : ''; }
+	function drawTables() {
+		tables.textContent = '';
+		if (!cur.diff) {
+			var f = funcCounts(cur.sv, cur.v, zoom);
+			['self', 'total'].forEach(function (by) {
+				var other = by === 'self' ? 'total' : 'self';
+				table('Top by ' + by + zoomNote(), 'top-' + by,
+					[by + ' %', by, other + ' %', 'function'],
+					ranked(f[by]).map(function (k) {
+						return { fn: names[k], cells: [fmtPct(share(f[by][k], f.n)), fmtInt(f[by][k]),
+							fmtPct(share(f[other][k], f.n)), names[k]] };
+					}));
+			});
+			return;
+		}
+		/* first selection = base (1), second = new (2), as --diff BASE NEW */
+		var f1 = funcCounts(cur.sv2, cur.v2, zoom), f2 = funcCounts(cur.sv, cur.v, zoom);
+		['total', 'self'].forEach(function (by) {
+			var c1 = f1[by], c2 = f2[by], n1 = f1.n, n2 = f2.n, size = new Float64Array(nNames), k;
+			for (k = 0; k < nNames; k++)
+				size[k] = Math.abs(share(c2[k], n2) - share(c1[k], n1)) || (c1[k] || c2[k] ? 1e-300 : 0);
+			var ch = ranked(size).map(function (k) {
+				var p1 = share(c1[k], n1), p2 = share(c2[k], n2), d = p2 - p1;
+				var se = Math.sqrt((n1 ? p1 * (1 - p1) / n1 : 0) + (n2 ? p2 * (1 - p2) / n2 : 0));
+				if (se === 0 && d !== 0) {
+					/* 0% or 100% on both sides: as out_top.c, Agresti-Caffo */
+					var a1 = (c1[k] + 1) / (n1 + 2), a2 = (c2[k] + 1) / (n2 + 2);
+					se = Math.sqrt(a1 * (1 - a1) / (n1 + 2) + a2 * (1 - a2) / (n2 + 2));
+				}
+				return { k: k, p1: p1, p2: p2, d: d, se: se, z: se > 0 ? d / se : 0 };
+			});
+			table('Largest changes of ' + by + ' share' + zoomNote(), 'diff-' + by,
+				['first', 'second', 'change', 'stderr', 'z', 'sig', 'function'],
+				ch.map(function (c) {
+					var sig = Math.abs(c.z) >= SIG_Z;
+					return { fn: names[c.k], cls: !sig ? 'noise' : c.d > 0 ? 'grew' : 'shrank',
+						cells: [fmtPct(c.p1), fmtPct(c.p2), (c.d >= 0 ? '+' : '') + fmtPct(c.d),
+							fmtPct(c.se), c.z.toFixed(2), sig ? 'yes' : 'no', names[c.k]] };
+				}));
+		});
+		el('div', { 'class': 'hint' }, tables, 'Shares of each selection\'s samples; stderr = ' +
+			'sqrt(p1(1-p1)/n1 + p2(1-p2)/n2), z = change/stderr, sig = |z| >= ' + SIG_Z +
+			' (as eprof report --diff --top).');
+	}
+
+	/* --- everything ------------------------------------------------------------- */
+	function redraw() {
+		var t = performance.now();
+		var a = selCounts(sel.a), b = sel.b ? selCounts(sel.b) : null;
+		cur = b ? { diff: true, sv: b.sv, v: b.v, total: b.total, sv2: a.sv, v2: a.v, total2: a.total } :
+			{ diff: false, sv: a.sv, v: a.v, total: a.total, sv2: null, v2: null, total2: 0 };
+		/* a zoomed frame stays zoomed while the selection has samples in it */
+		if (!cur.v[zoom]) zoom = 0;
+		if (cur.diff) {
+			var maxD = 0, n;
+			for (n = 0; n < nNodes; n++) {
+				if (!cur.v[n]) continue;
+				var d = Math.abs(delta(n));
+				if (d > maxD) maxD = d;
+			}
+			cur.maxDelta = maxD;
+		}
+		selInfo.textContent = '';
+		el('span', { 'class': 'a' }, selInfo, 'Selection: ');
+		el('span', null, selInfo, describe(sel.a) + ', ' + fmtInt(a.total) + ' samples');
+		if (b) {
+			el('span', { 'class': 'b' }, selInfo, '  compared with: ');
+			el('span', null, selInfo, describe(sel.b) + ', ' + fmtInt(b.total) +
+				' samples (widths: second; red grew, blue shrank)');
+		}
+		var t1 = performance.now();
+		drawHeat();
+		var t2 = performance.now();
+		drawStrips();
+		var t3 = performance.now();
+		drawFlame();
+		var t4 = performance.now();
+		drawTables();
+		var t5 = performance.now();
+		timing.parts = { counts: t1 - t, heat: t2 - t1, strips: t3 - t2, flame: t4 - t3, tables: t5 - t4 };
+		timing.lastRedraw = performance.now() - t;
+	}
+
+	/* for scripted tests and benchmarks: where things are on the screen, and what is drawn */
+	window.eprofUI = {
+		timing: timing,
+		heatPoint: function (ns) {	/* ns from the recording's start */
+			var r = heat.getBoundingClientRect(), cell = Math.floor((ns - origin) / CELL_NS);
+			return { x: r.left + HX + Math.floor(cell / ROWS) * CW + CW / 2,
+				 y: r.top + HY + (cell % ROWS) * CH + CH / 2 };
+		},
+		stripPoint: function (label, ns) {
+			var r = cpuCv.getBoundingClientRect(), k;
+			for (k = 0; k < strips.length && strips[k].label !== label; k++);
+			return { x: r.left + SX + Math.min(SW - 1, (ns - origin) / dur * SW), y: r.top + k * SH + SH / 2 };
+		},
+		frames: function () {
+			var r = flame.getBoundingClientRect();
+			return rects.map(function (b) {
+				return { name: b.n === 0 ? 'all' : names[nm[b.n]], x: r.left + b.x, y: r.top + b.y,
+					 w: b.w, h: FH - 1, fill: b.fill, v: cur.v[b.n], v2: cur.diff ? cur.v2[b.n] : 0 };
+			});
+		},
+		endNs: origin + dur
+	};
+	redraw();
+	timing.firstView = performance.now();
+	timing.parse = t0Load;
+}());
