@@ -3,12 +3,15 @@
  * report/output/html/app.js - the HTML report's page (report/output/html.c writes the
  * data it reads). Plain JS, no library, nothing fetched.
  *
- * Every view is a sum over the same rows (time bucket, CPU, stack, samples):
- * a selection is a time range and a set of CPUs; its flame graph and top
- * tables come from the samples per stack of the rows it keeps. A second
- * selection (shift-drag) is compared with the first: frame widths follow
- * the second, colours the change of share (red grew, blue shrank), and the
- * top tables carry the noise estimate of `eprof report --diff --top`.
+ * Every view is a sum over the same rows (time bucket, CPU, stack, count):
+ * a selection is a time range and a set of CPUs; the rows it keeps are
+ * summed into the nodes of the one tree of stacks, and its flame graph,
+ * top tables and search all read those sums. A second selection
+ * (shift-drag) is compared with the first: frame widths follow the
+ * second, colours the change of share (red grew, blue shrank), and the top
+ * tables carry the noise estimate of `eprof report --diff --top`. With
+ * off-CPU data the rows also have a state, and a switch weighs them as
+ * on-CPU samples, off-CPU time or wall time.
  */
 'use strict';
 (function () {
