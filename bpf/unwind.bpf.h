@@ -106,10 +106,13 @@ struct unw_vma_cache {
 
 static struct unw_vma_cache unw_empty_cache;
 
-/* tgid -> the mappings its stacks went through lately. */
+/*
+ * tgid -> the mappings its stacks went through lately. 4096 processes of
+ * 1 KiB each (preallocated): the least recently sampled make room.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 4096);
 	__type(key, __u32);
 	__type(value, struct unw_vma_cache);
 } unw_vmas SEC(".maps");

@@ -355,11 +355,11 @@ int codec__decode_samples(const uint8_t *data, size_t len, uint64_t first_time,
 
 int idset__add(struct idset *s, uint32_t id)
 {
-	uint64_t key = id, *slot;
+	uint32_t *slot;
 	bool added;
 	int err;
 
-	err = hashmap__upsert(&s->ids, hash_u64(key), hashmap_eq_u64, &key, NULL, key, &slot, &added);
+	err = hashmap__upsert(&s->ids, hash_u64(id), hashmap_eq_u32, &id, NULL, id, &slot, &added);
 	return err ? err : added;
 }
 

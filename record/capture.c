@@ -265,7 +265,7 @@ struct bin_key {
 	bool vdso;
 };
 
-static bool bin_eq(uint64_t i, const void *key, const void *ctx)
+static bool bin_eq(uint32_t i, const void *key, const void *ctx)
 {
 	const struct bin_key *k = key;
 
@@ -275,7 +275,8 @@ static bool bin_eq(uint64_t i, const void *key, const void *ctx)
 static struct binary *binary_for(struct capture *c, const struct mapping *m)
 {
 	struct bin_key k = { m, !strcmp(m->path, "[vdso]") };
-	uint64_t hash, *slot;
+	uint32_t *slot;
+	uint64_t hash;
 	struct binary *b;
 	char *path;
 	size_t i;
@@ -293,7 +294,7 @@ static struct binary *binary_for(struct capture *c, const struct mapping *m)
 	}
 	path = strdup(m->path);
 	if (!path || vec__grow(&c->bins, &c->alloc_bins, c->nr_bins + 1, sizeof(*c->bins)) ||
-	    hashmap__add(&c->bin_index, hash, c->nr_bins)) {
+	    hashmap__add(&c->bin_index, hash, (uint32_t)c->nr_bins)) {
 		free(path);
 		return NULL;	/* capture fails with -ENOMEM */
 	}

@@ -33,6 +33,7 @@
 #include "record/session.h"
 #include "util/hashmap.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 _Static_assert(sizeof(struct ev_offcpu_stack) == sizeof(struct ev_sample) &&
 	       __builtin_offsetof(struct ev_offcpu_stack, frames) ==
@@ -191,7 +192,7 @@ int offcpu__on_interval(struct session *s, const struct ev_offcpu *e)
 	return recording__add_offcpu(s->rec, &r);
 }
 
-static bool shadow_eq(uint64_t val, const void *key, const void *ctx)
+static bool shadow_eq(uint32_t val, const void *key, const void *ctx)
 {
 	const struct offcpu *o = ctx;
 
@@ -201,20 +202,13 @@ static bool shadow_eq(uint64_t val, const void *key, const void *ctx)
 /* The shadow of k (added zeroed when new); NULL on -ENOMEM. */
 static struct shadow *shadow_get(struct offcpu *o, const struct offcpu_key *k)
 {
-	uint64_t *slot;
+	uint32_t *slot;
 	bool added;
 
-	if (o->nr == o->alloc) {
-		size_t n = o->alloc ? 2 * o->alloc : 1024;
-		struct shadow *p = reallocarray(o->shadow, n, sizeof(*p));
-
-		if (!p)
-			return NULL;
-		o->shadow = p;
-		o->alloc = n;
-	}
-	if (hashmap__upsert(&o->shadow_index, hash_bytes(k, sizeof(*k)), shadow_eq, k, o, o->nr,
-			    &slot, &added))
+	if (vec__grow(&o->shadow, &o->alloc, o->nr + 1, sizeof(*o->shadow)))
+		return NULL;
+	if (hashmap__upsert(&o->shadow_index, hash_bytes(k, sizeof(*k)), shadow_eq, k, o,
+			    (uint32_t)o->nr, &slot, &added))
 		return NULL;
 	if (added) {
 		memset(&o->shadow[o->nr], 0, sizeof(o->shadow[0]));

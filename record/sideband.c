@@ -115,7 +115,7 @@ static bool is_file_path(const char *path)
 	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
 }
 
-static bool bid_eq(uint64_t i, const void *key, const void *ctx)
+static bool bid_eq(uint32_t i, const void *key, const void *ctx)
 {
 	const struct build_id_entry *e = &((const struct sideband *)ctx)->bids[i];
 	const struct stat *st = key;
@@ -128,7 +128,8 @@ static void file_build_id(struct sideband *sb, uint32_t pid, uint64_t start, uin
 			  const char *path, int given_fd, uint8_t *id, uint32_t *len)
 {
 	struct build_id_entry *e;
-	uint64_t hash, *slot;
+	uint32_t *slot;
+	uint64_t hash;
 	struct stat st;
 	int fd = given_fd;
 
@@ -155,7 +156,7 @@ static void file_build_id(struct sideband *sb, uint32_t pid, uint64_t start, uin
 	e->ino = st.st_ino;
 	if (elf_file__read_build_id(fd, e->id, &e->len))
 		e->len = 0;
-	if (hashmap__add(&sb->bid_index, hash, sb->nr_bids))
+	if (hashmap__add(&sb->bid_index, hash, (uint32_t)sb->nr_bids))
 		goto out;	/* not kept: asked again next time */
 	sb->nr_bids++;
 	*len = e->len;

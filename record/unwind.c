@@ -151,7 +151,7 @@ static uint64_t key_hash(const struct unw_key *k)
 	return hash_mix(hash_mix(hash_u64(k->ctime_ns), k->dev), k->ino);
 }
 
-static bool file_eq(uint64_t i, const void *key, const void *ctx)
+static bool file_eq(uint32_t i, const void *key, const void *ctx)
 {
 	return key_eq(&((const struct unwinder *)ctx)->files[i].key, key);
 }
@@ -163,7 +163,7 @@ struct bin_key {
 	const struct unw_key *k;
 };
 
-static bool bin_eq(uint64_t i, const void *key, const void *ctx)
+static bool bin_eq(uint32_t i, const void *key, const void *ctx)
 {
 	const struct unw_binary *b = &((const struct unwinder *)ctx)->bins[i];
 	const struct bin_key *bk = key;
@@ -188,14 +188,15 @@ static int key_of_fd(int fd, struct unw_key *k)
 
 static struct unw_file *file_for(struct unwinder *u, const struct unw_key *k)
 {
-	uint64_t h = key_hash(k), *slot;
+	uint64_t h = key_hash(k);
 	struct unw_file *f;
+	uint32_t *slot;
 
 	slot = hashmap__find(&u->file_index, h, file_eq, k, u);
 	if (slot)
 		return &u->files[*slot];
 	if (vec__grow(&u->files, &u->alloc_files, u->nr_files + 1, sizeof(*u->files)) ||
-	    hashmap__add(&u->file_index, h, u->nr_files))
+	    hashmap__add(&u->file_index, h, (uint32_t)u->nr_files))
 		return NULL;
 	f = &u->files[u->nr_files++];
 	memset(f, 0, sizeof(*f));
@@ -207,8 +208,9 @@ static struct unw_binary *binary_for(struct unwinder *u, const uint8_t *id, uint
 				     const struct unw_key *k, const char *path)
 {
 	struct bin_key bk = { id, len, k };
-	uint64_t h = len ? hash_bytes(id, len) : key_hash(k), *slot;
+	uint64_t h = len ? hash_bytes(id, len) : key_hash(k);
 	struct unw_binary *b;
+	uint32_t *slot;
 	char *copy;
 
 	slot = hashmap__find(&u->bin_index, h, bin_eq, &bk, u);
@@ -216,7 +218,7 @@ static struct unw_binary *binary_for(struct unwinder *u, const uint8_t *id, uint
 		return &u->bins[*slot];
 	copy = strdup(path);
 	if (!copy || vec__grow(&u->bins, &u->alloc_bins, u->nr_bins + 1, sizeof(*u->bins)) ||
-	    hashmap__add(&u->bin_index, h, u->nr_bins)) {
+	    hashmap__add(&u->bin_index, h, (uint32_t)u->nr_bins)) {
 		free(copy);
 		return NULL;
 	}
@@ -706,7 +708,7 @@ void unwinder__totals(const struct unwinder *u, struct unwind_totals *t)
 
 static const struct unw_binary *binary_of_key(const struct unwinder *u, const struct unw_key *k)
 {
-	const uint64_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
+	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
 	uint64_t bin;
 
 	if (!slot)

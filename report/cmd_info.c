@@ -271,11 +271,11 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 static int add_tgid(struct info *in, uint32_t tgid)
 {
-	uint64_t key = tgid, *slot;
+	uint32_t *slot;
 	bool added;
 	int err;
 
-	err = hashmap__upsert(&in->tgids, hash_u64(key), hashmap_eq_u64, &key, NULL, key, &slot,
+	err = hashmap__upsert(&in->tgids, hash_u64(tgid), hashmap_eq_u32, &tgid, NULL, tgid, &slot,
 			      &added);
 	if (!err && added)
 		in->processes++;

@@ -52,7 +52,8 @@ static void print_report_usage(FILE *f)
 		   "   --off-cpu           time blocked off the CPU (sleeps, I/O, locks, pipes)\n"
 		   "   --wall              wall time: on-CPU (samples x period), blocked and\n"
 		   "                       runnable (preempted) time; --by tid: a tower per thread;\n"
-		   "                       --fold counts are microseconds\n"
+		   "                       --fold counts are microseconds; --html has all three\n"
+		   "                       views and opens on this one\n"
 		   "   --by pid|tid|comm   add that level at the root (fold, SVG); group --top\n"
 		   "   -o, --output OUT    write to OUT instead of stdout\n"
 		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
@@ -342,9 +343,9 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 		pr_err("--by goes with --fold, --svg or --top (not --diff --top)");
 		return -EINVAL;
 	}
-	if (o->weight && (out & (REPORT_OUT_SAMPLES | REPORT_OUT_HTML))) {
+	if (o->weight && (out & REPORT_OUT_SAMPLES)) {
 		pr_err("%s weighs stacks by time: it goes with --fold, --svg, --top, --per-cpu, "
-		       "--per-node, --timeline or --pprof", o->weight == REPORT_WEIGHT_WALL ?
+		       "--per-node, --timeline, --pprof or --html", o->weight == REPORT_WEIGHT_WALL ?
 		       "--wall" : "--off-cpu");
 		return -EINVAL;
 	}

@@ -110,18 +110,38 @@ const char *report__count_str(const struct report_opts *o, uint64_t n, char *buf
  * --off-cpu and --wall: which intervals count and what a sample weighs (its
  * period: a sample stands for the CPU time between two ticks).
  */
+static int need_offcpu(const struct report_src *s)
+{
+	if (recording__has_offcpu(s->rec))
+		return 0;
+	pr_err("'%s' has no off-CPU time: --off-cpu and --wall need a recording made "
+	       "with 'eprof record --off-cpu'", s->path);
+	return -EINVAL;
+}
+
+/* What the recorder could not follow off the CPU, into the summary. */
+static int add_offcpu_loss(struct report_src *s, struct report_summary *sum)
+{
+	struct rec_offcpu_loss l;
+	int err;
+
+	err = recording__offcpu_loss_total(s->rec, &l);
+	if (err)
+		return err;
+	sum->offcpu_lost += l.lost;
+	sum->offcpu_lost_ns += l.lost_ns;
+	sum->offcpu_untracked += l.untracked;
+	sum->offcpu_lost_stacks += l.lost_stacks;
+	return 0;
+}
+
 static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 			 struct report_summary *sum)
 {
 	struct agg_config *cfg = &s->cfg;
-	struct rec_offcpu_loss l;
-	int err;
 
-	if (!recording__has_offcpu(s->rec)) {
-		pr_err("'%s' has no off-CPU time: --off-cpu and --wall need a recording made "
-		       "with 'eprof record --off-cpu'", s->path);
+	if (need_offcpu(s))
 		return -EINVAL;
-	}
 	if (o->weight == REPORT_WEIGHT_WALL && !s->freq_hz) {
 		pr_err("'%s' is damaged: no sampling frequency to turn samples into time", s->path);
 		return -EBADMSG;
@@ -136,14 +156,27 @@ static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 		if (!sum->period_ns)
 			sum->period_ns = cfg->sample_ns;
 	}
-	err = recording__offcpu_loss_total(s->rec, &l);
-	if (err)
-		return err;
-	sum->offcpu_lost += l.lost;
-	sum->offcpu_lost_ns += l.lost_ns;
-	sum->offcpu_untracked += l.untracked;
-	sum->offcpu_lost_stacks += l.lost_stacks;
-	return 0;
+	return add_offcpu_loss(s, sum);
+}
+
+/*
+ * --html of a recording with off-CPU time: the page switches between
+ * on-CPU, off-CPU and wall views itself, so it gets every state apart in
+ * its own unit (on-CPU samples, blocked and runnable ns) and the sampling
+ * period to weigh samples by. --off-cpu and --wall only pick the first view.
+ */
+static int keep_states_apart(struct report_src *s, const struct report_opts *o,
+			     struct report_summary *sum)
+{
+	struct agg_config *cfg = &s->cfg;
+
+	if (!recording__has_offcpu(s->rec))
+		return o->weight == REPORT_WEIGHT_SAMPLES ? 0 : need_offcpu(s);
+	cfg->offcpu_states = 1u << REC_OFFCPU_BLOCKED | 1u << REC_OFFCPU_RUNNABLE;
+	cfg->key_state = true;
+	if (s->freq_hz && !sum->period_ns)
+		sum->period_ns = (1000000000ull + s->freq_hz / 2) / s->freq_hz;
+	return add_offcpu_loss(s, sum);
 }
 
 /* A metadata value, *out NULL when absent; a damaged one is an error (printed). */
@@ -355,11 +388,12 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		cfg->from_ns = UINT64_MAX;
 		cfg->to_ns = 0;
 	}
-	if (o->weight != REPORT_WEIGHT_SAMPLES) {
+	if (o->outputs & REPORT_OUT_HTML)
+		err = keep_states_apart(s, o, sum);
+	else if (o->weight != REPORT_WEIGHT_SAMPLES)
 		err = weigh_by_time(s, o, sum);
-		if (err)
-			return err;
-	}
+	if (err)
+		return err;
 	err = stack_agg__load_cfg(&s->agg, s->rec, cfg);
 	if (err)
 		return err;
@@ -400,7 +434,15 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	if (o->weight != REPORT_WEIGHT_SAMPLES && (o->outputs & REPORT_OUT_FOLD))
 		counts_to_us(&s->agg);
 	s->nr_samples = s->agg.nr_samples;
-	if (o->weight == REPORT_WEIGHT_SAMPLES) {
+	if (cfg->key_state && (o->outputs & REPORT_OUT_HTML)) {
+		/* the aggregate's count is samples plus off-CPU ns: the samples alone */
+		s->nr_samples -= s->agg.offcpu_ns[REC_OFFCPU_BLOCKED] +
+				 s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
+		sum->samples += s->nr_samples;
+		sum->blocked_ns += s->agg.offcpu_ns[REC_OFFCPU_BLOCKED];
+		sum->runnable_ns += s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
+		sum->offcpu_intervals += s->agg.nr_offcpu;
+	} else if (o->weight == REPORT_WEIGHT_SAMPLES) {
 		sum->samples += s->nr_samples;
 	} else {
 		sum->samples += s->agg.nr_weighed_samples;
@@ -586,6 +628,13 @@ out:
 	return err;
 }
 
+/* gone ticks of any task in the proportion of the fired ticks that were targets'. */
+static uint64_t targets_part(uint64_t gone, const struct tick_breakdown *tb)
+{
+	return tb->fired ? (uint64_t)(((unsigned __int128)gone * tb->kept + tb->fired / 2) /
+				      tb->fired) : gone;
+}
+
 void report__print_summary(const struct report_summary *sum, FILE *f)
 {
 	uint64_t permille;
@@ -614,9 +663,15 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 			"timer, %" PRIu64 " ring buffer full), ", sum->lost_samples + gone,
 			tb->throttled, tb->missed, sum->lost_samples);
 	else if (gone)
-		fprintf(f, "%" PRIu64 " lost (ring buffer full; the clock also lost %" PRIu64
-			" ticks of any task: %" PRIu64 " throttled, %" PRIu64 " missed), ",
-			sum->lost_samples, gone, tb->throttled, tb->missed);
+		/*
+		 * Ticks of any task: which task a missed tick would have hit is
+		 * unknown, so the targets' part is estimated from the ticks that
+		 * fired (a "0 lost" alone would hide it).
+		 */
+		fprintf(f, "%" PRIu64 " lost in the ring buffer; the clock missed %" PRIu64
+			" ticks of any task (%" PRIu64 " throttled, %" PRIu64 " by a late timer), "
+			"about %" PRIu64 " of them this recording's, ", sum->lost_samples, gone,
+			tb->throttled, tb->missed, targets_part(gone, tb));
 	else
 		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
 	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);

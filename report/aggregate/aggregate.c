@@ -132,7 +132,7 @@ static inline uint64_t key_hash(const struct agg_key *k)
 	return h;
 }
 
-static inline bool key_eq(uint64_t i, const void *key, const void *ctx)
+static inline bool key_eq(uint32_t i, const void *key, const void *ctx)
 {
 	const struct agg_entry *e = &((const struct stack_agg *)ctx)->entries[i];
 	const struct agg_key *k = key;
@@ -143,7 +143,7 @@ static inline bool key_eq(uint64_t i, const void *key, const void *ctx)
 
 struct agg_entry *stack_agg__find_key(const struct stack_agg *agg, const struct agg_key *k)
 {
-	uint64_t *i = hashmap__find(&agg->index, key_hash(k), key_eq, k, agg);
+	uint32_t *i = hashmap__find(&agg->index, key_hash(k), key_eq, k, agg);
 
 	return i ? &agg->entries[*i] : NULL;
 }
@@ -160,7 +160,7 @@ int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t 
 		       uint64_t count)
 {
 	struct agg_entry *e;
-	uint64_t *i;
+	uint32_t *i;
 	bool added;
 	int err;
 
@@ -168,7 +168,8 @@ int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t 
 	if (agg->nr == agg->alloc &&
 	    vec__grow(&agg->entries, &agg->alloc, agg->nr + 1, sizeof(*agg->entries)))
 		return -ENOMEM;
-	err = hashmap__upsert(&agg->index, key_hash(k), key_eq, k, agg, agg->nr, &i, &added);
+	err = hashmap__upsert(&agg->index, key_hash(k), key_eq, k, agg, (uint32_t)agg->nr, &i,
+			      &added);
 	if (err)
 		return err;
 	e = &agg->entries[*i];

@@ -36,6 +36,7 @@ struct flame_node {
 	uint64_t total, self;
 	uint64_t total2, self2;
 	size_t nr_children;
+	uint32_t id;			/* blocks[id / NODE_BLOCK][id % NODE_BLOCK] is this node */
 };
 
 /* What a probe of the (parent, name) -> child table looks for. */
@@ -62,12 +63,16 @@ static uint64_t hash_kid(const struct flame_node *parent, const char *name)
 	return hash_mix(hash_u64((uintptr_t)parent), (uintptr_t)name);
 }
 
-static bool kid_eq(uint64_t node, const void *key, const void *ctx)
+static struct flame_node *node_at(const struct flame_tree *t, uint32_t id)
 {
-	const struct flame_node *n = (const struct flame_node *)(uintptr_t)node;
+	return &t->blocks[id / NODE_BLOCK][id % NODE_BLOCK];
+}
+
+static bool kid_eq(uint32_t id, const void *key, const void *ctx)
+{
+	const struct flame_node *n = node_at(ctx, id);
 	const struct kid_key *k = key;
 
-	(void)ctx;
 	return n->parent == k->parent && n->name == k->name;
 }
 
@@ -102,7 +107,10 @@ void flame_tree__free(struct flame_tree *t)
 static struct flame_node *alloc_node(struct flame_tree *t)
 {
 	size_t blk = t->nr_nodes / NODE_BLOCK;
+	struct flame_node *n;
 
+	if (t->nr_nodes >= UINT32_MAX)
+		return NULL;	/* ids are 32-bit (and 4G nodes would not fit anyway) */
 	if (blk == t->nr_blocks) {
 		if (vec__grow(&t->blocks, &t->alloc_blocks, t->nr_blocks + 1, sizeof(*t->blocks)))
 			return NULL;
@@ -111,19 +119,21 @@ static struct flame_node *alloc_node(struct flame_tree *t)
 			return NULL;
 		t->nr_blocks++;
 	}
-	return memset(&t->blocks[blk][t->nr_nodes % NODE_BLOCK], 0, sizeof(struct flame_node));
+	n = memset(&t->blocks[blk][t->nr_nodes % NODE_BLOCK], 0, sizeof(struct flame_node));
+	n->id = (uint32_t)t->nr_nodes;
+	return n;
 }
 
 /* Enters n, a child of a parent with more than SCAN_MAX children; the caller made room. */
 static void add_kid(struct flame_tree *t, struct flame_node *n)
 {
 	struct kid_key k = { n->parent, n->name };
-	uint64_t *slot;
+	uint32_t *slot;
 	bool added;
 
 	/* cannot fail: the room was made (hashmap__reserve) */
-	hashmap__upsert(&t->kids, hash_kid(n->parent, n->name), kid_eq, &k, NULL,
-			(uintptr_t)n, &slot, &added);
+	hashmap__upsert(&t->kids, hash_kid(n->parent, n->name), kid_eq, &k, t, n->id, &slot,
+			&added);
 }
 
 /*
@@ -146,10 +156,10 @@ static struct flame_node *get_child(struct flame_tree *t, struct flame_node *par
 		}
 	} else {
 		struct kid_key k = { parent, name };
-		uint64_t *slot = hashmap__find(&t->kids, hash_kid(parent, name), kid_eq, &k, NULL);
+		uint32_t *slot = hashmap__find(&t->kids, hash_kid(parent, name), kid_eq, &k, t);
 
 		if (slot)
-			return (struct flame_node *)(uintptr_t)*slot;
+			return node_at(t, *slot);
 	}
 	/*
 	 * Make room in the table first, so a failure leaves no half-entered

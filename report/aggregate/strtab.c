@@ -28,7 +28,7 @@ struct str_key {
 	size_t len;
 };
 
-static bool str_eq(uint64_t id, const void *key, const void *ctx)
+static bool str_eq(uint32_t id, const void *key, const void *ctx)
 {
 	const char *cand = ((const struct strtab *)ctx)->strs[id];
 	const struct str_key *k = key;
@@ -84,7 +84,8 @@ static char *arena_alloc(struct strtab *t, size_t size)
 int strtab__intern_len(struct strtab *t, const char *s, size_t len, uint32_t *id)
 {
 	struct str_key key;
-	uint64_t h, *slot;
+	uint32_t *slot;
+	uint64_t h;
 	bool added;
 	char *copy;
 	int err;

@@ -53,7 +53,8 @@ struct html_row {
 	uint32_t slot;
 	uint32_t cpu;
 	uint32_t stack;			/* the stack's last node, then its rank */
-	uint64_t count;
+	uint32_t state;			/* enum agg_state (0, on-CPU, without off-CPU data) */
+	uint64_t count;			/* samples on the CPU, ns off it */
 };
 
 /* Larger numbers would lose precision as JavaScript numbers. */
@@ -62,6 +63,7 @@ struct html_row {
 struct html_ctx {
 	FILE *out;
 	uint32_t cpu_stride;		/* the largest CPU + 1 */
+	uint32_t nr_states;		/* 3 with off-CPU data (on-CPU, blocked, runnable), else 1 */
 	struct strtab names;		/* frame name -> id */
 	struct u64map edges;		/* parent << 32 | name -> node */
 	uint32_t *parent, *name;	/* per node; node 0 is the root */
@@ -133,6 +135,8 @@ static int cmp_row(const void *a, const void *b)
 		return x->slot < y->slot ? -1 : 1;
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
+	if (x->state != y->state)
+		return x->state < y->state ? -1 : 1;
 	return x->stack < y->stack ? -1 : x->stack > y->stack;
 }
 
@@ -320,7 +324,7 @@ out:
  */
 static int html__check(const struct html_ctx *h)
 {
-	uint64_t limit = HTML_MAX_NUMBER / 2 / (VIEW_HTML_MAX_SLOTS + 2);
+	uint64_t limit = HTML_MAX_NUMBER / 2 / h->nr_states / (VIEW_HTML_MAX_SLOTS + 2);
 	size_t i;
 
 	if (h->cpu_stride > limit)
@@ -338,8 +342,11 @@ static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 	size_t i, k, nr = 0;
 	int err = 0;
 
-	for (i = 0; i < rc->nr_srcs; i++)
+	for (i = 0; i < rc->nr_srcs; i++) {
 		nr += rc->srcs[i].agg.nr;
+		if (rc->srcs[i].cfg.key_state)	/* the pipeline kept the off-CPU states apart */
+			h->nr_states = AGG_RUNNABLE + 1;
+	}
 	h->rows = calloc(nr ? nr : 1, sizeof(*h->rows));
 	h->parent = calloc(1, sizeof(*h->parent));
 	h->name = calloc(1, sizeof(*h->name));
@@ -360,6 +367,7 @@ static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 				err = html__stack_node(h, &v, &r->stack);
 			r->slot = e->slot;
 			r->cpu = e->cpu;
+			r->state = e->state < h->nr_states ? e->state : 0;
 			if (e->cpu >= h->cpu_stride)
 				h->cpu_stride = e->cpu + 1;
 			r->count = e->count;
@@ -448,6 +456,12 @@ static void put_quality(FILE *out, const struct report_summary *sum)
 		fprintf(out, ",\"unwind\":{\"walks\":%" PRIu64 ",\"complete\":%" PRIu64
 			",\"truncated\":%" PRIu64 ",\"fallback\":%" PRIu64 "}", sum->unw_walks,
 			sum->unw_complete, sum->unw_truncated, sum->unw_fallback);
+	if (sum->offcpu_intervals || sum->offcpu_lost || sum->offcpu_untracked)
+		fprintf(out, ",\"offcpu\":{\"intervals\":%" PRIu64 ",\"blocked_ns\":%" PRIu64
+			",\"runnable_ns\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"lost_ns\":%" PRIu64
+			",\"untracked\":%" PRIu64 ",\"lost_stacks\":%" PRIu64 "}", sum->offcpu_intervals,
+			sum->blocked_ns, sum->runnable_ns, sum->offcpu_lost, sum->offcpu_lost_ns,
+			sum->offcpu_untracked, sum->offcpu_lost_stacks);
 	if (sum->ticks_known)
 		fprintf(out, ",\"ticks\":{\"expected\":%" PRIu64 ",\"fired\":%" PRIu64
 			",\"kept\":%" PRIu64 ",\"throttled\":%" PRIu64 ",\"missed\":%" PRIu64 "}",
@@ -467,6 +481,12 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID ? 2 : 1, rc->total, h->cpu_stride,
 		h->origin * VIEW_HTML_SLOT_NS);
 	put_field_str(out, "title", o->title);
+	if (h->nr_states > 1) {
+		/* the page weighs samples by the period for wall time; o->weight picks the first view */
+		fprintf(out, "\"states\":[\"on-CPU\",\"blocked\",\"runnable\"],\"period_ns\":%" PRIu64
+			",\"view\":\"%s\",", rc->sum->period_ns, o->weight == REPORT_WEIGHT_WALL ? "wall" :
+			o->weight == REPORT_WEIGHT_OFFCPU ? "off" : "on");
+	}
 	fputs("\"sources\":[", out);
 	for (i = 0; i < rc->nr_srcs; i++) {
 		if (i)
@@ -494,13 +514,15 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	for (i = 0; i < h->nr_stacks; i++)
 		put_num(out, h->stack_node[i]);
 	/*
-	 * per row: (bucket step * CPUs + CPU) * 2 + (more than one sample),
-	 * then samples - 2 when there are more, then the stack's rank
+	 * per row: ((bucket step * CPUs + CPU) * states + state) * 2 + (a
+	 * count above one), then the count - 2 when above one, then the
+	 * stack's rank
 	 */
 	fprintf(out, "\",\n\"nr_rows\":%zu,\"rows\":\"", h->nr_rows);
 	for (i = 0; i < h->nr_rows; i++) {
 		const struct html_row *r = &h->rows[i];
-		uint64_t head = ((uint64_t)(r->slot - prev) * h->cpu_stride + r->cpu) * 2 + (r->count > 1);
+		uint64_t head = (((uint64_t)(r->slot - prev) * h->cpu_stride + r->cpu) * h->nr_states +
+				 r->state) * 2 + (r->count > 1);
 
 		put_num(out, head);
 		if (r->count > 1)
@@ -513,7 +535,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 
 int view_html__write(const struct report_ctx *rc, FILE *out)
 {
-	struct html_ctx h = { .out = out, .edges = U64MAP_INIT, .cpu_stride = 1 };
+	struct html_ctx h = { .out = out, .edges = U64MAP_INIT, .cpu_stride = 1, .nr_states = 1 };
 	int err;
 
 	strtab__init(&h.names);

@@ -148,7 +148,7 @@ struct pprof_builder {
 
 /* ---- interning ---------------------------------------------------------- */
 
-static bool str_eq(uint64_t pos, const void *key, const void *ctx)
+static bool str_eq(uint32_t pos, const void *key, const void *ctx)
 {
 	const struct pprof_builder *b = ctx;
 
@@ -158,7 +158,8 @@ static bool str_eq(uint64_t pos, const void *key, const void *ctx)
 /* The string table id of s; NULL and "" are id 0. */
 static int intern_str(struct pprof_builder *b, const char *s, uint32_t *id)
 {
-	uint64_t hash, *pos;
+	uint32_t *pos;
+	uint64_t hash;
 	char *copy;
 	int err;
 
@@ -180,7 +181,7 @@ static int intern_str(struct pprof_builder *b, const char *s, uint32_t *id)
 	copy = strdup(s);
 	if (!copy)
 		return -ENOMEM;
-	err = hashmap__add(&b->str_index, hash, b->nr_strs);
+	err = hashmap__add(&b->str_index, hash, (uint32_t)b->nr_strs);
 	if (err) {
 		free(copy);
 		return err;
@@ -198,7 +199,7 @@ static int intern_entry(struct pprof_builder *b, struct hashmap *ix, uint64_t ha
 			hashmap_eq_fn eq, const void *key, void *arr, size_t *nr, size_t *alloc,
 			size_t elem, uint32_t *id)
 {
-	uint64_t *pos = hashmap__find(ix, hash, eq, key, b);
+	uint32_t *pos = hashmap__find(ix, hash, eq, key, b);
 	char **a = arr;
 	int err;
 
@@ -210,7 +211,7 @@ static int intern_entry(struct pprof_builder *b, struct hashmap *ix, uint64_t ha
 		return -ENOMEM;
 	err = vec__grow(arr, alloc, *nr + 1, elem);
 	if (!err)
-		err = hashmap__add(ix, hash, *nr);
+		err = hashmap__add(ix, hash, (uint32_t)*nr);
 	if (err)
 		return err;
 	memcpy(*a + *nr * elem, key, elem);
@@ -218,7 +219,7 @@ static int intern_entry(struct pprof_builder *b, struct hashmap *ix, uint64_t ha
 	return 0;
 }
 
-static bool func_eq(uint64_t pos, const void *key, const void *ctx)
+static bool func_eq(uint32_t pos, const void *key, const void *ctx)
 {
 	const struct pprof_builder *b = ctx;
 	const struct function *a = &b->funcs[pos], *k = key;
@@ -236,7 +237,7 @@ static int intern_func(struct pprof_builder *b, const struct function *f, uint32
 			    sizeof(*b->funcs), id);
 }
 
-static bool map_eq(uint64_t pos, const void *key, const void *ctx)
+static bool map_eq(uint32_t pos, const void *key, const void *ctx)
 {
 	const struct pprof_builder *b = ctx;
 	const struct mapping *a = &b->maps[pos], *k = key;
@@ -253,7 +254,7 @@ static int intern_map(struct pprof_builder *b, const struct mapping *m, uint32_t
 			    sizeof(*b->maps), id);
 }
 
-static bool loc_eq(uint64_t pos, const void *key, const void *ctx)
+static bool loc_eq(uint32_t pos, const void *key, const void *ctx)
 {
 	const struct pprof_builder *b = ctx;
 	const struct location *a = &b->locs[pos], *k = key;
@@ -324,7 +325,7 @@ int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f)
 	return b && f ? intern_frame_map(b, f, &id) : -EINVAL;
 }
 
-static bool sample_eq(uint64_t pos, const void *key, const void *ctx)
+static bool sample_eq(uint32_t pos, const void *key, const void *ctx)
 {
 	const struct pprof_builder *b = ctx;
 	const struct sample *a = &b->samples[pos], *k = key;
@@ -404,7 +405,8 @@ static int add_values(struct pprof_builder *b, const struct pprof_frame *frames,
 		      uint64_t count, uint64_t off_ns, const struct pprof_labels *labels)
 {
 	struct sample key = { 0 };
-	uint64_t hash = hash_u64(nr), *pos;
+	uint64_t hash = hash_u64(nr);
+	uint32_t *pos;
 	size_t i, need;
 	int err;
 
@@ -453,7 +455,7 @@ static int add_values(struct pprof_builder *b, const struct pprof_frame *frames,
 		return -ENOMEM;
 	err = GROW(b->samples, b->alloc_samples, b->nr_samples + 1);
 	if (!err)
-		err = hashmap__add(&b->sample_index, hash, b->nr_samples);
+		err = hashmap__add(&b->sample_index, hash, (uint32_t)b->nr_samples);
 	if (err)
 		return err;
 	key.count = count;

@@ -262,7 +262,7 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	return n;
 }
 
-static bool cached_eq(uint64_t i, const void *key, const void *ctx)
+static bool cached_eq(uint32_t i, const void *key, const void *ctx)
 {
 	const struct cached_stack *c = &((const struct symbolizer *)ctx)->cache[i];
 	const struct cached_stack *k = key;
@@ -336,8 +336,8 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 {
 	struct cached_stack key = { .tgid = tgid, .stack_id = stack_id };
 	const struct proc_maps *pm;
-	uint64_t hash, *i;
-	uint32_t gen;
+	uint32_t *i, gen;
+	uint64_t hash;
 	int err;
 
 	if (!sym->prepared) {
@@ -361,7 +361,7 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 	err = symbolize_raw(sym, find_raw_stack(sym, stack_id), pm, tgid, time_ns, &key.st);
 	if (err)
 		return err;
-	err = hashmap__add(&sym->cache_index, hash, sym->nr_cached);
+	err = hashmap__add(&sym->cache_index, hash, (uint32_t)sym->nr_cached);
 	if (err) {
 		free(key.st);
 		return err;

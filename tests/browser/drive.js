@@ -11,7 +11,9 @@
  *   strip LABEL       click the strip "cpu N" / "node N"
  *   strip2 LABEL      the same with shift held
  *   all               press "Select all" (one selection of everything, no diff)
- *   search TEXT       type TEXT in the search box
+ *   view on|off|wall  press the switch to on-CPU, off-CPU or wall time
+ *   views             print "views" and the switch's views, the current one with a '*'
+ *   search TEXT       type TEXT in the search box (instead of what it held)
  *   top               print "top-self FUNCTION SHARE" / "top-total ..." rows
  *   diff              print "diff-total FUNCTION CLASS CHANGE Z" rows
  *   matched           print "matched SHARE MATCHED TOTAL"
@@ -81,10 +83,16 @@ async function main() {
 				if (cmd === 'strip2') await page.keyboard.down('Shift');
 				await page.mouse.click(p.x + 1, p.y);
 				if (cmd === 'strip2') await page.keyboard.up('Shift');
+			} else if (cmd === 'view') {
+				await page.click('#view-' + cmds[++i]);
+			} else if (cmd === 'views') {
+				const v = await page.evaluate(() => [...document.querySelectorAll('#views button')]
+					.map((b) => b.dataset.view + (b.className === 'on' ? '*' : '')));
+				console.log('views\t' + v.join(' '));
 			} else if (cmd === 'all') {
 				await page.click('#clear');
 			} else if (cmd === 'search') {
-				await page.click('#search');
+				await page.click('#search', { clickCount: 3 });	/* what is there is replaced */
 				await page.keyboard.type(cmds[++i]);
 			} else if (cmd === 'top' || cmd === 'diff') {
 				const rows = await page.evaluate((cmd) => {

@@ -208,7 +208,9 @@
 	qbits.push(q.frames ? (Math.floor(1000 * q.resolved / q.frames) / 10).toFixed(1) +
 		'% of frames named' : 'no frames');
 	if (q.offcpu)
-		qbits.push(fmtInt(q.offcpu.lost) + ' off-CPU intervals lost (' + fmtTime(q.offcpu.lost_ns) + '), ' +
+		qbits.push(fmtInt(q.offcpu.intervals) + ' off-CPU intervals and sums (blocked ' +
+			fmtTime(q.offcpu.blocked_ns) + ', runnable ' + fmtTime(q.offcpu.runnable_ns) + '), ' +
+			fmtInt(q.offcpu.lost) + ' lost (' + fmtTime(q.offcpu.lost_ns) + '), ' +
 			fmtInt(q.offcpu.untracked) + ' not followed, ' + fmtInt(q.offcpu.lost_stacks) +
 			' without their stack');
 	if (q.filtered) qbits.push(fmtInt(q.filtered) + ' samples left out by the filters');
