@@ -472,6 +472,8 @@ static const char *const table_checks[][2] = {
 static const char *const table_checks_v2[][2] = {
 	{ "ticks", "SELECT rowid, time, cpu, period_ns, enabled_ns, throttled_ns, throttles, "
 		   "fired, kept FROM ticks" },
+	{ "mapped_file", "SELECT id, path, build_id FROM mapped_file" },
+	{ "mapping_chunk", "SELECT id, nr_mappings, encoding, data FROM mapping_chunk" },
 };
 
 /*

@@ -713,8 +713,6 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 
 static void session__release(struct session *s)
 {
-	size_t i;
-
 	unwinder__close(s->unwinder);
 	sampler__close(s->sampler);	/* destroys links before anything else goes */
 	sideband__close(s->sideband);
@@ -726,9 +724,7 @@ static void session__release(struct session *s)
 	u64map__release(&s->procs);
 	u64map__release(&s->exec_ns);
 	free(s->comms);
-	for (i = 0; i < s->nr_maps; i++)
-		free(s->maps[i].path);
-	free(s->maps);
+	session__release_kept(s);
 	free(s->lost_sideband);
 	free(s->stats_prev);
 	free(s->stats_total);
@@ -1018,9 +1014,11 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		goto out;
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
-		"symbols; %zu stacks, %zu mappings, %llu truncated stacks, %llu side-band "
-		"records lost", cst.binaries, cst.symbols, cst.missing, cst.ksyms, s.stacks.nr,
-		s.nr_maps, (unsigned long long)s.total_truncated,
+		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "
+		"forgotten), %llu truncated stacks, %llu side-band records lost", cst.binaries,
+		cst.symbols, cst.missing, cst.ksyms, s.stacks.nr,
+		(unsigned long long)s.nr_maps_written, (unsigned long long)s.nr_maps_dropped,
+		(unsigned long long)s.total_truncated,
 		(unsigned long long)s.total_lost_sideband);
 	if (opts.debuginfo)
 		pr_info("embedded the DWARF of %zu binaries (%.1f MB before compression)",
