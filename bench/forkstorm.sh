@@ -5,7 +5,7 @@
 # without pause run beside `eprof record -a -F HZ -d SECONDS` (default 8 s
 # at 999 Hz). Prints the file's size and bytes per sample, the bytes of
 # each table, the processes recorded, the recorder's own share of the
-# samples (eprof's threads over all of them) and its peak RSS
+# samples (those of eprof's pid, all its threads, over all of them) and its peak RSS
 # (/usr/bin/time -v). Everything it starts is killed on exit.
 set -u
 eprof=${1:?usage: forkstorm.sh EPROF [SECONDS] [HZ]}
@@ -24,7 +24,15 @@ sh -c 'while :; do /bin/echo x >/dev/null; done' &
 pids+=($!)
 sleep 1
 /usr/bin/time -v -o "$out/time" "$eprof" record -a -F "$hz" -d "$secs" -o "$out/r.eprof" \
-	2>"$out/err"
+	2>"$out/err" &
+timer=$!
+recpid=
+for _ in $(seq 50); do
+	recpid=$(pgrep -P "$timer" | head -1)
+	[ -n "$recpid" ] && break
+	sleep 0.05
+done
+wait "$timer"
 rc=$?
 kill "${pids[@]}" 2>/dev/null
 wait 2>/dev/null
@@ -34,7 +42,7 @@ bytes=$(stat -c %s "$out/r.eprof")
 "$eprof" report -i "$out/r.eprof" --fold --by pid >"$out/fold" 2>/dev/null
 total=$(awk '{ s += $NF } END { print s + 0 }' "$out/fold")
 procs=$(awk '{ split($0, f, ";"); p[f[1]] = 1 } END { print length(p) }' "$out/fold")
-self=$("$eprof" report -i "$out/r.eprof" --fold --comm eprof 2>/dev/null |
+self=$("$eprof" report -i "$out/r.eprof" --fold --pid "${recpid:-0}" 2>/dev/null |
 	awk '{ s += $NF } END { print s + 0 }')
 rss=$(awk -F': ' '/Maximum resident/ { print $2 }' "$out/time")
 cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { print u + s }' "$out/time")
