@@ -9,12 +9,21 @@
 #ifndef EPROF_BPF_EVENTS_H
 #define EPROF_BPF_EVENTS_H
 
-#define EV_ABI_VERSION	2
+#define EV_ABI_VERSION	3
 #define EV_MAX_FRAMES	127	/* kernel.perf_event_max_stack default */
 #define EV_COMM_LEN	16	/* TASK_COMM_LEN */
 
 enum ev_type {
 	EV_SAMPLE = 1,
+	EV_OFFCPU_STACK,	/* struct ev_offcpu_stack: a stack off-CPU records refer to */
+	EV_OFFCPU,		/* struct ev_offcpu: one long off-CPU interval */
+};
+
+/* How a thread left the CPU (record --off-cpu). */
+enum ev_offcpu_state {
+	EV_OFFCPU_BLOCKED,	/* it slept: interruptible, uninterruptible, stopped */
+	EV_OFFCPU_RUNNABLE,	/* it was preempted and waited for a CPU */
+	EV_OFFCPU_STATES,
 };
 
 /* Why the table walker took a frame-pointer step instead of a table row. */
@@ -57,6 +66,15 @@ enum ev_stat {
 	EV_STAT_UNW_FB_LAST = EV_STAT_UNW_FB + UNW_FB_MAX - 1,
 	EV_STAT_UNW_STOP,	/* stacks by why the walk ended: UNW_STOP_MAX entries */
 	EV_STAT_UNW_STOP_LAST = EV_STAT_UNW_STOP + UNW_STOP_MAX - 1,
+	/* --off-cpu (on_switch): every interval is counted, delivered or not */
+	EV_STAT_OFFCPU_INTERVALS,	/* intervals that ended (ran again) */
+	EV_STAT_OFFCPU_EVENTS,		/* of which delivered as events (long ones) */
+	EV_STAT_OFFCPU_SUMMED,		/* of which added to offcpu_sums (short, or no room) */
+	EV_STAT_OFFCPU_LOST,		/* of which lost: no ring-buffer room, sums map full */
+	EV_STAT_OFFCPU_LOST_NS,		/* their nanoseconds */
+	EV_STAT_OFFCPU_UNTRACKED,	/* switches out not followed: offcpu_start full */
+	EV_STAT_OFFCPU_STACK_LOST,	/* stack records not delivered (the interval is
+					   kept with an empty stack unless a retry succeeds) */
 	EV_STAT_MAX,
 };
 
@@ -112,6 +130,65 @@ struct ev_sample {
 	__s32 ustack_err;
 	char comm[EV_COMM_LEN];	/* thread name at the time of the sample */
 	__u64 frames[];
+};
+
+/*
+ * Off-CPU (record --off-cpu). A thread's stack is taken when it leaves the
+ * CPU; intervals refer to it by a 64-bit content hash of its frames, and
+ * the stack itself is sent once per hash before the first interval that
+ * needs it. record/ checks every stack record against the hash it gives
+ * and maps the hash to its own stack id. The header is as long as
+ * ev_sample's, so that the same per-CPU scratch and the same user-stack
+ * walker (which writes frames[] at a given index) serve both.
+ */
+struct ev_offcpu_stack {
+	struct ev_hdr hdr;
+	__u64 hash;		/* never 0 (0 means "no stack" in the records below) */
+	__u64 time_ns;		/* when it was taken */
+	__u32 tgid;
+	__u32 tid;
+	__u32 cpu;
+	__u16 nr_kframes;
+	__u16 nr_uframes;
+	char comm[EV_COMM_LEN];	/* thread name when it left the CPU */
+	__u64 frames[];		/* kernel then user, innermost first, as in ev_sample */
+};
+
+/* One off-CPU interval at least off_cpu_thresh_ns long. */
+struct ev_offcpu {
+	struct ev_hdr hdr;
+	__u64 start_ns;		/* bpf_ktime_get_ns() when it left the CPU */
+	__u64 duration_ns;	/* until it ran again */
+	__u64 stack_hash;	/* 0: no stack */
+	__u32 tgid;
+	__u32 tid;
+	__u32 cpu;		/* the CPU it left */
+	__u32 state;		/* enum ev_offcpu_state */
+};
+
+/* offcpu_sums key: short intervals summed per (thread, stack, state, CPU left). */
+struct offcpu_key {
+	__u64 stack_hash;
+	__u32 tgid;
+	__u32 tid;
+	__u32 state;
+	__u32 cpu;
+};
+
+/* offcpu_sums value; only ever grows (record/ reads the difference). */
+struct offcpu_sum {
+	__u64 count;
+	__u64 total_ns;
+};
+
+/* offcpu_start value: a target thread that is off the CPU now. */
+struct offcpu_start {
+	__u64 start_ns;
+	__u64 stack_hash;
+	__u32 tgid;
+	__u32 cpu;
+	__u32 state;
+	__u32 pad;
 };
 
 #endif

@@ -11,8 +11,14 @@
  * "Stack identity"). on_fork adds the children of targets to the target set
  * at fork time, before they run a single instruction.
  *
- * Every sample that cannot be delivered and every stack that cannot be read
- * or may be cut short is counted per CPU in `stats`.
+ * on_switch (record --off-cpu only) runs at every context switch: a target
+ * thread leaving the CPU has its stack taken and its start noted; when it
+ * runs again the interval is either sent as an event (long ones, with
+ * their times) or added to a sum per (thread, stack, state) in a hash map
+ * that record/ reads, so that totals stay exact at any switch rate.
+ *
+ * Every sample or interval that cannot be delivered and every stack that
+ * cannot be read or may be cut short is counted per CPU in `stats`.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -31,6 +37,7 @@ const volatile bool filter_tgids;	/* false with -a: every task, idle included */
 const volatile bool follow_forks;	/* -- CMD: children and grandchildren too */
 const volatile __u64 wakeup_bytes = 1;	/* wake user space once this much is queued */
 const volatile bool unwind_tables;	/* --call-graph dwarf: walk user stacks with tables */
+const volatile __u64 offcpu_thresh_ns = 1000000;	/* --off-cpu-thresh: longer ones are events */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -87,6 +94,33 @@ struct {
 	__type(key, __u32);
 	__type(value, struct scratch);
 } scratch SEC(".maps");
+
+/* --off-cpu: target threads off the CPU now, by tid (see ev_offcpu_stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, struct offcpu_start);
+} offcpu_start SEC(".maps");
+
+/* --off-cpu: short intervals summed; record/ reads what grew since it last looked. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_sum);
+} offcpu_sums SEC(".maps");
+
+/*
+ * --off-cpu: stack hashes whose frames record/ already has. LRU: a stack
+ * evicted here is sent again when next seen, and record/ dedups it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, __u8);
+} offcpu_known SEC(".maps");
 
 static __always_inline void stat_inc(__u32 which)
 {
@@ -255,11 +289,15 @@ int BPF_KRETPROBE(on_mmap, unsigned long ret)
 	return 0;
 }
 
-/* A target exec'd: cache its executable's text for the walker. */
+/*
+ * A target exec'd: cache its executable's text, and the dynamic loader's
+ * (the new program starts there: its entry is in the user registers now).
+ */
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct pt_regs *regs;
 
 	(void)ctx;
 	(void)old_pid;
@@ -267,9 +305,224 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
 		return 0;
 	unw_learn(BPF_CORE_READ(p, mm, start_code));
+	regs = (struct pt_regs *)bpf_task_pt_regs(p);
+	if (regs)
+		unw_learn(BPF_CORE_READ(regs, ip));
 	return 0;
 }
 #endif
+
+/* --- off-CPU (record --off-cpu) ----------------------------------------- */
+
+#define TASK_RUNNING		0x0000	/* include/linux/sched.h */
+#define OFFCPU_SKIP_FRAMES	2	/* BPF_F_SKIP_FIELD_MASK: the tracing frames */
+#define TASK_DEAD		0x0080	/* its last switch: it will not run again */
+
+struct hash_state {
+	__u64 h;
+	__u32 n;
+};
+
+static __always_inline __u64 mix64(__u64 x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+/* One frame into the hash (bpf_loop body: the verifier sees it once). */
+static long hash_frame(__u64 i, void *data)
+{
+	struct hash_state *hs = data;
+	struct ev_offcpu_stack *st;
+	struct scratch *sc;
+	__u32 zero = 0;
+
+	if (i >= hs->n || i >= 2 * EV_MAX_FRAMES)
+		return 1;
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc)
+		return 1;
+	st = (struct ev_offcpu_stack *)sc->raw;
+	hs->h = mix64(hs->h ^ st->frames[i]) + i;
+	return 0;
+}
+
+/*
+ * Takes the current (leaving) task's stacks into the scratch record, sends
+ * them unless record/ has them, and returns their hash (0: none taken).
+ */
+static __always_inline __u64 offcpu_take_stack(void *ctx, struct task_struct *prev, __u32 tgid,
+					       __u64 now)
+{
+	struct ev_offcpu_stack *st;
+	struct scratch *sc;
+	struct hash_state hs;
+	__u64 kbytes = 0, ubytes = 0, size;
+	__u32 zero = 0;
+	__u8 one = 1;
+	long ret;
+
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc)
+		return 0;
+	st = (struct ev_offcpu_stack *)sc->raw;
+	/*
+	 * The innermost two frames are this program and bpf_trace_run4(): the
+	 * stack starts at __schedule(), where the thread stops (t1201 checks).
+	 */
+	ret = bpf_get_stack(ctx, st->frames, STACK_BYTES, OFFCPU_SKIP_FRAMES);
+	if (ret < 0)
+		stat_inc(EV_STAT_KSTACK_FAIL);
+	else
+		kbytes = ret;
+	if (kbytes > STACK_BYTES)
+		kbytes = STACK_BYTES;
+	if (kbytes == STACK_BYTES)
+		stat_inc(EV_STAT_KSTACK_TRUNC);
+	if ((BPF_CORE_READ(prev, flags) & PF_KTHREAD) || !tgid) {
+		/* no user stack */
+#if defined(__TARGET_ARCH_x86)
+	} else if (unwind_tables) {
+		/*
+		 * The leaving task is current and in the kernel: not a user
+		 * tick, so the walker starts from its registers saved at kernel
+		 * entry (bpf_task_pt_regs) and never reads ctx.
+		 */
+		ubytes = unw_walk(NULL, false, kbytes / sizeof(__u64)) * sizeof(__u64);
+		if (ubytes > STACK_BYTES)
+			ubytes = STACK_BYTES;
+#endif
+	} else {
+		ret = bpf_get_stack(ctx, (void *)st->frames + kbytes, STACK_BYTES,
+				    BPF_F_USER_STACK);
+		if (ret < 0)
+			stat_inc(EV_STAT_USTACK_FAIL);
+		else
+			ubytes = ret;
+		if (ubytes > STACK_BYTES)
+			ubytes = STACK_BYTES;
+		if (ubytes == STACK_BYTES)
+			stat_inc(EV_STAT_USTACK_TRUNC);
+	}
+	st->nr_kframes = kbytes / sizeof(__u64);
+	st->nr_uframes = ubytes / sizeof(__u64);
+	hs.n = st->nr_kframes + st->nr_uframes;
+	hs.h = mix64((__u64)st->nr_kframes << 16 | st->nr_uframes);
+	bpf_loop(2 * EV_MAX_FRAMES, hash_frame, &hs, 0);
+	if (!hs.h)
+		hs.h = 1;	/* 0 means "no stack" */
+	if (bpf_map_lookup_elem(&offcpu_known, &hs.h))
+		return hs.h;
+
+	st->hdr.type = EV_OFFCPU_STACK;
+	st->hdr.flags = 0;
+	st->hash = hs.h;
+	st->time_ns = now;
+	st->tgid = tgid;
+	st->tid = BPF_CORE_READ(prev, pid);
+	st->cpu = bpf_get_smp_processor_id();
+	BPF_CORE_READ_STR_INTO(&st->comm, prev, comm);
+	size = sizeof(*st) + kbytes + ubytes;
+	barrier_var(size);
+	if (size > sizeof(*sc))
+		return hs.h;
+	st->hdr.size = size;
+	if (bpf_ringbuf_output(&events, sc, size, 0))
+		stat_inc(EV_STAT_OFFCPU_STACK_LOST);	/* sent again next time */
+	else
+		bpf_map_update_elem(&offcpu_known, &hs.h, &one, BPF_ANY);
+	return hs.h;
+}
+
+/* A target thread ran again after start: an event if long, else a sum. */
+static __always_inline void offcpu_end(const struct offcpu_start *start, __u32 tid, __u64 now)
+{
+	struct offcpu_key key = {};
+	struct offcpu_sum zero = {}, *sum;
+	struct ev_offcpu *e;
+	__u64 dur = now > start->start_ns ? now - start->start_ns : 0;
+
+	stat_inc(EV_STAT_OFFCPU_INTERVALS);
+	if (dur >= offcpu_thresh_ns) {
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (e) {
+			e->hdr.type = EV_OFFCPU;
+			e->hdr.flags = 0;
+			e->hdr.size = sizeof(*e);
+			e->start_ns = start->start_ns;
+			e->duration_ns = dur;
+			e->stack_hash = start->stack_hash;
+			e->tgid = start->tgid;
+			e->tid = tid;
+			e->cpu = start->cpu;
+			e->state = start->state;
+			bpf_ringbuf_submit(e, 0);
+			stat_inc(EV_STAT_OFFCPU_EVENTS);
+			return;
+		}
+		/* no room: the sum keeps its time exact, only its place in time is lost */
+	}
+	key.stack_hash = start->stack_hash;
+	key.tgid = start->tgid;
+	key.tid = tid;
+	key.state = start->state;
+	key.cpu = start->cpu;
+	sum = bpf_map_lookup_elem(&offcpu_sums, &key);
+	if (!sum) {
+		bpf_map_update_elem(&offcpu_sums, &key, &zero, BPF_NOEXIST);
+		sum = bpf_map_lookup_elem(&offcpu_sums, &key);
+	}
+	if (!sum) {
+		stat_inc(EV_STAT_OFFCPU_LOST);
+		stat_add(EV_STAT_OFFCPU_LOST_NS, dur);
+		return;
+	}
+	__sync_fetch_and_add(&sum->count, 1);
+	__sync_fetch_and_add(&sum->total_ns, dur);
+	stat_inc(EV_STAT_OFFCPU_SUMMED);
+}
+
+/*
+ * Runs in the scheduler with interrupts off, on the CPU being switched, so
+ * it never interleaves with on_cpu_clock there and may use its scratch.
+ * current is still prev.
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	struct offcpu_start *open, start = {};
+	__u32 ptgid = prev->tgid, ptid = prev->pid, ntid = next->pid;
+	__u64 now = bpf_ktime_get_ns();
+
+	/* Only targets have starts: a miss is the common, cheap case. */
+	if (ntid) {
+		open = bpf_map_lookup_elem(&offcpu_start, &ntid);
+		if (open) {
+			start = *open;
+			bpf_map_delete_elem(&offcpu_start, &ntid);
+			offcpu_end(&start, ntid, now);
+		}
+	}
+	if (!ptid || (prev_state & TASK_DEAD))
+		return 0;	/* the idle task, or a thread that will not run again */
+	if (filter_tgids && !bpf_map_lookup_elem(&targets, &ptgid))
+		return 0;
+	start.start_ns = now;
+	start.tgid = ptgid;
+	start.cpu = bpf_get_smp_processor_id();
+	start.state = preempt || prev_state == TASK_RUNNING ? EV_OFFCPU_RUNNABLE
+							    : EV_OFFCPU_BLOCKED;
+	start.pad = 0;
+	start.stack_hash = offcpu_take_stack(ctx, prev, ptgid, now);
+	if (bpf_map_update_elem(&offcpu_start, &ptid, &start, BPF_ANY))
+		stat_inc(EV_STAT_OFFCPU_UNTRACKED);
+	return 0;
+}
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)

@@ -11,19 +11,24 @@
  *     one such call that succeeds (the mmap lock is released from an
  *     irq_work that stays queued until the interrupt ends), so each sample
  *     learns at most one new mapping and the cache keeps it for the next
- *     ones. Executable mappings are also learned when they are made (a
- *     kretprobe on vm_mmap_pgoff, and the executable at exec), where any
- *     number of lookups work, so a process that lives 20 ms has its
- *     libraries cached before its first tick. A cached mapping is checked
- *     against its vm_area_struct before
- *     use, so an unmapped or changed mapping is never trusted, and an exec
- *     (a new mm) empties the process's cache. Its file (device, inode,
- *     ctime) is the key of the binary's table, shared by every process
- *     that maps the file;
+ *     ones (the open-coded VMA iterator that could take them all at once
+ *     refuses to run with interrupts off). Executable mappings are also
+ *     learned when they are made (fexit or a kretprobe on vm_mmap_pgoff,
+ *     where the kernel allows either, and the executable and the dynamic
+ *     loader at exec), where any number of lookups work, so a process that
+ *     lives 20 ms has its code cached before its first tick. A cached mapping is checked
+ *     against its vm_area_struct before use, so an unmapped or changed
+ *     mapping is never trusted; the check is skipped while the mm's
+ *     mmap-lock sequence count says no mapping changed since the last one.
+ *     An exec (a new mm) empties the process's cache. Its file (device,
+ *     inode, ctime) is the key of the binary's table, shared by every
+ *     process that maps the file;
  *   - the row is found by binary search at the file offset of the PC
  *     itself for the first frame and after a signal frame, and of PC - 1
  *     for return addresses (a call may be a function's last instruction,
- *     and this gives frameless leaves and prologues the right row);
+ *     and this gives frameless leaves and prologues the right row). Rows
+ *     found are kept in a per-CPU cache (unw_row_cache): most lookups are
+ *     return addresses seen many times before;
  *   - CFA from rsp or rbp; return address at CFA - 8; rbp unchanged or
  *     saved at CFA + n; the caller's rsp is the CFA. PLT stubs, signal
  *     trampolines and the outermost frame have their own row types.
@@ -78,7 +83,8 @@ struct {
 	__type(value, struct unw_bin_stats);
 } unw_bins SEC(".maps");
 
-#define UNW_VMA_CACHE		8	/* mappings cached per process */
+#define UNW_VMA_CACHE		16	/* mappings cached per process */
+#define UNW_SEQ_UNKNOWN		1	/* odd: a writer holds the lock, or no seqcount */
 
 /* A mapping as the walker keeps it. */
 struct unw_vma {
@@ -92,6 +98,8 @@ struct unw_vma {
 struct unw_vma_cache {
 	__u64 mm;			/* the mm they belong to: an exec makes a new one */
 	__u32 next;			/* the entry to replace next */
+	__u32 seq;			/* mm's mmap-lock sequence when `valid` was true */
+	__u32 valid;			/* entries known to be live at seq (bits) */
 	__u32 pad;
 	struct unw_vma e[UNW_VMA_CACHE];
 };
@@ -128,8 +136,10 @@ struct unw_state {
 	__u8 stop;			/* enum unw_stop */
 	__u8 fb;			/* enum unw_fb of the first FP step, or UNW_FB_NONE */
 	__u8 find_used;			/* bpf_find_vma() was called in this sample */
-	__u8 checked;			/* cache entries checked in this sample (bits) */
 	__u8 row_ok;			/* row holds for [row_lo, row_hi) of cur */
+	__u8 have_seq;			/* seq was read in this sample */
+	__u16 checked;			/* cache entries checked in this sample (bits) */
+	__u32 seq;			/* the mm's mmap-lock sequence (unw_mm_seq) */
 	struct unw_row row;		/* the last row found: recursion repeats it */
 	__u64 row_lo, row_hi;
 };
@@ -145,6 +155,30 @@ struct {
 	__type(key, __u32);
 	__type(value, struct unw_state);
 } unw_states SEC(".maps");
+
+/*
+ * Rows found lately, per CPU: a direct-mapped cache keyed by the binary and
+ * the offset looked up. A profile keeps coming back to the same return
+ * addresses, and a hit costs one inlined array lookup instead of the table
+ * lookup and a binary search of helper calls (an inner map's lookups are
+ * not inlined). A table's rows depend only on its file (the key), so an
+ * entry stays right when the table is evicted or rebuilt.
+ */
+#define UNW_ROW_CACHE_BITS	11
+
+struct unw_row_hit {
+	struct unw_key key;
+	__u64 lo, hi;			/* the offsets the row covers */
+	struct unw_row row;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1 << UNW_ROW_CACHE_BITS);
+	__type(key, __u32);
+	__type(value, struct unw_row_hit);
+} unw_row_cache SEC(".maps");
 
 
 static __always_inline __u64 unw_inode_ctime(struct inode *ino)
@@ -194,6 +228,21 @@ static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, voi
 }
 
 /*
+ * The mm's mmap-lock sequence count: odd while a writer holds the lock,
+ * bumped again when it lets go (6.12+, CONFIG_PER_VMA_LOCK). While it stays
+ * the same even number no mapping was changed, so a cache entry checked
+ * under it needs no new check. UNW_SEQ_UNKNOWN where the kernel has none.
+ */
+static __always_inline __u32 unw_mm_seq(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (!bpf_core_field_exists(task->mm->mm_lock_seq.sequence))
+		return UNW_SEQ_UNKNOWN;
+	return task->mm->mm_lock_seq.sequence;	/* a direct load (BTF pointers) */
+}
+
+/*
  * Whether the cached e still describes a live mapping (see the file
  * comment). Two reads: vm_start/vm_end and vm_pgoff/vm_file are neighbours
  * (checked with CO-RE; otherwise four reads).
@@ -219,6 +268,19 @@ static __always_inline bool unw_vma_valid(const struct unw_vma *e)
 	return a[0] == e->start && a[1] == e->end && b[0] == e->pgoff && b[1] == e->file;
 }
 
+/* An empty cache of mappings of mm for tgid, or NULL when the map is full. */
+static __always_inline struct unw_vma_cache *unw_cache_new(__u32 tgid, __u64 mm)
+{
+	struct unw_vma_cache *c;
+
+	/* too big for the stack: an all-zero one from .bss */
+	bpf_map_update_elem(&unw_vmas, &tgid, &unw_empty_cache, BPF_ANY);
+	c = bpf_map_lookup_elem(&unw_vmas, &tgid);
+	if (c)
+		c->mm = mm;
+	return c;
+}
+
 /* Keeps f in tgid's cache of mappings of mm, replacing the oldest entry. */
 static __always_inline void unw_cache_put(__u32 tgid, __u64 mm, struct unw_vma_cache *c,
 					  const struct unw_vma *f)
@@ -226,15 +288,13 @@ static __always_inline void unw_cache_put(__u32 tgid, __u64 mm, struct unw_vma_c
 	__u32 slot;
 
 	if (!c || c->mm != mm) {
-		/* too big for the stack: an all-zero one from .bss */
-		bpf_map_update_elem(&unw_vmas, &tgid, &unw_empty_cache, BPF_ANY);
-		c = bpf_map_lookup_elem(&unw_vmas, &tgid);
+		c = unw_cache_new(tgid, mm);
 		if (!c)
 			return;
-		c->mm = mm;
 	}
 	slot = c->next++ % UNW_VMA_CACHE;
 	c->e[slot] = *f;
+	c->valid &= ~(1u << slot);	/* found under the lock, but seq may be older */
 }
 
 /*
@@ -259,9 +319,19 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 				hit = i;
 		if (hit < UNW_VMA_CACHE) {
 			e = &c->e[hit];
+			if (!st->have_seq) {
+				st->seq = unw_mm_seq();
+				st->have_seq = 1;
+			}
+			if (c->seq != st->seq || (st->seq & 1)) {
+				c->seq = st->seq;	/* mappings may have changed: check again */
+				c->valid = 0;
+			}
 			/* a walk often comes back to a mapping: check it once */
-			if ((st->checked & (1u << hit)) || unw_vma_valid(e)) {
+			if ((st->checked & (1u << hit)) || (c->valid & (1u << hit)) ||
+			    unw_vma_valid(e)) {
 				st->checked |= 1u << hit;
+				c->valid |= 1u << hit;
 				st->cur = *e;
 				return true;
 			}
@@ -329,7 +399,54 @@ static __always_inline bool unw_find_row(void *tbl, __u64 off, struct unw_row *o
 	found++;
 	r = bpf_map_lookup_elem(tbl, &found);	/* past the last row: missing, no bound */
 	*hi_off = r && r->off > *lo_off ? r->off : 0x100000000ull;
-	return out->cfa_type != UNW_CFA_NONE && out->cfa_type != UNW_CFA_UNSUPPORTED;
+	return true;
+}
+
+/*
+ * The row for file offset off of the current mapping's binary, from the
+ * per-CPU cache or its table; UNW_FB_NONE, or why there is none.
+ */
+static __always_inline __u8 unw_lookup_row(struct unw_state *st, __u64 off, struct unw_row *out)
+{
+	struct unw_row_hit *h;
+	struct unw_miss miss;
+	void *tbl;
+	__u64 lo_off, hi_off;
+	__u32 slot;
+
+	slot = (__u32)(((off << 20) ^ st->cur.key.ino ^ (st->cur.key.ino >> 31)) *
+		       0x9e3779b97f4a7c15ull >> (64 - UNW_ROW_CACHE_BITS));
+	h = bpf_map_lookup_elem(&unw_row_cache, &slot);
+	if (h && h->key.ino == st->cur.key.ino && h->key.dev == st->cur.key.dev &&
+	    h->key.ctime_ns == st->cur.key.ctime_ns && off >= h->lo && off < h->hi) {
+		*out = h->row;
+		lo_off = h->lo;
+		hi_off = h->hi;
+	} else {
+		tbl = bpf_map_lookup_elem(&unw_tables, &st->cur.key);
+		if (!tbl) {
+			miss.tgid = bpf_get_current_pid_tgid() >> 32;
+			miss.pad = 0;
+			miss.start = st->cur.start;
+			miss.end = st->cur.end;
+			miss.pgoff = st->cur.pgoff;
+			bpf_map_update_elem(&unw_missing, &st->cur.key, &miss, BPF_NOEXIST);
+			return UNW_FB_NO_TABLE;
+		}
+		if (!unw_find_row(tbl, off, out, &lo_off, &hi_off))
+			return UNW_FB_NO_CFI;
+		if (h) {
+			h->key = st->cur.key;
+			h->lo = lo_off;
+			h->hi = hi_off;
+			h->row = *out;
+		}
+	}
+	st->row = *out;
+	st->row_lo = lo_off;
+	st->row_hi = hi_off;
+	st->row_ok = 1;
+	return UNW_FB_NONE;
 }
 
 static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
@@ -395,10 +512,8 @@ static long unw_step(__u64 i, void *data)
 {
 	struct unw_state *st;
 	struct unw_row row = {};
-	struct unw_miss miss;
 	struct scratch *sc;
-	void *tbl;
-	__u64 lpc, cfa = 0, ra, bp, lo_off, hi_off;
+	__u64 lpc, cfa = 0, ra, bp, two[2];
 	__u32 zero = 0, idx;
 	__u8 fb = UNW_FB_NONE;
 
@@ -433,23 +548,7 @@ static long unw_step(__u64 i, void *data)
 		   unw_off(st, lpc) < st->row_hi) {
 		row = st->row;		/* the same function again (recursion) */
 	} else {
-		tbl = bpf_map_lookup_elem(&unw_tables, &st->cur.key);
-		if (!tbl) {
-			fb = UNW_FB_NO_TABLE;
-			miss.tgid = bpf_get_current_pid_tgid() >> 32;
-			miss.pad = 0;
-			miss.start = st->cur.start;
-			miss.end = st->cur.end;
-			miss.pgoff = st->cur.pgoff;
-			bpf_map_update_elem(&unw_missing, &st->cur.key, &miss, BPF_NOEXIST);
-		} else if (!unw_find_row(tbl, unw_off(st, lpc), &row, &lo_off, &hi_off)) {
-			fb = UNW_FB_NO_CFI;
-		} else {
-			st->row = row;
-			st->row_lo = lo_off;
-			st->row_hi = hi_off;
-			st->row_ok = 1;
-		}
+		fb = unw_lookup_row(st, unw_off(st, lpc), &row);
 	}
 	if (fb != UNW_FB_NONE)
 		return unw_fp_step(st, fb);
@@ -477,9 +576,17 @@ static long unw_step(__u64 i, void *data)
 		return 1;
 	}
 	bp = st->bp;
-	if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa - 8)) ||
-	    (row.rbp_type == UNW_RBP_CFA &&
-	     bpf_probe_read_user(&bp, sizeof(bp), (void *)(cfa + row.rbp_off)))) {
+	if (row.rbp_type == UNW_RBP_CFA && row.rbp_off == -16) {
+		/* the usual frame: rbp pushed right below the return address, one read */
+		if (bpf_probe_read_user(two, sizeof(two), (void *)(cfa - 16))) {
+			st->stop = UNW_STOP_UNREADABLE;
+			return 1;
+		}
+		bp = two[0];
+		ra = two[1];
+	} else if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa - 8)) ||
+		   (row.rbp_type == UNW_RBP_CFA &&
+		    bpf_probe_read_user(&bp, sizeof(bp), (void *)(cfa + row.rbp_off)))) {
 		st->stop = UNW_STOP_UNREADABLE;
 		return 1;
 	}
@@ -531,7 +638,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 	__builtin_memset(st, 0, sizeof(*st));
 	st->base = base;
 	st->fb = UNW_FB_NONE;
-	st->mm = (__u64)BPF_CORE_READ(bpf_get_current_task_btf(), mm);
+	st->mm = (__u64)bpf_get_current_task_btf()->mm;
 	st->exact = 1;
 	if (user_tick) {
 		st->pc = ctx->regs.ip;

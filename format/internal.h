@@ -144,6 +144,12 @@ struct writer {
 	size_t nr_debuginfo, cap_debuginfo;
 	struct pending_meta *meta;
 	size_t nr_meta, cap_meta;
+	struct rec_offcpu *offcpu;
+	size_t nr_offcpu, cap_offcpu;
+	struct rec_offcpu_sum *offcpu_sum;
+	size_t nr_offcpu_sum, cap_offcpu_sum;
+	struct rec_offcpu_loss *offcpu_loss;
+	size_t nr_offcpu_loss, cap_offcpu_loss;
 	struct rec_unwind *unwind;	/* paths owned */
 	size_t nr_unwind, cap_unwind;
 	bool finished;
@@ -167,6 +173,9 @@ struct recording {
 	bool finished;
 	bool has_debuginfo;	/* the debuginfo table exists (older v1 files lack it) */
 	int version;		/* user_version: 1 or 2; v2 tables exist only from 2 */
+	bool has_offcpu_tables;	/* v2 files written before off-CPU lack them */
+	bool has_mapping_chunks;	/* mapping_chunk, mapped_file: older v2 files lack them */
+	uint64_t offcpu_thresh_ns;	/* meta off_cpu_thresh_ns; 0: no off-CPU data */
 	/*
 	 * What the metadata says that bounds the rest of the file, checked at
 	 * open (recording.c) and enforced by every reader walk (reader.c).

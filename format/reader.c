@@ -424,7 +424,7 @@ int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *
 	}
 	sqlite3_finalize(st);
 	/* v1 files have only rows; v2 writers put their mappings in chunks */
-	if (!err && rec->version >= 2)
+	if (!err && rec->has_mapping_chunks)
 		err = rec_read_mapping_chunks(rec, fn, ctx);
 	return err;
 }
@@ -796,6 +796,148 @@ int recording__get_debuginfo(struct recording *rec, const uint8_t *build_id, uin
 	}
 out:
 	bytebuf__release(&out);
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* --- off-CPU (v2) ----------------------------------------------------------- */
+
+bool recording__has_offcpu(const struct recording *rec)
+{
+	return rec->version >= 2 && rec->has_offcpu_tables && rec->offcpu_thresh_ns;
+}
+
+uint64_t recording__offcpu_thresh_ns(const struct recording *rec)
+{
+	return recording__has_offcpu(rec) ? rec->offcpu_thresh_ns : 0;
+}
+
+/* [t, t + d] within the recording's span, where the metadata gives it. */
+static bool within_span(const struct recording *rec, uint64_t t, uint64_t d)
+{
+	if (t + d < t)
+		return false;
+	if (rec->has_start && t < rec->span_start)
+		return false;
+	return !rec->has_end || t + d <= rec->span_end;
+}
+
+static bool offcpu_ok(const struct recording *rec, const struct rec_offcpu *o)
+{
+	return o->duration_ns && o->state < REC_OFFCPU_STATES && within_span(rec, o->time_ns,
+									     o->duration_ns) &&
+	       (!rec->nr_cpus || o->cpu < rec->nr_cpus) && o->tgid <= REC_MAX_PID &&
+	       o->tid <= REC_MAX_PID;
+}
+
+int recording__for_each_offcpu(struct recording *rec, rec_offcpu_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_offcpu o;
+	uint64_t prev_end = 0;
+	uint32_t prev_tid = 0;
+	bool any = false;
+	int64_t row;
+	int err;
+
+	if (!recording__has_offcpu(rec))
+		return 0;
+	err = rec_prepare(rec, "SELECT rowid, time, duration, tgid, tid, cpu, state, stack_id "
+			       "FROM offcpu ORDER BY tid, time, rowid", "reading off-CPU intervals",
+			  &st);
+	while (!err && (err = step_row(rec, st, "reading off-CPU intervals")) == 1) {
+		err = 0;
+		memset(&o, 0, sizeof(o));
+		row = sqlite3_column_int64(st, 0);
+		if (!col_u64(st, 1, &o.time_ns) || !col_u64(st, 2, &o.duration_ns) ||
+		    !col_u32(st, 3, &o.tgid) || !col_u32(st, 4, &o.tid) || !col_u32(st, 5, &o.cpu) ||
+		    !col_u32(st, 6, &o.state) || !col_u32(st, 7, &o.stack_id) ||
+		    !offcpu_ok(rec, &o)) {
+			err = rec_damaged(rec, "offcpu row %" PRId64 ": bad value", row);
+			break;
+		}
+		/* one thread is off the CPU once at a time: an overlap is a copied row */
+		if (any && o.tid == prev_tid && o.time_ns < prev_end) {
+			err = rec_damaged(rec, "offcpu row %" PRId64 ": thread %" PRIu32 " is off "
+					  "the CPU twice at once", row, o.tid);
+			break;
+		}
+		any = true;
+		prev_tid = o.tid;
+		prev_end = o.time_ns + o.duration_ns;
+		err = fn(ctx, &o);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_offcpu_sum o;
+	uint64_t span = rec->has_start && rec->has_end ? rec->span_end - rec->span_start : 0;
+	int64_t row;
+	int err;
+
+	if (!recording__has_offcpu(rec))
+		return 0;
+	/* a flush sums each (thread, stack, state) once: a repeat is a copied row */
+	err = rec_prepare(rec, "SELECT min(rowid) FROM offcpu_sum GROUP BY time, tid, state, "
+			       "cpu, stack_id HAVING count(*) > 1 LIMIT 1", "reading off-CPU sums", &st);
+	if (!err && (err = step_row(rec, st, "reading off-CPU sums")) == 1)
+		err = rec_damaged(rec, "offcpu_sum row %lld: appears twice in one flush",
+				  (long long)sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	st = NULL;
+	if (!err)
+		err = rec_prepare(rec, "SELECT rowid, time, tgid, tid, state, cpu, stack_id, "
+				       "count, total_ns FROM offcpu_sum ORDER BY rowid",
+				  "reading off-CPU sums", &st);
+	while (!err && (err = step_row(rec, st, "reading off-CPU sums")) == 1) {
+		err = 0;
+		memset(&o, 0, sizeof(o));
+		row = sqlite3_column_int64(st, 0);
+		if (!col_u64(st, 1, &o.time_ns) || !col_u32(st, 2, &o.tgid) ||
+		    !col_u32(st, 3, &o.tid) || !col_u32(st, 4, &o.state) ||
+		    !col_u32(st, 5, &o.cpu) || !col_u32(st, 6, &o.stack_id) ||
+		    !col_u64(st, 7, &o.count) || !col_u64(st, 8, &o.total_ns) ||
+		    (!o.count && !o.total_ns) || (rec->nr_cpus && o.cpu >= rec->nr_cpus) ||
+		    o.state >= REC_OFFCPU_STATES ||
+		    o.tgid > REC_MAX_PID || o.tid > REC_MAX_PID || !within_span(rec, o.time_ns, 0) ||
+		    (span && o.total_ns > span)) {
+			err = rec_damaged(rec, "offcpu_sum row %" PRId64 ": bad value", row);
+			break;
+		}
+		err = fn(ctx, &o);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int recording__for_each_offcpu_loss(struct recording *rec, rec_offcpu_loss_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct rec_offcpu_loss l;
+	int64_t row;
+	int err;
+
+	if (!recording__has_offcpu(rec))
+		return 0;
+	err = rec_prepare(rec, "SELECT rowid, time, cpu, lost, lost_ns, untracked, lost_stacks "
+			       "FROM offcpu_loss ORDER BY rowid", "reading off-CPU losses", &st);
+	while (!err && (err = step_row(rec, st, "reading off-CPU losses")) == 1) {
+		err = 0;
+		memset(&l, 0, sizeof(l));
+		row = sqlite3_column_int64(st, 0);
+		if (!col_u64(st, 1, &l.time_ns) || !col_u32(st, 2, &l.cpu) ||
+		    !col_u64(st, 3, &l.lost) || !col_u64(st, 4, &l.lost_ns) ||
+		    !col_u64(st, 5, &l.untracked) || !col_u64(st, 6, &l.lost_stacks) ||
+		    (rec->nr_cpus && l.cpu >= rec->nr_cpus)) {
+			err = rec_damaged(rec, "offcpu_loss row %" PRId64 ": bad value", row);
+			break;
+		}
+		err = fn(ctx, &l);
+	}
 	sqlite3_finalize(st);
 	return err;
 }

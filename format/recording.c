@@ -472,8 +472,6 @@ static const char *const table_checks[][2] = {
 static const char *const table_checks_v2[][2] = {
 	{ "ticks", "SELECT rowid, time, cpu, period_ns, enabled_ns, throttled_ns, throttles, "
 		   "fired, kept FROM ticks" },
-	{ "mapped_file", "SELECT id, path, build_id FROM mapped_file" },
-	{ "mapping_chunk", "SELECT id, nr_mappings, encoding, data FROM mapping_chunk" },
 };
 
 /*
@@ -505,6 +503,58 @@ static int check_debuginfo_table(struct recording *rec)
 	return rc == SQLITE_OK ? 0 : rec_sql_error(rec, rc, "reading the schema");
 }
 
+/* The off-CPU tables: v2 files written before they existed lack all three. */
+static const char *const offcpu_checks[][2] = {
+	{ "offcpu", "SELECT rowid, time, duration, tgid, tid, cpu, state, stack_id FROM offcpu" },
+	{ "offcpu_sum", "SELECT rowid, time, tgid, tid, state, cpu, stack_id, count, total_ns "
+			"FROM offcpu_sum" },
+	{ "offcpu_loss", "SELECT rowid, time, cpu, lost, lost_ns, untracked, lost_stacks "
+			 "FROM offcpu_loss" },
+};
+
+/* The mapping tables: v2 files written before them have mapping rows only. */
+static const char *const mapping_checks[][2] = {
+	{ "mapping_chunk", "SELECT id, nr_mappings, encoding, data FROM mapping_chunk" },
+	{ "mapped_file", "SELECT id, path, build_id FROM mapped_file" },
+};
+
+/*
+ * A group of v2 tables added after the first v2 files: absent as a whole
+ * (*has false) when its first table is, else every table must have the
+ * columns the reader reads.
+ */
+static int check_optional_tables(struct recording *rec, const char *const (*checks)[2],
+				 size_t nr, bool *has)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc;
+
+	*has = false;
+	if (rec->version < 2)
+		return 0;
+	rc = sqlite3_prepare_v2(rec->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+				"name = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, checks[0][0], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		*has = rc == SQLITE_ROW;
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK)
+		return rec_sql_error(rec, rc, "reading the schema");
+	for (i = 0; *has && i < nr; i++) {
+		rc = sqlite3_prepare_v2(rec->db, checks[i][1], -1, &st, NULL);
+		sqlite3_finalize(st);
+		if ((rc & 0xff) == SQLITE_ERROR)
+			return rec_damaged(rec, "table %s: %s", checks[i][0], sqlite3_errmsg(rec->db));
+		if (rc != SQLITE_OK)
+			return rec_sql_error(rec, rc, "reading the schema");
+	}
+	return 0;
+}
+
 static int check_tables(struct recording *rec)
 {
 	size_t nr1 = sizeof(table_checks) / sizeof(table_checks[0]);
@@ -523,7 +573,13 @@ static int check_tables(struct recording *rec)
 		if (rc != SQLITE_OK)
 			return rec_sql_error(rec, rc, "reading the schema");
 	}
-	return check_debuginfo_table(rec);
+	rc = check_debuginfo_table(rec);
+	rc = rc ?: check_optional_tables(rec, offcpu_checks,
+					 sizeof(offcpu_checks) / sizeof(*offcpu_checks),
+					 &rec->has_offcpu_tables);
+	return rc ?: check_optional_tables(rec, mapping_checks,
+					   sizeof(mapping_checks) / sizeof(*mapping_checks),
+					   &rec->has_mapping_chunks);
 }
 
 /*
@@ -613,6 +669,12 @@ static int read_bounds(struct recording *rec)
 	if (err)
 		return err;
 	rec->nr_cpus = (uint32_t)cpus;
+	err = meta_number(rec, REC_META_OFF_CPU_THRESH, 1, UINT64_MAX, &has,
+			  &rec->offcpu_thresh_ns);
+	if (err)
+		return err;
+	if (!has)
+		rec->offcpu_thresh_ns = 0;
 	err = check_numa_map(rec);
 	if (err)
 		return err;

@@ -58,6 +58,8 @@ struct recording;
 #define REC_META_TARGET		"target"	/* "-a", "-p 12,13" or "-- cmd args" */
 #define REC_META_CALL_GRAPH	"call_graph"	/* "dwarf" or "fp" (absent: fp) */
 #define REC_META_UNWIND_BUDGET	"unwind_budget"	/* bytes of unwind tables held at once */
+#define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
+							   this long are offcpu rows */
 
 /* One sample; stack_id refers to a stack added with recording__add_stack. */
 struct rec_sample {
@@ -226,6 +228,47 @@ struct rec_ticks {
 	uint64_t kept;		/* the sum of a CPU's rows is <= their fired */
 };
 
+/* How a thread was off the CPU (format v2, tables offcpu and offcpu_sum). */
+enum rec_offcpu_state {
+	REC_OFFCPU_BLOCKED,	/* slept: I/O, a lock, a timer, a pipe */
+	REC_OFFCPU_RUNNABLE,	/* preempted: waited for a CPU */
+	REC_OFFCPU_STATES,
+};
+
+/* One off-CPU interval of thread tid, with its times. */
+struct rec_offcpu {
+	uint64_t time_ns;	/* it left the CPU */
+	uint64_t duration_ns;	/* >= 1: until it ran again or the recording ended */
+	uint32_t tgid;
+	uint32_t tid;
+	uint32_t cpu;		/* the CPU it left */
+	uint32_t state;		/* enum rec_offcpu_state */
+	uint32_t stack_id;	/* where it left */
+};
+
+/* Short off-CPU intervals summed per (thread, stack, state), flushed at time_ns. */
+struct rec_offcpu_sum {
+	uint64_t time_ns;
+	uint32_t tgid;
+	uint32_t tid;
+	uint32_t state;
+	uint32_t cpu;		/* the CPU they left */
+	uint32_t stack_id;
+	uint64_t count;		/* 0 only in a row that carries time of an earlier row's
+				   intervals (read while being added) */
+	uint64_t total_ns;
+};
+
+/* Off-CPU intervals not kept on one CPU up to time_ns, since its previous row. */
+struct rec_offcpu_loss {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint64_t lost;		/* intervals lost */
+	uint64_t lost_ns;	/* their time */
+	uint64_t untracked;	/* switches not followed: time unknown */
+	uint64_t lost_stacks;	/* intervals kept on an empty stack */
+};
+
 /* What the tick rows of one CPU say, in ticks. */
 struct tick_breakdown {
 	uint64_t expected;	/* enabled time over the period */
@@ -296,6 +339,10 @@ int recording__add_loss(struct recording *rec, const struct rec_loss *l);
 int recording__add_ticks(struct recording *rec, const struct rec_ticks *t);
 int recording__add_binary(struct recording *rec, const struct rec_binary *b);
 int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, size_t nr);
+/* Off-CPU rows (format v2), buffered for the next commit; bad values: -EINVAL. */
+int recording__add_offcpu(struct recording *rec, const struct rec_offcpu *o);
+int recording__add_offcpu_sum(struct recording *rec, const struct rec_offcpu_sum *o);
+int recording__add_offcpu_loss(struct recording *rec, const struct rec_offcpu_loss *l);
 /* Buffers unwind count rows (copied) for the next commit. */
 int recording__add_unwind(struct recording *rec, const struct rec_unwind *rows, size_t nr);
 
@@ -344,6 +391,9 @@ typedef int (*rec_binary_fn)(void *ctx, const struct rec_binary *b);
 typedef int (*rec_ksym_fn)(void *ctx, const struct rec_ksym *k);
 typedef int (*rec_unwind_fn)(void *ctx, const struct rec_unwind *u);
 typedef int (*rec_jit_cut_fn)(void *ctx, const struct rec_jit_cut *c);
+typedef int (*rec_offcpu_fn)(void *ctx, const struct rec_offcpu *o);
+typedef int (*rec_offcpu_sum_fn)(void *ctx, const struct rec_offcpu_sum *o);
+typedef int (*rec_offcpu_loss_fn)(void *ctx, const struct rec_offcpu_loss *l);
 
 /* Samples in chunk order (time order within a chunk). Pointers in the
  * callback argument are valid only during the call. */
@@ -368,6 +418,23 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 int recording__tick_breakdown(struct recording *rec, struct tick_breakdown *out);
 int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx);
 int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx);
+/*
+ * Whether the file was recorded with --off-cpu (format v2 and the
+ * off_cpu_thresh_ns metadata); v1 and other files: "not recorded".
+ */
+bool recording__has_offcpu(const struct recording *rec);
+/* The off-CPU threshold in ns (0 when not recorded). */
+uint64_t recording__offcpu_thresh_ns(const struct recording *rec);
+/*
+ * Off-CPU intervals by thread then time; none without off-CPU data. Besides
+ * each value's range, the reader checks that every interval lies within the
+ * recording's span, on a CPU below nr_cpus, and that no two intervals of a
+ * thread overlap (a duplicated row would): -EBADMSG, printed.
+ */
+int recording__for_each_offcpu(struct recording *rec, rec_offcpu_fn fn, void *ctx);
+/* Sums in flush order; a sum may not claim more time than the span, nor a repeated key per flush. */
+int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, void *ctx);
+int recording__for_each_offcpu_loss(struct recording *rec, rec_offcpu_loss_fn fn, void *ctx);
 /* JIT maps cut by the recorder, by tgid; none in a v1 file. */
 int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx);
 

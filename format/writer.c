@@ -214,6 +214,57 @@ int recording__add_ticks(struct recording *rec, const struct rec_ticks *t)
 	return 0;
 }
 
+int recording__add_offcpu(struct recording *rec, const struct rec_offcpu *o)
+{
+	struct writer *w = &rec->w;
+	int err;
+
+	err = check_writable(rec);
+	if (!err && (!o->duration_ns || o->state >= REC_OFFCPU_STATES ||
+		     o->time_ns + o->duration_ns < o->time_ns)) {
+		pr_err("'%s': an inconsistent off-CPU interval of thread %u", rec->path, o->tid);
+		err = -EINVAL;
+	}
+	if (!err)
+		err = PUSH(rec, w->offcpu, w->nr_offcpu, w->cap_offcpu);
+	if (err)
+		return err;
+	w->offcpu[w->nr_offcpu++] = *o;
+	return 0;
+}
+
+int recording__add_offcpu_sum(struct recording *rec, const struct rec_offcpu_sum *o)
+{
+	struct writer *w = &rec->w;
+	int err;
+
+	err = check_writable(rec);
+	if (!err && ((!o->count && !o->total_ns) || o->state >= REC_OFFCPU_STATES)) {
+		pr_err("'%s': an inconsistent off-CPU sum of thread %u", rec->path, o->tid);
+		err = -EINVAL;
+	}
+	if (!err)
+		err = PUSH(rec, w->offcpu_sum, w->nr_offcpu_sum, w->cap_offcpu_sum);
+	if (err)
+		return err;
+	w->offcpu_sum[w->nr_offcpu_sum++] = *o;
+	return 0;
+}
+
+int recording__add_offcpu_loss(struct recording *rec, const struct rec_offcpu_loss *l)
+{
+	struct writer *w = &rec->w;
+	int err;
+
+	err = check_writable(rec);
+	if (!err)
+		err = PUSH(rec, w->offcpu_loss, w->nr_offcpu_loss, w->cap_offcpu_loss);
+	if (err)
+		return err;
+	w->offcpu_loss[w->nr_offcpu_loss++] = *l;
+	return 0;
+}
+
 int recording__set_meta(struct recording *rec, const char *key, const char *value)
 {
 	struct writer *w = &rec->w;
@@ -691,6 +742,71 @@ static int write_rows(struct recording *rec)
 	return err;
 }
 
+/* The off-CPU tables (v2): plain rows, few of them (long intervals, flushed sums). */
+static int write_offcpu(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int err = 0;
+
+	if (w->nr_offcpu) {
+		err = rec_prepare(rec, "INSERT INTO offcpu (time, duration, tgid, tid, cpu, state, "
+				       "stack_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+				  "writing off-CPU intervals", &st);
+		for (i = 0; !err && i < w->nr_offcpu; i++) {
+			const struct rec_offcpu *o = &w->offcpu[i];
+
+			sqlite3_bind_int64(st, 1, (int64_t)o->time_ns);
+			sqlite3_bind_int64(st, 2, (int64_t)o->duration_ns);
+			sqlite3_bind_int64(st, 3, o->tgid);
+			sqlite3_bind_int64(st, 4, o->tid);
+			sqlite3_bind_int64(st, 5, o->cpu);
+			sqlite3_bind_int64(st, 6, o->state);
+			sqlite3_bind_int64(st, 7, o->stack_id);
+			err = step_insert(rec, st, "writing off-CPU intervals");
+		}
+		sqlite3_finalize(st);
+	}
+	if (!err && w->nr_offcpu_sum) {
+		err = rec_prepare(rec, "INSERT INTO offcpu_sum (time, tgid, tid, state, cpu, "
+				       "stack_id, count, total_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+				  "writing off-CPU sums", &st);
+		for (i = 0; !err && i < w->nr_offcpu_sum; i++) {
+			const struct rec_offcpu_sum *o = &w->offcpu_sum[i];
+
+			sqlite3_bind_int64(st, 1, (int64_t)o->time_ns);
+			sqlite3_bind_int64(st, 2, o->tgid);
+			sqlite3_bind_int64(st, 3, o->tid);
+			sqlite3_bind_int64(st, 4, o->state);
+			sqlite3_bind_int64(st, 5, o->cpu);
+			sqlite3_bind_int64(st, 6, o->stack_id);
+			sqlite3_bind_int64(st, 7, (int64_t)o->count);
+			sqlite3_bind_int64(st, 8, (int64_t)o->total_ns);
+			err = step_insert(rec, st, "writing off-CPU sums");
+		}
+		sqlite3_finalize(st);
+	}
+	if (!err && w->nr_offcpu_loss) {
+		err = rec_prepare(rec, "INSERT INTO offcpu_loss (time, cpu, lost, lost_ns, untracked, "
+				       "lost_stacks) VALUES (?, ?, ?, ?, ?, ?)",
+				  "writing off-CPU losses", &st);
+		for (i = 0; !err && i < w->nr_offcpu_loss; i++) {
+			const struct rec_offcpu_loss *l = &w->offcpu_loss[i];
+
+			sqlite3_bind_int64(st, 1, (int64_t)l->time_ns);
+			sqlite3_bind_int64(st, 2, l->cpu);
+			sqlite3_bind_int64(st, 3, (int64_t)l->lost);
+			sqlite3_bind_int64(st, 4, (int64_t)l->lost_ns);
+			sqlite3_bind_int64(st, 5, (int64_t)l->untracked);
+			sqlite3_bind_int64(st, 6, (int64_t)l->lost_stacks);
+			err = step_insert(rec, st, "writing off-CPU losses");
+		}
+		sqlite3_finalize(st);
+	}
+	return err;
+}
+
 static int write_unwind(struct recording *rec)
 {
 	struct writer *w = &rec->w;
@@ -832,6 +948,7 @@ static void clear_pending(struct writer *w)
 	w->nr_samples = w->nr_stacks = w->nr_frames = w->nr_comms = 0;
 	w->nr_mappings = w->nr_losses = w->nr_binaries = w->nr_ksyms = w->nr_meta = 0;
 	w->nr_ticks = 0;
+	w->nr_offcpu = w->nr_offcpu_sum = w->nr_offcpu_loss = 0;
 }
 
 void writer__release(struct writer *w)
@@ -851,6 +968,9 @@ void writer__release(struct writer *w)
 	free(w->debuginfo);
 	free(w->meta);
 	free(w->unwind);
+	free(w->offcpu);
+	free(w->offcpu_sum);
+	free(w->offcpu_loss);
 	idset__release(&w->stack_ids);
 	memset(w, 0, sizeof(*w));
 }
@@ -870,6 +990,7 @@ static int commit(struct recording *rec, bool finishing)
 	err = err ?: write_rows(rec);
 	err = err ?: write_blobs(rec);
 	err = err ?: write_unwind(rec);
+	err = err ?: write_offcpu(rec);
 	err = err ?: write_meta(rec, finishing);
 	if (!err) {
 		rc = sqlite3_exec(rec->db, "COMMIT", NULL, NULL, NULL);

@@ -40,6 +40,7 @@
 #include "events.h"
 #include "record/capture.h"
 #include "record/jitmap.h"
+#include "record/offcpu.h"
 #include "record/perf_events.h"
 #include "record/record.h"
 #include "record/sampler.h"
@@ -60,7 +61,13 @@
 #define RECORD_NICE		(-20)
 #define POLL_MS_UNWIND		5	/* a new process's mmaps reach the unwinder soon */
 #define UNWIND_WORK_NS		20000000ull	/* table building per loop turn */
-#define UNWIND_PREPARE_NS	150000000ull	/* most a command waits for its tables */
+/*
+ * Most a command waits for its tables (builds take 5-20 ms of CPU for most
+ * programs; a loaded machine stretches that tenfold) and -p waits for the
+ * running processes'. A run of -d SECONDS waits at most a quarter of it.
+ */
+#define UNWIND_PREPARE_NS	1000000000ull
+#define UNWIND_PREPARE_PID_NS	600000000ull
 #define SYSTEM_LD_SO		"/lib64/ld-linux-x86-64.so.2"
 
 static volatile sig_atomic_t stop_signal;
@@ -72,7 +79,8 @@ static void on_stop_signal(int sig)
 
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
-	"[--call-graph dwarf|fp] [--no-inherit] [--debuginfo] [-q] [-v] "
+	"[--call-graph dwarf|fp] [--no-inherit] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] "
+	"[-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
 static void print_help(FILE *f)
@@ -97,6 +105,12 @@ static void print_help(FILE *f)
 		   "                     `report --inline --lines` works without the files;\n"
 		   "                     costs the compressed size of those files (Debian's\n"
 		   "                     libc: 3.9 MB)\n"
+		   "    --off-cpu        also record where and how long threads wait off the\n"
+		   "                     CPU (blocked or preempted), with their stacks, for\n"
+		   "                     `report --off-cpu` and `report --wall`\n"
+		   "    --off-cpu-thresh USEC  off-CPU intervals at least this long keep their\n"
+		   "                     times (timeline views); shorter ones are summed\n"
+		   "                     exactly per thread and stack (default 1000)\n"
 		   "    -a               every process on every CPU, kernel included\n"
 		   "    -p PID[,PID...]  these existing processes and all their threads\n"
 		   "    -- CMD [ARGS]    run CMD and follow its threads and children\n"
@@ -158,10 +172,13 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-inherit", no_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "off-cpu", no_argument, NULL, 'O' },
+		{ "off-cpu-thresh", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cpu_list = NULL;
-	bool all = false;
+	uint64_t thresh_us;
+	bool all = false, thresh_given = false;
 	size_t i, j;
 	int c, nmodes;
 
@@ -169,6 +186,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	o->call_graph = CALL_GRAPH_DWARF;
 	o->unwind_budget = UNWIND_BUDGET_DEFAULT;
 	o->output = "eprof.data";
+	o->off_cpu_thresh_ns = OFFCPU_THRESH_DEFAULT_NS;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gq", longopts, NULL)) != -1) {
@@ -236,6 +254,16 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		case 'q':
 			o->quiet = true;
 			break;
+		case 'O':
+			o->off_cpu = true;
+			break;
+		case 'T':
+			if (parse_u64(optarg, 1, 3600000000ull, &thresh_us))
+				return usage_error("invalid off-CPU threshold '%s' (expected 1 to "
+						   "3600000000 microseconds)", optarg);
+			o->off_cpu_thresh_ns = thresh_us * 1000;
+			thresh_given = true;
+			break;
 		case 'h':
 			print_help(stdout);
 			return -1;
@@ -245,6 +273,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (thresh_given && !o->off_cpu)
+		return usage_error("--off-cpu-thresh needs --off-cpu");
 	nmodes = all + (o->pids != NULL) + (optind < argc);
 	if (nmodes == 0)
 		return usage_error("nothing to record: give -a, -p PID or -- CMD");
@@ -497,6 +527,8 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 		err = recording__set_meta(rec, REC_META_CALL_GRAPH, s->unwinder ? "dwarf" : "fp");
 	if (!err && s->unwinder)
 		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
+	if (!err && o->off_cpu)
+		err = set_meta_u64(rec, REC_META_OFF_CPU_THRESH, o->off_cpu_thresh_ns);
 	free(numa);
 	return err;
 }
@@ -702,6 +734,13 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 	} else {
 		snprintf(why, sizeof(why), "; ticks not counted");
 	}
+	if (s->offcpu) {
+		uint64_t kept, olost;
+
+		offcpu__totals(s->offcpu, &kept, &olost);
+		fprintf(stderr, "eprof: recorded %llu off-CPU intervals (%llu lost)\n",
+			(unsigned long long)kept, (unsigned long long)olost);
+	}
 	fprintf(stderr,
 		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured) in %.2f s, "
 		"%zu process%s, %s %s%s%s\n",
@@ -717,6 +756,7 @@ static void session__release(struct session *s)
 	sampler__close(s->sampler);	/* destroys links before anything else goes */
 	sideband__close(s->sideband);
 	jitmaps__free(s->jitmaps);
+	offcpu__free(s->offcpu);
 	capture__free(s->capture);
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
@@ -810,6 +850,9 @@ static void prepare_executable(struct session *s, const char *cmd)
 	char buf[4096];
 
 	if (strchr(cmd, '/')) {
+		/* ./app: the unwinder takes absolute paths only */
+		if (cmd[0] != '/' && realpath(cmd, buf))
+			cmd = buf;
 		unwinder__prepare_path(s->unwinder, cmd);
 		prepare_libraries(s, cmd);
 		return;
@@ -834,11 +877,15 @@ static void prepare_executable(struct session *s, const char *cmd)
  */
 static void prepare_command(struct session *s, const char *cmd)
 {
+	uint64_t wait = UNWIND_PREPARE_NS;
+
 	if (!s->unwinder)
 		return;
+	if (s->opts->duration_ns && s->opts->duration_ns / 4 < wait)
+		wait = s->opts->duration_ns / 4;
 	prepare_own_libc(s);
 	prepare_executable(s, cmd);
-	if (unwinder__drain(s->unwinder, UNWIND_PREPARE_NS))
+	if (unwinder__drain(s->unwinder, wait))
 		pr_debug("the command's unwind tables are not all ready");
 }
 
@@ -927,6 +974,13 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (sampler__open(&s, &s.sampler))
 		goto out;
+	if (opts.off_cpu) {
+		int start_fd, sums_fd;
+
+		sampler__offcpu_fds(s.sampler, &start_fd, &sums_fd);
+		if (offcpu__new(start_fd, sums_fd, s.nr_possible_cpus, &s.offcpu))
+			goto out;
+	}
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (sampler__unwinds(s.sampler) &&
 	    unwinder__open(&s, opts.unwind_budget, &s.unwinder))
@@ -949,7 +1003,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
 	/* -p: the running processes' tables are ready before the first sample */
-	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_NS * 4))
+	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_PID_NS))
 		goto out;
 	start_ns = now_ns();
 	if (write_start_meta(&s, online, nr_online, start_ns))
@@ -996,6 +1050,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!err)
 		err = sideband__consume(s.sideband);
+	if (!err && s.offcpu) {
+		err = offcpu__close_open(&s, end_ns);
+		s.final_ns = end_ns;	/* the last sums are flushed at the end */
+	}
 	if (!err)
 		err = set_meta_u64(s.rec, REC_META_END_NS, end_ns);
 	if (!err)

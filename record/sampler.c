@@ -32,6 +32,7 @@
 #include "events.h"
 #include "sampler.skel.h"
 #include "record/capture.h"
+#include "record/offcpu.h"
 #include "record/perf_events.h"
 #include "record/sampler.h"
 #include "util/log.h"
@@ -40,7 +41,7 @@ _Static_assert(sizeof(struct ev_hdr) == 8, "ev_hdr changed: bump EV_ABI_VERSION"
 _Static_assert(sizeof(struct ev_sample) == 56, "ev_sample changed: bump EV_ABI_VERSION");
 _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample frames moved");
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
-_Static_assert(EV_ABI_VERSION == 2, "record/ reads ABI v2");
+_Static_assert(EV_ABI_VERSION == 3, "record/ reads ABI v3");
 _Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "unwind maps changed");
 
 /* on_record's return when the consumer's budget is spent: stops libbpf's loop. */
@@ -51,6 +52,7 @@ struct sampler {
 	struct sampler_bpf *skel;
 	struct bpf_link *fork_link;
 	struct bpf_link *mmap_link, *exec_link;	/* --call-graph dwarf: mappings learned */
+	struct bpf_link *switch_link;	/* --off-cpu */
 	bool unwinds;			/* the table walker is loaded */
 	struct bpf_link **links;
 	size_t nr_links;
@@ -134,29 +136,36 @@ static int on_sample(struct session *s, const struct ev_sample *e)
 	return 0;
 }
 
+/* A stack of ev_sample's layout: nr frames fit EV_MAX_FRAMES each and fill size. */
+static bool frames_fit(size_t size, size_t head, unsigned int nk, unsigned int nu)
+{
+	return nk <= EV_MAX_FRAMES && nu <= EV_MAX_FRAMES &&
+	       size == head + ((size_t)nk + nu) * sizeof(__u64);
+}
+
 /* Validates one record and keeps it; a negative return is a write failure. */
 static int take_record(struct sampler *sp, const void *data, size_t size)
 {
 	struct session *s = sp->s;
+	const struct ev_hdr *h = data;
 	const struct ev_sample *e = data;
-	size_t nr;
-	int err;
+	const struct ev_offcpu_stack *os = data;
+	int err = 0;
 
-	if (size < sizeof(struct ev_hdr) || e->hdr.size != size) {
+	if (size < sizeof(*h) || h->size != size) {
 		s->nr_malformed++;
 		return 0;
 	}
-	if (e->hdr.type != EV_SAMPLE || size < sizeof(*e)) {
+	if (h->type == EV_SAMPLE && size >= sizeof(*e) &&
+	    frames_fit(size, sizeof(*e), e->nr_kframes, e->nr_uframes))
+		err = on_sample(s, e);
+	else if (h->type == EV_OFFCPU_STACK && s->offcpu && size >= sizeof(*os) && os->hash &&
+		 frames_fit(size, sizeof(*os), os->nr_kframes, os->nr_uframes))
+		err = offcpu__on_stack(s, os);
+	else if (h->type == EV_OFFCPU && s->offcpu && size == sizeof(struct ev_offcpu))
+		err = offcpu__on_interval(s, data);
+	else
 		s->nr_malformed++;
-		return 0;
-	}
-	nr = (size_t)e->nr_kframes + e->nr_uframes;
-	if (e->nr_kframes > EV_MAX_FRAMES || e->nr_uframes > EV_MAX_FRAMES ||
-	    size != sizeof(*e) + nr * sizeof(__u64)) {
-		s->nr_malformed++;
-		return 0;
-	}
-	err = on_sample(s, e);
 	if (err && !s->err)
 		s->err = err;
 	return err;
@@ -200,6 +209,8 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 	bpf_program__set_autoload(sp->skel->progs.on_mmap,
 				  sp->unwinds && hook == MMAP_HOOK_KRETPROBE);
 	bpf_program__set_autoload(sp->skel->progs.on_exec, sp->unwinds);
+	bpf_program__set_autoload(sp->skel->progs.on_switch, sp->s->opts->off_cpu);
+	sp->skel->rodata->offcpu_thresh_ns = sp->s->opts->off_cpu_thresh_ns;
 	/*
 	 * -- CMD and -p follow children unless --no-inherit; with -a everything
 	 * is sampled anyway.
@@ -376,6 +387,12 @@ int sampler__attach(struct sampler *sp, const uint32_t *cpus, size_t nr, uint64_
 		}
 		sp->links[sp->nr_links++] = link;	/* the link owns fd from here on */
 	}
+	if (sp->s->opts->off_cpu) {
+		/* every CPU, whatever --cpu says: a thread sleeps on one and wakes on another */
+		sp->switch_link = bpf_program__attach(sp->skel->progs.on_switch);
+		if (!sp->switch_link)
+			return pr_errno(-errno, "cannot attach the off-CPU hook (sched_switch)");
+	}
 	return 0;
 }
 
@@ -388,6 +405,8 @@ void sampler__detach(struct sampler *sp)
 	for (i = 0; i < sp->nr_links; i++)
 		bpf_link__destroy(sp->links[i]);
 	sp->nr_links = 0;
+	bpf_link__destroy(sp->switch_link);
+	sp->switch_link = NULL;
 	bpf_link__destroy(sp->fork_link);
 	sp->fork_link = NULL;
 	bpf_link__destroy(sp->mmap_link);
@@ -426,6 +445,12 @@ void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bin
 	*tables = bpf_map__fd(sp->skel->maps.unw_tables);
 	*missing = bpf_map__fd(sp->skel->maps.unw_missing);
 	*bins = bpf_map__fd(sp->skel->maps.unw_bins);
+}
+
+void sampler__offcpu_fds(struct sampler *sp, int *start, int *sums)
+{
+	*start = bpf_map__fd(sp->skel->maps.offcpu_start);
+	*sums = bpf_map__fd(sp->skel->maps.offcpu_sums);
 }
 
 int sampler__sideband_map_fd(struct sampler *sp)

@@ -47,6 +47,9 @@ bool sampler__unwinds(const struct sampler *sp);
 /* fds of the unwind maps: tables, walker misses, per-binary counts (unwind.bpf.h). */
 void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins);
 
+/* fds of the off-CPU maps: threads off the CPU now, short intervals summed. */
+void sampler__offcpu_fds(struct sampler *sp, int *start, int *sums);
+
 /* fd of the BPF map the side-band perf buffer registers its events in. */
 int sampler__sideband_map_fd(struct sampler *sp);
 

@@ -16,6 +16,7 @@
 #include "record/capture.h"
 #include "record/sampler.h"
 #include "record/jitmap.h"
+#include "record/offcpu.h"
 #include "record/session.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -391,6 +392,21 @@ int session__ticks(const struct session *s, struct tick_breakdown *out)
 	return 1;
 }
 
+/* What the off-CPU sums and counters gained since the last commit. */
+static int flush_offcpu(struct session *s, uint64_t time)
+{
+	uint64_t *cur = calloc((size_t)s->nr_possible_cpus * EV_STAT_MAX, sizeof(*cur));
+	int err;
+
+	if (!cur)
+		return pr_errno(-ENOMEM, "cannot read the off-CPU counters");
+	err = sampler__read_stats(s->sampler, cur);
+	if (!err)
+		err = offcpu__flush(s, time, cur);
+	free(cur);
+	return err;
+}
+
 int session__commit(struct session *s)
 {
 	uint64_t t = now_ns();
@@ -405,6 +421,8 @@ int session__commit(struct session *s)
 		err = add_loss_rows(s, t);
 		if (!err)
 			err = add_tick_rows(s, t);
+		if (!err && s->offcpu)
+			err = flush_offcpu(s, s->final_ns ? s->final_ns : t);
 		if (err)
 			return err;
 	}

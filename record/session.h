@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "format/recording.h"
-#include "record/hashmap.h"
+#include "record/stacks.h"
 
 enum target_mode {
 	TARGET_NONE,
@@ -44,6 +44,8 @@ struct record_opts {
 	uint64_t unwind_budget;		/* bytes of unwind tables held at once */
 	bool no_inherit;		/* --no-inherit: not the processes the targets start */
 	bool quiet;			/* -q: no status line, no summary line */
+	bool off_cpu;			/* --off-cpu: also the time threads spend off the CPU */
+	uint64_t off_cpu_thresh_ns;	/* --off-cpu-thresh: intervals kept with their times */
 };
 
 /* A mapping as record/ keeps it for capture (path owned). */
@@ -70,6 +72,7 @@ struct sideband;
 struct jitmaps;
 struct capture;
 struct unwinder;
+struct offcpu;
 
 struct session {
 	const struct record_opts *opts;
@@ -79,6 +82,8 @@ struct session {
 	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of sampled processes */
 	struct capture *capture;	/* symbol data stored so far, and what is new */
 	struct unwinder *unwinder;	/* --call-graph dwarf: tables for the BPF walker */
+	struct offcpu *offcpu;		/* --off-cpu */
+	uint64_t final_ns;		/* set at the end: the time of the last off-CPU flush */
 
 	struct stack_table stacks;
 	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */

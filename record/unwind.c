@@ -52,7 +52,7 @@
 #include "events.h"
 #include "elf/cfi.h"
 #include "elf/elf_file.h"
-#include "record/hashmap.h"
+#include "record/stacks.h"
 #include "record/sampler.h"
 #include "record/session.h"
 #include "record/unwind.h"

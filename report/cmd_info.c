@@ -21,13 +21,13 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/aggregate.h"
+#include "report/aggregate/aggregate.h"
 #include "report/report.h"
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 #include "util/log.h"
-#include "util/strbuf.h"
 #include "util/parse.h"
 #include "util/status.h"
+#include "util/strbuf.h"
 
 enum meta_kind { META_TEXT, META_NUMBER };
 

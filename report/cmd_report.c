@@ -47,6 +47,11 @@ static void print_report_usage(FILE *f)
 		   "   --comm NAME         threads of that name (at the time of the sample)\n"
 		   "   --from SECONDS, --to SECONDS   a window from the start of each recording\n"
 		   "   --kernel-only, --user-only     keep that half of each stack\n"
+		   "weights (recordings made with record --off-cpu; counts become time):\n"
+		   "   --off-cpu           time blocked off the CPU (sleeps, I/O, locks, pipes)\n"
+		   "   --wall              wall time: on-CPU (samples x period), blocked and\n"
+		   "                       runnable (preempted) time; --by tid: a tower per thread;\n"
+		   "                       --fold counts are microseconds\n"
 		   "   --by pid|tid|comm   add that level at the root (fold, SVG); group --top\n"
 		   "   -o, --output OUT    write to OUT instead of stdout\n"
 		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
@@ -62,7 +67,7 @@ enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE,
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
        OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES,
-       OPT_HTML };
+       OPT_HTML, OPT_OFF_CPU, OPT_WALL };
 
 #define MAX_DEBUG_DIRS	64
 
@@ -96,6 +101,8 @@ static const struct option long_options[] = {
 	{ "icicle", no_argument, NULL, OPT_ICICLE },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "wall", no_argument, NULL, OPT_WALL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -253,6 +260,14 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	case OPT_TITLE:
 		o->title = optarg;
 		return 0;
+	case OPT_OFF_CPU:
+	case OPT_WALL:
+		if (o->weight) {
+			pr_err("--off-cpu and --wall exclude each other");
+			return -EINVAL;
+		}
+		o->weight = opt == OPT_WALL ? REPORT_WEIGHT_WALL : REPORT_WEIGHT_OFFCPU;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -324,6 +339,12 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	if (o->by && (!(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP)) ||
 		      (o->diff_base && (out & REPORT_OUT_TOP)))) {
 		pr_err("--by goes with --fold, --svg or --top (not --diff --top)");
+		return -EINVAL;
+	}
+	if (o->weight && (out & (REPORT_OUT_SAMPLES | REPORT_OUT_HTML))) {
+		pr_err("%s weighs stacks by time: it goes with --fold, --svg, --top, --per-cpu, "
+		       "--per-node, --timeline or --pprof", o->weight == REPORT_WEIGHT_WALL ?
+		       "--wall" : "--off-cpu");
 		return -EINVAL;
 	}
 	if (o->has_to && o->to_ns <= o->from_ns) {

@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/aggregate.h"
-#include "report/out_fold.h"
+#include "report/aggregate/aggregate.h"
+#include "report/output/fold.h"
 #include "report/pipeline.h"
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 #include "report/view.h"
 #include "util/log.h"
 
@@ -90,6 +90,61 @@ static int add_ticks(struct recording *rec, struct report_summary *sum)
 	sum->ticks.kept += tb.kept;
 	sum->ticks.throttles += tb.throttles;
 	return 0;
+}
+
+static int on_offcpu_loss(void *ctx, const struct rec_offcpu_loss *l)
+{
+	struct report_summary *sum = ctx;
+
+	sum->offcpu_lost += l->lost;
+	sum->offcpu_lost_ns += l->lost_ns;
+	sum->offcpu_untracked += l->untracked;
+	sum->offcpu_lost_stacks += l->lost_stacks;
+	return 0;
+}
+
+const char *report__count_str(const struct report_opts *o, uint64_t n, char *buf, size_t len)
+{
+	if (o->weight == REPORT_WEIGHT_SAMPLES)
+		snprintf(buf, len, "%" PRIu64, n);
+	else if (n >= 1000000000ull)
+		snprintf(buf, len, "%.3g s", (double)n / 1e9);
+	else if (n >= 1000000ull)
+		snprintf(buf, len, "%.3g ms", (double)n / 1e6);
+	else
+		snprintf(buf, len, "%.3g us", (double)n / 1e3);
+	return buf;
+}
+
+/*
+ * --off-cpu and --wall: which intervals count and what a sample weighs (its
+ * period: a sample stands for the CPU time between two ticks).
+ */
+static int weigh_by_time(struct report_src *s, const struct report_opts *o,
+			 struct report_summary *sum)
+{
+	struct agg_config *cfg = &s->cfg;
+
+	if (!recording__has_offcpu(s->rec)) {
+		pr_err("'%s' has no off-CPU time: --off-cpu and --wall need a recording made "
+		       "with 'eprof record --off-cpu'", s->path);
+		return -EINVAL;
+	}
+	if (o->weight == REPORT_WEIGHT_WALL && !s->freq_hz) {
+		pr_err("'%s' is damaged: no sampling frequency to turn samples into time", s->path);
+		return -EBADMSG;
+	}
+	sum->weight = o->weight;
+	cfg->offcpu_states = 1u << REC_OFFCPU_BLOCKED;
+	cfg->no_samples = o->weight == REPORT_WEIGHT_OFFCPU;
+	cfg->key_state = (o->outputs & REPORT_OUT_PPROF) != 0;
+	if (o->weight == REPORT_WEIGHT_WALL) {
+		cfg->offcpu_states |= 1u << REC_OFFCPU_RUNNABLE;
+		cfg->sample_ns = (1000000000ull + s->freq_hz / 2) / s->freq_hz;
+		if (!sum->period_ns)
+			sum->period_ns = cfg->sample_ns;
+	}
+	return recording__for_each_offcpu_loss(s->rec, on_offcpu_loss, sum);
 }
 
 /* A metadata value, *out NULL when absent; a damaged one is an error (printed). */
@@ -228,6 +283,21 @@ out:
 	return err;
 }
 
+/*
+ * --fold with --off-cpu or --wall: counts in microseconds, so that
+ * flamegraph.pl, which wants whole numbers, draws time. Rounded per entry.
+ */
+static void counts_to_us(struct stack_agg *agg)
+{
+	size_t i;
+
+	agg->nr_samples = 0;
+	for (i = 0; i < agg->nr; i++) {
+		agg->entries[i].count = (agg->entries[i].count + 500) / 1000;
+		agg->nr_samples += agg->entries[i].count;
+	}
+}
+
 /* Opens, filters, aggregates and symbolizes one recording. */
 static int load_source(struct report_src *s, const struct report_opts *o,
 		       struct report_summary *sum)
@@ -296,6 +366,11 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		cfg->from_ns = UINT64_MAX;
 		cfg->to_ns = 0;
 	}
+	if (o->weight != REPORT_WEIGHT_SAMPLES) {
+		err = weigh_by_time(s, o, sum);
+		if (err)
+			return err;
+	}
 	err = stack_agg__load_cfg(&s->agg, s->rec, cfg);
 	if (err)
 		return err;
@@ -333,8 +408,18 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		if (err)
 			return pr_errno(err, "cannot report '%s'", s->path);
 	}
+	if (o->weight != REPORT_WEIGHT_SAMPLES && (o->outputs & REPORT_OUT_FOLD))
+		counts_to_us(&s->agg);
 	s->nr_samples = s->agg.nr_samples;
-	sum->samples += s->nr_samples;
+	if (o->weight == REPORT_WEIGHT_SAMPLES) {
+		sum->samples += s->nr_samples;
+	} else {
+		sum->samples += s->agg.nr_weighed_samples;
+		sum->oncpu_ns += s->agg.oncpu_ns;
+		sum->blocked_ns += s->agg.offcpu_ns[REC_OFFCPU_BLOCKED];
+		sum->runnable_ns += s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
+		sum->offcpu_intervals += s->agg.nr_offcpu;
+	}
 	sum->filtered += s->agg.nr_filtered;
 	return 0;
 }
@@ -519,6 +604,19 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 	const struct tick_breakdown *tb = &sum->ticks;
 	uint64_t gone = tb->throttled + tb->missed;
 
+	if (sum->weight == REPORT_WEIGHT_WALL)
+		fprintf(f, "eprof: times: on-CPU %.3f s (%" PRIu64 " samples x %.3f ms, the sampling "
+			"period), blocked %.3f s, runnable %.3f s\n", (double)sum->oncpu_ns / 1e9,
+			sum->samples, (double)sum->period_ns / 1e6, (double)sum->blocked_ns / 1e9,
+			(double)sum->runnable_ns / 1e9);
+	else if (sum->weight == REPORT_WEIGHT_OFFCPU)
+		fprintf(f, "eprof: times: blocked %.3f s off the CPU\n",
+			(double)sum->blocked_ns / 1e9);
+	if (sum->weight != REPORT_WEIGHT_SAMPLES)
+		fprintf(f, "eprof: %" PRIu64 " off-CPU intervals and sums, %" PRIu64 " lost (%.3f s), "
+			"%" PRIu64 " not followed, %" PRIu64 " without their stack\n",
+			sum->offcpu_intervals, sum->offcpu_lost, (double)sum->offcpu_lost_ns / 1e9,
+			sum->offcpu_untracked, sum->offcpu_lost_stacks);
 	fprintf(f, "eprof: %" PRIu64 " samples, ", sum->samples);
 	if (!sum->ticks_known)		/* format v1: the clock's account was not kept */
 		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 
 enum report_output {
 	REPORT_OUT_FOLD = 1u << 0,
@@ -33,6 +33,13 @@ enum report_by {
 	REPORT_BY_PID,
 	REPORT_BY_TID,
 	REPORT_BY_COMM,
+};
+
+/* What a stack's count is (--off-cpu, --wall): samples, or nanoseconds. */
+enum report_weight {
+	REPORT_WEIGHT_SAMPLES,		/* on-CPU samples (the default) */
+	REPORT_WEIGHT_OFFCPU,		/* ns blocked off the CPU */
+	REPORT_WEIGHT_WALL,		/* ns on the CPU (samples x period), blocked, runnable */
 };
 
 /* Which half of each stack is kept (--kernel-only, --user-only). */
@@ -68,6 +75,7 @@ struct report_opts {
 	uint64_t to_ns;
 	bool has_to;
 	enum report_half half;
+	enum report_weight weight;	/* not samples: every count is in ns */
 
 	/* presentation */
 	enum report_by by;
@@ -98,7 +106,16 @@ struct report_summary {
 	uint64_t unw_complete;		/* reached the outermost frame */
 	uint64_t unw_truncated;		/* cut at the depth limit */
 	uint64_t unw_fallback;		/* with a frame-pointer step */
+	/* --off-cpu, --wall: what the time is made of */
+	enum report_weight weight;
+	uint64_t oncpu_ns, blocked_ns, runnable_ns;
+	uint64_t period_ns;		/* of the samples converted (the first recording's) */
+	uint64_t offcpu_intervals;	/* intervals and sums counted */
+	uint64_t offcpu_lost, offcpu_lost_ns, offcpu_untracked, offcpu_lost_stacks;
 };
+
+/* A count as text: "123" samples, or a time ("1.23 s", "45.6 ms") when weighing by time. */
+const char *report__count_str(const struct report_opts *o, uint64_t n, char *buf, size_t len);
 
 /*
  * Reads the recording(s) and writes the selected outputs to opts->output, created

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/out_fold.h"
-#include "report/symbolize.h"
+#include "report/output/fold.h"
+#include "report/symbolize/symbolize.h"
 #include "report/view.h"
 
 int view__parse_numa_map(const char *map, int32_t **cpu_node, size_t *nr)

@@ -18,9 +18,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/aggregate.h"
+#include "report/aggregate/aggregate.h"
+#include "report/aggregate/strtab.h"
 #include "report/pipeline.h"
-#include "report/strtab.h"
 #include "util/strbuf.h"
 
 struct recording;

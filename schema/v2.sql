@@ -66,10 +66,59 @@ CREATE TABLE ticks (
 						-- fired in the next: only a CPU's sums are exact
 );
 
+-- Off-CPU intervals (record --off-cpu): a target thread left the CPU at
+-- time and ran again duration ns later (or the recording ended). Intervals
+-- at least off_cpu_thresh_ns long (meta) are rows here, with their times;
+-- shorter ones are summed in offcpu_sum. Intervals of one thread never
+-- overlap. Files recorded without --off-cpu have no rows.
+CREATE TABLE offcpu (
+	time		INTEGER NOT NULL,	-- CLOCK_MONOTONIC ns the thread left the CPU
+	duration	INTEGER NOT NULL,	-- ns until it ran again (>= 1)
+	tgid		INTEGER NOT NULL,	-- process id
+	tid		INTEGER NOT NULL,	-- thread id
+	cpu		INTEGER NOT NULL,	-- the CPU it left
+	state		INTEGER NOT NULL,	-- 0: blocked (slept: waited for I/O, a lock,
+						-- a timer); 1: runnable (preempted, waited
+						-- for a CPU)
+	stack_id	INTEGER NOT NULL	-- where it left (stack_chunk ids, shared with
+						-- samples); its kernel half says why
+);
+
+-- Off-CPU intervals shorter than off_cpu_thresh_ns, summed per thread,
+-- stack, state and CPU left. Each row counts the intervals that ended after the
+-- previous flush and before time (the recorder flushes at each commit), so
+-- a thread's totals are the sums of its rows.
+CREATE TABLE offcpu_sum (
+	time		INTEGER NOT NULL,	-- CLOCK_MONOTONIC ns of the flush
+	tgid		INTEGER NOT NULL,	-- process id
+	tid		INTEGER NOT NULL,	-- thread id
+	state		INTEGER NOT NULL,	-- as in offcpu
+	cpu		INTEGER NOT NULL,	-- the CPU they left
+	stack_id	INTEGER NOT NULL,	-- as in offcpu
+	count		INTEGER NOT NULL,	-- intervals; 0 only when the row carries the
+						-- rest of the time of an earlier row's ones
+	total_ns	INTEGER NOT NULL	-- their summed duration
+);
+
+-- Off-CPU intervals that could not be kept, per CPU since its previous
+-- row: the totals of offcpu and offcpu_sum miss exactly these.
+CREATE TABLE offcpu_loss (
+	time		INTEGER NOT NULL,	-- CLOCK_MONOTONIC ns the counters were read
+	cpu		INTEGER NOT NULL,	-- CPU number
+	lost		INTEGER NOT NULL,	-- intervals lost (no ring-buffer room and the
+						-- in-kernel sums full)
+	lost_ns		INTEGER NOT NULL,	-- their summed duration
+	untracked	INTEGER NOT NULL,	-- switches out not followed (too many threads
+						-- off the CPU at once): duration unknown
+	lost_stacks	INTEGER NOT NULL	-- stacks not delivered: intervals kept, charged
+						-- to an empty stack
+);
+
 -- The files that mappings refer to, each (path, build-id) stored once: a
 -- busy machine maps the same few binaries into thousands of processes.
 -- v2 writers leave v1's mapping table empty and store mappings here and in
--- mapping_chunk; readers read the mapping rows first, then the chunks.
+-- mapping_chunk; readers read the mapping rows first, then the chunks. v2
+-- files written before these two tables existed lack both.
 CREATE TABLE mapped_file (
 	id		INTEGER PRIMARY KEY,	-- referred to by mapping_chunk, 1, 2, ... in write order
 	path		TEXT NOT NULL,		-- file path, or "[vdso]", "//anon", ...

@@ -78,9 +78,9 @@ wait 2>/dev/null
 pids=()
 
 # started while recording: its mappings come from the side-band, with the container's paths
-"$EPROF" record -a -F 499 -d 3 -o "$TMP/d.eprof" 2>"$TMP/rec.err" &
+"$EPROF" record -a -F 499 -d 4 -o "$TMP/d.eprof" 2>"$TMP/rec.err" &
 rec=$!
-sleep 0.5
+wait_committed "$TMP/d.eprof" 1 >/dev/null	# sampling: /proc was read already
 start_container 60000
 wait "$rec" || { cat "$TMP/rec.err"; fail "record -a (container started during it) failed"; }
 check "-a, started during" "$TMP/d.eprof"

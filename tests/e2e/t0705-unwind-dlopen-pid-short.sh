@@ -26,13 +26,28 @@ kill "$pid"; wait "$pid" 2>/dev/null
 "$EPROF" report -i "$TMP/p.eprof" --fold >"$TMP/p.fold" 2>/dev/null || fail "report failed"
 check_complete "-p on a running python3" "$TMP/p.fold" python3 97
 
+# check_short NAME MIN_PCT: of short_lived_work's samples in $TMP/NAME.eprof,
+# at least MIN_PCT% have the whole stack down to _start.
+check_short() {
+	local n full
+
+	"$EPROF" report -i "$TMP/$1.eprof" --fold >"$TMP/$1.fold" 2>/dev/null || fail "report failed"
+	n=$(samples "$TMP/$1.fold" ';short_lived_work( |$)')
+	full=$(samples "$TMP/$1.fold" '^short_lived;_start;.*;main;short_lived_work( |$)')
+	[ "$n" -ge 10 ] || fail "$1: too few samples of short_lived ($n)"
+	check_at_least "$1: stacks in short_lived_work down to _start" "$full" "$n" "$2"
+}
+
 # 20 ms processes, one every 100 ms: most of their stacks are whole (the
 # walker learns their code mappings as they are made, not from samples).
-"$EPROF" record -F 999 -o "$TMP/s.eprof" -- "$WORKLOADS/forker" 1500 "$WORKLOADS/short_lived" \
-	>/dev/null 2>"$TMP/s.err" || { cat "$TMP/s.err"; fail "record of forker failed"; }
-"$EPROF" report -i "$TMP/s.eprof" --fold >"$TMP/s.fold" 2>/dev/null || fail "report failed"
-n=$(samples "$TMP/s.fold" ';short_lived_work( |$)')
-full=$(samples "$TMP/s.fold" '^short_lived;_start;.*;main;short_lived_work( |$)')
-[ "$n" -ge 10 ] || fail "too few samples of the short processes ($n)"
-check_at_least "20 ms processes, stacks in short_lived_work down to _start" "$full" "$n" 85
+"$EPROF" record -F 999 -o "$TMP/forker.eprof" -- "$WORKLOADS/forker" 1500 \
+	"$WORKLOADS/short_lived" >/dev/null 2>"$TMP/s.err" ||
+	{ cat "$TMP/s.err"; fail "record of forker failed"; }
+check_short forker 85
+
+# A command named by a relative path (./app) gets its table before it runs,
+# as one named by an absolute path does: its first samples are whole too.
+(cd "$WORKLOADS" && exec "$EPROF" record -F 999 -o "$TMP/relative.eprof" -- ./short_lived 100) \
+	>/dev/null 2>"$TMP/r.err" || { cat "$TMP/r.err"; fail "record of ./short_lived failed"; }
+check_short relative 98
 exit 0

@@ -81,7 +81,7 @@ damages=(
 	"mapfile-long-id|UPDATE mapped_file SET build_id = zeroblob(21)"
 	"mapchunk-count|UPDATE mapping_chunk SET nr_mappings = nr_mappings + 1"
 	"mapchunk-blob-from-samples|UPDATE mapping_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 1)"
-	"no-mapping-chunk-table|DROP TABLE mapping_chunk"
+	"no-mapped-file-table|DROP TABLE mapped_file"
 	"comm-tid|UPDATE comm SET tid = -1"
 	"loss-cpu|UPDATE loss SET cpu = 7"
 	"swap-sample-blobs|UPDATE sample_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 2) WHERE id = 1"

@@ -234,6 +234,38 @@ static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
 	return walk_step(w);
 }
 
+static int on_offcpu(void *ctx, const struct rec_offcpu *o)
+{
+	struct walk *w = ctx;
+
+	if (!o->duration_ns || o->state >= REC_OFFCPU_STATES || o->tgid > REC_MAX_PID ||
+	    o->tid > REC_MAX_PID || o->time_ns + o->duration_ns < o->time_ns)
+		bad(w, "off-CPU interval out of its documented ranges");
+	else
+		w->sink += o->time_ns + o->duration_ns + o->cpu + o->stack_id;
+	return walk_step(w);
+}
+
+static int on_offcpu_sum(void *ctx, const struct rec_offcpu_sum *o)
+{
+	struct walk *w = ctx;
+
+	if ((!o->count && !o->total_ns) || o->state >= REC_OFFCPU_STATES ||
+	    o->tgid > REC_MAX_PID || o->tid > REC_MAX_PID)
+		bad(w, "off-CPU sum out of its documented ranges");
+	else
+		w->sink += o->time_ns + o->count + o->total_ns + o->cpu + o->stack_id;
+	return walk_step(w);
+}
+
+static int on_offcpu_loss(void *ctx, const struct rec_offcpu_loss *l)
+{
+	struct walk *w = ctx;
+
+	w->sink += l->time_ns + l->cpu + l->lost + l->lost_ns + l->untracked + l->lost_stacks;
+	return walk_step(w);
+}
+
 typedef int (*walk_fn)(struct recording *rec, void *fn, void *ctx);
 
 #define WALKER(name, type)                                                          \
@@ -249,6 +281,9 @@ WALKER(loss, rec_loss_fn)
 WALKER(binary, rec_binary_fn)
 WALKER(ksym, rec_ksym_fn)
 WALKER(jit_cut, rec_jit_cut_fn)
+WALKER(offcpu, rec_offcpu_fn)
+WALKER(offcpu_sum, rec_offcpu_sum_fn)
+WALKER(offcpu_loss, rec_offcpu_loss_fn)
 #undef WALKER
 
 static const struct {
@@ -264,6 +299,9 @@ static const struct {
 	{ "for_each_binary", walk_binary, (void *)on_binary },
 	{ "for_each_ksym", walk_ksym, (void *)on_ksym },
 	{ "for_each_jit_cut", walk_jit_cut, (void *)on_jit_cut },
+	{ "for_each_offcpu", walk_offcpu, (void *)on_offcpu },
+	{ "for_each_offcpu_sum", walk_offcpu_sum, (void *)on_offcpu_sum },
+	{ "for_each_offcpu_loss", walk_offcpu_loss, (void *)on_offcpu_loss },
 };
 
 /*

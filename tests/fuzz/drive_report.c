@@ -134,6 +134,18 @@ enum fuzz_result fuzz_drive_report(const char *path)
 		if (r != FUZZ_ACCEPTED)
 			res = r;
 	}
+	/* weighed by time (off-CPU tables): refused with one line without them */
+	for (i = 0; i < 3 && res != FUZZ_BROKEN; i++) {
+		memset(&o, 0, sizeof(o));
+		o.input = path;
+		o.weight = i ? REPORT_WEIGHT_WALL : REPORT_WEIGHT_OFFCPU;
+		o.outputs = i == 0 ? REPORT_OUT_FOLD : i == 1 ? REPORT_OUT_TIMELINE : REPORT_OUT_PPROF;
+		o.timeline_ns = 1000;
+		r = one_view(&o, i == 0 ? "--off-cpu --fold" : i == 1 ? "--wall --timeline 0.000001" :
+			     "--wall --pprof", -1);
+		if (r != FUZZ_ACCEPTED)
+			res = r;
+	}
 	/* two recordings: a diff against itself, and a merge */
 	memset(&o, 0, sizeof(o));
 	o.outputs = REPORT_OUT_TOP;

@@ -62,6 +62,7 @@ static int add_meta(struct recording *rec)
 		{ REC_META_CLOCK, "CLOCK_MONOTONIC" }, { REC_META_START_NS, "1000000" },
 		{ REC_META_END_NS, "90000000" }, { REC_META_START_REALTIME, "1700000000" },
 		{ REC_META_COMMAND, "eprof record -a" }, { REC_META_TARGET, "-a" },
+		{ REC_META_OFF_CPU_THRESH, "1000000" },
 	};
 	size_t i;
 	int err = 0;
@@ -144,6 +145,12 @@ static int add_tables(struct recording *rec)
 		.path = "[vdso]",
 	};
 	struct rec_loss l = { 5000000, 1, 3, 1, 0, 2, 1 };
+	/* off-CPU (v2): two long intervals of one thread, sums of two flushes, a loss */
+	struct rec_offcpu o1 = { 2000000, 3000000, 100, 100, 1, REC_OFFCPU_BLOCKED, 2 };
+	struct rec_offcpu o2 = { 6000000, 1500000, 100, 100, 2, REC_OFFCPU_RUNNABLE, 3 };
+	struct rec_offcpu_sum s1 = { 10000000, 100, 100, REC_OFFCPU_BLOCKED, 0, 1, 12, 90000 };
+	struct rec_offcpu_sum s2 = { 20000000, 101, 102, REC_OFFCPU_RUNNABLE, 3, 4, 3, 2500 };
+	struct rec_offcpu_loss ol = { 20000000, 2, 1, 5000, 0, 1 };
 	int err;
 
 	err = recording__add_comm(rec, &c);
@@ -154,6 +161,11 @@ static int add_tables(struct recording *rec)
 	err = err ?: recording__add_binary(rec, &vdso);
 	err = err ?: recording__add_ksyms(rec, ksyms, sizeof(ksyms) / sizeof(ksyms[0]));
 	err = err ?: recording__add_loss(rec, &l);
+	err = err ?: recording__add_offcpu(rec, &o1);
+	err = err ?: recording__add_offcpu(rec, &o2);
+	err = err ?: recording__add_offcpu_sum(rec, &s1);
+	err = err ?: recording__add_offcpu_sum(rec, &s2);
+	err = err ?: recording__add_offcpu_loss(rec, &ol);
 	return err;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_demangle.c - C++ and Rust names through eprof's wrapper
- * of libiberty's demangler (report/demangle.c), its cache, and the
+ * of libiberty's demangler (report/symbolize/demangle.c), its cache, and the
  * symbolizer that shows demangled names and keeps the mangled ones for
  * pprof's system_name.
  *
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/demangle.h"
-#include "report/strtab.h"
-#include "report/symbolize.h"
+#include "report/aggregate/strtab.h"
+#include "report/symbolize/demangle.h"
+#include "report/symbolize/symbolize.h"
 #include "tests/unit/harness.h"
 
 static const struct {

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "format/recording.h"
-#include "report/aggregate.h"
-#include "report/out_fold.h"
+#include "report/aggregate/aggregate.h"
+#include "report/output/fold.h"
 #include "report/pipeline.h"
 #include "report/report.h"
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 #include "tests/unit/harness.h"
 #include "util/status.h"
 #include "util/strbuf.h"

@@ -1562,6 +1562,193 @@ out:
 	free(old);
 }
 
+/* --- off-CPU tables (v2) -------------------------------------------------- */
+
+static const struct rec_offcpu oc_rows[] = {
+	{ 2000000, 3000000, 10, 11, 1, REC_OFFCPU_BLOCKED, 1 },
+	{ 6000000, 1000000, 10, 11, 0, REC_OFFCPU_RUNNABLE, 1 },
+	{ 2500000, 500000, 10, 10, 1, REC_OFFCPU_BLOCKED, 1 },
+};
+
+/* A finished recording over [1 ms, 20 ms] on 2 CPUs with off-CPU rows. */
+static void make_offcpu(const char *path, bool thresh)
+{
+	static const uint64_t frames[] = { 0xffffffff81000010ull, 0x401000 };
+	struct rec_stack st = { .id = 1, .nr_kernel = 1, .nr_user = 1, .frames = frames };
+	struct rec_offcpu_sum sum = { 10000000, 10, 11, REC_OFFCPU_BLOCKED, 1, 1, 40, 200000 };
+	struct rec_offcpu_loss loss = { 10000000, 1, 2, 3000, 1, 1 };
+	struct recording *rec = NULL;
+	char old[600];
+	size_t i;
+
+	snprintf(old, sizeof(old), "%s.old", path);
+	unlink(path);		/* a new file each time: no FILE.old kept, nothing said */
+	unlink(old);
+	CHECK_OK(recording__create(path, &rec));
+	CHECK_OK(recording__set_meta(rec, REC_META_START_NS, "1000000"));
+	CHECK_OK(recording__set_meta(rec, REC_META_END_NS, "20000000"));
+	CHECK_OK(recording__set_meta(rec, REC_META_NR_CPUS, "2"));
+	if (thresh)
+		CHECK_OK(recording__set_meta(rec, REC_META_OFF_CPU_THRESH, "1000000"));
+	CHECK_OK(recording__add_stack(rec, &st));
+	for (i = 0; i < ARRAY_SIZE(oc_rows); i++)
+		CHECK_OK(recording__add_offcpu(rec, &oc_rows[i]));
+	CHECK_OK(recording__add_offcpu_sum(rec, &sum));
+	CHECK_OK(recording__add_offcpu_loss(rec, &loss));
+	CHECK_OK(recording__finish(rec));
+	recording__close(rec);
+}
+
+struct oc_seen {
+	size_t n, sums, losses;
+	uint64_t ns, sum_ns, lost_ns;
+	uint32_t prev_tid;
+	uint64_t prev_time;
+	bool ordered;
+};
+
+static int oc_interval(void *ctx, const struct rec_offcpu *o)
+{
+	struct oc_seen *v = ctx;
+
+	if (v->n && (o->tid < v->prev_tid || (o->tid == v->prev_tid && o->time_ns < v->prev_time)))
+		v->ordered = false;
+	v->prev_tid = o->tid;
+	v->prev_time = o->time_ns;
+	v->n++;
+	v->ns += o->duration_ns;
+	return 0;
+}
+
+static int oc_sum(void *ctx, const struct rec_offcpu_sum *o)
+{
+	struct oc_seen *v = ctx;
+
+	v->sums += o->count;
+	v->sum_ns += o->total_ns;
+	return 0;
+}
+
+static int oc_loss(void *ctx, const struct rec_offcpu_loss *l)
+{
+	struct oc_seen *v = ctx;
+
+	v->losses += l->lost;
+	v->lost_ns += l->lost_ns;
+	return 0;
+}
+
+/* Every off-CPU walk; the first error, or 0. */
+static int walk_offcpu(const char *path, struct oc_seen *v)
+{
+	struct recording *rec = NULL;
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	v->ordered = true;
+	err = recording__open(path, &rec);
+	if (!err)
+		err = recording__for_each_offcpu(rec, oc_interval, v);
+	if (!err)
+		err = recording__for_each_offcpu_sum(rec, oc_sum, v);
+	if (!err)
+		err = recording__for_each_offcpu_loss(rec, oc_loss, v);
+	recording__close(rec);
+	return err;
+}
+
+static void offcpu_roundtrip_and_damage(void)
+{
+	static const char *const lies[] = {
+		/* a copied row: the thread would be off the CPU twice at once */
+		"INSERT INTO offcpu SELECT * FROM offcpu WHERE rowid = 1",
+		"UPDATE offcpu SET time = 500000 WHERE rowid = 1",		/* before the start */
+		"UPDATE offcpu SET duration = 30000000 WHERE rowid = 2",	/* past the end */
+		"UPDATE offcpu SET duration = 0 WHERE rowid = 2",
+		"UPDATE offcpu SET duration = -1 WHERE rowid = 2",
+		"UPDATE offcpu SET cpu = 2 WHERE rowid = 1",			/* nr_cpus is 2 */
+		"UPDATE offcpu SET state = 2 WHERE rowid = 1",
+		"UPDATE offcpu SET tid = 'x' WHERE rowid = 1",
+		"UPDATE offcpu SET time = 4500000 WHERE rowid = 2",		/* overlaps row 1 */
+		"INSERT INTO offcpu_sum SELECT * FROM offcpu_sum",		/* twice in a flush */
+		"UPDATE offcpu_sum SET count = 0, total_ns = 0",
+		"UPDATE offcpu_sum SET total_ns = 19000001",			/* more than the span */
+		"UPDATE offcpu_sum SET time = 30000000",
+		"UPDATE offcpu_sum SET cpu = 7",
+		"UPDATE offcpu_sum SET state = -1",
+		"UPDATE offcpu_loss SET cpu = 2",
+		"UPDATE offcpu_loss SET lost_ns = 1.5",
+		"UPDATE meta SET value = '0' WHERE key = 'off_cpu_thresh_ns'",
+		"UPDATE meta SET value = 'soon' WHERE key = 'off_cpu_thresh_ns'",
+	};
+	const char *path = path_in("offcpu.eprof");
+	struct recording *rec = NULL;
+	struct oc_seen v;
+	size_t i;
+	int err;
+
+	make_offcpu(path, true);
+	CHECK_OK(walk_offcpu(path, &v));
+	CHECK_EQ_U64(v.n, 3);
+	CHECK(v.ordered);		/* by thread, then time */
+	CHECK_EQ_U64(v.ns, 4500000);
+	CHECK_EQ_U64(v.sums, 40);
+	CHECK_EQ_U64(v.sum_ns, 200000);
+	CHECK_EQ_U64(v.losses, 2);
+	CHECK_EQ_U64(v.lost_ns, 3000);
+	CHECK_OK(recording__open(path, &rec));
+	CHECK(recording__has_offcpu(rec));
+	CHECK_EQ_U64(recording__offcpu_thresh_ns(rec), 1000000);
+	recording__close(rec);
+	rec = NULL;
+
+	for (i = 0; i < ARRAY_SIZE(lies); i++) {
+		make_offcpu(path, true);
+		CHECK_OK(exec_sql(path, lies[i]));
+		capture_begin(true);
+		err = walk_offcpu(path, &v);
+		capture_end();
+		if (err != -EBADMSG || count_lines(captured) != 1) {
+			fprintf(stderr, "  \"%s\": %d, %zu lines\n", lies[i], err,
+				count_lines(captured));
+			harness_failures++;
+		}
+	}
+
+	/* no threshold: recorded without --off-cpu, the rows are not read */
+	make_offcpu(path, false);
+	CHECK_OK(walk_offcpu(path, &v));
+	CHECK_EQ_U64(v.n + v.sums + v.losses, 0);
+	/* a v2 file from before the off-CPU tables: none, and no damage */
+	make_offcpu(path, true);
+	CHECK_OK(exec_sql(path, "DROP TABLE offcpu; DROP TABLE offcpu_sum; DROP TABLE offcpu_loss"));
+	CHECK_OK(walk_offcpu(path, &v));
+	CHECK_EQ_U64(v.n + v.sums + v.losses, 0);
+	CHECK_OK(recording__open(path, &rec));
+	CHECK(!recording__has_offcpu(rec));
+	recording__close(rec);
+	/* one table of three missing, or a column: damage */
+	make_offcpu(path, true);
+	CHECK_OK(exec_sql(path, "ALTER TABLE offcpu_sum DROP COLUMN cpu"));
+	capture_begin(true);
+	CHECK_EQ_U64(walk_offcpu(path, &v), -EBADMSG);
+	capture_end();
+	/* the writer refuses what the reader would call damage */
+	make_offcpu(path, true);
+	unlink(path);
+	CHECK_OK(recording__create(path, &rec));
+	{
+		struct rec_offcpu z = { 1, 0, 1, 1, 0, 0, 1 };
+		struct rec_offcpu_sum e = { 1, 1, 1, 0, 0, 1, 0, 0 };
+
+		capture_begin(false);
+		CHECK_EQ_U64(recording__add_offcpu(rec, &z), -EINVAL);
+		CHECK_EQ_U64(recording__add_offcpu_sum(rec, &e), -EINVAL);
+		capture_end();
+	}
+	recording__close(rec);
+}
+
 static const struct test tests[] = {
 	{ "every table and field round-trips", roundtrip_every_table },
 	{ "an unfinished file warns once and reads its commits", unfinished_file_warns_and_reads },
@@ -1579,6 +1766,8 @@ static const struct test tests[] = {
 	{ "a million samples write and read", read_a_million_samples },
 	{ "embedded DWARF round-trips; absent is -ENOENT; lies are damage",
 	  debuginfo_roundtrip_and_damage },
+	{ "off-CPU rows round-trip; overlaps, copies and rows out of the span are damage",
+	  offcpu_roundtrip_and_damage },
 };
 
 int main(void)

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 
 #include "format/recording.h"
-#include "report/out_pprof.h"
+#include "report/output/pprof.h"
 #include "report/pipeline.h"
 #include "tests/unit/harness.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/hashmap.h"
+#include "record/stacks.h"
 #include "tests/unit/harness.h"
 
 /* Interns frames and checks the call itself succeeded. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/unit/test_svg.c - the frame tree (report/flame.c) and the SVG flame
- * graph writer (report/out_svg.c), written into open_memstream() buffers and
+ * tests/unit/test_svg.c - the frame tree (report/aggregate/flame.c) and the SVG flame
+ * graph writer (report/output/svg.c), written into open_memstream() buffers and
  * read back with plain string searches; xmllint checks well-formedness when
  * it is installed.
  */
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "report/flame.h"
-#include "report/out_svg.h"
+#include "report/aggregate/flame.h"
+#include "report/output/svg.h"
 #include "tests/unit/harness.h"
 
 #define MAX_SEEN 64

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "format/recording.h"
-#include "report/symbolize.h"
+#include "report/symbolize/symbolize.h"
 #include "tests/unit/harness.h"
 
 #define K0 0xffffffff81000000ull

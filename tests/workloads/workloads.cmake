@@ -64,3 +64,6 @@ eprof_workload(gen_hostile LIBS eprof_format)
 eprof_workload(frameless FLAGS -momit-leaf-frame-pointer)
 eprof_workload(sighandler)
 eprof_workload(threads_deep LIBS pthread)
+
+# off-CPU (issue 12): known run/sleep/wait split, and mutex contention.
+eprof_workload(offcpu_split LIBS pthread)

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/offcpu.c - record --off-cpu, the user-space half.
+ *
+ * on_switch sends three things: stack records (each distinct stack once,
+ * named by a 64-bit hash of its frames and process), intervals at least
+ * --off-cpu-thresh long (with their times), and sums of the shorter ones
+ * in the offcpu_sums map, which only ever grows. Stacks go into the same
+ * stack table as samples, so a stack both sampled and slept in is stored
+ * once; the hash only maps to that table's id. Sums are read at every
+ * commit and what grew since the previous read becomes offcpu_sum rows,
+ * against a shadow copy kept here (the map is never cleared under the BPF
+ * program's feet, so no increment can be lost between a read and a
+ * delete).
+ *
+ * The default threshold, 1 ms: an interval shorter than that is a tenth
+ * of the default sampling period (-F 99: 10 ms) and invisible in any view
+ * drawn in time, while the intervals that matter there (sleeps, I/O,
+ * locks held long) are kept with their times. A thread can end at most
+ * 1000 such intervals per second, which bounds the event rate; switch
+ * storms (a pipe ping-pong at 100k switches/s) stay in the in-kernel sums.
+ */
+#include <errno.h>
+#include <bpf/bpf.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "record/capture.h"
+#include "record/offcpu.h"
+#include "record/session.h"
+#include "util/log.h"
+
+_Static_assert(sizeof(struct ev_offcpu_stack) == sizeof(struct ev_sample) &&
+	       __builtin_offsetof(struct ev_offcpu_stack, frames) ==
+	       __builtin_offsetof(struct ev_sample, frames),
+	       "ev_offcpu_stack must keep ev_sample's frames offset (shared scratch and walker)");
+_Static_assert(sizeof(struct ev_offcpu) == 48, "ev_offcpu changed: bump EV_ABI_VERSION");
+_Static_assert(sizeof(struct offcpu_key) == 24 && sizeof(struct offcpu_sum) == 16,
+	       "offcpu maps changed");
+
+#define BATCH	1024	/* map entries read per syscall */
+
+/* A sum as last read, to tell what grew. */
+struct shadow {
+	struct offcpu_key key;
+	struct offcpu_sum val;
+	bool used;
+};
+
+struct offcpu {
+	int start_fd, sums_fd;
+	int nr_cpus;
+	struct u64map stack_ids;	/* stack hash -> stack id */
+	uint32_t empty_id;		/* the empty stack: for a hash whose stack never came */
+	struct shadow *shadow;		/* open addressing, power-of-two capacity */
+	size_t cap, nr;
+	uint64_t *prev;			/* per CPU: the loss counters at the last flush */
+	struct offcpu_key *keys;	/* batch buffers */
+	struct offcpu_sum *vals;
+	uint64_t kept, lost;
+	bool final;			/* the hook is gone: the sums are still */
+};
+
+int offcpu__new(int start_fd, int sums_fd, int nr_possible_cpus, struct offcpu **out)
+{
+	struct offcpu *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return pr_errno(-ENOMEM, "cannot set up off-CPU recording");
+	o->start_fd = start_fd;
+	o->sums_fd = sums_fd;
+	o->nr_cpus = nr_possible_cpus;
+	o->prev = calloc((size_t)nr_possible_cpus * EV_STAT_MAX, sizeof(*o->prev));
+	o->keys = calloc(BATCH, sizeof(*o->keys));
+	o->vals = calloc(BATCH, sizeof(*o->vals));
+	if (!o->prev || !o->keys || !o->vals) {
+		offcpu__free(o);
+		return pr_errno(-ENOMEM, "cannot set up off-CPU recording");
+	}
+	*out = o;
+	return 0;
+}
+
+void offcpu__free(struct offcpu *o)
+{
+	if (!o)
+		return;
+	u64map__release(&o->stack_ids);
+	free(o->shadow);
+	free(o->prev);
+	free(o->keys);
+	free(o->vals);
+	free(o);
+}
+
+void offcpu__totals(const struct offcpu *o, uint64_t *kept, uint64_t *lost)
+{
+	*kept = o ? o->kept : 0;
+	*lost = o ? o->lost : 0;
+}
+
+/* Interns a stack; a new one is added to the recording. 0 on failure (printed). */
+static uint32_t intern(struct session *s, const uint64_t *frames, uint32_t nk, uint32_t nu,
+		       uint32_t tgid, uint64_t time_ns)
+{
+	struct rec_stack st;
+	uint64_t *slot;
+	uint32_t id;
+	bool added;
+	int err;
+
+	id = stack_table__intern(&s->stacks, frames, nk, nu, &added, &err);
+	if (!id) {
+		pr_errno(err, "cannot keep a new stack");
+		return 0;
+	}
+	if (added) {
+		st.id = id;
+		st.nr_kernel = nk;
+		st.nr_user = nu;
+		st.frames = frames;
+		if (recording__add_stack(s->rec, &st))
+			return 0;
+	}
+	/* its user frames need the symbols of tgid's mappings at that time */
+	err = u64map__upsert(&s->pairs, (uint64_t)tgid << 32 | id, time_ns, &slot, &added);
+	if (!err && added)
+		err = capture__note_pair(s->capture, (uint64_t)tgid << 32 | id);
+	if (err) {
+		pr_errno(err, "cannot keep the stacks seen");
+		return 0;
+	}
+	return id;
+}
+
+int offcpu__on_stack(struct session *s, const struct ev_offcpu_stack *e)
+{
+	struct offcpu *o = s->offcpu;
+	uint64_t *slot;
+	uint32_t id;
+	bool added;
+	int err;
+
+	id = intern(s, (const uint64_t *)e->frames, e->nr_kframes, e->nr_uframes, e->tgid,
+		    e->time_ns);
+	if (!id)
+		return -ENOMEM;
+	err = u64map__upsert(&o->stack_ids, e->hash, id, &slot, &added);
+	if (err)
+		return pr_errno(err, "cannot keep the stacks seen");
+	*slot = id;	/* sent again after an eviction: the same content, the same id */
+	return session__note_comm(s, e->time_ns, e->tgid, e->tid, e->comm);
+}
+
+/* The id of the stack hash names; the empty stack if it never arrived. */
+static uint32_t stack_of(struct session *s, uint64_t hash, uint32_t tgid, uint64_t time_ns)
+{
+	struct offcpu *o = s->offcpu;
+	const uint64_t *id = hash ? u64map__find(&o->stack_ids, hash) : NULL;
+
+	if (id)
+		return (uint32_t)*id;
+	if (!o->empty_id)
+		o->empty_id = intern(s, NULL, 0, 0, tgid, time_ns);
+	return o->empty_id;
+}
+
+int offcpu__on_interval(struct session *s, const struct ev_offcpu *e)
+{
+	struct rec_offcpu r;
+
+	if (!e->duration_ns || e->state >= EV_OFFCPU_STATES) {
+		s->nr_malformed++;
+		return 0;
+	}
+	r.time_ns = e->start_ns;
+	r.duration_ns = e->duration_ns;
+	r.tgid = e->tgid;
+	r.tid = e->tid;
+	r.cpu = e->cpu;
+	r.state = e->state;
+	r.stack_id = stack_of(s, e->stack_hash, e->tgid, e->start_ns);
+	if (!r.stack_id)
+		return -ENOMEM;
+	s->offcpu->kept++;
+	return recording__add_offcpu(s->rec, &r);
+}
+
+static uint64_t key_hash(const struct offcpu_key *k)
+{
+	return hash_bytes(k, sizeof(*k));
+}
+
+/* The shadow slot of k (inserted zeroed when new); NULL on -ENOMEM. */
+static struct shadow *shadow_get(struct offcpu *o, const struct offcpu_key *k)
+{
+	size_t i, mask;
+
+	if ((o->nr + 1) * 2 > o->cap) {
+		size_t cap = o->cap ? o->cap * 2 : 1024, j;
+		struct shadow *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (j = 0; j < o->cap; j++) {
+			if (!o->shadow[j].used)
+				continue;
+			for (i = key_hash(&o->shadow[j].key) & (cap - 1); n[i].used;
+			     i = (i + 1) & (cap - 1))
+				;
+			n[i] = o->shadow[j];
+		}
+		free(o->shadow);
+		o->shadow = n;
+		o->cap = cap;
+	}
+	mask = o->cap - 1;
+	for (i = key_hash(k) & mask; o->shadow[i].used; i = (i + 1) & mask)
+		if (!memcmp(&o->shadow[i].key, k, sizeof(*k)))
+			return &o->shadow[i];
+	o->shadow[i].used = true;
+	o->shadow[i].key = *k;
+	o->nr++;
+	return &o->shadow[i];
+}
+
+/* One sum as read now: a row for what grew. */
+static int flush_one(struct session *s, uint64_t time, const struct offcpu_key *k,
+		     const struct offcpu_sum *v)
+{
+	struct offcpu *o = s->offcpu;
+	struct rec_offcpu_sum r;
+	struct shadow *sh = shadow_get(o, k);
+
+	if (!sh)
+		return pr_errno(-ENOMEM, "cannot keep the off-CPU sums");
+	/*
+	 * on_switch adds the count, then the time: a read in between saw one
+	 * interval without its time. Its time then comes with a later row, at
+	 * the latest the last one (count 0 when nothing else came since).
+	 */
+	if (v->count < sh->val.count || (v->count == sh->val.count &&
+					  (!o->final || v->total_ns <= sh->val.total_ns)))
+		return 0;
+	r.time_ns = time;
+	r.tgid = k->tgid;
+	r.tid = k->tid;
+	r.state = k->state;
+	r.cpu = k->cpu;
+	r.count = v->count - sh->val.count;
+	r.total_ns = v->total_ns - sh->val.total_ns;
+	r.stack_id = stack_of(s, k->stack_hash, k->tgid, time);
+	if (!r.stack_id || k->state >= EV_OFFCPU_STATES)
+		return r.stack_id ? 0 : -ENOMEM;
+	sh->val = *v;
+	o->kept += r.count;
+	return recording__add_offcpu_sum(s->rec, &r);
+}
+
+static int flush_sums(struct session *s, uint64_t time)
+{
+	struct offcpu *o = s->offcpu;
+	struct offcpu_key in, out;
+	bool first = true;
+	__u32 n, i;
+	int ret, err = 0;
+
+	do {
+		n = BATCH;
+		ret = bpf_map_lookup_batch(o->sums_fd, first ? NULL : &in, &out, o->keys, o->vals,
+					   &n, NULL);
+		if (ret && errno != ENOENT)
+			return pr_errno(-errno, "cannot read the off-CPU sums");
+		for (i = 0; i < n && !err; i++)
+			err = flush_one(s, time, &o->keys[i], &o->vals[i]);
+		in = out;
+		first = false;
+	} while (!ret && !err);
+	return err;
+}
+
+static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *stats)
+{
+	struct offcpu *o = s->offcpu;
+	struct rec_offcpu_loss l;
+	int cpu, err = 0;
+
+	for (cpu = 0; cpu < o->nr_cpus && !err; cpu++) {
+		const uint64_t *c = stats + (size_t)cpu * EV_STAT_MAX;
+		uint64_t *p = o->prev + (size_t)cpu * EV_STAT_MAX;
+
+		memset(&l, 0, sizeof(l));
+		l.time_ns = time;
+		l.cpu = (uint32_t)cpu;
+		l.lost = c[EV_STAT_OFFCPU_LOST] - p[EV_STAT_OFFCPU_LOST];
+		l.lost_ns = c[EV_STAT_OFFCPU_LOST_NS] - p[EV_STAT_OFFCPU_LOST_NS];
+		l.untracked = c[EV_STAT_OFFCPU_UNTRACKED] - p[EV_STAT_OFFCPU_UNTRACKED];
+		l.lost_stacks = c[EV_STAT_OFFCPU_STACK_LOST] - p[EV_STAT_OFFCPU_STACK_LOST];
+		memcpy(p, c, EV_STAT_MAX * sizeof(*c));
+		if (!l.lost && !l.untracked && !l.lost_stacks)
+			continue;
+		o->lost += l.lost + l.untracked;
+		err = recording__add_offcpu_loss(s->rec, &l);
+	}
+	return err;
+}
+
+int offcpu__flush(struct session *s, uint64_t time, const uint64_t *stats)
+{
+	int err = flush_sums(s, time);
+
+	return err ? err : add_loss_rows(s, time, stats);
+}
+
+int offcpu__close_open(struct session *s, uint64_t end_ns)
+{
+	struct offcpu *o = s->offcpu;
+	struct offcpu_start st;
+	struct offcpu_key k;
+	struct offcpu_sum v;
+	struct ev_offcpu e;
+	__u32 key, next;
+	bool first = true;
+	int err = 0;
+
+	o->final = true;
+	while (!err && !bpf_map_get_next_key(o->start_fd, first ? NULL : &key, &next)) {
+		first = false;
+		key = next;
+		if (bpf_map_lookup_elem(o->start_fd, &key, &st) || st.start_ns >= end_ns ||
+		    st.state >= EV_OFFCPU_STATES)
+			continue;
+		if (end_ns - st.start_ns >= s->opts->off_cpu_thresh_ns) {
+			memset(&e, 0, sizeof(e));
+			e.start_ns = st.start_ns;
+			e.duration_ns = end_ns - st.start_ns;
+			e.stack_hash = st.stack_hash;
+			e.tgid = st.tgid;
+			e.tid = key;
+			e.cpu = st.cpu;
+			e.state = st.state;
+			err = offcpu__on_interval(s, &e);
+			continue;
+		}
+		/*
+		 * A short one joins its sum, as on_switch would have done: the
+		 * hook is detached, so the map is ours, and the last flush (at
+		 * end_ns) writes it in the same row as the rest of that sum.
+		 */
+		memset(&k, 0, sizeof(k));
+		k.stack_hash = st.stack_hash;
+		k.tgid = st.tgid;
+		k.tid = key;
+		k.state = st.state;
+		k.cpu = st.cpu;
+		if (bpf_map_lookup_elem(o->sums_fd, &k, &v))
+			memset(&v, 0, sizeof(v));
+		v.count++;
+		v.total_ns += end_ns - st.start_ns;
+		if (bpf_map_update_elem(o->sums_fd, &k, &v, BPF_ANY)) {
+			/* the sums map is full: counted as lost, as on_switch does */
+			struct rec_offcpu_loss l = {
+				.time_ns = end_ns, .cpu = st.cpu, .lost = 1,
+				.lost_ns = end_ns - st.start_ns,
+			};
+
+			o->lost++;
+			err = recording__add_offcpu_loss(s->rec, &l);
+		}
+	}
+	return err;
+}

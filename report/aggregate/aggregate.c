@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/aggregate/aggregate.c - counting samples per (thread comm, tgid, stack id).
+ *
+ * A recording may hold millions of samples but only thousands of distinct
+ * stacks, so samples are streamed from format/ and folded into a hash table
+ * at once: nothing is allocated per sample, and memory follows the number of
+ * distinct keys. The thread name of a sample is looked up in the comm rows
+ * (sorted once by tid and time), because a thread renames itself on exec or
+ * prctl(PR_SET_NAME) and a sample must carry the name it had at that time.
+ *
+ * The report's filters (pid, tid, comm, cpu or node, time window) act here,
+ * before anything is symbolized, and the optional key fields (tid, cpu,
+ * time slot) are filled only when a view asks for them, so a plain --fold
+ * keeps one entry per (comm, process, stack).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/recording.h"
+#include "report/aggregate/aggregate.h"
+#include "util/log.h"
+
+void stack_agg__init(struct stack_agg *agg)
+{
+	memset(agg, 0, sizeof(*agg));
+	strtab__init(&agg->comms);
+}
+
+void stack_agg__release(struct stack_agg *agg)
+{
+	if (!agg)
+		return;
+	free(agg->entries);
+	free(agg->index);
+	free(agg->rows);
+	strtab__release(&agg->comms);
+	stack_agg__init(agg);
+}
+
+int stack_agg__intern_comm(struct stack_agg *agg, const char *comm, uint32_t *id)
+{
+	return strtab__intern(&agg->comms, comm, id);
+}
+
+/* --- comm rows ------------------------------------------------------------ */
+
+int stack_agg__add_comm(struct stack_agg *agg, const struct rec_comm *c)
+{
+	struct agg_comm_row *row;
+	uint32_t id;
+	int err;
+
+	err = strtab__intern_len(&agg->comms, c->comm, strnlen(c->comm, REC_COMM_LEN), &id);
+	if (err)
+		return err;
+	if (agg->nr_rows == agg->alloc_rows) {
+		size_t n = agg->alloc_rows ? agg->alloc_rows * 2 : 256;
+
+		row = reallocarray(agg->rows, n, sizeof(*row));
+		if (!row)
+			return -ENOMEM;
+		agg->rows = row;
+		agg->alloc_rows = n;
+	}
+	row = &agg->rows[agg->nr_rows++];
+	row->time_ns = c->time_ns;
+	row->tid = c->tid;
+	row->comm_id = id;
+	return 0;
+}
+
+static int cmp_comm_row(const void *a, const void *b)
+{
+	const struct agg_comm_row *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	/* equal times: keep a total order so the result does not depend on qsort */
+	return x->comm_id < y->comm_id ? -1 : x->comm_id > y->comm_id;
+}
+
+void stack_agg__sort_comms(struct stack_agg *agg)
+{
+	if (agg->nr_rows)
+		qsort(agg->rows, agg->nr_rows, sizeof(*agg->rows), cmp_comm_row);
+}
+
+/* Name of tid at t from its own rows; false when tid has none. */
+static bool comm_of_tid(const struct stack_agg *agg, uint32_t tid, uint64_t t, uint32_t *id)
+{
+	size_t lo = 0, hi = agg->nr_rows, mid;
+	const struct agg_comm_row *r;
+
+	/* first row with (tid, time) > (tid, t) */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		r = &agg->rows[mid];
+		if (r->tid < tid || (r->tid == tid && r->time_ns <= t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && agg->rows[lo - 1].tid == tid) {
+		*id = agg->rows[lo - 1].comm_id;
+		return true;
+	}
+	if (lo < agg->nr_rows && agg->rows[lo].tid == tid) {
+		*id = agg->rows[lo].comm_id;	/* earliest row, after t */
+		return true;
+	}
+	return false;
+}
+
+int stack_agg__comm_at(struct stack_agg *agg, uint32_t tgid, uint32_t tid, uint64_t time_ns,
+		       uint32_t *comm_id)
+{
+	if (comm_of_tid(agg, tid, time_ns, comm_id))
+		return 0;
+	if (tid != tgid && comm_of_tid(agg, tgid, time_ns, comm_id))
+		return 0;
+	return stack_agg__intern_comm(agg, tid == 0 ? "swapper" : "[unknown]", comm_id);
+}
+
+/* --- the key -> count table -------------------------------------------- */
+
+static inline uint64_t key_hash(const struct agg_key *k)
+{
+	uint64_t h = ((uint64_t)k->tgid << 32 | k->stack_id) ^
+		     ((uint64_t)k->comm_id * 0x9e3779b97f4a7c15ull);
+
+	/* the optional fields are usually 0: mix them in only when set */
+	if (k->tid | k->cpu | k->slot | k->state)
+		h ^= ((uint64_t)k->tid << 32 | k->cpu) * 0xc2b2ae3d27d4eb4full ^
+		     ((uint64_t)k->state << 32 | k->slot) * 0x165667b19e3779f9ull;
+	/* murmur3's finalizer: every input bit reaches the low (index) bits */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static inline void key_of(const struct agg_entry *e, struct agg_key *k)
+{
+	k->comm_id = e->comm_id;
+	k->tgid = e->tgid;
+	k->stack_id = e->stack_id;
+	k->tid = e->tid;
+	k->cpu = e->cpu;
+	k->slot = e->slot;
+	k->state = e->state;
+}
+
+static inline bool key_eq(const struct agg_entry *e, const struct agg_key *k)
+{
+	return e->stack_id == k->stack_id && e->tgid == k->tgid && e->comm_id == k->comm_id &&
+	       e->tid == k->tid && e->cpu == k->cpu && e->slot == k->slot && e->state == k->state;
+}
+
+static int grow_index(struct stack_agg *agg)
+{
+	size_t cap = agg->index_cap ? agg->index_cap * 2 : 1024;
+	struct agg_key k;
+	uint32_t *idx;
+	size_t i, j;
+
+	idx = calloc(cap, sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (i = 0; i < agg->nr; i++) {
+		key_of(&agg->entries[i], &k);
+		j = key_hash(&k) & (cap - 1);
+		while (idx[j])
+			j = (j + 1) & (cap - 1);
+		idx[j] = (uint32_t)i + 1;
+	}
+	free(agg->index);
+	agg->index = idx;
+	agg->index_cap = cap;
+	return 0;
+}
+
+/* The slot holding the key, or the empty slot where it would go. */
+static size_t probe(const struct stack_agg *agg, const struct agg_key *k)
+{
+	size_t mask = agg->index_cap - 1;
+	size_t j = key_hash(k) & mask;
+
+	for (; agg->index[j]; j = (j + 1) & mask) {
+		if (key_eq(&agg->entries[agg->index[j] - 1], k))
+			break;
+	}
+	return j;
+}
+
+struct agg_entry *stack_agg__find_key(const struct stack_agg *agg, const struct agg_key *k)
+{
+	size_t j;
+
+	if (!agg->index_cap)
+		return NULL;
+	j = probe(agg, k);
+	return agg->index[j] ? &agg->entries[agg->index[j] - 1] : NULL;
+}
+
+struct agg_entry *stack_agg__find(const struct stack_agg *agg, uint32_t comm_id, uint32_t tgid,
+				  uint32_t stack_id)
+{
+	struct agg_key k = { .comm_id = comm_id, .tgid = tgid, .stack_id = stack_id };
+
+	return stack_agg__find_key(agg, &k);
+}
+
+int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t time_ns,
+		       uint64_t count)
+{
+	struct agg_entry *e;
+	size_t j;
+	int err;
+
+	if (agg->nr * 2 >= agg->index_cap) {
+		if (agg->nr >= UINT32_MAX / 2)
+			return -ENOMEM;
+		err = grow_index(agg);
+		if (err)
+			return err;
+	}
+	j = probe(agg, k);
+	if (agg->index[j]) {
+		e = &agg->entries[agg->index[j] - 1];
+	} else {
+		if (agg->nr == agg->alloc) {
+			size_t n = agg->alloc ? agg->alloc * 2 : 512;
+
+			e = reallocarray(agg->entries, n, sizeof(*e));
+			if (!e)
+				return -ENOMEM;
+			agg->entries = e;
+			agg->alloc = n;
+		}
+		e = &agg->entries[agg->nr];
+		memset(e, 0, sizeof(*e));
+		e->comm_id = k->comm_id;
+		e->tgid = k->tgid;
+		e->stack_id = k->stack_id;
+		e->tid = k->tid;
+		e->cpu = k->cpu;
+		e->slot = k->slot;
+		e->state = k->state;
+		agg->index[j] = (uint32_t)++agg->nr;
+	}
+	e->count += count;
+	if (time_ns > e->last_ns)
+		e->last_ns = time_ns;
+	if (!agg->nr_samples || time_ns < agg->first_ns)
+		agg->first_ns = time_ns;
+	if (time_ns > agg->last_ns)
+		agg->last_ns = time_ns;
+	if (k->slot > agg->max_slot)
+		agg->max_slot = k->slot;
+	agg->nr_samples += count;
+	return 0;
+}
+
+int stack_agg__add(struct stack_agg *agg, uint32_t comm_id, uint32_t tgid, uint32_t stack_id,
+		   uint64_t time_ns, uint64_t count)
+{
+	struct agg_key k = { .comm_id = comm_id, .tgid = tgid, .stack_id = stack_id };
+
+	return stack_agg__add_key(agg, &k, time_ns, count);
+}
+
+/* --- from a recording ----------------------------------------------------- */
+
+/*
+ * Callback failures are ours (out of memory) and unprinted; failures of the
+ * reader itself come printed by format/. The context tells them apart.
+ */
+struct load_ctx {
+	struct stack_agg *agg;
+	const struct agg_config *cfg;	/* NULL: everything */
+	uint64_t start_ns;		/* cfg's origin, or the first sample's time */
+	bool have_start;
+	uint32_t comm_id;		/* of cfg->comm */
+	int err;
+};
+
+static int on_comm(void *ctx, const struct rec_comm *c)
+{
+	struct load_ctx *lc = ctx;
+
+	lc->err = stack_agg__add_comm(lc->agg, c);
+	return lc->err;
+}
+
+static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
+{
+	size_t lo = 0, hi = nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && v[lo] == x;
+}
+
+static int on_sample(void *ctx, const struct rec_sample *s)
+{
+	struct load_ctx *lc = ctx;
+	struct agg_key k = { .tgid = s->tgid, .stack_id = s->stack_id };
+
+	lc->err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &k.comm_id);
+	if (!lc->err)
+		lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, 1);
+	return lc->err;
+}
+
+/*
+ * The filters of cfg on one sample, and its key: 1 when the sample is kept
+ * (k filled), 0 when a filter leaves it out, or -ENOMEM.
+ */
+static int filter_sample(struct load_ctx *lc, const struct rec_sample *s, struct agg_key *k)
+{
+	const struct agg_config *cfg = lc->cfg;
+	uint64_t rel;
+	int err;
+
+	*k = (struct agg_key){ .tgid = s->tgid, .stack_id = s->stack_id };
+	if (!lc->have_start) {
+		lc->start_ns = s->time_ns;
+		lc->have_start = true;
+	}
+	rel = s->time_ns > lc->start_ns ? s->time_ns - lc->start_ns : 0;
+	if ((cfg->pids && !in_list(cfg->pids, cfg->nr_pids, s->tgid)) ||
+	    (cfg->tids && !in_list(cfg->tids, cfg->nr_tids, s->tid)) ||
+	    (cfg->cpu_ok && (s->cpu >= cfg->nr_cpu_ok || !cfg->cpu_ok[s->cpu])) ||
+	    rel < cfg->from_ns || (cfg->to_ns && rel >= cfg->to_ns))
+		return 0;
+	err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &k->comm_id);
+	if (err)
+		return err;
+	if (cfg->comm && k->comm_id != lc->comm_id)
+		return 0;
+	if (cfg->key_tid)
+		k->tid = s->tid;
+	if (cfg->key_cpu)
+		k->cpu = s->cpu;
+	if (cfg->slot_ns) {
+		uint64_t slot = rel / cfg->slot_ns;
+
+		k->slot = slot > UINT32_MAX ? UINT32_MAX : (uint32_t)slot;
+	}
+	return 1;
+}
+
+/* The filtered path, kept apart so that the plain one stays as short as it was. */
+static int on_sample_cfg(void *ctx, const struct rec_sample *s)
+{
+	struct load_ctx *lc = ctx;
+	struct agg_key k;
+	int keep;
+
+	keep = filter_sample(lc, s, &k);
+	if (keep < 0)
+		return lc->err = keep;
+	if (!keep) {
+		lc->agg->nr_filtered++;
+		return 0;
+	}
+	if (lc->cfg->sample_ns) {
+		lc->agg->nr_weighed_samples++;
+		lc->agg->oncpu_ns += lc->cfg->sample_ns;
+		return lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, lc->cfg->sample_ns);
+	}
+	return lc->err = stack_agg__add_key(lc->agg, &k, s->time_ns, 1);
+}
+
+/* --- off-CPU time (report --off-cpu, --wall) ------------------------------- */
+
+/*
+ * Weighs w ns spread evenly over [t0, t1) of thread tid into the aggregate,
+ * cut at time-slot and window edges (each piece is filtered as a sample at
+ * its start would be). Exact when nothing is cut away: the rounding rest
+ * goes to the last piece.
+ */
+static int add_span(struct load_ctx *lc, const struct rec_sample *at, uint64_t t0, uint64_t t1,
+		    uint64_t w, uint32_t state)
+{
+	const struct agg_config *cfg = lc->cfg;
+	struct rec_sample p = *at;
+	uint64_t len = t1 > t0 ? t1 - t0 : 0, done = 0, a = t0, b, piece;
+	struct agg_key k;
+	int keep;
+
+	if (!len) {
+		t1 = t0 + 1;	/* a sum flushed at the start: one instant */
+		len = 1;
+	}
+	while (a < t1) {
+		b = t1;
+		if (cfg->slot_ns || cfg->from_ns || cfg->to_ns) {
+			uint64_t rel = a > lc->start_ns ? a - lc->start_ns : 0, edge = UINT64_MAX;
+
+			if (a < lc->start_ns)
+				edge = lc->start_ns - a;
+			else if (rel < cfg->from_ns)
+				edge = cfg->from_ns - rel;
+			else if (cfg->to_ns && rel < cfg->to_ns)
+				edge = cfg->to_ns - rel;
+			if (cfg->slot_ns && cfg->slot_ns - rel % cfg->slot_ns < edge)
+				edge = cfg->slot_ns - rel % cfg->slot_ns;
+			if (edge < t1 - a)
+				b = a + edge;
+		}
+		piece = b == t1 ? w - done :
+			(uint64_t)((unsigned __int128)w * (b - a) / len);
+		done += piece;
+		p.time_ns = a;
+		keep = filter_sample(lc, &p, &k);
+		if (keep < 0)
+			return lc->err = keep;
+		if (keep && piece) {
+			if (cfg->key_state)
+				k.state = AGG_BLOCKED + state;
+			lc->agg->offcpu_ns[state] += piece;
+			keep = stack_agg__add_key(lc->agg, &k, a, piece);
+			if (keep)
+				return lc->err = keep;
+		}
+		a = b;
+	}
+	return 0;
+}
+
+static int on_offcpu(void *ctx, const struct rec_offcpu *o)
+{
+	struct load_ctx *lc = ctx;
+	struct rec_sample at = { .tgid = o->tgid, .tid = o->tid, .cpu = o->cpu,
+				 .stack_id = o->stack_id };
+
+	if (!(lc->cfg->offcpu_states & (1u << o->state)))
+		return 0;
+	lc->agg->nr_offcpu++;
+	return add_span(lc, &at, o->time_ns, o->time_ns + o->duration_ns, o->duration_ns,
+			o->state);
+}
+
+/* Sums have no times of their own: spread over the time since the previous flush. */
+struct sum_ctx {
+	struct load_ctx *lc;
+	uint64_t flush, prev_flush;
+};
+
+static int on_offcpu_sum(void *ctx, const struct rec_offcpu_sum *o)
+{
+	struct sum_ctx *sc = ctx;
+	struct load_ctx *lc = sc->lc;
+	struct rec_sample at = { .tgid = o->tgid, .tid = o->tid, .cpu = o->cpu,
+				 .stack_id = o->stack_id };
+
+	if (o->time_ns != sc->flush) {
+		sc->prev_flush = sc->flush > o->time_ns ? 0 : sc->flush;
+		sc->flush = o->time_ns;
+	}
+	if (!(lc->cfg->offcpu_states & (1u << o->state)))
+		return 0;
+	lc->agg->nr_offcpu++;
+	return add_span(lc, &at, sc->prev_flush > lc->start_ns ? sc->prev_flush : lc->start_ns,
+			o->time_ns, o->total_ns, o->state);
+}
+
+static int load_offcpu(struct load_ctx *lc, struct recording *rec)
+{
+	struct sum_ctx sc = { .lc = lc };
+	int err;
+
+	err = recording__for_each_offcpu(rec, on_offcpu, lc);
+	if (err)
+		return err;
+	return recording__for_each_offcpu_sum(rec, on_offcpu_sum, &sc);
+}
+
+/*
+ * Starts a pass over the samples with lc->cfg, once the agg holds its comm
+ * rows: the time origin, and the id of the comm filter's name.
+ */
+static int load_ctx__start(struct load_ctx *lc)
+{
+	const struct agg_config *cfg = lc->cfg;
+	int err = 0;
+
+	if (!cfg)
+		return 0;
+	lc->start_ns = cfg->start_ns;
+	lc->have_start = cfg->start_ns != 0;
+	/* interning finds the id of a name the comm rows have */
+	if (cfg->comm)
+		lc->err = err = stack_agg__intern_comm(lc->agg, cfg->comm, &lc->comm_id);
+	return err;
+}
+
+int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
+			const struct agg_config *cfg)
+{
+	struct load_ctx lc = { .agg = agg, .cfg = cfg };
+	int err;
+
+	err = recording__for_each_comm(rec, on_comm, &lc);
+	if (!err) {
+		stack_agg__sort_comms(agg);
+		err = load_ctx__start(&lc);
+	}
+	if (!err && !(cfg && cfg->no_samples))
+		err = recording__for_each_sample(rec, cfg ? on_sample_cfg : on_sample, &lc);
+	if (!err && cfg && cfg->offcpu_states)
+		err = load_offcpu(&lc, rec);
+	if (err && lc.err)
+		pr_errno(err, "cannot aggregate the samples of '%s'", recording__path(rec));
+	return err;
+}
+
+struct walk_ctx {
+	struct load_ctx lc;
+	agg_sample_fn fn;
+	void *ctx;
+};
+
+static int on_sample_walk(void *ctx, const struct rec_sample *s)
+{
+	struct walk_ctx *wc = ctx;
+	const struct agg_entry *e;
+	struct agg_key k;
+	int keep;
+
+	keep = filter_sample(&wc->lc, s, &k);
+	if (keep <= 0)
+		return wc->lc.err = keep;
+	e = stack_agg__find_key(wc->lc.agg, &k);
+	if (!e || !e->count)
+		return 0;	/* emptied since (--kernel-only, --user-only) */
+	return wc->fn(wc->ctx, s, e);
+}
+
+int stack_agg__walk(struct stack_agg *agg, struct recording *rec, const struct agg_config *cfg,
+		    agg_sample_fn fn, void *ctx)
+{
+	static const struct agg_config all;	/* no filter: the keys stack_agg__load() makes */
+	struct walk_ctx wc = { .lc = { .agg = agg, .cfg = cfg ? cfg : &all }, .fn = fn,
+			       .ctx = ctx };
+	int err;
+
+	err = load_ctx__start(&wc.lc);	/* the comm rows are in agg already */
+	if (!err)
+		err = recording__for_each_sample(rec, on_sample_walk, &wc);
+	if (err && wc.lc.err)
+		pr_errno(err, "cannot read the samples of '%s'", recording__path(rec));
+	return err;
+}
+
+int stack_agg__load(struct stack_agg *agg, struct recording *rec)
+{
+	return stack_agg__load_cfg(agg, rec, NULL);
+}

@@ -1,0 +1,837 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/output/pprof.c - the pprof emitter: gzip(profile.proto).
+ *
+ * The subset of protobuf that profile.proto needs is small (varints, and
+ * length-delimited fields for strings, nested messages and packed repeated
+ * integers), so it is written here rather than through a protobuf library.
+ * The builder interns every string, function, mapping, location and sample
+ * in small open-addressing indexes as stacks are added; the writer then
+ * encodes the whole message into memory in first-seen order (so the output
+ * is deterministic) and zlib compresses it into one gzip member, as pprof's
+ * own writer does.
+ *
+ * A mapping says it has functions only when every location in it has one:
+ * pprof symbolizes the locations of the other mappings itself (from the
+ * binary or its build-id), which is what an unresolved frame needs.
+ *
+ * Field numbers follow perftools.profiles.Profile (google/pprof,
+ * proto/profile.proto); ids of functions, locations and mappings are their
+ * 1-based position in the output, and string 0 is "" as the format demands.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "report/output/pprof.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
+
+/* Profile */
+#define PB_PROFILE_SAMPLE_TYPE		1
+#define PB_PROFILE_SAMPLE		2
+#define PB_PROFILE_MAPPING		3
+#define PB_PROFILE_LOCATION		4
+#define PB_PROFILE_FUNCTION		5
+#define PB_PROFILE_STRING_TABLE		6
+#define PB_PROFILE_TIME_NANOS		9
+#define PB_PROFILE_DURATION_NANOS	10
+#define PB_PROFILE_PERIOD_TYPE		11
+#define PB_PROFILE_PERIOD		12
+/* ValueType */
+#define PB_VALUETYPE_TYPE		1
+#define PB_VALUETYPE_UNIT		2
+/* Sample */
+#define PB_SAMPLE_LOCATION_ID		1
+#define PB_SAMPLE_VALUE			2
+#define PB_SAMPLE_LABEL			3
+/* Label */
+#define PB_LABEL_KEY			1
+#define PB_LABEL_STR			2
+#define PB_LABEL_NUM			3
+#define PB_LABEL_NUM_UNIT		4
+/* Mapping */
+#define PB_MAPPING_ID			1
+#define PB_MAPPING_MEMORY_START		2
+#define PB_MAPPING_MEMORY_LIMIT		3
+#define PB_MAPPING_FILE_OFFSET		4
+#define PB_MAPPING_FILENAME		5
+#define PB_MAPPING_BUILD_ID		6
+#define PB_MAPPING_HAS_FUNCTIONS	7
+/* Location */
+#define PB_LOCATION_ID			1
+#define PB_LOCATION_MAPPING_ID		2
+#define PB_LOCATION_ADDRESS		3
+#define PB_LOCATION_LINE		4
+#define PB_LOCATION_IS_FOLDED		5
+/* Line */
+#define PB_LINE_FUNCTION_ID		1
+#define PB_LINE_LINE			2
+/* Function */
+#define PB_FUNCTION_ID			1
+#define PB_FUNCTION_NAME		2
+#define PB_FUNCTION_SYSTEM_NAME		3
+#define PB_FUNCTION_FILENAME		4
+
+#define PB_WIRE_VARINT	0
+#define PB_WIRE_LEN	2
+
+#define KERNEL_MAPPING_NAME	"[kernel.kallsyms]"
+#define MAX_ENTRIES		(UINT32_MAX - 1)	/* ids are uint32, 0 is "none" */
+
+/* One slot of an index: the entry's hash and its position + 1 (0: empty). */
+struct slot {
+	uint64_t hash;
+	uint32_t pos;
+};
+
+struct index {
+	struct slot *slots;
+	size_t cap;		/* a power of two, or 0 */
+	size_t nr;
+};
+
+struct function {
+	uint32_t name, system_name, file, binary;	/* string ids */
+};
+
+struct mapping {
+	uint32_t file, build_id;	/* string ids */
+	uint64_t start, end, offset;
+	bool unresolved;		/* some location in it has no function */
+};
+
+struct location {
+	uint32_t mapping;	/* mapping id, 0: none */
+	uint32_t function;	/* function id, 0: unknown */
+	uint32_t line;
+	uint64_t address;
+};
+
+struct sample {
+	size_t locs;		/* first location id in builder->loc_ids */
+	uint32_t nr_locs;
+	bool has_labels;
+	uint32_t pid, tid, cpu;
+	uint32_t comm;		/* string id, 0: none */
+	uint64_t count;
+	uint64_t off_ns;	/* off-CPU nanoseconds (pprof__add_off_cpu) */
+};
+
+/* Strings the writer itself needs, interned by pprof__new() so pprof__write() changes nothing. */
+struct fixed_strs {
+	uint32_t samples, count, cpu, nanoseconds, comm, pid, tid, id, off_cpu;
+};
+
+struct pprof_builder {
+	uint64_t period_ns, time_ns, duration_ns;
+	struct fixed_strs fs;
+	bool has_off_cpu;		/* a third sample type: off_cpu nanoseconds */
+
+	char **strs;
+	size_t nr_strs, alloc_strs;
+	struct index str_index;
+
+	struct function *funcs;
+	size_t nr_funcs, alloc_funcs;
+	struct index func_index;
+
+	struct mapping *maps;
+	size_t nr_maps, alloc_maps;
+	struct index map_index;
+
+	struct location *locs;
+	size_t nr_locs, alloc_locs;
+	struct index loc_index;
+
+	struct sample *samples;
+	size_t nr_samples, alloc_samples;
+	struct index sample_index;
+
+	uint32_t *loc_ids;	/* every sample's location ids, leaf first */
+	size_t nr_loc_ids, alloc_loc_ids;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+#define GROW(arr, alloc, need) vec__grow(&(arr), &(alloc), (need), sizeof(*(arr)))
+
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < len; i++) {	/* FNV-1a */
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t hash_u64(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 33);
+}
+
+#define HASH_SEED 0xcbf29ce484222325ull
+
+/* ---- index: open addressing over positions, the caller compares ---------- */
+
+typedef bool (*index_eq_fn)(const struct pprof_builder *b, size_t pos, const void *key);
+
+/* Makes sure one more entry fits under a 3/4 load factor. */
+static int index_reserve(struct index *ix)
+{
+	struct slot *slots;
+	size_t cap, i, j;
+
+	if ((ix->nr + 1) * 4 <= ix->cap * 3)
+		return 0;
+	cap = ix->cap ? ix->cap * 2 : 64;
+	if (cap > SIZE_MAX / sizeof(*slots))
+		return -ENOMEM;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < ix->cap; i++) {
+		if (!ix->slots[i].pos)
+			continue;
+		for (j = ix->slots[i].hash & (cap - 1); slots[j].pos; j = (j + 1) & (cap - 1))
+			;
+		slots[j] = ix->slots[i];
+	}
+	free(ix->slots);
+	ix->slots = slots;
+	ix->cap = cap;
+	return 0;
+}
+
+/*
+ * The slot holding an entry equal to key, or the empty slot where it goes.
+ * Call index_reserve() first so that an empty slot exists.
+ */
+static struct slot *index_find(const struct index *ix, uint64_t hash, index_eq_fn eq,
+			       const struct pprof_builder *b, const void *key)
+{
+	size_t j;
+
+	for (j = hash & (ix->cap - 1); ix->slots[j].pos; j = (j + 1) & (ix->cap - 1)) {
+		if (ix->slots[j].hash == hash && eq(b, ix->slots[j].pos - 1, key))
+			break;
+	}
+	return &ix->slots[j];
+}
+
+static void index_set(struct index *ix, struct slot *s, uint64_t hash, size_t pos)
+{
+	s->hash = hash;
+	s->pos = (uint32_t)(pos + 1);
+	ix->nr++;
+}
+
+static void index_release(struct index *ix)
+{
+	free(ix->slots);
+}
+
+/* ---- interning ---------------------------------------------------------- */
+
+static bool str_eq(const struct pprof_builder *b, size_t pos, const void *key)
+{
+	return !strcmp(b->strs[pos], key);
+}
+
+/* The string table id of s; NULL and "" are id 0. */
+static int intern_str(struct pprof_builder *b, const char *s, uint32_t *id)
+{
+	uint64_t hash;
+	struct slot *slot;
+	char *copy;
+	int err;
+
+	if (!s || !*s) {
+		*id = 0;
+		return 0;
+	}
+	if (b->nr_strs >= MAX_ENTRIES)
+		return -ENOMEM;
+	err = index_reserve(&b->str_index);
+	if (err)
+		return err;
+	hash = hash_bytes(HASH_SEED, s, strlen(s));
+	slot = index_find(&b->str_index, hash, str_eq, b, s);
+	if (slot->pos) {
+		*id = slot->pos - 1;
+		return 0;
+	}
+	err = GROW(b->strs, b->alloc_strs, b->nr_strs + 1);
+	if (err)
+		return err;
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	b->strs[b->nr_strs] = copy;
+	index_set(&b->str_index, slot, hash, b->nr_strs);
+	*id = (uint32_t)b->nr_strs++;
+	return 0;
+}
+
+static bool func_eq(const struct pprof_builder *b, size_t pos, const void *key)
+{
+	const struct function *a = &b->funcs[pos], *k = key;
+
+	return a->name == k->name && a->system_name == k->system_name && a->file == k->file &&
+	       a->binary == k->binary;
+}
+
+/* The 1-based id of the function (name, system name, file, binary). */
+static int intern_func(struct pprof_builder *b, const struct function *f, uint32_t *id)
+{
+	uint64_t hash = HASH_SEED;
+	struct slot *slot;
+	int err;
+
+	if (b->nr_funcs >= MAX_ENTRIES)
+		return -ENOMEM;
+	err = index_reserve(&b->func_index);
+	if (err)
+		return err;
+	hash = hash_u64(hash, f->name);
+	hash = hash_u64(hash, f->system_name);
+	hash = hash_u64(hash, f->file);
+	hash = hash_u64(hash, f->binary);
+	slot = index_find(&b->func_index, hash, func_eq, b, f);
+	if (!slot->pos) {
+		err = GROW(b->funcs, b->alloc_funcs, b->nr_funcs + 1);
+		if (err)
+			return err;
+		b->funcs[b->nr_funcs] = *f;
+		index_set(&b->func_index, slot, hash, b->nr_funcs++);
+	}
+	*id = slot->pos;
+	return 0;
+}
+
+static bool map_eq(const struct pprof_builder *b, size_t pos, const void *key)
+{
+	const struct mapping *a = &b->maps[pos], *k = key;
+
+	return a->file == k->file && a->build_id == k->build_id && a->start == k->start;
+}
+
+/* The 1-based id of the mapping (file, build_id, start); the first one seen sets end and offset. */
+static int intern_map(struct pprof_builder *b, const struct mapping *m, uint32_t *id)
+{
+	uint64_t hash = HASH_SEED;
+	struct slot *slot;
+	int err;
+
+	if (b->nr_maps >= MAX_ENTRIES)
+		return -ENOMEM;
+	err = index_reserve(&b->map_index);
+	if (err)
+		return err;
+	hash = hash_u64(hash, m->file);
+	hash = hash_u64(hash, m->build_id);
+	hash = hash_u64(hash, m->start);
+	slot = index_find(&b->map_index, hash, map_eq, b, m);
+	if (!slot->pos) {
+		err = GROW(b->maps, b->alloc_maps, b->nr_maps + 1);
+		if (err)
+			return err;
+		b->maps[b->nr_maps] = *m;
+		index_set(&b->map_index, slot, hash, b->nr_maps++);
+	}
+	*id = slot->pos;
+	return 0;
+}
+
+static bool loc_eq(const struct pprof_builder *b, size_t pos, const void *key)
+{
+	const struct location *a = &b->locs[pos], *k = key;
+
+	return a->mapping == k->mapping && a->function == k->function && a->line == k->line &&
+	       a->address == k->address;
+}
+
+static int intern_loc(struct pprof_builder *b, const struct location *l, uint32_t *id)
+{
+	uint64_t hash = HASH_SEED;
+	struct slot *slot;
+	int err;
+
+	if (b->nr_locs >= MAX_ENTRIES)
+		return -ENOMEM;
+	err = index_reserve(&b->loc_index);
+	if (err)
+		return err;
+	hash = hash_u64(hash, l->mapping);
+	hash = hash_u64(hash, l->function);
+	hash = hash_u64(hash, l->line);
+	hash = hash_u64(hash, l->address);
+	slot = index_find(&b->loc_index, hash, loc_eq, b, l);
+	if (!slot->pos) {
+		err = GROW(b->locs, b->alloc_locs, b->nr_locs + 1);
+		if (err)
+			return err;
+		b->locs[b->nr_locs] = *l;
+		index_set(&b->loc_index, slot, hash, b->nr_locs++);
+	}
+	*id = slot->pos;
+	return 0;
+}
+
+/* The mapping id of frame f (0: none), interning its strings. */
+static int intern_frame_map(struct pprof_builder *b, const struct pprof_frame *fr, uint32_t *id)
+{
+	struct mapping map = { 0 };
+	int err;
+
+	*id = 0;
+	err = intern_str(b, fr->kernel ? KERNEL_MAPPING_NAME : fr->binary, &map.file);
+	if (err || !map.file)
+		return err;
+	map.start = fr->map_start;
+	map.end = fr->map_end;
+	map.offset = fr->map_offset;
+	err = intern_str(b, fr->build_id, &map.build_id);
+	return err ? err : intern_map(b, &map, id);
+}
+
+/* The location id of one frame, interning its strings, mapping and function. */
+static int intern_frame(struct pprof_builder *b, const struct pprof_frame *fr, uint32_t *id)
+{
+	struct location loc = { .address = fr->address, .line = fr->line };
+	struct function fn = { 0 };
+	int err;
+
+	err = intern_frame_map(b, fr, &loc.mapping);
+	if (err)
+		return err;
+	if (fr->function) {
+		fn.binary = loc.mapping ? b->maps[loc.mapping - 1].file : 0;
+		err = intern_str(b, fr->function, &fn.name);
+		if (!err)
+			err = intern_str(b, fr->system_name ? fr->system_name : fr->function,
+					 &fn.system_name);
+		if (!err)
+			err = intern_str(b, fr->file, &fn.file);
+		if (!err)
+			err = intern_func(b, &fn, &loc.function);
+		if (err)
+			return err;
+	} else {
+		loc.line = 0;	/* a line without a function means nothing in pprof */
+		if (loc.mapping)
+			b->maps[loc.mapping - 1].unresolved = true;
+	}
+	return intern_loc(b, &loc, id);
+}
+
+int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f)
+{
+	uint32_t id;
+
+	return b && f ? intern_frame_map(b, f, &id) : -EINVAL;
+}
+
+static bool sample_eq(const struct pprof_builder *b, size_t pos, const void *key)
+{
+	const struct sample *a = &b->samples[pos], *k = key;
+
+	return a->nr_locs == k->nr_locs && a->has_labels == k->has_labels && a->pid == k->pid &&
+	       a->tid == k->tid && a->cpu == k->cpu && a->comm == k->comm &&
+	       (!a->nr_locs || !memcmp(&b->loc_ids[a->locs], &b->loc_ids[k->locs],
+				       (size_t)a->nr_locs * sizeof(*b->loc_ids)));
+}
+
+/* Interns the strings the writer uses, right after "". */
+static int fixed_strings(struct pprof_builder *b, struct fixed_strs *fs)
+{
+	int err = 0;
+
+	err = err ? err : intern_str(b, "samples", &fs->samples);
+	err = err ? err : intern_str(b, "count", &fs->count);
+	err = err ? err : intern_str(b, "cpu", &fs->cpu);
+	err = err ? err : intern_str(b, "nanoseconds", &fs->nanoseconds);
+	err = err ? err : intern_str(b, "off_cpu", &fs->off_cpu);
+	err = err ? err : intern_str(b, "comm", &fs->comm);
+	err = err ? err : intern_str(b, "pid", &fs->pid);
+	err = err ? err : intern_str(b, "tid", &fs->tid);
+	err = err ? err : intern_str(b, "id", &fs->id);
+	return err;
+}
+
+/* ---- public: building --------------------------------------------------- */
+
+struct pprof_builder *pprof__new(uint64_t period_ns, uint64_t time_ns, uint64_t duration_ns)
+{
+	struct pprof_builder *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->period_ns = period_ns;
+	b->time_ns = time_ns;
+	b->duration_ns = duration_ns;
+	/* string_table[0] must be "": reserve it; intern_str maps "" and NULL to it */
+	if (GROW(b->strs, b->alloc_strs, 1))
+		goto fail;
+	b->strs[0] = strdup("");
+	if (!b->strs[0])
+		goto fail;
+	b->nr_strs = 1;
+	if (fixed_strings(b, &b->fs))
+		goto fail;
+	return b;
+fail:
+	pprof__free(b);
+	return NULL;
+}
+
+void pprof__free(struct pprof_builder *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nr_strs; i++)
+		free(b->strs[i]);
+	free(b->strs);
+	index_release(&b->str_index);
+	free(b->funcs);
+	index_release(&b->func_index);
+	free(b->maps);
+	index_release(&b->map_index);
+	free(b->locs);
+	index_release(&b->loc_index);
+	free(b->samples);
+	index_release(&b->sample_index);
+	free(b->loc_ids);
+	free(b);
+}
+
+static int add_values(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
+		      uint64_t count, uint64_t off_ns, const struct pprof_labels *labels)
+{
+	struct sample key = { 0 };
+	uint64_t hash = HASH_SEED;
+	struct slot *slot;
+	size_t i, need;
+	int err;
+
+	if (!b || (!frames && nr) || nr > MAX_ENTRIES)
+		return -EINVAL;
+	if (__builtin_add_overflow(b->nr_loc_ids, nr, &need))
+		return -ENOMEM;
+	err = GROW(b->loc_ids, b->alloc_loc_ids, need);
+	if (err)
+		return err;
+	/* location ids go at the end of the pool; they stay there only if the sample is new */
+	key.locs = b->nr_loc_ids;
+	key.nr_locs = (uint32_t)nr;
+	for (i = 0; i < nr; i++) {
+		err = intern_frame(b, &frames[i], &b->loc_ids[key.locs + i]);
+		if (err)
+			return err;
+		hash = hash_u64(hash, b->loc_ids[key.locs + i]);
+	}
+	if (labels) {
+		key.has_labels = true;
+		key.pid = labels->pid;
+		key.tid = labels->tid;
+		key.cpu = labels->cpu;
+		err = intern_str(b, labels->comm, &key.comm);
+		if (err)
+			return err;
+	}
+	hash = hash_u64(hash, key.has_labels);
+	hash = hash_u64(hash, key.pid);
+	hash = hash_u64(hash, key.tid);
+	hash = hash_u64(hash, key.cpu);
+	hash = hash_u64(hash, key.comm);
+
+	if (b->nr_samples >= MAX_ENTRIES)
+		return -ENOMEM;
+	err = index_reserve(&b->sample_index);
+	if (err)
+		return err;
+	slot = index_find(&b->sample_index, hash, sample_eq, b, &key);
+	if (slot->pos) {
+		struct sample *s = &b->samples[slot->pos - 1];
+		uint64_t sum;
+
+		if (__builtin_add_overflow(s->count, count, &sum) ||
+		    s->off_ns + off_ns < s->off_ns)
+			return -EOVERFLOW;	/* s->count stays as it was */
+		s->count = sum;
+		s->off_ns += off_ns;
+		return 0;
+	}
+	err = GROW(b->samples, b->alloc_samples, b->nr_samples + 1);
+	if (err)
+		return err;
+	key.count = count;
+	key.off_ns = off_ns;
+	b->samples[b->nr_samples] = key;
+	index_set(&b->sample_index, slot, hash, b->nr_samples++);
+	b->nr_loc_ids += nr;
+	return 0;
+}
+
+int pprof__add_sample(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
+		      uint64_t count, const struct pprof_labels *labels)
+{
+	return add_values(b, frames, nr, count, 0, labels);
+}
+
+void pprof__set_off_cpu(struct pprof_builder *b)
+{
+	b->has_off_cpu = true;
+}
+
+int pprof__add_off_cpu(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
+		       uint64_t ns, const struct pprof_labels *labels)
+{
+	if (b)
+		b->has_off_cpu = true;
+	return add_values(b, frames, nr, 0, ns, labels);
+}
+
+/* ---- protobuf encoding -------------------------------------------------- */
+
+/* Appends to a strbuf, whose out-of-memory state is sticky and checked once at the end. */
+static void pb_varint(struct strbuf *sb, uint64_t v)
+{
+	unsigned char buf[10];
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		buf[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	buf[n++] = (unsigned char)v;
+	strbuf_add(sb, buf, n);
+}
+
+static void pb_key(struct strbuf *sb, unsigned int field, unsigned int wire)
+{
+	pb_varint(sb, (uint64_t)field << 3 | wire);
+}
+
+/* A varint field; proto3 leaves zero (the default) out. */
+static void pb_uint(struct strbuf *sb, unsigned int field, uint64_t v)
+{
+	if (!v)
+		return;
+	pb_key(sb, field, PB_WIRE_VARINT);
+	pb_varint(sb, v);
+}
+
+static void pb_bytes(struct strbuf *sb, unsigned int field, const void *data, size_t len)
+{
+	pb_key(sb, field, PB_WIRE_LEN);
+	pb_varint(sb, len);
+	strbuf_add(sb, data, len);
+}
+
+/* Appends msg as field of sb, then empties msg for the next use. */
+static void pb_message(struct strbuf *sb, unsigned int field, struct strbuf *msg)
+{
+	pb_bytes(sb, field, msg->buf, msg->len);
+	strbuf_reset(msg);
+}
+
+static void put_value_type(struct strbuf *sb, unsigned int field, struct strbuf *msg,
+			   uint32_t type, uint32_t unit)
+{
+	pb_uint(msg, PB_VALUETYPE_TYPE, type);
+	pb_uint(msg, PB_VALUETYPE_UNIT, unit);
+	pb_message(sb, field, msg);
+}
+
+/*
+ * Numeric labels carry the unit "id": pprof's readers drop a label whose num
+ * and num_unit are both zero, and pid 0 (the idle task) and CPU 0 are real.
+ */
+static void put_num_label(struct strbuf *sb, struct strbuf *msg, const struct fixed_strs *fs,
+			  uint32_t key, uint64_t num)
+{
+	pb_uint(msg, PB_LABEL_KEY, key);
+	pb_uint(msg, PB_LABEL_NUM, num);
+	pb_uint(msg, PB_LABEL_NUM_UNIT, fs->id);
+	pb_message(sb, PB_SAMPLE_LABEL, msg);
+}
+
+static int put_samples(const struct pprof_builder *b, const struct fixed_strs *fs,
+		       struct strbuf *out, struct strbuf *msg, struct strbuf *inner)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->nr_samples; i++) {
+		const struct sample *s = &b->samples[i];
+		uint64_t cpu_ns;
+
+		if (s->count > INT64_MAX || s->off_ns > INT64_MAX ||
+		    __builtin_mul_overflow(s->count, b->period_ns, &cpu_ns) || cpu_ns > INT64_MAX)
+			return -EOVERFLOW;
+
+		for (j = 0; j < s->nr_locs; j++)	/* packed repeated uint64 */
+			pb_varint(inner, b->loc_ids[s->locs + j]);
+		if (s->nr_locs)
+			pb_message(msg, PB_SAMPLE_LOCATION_ID, inner);
+		pb_varint(inner, s->count);		/* packed repeated int64, never empty */
+		pb_varint(inner, cpu_ns);
+		if (b->has_off_cpu)
+			pb_varint(inner, s->off_ns);
+		pb_message(msg, PB_SAMPLE_VALUE, inner);
+		if (s->has_labels) {
+			if (s->comm) {
+				pb_uint(inner, PB_LABEL_KEY, fs->comm);
+				pb_uint(inner, PB_LABEL_STR, s->comm);
+				pb_message(msg, PB_SAMPLE_LABEL, inner);
+			}
+			put_num_label(msg, inner, fs, fs->pid, s->pid);
+			put_num_label(msg, inner, fs, fs->tid, s->tid);
+			put_num_label(msg, inner, fs, fs->cpu, s->cpu);
+		}
+		pb_message(out, PB_PROFILE_SAMPLE, msg);
+	}
+	return 0;
+}
+
+static void put_tables(const struct pprof_builder *b, struct strbuf *out, struct strbuf *msg,
+		       struct strbuf *inner)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_maps; i++) {
+		const struct mapping *m = &b->maps[i];
+
+		pb_uint(msg, PB_MAPPING_ID, i + 1);
+		pb_uint(msg, PB_MAPPING_MEMORY_START, m->start);
+		pb_uint(msg, PB_MAPPING_MEMORY_LIMIT, m->end);
+		pb_uint(msg, PB_MAPPING_FILE_OFFSET, m->offset);
+		pb_uint(msg, PB_MAPPING_FILENAME, m->file);
+		pb_uint(msg, PB_MAPPING_BUILD_ID, m->build_id);
+		pb_uint(msg, PB_MAPPING_HAS_FUNCTIONS, !m->unresolved);
+		pb_message(out, PB_PROFILE_MAPPING, msg);
+	}
+	for (i = 0; i < b->nr_locs; i++) {
+		const struct location *l = &b->locs[i];
+
+		pb_uint(msg, PB_LOCATION_ID, i + 1);
+		pb_uint(msg, PB_LOCATION_MAPPING_ID, l->mapping);
+		pb_uint(msg, PB_LOCATION_ADDRESS, l->address);
+		if (l->function) {
+			pb_uint(inner, PB_LINE_FUNCTION_ID, l->function);
+			pb_uint(inner, PB_LINE_LINE, l->line);
+			pb_message(msg, PB_LOCATION_LINE, inner);
+		}
+		pb_uint(msg, PB_LOCATION_IS_FOLDED, 0);	/* false: the default, left out */
+		pb_message(out, PB_PROFILE_LOCATION, msg);
+	}
+	for (i = 0; i < b->nr_funcs; i++) {
+		const struct function *f = &b->funcs[i];
+
+		pb_uint(msg, PB_FUNCTION_ID, i + 1);
+		pb_uint(msg, PB_FUNCTION_NAME, f->name);
+		pb_uint(msg, PB_FUNCTION_SYSTEM_NAME, f->system_name);
+		pb_uint(msg, PB_FUNCTION_FILENAME, f->file);
+		pb_message(out, PB_PROFILE_FUNCTION, msg);
+	}
+}
+
+static int encode(const struct pprof_builder *b, struct strbuf *out)
+{
+	struct strbuf msg = STRBUF_INIT, inner = STRBUF_INIT;
+	const struct fixed_strs *fs = &b->fs;
+	size_t i;
+	int err;
+
+	if (b->time_ns > INT64_MAX || b->duration_ns > INT64_MAX || b->period_ns > INT64_MAX)
+		return -EOVERFLOW;
+	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->samples, fs->count);
+	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->cpu, fs->nanoseconds);
+	if (b->has_off_cpu)
+		put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->off_cpu, fs->nanoseconds);
+	err = put_samples(b, fs, out, &msg, &inner);
+	if (err)
+		goto out;
+	put_tables(b, out, &msg, &inner);
+	for (i = 0; i < b->nr_strs; i++)
+		pb_bytes(out, PB_PROFILE_STRING_TABLE, b->strs[i], strlen(b->strs[i]));
+	pb_uint(out, PB_PROFILE_TIME_NANOS, b->time_ns);
+	pb_uint(out, PB_PROFILE_DURATION_NANOS, b->duration_ns);
+	put_value_type(out, PB_PROFILE_PERIOD_TYPE, &msg, fs->cpu, fs->nanoseconds);
+	pb_uint(out, PB_PROFILE_PERIOD, b->period_ns);
+	if (out->oom || msg.oom || inner.oom)
+		err = -ENOMEM;
+out:
+	strbuf_release(&inner);
+	strbuf_release(&msg);
+	return err;
+}
+
+/* ---- gzip, through zlib ------------------------------------------------ */
+
+#define GZIP_WINDOW	(15 + 16)	/* zlib: a 32 KiB window, a gzip wrapper */
+#define GZIP_CHUNK	(64u << 10)
+
+int pprof__gzip_write(const void *data, size_t len, FILE *out)
+{
+	unsigned char buf[GZIP_CHUNK];
+	const unsigned char *p = data;
+	z_stream zs = { 0 };
+	size_t left = len, n;
+	int rc, err = 0, flush;
+
+	/* zlib's gzip header has no name and MTIME 0, so equal input gives equal output */
+	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	do {
+		/* avail_in is 32 bits: hand the input over a piece at a time */
+		n = left < UINT32_MAX ? left : UINT32_MAX;
+		zs.next_in = (unsigned char *)p;
+		zs.avail_in = (uInt)n;
+		p += n;
+		left -= n;
+		flush = left ? Z_NO_FLUSH : Z_FINISH;
+		do {
+			zs.next_out = buf;
+			zs.avail_out = sizeof(buf);
+			rc = deflate(&zs, flush);
+			if (rc == Z_STREAM_ERROR) {
+				err = -ENOMEM;
+				goto out;
+			}
+			n = sizeof(buf) - zs.avail_out;
+			if (n && fwrite(buf, 1, n, out) != n) {
+				err = -EIO;
+				goto out;
+			}
+		} while (zs.avail_out == 0);
+	} while (flush != Z_FINISH);
+	if (rc != Z_STREAM_END || ferror(out))
+		err = rc != Z_STREAM_END ? -ENOMEM : -EIO;
+out:
+	deflateEnd(&zs);
+	return err;
+}
+
+/* ---- public: writing ---------------------------------------------------- */
+
+int pprof__write(const struct pprof_builder *b, FILE *out)
+{
+	struct strbuf pb = STRBUF_INIT;
+	int err;
+
+	err = encode(b, &pb);
+	if (!err)
+		err = pprof__gzip_write(pb.buf, pb.len, out);
+	strbuf_release(&pb);
+	return err;
+}

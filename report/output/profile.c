@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/output/profile.c - --pprof OUT: the resolved aggregates through the
+ * profile.proto builder (output/pprof.c).
+ *
+ * The aggregate kept tid and cpu in its key for this view, so each entry is
+ * one pprof sample with labels pid, tid, comm and cpu. Frames go leaf first,
+ * as the recording stores them (kernel innermost first, then user innermost
+ * first). Function names are the symbol names without the folded output's
+ * "_[k]" (the kernel mapping "[kernel.kallsyms]" says where they live), so
+ * `go tool pprof -top` lists the same totals as --fold for every function;
+ * a demangled C++ or Rust name keeps its mangled form as the function's
+ * system_name.
+ *
+ * What pprof needs to symbolize again, and to name the profile:
+ * - Each user frame keeps the address it was sampled at and the
+ *   recording's mapping that held it then (start, limit, file offset,
+ *   path, build-id), so address - start + offset is its file offset.
+ * - A frame eprof could not name gets no function at all (rather than a
+ *   made-up "lib.so+0x1234"), and its mapping says it lacks functions:
+ *   pprof, Pyroscope or Parca symbolize it from the binary or build-id.
+ * - Mapping 1, after which pprof titles the profile, is the profiled
+ *   program: the main binary of the process with the most samples (its
+ *   file mapping whose name starts with the process's comm, else its
+ *   lowest file mapping, which is where the executable is loaded). The
+ *   kernel mapping, spanning the sampled kernel addresses, comes later.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/recording.h"
+#include "report/output/pprof.h"
+#include "report/symbolize/symbolize.h"
+#include "report/view.h"
+
+/* One file mapping of a recording, as a pprof mapping wants it. */
+struct pmap {
+	uint64_t time_ns, start, end, pgoff;
+	uint32_t tgid;
+	const char *path;		/* interned in pmaps.strs */
+	const char *build_id;		/* hex, interned; NULL: none */
+};
+
+struct pmaps {
+	struct strtab strs;
+	struct pmap *v;			/* sorted by (tgid, start, time) once read */
+	size_t nr, alloc;
+	int err;
+};
+
+static int on_mapping(void *ctx, const struct rec_mapping *m)
+{
+	struct pmaps *pm = ctx;
+	char hex[2 * REC_BUILD_ID_MAX + 1];
+	uint32_t i, n = m->build_id_len < REC_BUILD_ID_MAX ? m->build_id_len : REC_BUILD_ID_MAX;
+	struct pmap *p;
+
+	if (!m->path || !m->path[0] || m->end <= m->start)
+		return 0;	/* nothing a frame could name as its binary */
+	if (pm->nr == pm->alloc) {
+		size_t a = pm->alloc ? 2 * pm->alloc : 256;
+
+		p = reallocarray(pm->v, a, sizeof(*p));
+		if (!p)
+			return pm->err = -ENOMEM;
+		pm->v = p;
+		pm->alloc = a;
+	}
+	p = &pm->v[pm->nr];
+	*p = (struct pmap){ m->time_ns, m->start, m->end, m->pgoff, m->tgid, NULL, NULL };
+	p->path = strtab__dup(&pm->strs, m->path);
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, sizeof(hex) - 2 * i, "%02x", m->build_id[i]);
+	if (n)
+		p->build_id = strtab__dup(&pm->strs, hex);
+	if (!p->path || (n && !p->build_id))
+		return pm->err = -ENOMEM;
+	pm->nr++;
+	return 0;
+}
+
+static int cmp_pmap(const void *a, const void *b)
+{
+	const struct pmap *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->time_ns < y->time_ns ? -1 : x->time_ns > y->time_ns;
+}
+
+/* Reads rec's file mappings into pm; 0, or an error (the reader's come printed). */
+static int pmaps__load(struct pmaps *pm, struct recording *rec)
+{
+	int err;
+
+	strtab__init(&pm->strs);
+	err = recording__for_each_mapping(rec, on_mapping, pm);
+	if (err)
+		return pm->err ? pm->err : err;
+	if (pm->nr > 1)
+		qsort(pm->v, pm->nr, sizeof(*pm->v), cmp_pmap);
+	return 0;
+}
+
+static void pmaps__release(struct pmaps *pm)
+{
+	free(pm->v);
+	strtab__release(&pm->strs);
+}
+
+/*
+ * The mapping of process tgid holding addr at time_ns with that path: of
+ * the mappings that held it (a range can be mapped again over time), the
+ * latest made at or before time_ns, else the earliest. NULL: none.
+ */
+static const struct pmap *pmaps__find(const struct pmaps *pm, uint32_t tgid, uint64_t addr,
+				      uint64_t time_ns, const char *path)
+{
+	const struct pmap *found = NULL;
+	size_t lo = 0, hi = pm->nr, mid, i;
+
+	/* the first mapping after (tgid, addr) */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (pm->v[mid].tgid < tgid || (pm->v[mid].tgid == tgid && pm->v[mid].start <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0 && pm->v[i].tgid == tgid;) {
+		const struct pmap *p = &pm->v[i];
+
+		if (found && p->start != found->start)
+			break;
+		if (addr >= p->end || strcmp(p->path, path))
+			continue;
+		found = p;
+		if (p->time_ns <= time_ns)
+			break;
+	}
+	return found;
+}
+
+/* What every frame of the profile is converted with. */
+struct frame_ctx {
+	const struct pmaps *maps;
+	uint64_t kernel_start, kernel_end;	/* the sampled kernel addresses */
+};
+
+static void to_pprof_frame(const struct frame_ctx *fc, const struct agg_entry *e,
+			   const struct sym_frame *f, struct pprof_frame *p)
+{
+	const struct pmap *m;
+
+	memset(p, 0, sizeof(*p));
+	p->address = f->addr;
+	if (f->flags & SYM_FRAME_RESOLVED) {
+		p->function = f->name;
+		p->system_name = f->system_name;
+	}
+	if (f->flags & SYM_FRAME_KERNEL) {
+		p->kernel = true;
+		p->map_start = fc->kernel_start;
+		p->map_end = fc->kernel_end;
+		return;
+	}
+	if (!f->dso || !f->dso[0])
+		return;		/* in no mapping: the address alone */
+	p->binary = f->dso;
+	m = pmaps__find(fc->maps, e->tgid, f->addr, e->last_ns, f->dso);
+	if (!m)
+		return;		/* a JIT map: not a mapping of the process */
+	p->build_id = m->build_id;
+	p->map_start = m->start;
+	p->map_end = m->end;
+	p->map_offset = m->pgoff;
+}
+
+static void kernel_range(const struct report_ctx *rc, struct frame_ctx *fc)
+{
+	size_t i, k, j;
+
+	fc->kernel_start = UINT64_MAX;
+	fc->kernel_end = 0;
+	for (i = 0; i < rc->nr_srcs; i++) {
+		const struct stack_agg *agg = &rc->srcs[i].agg;
+
+		for (k = 0; k < agg->nr; k++) {
+			const struct sym_stack *st = agg->entries[k].stack;
+
+			for (j = 0; st && agg->entries[k].count && j < st->nr_kernel; j++) {
+				uint64_t a = st->frames[j].addr;
+
+				if (a < fc->kernel_start)
+					fc->kernel_start = a;
+				if (a >= fc->kernel_end)
+					fc->kernel_end = a == UINT64_MAX ? a : a + 1;
+			}
+		}
+	}
+	if (fc->kernel_start > fc->kernel_end)
+		fc->kernel_start = fc->kernel_end = 0;
+}
+
+struct proc_count {
+	uint32_t tgid;
+	uint32_t src;
+	uint64_t samples;
+};
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct proc_count *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
+}
+
+/*
+ * The process with the most samples over every recording (*src, *tgid); the
+ * idle task (0) is none. 1 when there is one, 0 when not, or -ENOMEM.
+ */
+static int busiest_process(const struct report_ctx *rc, size_t *src, uint32_t *tgid)
+{
+	struct proc_count *v;
+	uint64_t best = 0, n;
+	size_t nr = 0, i, k;
+
+	for (i = 0; i < rc->nr_srcs; i++)
+		nr += rc->srcs[i].agg.nr;
+	v = calloc(nr ? nr : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0, nr = 0; i < rc->nr_srcs; i++)
+		for (k = 0; k < rc->srcs[i].agg.nr; k++)
+			v[nr++] = (struct proc_count){ rc->srcs[i].agg.entries[k].tgid, (uint32_t)i,
+						       rc->srcs[i].agg.entries[k].count };
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), cmp_proc);
+	for (i = 0; i < nr; i = k) {
+		for (n = 0, k = i; k < nr && !cmp_proc(&v[k], &v[i]); k++)
+			n += v[k].samples;
+		if (n > best && v[i].tgid) {
+			best = n;
+			*src = v[i].src;
+			*tgid = v[i].tgid;
+		}
+	}
+	free(v);
+	return best > 0;
+}
+
+static bool starts_with_comm(const char *path, const char *comm)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return comm[0] && !strncmp(base, comm, strlen(comm));
+}
+
+/*
+ * The main binary of process tgid in s: its file mapping whose name starts
+ * with the process's comm, else its lowest file mapping. NULL: none.
+ */
+static const struct pmap *main_binary(const struct report_src *s, const struct pmaps *maps,
+				      uint32_t tgid)
+{
+	const struct pmap *lowest = NULL, *m;
+	const char *comm = "";
+	size_t k, i;
+
+	for (k = 0; k < s->agg.nr; k++)
+		if (s->agg.entries[k].tgid == tgid) {
+			comm = stack_agg__comm(&s->agg, s->agg.entries[k].comm_id);
+			break;
+		}
+	for (i = 0; i < maps->nr; i++) {
+		m = &maps->v[i];
+		if (m->tgid != tgid || m->path[0] != '/')
+			continue;	/* not a file: [vdso], //anon, ... */
+		if (starts_with_comm(m->path, comm))
+			return m;
+		if (!lowest)
+			lowest = m;
+	}
+	return lowest;
+}
+
+/* The mapping of main's binary that holds tgid's first sampled frame in it; NULL: none. */
+static const struct pmap *sampled_mapping(const struct report_src *s, const struct pmaps *maps,
+					  uint32_t tgid, const struct pmap *main)
+{
+	const struct pmap *m;
+	size_t k, j;
+
+	for (k = 0; k < s->agg.nr; k++) {
+		const struct agg_entry *e = &s->agg.entries[k];
+		const struct sym_stack *st = e->stack;
+
+		if (e->tgid != tgid || !e->count || !st)
+			continue;
+		for (j = st->nr_kernel; j < st->nr_kernel + st->nr_user; j++) {
+			const struct sym_frame *f = &st->frames[j];
+
+			if (!f->dso || strcmp(f->dso, main->path))
+				continue;
+			m = pmaps__find(maps, tgid, f->addr, e->last_ns, f->dso);
+			if (m)
+				return m;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Gives the profiled program's main binary mapping id 1: the mapping of
+ * its first sampled frame in that binary (its code), else the binary's
+ * mapping main_binary() found.
+ */
+static int add_main_mapping(const struct report_ctx *rc, const struct pmaps *maps,
+			    struct pprof_builder *b)
+{
+	const struct pmap *main, *m;
+	struct pprof_frame p = { 0 };
+	uint32_t tgid = 0;
+	size_t src = 0;
+	int err;
+
+	err = busiest_process(rc, &src, &tgid);
+	if (err <= 0)
+		return err;
+	main = main_binary(&rc->srcs[src], &maps[src], tgid);
+	if (!main)
+		return 0;
+	m = sampled_mapping(&rc->srcs[src], &maps[src], tgid, main);
+	if (m)
+		main = m;
+	p.binary = main->path;
+	p.build_id = main->build_id;
+	p.map_start = main->start;
+	p.map_end = main->end;
+	p.map_offset = main->pgoff;
+	return pprof__add_mapping(b, &p);
+}
+
+/* frame_ctx, plus the frames array reused from one entry to the next */
+struct entry_ctx {
+	struct frame_ctx fc;
+	struct pprof_builder *b;
+	struct pprof_frame *frames;
+	size_t alloc;
+};
+
+/* One aggregate entry of s as one pprof sample with its labels. */
+static int add_entry(struct entry_ctx *ec, const struct report_src *s, const struct agg_entry *e)
+{
+	const struct sym_stack *st = e->stack;
+	size_t nr = st ? (size_t)st->nr_kernel + st->nr_user : 0, j;
+	struct pprof_labels lab = { .pid = e->tgid, .tid = e->tid, .cpu = e->cpu };
+
+	if (nr + 1 > ec->alloc) {
+		struct pprof_frame *p = reallocarray(ec->frames, nr + 1, sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		ec->frames = p;
+		ec->alloc = nr + 1;
+	}
+	for (j = 0; j < nr; j++)
+		to_pprof_frame(&ec->fc, e, &st->frames[j], &ec->frames[j]);
+	if (!nr) {
+		/* no stack at all: one frame says so */
+		memset(ec->frames, 0, sizeof(*ec->frames));
+		ec->frames[0].function = "[unknown]";
+		nr = 1;
+	}
+	lab.comm = stack_agg__comm(&s->agg, e->comm_id);
+	if (e->state != AGG_ONCPU)
+		return pprof__add_off_cpu(ec->b, ec->frames, nr, e->count, &lab);
+	if (s->cfg.sample_ns)	/* weighed by time: back to samples */
+		return pprof__add_sample(ec->b, ec->frames, nr, e->count / s->cfg.sample_ns, &lab);
+	return pprof__add_sample(ec->b, ec->frames, nr, e->count, &lab);
+}
+
+int view_pprof__write(const struct report_ctx *rc, FILE *out)
+{
+	const struct report_src *first = &rc->srcs[0];
+	uint64_t period = first->freq_hz ? 1000000000ull / first->freq_hz : 0;
+	struct entry_ctx ec = { 0 };
+	struct pmaps *maps;
+	size_t i, k;
+	int err = 0;
+
+	ec.b = pprof__new(period, first->start_realtime * 1000000000ull,
+			  first->end_ns > first->start_ns ? first->end_ns - first->start_ns : 0);
+	maps = calloc(rc->nr_srcs, sizeof(*maps));
+	if (!ec.b || !maps) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (rc->opts->weight != REPORT_WEIGHT_SAMPLES)
+		pprof__set_off_cpu(ec.b);
+	for (i = 0; i < rc->nr_srcs && !err; i++)
+		err = pmaps__load(&maps[i], rc->srcs[i].rec);
+	if (!err)
+		err = add_main_mapping(rc, maps, ec.b);
+	kernel_range(rc, &ec.fc);
+	for (i = 0; i < rc->nr_srcs && !err; i++) {
+		const struct report_src *s = &rc->srcs[i];
+
+		ec.fc.maps = &maps[i];
+		for (k = 0; k < s->agg.nr && !err; k++)
+			if (s->agg.entries[k].count)
+				err = add_entry(&ec, s, &s->agg.entries[k]);
+	}
+	if (!err)
+		err = pprof__write(ec.b, out);
+	if (!err)
+		err = view__check_stream(out);
+out:
+	for (i = 0; maps && i < rc->nr_srcs; i++)
+		pmaps__release(&maps[i]);
+	free(maps);
+	free(ec.frames);
+	pprof__free(ec.b);
+	return err;
+}

@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/output/top.c - the function tables: --top (optionally grouped by
+ * pid, tid or comm), --per-cpu and --per-node (samples and share of each
+ * CPU or node with its top functions), and --diff --top (the largest
+ * changes of total share, then of self share, each with its sampling
+ * noise).
+ *
+ * Every table is built the same way: the aggregate entries of all
+ * recordings are listed with a group key (0 when ungrouped), sorted by it,
+ * and each run of equal keys is counted into per-function arrays: self for
+ * the stack's leaf, total once for each distinct function on the stack.
+ * Only the functions a run touched are reset for the next run, so the cost
+ * follows entries and functions, not groups times functions.
+ *
+ * The noise of a change of share p1 -> p2 (n1, n2 samples) is the standard
+ * error of a difference of two proportions, sqrt(p1(1-p1)/n1 +
+ * p2(1-p2)/n2); z is the change over it. Sampling is close to binomial, so
+ * |z| >= 3 is a change sampling error alone would make about once in 400
+ * functions; such rows are marked "yes".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/symbolize/symbolize.h"
+#include "report/view.h"
+
+#define TOP_DEFAULT	20
+#define PER_GROUP_TOP	5
+#define SIGNIFICANT_Z	3.0
+
+struct ref {
+	uint64_t key;
+	const struct report_src *src;
+	const struct agg_entry *e;
+};
+
+/* Per-function counts of one run of entries, with the list of functions touched. */
+struct counts {
+	struct func_tab ft;
+	uint64_t *self, *total;
+	size_t alloc_self, alloc_total;
+	uint32_t *touched;
+	size_t nr_touched, alloc_touched;
+	uint64_t samples;
+};
+
+static void counts__release(struct counts *c)
+{
+	func_tab__release(&c->ft);
+	free(c->self);
+	free(c->total);
+	free(c->touched);
+}
+
+static int touch(struct counts *c, uint32_t id)
+{
+	if (c->self[id] || c->total[id])
+		return 0;
+	if (c->nr_touched == c->alloc_touched) {
+		size_t n = c->alloc_touched ? 2 * c->alloc_touched : 256;
+		uint32_t *p = reallocarray(c->touched, n, sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->touched = p;
+		c->alloc_touched = n;
+	}
+	c->touched[c->nr_touched++] = id;
+	return 0;
+}
+
+/* Counts one entry: self for its leaf, total for each distinct function. */
+static int counts__add(struct counts *c, const struct agg_entry *e)
+{
+	uint32_t leaf, i;
+	int err;
+
+	err = func_tab__stack(&c->ft, e->stack, &leaf);
+	if (!err)
+		err = func_tab__grow_counts(&c->ft, &c->self, &c->alloc_self);
+	if (!err)
+		err = func_tab__grow_counts(&c->ft, &c->total, &c->alloc_total);
+	for (i = 0; !err && i < c->ft.nr_ids; i++) {
+		err = touch(c, c->ft.ids[i]);
+		if (!err)
+			c->total[c->ft.ids[i]] += e->count;
+	}
+	if (err)
+		return err;
+	c->self[leaf] += e->count;
+	c->samples += e->count;
+	return 0;
+}
+
+static void counts__reset(struct counts *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_touched; i++)
+		c->self[c->touched[i]] = c->total[c->touched[i]] = 0;
+	c->nr_touched = 0;
+	c->samples = 0;
+}
+
+static const struct counts *sort_counts;	/* qsort() has no context in C */
+static bool sort_by_total;
+
+static int cmp_func(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const uint64_t *v = sort_by_total ? sort_counts->total : sort_counts->self;
+	const uint64_t *w = sort_by_total ? sort_counts->self : sort_counts->total;
+
+	if (v[x] != v[y])
+		return v[x] > v[y] ? -1 : 1;
+	if (w[x] != w[y])
+		return w[x] > w[y] ? -1 : 1;
+	return strcmp(sort_counts->ft.name[x], sort_counts->ft.name[y]);
+}
+
+/* The touched functions sorted by self (or total), largest first; the caller frees. */
+static uint32_t *ranked(struct counts *c, bool by_total)
+{
+	uint32_t *ids = calloc(c->nr_touched ? c->nr_touched : 1, sizeof(*ids));
+
+	if (!ids)
+		return NULL;
+	memcpy(ids, c->touched, c->nr_touched * sizeof(*ids));
+	sort_counts = c;
+	sort_by_total = by_total;
+	if (c->nr_touched > 1)
+		qsort(ids, c->nr_touched, sizeof(*ids), cmp_func);
+	return ids;
+}
+
+/*
+ * Counts are samples, or ns when the report weighs by time (--off-cpu,
+ * --wall): then the columns show milliseconds. Set by each writer.
+ */
+static bool time_ms;
+
+/* A count in a column of width w. */
+static void put_n(FILE *out, int w, uint64_t n)
+{
+	if (time_ms)
+		fprintf(out, "%*.3f", w, (double)n / 1e6);
+	else
+		fprintf(out, "%*" PRIu64, w, n);
+}
+
+static void put_row(FILE *out, const struct counts *c, uint32_t id, uint64_t whole)
+{
+	put_n(out, 10, c->self[id]);
+	fprintf(out, " %7.2f%% ", view__pct(c->self[id], whole));
+	put_n(out, 10, c->total[id]);
+	fprintf(out, " %7.2f%%  %s  %s\n", view__pct(c->total[id], whole), c->ft.name[id],
+		c->ft.binary[id]);
+}
+
+/* The two tables of one group: top n by self, top n by total. */
+static int put_tables(FILE *out, struct counts *c, unsigned int n)
+{
+	uint32_t *ids;
+	size_t i;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		ids = ranked(c, pass == 1);
+		if (!ids)
+			return -ENOMEM;
+		fprintf(out, "# top %u by %s\n", n, pass ? "total" : "self");
+		fprintf(out, "%10s %8s %10s %8s  %s  %s\n", time_ms ? "SELF_MS" : "SELF", "SELF%",
+			time_ms ? "TOTAL_MS" : "TOTAL", "TOTAL%", "FUNCTION", "BINARY");
+		for (i = 0; i < c->nr_touched && i < n; i++) {
+			if (!(pass ? c->total[ids[i]] : c->self[ids[i]]))
+				break;
+			put_row(out, c, ids[i], c->samples);
+		}
+		free(ids);
+	}
+	return 0;
+}
+
+/* --- grouping ---------------------------------------------------------------- */
+
+enum group_by { GROUP_NONE, GROUP_PID, GROUP_TID, GROUP_COMM, GROUP_CPU, GROUP_NODE };
+
+struct grouping {
+	struct ref *refs;
+	size_t nr;
+	struct strtab labels;		/* GROUP_COMM: comm text -> key */
+};
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int group(struct grouping *g, const struct report_ctx *rc, enum group_by by)
+{
+	size_t i, k, n = 0;
+	uint32_t id;
+	int err;
+
+	strtab__init(&g->labels);
+	for (i = 0; i < rc->nr_srcs; i++)
+		n += rc->srcs[i].agg.nr;
+	g->refs = calloc(n ? n : 1, sizeof(*g->refs));
+	if (!g->refs)
+		return -ENOMEM;
+	g->nr = 0;
+	for (i = 0; i < rc->nr_srcs; i++) {
+		const struct report_src *s = &rc->srcs[i];
+
+		for (k = 0; k < s->agg.nr; k++) {
+			const struct agg_entry *e = &s->agg.entries[k];
+			struct ref *r;
+
+			if (!e->count)
+				continue;
+			r = &g->refs[g->nr++];
+			r->src = s;
+			r->e = e;
+			switch (by) {
+			case GROUP_PID:
+				r->key = e->tgid;
+				break;
+			case GROUP_TID:
+				r->key = e->tid;
+				break;
+			case GROUP_CPU:
+				r->key = e->cpu;
+				break;
+			case GROUP_NODE:
+				/* unknown node (-1) sorts last */
+				r->key = (uint32_t)report_src__node(s, e->cpu);
+				break;
+			case GROUP_COMM:
+				err = strtab__intern(&g->labels, stack_agg__comm(&s->agg, e->comm_id),
+						     &id);
+				if (err)
+					return err;
+				r->key = id;
+				break;
+			default:
+				r->key = 0;
+			}
+		}
+	}
+	if (g->nr > 1)
+		qsort(g->refs, g->nr, sizeof(*g->refs), cmp_ref);
+	return 0;
+}
+
+static void grouping__release(struct grouping *g)
+{
+	free(g->refs);
+	strtab__release(&g->labels);
+}
+
+/* Runs of equal keys: [start, end) pairs, with their sample counts. */
+struct run {
+	size_t start, end;
+	uint64_t samples;
+	uint64_t key;
+};
+
+static struct run *runs_of(const struct grouping *g, size_t *nr)
+{
+	struct run *runs = calloc(g->nr ? g->nr : 1, sizeof(*runs));
+	size_t i, n = 0;
+
+	if (!runs)
+		return NULL;
+	for (i = 0; i < g->nr; i++) {
+		if (!i || g->refs[i].key != g->refs[i - 1].key) {
+			runs[n].start = i;
+			runs[n].key = g->refs[i].key;
+			n++;
+		}
+		runs[n - 1].end = i + 1;
+		runs[n - 1].samples += g->refs[i].e->count;
+	}
+	*nr = n;
+	return runs;
+}
+
+static int cmp_run_samples(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int count_run(struct counts *c, const struct grouping *g, const struct run *r)
+{
+	size_t i;
+	int err;
+
+	counts__reset(c);
+	for (i = r->start; i < r->end; i++) {
+		err = counts__add(c, g->refs[i].e);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void put_group_label(FILE *out, enum group_by by, const struct grouping *g,
+			    const struct run *r)
+{
+	switch (by) {
+	case GROUP_PID:
+		fprintf(out, "pid %" PRIu64, r->key);
+		break;
+	case GROUP_TID:
+		fprintf(out, "tid %" PRIu64, r->key);
+		break;
+	case GROUP_COMM:
+		fputs(strtab__str(&g->labels, (uint32_t)r->key), out);
+		break;
+	case GROUP_CPU:
+		fprintf(out, "cpu %" PRIu64, r->key);
+		break;
+	case GROUP_NODE:
+		if (r->key == UINT32_MAX)
+			fputs("node ?", out);
+		else
+			fprintf(out, "node %" PRIu64, r->key);
+		break;
+	default:
+		fputs("all", out);
+	}
+}
+
+static enum group_by top_group(enum report_by by)
+{
+	switch (by) {
+	case REPORT_BY_PID:
+		return GROUP_PID;
+	case REPORT_BY_TID:
+		return GROUP_TID;
+	case REPORT_BY_COMM:
+		return GROUP_COMM;
+	default:
+		return GROUP_NONE;
+	}
+}
+
+static void put_header(FILE *out, const struct report_ctx *rc, const char *what)
+{
+	time_ms = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
+	if (time_ms)
+		fprintf(out, "# eprof %s: %.3f ms of %s in %zu recording%s\n", what,
+			(double)rc->total / 1e6, rc->opts->weight == REPORT_WEIGHT_WALL ?
+			"wall time (on-CPU, blocked, runnable)" : "blocked time", rc->nr_srcs,
+			rc->nr_srcs == 1 ? "" : "s");
+	else
+		fprintf(out, "# eprof %s: %" PRIu64 " samples in %zu recording%s\n", what,
+			rc->total, rc->nr_srcs, rc->nr_srcs == 1 ? "" : "s");
+}
+
+int view_top__write(const struct report_ctx *rc, FILE *out)
+{
+	enum group_by by = top_group(rc->opts->by);
+	unsigned int n = rc->opts->top_n ? rc->opts->top_n : TOP_DEFAULT;
+	struct grouping g = { 0 };
+	struct counts c = { 0 };
+	struct run *runs = NULL;
+	size_t nr_runs = 0, i;
+	int err;
+
+	func_tab__init(&c.ft);
+	err = group(&g, rc, by);
+	if (err)
+		goto out;
+	runs = runs_of(&g, &nr_runs);
+	if (!runs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (nr_runs > 1)
+		qsort(runs, nr_runs, sizeof(*runs), cmp_run_samples);
+	put_header(out, rc, "top");
+	for (i = 0; i < nr_runs; i++) {
+		err = count_run(&c, &g, &runs[i]);
+		if (err)
+			goto out;
+		if (by != GROUP_NONE) {
+			fputs("\n## ", out);
+			put_group_label(out, by, &g, &runs[i]);
+			fputs(": ", out);
+			put_n(out, 0, runs[i].samples);
+			fprintf(out, " %s (%.2f%%)\n", time_ms ? "ms" : "samples",
+				view__pct(runs[i].samples, rc->total));
+		}
+		err = put_tables(out, &c, n);
+		if (err)
+			goto out;
+	}
+	err = view__check_stream(out);
+out:
+	free(runs);
+	grouping__release(&g);
+	counts__release(&c);
+	return err;
+}
+
+/* --per-cpu / --per-node: each group's samples and share, then its top functions by self. */
+static int per_group(const struct report_ctx *rc, FILE *out, enum group_by by)
+{
+	struct grouping g = { 0 };
+	struct counts c = { 0 };
+	struct run *runs = NULL;
+	size_t nr_runs = 0, i, j;
+	uint32_t *ids;
+	int err;
+
+	func_tab__init(&c.ft);
+	err = group(&g, rc, by);
+	if (err)
+		goto out;
+	runs = runs_of(&g, &nr_runs);
+	if (!runs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	put_header(out, rc, by == GROUP_CPU ? "per-cpu" : "per-node");
+	if (by == GROUP_NODE) {
+		size_t nodes = 0;
+
+		for (i = 0; i < nr_runs; i++)
+			nodes += runs[i].key != UINT32_MAX;
+		fprintf(out, "# %zu NUMA node%s with samples\n", nodes, nodes == 1 ? "" : "s");
+	}
+	fprintf(out, "# %-8s %10s %8s   then its top %d functions by self: %s SHARE FUNCTION "
+		"BINARY\n", by == GROUP_CPU ? "CPU" : "NODE", time_ms ? "MS" : "SAMPLES", "SHARE",
+		PER_GROUP_TOP, time_ms ? "MS" : "SAMPLES");
+	for (i = 0; i < nr_runs; i++) {
+		err = count_run(&c, &g, &runs[i]);
+		if (err)
+			goto out;
+		put_group_label(out, by, &g, &runs[i]);
+		fputc(' ', out);
+		put_n(out, 10, runs[i].samples);
+		fprintf(out, " %7.2f%%\n", view__pct(runs[i].samples, rc->total));
+		ids = ranked(&c, false);
+		if (!ids) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (j = 0; j < c.nr_touched && j < PER_GROUP_TOP && c.self[ids[j]]; j++) {
+			fputs("    ", out);
+			put_n(out, 10, c.self[ids[j]]);
+			fprintf(out, " %7.2f%%  %s  %s\n", view__pct(c.self[ids[j]], c.samples),
+				c.ft.name[ids[j]], c.ft.binary[ids[j]]);
+		}
+		free(ids);
+	}
+	err = view__check_stream(out);
+out:
+	free(runs);
+	grouping__release(&g);
+	counts__release(&c);
+	return err;
+}
+
+int view_percpu__write(const struct report_ctx *rc, FILE *out)
+{
+	return per_group(rc, out, GROUP_CPU);
+}
+
+int view_pernode__write(const struct report_ctx *rc, FILE *out)
+{
+	return per_group(rc, out, GROUP_NODE);
+}
+
+/* --- diff --------------------------------------------------------------------- */
+
+/* One function's share on both sides, of self or of total samples. */
+struct change {
+	uint32_t id;
+	double p1, p2, delta, se, z;
+};
+
+static int cmp_change(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+	double dx = fabs(x->delta), dy = fabs(y->delta);
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Per side and per function: self samples (the leaf) and total ones (on the stack). */
+struct diff_counts {
+	struct func_tab ft;
+	uint64_t *self[2], *total[2];
+	size_t alloc_self[2], alloc_total[2];
+};
+
+static int diff_counts__add(struct diff_counts *d, int side, const struct agg_entry *e)
+{
+	uint32_t leaf;
+	size_t i;
+	int err, k;
+
+	err = func_tab__stack(&d->ft, e->stack, &leaf);
+	for (k = 0; k < 2 && !err; k++) {
+		err = func_tab__grow_counts(&d->ft, &d->self[k], &d->alloc_self[k]);
+		if (!err)
+			err = func_tab__grow_counts(&d->ft, &d->total[k], &d->alloc_total[k]);
+	}
+	if (err)
+		return err;
+	d->self[side][leaf] += e->count;
+	for (i = 0; i < d->ft.nr_ids; i++)
+		d->total[side][d->ft.ids[i]] += e->count;
+	return 0;
+}
+
+static void diff_counts__release(struct diff_counts *d)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		free(d->self[k]);
+		free(d->total[k]);
+	}
+	func_tab__release(&d->ft);
+}
+
+/*
+ * The functions present on either side (by counts c1, c2 of n1, n2
+ * samples) into ch, largest change of share first; returns how many.
+ */
+static size_t rank_changes(const uint64_t *c1, const uint64_t *c2, uint32_t nr_funcs, uint64_t n1,
+			   uint64_t n2, struct change *ch)
+{
+	size_t nr = 0;
+	uint32_t f;
+
+	for (f = 0; f < nr_funcs; f++) {
+		struct change *c;
+
+		if (!c1[f] && !c2[f])
+			continue;	/* e.g. a caller only, in the self table */
+		c = &ch[nr++];
+		c->id = f;
+		c->p1 = n1 ? (double)c1[f] / (double)n1 : 0;
+		c->p2 = n2 ? (double)c2[f] / (double)n2 : 0;
+		c->delta = c->p2 - c->p1;
+		c->se = sqrt((n1 ? c->p1 * (1 - c->p1) / (double)n1 : 0) +
+			     (n2 ? c->p2 * (1 - c->p2) / (double)n2 : 0));
+		/*
+		 * Shares of exactly 0 or 1 on both sides (a function on every
+		 * stack of one recording and none of the other) give no spread:
+		 * estimate it with one more sample of each kind per side
+		 * (Agresti-Caffo) rather than call a total change noise.
+		 */
+		if (c->se == 0 && c->delta != 0) {
+			double a1 = ((double)c1[f] + 1) / ((double)n1 + 2);
+			double a2 = ((double)c2[f] + 1) / ((double)n2 + 2);
+
+			c->se = sqrt(a1 * (1 - a1) / ((double)n1 + 2) + a2 * (1 - a2) / ((double)n2 + 2));
+		}
+		c->z = c->se > 0 ? c->delta / c->se : 0;
+	}
+	if (nr > 1)
+		qsort(ch, nr, sizeof(*ch), cmp_change);
+	return nr;
+}
+
+static void put_changes(FILE *out, const struct func_tab *ft, const struct change *ch, size_t nr,
+			unsigned int n, const char *what)
+{
+	size_t i;
+
+	fprintf(out, "# largest changes of %s\n", what);
+	fprintf(out, "%8s %8s %9s %8s %8s  %-3s  %s  %s\n", "BASE%", "NEW%", "CHANGE", "STDERR",
+		"Z", "SIG", "FUNCTION", "BINARY");
+	for (i = 0; i < nr && i < n; i++) {
+		const struct change *c = &ch[i];
+
+		fprintf(out, "%7.2f%% %7.2f%% %+8.2f%% %7.2f%% %8.2f  %-3s  %s  %s\n",
+			100 * c->p1, 100 * c->p2, 100 * c->delta, 100 * c->se, c->z,
+			fabs(c->z) >= SIGNIFICANT_Z ? "yes" : "no", ft->name[c->id],
+			ft->binary[c->id]);
+	}
+}
+
+/*
+ * Two tables: changes of total share first (a caller whose share grew shows
+ * there even when its callees' self shares did not move), then of self
+ * share (where the time is spent).
+ */
+int view_diff_top__write(const struct report_ctx *rc, FILE *out)
+{
+	unsigned int n = rc->opts->top_n ? rc->opts->top_n : TOP_DEFAULT;
+	uint64_t n1 = rc->srcs[0].nr_samples, n2 = rc->srcs[1].nr_samples;
+	struct diff_counts d = { 0 };
+	struct change *ch = NULL;
+	uint32_t nr_funcs;
+	size_t k, nr;
+	int err = 0, side;
+
+	func_tab__init(&d.ft);
+	for (side = 0; side < 2 && !err; side++) {
+		const struct report_src *s = &rc->srcs[side];
+
+		for (k = 0; k < s->agg.nr && !err; k++)
+			if (s->agg.entries[k].count)
+				err = diff_counts__add(&d, side, &s->agg.entries[k]);
+	}
+	if (err)
+		goto out;
+	nr_funcs = func_tab__nr(&d.ft);
+	ch = calloc(nr_funcs ? nr_funcs : 1, sizeof(*ch));
+	if (!ch) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (rc->opts->weight != REPORT_WEIGHT_SAMPLES) {
+		/* time: shares of each recording's time; the noise counts a ms as a sample */
+		fprintf(out, "# eprof diff top: base '%s' %.3f ms, new '%s' %.3f ms of %s\n",
+			rc->srcs[0].path, (double)n1 / 1e6, rc->srcs[1].path, (double)n2 / 1e6,
+			rc->opts->weight == REPORT_WEIGHT_WALL ? "wall time" : "blocked time");
+		n1 /= 1000000;
+		n2 /= 1000000;
+		for (side = 0; side < 2; side++)
+			for (k = 0; k < nr_funcs; k++) {
+				d.total[side][k] /= 1000000;
+				d.self[side][k] /= 1000000;
+			}
+	} else {
+		fprintf(out, "# eprof diff top: base '%s' %" PRIu64 " samples, new '%s' %" PRIu64
+			" samples\n", rc->srcs[0].path, n1, rc->srcs[1].path, n2);
+	}
+	fprintf(out, "# shares of each recording's samples; STDERR = sqrt(p1(1-p1)/n1 + "
+		"p2(1-p2)/n2), Z = CHANGE/STDERR, SIG = |Z| >= %.0f\n", SIGNIFICANT_Z);
+	/* with no function at all the count arrays are NULL and never read */
+	nr = rank_changes(d.total[0], d.total[1], nr_funcs, n1, n2, ch);
+	put_changes(out, &d.ft, ch, nr, n, "total share (samples with the function on the stack)");
+	nr = rank_changes(d.self[0], d.self[1], nr_funcs, n1, n2, ch);
+	put_changes(out, &d.ft, ch, nr, n, "self share (samples in the function itself)");
+	err = view__check_stream(out);
+out:
+	free(ch);
+	diff_counts__release(&d);
+	return err;
+}

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/symbolize/binaries.c - the symbol data the recording stores per
+ * binary, the objects frames are charged to, and their debug files.
+ *
+ * A binary is keyed by build-id, or by path when it has none. The recorder
+ * stores symbols commit by commit, so several rows of one key are merged
+ * into one before anything is looked up. Each distinct binary among the
+ * mappings becomes an object (plus "[unknown]", "[kernel]" and the JIT maps,
+ * /tmp/perf-PID.map stored as binaries without a build-id) so that a report
+ * can say where unresolved frames are and why. An object's DWARF is looked
+ * for once: the file the recording embeds first, then local files, only
+ * ever by matching build-id.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/symbolize/internal.h"
+#include "util/log.h"
+#include "util/vec.h"
+
+int symbolizer__add_binary(struct symbolizer *sym, const struct rec_binary *b)
+{
+	struct bin *p;
+	size_t i;
+
+	if (sym->prepared)
+		return -EBUSY;
+	if (vec__grow(&sym->bins, &sym->alloc_bins, sym->nr_bins + 1, sizeof(*sym->bins)))
+		return -ENOMEM;
+	p = &sym->bins[sym->nr_bins];
+	memset(p, 0, sizeof(*p));
+	p->view.build_id_len = b->build_id_len > REC_BUILD_ID_MAX ? REC_BUILD_ID_MAX
+								  : b->build_id_len;
+	memcpy(p->view.build_id, b->build_id, p->view.build_id_len);
+	p->view.path = strtab__dup(&sym->names, b->path ? b->path : "");
+	p->view.source = strtab__dup(&sym->names, b->source ? b->source : "");
+	if (!p->view.path || !p->view.source)
+		return -ENOMEM;
+	if (b->nr_segments) {
+		p->segs = calloc(b->nr_segments, sizeof(*p->segs));
+		if (!p->segs)
+			return -ENOMEM;
+		memcpy(p->segs, b->segments, b->nr_segments * sizeof(*p->segs));
+	}
+	if (b->nr_symbols) {
+		p->syms = calloc(b->nr_symbols, sizeof(*p->syms));
+		if (!p->syms) {
+			free(p->segs);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < b->nr_symbols; i++) {
+		p->syms[i].addr = b->symbols[i].addr;
+		p->syms[i].size = b->symbols[i].size;
+		p->syms[i].name = strtab__dup(&sym->names, b->symbols[i].name ? b->symbols[i].name
+									     : "[unknown]");
+		if (!p->syms[i].name) {
+			free(p->segs);
+			free(p->syms);
+			return -ENOMEM;
+		}
+	}
+	p->view.nr_segments = b->nr_segments;
+	p->view.segments = p->segs;
+	p->view.nr_symbols = b->nr_symbols;
+	p->view.symbols = p->syms;
+	sym->nr_bins++;
+	return 0;
+}
+
+/* Binaries: by build-id, then (for those without one) by path. */
+static int cmp_bin_key(uint32_t len_a, const uint8_t *id_a, const char *path_a, uint32_t len_b,
+		       const uint8_t *id_b, const char *path_b)
+{
+	int c;
+
+	if (len_a != len_b)
+		return CMP(len_a, len_b);
+	c = memcmp(id_a, id_b, len_a);
+	if (c || len_a)
+		return c;
+	return strcmp(path_a, path_b);
+}
+
+static int cmp_bin(const void *a, const void *b)
+{
+	const struct bin *x = a, *y = b;
+
+	return cmp_bin_key(x->view.build_id_len, x->view.build_id, x->view.path,
+			   y->view.build_id_len, y->view.build_id, y->view.path);
+}
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	const struct rec_symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return CMP(x->addr, y->addr);
+	if (x->size != y->size)
+		return CMP(y->size, x->size);	/* the widest first */
+	return strcmp(x->name, y->name);
+}
+
+const struct bin *symbolizer__find_bin(const struct symbolizer *sym, const struct map *m)
+{
+	size_t lo = 0, hi = sym->nr_bins, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = cmp_bin_key(m->build_id_len, m->build_id, m->path,
+				sym->bins[mid].view.build_id_len, sym->bins[mid].view.build_id,
+				sym->bins[mid].view.path);
+		if (!c)
+			return &sym->bins[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static int cmp_map_key(const void *a, const void *b)
+{
+	const struct map *x = *(const struct map *const *)a, *y = *(const struct map *const *)b;
+
+	return cmp_bin_key(x->build_id_len, x->build_id, x->path, y->build_id_len, y->build_id,
+			   y->path);
+}
+
+static int cmp_jit(const void *a, const void *b)
+{
+	const struct jit *x = a, *y = b;
+
+	return CMP(x->tgid, y->tgid);
+}
+
+static struct object *new_object(struct symbolizer *sym, const char *path)
+{
+	struct object *o = &sym->objs[sym->nr_objs++];
+
+	memset(o, 0, sizeof(*o));
+	o->pub.path = path;
+	return o;
+}
+
+/* One object per distinct binary key among the maps, plus the special ones. */
+int symbolizer__build_objects(struct symbolizer *sym)
+{
+	struct map **order = NULL;
+	struct object *o = NULL;
+	size_t i;
+	unsigned int pid;
+	char tail;
+
+	for (i = 0; i < sym->nr_objs; i++)
+		dbg_file__close(sym->objs[i].dbg);
+	free(sym->objs);	/* a failed earlier attempt may have left them */
+	free(sym->jits);
+	sym->objs = NULL;
+	sym->jits = NULL;
+	sym->nr_objs = sym->nr_jits = 0;
+	order = calloc(sym->nr_maps ? sym->nr_maps : 1, sizeof(*order));
+	sym->objs = calloc(sym->nr_maps + sym->nr_bins + OBJ_FIRST_FILE, sizeof(*sym->objs));
+	sym->jits = calloc(sym->nr_bins ? sym->nr_bins : 1, sizeof(*sym->jits));
+	if (!order || !sym->objs || !sym->jits) {
+		free(order);
+		return -ENOMEM;
+	}
+	new_object(sym, "[unknown]")->special = true;
+	o = new_object(sym, "[kernel]");
+	o->special = true;
+	o->pub.embedded = sym->nr_ksyms ? "kallsyms" : NULL;
+	for (i = 0; i < sym->nr_maps; i++)
+		order[i] = &sym->maps[i];
+	sort(order, sym->nr_maps, sizeof(*order), cmp_map_key);
+	for (i = 0; i < sym->nr_maps; i++) {
+		struct map *m = order[i];
+
+		if (!i || cmp_map_key(&order[i - 1], &order[i])) {
+			o = new_object(sym, m->path);
+			o->pub.build_id_len = m->build_id_len;
+			memcpy(o->pub.build_id, m->build_id, m->build_id_len);
+			o->bin = m->bin;
+			o->special = !is_file_path(m->path);
+			if (m->bin && m->bin->view.nr_symbols)
+				o->pub.embedded = m->bin->view.source;
+		}
+		m->obj = (uint32_t)(sym->nr_objs - 1);
+	}
+	free(order);
+	/* JIT maps: binaries stored as "/tmp/perf-PID.map" */
+	for (i = 0; i < sym->nr_bins; i++) {
+		const struct bin *b = &sym->bins[i];
+
+		if (b->view.build_id_len ||
+		    sscanf(b->view.path, "/tmp/perf-%u.map%c", &pid, &tail) != 1)
+			continue;
+		o = new_object(sym, b->view.path);
+		o->special = true;
+		o->bin = b;
+		o->pub.embedded = b->view.source;
+		sym->jits[sym->nr_jits].tgid = pid;
+		sym->jits[sym->nr_jits].obj = (uint32_t)(sym->nr_objs - 1);
+		sym->jits[sym->nr_jits].bin = b;
+		sym->nr_jits++;
+	}
+	sort(sym->jits, sym->nr_jits, sizeof(*sym->jits), cmp_jit);
+	return 0;
+}
+
+/*
+ * The recorder stores a binary's symbols as it samples them, one row per
+ * commit that needed new ones, so several rows may share a key: they become
+ * one binary with the union of their symbols and the segments of the first
+ * row that has any. bins must be sorted by key. On ENOMEM the table is left
+ * whole (some keys merged, the rest not), so a later attempt may go on.
+ */
+static int merge_bins(struct symbolizer *sym)
+{
+	size_t i, j, k, out = 0, n;
+
+	for (i = 0; i < sym->nr_bins; i = j) {
+		struct bin *b = &sym->bins[i];
+		struct rec_symbol *syms;
+
+		n = b->view.nr_symbols;
+		for (j = i + 1; j < sym->nr_bins && !cmp_bin(b, &sym->bins[j]); j++)
+			n += sym->bins[j].view.nr_symbols;
+		if (j - i > 1) {
+			syms = calloc(n ? n : 1, sizeof(*syms));
+			if (!syms) {
+				memmove(&sym->bins[out], b, (sym->nr_bins - i) * sizeof(*b));
+				sym->nr_bins = out + sym->nr_bins - i;
+				return -ENOMEM;
+			}
+			for (k = i, n = 0; k < j; k++) {
+				struct bin *o = &sym->bins[k];
+
+				if (o->view.nr_symbols)
+					memcpy(syms + n, o->syms, o->view.nr_symbols * sizeof(*syms));
+				n += o->view.nr_symbols;
+				if (k == i)
+					continue;
+				if (!b->view.nr_segments && o->view.nr_segments) {
+					b->segs = o->segs;
+					b->view.segments = o->segs;
+					b->view.nr_segments = o->view.nr_segments;
+					o->segs = NULL;
+				}
+				if (!b->view.nr_symbols && o->view.nr_symbols)
+					b->view.source = o->view.source;	/* not "none" */
+				free(o->segs);
+				free(o->syms);
+			}
+			free(b->syms);
+			b->syms = syms;
+			b->view.symbols = syms;
+			b->view.nr_symbols = n;
+		}
+		if (out != i)
+			sym->bins[out] = *b;
+		out++;
+	}
+	sym->nr_bins = out;
+	return 0;
+}
+
+/* Drops exact repeats from sorted symbols (rows that overlap); returns the count left. */
+static size_t unique_symbols(struct rec_symbol *s, size_t n)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < n; i++)
+		if (!out || s[out - 1].addr != s[i].addr || s[out - 1].size != s[i].size ||
+		    strcmp(s[out - 1].name, s[i].name))
+			s[out++] = s[i];
+	return out;
+}
+
+int symbolizer__index_binaries(struct symbolizer *sym)
+{
+	size_t i;
+
+	sort(sym->bins, sym->nr_bins, sizeof(*sym->bins), cmp_bin);
+	if (merge_bins(sym))
+		return -ENOMEM;
+	for (i = 0; i < sym->nr_bins; i++) {
+		struct bin *b = &sym->bins[i];
+
+		sort(b->syms, b->view.nr_symbols, sizeof(*b->syms), cmp_symbol);
+		b->view.nr_symbols = unique_symbols(b->syms, b->view.nr_symbols);
+	}
+	return 0;
+}
+
+const struct rec_symbol *bin__find_symbol(const struct bin *b, uint64_t v)
+{
+	const struct rec_symbol *syms = b->syms;
+	size_t lo = 0, hi = b->view.nr_symbols, mid, i, steps;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (syms[mid].addr <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * syms[lo - 1] starts closest below v; look back a little for an
+	 * enclosing symbol when v lies past the end of a nested one. A
+	 * zero-size symbol covers only its own address.
+	 */
+	for (i = lo, steps = 0; i-- > 0 && steps < 16; steps++) {
+		const struct rec_symbol *s = &syms[i];
+
+		if (v == s->addr || v - s->addr < s->size) {
+			while (i > 0 && syms[i - 1].addr == s->addr)
+				s = &syms[--i];	/* aliases: the first in sort order */
+			return s;
+		}
+	}
+	return NULL;
+}
+
+const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid)
+{
+	size_t lo = 0, hi = sym->nr_jits, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (sym->jits[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sym->nr_jits && sym->jits[lo].tgid == tgid ? &sym->jits[lo] : NULL;
+}
+
+/* The DWARF file the recording embeds for o, opened from memory, or NULL. */
+static struct dbg_file *embedded_file(struct symbolizer *sym, struct object *o)
+{
+	void *data = NULL;
+	size_t size = 0;
+	int err;
+
+	err = recording__get_debuginfo(sym->rec, o->pub.build_id, o->pub.build_id_len, &data,
+				       &size);
+	if (err) {
+		/* printed; symbolizing goes on, but the report fails (issue 9) */
+		if (err != -ENOENT && !sym->damage)
+			sym->damage = err;
+		return NULL;
+	}
+	err = dbg_file__open_memory(data, size, o->pub.path, &o->dbg);
+	if (err) {
+		pr_warn("%s: the embedded DWARF is not a readable ELF file", o->pub.path);
+		o->dbg = NULL;
+		return NULL;
+	}
+	return o->dbg;
+}
+
+/*
+ * Looks for the object's DWARF or local file once: the recording's own
+ * first, then local files; says once why one was not used.
+ */
+struct dbg_file *symbolizer__debug_file(struct symbolizer *sym, struct object *o)
+{
+	char why[4096 + 64];
+	int err;
+
+	if (o->tried)
+		return o->dbg;
+	o->tried = true;
+	if (o->special)
+		return NULL;
+	if (o->pub.embedded_dwarf && sym->rec && embedded_file(sym, o))
+		return o->dbg;
+	if (!sym->opts.local)
+		return NULL;
+	err = dbg_file__find(sym->opts.debug_dirs, sym->opts.nr_debug_dirs, o->pub.build_id,
+			     o->pub.build_id_len, o->pub.path, &o->dbg, why, sizeof(why));
+	if (strstr(why, "another build-id"))	/* one line per binary, at most */
+		pr_warn("%s: skipped %s than the recorded one", o->pub.path, why);
+	else if (err && strcmp(why, "no local file"))	/* a FIFO, a device, too large */
+		pr_warn("%s: skipped %s", o->pub.path, why);
+	if (!err) {
+		o->pub.local = strtab__dup(&sym->names, dbg_file__path(o->dbg));
+		return o->dbg;
+	}
+	o->dbg = NULL;
+	pr_debug("no local file for '%s' (%s)", o->pub.path, why);
+	return NULL;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/symbolize/internal.h - what the files of the symbolizer share, and
+ * nothing outside report/symbolize/ includes.
+ *
+ * symbolize.c owns the symbolizer's life and turns raw stacks into named
+ * ones; it asks maps.c which mapping covered an address, binaries.c for the
+ * symbol data, objects and debug files of a binary, kernel.c for kernel
+ * symbols and names.c for the name shown (demangled, decorated). Calls go
+ * one way only: symbolize.c -> maps.c -> binaries.c, and kernel.c -> names.c.
+ */
+#ifndef EPROF_REPORT_SYMBOLIZE_INTERNAL_H
+#define EPROF_REPORT_SYMBOLIZE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/recording.h"
+#include "report/aggregate/strtab.h"
+#include "report/symbolize/debuginfo.h"
+#include "report/symbolize/demangle.h"
+#include "report/symbolize/symbolize.h"
+
+struct raw_stack {
+	uint32_t id;
+	uint32_t nr_kernel;
+	uint32_t nr_user;
+	size_t off;			/* into symbolizer.frames */
+};
+
+struct bin {
+	struct rec_binary view;		/* segments/symbols point at the arrays below */
+	struct rec_segment *segs;
+	struct rec_symbol *syms;	/* names interned */
+};
+
+struct map {
+	uint32_t tgid;
+	uint64_t time_ns;
+	uint64_t start;
+	uint64_t end;
+	uint64_t pgoff;
+	uint64_t max_end;		/* max end over this tgid's maps up to this one */
+	const char *path;
+	const char *base;		/* basename of path */
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;
+	const struct bin *bin;		/* set by prepare; NULL: no symbol data */
+	uint32_t obj;			/* set by prepare: index into objs */
+};
+
+struct proc_maps {
+	uint32_t tgid;
+	size_t first;			/* maps[first .. first + nr), sorted by start */
+	size_t nr;
+	size_t times_first;		/* map_times[times_first .. + nr_times): distinct, sorted */
+	size_t nr_times;
+};
+
+struct ksym {
+	uint64_t addr;
+	uint64_t end;
+	const char *name;
+	const char *module;
+};
+
+enum { OBJ_UNKNOWN, OBJ_KERNEL, OBJ_FIRST_FILE };
+
+struct object {
+	struct sym_object pub;
+	const struct bin *bin;		/* the recording's symbols, or NULL */
+	struct dbg_file *dbg;		/* the local file, or NULL */
+	bool tried;			/* local lookup done */
+	bool special;			/* "[vdso]", "//anon"...: no local file can exist */
+};
+
+struct jit {
+	uint32_t tgid;
+	uint32_t obj;
+	const struct bin *bin;		/* symbols in absolute addresses */
+};
+
+struct cache_slot {
+	uint32_t tgid;
+	uint32_t stack_id;
+	uint32_t epoch;
+	struct sym_stack *st;		/* NULL: empty slot */
+};
+
+struct symbolizer {
+	struct strtab names;
+	struct demangler dm;		/* over names: each symbol demangled once */
+
+	struct raw_stack *stacks;
+	size_t nr_stacks, alloc_stacks;
+	uint64_t *frames;
+	size_t nr_frames, alloc_frames;
+
+	struct map *maps;
+	size_t nr_maps, alloc_maps;
+	struct proc_maps *procs;
+	size_t nr_procs;
+	uint64_t *map_times;
+
+	struct bin *bins;
+	size_t nr_bins, alloc_bins;
+
+	struct ksym *ksyms;
+	size_t nr_ksyms, alloc_ksyms;
+
+	struct cache_slot *cache;
+	size_t cache_cap, nr_cached;
+
+	struct object *objs;
+	size_t nr_objs;
+	struct jit *jits;		/* sorted by tgid */
+	size_t nr_jits;
+	struct sym_opts opts;
+	struct recording *rec;		/* for its embedded DWARF; NULL: none */
+	int damage;			/* the first error reading it (printed), or 0 */
+
+	bool prepared;
+	struct sym_stats stats;
+};
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+/* qsort() wants a non-NULL base even for nothing to sort. */
+static inline void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+/* A path of a file, not "[vdso]", "//anon" or a name the kernel made up. */
+static inline bool is_file_path(const char *path)
+{
+	return path[0] == '/' && path[1] != '/';
+}
+
+static inline const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* maps.c: each process's mappings over time */
+
+/* Sorts the mappings, indexes them by process and finds each one's binary. */
+int symbolizer__index_maps(struct symbolizer *sym);
+const struct proc_maps *symbolizer__find_proc(const struct symbolizer *sym, uint32_t tgid);
+/* How many of the process's distinct mapping times are <= t. */
+uint32_t symbolizer__epoch(const struct symbolizer *sym, const struct proc_maps *pm, uint64_t t);
+const struct map *symbolizer__find_map(const struct symbolizer *sym, const struct proc_maps *pm,
+				       uint64_t addr, uint64_t t);
+
+/* binaries.c: the stored symbol data, the objects frames are charged to, debug files */
+
+/* Sorts the binaries, merges rows of one key and their symbols. -ENOMEM. */
+int symbolizer__index_binaries(struct symbolizer *sym);
+const struct bin *symbolizer__find_bin(const struct symbolizer *sym, const struct map *m);
+const struct rec_symbol *bin__find_symbol(const struct bin *b, uint64_t v);
+/* (Re)builds objs and jits once maps and binaries are indexed. -ENOMEM. */
+int symbolizer__build_objects(struct symbolizer *sym);
+const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid);
+/* The object's DWARF or local file, looked for once; NULL when there is none. */
+struct dbg_file *symbolizer__debug_file(struct symbolizer *sym, struct object *o);
+
+/* kernel.c: kernel symbols */
+
+void symbolizer__index_ksyms(struct symbolizer *sym);
+int symbolizer__kernel_frame(struct symbolizer *sym, uint64_t addr, bool is_return,
+			     struct sym_frame *f);
+
+/* names.c: the names frames are shown with, interned in sym->names */
+
+int symbolizer__shown_name(struct symbolizer *sym, const char *name, const char **shown,
+			   const char **system);
+const char *symbolizer__intern_fmt(struct symbolizer *sym, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *symbolizer__decorate(struct symbolizer *sym, const char *name,
+				 const struct dbg_frame *df, uint64_t vaddr, bool have_vaddr);
+
+#endif

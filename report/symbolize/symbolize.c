@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/symbolize/symbolize.c - offline symbolization from the recording alone.
+ *
+ * User address in process P at time t: the mapping of P that covers it
+ * (the latest one mapped at or before t; else any, the earliest) gives a
+ * file offset; the mapping's build-id (or its path, for binaries without
+ * one) picks the stored symbol data; its PT_LOAD segments turn the offset
+ * into an ELF virtual address; a binary search finds the symbol. Kernel
+ * addresses go straight to the stored kernel symbols.
+ *
+ * Every frame but the innermost of each part is a return address: the
+ * instruction after a call. A call that is the last instruction of a
+ * function returns past its end, so those frames are looked up at addr - 1
+ * (perf does the same) to name the caller.
+ *
+ * What the recording's symbols do not cover may be found in the DWARF file
+ * the recording embeds (record --debuginfo), else in local files
+ * (report/symbolize/debuginfo.c), only ever by matching build-id, and only when the
+ * options ask for it; so do inline frames and source lines. Anonymous
+ * memory is named through the process's JIT map (/tmp/perf-PID.map, stored
+ * by the recorder as a binary of that path). The recorder stores symbols
+ * commit by commit, so rows of one binary (or JIT map) are merged into one
+ * and repeated kernel symbols dropped. Each frame is charged to an
+ * object (a binary, "[kernel]", "[unknown]") so a report can say where the
+ * unresolved frames are and why.
+ *
+ * This file owns the symbolizer and turns raw stacks into named ones;
+ * maps.c, binaries.c, kernel.c and names.c do the lookups it asks for
+ * (internal.h says who calls whom).
+ *
+ * Stacks are cached by (tgid, stack id, epoch), the epoch being how many of
+ * P's mapping times are <= t: within one epoch the same mappings are in
+ * effect, so the result cannot differ, and an exec that maps a new binary at
+ * the same addresses still gets a stack of its own.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/recording.h"
+#include "report/aggregate/aggregate.h"
+#include "report/symbolize/internal.h"
+#include "util/log.h"
+#include "util/vec.h"
+
+struct symbolizer *symbolizer__new(void)
+{
+	struct symbolizer *sym = calloc(1, sizeof(*sym));
+
+	if (sym) {
+		strtab__init(&sym->names);
+		demangler__init(&sym->dm, &sym->names);
+	}
+	return sym;
+}
+
+void symbolizer__free(struct symbolizer *sym)
+{
+	size_t i;
+
+	if (!sym)
+		return;
+	for (i = 0; i < sym->cache_cap; i++)
+		free(sym->cache[i].st);
+	free(sym->cache);
+	for (i = 0; i < sym->nr_objs; i++)
+		dbg_file__close(sym->objs[i].dbg);
+	free(sym->objs);
+	free(sym->jits);
+	for (i = 0; i < sym->nr_bins; i++) {
+		free(sym->bins[i].segs);
+		free(sym->bins[i].syms);
+	}
+	free(sym->bins);
+	free(sym->ksyms);
+	free(sym->map_times);
+	free(sym->procs);
+	free(sym->maps);
+	free(sym->frames);
+	free(sym->stacks);
+	demangler__release(&sym->dm);
+	strtab__release(&sym->names);
+	free(sym);
+}
+
+/* --- adding ----------------------------------------------------------------- */
+
+int symbolizer__add_stack(struct symbolizer *sym, const struct rec_stack *st)
+{
+	size_t n;
+	struct raw_stack *r;
+
+	if (sym->prepared)
+		return -EBUSY;
+	if (__builtin_add_overflow((size_t)st->nr_kernel, (size_t)st->nr_user, &n) ||
+	    __builtin_add_overflow(n, sym->nr_frames, &n))
+		return -ENOMEM;
+	if (vec__grow(&sym->frames, &sym->alloc_frames, n, sizeof(*sym->frames)) ||
+	    vec__grow(&sym->stacks, &sym->alloc_stacks, sym->nr_stacks + 1, sizeof(*sym->stacks)))
+		return -ENOMEM;
+	r = &sym->stacks[sym->nr_stacks++];
+	r->id = st->id;
+	r->nr_kernel = st->nr_kernel;
+	r->nr_user = st->nr_user;
+	r->off = sym->nr_frames;
+	if (n > sym->nr_frames)
+		memcpy(sym->frames + sym->nr_frames, st->frames,
+		       (n - sym->nr_frames) * sizeof(*sym->frames));
+	sym->nr_frames = n;
+	return 0;
+}
+
+/* --- preparing: sort everything once ------------------------------------ */
+
+static int cmp_raw_stack(const void *a, const void *b)
+{
+	const struct raw_stack *x = a, *y = b;
+
+	return x->id != y->id ? CMP(x->id, y->id) : CMP(x->off, y->off);
+}
+
+static int prepare(struct symbolizer *sym)
+{
+	int err;
+
+	sort(sym->stacks, sym->nr_stacks, sizeof(*sym->stacks), cmp_raw_stack);
+	symbolizer__index_ksyms(sym);
+	err = symbolizer__index_binaries(sym);
+	if (!err)
+		err = symbolizer__index_maps(sym);
+	if (!err)
+		err = symbolizer__build_objects(sym);
+	if (!err)
+		sym->prepared = true;
+	return err;
+}
+
+/* --- lookups ---------------------------------------------------------------- */
+
+static const struct raw_stack *find_raw_stack(const struct symbolizer *sym, uint32_t id)
+{
+	size_t lo = 0, hi = sym->nr_stacks, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (sym->stacks[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sym->nr_stacks && sym->stacks[lo].id == id ? &sym->stacks[lo] : NULL;
+}
+
+/* Fills out[0 .. n) for one user address, innermost first; returns n (>= 1) or -ENOMEM. */
+static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, uint32_t tgid,
+			  uint64_t t, uint64_t addr, bool is_return, struct sym_frame *out,
+			  int max)
+{
+	uint64_t look = is_return && addr ? addr - 1 : addr, vaddr = 0, off;
+	const struct map *m = pm ? symbolizer__find_map(sym, pm, look, t) : NULL;
+	struct dbg_frame chain[DBG_MAX_INLINE];
+	const struct rec_symbol *s = NULL;
+	struct sym_frame *f = &out[0];
+	const char *name = NULL, *system = NULL;
+	struct dbg_file *dbg = NULL;
+	struct object *o;
+	bool have_vaddr = false;
+	int n = 0, i, err;
+
+	f->addr = addr;
+	f->flags = 0;
+	f->name = "[unknown]";
+	f->dso = NULL;
+	f->system_name = NULL;
+	f->obj = OBJ_UNKNOWN + 1;
+	if (!m || !is_file_path(m->path)) {
+		const struct jit *j = symbolizer__find_jit(sym, tgid);
+
+		s = j ? bin__find_symbol(j->bin, look) : NULL;
+		if (s) {
+			f->name = symbolizer__intern_fmt(sym, "%s_[j]", s->name);
+			f->dso = j->bin->view.path;
+			f->flags = SYM_FRAME_RESOLVED | SYM_FRAME_JIT;
+			f->obj = j->obj + 1;
+			return f->name ? 1 : -ENOMEM;
+		}
+	}
+	if (!m) {
+		sym->objs[OBJ_UNKNOWN].pub.why = "no mapping";
+		return 1;
+	}
+	o = &sym->objs[m->obj];
+	f->dso = m->path;
+	f->obj = m->obj + 1;
+	off = look - m->start + m->pgoff;
+	if (m->bin && m->bin->view.nr_segments)
+		have_vaddr = rec_binary__offset_to_vaddr(&m->bin->view, off, &vaddr);
+	if (m->bin) {
+		s = bin__find_symbol(m->bin, have_vaddr ? vaddr : off);
+		name = s ? s->name : NULL;
+	}
+	if (!name || sym->opts.inline_frames || sym->opts.lines)
+		dbg = symbolizer__debug_file(sym, o);
+	if (dbg && !have_vaddr)
+		have_vaddr = dbg_file__offset_to_vaddr(dbg, off, &vaddr);
+	if (dbg && have_vaddr && !name) {
+		name = dbg_file__symbol(dbg, vaddr);
+		if (name && !(name = strtab__dup(&sym->names, name)))
+			return -ENOMEM;
+	}
+	if (dbg && have_vaddr && (sym->opts.inline_frames || sym->opts.lines))
+		n = dbg_file__frames(dbg, vaddr, chain, DBG_MAX_INLINE);
+	if (!name && n && chain[n - 1].func)
+		name = strtab__dup(&sym->names, chain[n - 1].func);
+	if (!name) {
+		if (!o->pub.why)
+			o->pub.why = o->bin && o->bin->view.nr_symbols ? "not in the symbols"
+				     : dbg ? "not in the local file's symbols" : "no symbols";
+		f->name = symbolizer__intern_fmt(sym, "%s+0x%" PRIx64, m->base,
+						 addr - m->start + m->pgoff);
+		return f->name ? 1 : -ENOMEM;
+	}
+	f->flags = SYM_FRAME_RESOLVED;
+	err = symbolizer__shown_name(sym, name, &name, &system);
+	if (err)
+		return err;
+	if (!n || !sym->opts.inline_frames) {
+		f->name = symbolizer__decorate(sym, name, n ? &chain[0] : NULL, vaddr, have_vaddr);
+		f->system_name = system;
+		return f->name ? 1 : -ENOMEM;
+	}
+	/* chain[0] innermost .. chain[n - 1] the function the code is in */
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		const char *iname = name, *isystem = system;
+
+		if (i < n - 1) {
+			iname = "[unknown]";
+			isystem = NULL;
+			if (chain[i].func) {
+				err = symbolizer__shown_name(sym, chain[i].func, &iname, &isystem);
+				if (err)
+					return err;
+			}
+		}
+		out[i] = *f;
+		out[i].name = symbolizer__decorate(sym, iname, &chain[i], vaddr, have_vaddr);
+		if (!out[i].name)
+			return -ENOMEM;
+		out[i].system_name = isystem;
+		if (i < n - 1)
+			out[i].flags |= SYM_FRAME_INLINE;
+	}
+	return n;
+}
+
+static uint64_t cache_hash(uint32_t tgid, uint32_t stack_id, uint32_t epoch)
+{
+	uint64_t h = ((uint64_t)tgid << 32 | stack_id) ^ ((uint64_t)epoch * 0x9e3779b97f4a7c15ull);
+
+	h ^= h >> 33;		/* murmur3's finalizer */
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static struct cache_slot *cache_probe(struct cache_slot *cache, size_t cap, uint32_t tgid,
+				      uint32_t stack_id, uint32_t epoch)
+{
+	size_t j = cache_hash(tgid, stack_id, epoch) & (cap - 1);
+
+	for (; cache[j].st; j = (j + 1) & (cap - 1))
+		if (cache[j].tgid == tgid && cache[j].stack_id == stack_id &&
+		    cache[j].epoch == epoch)
+			break;
+	return &cache[j];
+}
+
+static int cache_grow(struct symbolizer *sym)
+{
+	size_t cap = sym->cache_cap ? sym->cache_cap * 2 : 1024, i;
+	struct cache_slot *c, *s;
+
+	c = calloc(cap, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < sym->cache_cap; i++) {
+		s = &sym->cache[i];
+		if (s->st)
+			*cache_probe(c, cap, s->tgid, s->stack_id, s->epoch) = *s;
+	}
+	free(sym->cache);
+	sym->cache = c;
+	sym->cache_cap = cap;
+	return 0;
+}
+
+/* A user frame that fell in no mapping and no JIT map. */
+static bool is_unmapped(const struct sym_frame *f)
+{
+	return f->obj == OBJ_UNKNOWN + 1 && !(f->flags & SYM_FRAME_RESOLVED);
+}
+
+static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
+			 const struct proc_maps *pm, uint32_t tgid, uint64_t t,
+			 struct sym_stack **out)
+{
+	size_t nr = raw ? (size_t)raw->nr_kernel + raw->nr_user : 0, i, cap, k = 0;
+	int per = sym->opts.inline_frames ? DBG_MAX_INLINE : 1, n;
+	struct sym_stack *st, *small;
+	int err = 0;
+
+	cap = raw ? raw->nr_kernel + (size_t)raw->nr_user * (size_t)per : 0;
+	st = calloc(1, sizeof(*st) + cap * sizeof(st->frames[0]));
+	if (!st)
+		return -ENOMEM;
+	st->missing = !raw;
+	if (raw)
+		st->nr_kernel = raw->nr_kernel;
+	for (i = 0; i < nr && !err; i++) {
+		uint64_t addr = sym->frames[raw->off + i];
+
+		if (i < raw->nr_kernel) {
+			err = symbolizer__kernel_frame(sym, addr, i > 0, &st->frames[k]);
+			n = 1;
+		} else {
+			n = symbolize_user(sym, pm, tgid, t, addr, i > raw->nr_kernel,
+					   &st->frames[k], per);
+			/*
+			 * A frame-pointer walk through code built without frame
+			 * pointers yields runs of values that are in no mapping at
+			 * all; one "[unknown]" stands for the whole run.
+			 */
+			if (n == 1 && k > st->nr_kernel && is_unmapped(&st->frames[k]) &&
+			    is_unmapped(&st->frames[k - 1]))
+				n = 0;
+			if (n < 0)
+				err = n;
+			else
+				st->nr_user += (uint32_t)n;
+		}
+		for (; !err && n > 0; n--, k++)
+			if (st->frames[k].flags & SYM_FRAME_RESOLVED)
+				st->nr_resolved++;
+	}
+	if (err) {
+		free(st);
+		return err;
+	}
+	if (k < cap) {	/* give back what inline frames did not use */
+		small = realloc(st, sizeof(*st) + k * sizeof(st->frames[0]));
+		if (small)
+			st = small;
+	}
+	*out = st;
+	return 0;
+}
+
+int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
+		      uint64_t time_ns, const struct sym_stack **out)
+{
+	const struct proc_maps *pm;
+	struct cache_slot *slot;
+	struct sym_stack *st;
+	uint32_t epoch;
+	int err;
+
+	if (!sym->prepared) {
+		err = prepare(sym);
+		if (err)
+			return err;
+	}
+	pm = symbolizer__find_proc(sym, tgid);
+	epoch = pm ? symbolizer__epoch(sym, pm, time_ns) : 0;
+	if (sym->nr_cached * 2 >= sym->cache_cap) {
+		err = cache_grow(sym);
+		if (err)
+			return err;
+	}
+	slot = cache_probe(sym->cache, sym->cache_cap, tgid, stack_id, epoch);
+	if (!slot->st) {
+		err = symbolize_raw(sym, find_raw_stack(sym, stack_id), pm, tgid, time_ns, &st);
+		if (err)
+			return err;
+		slot->tgid = tgid;
+		slot->stack_id = stack_id;
+		slot->epoch = epoch;
+		slot->st = st;
+		sym->nr_cached++;
+	}
+	*out = slot->st;
+	return 0;
+}
+
+/* --- whole recordings and aggregates -------------------------------------- */
+
+struct load_ctx {
+	struct symbolizer *sym;
+	int err;
+};
+
+static int on_stack(void *ctx, const struct rec_stack *st)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_stack(lc->sym, st);
+}
+
+static int on_mapping(void *ctx, const struct rec_mapping *m)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_mapping(lc->sym, m);
+}
+
+static int on_binary(void *ctx, const struct rec_binary *b)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_binary(lc->sym, b);
+}
+
+static int on_ksym(void *ctx, const struct rec_ksym *k)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_ksym(lc->sym, k);
+}
+
+int symbolizer__load(struct symbolizer *sym, struct recording *rec)
+{
+	struct load_ctx lc = { sym, 0 };
+	size_t i;
+	int err;
+
+	err = recording__for_each_stack(rec, on_stack, &lc);
+	if (!err)
+		err = recording__for_each_mapping(rec, on_mapping, &lc);
+	if (!err)
+		err = recording__for_each_binary(rec, on_binary, &lc);
+	if (!err)
+		err = recording__for_each_ksym(rec, on_ksym, &lc);
+	if (err && lc.err)
+		return pr_errno(err, "cannot load the symbol data of '%s'", recording__path(rec));
+	if (err)
+		return err;
+	err = prepare(sym);
+	if (err)
+		return pr_errno(err, "cannot index the symbol data of '%s'", recording__path(rec));
+	sym->rec = rec;
+	for (i = 0; i < sym->nr_objs; i++) {
+		struct object *o = &sym->objs[i];
+
+		if (o->special || !o->pub.build_id_len)
+			continue;
+		err = recording__has_debuginfo(rec, o->pub.build_id, o->pub.build_id_len);
+		if (err < 0)
+			return err;
+		o->pub.embedded_dwarf = err == 1;
+	}
+	return 0;
+}
+
+static void count_objects(struct symbolizer *sym, const struct sym_stack *st, uint64_t count)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->nr_kernel + st->nr_user; i++) {
+		const struct sym_frame *f = &st->frames[i];
+		struct object *o;
+
+		if (!f->obj || f->obj > sym->nr_objs)
+			continue;
+		o = &sym->objs[f->obj - 1];
+		o->pub.frames += count;
+		if (!(f->flags & SYM_FRAME_RESOLVED))
+			o->pub.unresolved += count;
+	}
+}
+
+int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
+{
+	const struct sym_stack *st;
+	size_t i;
+	int err;
+
+	for (i = 0; i < agg->nr; i++) {
+		struct agg_entry *e = &agg->entries[i];
+
+		err = symbolizer__stack(sym, e->tgid, e->stack_id, e->last_ns, &st);
+		if (err)
+			return pr_errno(err, "cannot symbolize stack %" PRIu32 " of process %" PRIu32,
+					e->stack_id, e->tgid);
+		e->stack = st;
+		count_objects(sym, st, e->count);
+		sym->stats.frames += (uint64_t)(st->nr_kernel + st->nr_user) * e->count;
+		sym->stats.resolved += (uint64_t)st->nr_resolved * e->count;
+		if (st->missing)
+			sym->stats.missing_stack_samples += e->count;
+	}
+	return sym->damage;
+}
+
+const struct sym_stats *symbolizer__stats(const struct symbolizer *sym)
+{
+	return &sym->stats;
+}
+
+size_t symbolizer__nr_symbolized(const struct symbolizer *sym)
+{
+	return sym->nr_cached;
+}
+
+int symbolizer__set_opts(struct symbolizer *sym, const struct sym_opts *o)
+{
+	if (sym->prepared && sym->nr_cached)
+		return -EBUSY;
+	sym->opts = *o;
+	return 0;
+}
+
+size_t symbolizer__nr_objects(const struct symbolizer *sym)
+{
+	return sym->nr_objs;
+}
+
+const struct sym_object *symbolizer__object(const struct symbolizer *sym, size_t i)
+{
+	return i < sym->nr_objs ? &sym->objs[i].pub : NULL;
+}
+
+static int cmp_unresolved(const void *a, const void *b)
+{
+	const struct sym_object *x = *(const struct sym_object *const *)a;
+	const struct sym_object *y = *(const struct sym_object *const *)b;
+
+	if (x->unresolved != y->unresolved)
+		return x->unresolved > y->unresolved ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+#define MAX_UNRESOLVED_SHOWN	8
+
+void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f)
+{
+	const struct sym_object **v;
+	size_t i, nr = 0;
+
+	v = calloc(sym->nr_objs ? sym->nr_objs : 1, sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < sym->nr_objs; i++)
+		if (sym->objs[i].pub.unresolved)
+			v[nr++] = &sym->objs[i].pub;
+	sort(v, nr, sizeof(*v), cmp_unresolved);
+	if (nr)
+		fputs("eprof: unresolved frames:", f);
+	for (i = 0; i < nr && i < MAX_UNRESOLVED_SHOWN; i++)
+		fprintf(f, "%s %s %" PRIu64 " (%s)", i ? "," : "", basename_of(v[i]->path),
+			v[i]->unresolved, v[i]->why ? v[i]->why : "no symbols");
+	if (nr > MAX_UNRESOLVED_SHOWN)
+		fprintf(f, ", and %zu more binaries", nr - MAX_UNRESOLVED_SHOWN);
+	if (nr)
+		fputc('\n', f);
+	free(v);
+}

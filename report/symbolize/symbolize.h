@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/symbolize/symbolize.h - raw stack addresses to function names, offline.
+ *
+ * Everything comes from the recording: the stacks, each process's file
+ * mappings over time, the symbol data of the sampled binaries (by build-id,
+ * or by path for a binary without one) and the kernel symbols. Add them all
+ * (symbolizer__load() does it from a recording; tests add them by hand),
+ * then ask for stacks. A stack is symbolized once per (process, stack id,
+ * set of mappings in effect) and cached, so a report costs one lookup per
+ * distinct stack, not per sample.
+ */
+#ifndef EPROF_REPORT_SYMBOLIZE_H
+#define EPROF_REPORT_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "format/recording.h"
+
+struct recording;
+struct rec_stack;
+struct rec_mapping;
+struct rec_binary;
+struct rec_ksym;
+struct stack_agg;
+
+enum sym_frame_flags {
+	SYM_FRAME_KERNEL = 1u << 0,	/* a kernel frame (folded with "_[k]") */
+	SYM_FRAME_RESOLVED = 1u << 1,	/* name is a symbol, not a placeholder */
+	SYM_FRAME_JIT = 1u << 2,	/* named by a /tmp/perf-PID.map (name ends "_[j]") */
+	SYM_FRAME_INLINE = 1u << 3,	/* an inlined function (--inline), not a real frame */
+};
+
+struct sym_frame {
+	/*
+	 * The function name; unresolved: "basename+0xOFF" (OFF: file offset)
+	 * when the mapping is known, else "[unknown]". Kernel names carry no
+	 * "_[k]": emitters add their own decoration.
+	 */
+	const char *name;
+	/* kernel: module name, NULL for the core kernel; user: mapping path or NULL */
+	const char *dso;
+	uint64_t addr;			/* the address as sampled */
+	uint32_t flags;			/* enum sym_frame_flags */
+	uint32_t obj;			/* index + 1 of its sym_object; 0: none */
+	/*
+	 * The symbol as the binary spells it (C++/Rust mangled) when name is
+	 * its demangled form; NULL when name is the symbol itself (pprof's
+	 * Function.system_name).
+	 */
+	const char *system_name;
+};
+
+/*
+ * A symbolized stack, in the recording's order: frames[0 .. nr_kernel)
+ * kernel innermost first, then nr_user user frames innermost first.
+ */
+struct sym_stack {
+	uint32_t nr_kernel;
+	uint32_t nr_user;
+	uint32_t nr_resolved;
+	bool missing;			/* the stack id is not in the recording */
+	struct sym_frame frames[];
+};
+
+/* Frame counts of symbolizer__resolve(), weighted by samples. */
+struct sym_stats {
+	uint64_t frames;
+	uint64_t resolved;
+	uint64_t missing_stack_samples;	/* samples whose stack id was not found */
+};
+
+/*
+ * How a report symbolizes beyond the recording's symbols. A frame they do
+ * not cover (and, for inline and lines, every frame) is looked up in the
+ * DWARF the recording embeds for its build-id (record --debuginfo), else,
+ * with local set, in local files whose build-id matches: the debug_dirs in
+ * order, /usr/lib/debug, the original path (report/symbolize/debuginfo.h).
+ */
+struct sym_opts {
+	bool local;
+	const char *const *debug_dirs;	/* --debug-dir, in order (kept, not copied) */
+	size_t nr_debug_dirs;
+	bool inline_frames;		/* inlined functions as frames of their own */
+	bool lines;			/* names get ":FILE:LINE" (file basename) */
+	bool addresses;			/* names get "@0xVADDR" (the ELF address looked up) */
+	bool no_demangle;		/* keep C++/Rust names mangled (--no-demangle) */
+};
+
+/*
+ * One binary (or "[kernel]", "[unknown]" for addresses outside every
+ * mapping, a JIT map) as the report sees it: where its names come from and
+ * how many of its sampled frames stayed unresolved.
+ */
+struct sym_object {
+	const char *path;
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;
+	const char *embedded;		/* source of the recording's symbols; NULL: none */
+	const char *local;		/* the local file used; NULL: none (or not looked for) */
+	bool embedded_dwarf;		/* the recording holds its DWARF (record --debuginfo) */
+	const char *why;		/* why frames stayed unresolved; NULL: none did */
+	uint64_t frames;		/* sampled frames, weighted by samples (symbolizer__resolve) */
+	uint64_t unresolved;		/* of them, not resolved */
+};
+
+struct symbolizer;
+
+/* NULL on ENOMEM. */
+struct symbolizer *symbolizer__new(void);
+/* Accepts NULL. Every string and stack handed out dies with it. */
+void symbolizer__free(struct symbolizer *sym);
+
+/*
+ * Adding, each copying what it keeps. 0, -ENOMEM, or -EBUSY once stacks
+ * have been looked up. Nothing is printed (the caller names the source).
+ */
+int symbolizer__add_stack(struct symbolizer *sym, const struct rec_stack *st);
+int symbolizer__add_mapping(struct symbolizer *sym, const struct rec_mapping *m);
+int symbolizer__add_binary(struct symbolizer *sym, const struct rec_binary *b);
+int symbolizer__add_ksym(struct symbolizer *sym, const struct rec_ksym *k);
+
+/*
+ * Sets the options (before the first lookup; -EBUSY after). The default is
+ * the recording alone. o->debug_dirs must outlive sym.
+ */
+int symbolizer__set_opts(struct symbolizer *sym, const struct sym_opts *o);
+
+/*
+ * Adds every stack, mapping, binary and kernel symbol of rec; prints its
+ * errors. rec's embedded DWARF is read when first needed, so rec must stay
+ * open while stacks are looked up.
+ */
+int symbolizer__load(struct symbolizer *sym, struct recording *rec);
+
+/*
+ * The symbolized stack stack_id of process tgid as it was at time_ns (the
+ * mappings in effect then choose the binaries). An unknown stack id gives
+ * an empty stack with `missing` set. *out is valid until
+ * symbolizer__free(). 0 or -ENOMEM.
+ */
+int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
+		      uint64_t time_ns, const struct sym_stack **out);
+
+/*
+ * Sets entry->stack for every entry of agg (at the entry's last sample
+ * time) and adds the frame counts to the stats. Prints its errors. A
+ * damaged embedded DWARF file does not stop it (local files may serve),
+ * but its error is returned at the end, every entry resolved.
+ */
+int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg);
+
+const struct sym_stats *symbolizer__stats(const struct symbolizer *sym);
+
+/* Distinct stacks symbolized so far (cache entries). */
+size_t symbolizer__nr_symbolized(const struct symbolizer *sym);
+
+/* The objects, counted by symbolizer__resolve(). */
+size_t symbolizer__nr_objects(const struct symbolizer *sym);
+const struct sym_object *symbolizer__object(const struct symbolizer *sym, size_t i);
+
+/*
+ * One line, when frames stayed unresolved: "eprof: unresolved frames:
+ * libfoo.so 123 (no symbols), [unknown] 45 (no mapping)", most first.
+ */
+void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f);
+
+#endif
