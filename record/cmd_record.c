@@ -39,6 +39,7 @@
 
 #include "events.h"
 #include "record/capture.h"
+#include "record/cgroup.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
 #include "record/perf_events.h"
@@ -79,7 +80,7 @@ static void on_stop_signal(int sig)
 
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
-	"[--call-graph dwarf|fp] [--no-inherit] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] "
+	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--no-inherit] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] "
 	"[-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
@@ -112,6 +113,9 @@ static void print_help(FILE *f)
 		   "                     times (timeline views); shorter ones are summed\n"
 		   "                     exactly per thread and stack (default 1000)\n"
 		   "    -a               every process on every CPU, kernel included\n"
+		   "    -G, --cgroup PATH  only the tasks of this cgroup v2 directory and the\n"
+		   "                     cgroups below it, on every CPU (absolute, or relative\n"
+		   "                     to the cgroup2 mount)\n"
 		   "    -p PID[,PID...]  these existing processes and all their threads\n"
 		   "    -- CMD [ARGS]    run CMD and follow its threads and children\n"
 		   "    -q, --quiet      no status line and no summary line\n"
@@ -168,7 +172,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "debuginfo", no_argument, NULL, 'D' },
 		{ "event", required_argument, NULL, 'e' },
-		{ "call-graph", required_argument, NULL, 'G' },
+		{ "call-graph", required_argument, NULL, 'K' },
+		{ "cgroup", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-inherit", no_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -189,7 +194,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	o->off_cpu_thresh_ns = OFFCPU_THRESH_DEFAULT_NS;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gqG:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (parse_u64(optarg, 1, 100000, &o->freq))
@@ -227,6 +232,11 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			o->debuginfo = true;
 			break;
 		case 'G':
+			if (!*optarg)
+				return usage_error("the cgroup path is empty");
+			o->cgroup = optarg;
+			break;
+		case 'K':
 			if (!strcmp(optarg, "dwarf"))
 				o->call_graph = CALL_GRAPH_DWARF;
 			else if (!strcmp(optarg, "fp"))
@@ -275,6 +285,11 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	}
 	if (thresh_given && !o->off_cpu)
 		return usage_error("--off-cpu-thresh needs --off-cpu");
+	if (o->cgroup && (o->pids || optind < argc))
+		return usage_error("--cgroup samples a cgroup's tasks on every CPU: give it alone "
+				   "or with -a, not with -p or a command");
+	if (o->cgroup)
+		all = true;
 	nmodes = all + (o->pids != NULL) + (optind < argc);
 	if (nmodes == 0)
 		return usage_error("nothing to record: give -a, -p PID or -- CMD");
@@ -282,7 +297,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		return usage_error("give only one of -a, -p PID and -- CMD");
 	if (all) {
 		o->mode = TARGET_ALL;
-		o->target_desc = strdup("-a");
+		o->target_desc = o->cgroup ? join_args("--cgroup", (char **)&o->cgroup, 1)
+					   : strdup("-a");
 	} else if (o->pids) {
 		o->mode = TARGET_PIDS;
 		o->target_desc = pid_list_desc(o->pids, o->nr_pids);
@@ -909,7 +925,7 @@ int cmd_record(int argc, char **argv)
 	size_t nr_online = 0, i;
 	uint64_t entry_ns = now_ns(), start_ns = 0, end_ns;
 	bool started = false;
-	int err, status = EXIT_FAIL, old_nice;
+	int err, status = EXIT_FAIL, old_nice, cgroup_fd = -1;
 
 	memset(&opts, 0, sizeof(opts));
 	memset(&s, 0, sizeof(s));
@@ -921,6 +937,12 @@ int cmd_record(int argc, char **argv)
 	if (err) {
 		status = err < 0 ? EXIT_OK : EXIT_USAGE;	/* -1: --help */
 		goto out;
+	}
+	if (opts.cgroup) {	/* before anything is created: a wrong path changes nothing */
+		cgroup_fd = cgroup__open(opts.cgroup);
+		if (cgroup_fd < 0)
+			goto out;
+		cpu_clock__set_cgroup(cgroup_fd);
 	}
 	old_nice = raise_priority();	/* first: a saturated machine slows every step */
 	entry_ns = now_ns() - exec_age_ns();	/* -d counts from eprof's exec */
@@ -1099,6 +1121,8 @@ out:
 		}
 	}
 	session__release(&s);
+	if (cgroup_fd >= 0)
+		close(cgroup_fd);
 	target__release_fds(&t);
 	free(opts.pids);
 	free(opts.cpus);

@@ -45,6 +45,7 @@ struct record_opts {
 	bool no_inherit;		/* --no-inherit: not the processes the targets start */
 	bool quiet;			/* -q: no status line, no summary line */
 	bool off_cpu;			/* --off-cpu: also the time threads spend off the CPU */
+	const char *cgroup;		/* --cgroup: only that cgroup's tasks (implies -a) */
 	uint64_t off_cpu_thresh_ns;	/* --off-cpu-thresh: intervals kept with their times */
 };
 
