@@ -262,6 +262,19 @@ out:
 	return err;
 }
 
+void session__start_file(struct session *s)
+{
+	size_t i;
+
+	stack_table__release(&s->stacks);
+	u64map__release(&s->pairs);
+	u64map__release(&s->procs);
+	u64map__release(&s->tid_comm);
+	s->nr_comms = 0;
+	for (i = 0; i < s->nr_maps; i++)
+		s->maps[i].written = false;
+}
+
 void session__release_kept(struct session *s)
 {
 	size_t i;

@@ -45,6 +45,8 @@ struct record_opts {
 	bool no_inherit;		/* --no-inherit: not the processes the targets start */
 	bool quiet;			/* -q: no status line, no summary line */
 	bool off_cpu;			/* --off-cpu: also the time threads spend off the CPU */
+	uint64_t switch_bytes;		/* --switch-output SIZE: next file at this size */
+	uint64_t switch_ns;		/* --switch-output TIME: next file after this long */
 	const char *cgroup;		/* --cgroup: only that cgroup's tasks (implies -a) */
 	uint64_t off_cpu_thresh_ns;	/* --off-cpu-thresh: intervals kept with their times */
 };
@@ -150,6 +152,14 @@ int session__write_mapping(struct session *s, struct mapping *m);
  * every sample it took has been read: it cannot get one any more.
  */
 int session__note_exit(struct session *s, uint32_t pid);
+
+/*
+ * A new recording replaced s->rec (record --switch-output): forgets what
+ * was stored in the previous one, so that the new file gets again every
+ * stack, mapping, comm row and symbol its own samples need. Stack ids
+ * start again at 1.
+ */
+void session__start_file(struct session *s);
 
 /* Frees what the session keeps for deciding what is stored. */
 void session__release_kept(struct session *s);
