@@ -29,8 +29,8 @@
  *     and this gives frameless leaves and prologues the right row). Rows
  *     found are kept in a per-CPU cache (unw_row_cache): most lookups are
  *     return addresses seen many times before;
- *   - CFA from rsp or rbp; return address at CFA - 8; rbp unchanged or
- *     saved at CFA + n; the caller's rsp is the CFA. PLT stubs, signal
+ *   - CFA from rsp, rbp or rbx; return address at CFA - 8; rbp and rbx
+ *     unchanged or saved at CFA + n; the caller's rsp is the CFA. PLT stubs, signal
  *     trampolines and the outermost frame have their own row types.
  * Where there is no row (anonymous or JIT code, a table not built yet, a
  * gap in the CFI, a rule the walker cannot follow) it takes one
@@ -106,10 +106,13 @@ struct unw_vma_cache {
 
 static struct unw_vma_cache unw_empty_cache;
 
-/* tgid -> the mappings its stacks went through lately. */
+/*
+ * tgid -> the mappings its stacks went through lately. 4096 processes of
+ * 1 KiB each (preallocated): the least recently sampled make room.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 4096);
 	__type(key, __u32);
 	__type(value, struct unw_vma_cache);
 } unw_vmas SEC(".maps");
@@ -124,7 +127,7 @@ struct inode___v65 {
 } __attribute__((preserve_access_index));
 
 struct unw_state {
-	__u64 pc, sp, bp;		/* registers of the frame being unwound */
+	__u64 pc, sp, bp, bx;		/* registers of the frame being unwound */
 	struct unw_vma cur;		/* the current mapping */
 	__u64 mm;
 	struct unw_key fb_key;		/* binary of the first frame-pointer step */
@@ -138,6 +141,7 @@ struct unw_state {
 	__u8 find_used;			/* bpf_find_vma() was called in this sample */
 	__u8 row_ok;			/* row holds for [row_lo, row_hi) of cur */
 	__u8 have_seq;			/* seq was read in this sample */
+	__u8 bx_ok;			/* bx is known (a frame-pointer step loses it) */
 	__u16 checked;			/* cache entries checked in this sample (bits) */
 	__u32 seq;			/* the mm's mmap-lock sequence (unw_mm_seq) */
 	struct unw_row row;		/* the last row found: recursion repeats it */
@@ -170,7 +174,6 @@ struct unw_row_hit {
 	struct unw_key key;
 	__u64 lo, hi;			/* the offsets the row covers */
 	struct unw_row row;
-	__u32 pad;
 };
 
 struct {
@@ -454,6 +457,15 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 	__u64 ra, bp;
 	__u8 stop = why == UNW_FB_NO_TABLE ? UNW_STOP_NO_TABLE : UNW_STOP_NO_CFI;
 
+	/*
+	 * Code of a binary that has CFI but none here, and rbp zero: a process
+	 * entry point written in assembly (ld.so's _start). The kernel starts a
+	 * program with rbp zero, the psABI's mark of the outermost frame.
+	 */
+	if (!st->bp && why == UNW_FB_NO_CFI && st->cur.key.ino) {
+		st->stop = UNW_STOP_ZERO;
+		return 1;
+	}
 	if (st->fb == UNW_FB_NONE) {
 		st->fb = why;
 		st->fb_key = st->cur.key;
@@ -472,6 +484,7 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 	st->pc = ra;
 	st->sp = st->bp + 16;
 	st->bp = bp;
+	st->bx_ok = 0;		/* the frame skipped may have saved and changed it */
 	st->exact = 0;
 	return 0;
 }
@@ -479,14 +492,16 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 /* A sigreturn trampoline: rsp points at the ucontext of the signal frame. */
 static __always_inline long unw_signal_step(struct unw_state *st)
 {
-	__u64 mc = st->sp + __builtin_offsetof(struct ucontext, uc_mcontext), ip, sp, bp;
+	__u64 mc = st->sp + __builtin_offsetof(struct ucontext, uc_mcontext), ip, sp, bp, bx;
 
 	if (bpf_probe_read_user(&ip, sizeof(ip),
 				(void *)(mc + __builtin_offsetof(struct sigcontext_64, ip))) ||
 	    bpf_probe_read_user(&sp, sizeof(sp),
 				(void *)(mc + __builtin_offsetof(struct sigcontext_64, sp))) ||
 	    bpf_probe_read_user(&bp, sizeof(bp),
-				(void *)(mc + __builtin_offsetof(struct sigcontext_64, bp)))) {
+				(void *)(mc + __builtin_offsetof(struct sigcontext_64, bp))) ||
+	    bpf_probe_read_user(&bx, sizeof(bx),
+				(void *)(mc + __builtin_offsetof(struct sigcontext_64, bx)))) {
 		st->stop = UNW_STOP_UNREADABLE;
 		return 1;
 	}
@@ -498,6 +513,8 @@ static __always_inline long unw_signal_step(struct unw_state *st)
 	st->pc = ip;
 	st->sp = sp;
 	st->bp = bp;
+	st->bx = bx;
+	st->bx_ok = 1;
 	st->exact = 1;		/* the interrupted PC, not a return address */
 	return 0;
 }
@@ -508,12 +525,55 @@ static __always_inline __u64 unw_off(const struct unw_state *st, __u64 pc)
 	return pc - st->cur.start + (st->cur.pgoff << UNW_PAGE_SHIFT);
 }
 
+/* Whether a register the row saves at CFA + off (or not at all) is in the word window below the CFA. */
+static __always_inline bool unw_in_window(__u8 type, __s16 off)
+{
+	return type != UNW_RBP_CFA || (off >= -32 && off <= -16 && !(off & 7));
+}
+
+/*
+ * Reads the return address, and the caller's rbp and rbx where the row
+ * saved them, into *ra, *bp and *bx; false when the stack is unreadable.
+ * Usually one read: the four words below the CFA hold them all (push rbp,
+ * push rbx), when they are in the live frame (a read past rsp may fault).
+ */
+static __always_inline bool unw_read_frame(const struct unw_state *st, const struct unw_row *row,
+					   __u64 cfa, __u64 *ra, __u64 *bp, __u64 *bx)
+{
+	__u64 w[4];
+
+	if (cfa - 32 >= st->sp && unw_in_window(row->rbp_type, row->rbp_off) &&
+	    unw_in_window(row->rbx_type, row->rbx_off)) {
+		if (bpf_probe_read_user(w, sizeof(w), (void *)(cfa - 32)))
+			return false;
+		*ra = w[3];
+		if (row->rbp_type == UNW_RBP_CFA)
+			*bp = w[((32 + row->rbp_off) >> 3) & 3];
+		if (row->rbx_type == UNW_RBP_CFA)
+			*bx = w[((32 + row->rbx_off) >> 3) & 3];
+		return true;
+	}
+	if (row->rbp_type == UNW_RBP_CFA && row->rbp_off == -16 && row->rbx_type != UNW_RBP_CFA) {
+		/* a small frame: rbp pushed right below the return address */
+		if (bpf_probe_read_user(w, 16, (void *)(cfa - 16)))
+			return false;
+		*bp = w[0];
+		*ra = w[1];
+		return true;
+	}
+	return !bpf_probe_read_user(ra, sizeof(*ra), (void *)(cfa - 8)) &&
+	       (row->rbp_type != UNW_RBP_CFA ||
+		!bpf_probe_read_user(bp, sizeof(*bp), (void *)(cfa + row->rbp_off))) &&
+	       (row->rbx_type != UNW_RBP_CFA ||
+		!bpf_probe_read_user(bx, sizeof(*bx), (void *)(cfa + row->rbx_off)));
+}
+
 static long unw_step(__u64 i, void *data)
 {
 	struct unw_state *st;
 	struct unw_row row = {};
 	struct scratch *sc;
-	__u64 lpc, cfa = 0, ra, bp, two[2];
+	__u64 lpc, cfa = 0, ra, bp, bx;
 	__u32 zero = 0, idx;
 	__u8 fb = UNW_FB_NONE;
 
@@ -563,6 +623,11 @@ static long unw_step(__u64 i, void *data)
 	case UNW_CFA_PLT:
 		cfa = st->sp + 8 + ((st->pc & 15) >= (__u64)row.cfa_off ? 8 : 0);
 		break;
+	case UNW_CFA_RBX:
+		if (!st->bx_ok)
+			return unw_fp_step(st, UNW_FB_NO_CFI);
+		cfa = st->bx + row.cfa_off;
+		break;
 	case UNW_CFA_SIGNAL:
 		return unw_signal_step(st);
 	case UNW_CFA_END:
@@ -576,22 +641,17 @@ static long unw_step(__u64 i, void *data)
 		return 1;
 	}
 	bp = st->bp;
-	if (row.rbp_type == UNW_RBP_CFA && row.rbp_off == -16) {
-		/* the usual frame: rbp pushed right below the return address, one read */
-		if (bpf_probe_read_user(two, sizeof(two), (void *)(cfa - 16))) {
-			st->stop = UNW_STOP_UNREADABLE;
-			return 1;
-		}
-		bp = two[0];
-		ra = two[1];
-	} else if (bpf_probe_read_user(&ra, sizeof(ra), (void *)(cfa - 8)) ||
-		   (row.rbp_type == UNW_RBP_CFA &&
-		    bpf_probe_read_user(&bp, sizeof(bp), (void *)(cfa + row.rbp_off)))) {
+	bx = st->bx;
+	if (!unw_read_frame(st, &row, cfa, &ra, &bp, &bx)) {
 		st->stop = UNW_STOP_UNREADABLE;
 		return 1;
 	}
 	if (row.rbp_type == UNW_RBP_UNDEF)
 		bp = 0;
+	if (row.rbx_type == UNW_RBP_UNDEF)
+		st->bx_ok = 0;
+	else if (row.rbx_type == UNW_RBP_CFA)
+		st->bx_ok = 1;
 	st->table_frames++;
 	if (!ra) {
 		st->stop = UNW_STOP_ZERO;
@@ -600,6 +660,7 @@ static long unw_step(__u64 i, void *data)
 	st->pc = ra;
 	st->sp = cfa;
 	st->bp = bp;
+	st->bx = bx;
 	st->exact = 0;
 	return 0;
 }
@@ -640,16 +701,19 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 	st->fb = UNW_FB_NONE;
 	st->mm = (__u64)bpf_get_current_task_btf()->mm;
 	st->exact = 1;
+	st->bx_ok = 1;
 	if (user_tick) {
 		st->pc = ctx->regs.ip;
 		st->sp = ctx->regs.sp;
 		st->bp = ctx->regs.bp;
+		st->bx = ctx->regs.bx;
 	} else {
 		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 		if (regs) {
 			st->pc = BPF_CORE_READ(regs, ip);
 			st->sp = BPF_CORE_READ(regs, sp);
 			st->bp = BPF_CORE_READ(regs, bp);
+			st->bx = BPF_CORE_READ(regs, bx);
 		}
 	}
 	stat_inc(EV_STAT_UNW_STACKS);

@@ -18,7 +18,7 @@
 #ifndef EPROF_BPF_UNWIND_H
 #define EPROF_BPF_UNWIND_H
 
-#define UNW_ABI_VERSION	1
+#define UNW_ABI_VERSION	2
 
 /* How to find the canonical frame address (CFA) at a PC. */
 enum unw_cfa {
@@ -30,11 +30,14 @@ enum unw_cfa {
 				   ucontext at rsp (x86-64: uc_mcontext at rsp + 40) */
 	UNW_CFA_END,		/* return address undefined: the outermost frame
 				   (_start, clone3's child): the stack is complete */
+	UNW_CFA_RBX,		/* CFA = rbx + cfa_off: code that keeps its frame
+				   base in rbx while it realigns rsp (ld.so's lazy
+				   binding, _dl_runtime_resolve_xsavec) */
 	UNW_CFA_UNSUPPORTED,	/* CFI exists but uses a rule the walker cannot
 				   follow (another register, an expression): FP step */
 };
 
-/* Where the caller's rbp is. */
+/* Where the caller's rbp (or rbx: the same rules) is. */
 enum unw_rbp {
 	UNW_RBP_SAME = 0,	/* unchanged (not saved by this frame) */
 	UNW_RBP_CFA,		/* saved at CFA + rbp_off */
@@ -42,16 +45,20 @@ enum unw_rbp {
 };
 
 /*
- * One row, 12 bytes. The return address is always at CFA - 8 on x86-64
- * (a row whose CFI says otherwise is UNW_CFA_UNSUPPORTED), and the caller's
- * rsp is the CFA.
+ * One row, 16 bytes (what a BPF array takes for 12 anyway). The return
+ * address is always at CFA - 8 on x86-64 (a row whose CFI says otherwise is
+ * UNW_CFA_UNSUPPORTED), and the caller's rsp is the CFA. rbx is followed
+ * like rbp, for the few functions whose CFA is rbx-based.
  */
 struct unw_row {
 	__u32 off;		/* first file offset this row covers */
 	__u8 cfa_type;		/* enum unw_cfa */
 	__u8 rbp_type;		/* enum unw_rbp */
 	__s16 rbp_off;		/* UNW_RBP_CFA: caller's rbp at CFA + rbp_off */
-	__s32 cfa_off;		/* UNW_CFA_RSP/RBP: offset; UNW_CFA_PLT: threshold */
+	__s32 cfa_off;		/* UNW_CFA_RSP/RBP/RBX: offset; UNW_CFA_PLT: threshold */
+	__u8 rbx_type;		/* enum unw_rbp, for rbx */
+	__u8 pad;
+	__s16 rbx_off;		/* UNW_RBP_CFA: caller's rbx at CFA + rbx_off */
 };
 
 #endif

@@ -9,8 +9,8 @@
  * dwarf_next_cfi over the raw section, each FDE's address range is decoded
  * (its pointer encoding is the one field read here), and the range is
  * walked row by row with dwarf_cfi_addrframe. Each row's rules
- * are reduced to what the BPF walker follows (CFA from rsp or rbp, the
- * return address at CFA-8, rbp unchanged or saved at CFA+N, plus the PLT,
+ * are reduced to what the BPF walker follows (CFA from rsp, rbp or rbx,
+ * the return address at CFA-8, rbp and rbx unchanged or saved at CFA+N, plus the PLT,
  * signal-frame and outermost-frame cases); anything else is marked
  * unsupported and counted, never guessed.
  *
@@ -38,6 +38,7 @@
 #include "util/vec.h"
 
 /* x86-64 DWARF register numbers. */
+#define DW_REG_RBX	3
 #define DW_REG_RBP	6
 #define DW_REG_RSP	7
 #define DW_REG_RA	16
@@ -310,6 +311,29 @@ static bool saved_at_cfa(const Dwarf_Op *ops, size_t nops, int64_t *off)
 	return true;
 }
 
+/*
+ * The rule of callee-saved register reg (enum unw_rbp), its offset in *off.
+ * libdw gives x86-64's rbx no default rule ("undefined") where rbp gets
+ * "same value"; a function that never mentions rbx keeps it (the psABI
+ * makes it callee-saved), so for rbx no rule means unchanged.
+ */
+static uint8_t saved_rule(Dwarf_Frame *fr, int reg, int16_t *off)
+{
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t nops = 0;
+	int64_t at;
+
+	if (dwarf_frame_register(fr, reg, mem, &ops, &nops))
+		return UNW_RBP_UNDEF;
+	if (!nops && (!ops || reg == DW_REG_RBX))
+		return UNW_RBP_SAME;
+	if (nops && saved_at_cfa(ops, nops, &at) && at >= INT16_MIN && at <= INT16_MAX) {
+		*off = (int16_t)at;
+		return UNW_RBP_CFA;
+	}
+	return UNW_RBP_UNDEF;
+}
+
 /* Fills row (off aside) from libdw's rules for one frame state. */
 static void classify(Dwarf_Frame *fr, struct unw_row *row)
 {
@@ -342,9 +366,11 @@ static void classify(Dwarf_Frame *fr, struct unw_row *row)
 	if (nops == 1 && ops[0].atom == DW_OP_bregx) {
 		reg = ops[0].number <= 64 ? (int)ops[0].number : -1;
 		off = (int64_t)ops[0].number2;
-		if ((reg != DW_REG_RSP && reg != DW_REG_RBP) || off < INT32_MIN || off > INT32_MAX)
+		if ((reg != DW_REG_RSP && reg != DW_REG_RBP && reg != DW_REG_RBX) ||
+		    off < INT32_MIN || off > INT32_MAX)
 			return;
-		row->cfa_type = reg == DW_REG_RSP ? UNW_CFA_RSP : UNW_CFA_RBP;
+		row->cfa_type = reg == DW_REG_RSP ? UNW_CFA_RSP :
+				reg == DW_REG_RBP ? UNW_CFA_RBP : UNW_CFA_RBX;
 		row->cfa_off = (int32_t)off;
 	} else if (plt_expression(ops, nops, &row->cfa_off)) {
 		row->cfa_type = UNW_CFA_PLT;
@@ -352,15 +378,8 @@ static void classify(Dwarf_Frame *fr, struct unw_row *row)
 		return;
 	}
 
-	row->rbp_type = UNW_RBP_UNDEF;
-	if (dwarf_frame_register(fr, DW_REG_RBP, mem, &ops, &nops))
-		return;
-	if (!nops && !ops)
-		row->rbp_type = UNW_RBP_SAME;
-	else if (nops && saved_at_cfa(ops, nops, &off) && off >= INT16_MIN && off <= INT16_MAX) {
-		row->rbp_type = UNW_RBP_CFA;
-		row->rbp_off = (int16_t)off;
-	}
+	row->rbp_type = saved_rule(fr, DW_REG_RBP, &row->rbp_off);
+	row->rbx_type = saved_rule(fr, DW_REG_RBX, &row->rbx_off);
 }
 
 /* Walks the FDE covering [lo, hi) row by row. */
@@ -643,7 +662,8 @@ static int fde_cmp(const void *a, const void *c)
 static bool same_rule(const struct unw_row *a, const struct unw_row *c)
 {
 	return a->cfa_type == c->cfa_type && a->rbp_type == c->rbp_type &&
-	       a->rbp_off == c->rbp_off && a->cfa_off == c->cfa_off;
+	       a->rbp_off == c->rbp_off && a->cfa_off == c->cfa_off &&
+	       a->rbx_type == c->rbx_type && a->rbx_off == c->rbx_off;
 }
 
 static void table__push(struct cfi_table *t, uint64_t off, const struct unw_row *rule)

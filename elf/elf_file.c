@@ -100,7 +100,14 @@ int elf_file__read_build_id(int fd, uint8_t *out, uint32_t *len)
 	return err;
 }
 
-int elf_segments__read(void *elf, struct rec_segment **out, size_t *nr_out)
+/*
+ * The PT_LOAD segments of elf. A separate debug file keeps the program
+ * headers of its binary but may give a segment no file bytes (its sections
+ * are NOBITS): with extent_of_memory, such a segment spans p_memsz, so an
+ * offset of the binary still translates through it.
+ */
+static int read_segments_of(void *elf, bool extent_of_memory, struct rec_segment **out,
+			    size_t *nr_out)
 {
 	struct rec_segment *segs;
 	size_t i, nph, nr = 0;
@@ -118,12 +125,38 @@ int elf_segments__read(void *elf, struct rec_segment **out, size_t *nr_out)
 			continue;
 		segs[nr].offset = ph.p_offset;
 		segs[nr].vaddr = ph.p_vaddr;
-		segs[nr].filesz = ph.p_filesz;
+		segs[nr].filesz = !ph.p_filesz && extent_of_memory ? ph.p_memsz : ph.p_filesz;
 		nr++;
 	}
 	*out = segs;
 	*nr_out = nr;
 	return 0;
+}
+
+int elf_segments__read(void *elf, struct rec_segment **segs, size_t *nr)
+{
+	return read_segments_of(elf, false, segs, nr);
+}
+
+int elf_segments__read_debug(void *elf, struct rec_segment **segs, size_t *nr)
+{
+	return read_segments_of(elf, true, segs, nr);
+}
+
+int elf_segments__offset_to_vaddr(const struct rec_segment *segs, size_t nr, uint64_t off,
+				  uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct rec_segment *s = &segs[i];
+
+		if (off >= s->offset && off - s->offset < s->filesz) {
+			*vaddr = off - s->offset + s->vaddr;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uint64_t vaddr,
@@ -701,17 +734,7 @@ long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr)
 
 int elf_file__offset_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr)
 {
-	size_t i;
-
-	for (i = 0; i < f->nr_segs; i++) {
-		const struct rec_segment *s = &f->segs[i];
-
-		if (off >= s->offset && off - s->offset < s->filesz) {
-			*vaddr = off - s->offset + s->vaddr;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	return elf_segments__offset_to_vaddr(f->segs, f->nr_segs, off, vaddr);
 }
 
 int vdso__image(const void **image, size_t *size)
@@ -847,19 +870,34 @@ const void *elf_file__bytes(const struct elf_file *f, size_t *size)
 	return elf_rawfile(f->elf, size);
 }
 
+int elf_build_id__debug_path(char *buf, size_t size, const char *dir, const uint8_t *id,
+			     uint32_t len)
+{
+	size_t n;
+	uint32_t i;
+	int w;
+
+	if (!len)
+		return -EINVAL;
+	w = snprintf(buf, size, "%s/.build-id/%02x/", dir, id[0]);
+	if (w < 0 || (size_t)w >= size)
+		return -ENAMETOOLONG;
+	n = (size_t)w;
+	for (i = 1; i < len; i++, n += 2)
+		if (n + 2 >= size || snprintf(buf + n, size - n, "%02x", id[i]) != 2)
+			return -ENAMETOOLONG;
+	w = snprintf(buf + n, size - n, ".debug");
+	return w < 0 || (size_t)w >= size - n ? -ENAMETOOLONG : 0;
+}
+
 static int find_debug_file(const struct elf_file *f, const char *path, struct elf_file **out)
 {
 	char buf[4096 + 64], dir[4096];
 	const char *link, *slash;
-	size_t n;
-	uint32_t i;
 
-	if (!f->build_id_len)
+	if (elf_build_id__debug_path(buf, sizeof(buf), "/usr/lib/debug", f->build_id,
+				     f->build_id_len))
 		return -ENOENT;
-	n = (size_t)snprintf(buf, sizeof(buf), "/usr/lib/debug/.build-id/%02x/", f->build_id[0]);
-	for (i = 1; i < f->build_id_len; i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%02x", f->build_id[i]);
-	snprintf(buf + n, sizeof(buf) - n, ".debug");
 	if (!open_if_same(f, buf, out))
 		return 0;
 	link = debuglink(f);

@@ -70,6 +70,21 @@ int elf_file__offset_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *
 int elf_segments__read(void *elf, struct rec_segment **segs, size_t *nr);
 
 /*
+ * The same for a separate debug file, whose PT_LOAD segments may have no
+ * file bytes (NOBITS sections): such a segment spans its memory size, so
+ * offsets of the binary it describes still translate.
+ */
+int elf_segments__read_debug(void *elf, struct rec_segment **segs, size_t *nr);
+
+/*
+ * The one file-offset -> virtual-address translation of eprof, over PT_LOAD
+ * segments (from a binary, a debug file or a recording). -ENOENT when no
+ * segment's file image covers off.
+ */
+int elf_segments__offset_to_vaddr(const struct rec_segment *segs, size_t nr, uint64_t off,
+				  uint64_t *vaddr);
+
+/*
  * Translates an ELF virtual address to a file offset via PT_LOAD segments
  * (the inverse of elf_file__offset_to_vaddr); *left is how many bytes of
  * that segment's file image start at vaddr. -ENOENT when no segment's file
@@ -89,6 +104,15 @@ bool elf_file__has_section(const struct elf_file *f, const char *name);
 
 /* The whole file's bytes as libelf holds them (valid while f is open), or NULL. */
 const void *elf_file__bytes(const struct elf_file *f, size_t *size);
+
+/*
+ * DIR/.build-id/xx/rest.debug for build-id id[0 .. len), into buf (the
+ * path gdb, perf and debuginfod's clients use; DIR is /usr/lib/debug or a
+ * --debug-dir). -EINVAL without a build-id, -ENAMETOOLONG when it does
+ * not fit.
+ */
+int elf_build_id__debug_path(char *buf, size_t size, const char *dir, const uint8_t *id,
+			     uint32_t len);
 
 /*
  * Opens the separate debug file of f (the binary at path) whose build-id

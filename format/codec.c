@@ -353,49 +353,17 @@ int codec__decode_samples(const uint8_t *data, size_t len, uint64_t first_time,
 	return cursor__left(&c) ? -EBADMSG : 0;
 }
 
-static size_t idset_slot(const struct idset *s, uint32_t id)
-{
-	/* Fibonacci hashing spreads dense ids 1, 2, 3... over the table */
-	return (size_t)(((uint64_t)id * 0x9e3779b97f4a7c15ull) >> 32) & (s->cap - 1);
-}
-
-static int idset_insert(struct idset *s, uint32_t id)
-{
-	size_t i = idset_slot(s, id);
-
-	while (s->slots[i]) {
-		if (s->slots[i] == (uint64_t)id + 1)
-			return 0;
-		i = (i + 1) & (s->cap - 1);
-	}
-	s->slots[i] = (uint64_t)id + 1;
-	s->nr++;
-	return 1;
-}
-
 int idset__add(struct idset *s, uint32_t id)
 {
-	if ((s->nr + 1) * 2 > s->cap) {		/* keep the load under one half */
-		struct idset bigger = { NULL, s->cap ? s->cap * 2 : 64, 0 };
-		size_t i;
+	uint32_t *slot;
+	bool added;
+	int err;
 
-		if (bigger.cap > SIZE_MAX / sizeof(uint64_t) / 2)
-			return -ENOMEM;
-		bigger.slots = calloc(bigger.cap, sizeof(uint64_t));
-		if (!bigger.slots)
-			return -ENOMEM;
-		for (i = 0; i < s->cap; i++)
-			if (s->slots[i])
-				idset_insert(&bigger, (uint32_t)(s->slots[i] - 1));
-		free(s->slots);
-		*s = bigger;
-	}
-	return idset_insert(s, id);
+	err = hashmap__upsert(&s->ids, hash_u64(id), hashmap_eq_u32, &id, NULL, id, &slot, &added);
+	return err ? err : added;
 }
 
 void idset__release(struct idset *s)
 {
-	free(s->slots);
-	s->slots = NULL;
-	s->cap = s->nr = 0;
+	hashmap__release(&s->ids);
 }

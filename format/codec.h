@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "format/recording.h"
+#include "util/hashmap.h"
 
 /* Largest decompressed BLOB a reader accepts (zstd frame content size). */
 #define CODEC_MAX_DECOMPRESSED	(256u << 20)
@@ -184,9 +185,7 @@ int codec__decode_samples(const uint8_t *data, size_t len, uint64_t first_time,
 /* --- a set of 32-bit ids (stack ids seen) ------------------------------- */
 
 struct idset {
-	uint64_t *slots;	/* 0: empty, else id + 1 */
-	size_t cap;		/* a power of two, or 0 */
-	size_t nr;
+	struct hashmap ids;	/* values are the ids themselves */
 };
 
 /* Adds id: 1 when it was new, 0 when already there, -ENOMEM. */

@@ -914,6 +914,23 @@ int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, 
 	return err;
 }
 
+static int add_offcpu_loss(void *ctx, const struct rec_offcpu_loss *l)
+{
+	struct rec_offcpu_loss *sum = ctx;
+
+	sum->lost += l->lost;
+	sum->lost_ns += l->lost_ns;
+	sum->untracked += l->untracked;
+	sum->lost_stacks += l->lost_stacks;
+	return 0;
+}
+
+int recording__offcpu_loss_total(struct recording *rec, struct rec_offcpu_loss *out)
+{
+	memset(out, 0, sizeof(*out));
+	return recording__for_each_offcpu_loss(rec, add_offcpu_loss, out);
+}
+
 int recording__for_each_offcpu_loss(struct recording *rec, rec_offcpu_loss_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;

@@ -792,21 +792,6 @@ out:
 	return err;
 }
 
-bool rec_binary__offset_to_vaddr(const struct rec_binary *b, uint64_t off, uint64_t *vaddr)
-{
-	size_t i;
-
-	for (i = 0; i < b->nr_segments; i++) {
-		const struct rec_segment *seg = &b->segments[i];
-
-		if (off >= seg->offset && off - seg->offset < seg->filesz) {
-			*vaddr = seg->vaddr + (off - seg->offset);
-			return true;
-		}
-	}
-	return false;
-}
-
 void rec_ticks__add(struct rec_ticks *sum, const struct rec_ticks *t)
 {
 	if (!sum->period_ns) {

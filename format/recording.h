@@ -135,13 +135,6 @@ struct rec_binary {
 	const struct rec_symbol *symbols;	/* sorted by addr */
 };
 
-/*
- * Translates file offset off of binary b to its ELF virtual address through
- * b's segments. Returns false when no segment covers off (then callers may
- * treat off itself as the address, as for a binary without segments).
- */
-bool rec_binary__offset_to_vaddr(const struct rec_binary *b, uint64_t off, uint64_t *vaddr);
-
 /* A kernel symbol [addr, end); module is NULL for the core kernel. */
 struct rec_ksym {
 	uint64_t addr;
@@ -435,6 +428,8 @@ int recording__for_each_offcpu(struct recording *rec, rec_offcpu_fn fn, void *ct
 /* Sums in flush order; a sum may not claim more time than the span, nor a repeated key per flush. */
 int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, void *ctx);
 int recording__for_each_offcpu_loss(struct recording *rec, rec_offcpu_loss_fn fn, void *ctx);
+/* The off-CPU loss rows summed into *out (zeroed first; time and cpu stay 0). */
+int recording__offcpu_loss_total(struct recording *rec, struct rec_offcpu_loss *out);
 /* JIT maps cut by the recorder, by tgid; none in a v1 file. */
 int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx);
 

@@ -49,6 +49,7 @@
 #include "elf/elf_file.h"
 #include "record/jitmap.h"
 #include "record/session.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -80,7 +81,7 @@ struct binary {
 
 struct jit_addr {
 	uint32_t pid;
-	uint64_t addr;
+	struct jit_sample v;		/* the address and its sample's time */
 };
 
 struct ksym_tmp;
@@ -88,7 +89,7 @@ struct ksym_tmp;
 struct capture {
 	struct binary *bins;
 	size_t nr_bins, alloc_bins;
-	struct u64map bin_index;	/* hash of the key -> index + 1 (probing on collisions) */
+	struct hashmap bin_index;	/* hash of the key -> index into bins */
 	size_t *step_bins;		/* binaries with offsets in this step */
 	size_t nr_step, alloc_step;
 
@@ -188,7 +189,7 @@ void capture__free(struct capture *c)
 		elf_file__close(b->f);
 	}
 	free(c->bins);
-	u64map__release(&c->bin_index);
+	hashmap__release(&c->bin_index);
 	free(c->step_bins);
 	u64vec__release(&c->pairs);
 	u64vec__release(&c->retry);
@@ -256,41 +257,51 @@ static bool same_key(const struct binary *b, const struct mapping *m, bool vdso)
 	return !strcmp(b->path, m->path);
 }
 
+/* What binary_for() looks for: the key of a mapping's binary. */
+struct bin_key {
+	const struct mapping *m;
+	bool vdso;
+};
+
+static bool bin_eq(uint32_t i, const void *key, const void *ctx)
+{
+	const struct bin_key *k = key;
+
+	return same_key(&((const struct capture *)ctx)->bins[i], k->m, k->vdso);
+}
+
 static struct binary *binary_for(struct capture *c, const struct mapping *m)
 {
-	bool vdso = !strcmp(m->path, "[vdso]"), added;
-	uint64_t key, *slot;
+	struct bin_key k = { m, !strcmp(m->path, "[vdso]") };
+	uint32_t *slot;
+	uint64_t hash;
 	struct binary *b;
 	char *path;
 	size_t i;
 
-	if (vdso)
-		key = hash_bytes("[vdso]", 6);
+	if (k.vdso)
+		hash = hash_str("[vdso]");
 	else if (m->build_id_len)
-		key = hash_bytes(m->build_id, m->build_id_len);
+		hash = hash_bytes(m->build_id, m->build_id_len);
 	else
-		key = hash_bytes(m->path, strlen(m->path));
-	for (;; key++) {
-		if (u64map__upsert(&c->bin_index, key, 0, &slot, &added))
-			return NULL;
-		if (added)
-			break;
-		b = &c->bins[*slot - 1];
-		if (same_key(b, m, vdso))
-			goto found;
+		hash = hash_str(m->path);
+	slot = hashmap__find(&c->bin_index, hash, bin_eq, &k, c);
+	if (slot) {
+		b = &c->bins[*slot];
+		goto found;
 	}
 	path = strdup(m->path);
-	if (!path || vec__grow(&c->bins, &c->alloc_bins, c->nr_bins + 1, sizeof(*c->bins))) {
+	if (!path || vec__grow(&c->bins, &c->alloc_bins, c->nr_bins + 1, sizeof(*c->bins)) ||
+	    hashmap__add(&c->bin_index, hash, (uint32_t)c->nr_bins)) {
 		free(path);
-		return NULL;	/* capture fails with -ENOMEM: the slot is never read */
+		return NULL;	/* capture fails with -ENOMEM */
 	}
-	b = &c->bins[c->nr_bins];
+	b = &c->bins[c->nr_bins++];
 	memset(b, 0, sizeof(*b));
-	b->vdso = vdso;
+	b->vdso = k.vdso;
 	b->path = path;
 	b->build_id_len = m->build_id_len;
 	memcpy(b->build_id, m->build_id, sizeof(b->build_id));
-	*slot = ++c->nr_bins;
 found:
 	if (!b->in_step) {
 		if (vec__grow(&c->step_bins, &c->alloc_step, c->nr_step + 1, sizeof(*c->step_bins)))
@@ -308,12 +319,13 @@ found:
 	return b;
 }
 
-static int note_jit(struct capture *c, uint32_t pid, uint64_t addr)
+static int note_jit(struct capture *c, uint32_t pid, uint64_t addr, uint64_t t)
 {
 	if (vec__grow(&c->jit, &c->alloc_jit, c->nr_jit + 1, sizeof(*c->jit)))
 		return -ENOMEM;
 	c->jit[c->nr_jit].pid = pid;
-	c->jit[c->nr_jit].addr = addr;
+	c->jit[c->nr_jit].v.addr = addr;
+	c->jit[c->nr_jit].v.time_ns = t;
 	c->nr_jit++;
 	return 0;
 }
@@ -334,7 +346,7 @@ static int add_user_addr(struct capture *c, struct session *s, uint32_t tgid, ui
 	}
 
 	if (!m || !is_file_path(m->path)) {
-		if (note_jit(c, tgid, addr))
+		if (note_jit(c, tgid, addr, t))
 			return -ENOMEM;
 		if (!m)
 			return 1;
@@ -594,31 +606,34 @@ static int jit_cmp(const void *a, const void *b)
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->v.addr != y->v.addr)
+		return x->v.addr < y->v.addr ? -1 : 1;
+	return x->v.time_ns < y->v.time_ns ? -1 : x->v.time_ns > y->v.time_ns;
 }
 
 /* This step's anonymous addresses, process by process, to the JIT maps. */
 static int store_jit(struct capture *c, struct session *s)
 {
-	struct u64vec addrs = { 0 };
-	size_t i, j;
+	struct jit_sample *v = NULL;
+	size_t i, j, nr, alloc = 0;
 	int err = 0;
 
 	if (c->nr_jit > 1)
 		qsort(c->jit, c->nr_jit, sizeof(*c->jit), jit_cmp);
 	for (i = 0; i < c->nr_jit && !err; i = j) {
-		addrs.nr = 0;
-		for (j = i; j < c->nr_jit && c->jit[j].pid == c->jit[i].pid && !err; j++)
-			if (!addrs.nr || addrs.v[addrs.nr - 1] != c->jit[j].addr)
-				err = u64vec__push(&addrs, c->jit[j].addr);
+		nr = 0;
+		for (j = i; j < c->nr_jit && c->jit[j].pid == c->jit[i].pid && !err; j++) {
+			err = vec__grow(&v, &alloc, nr + 1, sizeof(*v));
+			if (!err)
+				v[nr++] = c->jit[j].v;
+		}
 		if (err)
 			err = pr_errno(err, "cannot capture JIT symbols");
 		else
-			err = jitmaps__store(s->jitmaps, s, c->jit[i].pid, addrs.v, addrs.nr,
-					     &c->st.jit_maps);
+			err = jitmaps__store(s->jitmaps, s, c->jit[i].pid, v, nr, &c->st.jit_maps);
 	}
 	c->nr_jit = 0;
-	u64vec__release(&addrs);
+	free(v);
 	return err;
 }
 

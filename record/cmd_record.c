@@ -687,6 +687,45 @@ static void status_line__clear(struct status_line *sl)
 }
 
 /*
+ * A commit: the sampler's counters (losses, ticks) and the off-CPU sums are
+ * read here and handed to the session, so that session.c never calls the
+ * sampler, which calls it.
+ */
+static int commit(struct session *s)
+{
+	struct session_counters c = { .time_ns = now_ns() };
+	struct rec_ticks *ticks = NULL;
+	uint64_t *stats = NULL;
+	size_t nr;
+	int err = 0;
+
+	if (!s->sampler)
+		return session__commit(s, NULL);
+	nr = sampler__nr_cpus(s->sampler);
+	stats = calloc((size_t)s->nr_possible_cpus * EV_STAT_MAX, sizeof(*stats));
+	ticks = calloc(nr ? nr : 1, sizeof(*ticks));
+	if (!stats || !ticks) {
+		err = pr_errno(-ENOMEM, "cannot read the sampler's counters");
+		goto out;
+	}
+	err = sampler__read_stats(s->sampler, stats);
+	if (!err && nr)
+		err = sampler__account_ticks(s->sampler, c.time_ns, ticks, &nr);
+	if (!err && s->offcpu)
+		err = offcpu__flush(s, s->final_ns ? s->final_ns : c.time_ns, stats);
+	if (err)
+		goto out;
+	c.stats = stats;
+	c.ticks = ticks;
+	c.nr_ticks = nr;
+	err = session__commit(s, &c);
+out:
+	free(ticks);
+	free(stats);
+	return err;
+}
+
+/*
  * Runs until the targets are gone, the duration (from since_ns) is over, or
  * a signal.
  */
@@ -742,7 +781,7 @@ static int switch_output(struct session *s, struct rotation *r)
 	err = err ?: sideband__consume(s->sideband);
 	t = now_ns();
 	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
-	err = err ?: session__commit(s);
+	err = err ?: commit(s);
 	err = err ?: capture__run(s->capture, s, &cst);
 	err = err ?: jitmaps__after_commit(s->jitmaps, s->rec);
 	err = err ?: recording__finish(s->rec);
@@ -774,7 +813,7 @@ static int switch_output(struct session *s, struct rotation *r)
 	free(r->name);
 	r->name = name;
 	err = write_start_meta(s, r->online, r->nr_online, t - SWITCH_OVERLAP_NS);
-	return err ?: session__commit(s);
+	return err ?: commit(s);
 }
 
 static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
@@ -832,7 +871,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 		if (!err)
 			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
 		if (!err && commit_due(s))
-			err = session__commit(s);
+			err = commit(s);
 		if (!err && switch_due(s, rot))
 			err = switch_output(s, rot);
 		status_line__tick(sl, s);
@@ -907,27 +946,18 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 		size, unw, why);
 }
 
-static void session__release(struct session *s)
+/* The pipeline stages first (the sampler's links before anything else goes), then the session. */
+static void close_all(struct session *s)
 {
 	unwinder__close(s->unwinder);
-	sampler__close(s->sampler);	/* destroys links before anything else goes */
+	sampler__close(s->sampler);
 	sideband__close(s->sideband);
-	jitmaps__free(s->jitmaps);
 	offcpu__free(s->offcpu);
-	capture__free(s->capture);
-	stack_table__release(&s->stacks);
-	u64map__release(&s->pairs);
-	u64map__release(&s->tid_comm);
-	u64map__release(&s->procs);
-	u64map__release(&s->exec_ns);
-	free(s->comms);
-	session__release_kept(s);
-	free(s->lost_sideband);
-	free(s->stats_prev);
-	free(s->stats_total);
-	free(s->tick_rows);
-	free(s->tick_sum);
-	recording__close(s->rec);
+	s->unwinder = NULL;
+	s->sampler = NULL;
+	s->sideband = NULL;
+	s->offcpu = NULL;
+	session__release(s);
 }
 
 /*
@@ -1055,6 +1085,101 @@ static int child_exit_status(const struct target *t)
 	return EXIT_FAIL;
 }
 
+/*
+ * Opens the pipeline in order: the sampler (and its off-CPU reader and
+ * unwinder), the command at its gate or the -p targets, the side-band and,
+ * without a command, the processes already running. Nothing samples yet.
+ * Prints; -errno.
+ */
+static int open_stages(struct session *s, struct target *t, int old_nice, uint64_t entry_ns)
+{
+	const struct record_opts *o = s->opts;
+	size_t i;
+	int err;
+
+	err = sampler__open(s, &s->sampler);
+	if (!err && o->off_cpu) {
+		int start_fd, sums_fd;
+
+		sampler__offcpu_fds(s->sampler, &start_fd, &sums_fd);
+		err = offcpu__new(start_fd, sums_fd, s->nr_possible_cpus, &s->offcpu);
+	}
+	if (err)
+		return err;
+	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
+	if (sampler__unwinds(s->sampler)) {
+		err = unwinder__open(s, o->unwind_budget, &s->unwinder);
+		if (err)
+			return err;
+	}
+	if (o->mode == TARGET_CMD) {
+		err = target__fork(t, o->cmd);
+		if (!err)
+			err = sampler__add_target(s->sampler, (uint32_t)t->child);
+		if (err)
+			return err;
+		/* still at its gate: it runs at the priority eprof was started with */
+		if (setpriority(PRIO_PROCESS, (id_t)t->child, old_nice))
+			pr_debug("cannot reset the command's priority: %s", strerror(errno));
+		signal(SIGPIPE, SIG_IGN);	/* a child killed at its gate must not kill us */
+	}
+	for (i = 0; i < o->nr_pids && o->mode == TARGET_PIDS; i++) {
+		err = sampler__add_target(s->sampler, o->pids[i]);
+		if (err)
+			return err;
+	}
+	err = sideband__open(s, &s->sideband);
+	if (!err && o->mode != TARGET_CMD)
+		err = sideband__scan_proc(s->sideband, o->pids, o->nr_pids, o->mode == TARGET_ALL);
+	if (err)
+		return err;
+	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
+	/* -p: the running processes' tables are ready before the first sample */
+	if (o->mode == TARGET_PIDS)
+		err = unwinder__drain(s->unwinder, UNWIND_PREPARE_PID_NS);
+	return err;
+}
+
+/*
+ * Stops sampling, keeps everything already queued, makes the last commit
+ * and completes the file: symbols, unwind counts, JIT maps, the "closed
+ * cleanly" flag. err is the record loop's: on an error the file is left as
+ * its last commit made it. *end_ns is when sampling stopped.
+ */
+static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64_t *end_ns,
+			   struct capture_stats *cst)
+{
+	bool more;
+
+	sampler__detach(s->sampler);
+	*end_ns = now_ns();
+	pr_debug("sampler detached at %.3f s", (now_ns() - entry_ns) / 1e9);
+	if (!err)
+		err = sampler__consume(s->sampler, SIZE_MAX, &more);
+	if (!err)
+		err = sideband__consume(s->sideband);
+	if (!err && s->offcpu) {
+		err = offcpu__close_open(s, *end_ns);
+		s->final_ns = *end_ns;	/* the last sums are flushed at the end */
+	}
+	if (!err)
+		err = set_meta_u64(s->rec, REC_META_END_NS, *end_ns);
+	if (!err)
+		err = commit(s);
+	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
+	if (!err)
+		err = capture__run(s->capture, s, cst);
+	if (!err)
+		err = unwinder__store(s->unwinder, s->stats_total);
+	if (!err)
+		err = jitmaps__after_commit(s->jitmaps, s->rec);
+	if (!err)
+		err = recording__finish(s->rec);
+	pr_debug("symbols captured, file finished at %.3f s", (now_ns() - entry_ns) / 1e9);
+	debug_schedstat();
+	return err;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts opts;
@@ -1063,8 +1188,8 @@ int cmd_record(int argc, char **argv)
 	struct capture_stats cst;
 	struct status_line sl;
 	uint32_t *online = NULL;
-	size_t nr_online = 0, i;
-	uint64_t entry_ns = now_ns(), start_ns = 0, end_ns;
+	size_t nr_online = 0;
+	uint64_t entry_ns = now_ns(), start_ns = 0, end_ns = 0;
 	bool started = false;
 	int err, status = EXIT_FAIL, old_nice, cgroup_fd = -1;
 	struct rotation rot;
@@ -1119,63 +1244,23 @@ int cmd_record(int argc, char **argv)
 	if (opts.mode == TARGET_PIDS && target__watch_pids(&t, opts.pids, opts.nr_pids))
 		goto out;
 
-	s.opts = &opts;
-	s.nr_possible_cpus = libbpf_num_possible_cpus();
-	if (s.nr_possible_cpus <= 0) {
-		pr_errno(s.nr_possible_cpus, "cannot count the possible CPUs");
+	err = libbpf_num_possible_cpus();
+	if (err <= 0) {
+		pr_errno(err, "cannot count the possible CPUs");
 		goto out;
 	}
-	s.lost_sideband = calloc((size_t)s.nr_possible_cpus, sizeof(*s.lost_sideband));
-	s.stats_prev = calloc((size_t)s.nr_possible_cpus * EV_STAT_MAX,
-			      sizeof(*s.stats_prev));
-	s.stats_total = calloc(EV_STAT_MAX, sizeof(*s.stats_total));
-	s.jitmaps = jitmaps__new();
-	s.capture = capture__new();
-	if (!s.lost_sideband || !s.stats_prev || !s.stats_total || !s.jitmaps || !s.capture) {
-		pr_errno(-ENOMEM, "cannot start recording");
+	if (session__init(&s, &opts, err))
 		goto out;
-	}
 	if (recording__create(opts.output, &s.rec))
 		goto out;
-	if (sampler__open(&s, &s.sampler))
-		goto out;
-	if (opts.off_cpu) {
-		int start_fd, sums_fd;
-
-		sampler__offcpu_fds(s.sampler, &start_fd, &sums_fd);
-		if (offcpu__new(start_fd, sums_fd, s.nr_possible_cpus, &s.offcpu))
-			goto out;
-	}
-	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
-	if (sampler__unwinds(s.sampler) &&
-	    unwinder__open(&s, opts.unwind_budget, &s.unwinder))
-		goto out;
-	if (opts.mode == TARGET_CMD) {
-		if (target__fork(&t, opts.cmd) || sampler__add_target(s.sampler, (uint32_t)t.child))
-			goto out;
-		/* still at its gate: it runs at the priority eprof was started with */
-		if (setpriority(PRIO_PROCESS, (id_t)t.child, old_nice))
-			pr_debug("cannot reset the command's priority: %s", strerror(errno));
-		signal(SIGPIPE, SIG_IGN);	/* a child killed at its gate must not kill us */
-	}
-	for (i = 0; i < opts.nr_pids && opts.mode == TARGET_PIDS; i++)
-		if (sampler__add_target(s.sampler, opts.pids[i]))
-			goto out;
-	if (sideband__open(&s, &s.sideband))
-		goto out;
-	if (opts.mode != TARGET_CMD &&
-	    sideband__scan_proc(s.sideband, opts.pids, opts.nr_pids, opts.mode == TARGET_ALL))
-		goto out;
-	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
-	/* -p: the running processes' tables are ready before the first sample */
-	if (opts.mode == TARGET_PIDS && unwinder__drain(s.unwinder, UNWIND_PREPARE_PID_NS))
+	if (open_stages(&s, &t, old_nice, entry_ns))
 		goto out;
 	start_ns = now_ns();
 	if (write_start_meta(&s, online, nr_online, start_ns))
 		goto out;
 	if (sampler__attach(s.sampler, opts.cpus, opts.nr_cpus, opts.freq))
 		goto out;
-	if (session__commit(&s))	/* the file is a valid recording from here on */
+	if (commit(&s))	/* the file is a valid recording from here on */
 		goto out;
 	if (opts.mode == TARGET_CMD)
 		prepare_command(&s, opts.cmd[0]);
@@ -1209,36 +1294,7 @@ int cmd_record(int argc, char **argv)
 	rot.file_start_ns = start_ns;
 	err = record_loop(&s, &t, entry_ns, &sl, &rot);
 
-	/* Stop sampling, then keep everything already queued. */
-	sampler__detach(s.sampler);
-	end_ns = now_ns();
-	pr_debug("sampler detached at %.3f s", (now_ns() - entry_ns) / 1e9);
-	if (!err) {
-		bool more;
-
-		err = sampler__consume(s.sampler, SIZE_MAX, &more);
-	}
-	if (!err)
-		err = sideband__consume(s.sideband);
-	if (!err && s.offcpu) {
-		err = offcpu__close_open(&s, end_ns);
-		s.final_ns = end_ns;	/* the last sums are flushed at the end */
-	}
-	if (!err)
-		err = set_meta_u64(s.rec, REC_META_END_NS, end_ns);
-	if (!err)
-		err = session__commit(&s);
-	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
-	if (!err)
-		err = capture__run(s.capture, &s, &cst);
-	if (!err)
-		err = unwinder__store(s.unwinder, s.stats_total);
-	if (!err)
-		err = jitmaps__after_commit(s.jitmaps, s.rec);
-	if (!err)
-		err = recording__finish(s.rec);
-	pr_debug("symbols captured, file finished at %.3f s", (now_ns() - entry_ns) / 1e9);
-	debug_schedstat();
+	err = stop_and_finish(&s, err, entry_ns, &end_ns, &cst);
 	if (err)
 		goto out;
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
@@ -1268,7 +1324,8 @@ out:
 				status = 128 + stop_signal;
 		}
 	}
-	session__release(&s);
+	close_all(&s);
+	pr_debug("released at %.3f s", (now_ns() - entry_ns) / 1e9);
 	free(rot.name);		/* opts.output points to it */
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);

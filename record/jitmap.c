@@ -24,6 +24,13 @@
  * so a sparse terabyte file ends the count too), and the cut is stored in
  * the recording (jit_map_cut) for `eprof info` to show. A map that was cut
  * is not read again while its process lives: only once more at its exit.
+ *
+ * A pid is reused: a map is one process's, from its fork (jitmaps__new_process)
+ * to the next fork of that pid, and samples are matched to it by time. A
+ * later process's symbols are stored under "/tmp/perf-PID.map@FORK_NS", so
+ * that report never lends one process's JIT names to another. The exit
+ * record's read is the last of a process's map; when it was lost, the map
+ * is not read for that process again (the file may be the next one's).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +52,8 @@
 
 struct jitmap {
 	uint32_t pid;
+	uint64_t born_ns;		/* its process's fork; 0: before any fork seen */
+	size_t older;			/* index + 1 of the previous process of pid, 0: none */
 	struct rec_symbol *syms;	/* sorted by addr; names point into text */
 	size_t nr;
 	char *text;			/* the bytes read, lines NUL-terminated */
@@ -64,7 +73,8 @@ struct jitmap {
 };
 
 struct jitmaps {
-	struct u64map index;		/* pid -> index + 1 */
+	struct u64map index;		/* pid -> index + 1 of its latest process */
+	struct u64map born;		/* pid -> fork time of its latest process */
 	struct jitmap *maps;
 	size_t nr, alloc;
 	size_t held;			/* sum of the maps' held bytes */
@@ -97,6 +107,7 @@ void jitmaps__free(struct jitmaps *j)
 	}
 	free(j->maps);
 	u64map__release(&j->index);
+	u64map__release(&j->born);
 	free(j);
 }
 
@@ -288,22 +299,27 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
 	return 0;
 }
 
-static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid)
+/*
+ * The map of pid's latest process; with fresh, a new one even if pid has
+ * one (the pid was reused). NULL on ENOMEM.
+ */
+static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid, bool fresh)
 {
-	uint64_t *slot;
+	uint64_t *slot, *born;
 	bool added;
 	struct jitmap *m;
 
 	if (u64map__upsert(&j->index, pid, 0, &slot, &added))
 		return NULL;
-	if (!added)
+	if (!added && !fresh)
 		return &j->maps[*slot - 1];
 	if (j->nr == j->alloc) {
 		size_t n = j->alloc ? j->alloc * 2 : 16;
 
 		m = reallocarray(j->maps, n, sizeof(*m));
 		if (!m) {
-			*slot = 0;
+			if (added)
+				*slot = 0;
 			return NULL;
 		}
 		j->maps = m;
@@ -312,8 +328,30 @@ static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid)
 	m = &j->maps[j->nr];
 	memset(m, 0, sizeof(*m));
 	m->pid = pid;
+	born = u64map__find(&j->born, pid);
+	m->born_ns = born ? *born : 0;
+	m->older = *slot;	/* 0 when added */
 	*slot = ++j->nr;
 	return m;
+}
+
+/* The map of the process that had pid at time t, or NULL. */
+static struct jitmap *jitmap_at(struct jitmaps *j, uint32_t pid, uint64_t t)
+{
+	struct jitmap *m = jitmap_of(j, pid, false);
+
+	while (m && m->born_ns > t)
+		m = m->older ? &j->maps[m->older - 1] : NULL;
+	return m;
+}
+
+/* "/tmp/perf-PID.map", and "@FORK_NS" after it for a reused pid. */
+static void map_name(const struct jitmap *m, char *buf, size_t len, bool stored)
+{
+	if (stored && m->older)
+		snprintf(buf, len, "/tmp/perf-%u.map@%llu", m->pid, (unsigned long long)m->born_ns);
+	else
+		snprintf(buf, len, "/tmp/perf-%u.map", m->pid);
 }
 
 /*
@@ -328,7 +366,7 @@ static int refresh(struct jitmaps *j, struct jitmap *m)
 	size_t others = j->held - m->held, limit;
 	int fd, err;
 
-	snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
+	map_name(m, path, sizeof(path), false);
 	fd = safe_open_regular(path, 0, SAFE_OPEN_NOFOLLOW, &st);
 	if (fd < 0)
 		return 0;
@@ -373,19 +411,50 @@ static int refresh(struct jitmaps *j, struct jitmap *m)
 	return 0;
 }
 
+static int read_final(struct jitmaps *j, struct jitmap *m)
+{
+	if (m->final)
+		return 0;
+	m->final = true;
+	return refresh(j, m);
+}
+
 int jitmaps__read(struct jitmaps *j, uint32_t pid)
 {
 	struct jitmap *m;
 
 	if (!j)
 		return 0;
-	m = jitmap_of(j, pid);
+	m = jitmap_of(j, pid, false);
 	if (!m)
 		return pr_errno(-ENOMEM, "cannot keep JIT maps");
-	if (m->final)
+	return read_final(j, m);
+}
+
+int jitmaps__new_process(struct jitmaps *j, uint32_t pid, uint64_t fork_ns)
+{
+	uint64_t *slot, *born;
+	struct jitmap *m;
+	bool added;
+
+	if (!j)
 		return 0;
-	m->final = true;
-	return refresh(j, m);
+	born = u64map__find(&j->born, pid);
+	if (born && *born >= fork_ns)
+		return 0;		/* this fork, or an older one, seen already */
+	if (u64map__upsert(&j->born, pid, fork_ns, &slot, &added))
+		return pr_errno(-ENOMEM, "cannot keep JIT maps");
+	*slot = fork_ns;
+	slot = u64map__find(&j->index, pid);
+	if (!slot || !*slot)
+		return 0;		/* no map looked at yet: the next is the new process's */
+	/*
+	 * The earlier process is gone, its exit record lost: the file may be
+	 * the new process's by now, so it is not read for the old one again.
+	 */
+	j->maps[*slot - 1].final = true;
+	m = jitmap_of(j, pid, true);
+	return m ? 0 : pr_errno(-ENOMEM, "cannot keep JIT maps");
 }
 
 /* Index of the symbol covering a, or -1. */
@@ -408,16 +477,15 @@ static long find(const struct jitmap *m, uint64_t a)
 
 static uint64_t sym_key(const struct rec_symbol *sym)
 {
-	return hash_u64(sym->addr) ^ hash_u64(sym->size + 1) * 31 ^
-	       hash_bytes(sym->name, strlen(sym->name));
+	return hash_mix(hash_mix(hash_str(sym->name), sym->addr), sym->size);
 }
 
-int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uint64_t *addrs,
-		   size_t n, size_t *nr_maps)
+/* jitmaps__store() for the addresses addrs (sorted, distinct) of one process's map. */
+static int store_one(struct jitmaps *j, struct session *s, struct jitmap *m,
+		     const uint64_t *addrs, size_t n, size_t *nr_maps)
 {
 	struct rec_symbol *out = NULL;
 	struct rec_binary b;
-	struct jitmap *m;
 	char path[64];
 	uint64_t *slot;
 	size_t i, nr = 0;
@@ -425,11 +493,6 @@ int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uin
 	long x;
 	int err = 0;
 
-	if (!j || !n)
-		return 0;
-	m = jitmap_of(j, pid);
-	if (!m)
-		return pr_errno(-ENOMEM, "cannot keep JIT maps");
 	/* a map cut once is read again only at the process's exit */
 	for (i = 0; i < n && !m->final && !m->cut_seen; i++) {
 		if (find(m, addrs[i]) < 0) {	/* new code since the map was read? */
@@ -459,7 +522,7 @@ int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uin
 	}
 	if (!nr)
 		goto out;
-	snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
+	map_name(m, path, sizeof(path), true);
 	memset(&b, 0, sizeof(b));
 	b.path = path;
 	b.source = "perf-map";
@@ -475,6 +538,41 @@ out:
 	return err;
 }
 
+int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid,
+		   const struct jit_sample *v, size_t n, size_t *nr_maps)
+{
+	struct jitmap *m, *next, *o;
+	uint64_t *addrs = NULL;
+	size_t i, nr;
+	int err = 0;
+
+	if (!j || !n)
+		return 0;
+	if (!jitmap_of(j, pid, false))
+		return pr_errno(-ENOMEM, "cannot keep JIT maps");
+	addrs = calloc(n, sizeof(*addrs));
+	if (!addrs)
+		return pr_errno(-ENOMEM, "cannot store JIT maps");
+	/* one pass per process that had pid in this step (usually one), oldest first */
+	for (m = NULL; !err; m = next) {
+		next = NULL;
+		for (i = 0; i < n; i++) {
+			o = jitmap_at(j, pid, v[i].time_ns);
+			if (o && (!m || o > m) && (!next || o < next))
+				next = o;
+		}
+		if (!next)
+			break;
+		for (i = 0, nr = 0; i < n; i++)
+			if (jitmap_at(j, pid, v[i].time_ns) == next &&
+			    (!nr || addrs[nr - 1] != v[i].addr))
+				addrs[nr++] = v[i].addr;
+		err = store_one(j, s, next, addrs, nr, nr_maps);
+	}
+	free(addrs);
+	return err;
+}
+
 int jitmaps__after_commit(struct jitmaps *j, struct recording *rec)
 {
 	char path[64];
@@ -485,7 +583,7 @@ int jitmaps__after_commit(struct jitmaps *j, struct recording *rec)
 		struct jitmap *m = &j->maps[i];
 
 		if (m->cut_unsaved) {
-			snprintf(path, sizeof(path), "/tmp/perf-%u.map", m->pid);
+			map_name(m, path, sizeof(path), true);
 			m->cut.tgid = m->pid;
 			m->cut.path = path;
 			err = recording__add_jit_cut(rec, &m->cut);

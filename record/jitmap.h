@@ -15,6 +15,12 @@ struct session;
 struct jitmaps;
 struct recording;
 
+/* An address outside the mapped files, and when a sample met it. */
+struct jit_sample {
+	uint64_t addr;
+	uint64_t time_ns;
+};
+
 /* NULL on ENOMEM. */
 struct jitmaps *jitmaps__new(void);
 /* Accepts NULL. */
@@ -22,20 +28,32 @@ void jitmaps__free(struct jitmaps *j);
 
 /*
  * At the exit of process pid: reads /tmp/perf-PID.map if it exists (again,
- * if it changed since it was last read), and never again. A missing or
- * unreadable map is no error: most processes have none. 0 or -ENOMEM.
+ * if it changed since it was last read), and never again for this process.
+ * A missing or unreadable map is no error: most processes have none. 0 or
+ * -ENOMEM.
  */
 int jitmaps__read(struct jitmaps *j, uint32_t pid);
 
 /*
- * Adds to s->rec, as a binary of path /tmp/perf-PID.map, the symbols of
- * pid's map covering addrs (sorted) that are not stored yet. While the
- * process lives, the map is read first if it was not, or if it changed and
+ * A new process pid was forked at fork_ns (pid reuse is possible): from
+ * fork_ns on, /tmp/perf-PID.map is the new process's, read while it lives
+ * and at its exit; an earlier process of that pid is not read again.
+ * 0 or -ENOMEM.
+ */
+int jitmaps__new_process(struct jitmaps *j, uint32_t pid, uint64_t fork_ns);
+
+/*
+ * Adds to s->rec the symbols covering v (sorted by address) that are not
+ * stored yet, each from the map of the process that had pid at the time of
+ * its sample: the first as a binary of path /tmp/perf-PID.map, a later one
+ * (the pid reused) as /tmp/perf-PID.map@FORK_NS. An address sampled before
+ * the first process of pid that eprof knows of gets no symbol. While a
+ * process lives, its map is read first if it was not, or if it changed and
  * an address is not covered. Increments *nr_maps the first time a map gets
  * a row.
  */
-int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid, const uint64_t *addrs,
-		   size_t n, size_t *nr_maps);
+int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid,
+		   const struct jit_sample *v, size_t n, size_t *nr_maps);
 
 /*
  * Called after each commit: writes to rec the maps cut (read only in part)

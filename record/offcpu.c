@@ -31,7 +31,9 @@
 #include "record/capture.h"
 #include "record/offcpu.h"
 #include "record/session.h"
+#include "util/hashmap.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 _Static_assert(sizeof(struct ev_offcpu_stack) == sizeof(struct ev_sample) &&
 	       __builtin_offsetof(struct ev_offcpu_stack, frames) ==
@@ -47,7 +49,6 @@ _Static_assert(sizeof(struct offcpu_key) == 24 && sizeof(struct offcpu_sum) == 1
 struct shadow {
 	struct offcpu_key key;
 	struct offcpu_sum val;
-	bool used;
 };
 
 struct offcpu {
@@ -55,8 +56,9 @@ struct offcpu {
 	int nr_cpus;
 	struct u64map stack_ids;	/* stack hash -> stack id */
 	uint32_t empty_id;		/* the empty stack: for a hash whose stack never came */
-	struct shadow *shadow;		/* open addressing, power-of-two capacity */
-	size_t cap, nr;
+	struct shadow *shadow;		/* every sum seen, in the order first seen */
+	size_t nr, alloc;
+	struct hashmap shadow_index;	/* key -> index into shadow */
 	uint64_t *prev;			/* per CPU: the loss counters at the last flush */
 	struct offcpu_key *keys;	/* batch buffers */
 	struct offcpu_sum *vals;
@@ -89,6 +91,7 @@ void offcpu__free(struct offcpu *o)
 	if (!o)
 		return;
 	u64map__release(&o->stack_ids);
+	hashmap__release(&o->shadow_index);
 	free(o->shadow);
 	free(o->prev);
 	free(o->keys);
@@ -189,42 +192,29 @@ int offcpu__on_interval(struct session *s, const struct ev_offcpu *e)
 	return recording__add_offcpu(s->rec, &r);
 }
 
-static uint64_t key_hash(const struct offcpu_key *k)
+static bool shadow_eq(uint32_t val, const void *key, const void *ctx)
 {
-	return hash_bytes(k, sizeof(*k));
+	const struct offcpu *o = ctx;
+
+	return !memcmp(&o->shadow[val].key, key, sizeof(struct offcpu_key));
 }
 
-/* The shadow slot of k (inserted zeroed when new); NULL on -ENOMEM. */
+/* The shadow of k (added zeroed when new); NULL on -ENOMEM. */
 static struct shadow *shadow_get(struct offcpu *o, const struct offcpu_key *k)
 {
-	size_t i, mask;
+	uint32_t *slot;
+	bool added;
 
-	if ((o->nr + 1) * 2 > o->cap) {
-		size_t cap = o->cap ? o->cap * 2 : 1024, j;
-		struct shadow *n = calloc(cap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (j = 0; j < o->cap; j++) {
-			if (!o->shadow[j].used)
-				continue;
-			for (i = key_hash(&o->shadow[j].key) & (cap - 1); n[i].used;
-			     i = (i + 1) & (cap - 1))
-				;
-			n[i] = o->shadow[j];
-		}
-		free(o->shadow);
-		o->shadow = n;
-		o->cap = cap;
+	if (vec__grow(&o->shadow, &o->alloc, o->nr + 1, sizeof(*o->shadow)))
+		return NULL;
+	if (hashmap__upsert(&o->shadow_index, hash_bytes(k, sizeof(*k)), shadow_eq, k, o,
+			    (uint32_t)o->nr, &slot, &added))
+		return NULL;
+	if (added) {
+		memset(&o->shadow[o->nr], 0, sizeof(o->shadow[0]));
+		o->shadow[o->nr++].key = *k;
 	}
-	mask = o->cap - 1;
-	for (i = key_hash(k) & mask; o->shadow[i].used; i = (i + 1) & mask)
-		if (!memcmp(&o->shadow[i].key, k, sizeof(*k)))
-			return &o->shadow[i];
-	o->shadow[i].used = true;
-	o->shadow[i].key = *k;
-	o->nr++;
-	return &o->shadow[i];
+	return &o->shadow[*slot];
 }
 
 /* One sum as read now: a row for what grew. */

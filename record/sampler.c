@@ -211,6 +211,12 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 	bpf_program__set_autoload(sp->skel->progs.on_exec, sp->unwinds);
 	bpf_program__set_autoload(sp->skel->progs.on_switch, sp->s->opts->off_cpu);
 	sp->skel->rodata->offcpu_thresh_ns = sp->s->opts->off_cpu_thresh_ns;
+	if (!sp->s->opts->off_cpu) {
+		/* unused without --off-cpu: no kernel memory for them (about 10 MB) */
+		bpf_map__set_max_entries(sp->skel->maps.offcpu_start, 1);
+		bpf_map__set_max_entries(sp->skel->maps.offcpu_sums, 1);
+		bpf_map__set_max_entries(sp->skel->maps.offcpu_known, 1);
+	}
 	/*
 	 * -- CMD and -p follow children unless --no-inherit; with -a everything
 	 * is sampled anyway.

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * record/session.c - what the consumers of the ring buffer and of the
- * side-band share: thread names, mappings, and the commit that writes a
- * chunk together with the symbol data its new stacks need, the loss
- * counters gained since the previous one and each sampled CPU's tick
- * account (expected, throttled, fired, kept).
+ * record/session.c - the life of one recording session and what the
+ * consumers of the ring buffer and of the side-band share: thread names,
+ * mappings, and the commit that writes a chunk together with the symbol
+ * data its new stacks need, the loss counters gained since the previous one
+ * and each sampled CPU's tick account (expected, throttled, fired, kept).
+ *
+ * The session calls no pipeline stage back: the sampler, the side-band and
+ * the off-CPU reader call into it, and cmd_record.c reads the sampler's
+ * counters and hands them to session__commit().
  */
 #include <errno.h>
 #include <linux/types.h>
@@ -14,9 +18,7 @@
 
 #include "events.h"
 #include "record/capture.h"
-#include "record/sampler.h"
 #include "record/jitmap.h"
-#include "record/offcpu.h"
 #include "record/session.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -320,26 +322,20 @@ int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, ui
 	return 0;
 }
 
-static int add_loss_rows(struct session *s, uint64_t time)
+/* Loss rows for what the counters cur gained since the last ones. */
+static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *cur)
 {
-	size_t n = (size_t)s->nr_possible_cpus * EV_STAT_MAX;
-	uint64_t *cur, *prev;
 	struct rec_loss l;
-	int cpu, err = 0;
+	uint64_t *prev;
+	int cpu, err;
 	size_t k;
 
-	cur = calloc(n, sizeof(*cur));
-	if (!cur)
-		return pr_errno(-ENOMEM, "cannot read the loss counters");
-	err = sampler__read_stats(s->sampler, cur);
-	if (err)
-		goto out;
 	memset(s->stats_total, 0, EV_STAT_MAX * sizeof(*s->stats_total));
 	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++)
 		for (k = 0; k < EV_STAT_MAX; k++)
 			s->stats_total[k] += cur[(size_t)cpu * EV_STAT_MAX + k];
 	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++) {
-		uint64_t *c = cur + (size_t)cpu * EV_STAT_MAX;
+		const uint64_t *c = cur + (size_t)cpu * EV_STAT_MAX;
 
 		prev = s->stats_prev + (size_t)cpu * EV_STAT_MAX;
 		memset(&l, 0, sizeof(l));
@@ -356,7 +352,7 @@ static int add_loss_rows(struct session *s, uint64_t time)
 			continue;
 		err = recording__add_loss(s->rec, &l);
 		if (err)
-			goto out;
+			return err;
 		s->total_lost += l.lost_samples;
 		s->total_ustack_fail += l.lost_ustacks;
 		s->total_kstack_fail += l.lost_kstacks;
@@ -364,32 +360,31 @@ static int add_loss_rows(struct session *s, uint64_t time)
 		s->lost_sideband[cpu] = 0;
 		memcpy(prev, c, EV_STAT_MAX * sizeof(*c));
 	}
-out:
-	free(cur);
-	return err;
+	return 0;
 }
 
-/* What each sampled CPU's clock did since the last commit. */
-static int add_tick_rows(struct session *s, uint64_t time)
+/* The tick rows of the sampled CPUs since the last commit, also summed per CPU. */
+static int add_tick_rows(struct session *s, const struct rec_ticks *rows, size_t nr)
 {
-	size_t i, nr = sampler__nr_cpus(s->sampler);
+	size_t i;
 	int err;
 
 	if (!nr)
 		return 0;
-	if (!s->tick_rows) {
-		s->tick_rows = calloc(nr, sizeof(*s->tick_rows));
+	if (!s->tick_sum) {
 		s->tick_sum = calloc((size_t)s->nr_possible_cpus, sizeof(*s->tick_sum));
-		if (!s->tick_rows || !s->tick_sum)
+		if (!s->tick_sum)
 			return pr_errno(-ENOMEM, "cannot count the clock's ticks");
 	}
-	err = sampler__account_ticks(s->sampler, time, s->tick_rows, &nr);
-	for (i = 0; !err && i < nr; i++) {
-		err = recording__add_ticks(s->rec, &s->tick_rows[i]);
-		if (!err)
-			rec_ticks__add(&s->tick_sum[s->tick_rows[i].cpu], &s->tick_rows[i]);
+	for (i = 0; i < nr; i++) {
+		if (rows[i].cpu >= (uint32_t)s->nr_possible_cpus)
+			continue;	/* never, from the sampler: tick_sum has one per possible CPU */
+		err = recording__add_ticks(s->rec, &rows[i]);
+		if (err)
+			return err;
+		rec_ticks__add(&s->tick_sum[rows[i].cpu], &rows[i]);
 	}
-	return err;
+	return 0;
 }
 
 int session__ticks(const struct session *s, struct tick_breakdown *out)
@@ -405,41 +400,20 @@ int session__ticks(const struct session *s, struct tick_breakdown *out)
 	return 1;
 }
 
-/* What the off-CPU sums and counters gained since the last commit. */
-static int flush_offcpu(struct session *s, uint64_t time)
+int session__commit(struct session *s, const struct session_counters *c)
 {
-	uint64_t *cur = calloc((size_t)s->nr_possible_cpus * EV_STAT_MAX, sizeof(*cur));
-	int err;
-
-	if (!cur)
-		return pr_errno(-ENOMEM, "cannot read the off-CPU counters");
-	err = sampler__read_stats(s->sampler, cur);
-	if (!err)
-		err = offcpu__flush(s, time, cur);
-	free(cur);
-	return err;
-}
-
-int session__commit(struct session *s)
-{
-	uint64_t t = now_ns();
+	uint64_t t = c ? c->time_ns : now_ns();
 	int err;
 
 	err = capture__step(s->capture, s);
 	if (!err)
 		err = forget_exited(s);
-	if (err)
-		return err;
-	if (s->sampler) {
-		err = add_loss_rows(s, t);
-		if (!err)
-			err = add_tick_rows(s, t);
-		if (!err && s->offcpu)
-			err = flush_offcpu(s, s->final_ns ? s->final_ns : t);
-		if (err)
-			return err;
-	}
-	err = recording__commit(s->rec);
+	if (!err && c)
+		err = add_loss_rows(s, t, c->stats);
+	if (!err && c)
+		err = add_tick_rows(s, c->ticks, c->nr_ticks);
+	if (!err)
+		err = recording__commit(s->rec);
 	if (!err)
 		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (err)
@@ -447,4 +421,40 @@ int session__commit(struct session *s)
 	s->last_commit_ns = t;
 	s->nr_commits++;
 	return 0;
+}
+
+int session__init(struct session *s, const struct record_opts *opts, int nr_possible_cpus)
+{
+	memset(s, 0, sizeof(*s));
+	s->opts = opts;
+	s->nr_possible_cpus = nr_possible_cpus;
+	s->lost_sideband = calloc((size_t)nr_possible_cpus, sizeof(*s->lost_sideband));
+	s->stats_prev = calloc((size_t)nr_possible_cpus * EV_STAT_MAX, sizeof(*s->stats_prev));
+	s->stats_total = calloc(EV_STAT_MAX, sizeof(*s->stats_total));
+	s->jitmaps = jitmaps__new();
+	s->capture = capture__new();
+	if (!s->lost_sideband || !s->stats_prev || !s->stats_total || !s->jitmaps || !s->capture) {
+		session__release(s);
+		return pr_errno(-ENOMEM, "cannot set up the recording session");
+	}
+	return 0;
+}
+
+void session__release(struct session *s)
+{
+	jitmaps__free(s->jitmaps);
+	capture__free(s->capture);
+	stack_table__release(&s->stacks);
+	u64map__release(&s->pairs);
+	u64map__release(&s->tid_comm);
+	u64map__release(&s->procs);
+	u64map__release(&s->exec_ns);
+	free(s->comms);
+	session__release_kept(s);
+	free(s->lost_sideband);
+	free(s->stats_prev);
+	free(s->stats_total);
+	free(s->tick_sum);
+	recording__close(s->rec);
+	memset(s, 0, sizeof(*s));
 }

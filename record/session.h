@@ -121,7 +121,6 @@ struct session {
 	uint64_t total_lost, total_lost_sideband, total_ustack_fail, total_kstack_fail,
 		total_truncated;
 	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
-	struct rec_ticks *tick_rows;	/* scratch, one per sampled CPU */
 	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;
 	int err;			/* first error seen inside a callback */
@@ -171,10 +170,33 @@ void session__release_kept(struct session *s);
 int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns);
 
 /*
- * Adds the symbol data the samples since the last commit need and loss rows
- * for what the counters gained since then, then commits.
+ * Sets up s for opts on a machine of nr_possible_cpus: the counters, the
+ * JIT maps and the capture; the pipeline stages (sampler, side-band,
+ * unwinder, off-CPU) are opened by the caller. Prints; -ENOMEM.
  */
-int session__commit(struct session *s);
+int session__init(struct session *s, const struct record_opts *opts, int nr_possible_cpus);
+
+/*
+ * Frees what s owns and closes its recording. The caller closes the
+ * pipeline stages (sampler, side-band, unwinder, off-CPU) first, the
+ * sampler's links before anything else.
+ */
+void session__release(struct session *s);
+
+/* What the sampler counted, read by the caller for session__commit(). */
+struct session_counters {
+	uint64_t time_ns;		/* when they were read */
+	const uint64_t *stats;		/* EV_STAT_MAX per possible CPU, as sampler__read_stats() */
+	const struct rec_ticks *ticks;	/* one row per sampled CPU since the last commit */
+	size_t nr_ticks;
+};
+
+/*
+ * Adds the symbol data the samples since the last commit need, loss rows
+ * for what the counters c gained since then and their tick rows, then
+ * commits. c is NULL before there is a sampler.
+ */
+int session__commit(struct session *s, const struct session_counters *c);
 
 /* The ticks of every sampled CPU so far into *out; 0 when nothing was accounted yet. */
 int session__ticks(const struct session *s, struct tick_breakdown *out);

@@ -16,7 +16,8 @@
  * are read once, keyed by device and inode.
  *
  * Processes that existed before the recording are read from /proc/PID/maps
- * and /proc/PID/task/TID/comm, with time 0 ("from the start").
+ * and /proc/PID/task/TID/comm, with time 0 ("from the start"); the maps
+ * with a time limit per process (record/procread.h).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -34,12 +35,23 @@
 #include "elf/elf_file.h"
 #include "record/jitmap.h"
 #include "record/perf_events.h"
+#include "record/procread.h"
 #include "record/sampler.h"
 #include "record/sideband.h"
 #include "record/unwind.h"
+#include "util/hashmap.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
+/*
+ * One process's maps, with -a: read in well under a millisecond when the
+ * lock is free. A process whose lock is held is most often in the middle
+ * of an exec (which holds it for writing): its new mappings come as
+ * side-band records anyway. At most 16 reads wait so (procread.c).
+ */
+#define SCAN_TIMEOUT_ALL_NS	20000000ull
+#define SCAN_TIMEOUT_PID_NS	1000000000ull	/* with -p */
 
 struct build_id_entry {
 	uint64_t dev;
@@ -60,7 +72,7 @@ struct sideband {
 	struct perf_buffer *pb;
 	struct fork_event *forks;	/* applied after each batch, in time order */
 	size_t nr_forks, alloc_forks;
-	struct u64map bid_index;	/* hash(dev, ino) -> index + 1 into bids */
+	struct hashmap bid_index;	/* hash(dev, ino) -> index into bids */
 	struct build_id_entry *bids;
 	size_t nr_bids, alloc_bids;
 	uint8_t vdso_id[REC_BUILD_ID_MAX];
@@ -103,63 +115,60 @@ static bool is_file_path(const char *path)
 	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
 }
 
+static bool bid_eq(uint32_t i, const void *key, const void *ctx)
+{
+	const struct build_id_entry *e = &((const struct sideband *)ctx)->bids[i];
+	const struct stat *st = key;
+
+	return e->dev == (uint64_t)st->st_dev && e->ino == (uint64_t)st->st_ino;
+}
+
 /* Build-id of the file mapped at [start, end) in pid; *len 0 when unknown. */
 static void file_build_id(struct sideband *sb, uint32_t pid, uint64_t start, uint64_t end,
-			  const char *path, uint8_t *id, uint32_t *len)
+			  const char *path, int given_fd, uint8_t *id, uint32_t *len)
 {
 	struct build_id_entry *e;
-	uint64_t key, *slot;
+	uint32_t *slot;
+	uint64_t hash;
 	struct stat st;
-	bool added;
-	int fd;
+	int fd = given_fd;
 
 	*len = 0;
-	fd = mapped_file__open(pid, start, end, path);
+	if (fd == -1)		/* -2: the caller tried already */
+		fd = mapped_file__open(pid, start, end, path);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st))
 		goto out;
-	key = hash_u64((uint64_t)st.st_dev * 0x9e3779b97f4a7c15ull ^ st.st_ino);
-	for (;;) {
-		if (u64map__upsert(&sb->bid_index, key, 0, &slot, &added))
-			goto out;
-		if (added)
-			break;
-		e = *slot ? &sb->bids[*slot - 1] : NULL;
-		if (e && e->dev == (uint64_t)st.st_dev && e->ino == (uint64_t)st.st_ino) {
-			*len = e->len;
-			memcpy(id, e->id, e->len);
-			goto out;
-		}
-		key++;		/* a different file with the same hash: probe on */
+	hash = hash_mix(hash_u64(st.st_dev), st.st_ino);
+	slot = hashmap__find(&sb->bid_index, hash, bid_eq, &st, sb);
+	if (slot) {
+		e = &sb->bids[*slot];
+		*len = e->len;
+		memcpy(id, e->id, e->len);
+		goto out;
 	}
-	if (sb->nr_bids == sb->alloc_bids) {
-		size_t n = sb->alloc_bids ? sb->alloc_bids * 2 : 64;
-		struct build_id_entry *ne = reallocarray(sb->bids, n, sizeof(*ne));
-
-		if (!ne) {
-			*slot = 0;	/* never matches: index 0 is "none" */
-			goto out;
-		}
-		sb->bids = ne;
-		sb->alloc_bids = n;
-	}
+	if (vec__grow(&sb->bids, &sb->alloc_bids, sb->nr_bids + 1, sizeof(*sb->bids)))
+		goto out;
 	e = &sb->bids[sb->nr_bids];
 	memset(e, 0, sizeof(*e));
 	e->dev = st.st_dev;
 	e->ino = st.st_ino;
 	if (elf_file__read_build_id(fd, e->id, &e->len))
 		e->len = 0;
-	*slot = ++sb->nr_bids;
+	if (hashmap__add(&sb->bid_index, hash, (uint32_t)sb->nr_bids))
+		goto out;	/* not kept: asked again next time */
+	sb->nr_bids++;
 	*len = e->len;
 	memcpy(id, e->id, e->len);
 out:
-	close(fd);
+	if (fd != given_fd)
+		close(fd);	/* ours: the caller keeps given_fd */
 }
 
 static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_t start,
 		       uint64_t end, uint64_t pgoff, const char *path, const uint8_t *kid,
-		       uint32_t kid_len)
+		       uint32_t kid_len, int fd)
 {
 	struct rec_mapping m;
 
@@ -177,7 +186,7 @@ static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_
 		m.build_id_len = sb->vdso_id_len;
 		memcpy(m.build_id, sb->vdso_id, sb->vdso_id_len);
 	} else if (is_file_path(path)) {
-		file_build_id(sb, pid, start, end, path, m.build_id, &m.build_id_len);
+		file_build_id(sb, pid, start, end, path, fd, m.build_id, &m.build_id_len);
 	}
 	/* -a builds tables on demand, for what the walker meets (record/unwind.c) */
 	if (is_file_path(path) && sb->s->opts && sb->s->opts->mode != TARGET_ALL &&
@@ -212,9 +221,9 @@ static int on_mmap2(struct sideband *sb, const struct perf_event_header *h)
 		return 0;
 	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
 		return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
-				   m.build_id, m.build_id_size);
+				   m.build_id, m.build_id_size, -1);
 	return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
-			   NULL, 0);
+			   NULL, 0, -1);
 }
 
 static int on_comm(struct sideband *sb, const struct perf_event_header *h)
@@ -262,15 +271,8 @@ static int on_fork(struct sideband *sb, const struct perf_event_header *h)
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
 	if (ids[0] == ids[1] || !is_target(sb, ids[0]))
 		return 0;
-	if (sb->nr_forks == sb->alloc_forks) {
-		size_t n = sb->alloc_forks ? sb->alloc_forks * 2 : 64;
-
-		f = reallocarray(sb->forks, n, sizeof(*f));
-		if (!f)
-			return pr_errno(-ENOMEM, "cannot keep fork events");
-		sb->forks = f;
-		sb->alloc_forks = n;
-	}
+	if (vec__grow(&sb->forks, &sb->alloc_forks, sb->nr_forks + 1, sizeof(*sb->forks)))
+		return pr_errno(-ENOMEM, "cannot keep fork events");
 	f = &sb->forks[sb->nr_forks++];
 	f->time_ns = record_time(h);
 	f->ppid = ids[1];
@@ -301,6 +303,8 @@ int sideband__end_batch(struct sideband *sb)
 		if (exec && *exec < f->time_ns)
 			*exec = 0;
 		err = session__inherit_mappings(sb->s, f->ppid, f->pid, f->time_ns);
+		if (!err)
+			err = jitmaps__new_process(sb->s->jitmaps, f->pid, f->time_ns);
 	}
 	sb->nr_forks = 0;
 	return err;
@@ -433,36 +437,33 @@ int sideband__consume(struct sideband *sb)
 	return sideband__end_batch(sb);		/* prints its own error */
 }
 
-static int scan_maps(struct sideband *sb, uint32_t pid)
+/*
+ * The executable mappings of a process that existed before the recording.
+ * A process whose memory map stays locked past timeout_ns (its mmap_lock
+ * held by a task starved of CPU) is left out: *skipped counts it.
+ */
+static int scan_maps(struct sideband *sb, struct proc_reader *pr, uint32_t pid,
+		     uint64_t timeout_ns, size_t *skipped)
 {
-	unsigned long long start, end, off, ino;
-	char path[64], line[4096 + 256], perms[8], dev[32];
-	int err = 0, pos;
-	FILE *f;
+	struct proc_maps maps;
+	size_t i;
+	int err;
 
-	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;	/* gone already: nothing to record */
-	while (fgets(line, sizeof(line), f)) {
-		char *name, *nl;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %31s %llu %n", &start, &end, perms, &off, dev,
-			   &ino, &pos) < 6)
-			continue;
-		if (perms[2] != 'x')
-			continue;
-		name = line + pos;
-		nl = strchr(name, '\n');
-		if (nl)
-			*nl = '\0';
-		if (!is_file_path(name) && strcmp(name, "[vdso]"))
-			continue;
-		err = add_mapping(sb, 0, pid, start, end, off, name, NULL, 0);
-		if (err)
-			break;
+	err = proc_reader__maps(pr, pid, timeout_ns, &maps);
+	if (err == -ETIMEDOUT) {
+		pr_debug("the mappings of process %u were not read: its memory map stayed locked",
+			 pid);
+		(*skipped)++;
+		return 0;
 	}
-	fclose(f);
+	for (i = 0; i < maps.nr && !err; i++) {
+		const struct proc_map *m = &maps.v[i];
+
+		/* -2: opening it might wait for the lock again: no build-id */
+		err = add_mapping(sb, 0, pid, m->start, m->end, m->pgoff, m->path, NULL, 0,
+				  m->fd >= 0 ? m->fd : -2);
+	}
+	proc_maps__release(&maps);
 	return err;
 }
 
@@ -505,28 +506,32 @@ static int scan_comms(struct sideband *sb, uint32_t pid)
 	return err;
 }
 
-static int scan_one(struct sideband *sb, uint32_t pid)
-{
-	int err = scan_maps(sb, pid);
-
-	return err ? err : scan_comms(sb, pid);
-}
-
 int sideband__scan_proc(struct sideband *sb, const uint32_t *pids, size_t nr, bool all)
 {
+	/* -p names few processes and wants them; -a may meet thousands */
+	uint64_t timeout = all ? SCAN_TIMEOUT_ALL_NS : SCAN_TIMEOUT_PID_NS;
+	struct proc_reader *pr = NULL;
 	struct dirent *de;
-	size_t i;
-	DIR *d;
-	int err = 0;
+	size_t i, skipped = 0;
+	DIR *d = NULL;
+	int err;
 
-	if (!all) {
-		for (i = 0; i < nr && !err; i++)
-			err = scan_one(sb, pids[i]);
+	err = proc_reader__new(&pr);
+	if (err)
 		return err;
+	if (!all) {
+		for (i = 0; i < nr && !err; i++) {
+			err = scan_maps(sb, pr, pids[i], timeout, &skipped);
+			if (!err)
+				err = scan_comms(sb, pids[i]);
+		}
+		goto out;
 	}
 	d = opendir("/proc");
-	if (!d)
-		return pr_errno(-errno, "cannot read '/proc'");
+	if (!d) {
+		err = pr_errno(-errno, "cannot read '/proc'");
+		goto out;
+	}
 	while (!err && (de = readdir(d))) {
 		unsigned long pid;
 		char *end;
@@ -534,10 +539,21 @@ int sideband__scan_proc(struct sideband *sb, const uint32_t *pids, size_t nr, bo
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		pid = strtoul(de->d_name, &end, 10);
-		if (!*end)
-			err = scan_one(sb, (uint32_t)pid);
+		if (*end)
+			continue;
+		err = scan_maps(sb, pr, (uint32_t)pid, timeout, &skipped);
+		if (!err)
+			err = scan_comms(sb, (uint32_t)pid);
 	}
-	closedir(d);
+out:
+	if (d)
+		closedir(d);
+	proc_reader__free(pr);
+	if (!err && skipped)
+		pr_warn("the mappings of %zu running process%s were not read: %s memory map "
+			"stayed locked over %llu ms (a busy machine); their code is named from "
+			"their next exec or mmap on", skipped, skipped == 1 ? "" : "es",
+			skipped == 1 ? "its" : "their", (unsigned long long)(timeout / 1000000));
 	return err;
 }
 
@@ -546,7 +562,7 @@ void sideband__close(struct sideband *sb)
 	if (!sb)
 		return;
 	perf_buffer__free(sb->pb);
-	u64map__release(&sb->bid_index);
+	hashmap__release(&sb->bid_index);
 	free(sb->bids);
 	free(sb->forks);
 	free(sb);

@@ -32,7 +32,7 @@ static uint64_t stack_hash(const uint64_t *frames, uint32_t nr_kernel, uint32_t 
 	return h;
 }
 
-static bool stack_eq(uint64_t id, const void *key, const void *ctx)
+static bool stack_eq(uint32_t id, const void *key, const void *ctx)
 {
 	const struct stack_entry *e = &((const struct stack_table *)ctx)->entries[id - 1];
 	const struct stack_key *k = key;
@@ -54,13 +54,13 @@ uint32_t stack_table__intern_hash(struct stack_table *t, uint64_t h, const uint6
 	struct stack_key key = { frames, nr_kernel, nr_user };
 	size_t n = (size_t)nr_kernel + nr_user;
 	struct stack_entry *e;
-	uint64_t *slot;
+	uint32_t *slot;
 
 	*added = false;
 	*err = 0;
 	slot = hashmap__find(&t->index, h, stack_eq, &key, t);
 	if (slot)
-		return (uint32_t)*slot;
+		return *slot;
 	if (t->nr >= UINT32_MAX - 1) {
 		*err = -EOVERFLOW;
 		return 0;
@@ -80,7 +80,7 @@ uint32_t stack_table__intern_hash(struct stack_table *t, uint64_t h, const uint6
 	e->hash = h;
 	e->nr_kernel = nr_kernel;
 	e->nr_user = nr_user;
-	*err = hashmap__upsert(&t->index, h, stack_eq, &key, t, t->nr + 1, &slot, added);
+	*err = hashmap__upsert(&t->index, h, stack_eq, &key, t, (uint32_t)t->nr + 1, &slot, added);
 	if (*err) {
 		free(e->frames);
 		return 0;

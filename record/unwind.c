@@ -41,6 +41,7 @@
 #include <linux/types.h>
 #include <pthread.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/eventfd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@
 #include "record/sampler.h"
 #include "record/session.h"
 #include "record/unwind.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -119,10 +121,10 @@ struct unwinder {
 	int empty_fd;			/* the table of files without CFI: no rows */
 	struct unw_binary *bins;
 	size_t nr_bins, alloc_bins;
-	struct u64map bin_index;	/* hash -> index + 1, probing on collisions */
+	struct hashmap bin_index;	/* hash of the build-id (or file key) -> index into bins */
 	struct unw_file *files;
 	size_t nr_files, alloc_files;
-	struct u64map file_index;
+	struct hashmap file_index;	/* hash of the file key -> index into files */
 	struct unw_work *queue;
 	size_t q_head, q_nr, q_alloc;
 	uint64_t budget, used, clock;
@@ -146,7 +148,28 @@ static bool key_eq(const struct unw_key *a, const struct unw_key *b)
 
 static uint64_t key_hash(const struct unw_key *k)
 {
-	return hash_u64(k->ino ^ hash_u64(k->dev ^ hash_u64(k->ctime_ns)));
+	return hash_mix(hash_mix(hash_u64(k->ctime_ns), k->dev), k->ino);
+}
+
+static bool file_eq(uint32_t i, const void *key, const void *ctx)
+{
+	return key_eq(&((const struct unwinder *)ctx)->files[i].key, key);
+}
+
+/* What binary_for() looks for: a build-id, or for a binary without one its file. */
+struct bin_key {
+	const uint8_t *id;
+	uint32_t len;
+	const struct unw_key *k;
+};
+
+static bool bin_eq(uint32_t i, const void *key, const void *ctx)
+{
+	const struct unw_binary *b = &((const struct unwinder *)ctx)->bins[i];
+	const struct bin_key *bk = key;
+
+	return bk->len ? b->build_id_len == bk->len && !memcmp(b->build_id, bk->id, bk->len)
+		       : !b->build_id_len && key_eq(&b->self, bk->k);
 }
 
 /* The key the walker computes for the file open at fd (see unw_vma_cb). */
@@ -165,64 +188,47 @@ static int key_of_fd(int fd, struct unw_key *k)
 
 static struct unw_file *file_for(struct unwinder *u, const struct unw_key *k)
 {
-	uint64_t h = key_hash(k), *slot;
+	uint64_t h = key_hash(k);
 	struct unw_file *f;
-	bool added;
+	uint32_t *slot;
 
-	for (;; h++) {
-		if (u64map__upsert(&u->file_index, h, 0, &slot, &added))
-			return NULL;
-		if (added)
-			break;
-		if (*slot && key_eq(&u->files[*slot - 1].key, k))
-			return &u->files[*slot - 1];
-	}
-	if (vec__grow(&u->files, &u->alloc_files, u->nr_files + 1, sizeof(*u->files))) {
-		*slot = 0;	/* never matches */
+	slot = hashmap__find(&u->file_index, h, file_eq, k, u);
+	if (slot)
+		return &u->files[*slot];
+	if (vec__grow(&u->files, &u->alloc_files, u->nr_files + 1, sizeof(*u->files)) ||
+	    hashmap__add(&u->file_index, h, (uint32_t)u->nr_files))
 		return NULL;
-	}
-	f = &u->files[u->nr_files];
+	f = &u->files[u->nr_files++];
 	memset(f, 0, sizeof(*f));
 	f->key = *k;
-	*slot = ++u->nr_files;
 	return f;
 }
 
 static struct unw_binary *binary_for(struct unwinder *u, const uint8_t *id, uint32_t len,
 				     const struct unw_key *k, const char *path)
 {
-	uint64_t h = len ? hash_bytes(id, len) : key_hash(k) ^ 1, *slot;
+	struct bin_key bk = { id, len, k };
+	uint64_t h = len ? hash_bytes(id, len) : key_hash(k);
 	struct unw_binary *b;
-	bool added;
+	uint32_t *slot;
+	char *copy;
 
-	for (;; h++) {
-		if (u64map__upsert(&u->bin_index, h, 0, &slot, &added))
-			return NULL;
-		if (added)
-			break;
-		if (!*slot)
-			continue;
-		b = &u->bins[*slot - 1];
-		if (len ? b->build_id_len == len && !memcmp(b->build_id, id, len)
-			: !b->build_id_len && key_eq(&b->self, k))
-			return b;
-	}
-	if (vec__grow(&u->bins, &u->alloc_bins, u->nr_bins + 1, sizeof(*u->bins))) {
-		*slot = 0;
+	slot = hashmap__find(&u->bin_index, h, bin_eq, &bk, u);
+	if (slot)
+		return &u->bins[*slot];
+	copy = strdup(path);
+	if (!copy || vec__grow(&u->bins, &u->alloc_bins, u->nr_bins + 1, sizeof(*u->bins)) ||
+	    hashmap__add(&u->bin_index, h, (uint32_t)u->nr_bins)) {
+		free(copy);
 		return NULL;
 	}
-	b = &u->bins[u->nr_bins];
+	b = &u->bins[u->nr_bins++];
 	memset(b, 0, sizeof(*b));
-	b->path = strdup(path);
-	if (!b->path) {
-		*slot = 0;
-		return NULL;
-	}
+	b->path = copy;
 	memcpy(b->build_id, id, len);
 	b->build_id_len = len;
 	b->self = *k;
 	b->fd = -1;
-	*slot = ++u->nr_bins;
 	return b;
 }
 
@@ -702,18 +708,13 @@ void unwinder__totals(const struct unwinder *u, struct unwind_totals *t)
 
 static const struct unw_binary *binary_of_key(const struct unwinder *u, const struct unw_key *k)
 {
-	uint64_t h = key_hash(k);
-	const uint64_t *slot;
+	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
+	uint64_t bin;
 
-	for (;; h++) {
-		slot = u64map__find(&u->file_index, h);
-		if (!slot)
-			return NULL;
-		if (*slot && key_eq(&u->files[*slot - 1].key, k))
-			break;
-	}
-	slot = &u->files[*slot - 1].bin;
-	return *slot ? &u->bins[*slot - 1] : NULL;
+	if (!slot)
+		return NULL;
+	bin = u->files[*slot].bin;
+	return bin ? &u->bins[bin - 1] : NULL;
 }
 
 static void fill_counts(struct rec_unwind *r, const struct unw_bin_stats *v)
@@ -819,11 +820,22 @@ int unwinder__store(struct unwinder *u, const uint64_t *tot)
 void unwinder__close(struct unwinder *u)
 {
 	struct unw_job *next;
+	struct sched_param sp;
 	struct timespec ts;
 	size_t i;
+	int policy;
 
 	if (!u)
 		return;
+	/*
+	 * The builders run as ordinary threads (SCHED_RESET_ON_FORK), which a
+	 * saturated machine lets wait seconds for a CPU: to see that they must
+	 * stop, and to die at exit, they get the recorder's priority now.
+	 */
+	if (!pthread_getschedparam(pthread_self(), &policy, &sp) &&
+	    (policy & ~SCHED_RESET_ON_FORK) == SCHED_FIFO)
+		for (i = 0; i < u->nr_threads; i++)
+			pthread_setschedparam(u->threads[i], SCHED_FIFO, &sp);
 	pthread_mutex_lock(&u->lock);
 	u->stopping = true;
 	pthread_cond_broadcast(&u->wake);
@@ -874,7 +886,7 @@ void unwinder__close(struct unwinder *u)
 	free(u->bins);
 	free(u->files);
 	free(u->queue);
-	u64map__release(&u->bin_index);
-	u64map__release(&u->file_index);
+	hashmap__release(&u->bin_index);
+	hashmap__release(&u->file_index);
 	free(u);
 }

@@ -24,6 +24,7 @@
 #include "report/aggregate/aggregate.h"
 #include "report/report.h"
 #include "report/symbolize/symbolize.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 #include "util/parse.h"
 #include "util/status.h"
@@ -121,9 +122,13 @@ struct info {
 	struct symbolizer *sym;
 	struct info_jit_cut *cuts;	/* JIT maps the recorder cut (v2) */
 	size_t nr_cuts;
-	/* distinct tgids: open addressing, value + 1 (0 = empty) */
-	uint64_t *tgids;
-	size_t tgids_cap;
+	struct hashmap tgids;		/* distinct tgids: a set (values are the keys) */
+	/* record --off-cpu (v2): shown only for recordings that have it */
+	bool has_offcpu;
+	uint64_t offcpu_thresh_ns;
+	uint64_t oc_intervals, oc_summed;	/* kept one by one, summed */
+	uint64_t oc_state_ns[REC_OFFCPU_STATES];
+	struct rec_offcpu_loss oc_loss;	/* summed */
 };
 
 static void info__release(struct info *in)
@@ -137,7 +142,7 @@ static void info__release(struct info *in)
 		free(in->bin_keys[i]);
 	free(in->bin_keys);
 	symbolizer__free(in->sym);
-	free(in->tgids);
+	hashmap__release(&in->tgids);
 	for (i = 0; i < in->nr_unw_bins; i++)
 		free((char *)in->unw_bins[i].u.path);
 	free(in->unw_bins);
@@ -219,6 +224,24 @@ static struct info_cpu *info__cpu(struct info *in, uint32_t cpu)
 	return &in->cpus[cpu];
 }
 
+static int on_offcpu(void *ctx, const struct rec_offcpu *o)
+{
+	struct info *in = ctx;
+
+	in->oc_intervals++;
+	in->oc_state_ns[o->state] += o->duration_ns;
+	return 0;
+}
+
+static int on_offcpu_sum(void *ctx, const struct rec_offcpu_sum *o)
+{
+	struct info *in = ctx;
+
+	in->oc_summed += o->count;
+	in->oc_state_ns[o->state] += o->total_ns;
+	return 0;
+}
+
 static int on_ticks(void *ctx, const struct rec_ticks *t)
 {
 	struct info *in = ctx;
@@ -248,33 +271,15 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 static int add_tgid(struct info *in, uint32_t tgid)
 {
-	size_t j, i;
+	uint32_t *slot;
+	bool added;
+	int err;
 
-	if (in->processes * 2 >= in->tgids_cap) {
-		size_t cap = in->tgids_cap ? in->tgids_cap * 2 : 256;
-		uint64_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (i = 0; i < in->tgids_cap; i++) {
-			if (!in->tgids[i])
-				continue;
-			for (j = (in->tgids[i] * 0x9e3779b97f4a7c15ull) >> 40 & (cap - 1); t[j];
-			     j = (j + 1) & (cap - 1))
-				;
-			t[j] = in->tgids[i];
-		}
-		free(in->tgids);
-		in->tgids = t;
-		in->tgids_cap = cap;
-	}
-	for (j = (((uint64_t)tgid + 1) * 0x9e3779b97f4a7c15ull) >> 40 & (in->tgids_cap - 1);
-	     in->tgids[j]; j = (j + 1) & (in->tgids_cap - 1))
-		if (in->tgids[j] == (uint64_t)tgid + 1)
-			return 0;
-	in->tgids[j] = (uint64_t)tgid + 1;
-	in->processes++;
-	return 0;
+	err = hashmap__upsert(&in->tgids, hash_u64(tgid), hashmap_eq_u32, &tgid, NULL, tgid, &slot,
+			      &added);
+	if (!err && added)
+		in->processes++;
+	return err;
 }
 
 struct walk_ctx {
@@ -480,6 +485,14 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 		err = recording__for_each_jit_cut(rec, on_jit_cut, in);
 	if (!err)
 		err = recording__for_each_ticks(rec, on_ticks, in);
+	in->has_offcpu = recording__has_offcpu(rec);
+	in->offcpu_thresh_ns = recording__offcpu_thresh_ns(rec);
+	if (!err)
+		err = recording__for_each_offcpu(rec, on_offcpu, in);
+	if (!err)
+		err = recording__for_each_offcpu_sum(rec, on_offcpu_sum, in);
+	if (!err)
+		err = recording__offcpu_loss_total(rec, &in->oc_loss);
 	if (!err)
 		err = recording__for_each_sample(rec, on_sample, &w);
 	if (!err)
@@ -705,6 +718,15 @@ static void print_text(const struct info *in, FILE *f)
 			c->kept_bytes, c->dropped_lines_exact ? "" : "at least ", c->dropped_lines,
 			c->dropped_bytes);
 	}
+	if (in->has_offcpu)
+		fprintf(f, "%-22s %" PRIu64 " kept with their times (>= %" PRIu64 " us), %" PRIu64
+			" summed; blocked %.3f s, runnable %.3f s; %" PRIu64 " lost (%.3f s), %"
+			PRIu64 " not followed, %" PRIu64 " without their stack\n", "off-CPU intervals",
+			in->oc_intervals, in->offcpu_thresh_ns / 1000, in->oc_summed,
+			(double)in->oc_state_ns[REC_OFFCPU_BLOCKED] / 1e9,
+			(double)in->oc_state_ns[REC_OFFCPU_RUNNABLE] / 1e9, in->oc_loss.lost,
+			(double)in->oc_loss.lost_ns / 1e9, in->oc_loss.untracked,
+			in->oc_loss.lost_stacks);
 	print_ticks_text(in, f);
 	fprintf(f, "\nbinaries: %zu\n", in->nr_bins);
 	if (!in->nr_bins)
@@ -885,6 +907,14 @@ static void print_json(const struct info *in, FILE *f)
 		numa_nodes(meta_of(in, REC_META_NUMA_MAP)), in->stored_binaries, in->stored_symbols,
 		in->frames, in->unresolved);
 	print_unwind_json(in, f);
+	if (in->has_offcpu)
+		fprintf(f, ",\"off_cpu\":{\"thresh_ns\":%" PRIu64 ",\"intervals\":%" PRIu64
+			",\"summed\":%" PRIu64 ",\"blocked_ns\":%" PRIu64 ",\"runnable_ns\":%" PRIu64
+			",\"lost\":%" PRIu64 ",\"lost_ns\":%" PRIu64 ",\"untracked\":%" PRIu64
+			",\"lost_stacks\":%" PRIu64 "}", in->offcpu_thresh_ns, in->oc_intervals,
+			in->oc_summed, in->oc_state_ns[REC_OFFCPU_BLOCKED],
+			in->oc_state_ns[REC_OFFCPU_RUNNABLE], in->oc_loss.lost, in->oc_loss.lost_ns,
+			in->oc_loss.untracked, in->oc_loss.lost_stacks);
 	fputs(",\"jit_map_cuts\":[", f);
 	for (i = 0; i < in->nr_cuts; i++) {
 		const struct rec_jit_cut *c = &in->cuts[i].c;

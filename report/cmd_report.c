@@ -18,6 +18,7 @@
 #include "report/pipeline.h"
 #include "report/report.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 #include "util/parse.h"
 #include "util/status.h"
 
@@ -51,7 +52,8 @@ static void print_report_usage(FILE *f)
 		   "   --off-cpu           time blocked off the CPU (sleeps, I/O, locks, pipes)\n"
 		   "   --wall              wall time: on-CPU (samples x period), blocked and\n"
 		   "                       runnable (preempted) time; --by tid: a tower per thread;\n"
-		   "                       --fold counts are microseconds\n"
+		   "                       --fold counts are microseconds; --html has all three\n"
+		   "                       views and opens on this one\n"
 		   "   --by pid|tid|comm   add that level at the root (fold, SVG); group --top\n"
 		   "   -o, --output OUT    write to OUT instead of stdout\n"
 		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
@@ -341,9 +343,9 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 		pr_err("--by goes with --fold, --svg or --top (not --diff --top)");
 		return -EINVAL;
 	}
-	if (o->weight && (out & (REPORT_OUT_SAMPLES | REPORT_OUT_HTML))) {
+	if (o->weight && (out & REPORT_OUT_SAMPLES)) {
 		pr_err("%s weighs stacks by time: it goes with --fold, --svg, --top, --per-cpu, "
-		       "--per-node, --timeline or --pprof", o->weight == REPORT_WEIGHT_WALL ?
+		       "--per-node, --timeline, --pprof or --html", o->weight == REPORT_WEIGHT_WALL ?
 		       "--wall" : "--off-cpu");
 		return -EINVAL;
 	}
@@ -366,6 +368,59 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 		o->nr_inputs = va->nr_inputs;
 	}
 	return 0;
+}
+
+/*
+ * The filters as given ("--comm nosuch --from 100"), for the note that
+ * they matched nothing; NULL when none was given (or on ENOMEM).
+ */
+static char *filters_given(int argc, char **argv)
+{
+	static const char *const names[] = { "--pid", "--tid", "--comm", "--cpu", "--node",
+					     "--from", "--to" };
+	struct strbuf sb = STRBUF_INIT;
+	size_t k, len;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+			len = strlen(names[k]);
+			if (strncmp(argv[i], names[k], len))
+				continue;
+			if (argv[i][len] == '=') {
+				strbuf_addf(&sb, "%s%s", sb.len ? " " : "", argv[i]);
+			} else if (!argv[i][len] && i + 1 < argc) {
+				strbuf_addf(&sb, "%s%s %s", sb.len ? " " : "", argv[i], argv[i + 1]);
+				i++;
+			}
+			break;
+		}
+	}
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+/*
+ * An empty report is no error (perf's filters say nothing either), but it
+ * must not look like a recording without samples: say which it is.
+ */
+static void note_empty(const struct report_summary *sum, int argc, char **argv)
+{
+	char *filters;
+
+	if (sum->samples)
+		return;
+	if (!sum->filtered) {
+		pr_notice("the recording has no samples");
+		return;
+	}
+	filters = filters_given(argc, argv);
+	pr_notice("no samples match %s (%" PRIu64 " sample%s in the recording)",
+		  filters ? filters : "the filters", sum->filtered, sum->filtered == 1 ? "" : "s");
+	free(filters);
 }
 
 int cmd_report(int argc, char **argv)
@@ -451,6 +506,7 @@ int cmd_report(int argc, char **argv)
 	if (err)
 		return EXIT_FAIL;
 	report__print_summary(&sum, stderr);
+	note_empty(&sum, argc, argv);
 	if (sum.filtered)
 		pr_info("%" PRIu64 " samples left out by the filters", sum.filtered);
 	pr_info("%zu distinct (comm, process, stack) keys, %zu stacks symbolized",

@@ -22,6 +22,7 @@
 #include "report/pipeline.h"
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 
 struct emitter {
@@ -92,17 +93,6 @@ static int add_ticks(struct recording *rec, struct report_summary *sum)
 	return 0;
 }
 
-static int on_offcpu_loss(void *ctx, const struct rec_offcpu_loss *l)
-{
-	struct report_summary *sum = ctx;
-
-	sum->offcpu_lost += l->lost;
-	sum->offcpu_lost_ns += l->lost_ns;
-	sum->offcpu_untracked += l->untracked;
-	sum->offcpu_lost_stacks += l->lost_stacks;
-	return 0;
-}
-
 const char *report__count_str(const struct report_opts *o, uint64_t n, char *buf, size_t len)
 {
 	if (o->weight == REPORT_WEIGHT_SAMPLES)
@@ -120,16 +110,38 @@ const char *report__count_str(const struct report_opts *o, uint64_t n, char *buf
  * --off-cpu and --wall: which intervals count and what a sample weighs (its
  * period: a sample stands for the CPU time between two ticks).
  */
+static int need_offcpu(const struct report_src *s)
+{
+	if (recording__has_offcpu(s->rec))
+		return 0;
+	pr_err("'%s' has no off-CPU time: --off-cpu and --wall need a recording made "
+	       "with 'eprof record --off-cpu'", s->path);
+	return -EINVAL;
+}
+
+/* What the recorder could not follow off the CPU, into the summary. */
+static int add_offcpu_loss(struct report_src *s, struct report_summary *sum)
+{
+	struct rec_offcpu_loss l;
+	int err;
+
+	err = recording__offcpu_loss_total(s->rec, &l);
+	if (err)
+		return err;
+	sum->offcpu_lost += l.lost;
+	sum->offcpu_lost_ns += l.lost_ns;
+	sum->offcpu_untracked += l.untracked;
+	sum->offcpu_lost_stacks += l.lost_stacks;
+	return 0;
+}
+
 static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 			 struct report_summary *sum)
 {
 	struct agg_config *cfg = &s->cfg;
 
-	if (!recording__has_offcpu(s->rec)) {
-		pr_err("'%s' has no off-CPU time: --off-cpu and --wall need a recording made "
-		       "with 'eprof record --off-cpu'", s->path);
+	if (need_offcpu(s))
 		return -EINVAL;
-	}
 	if (o->weight == REPORT_WEIGHT_WALL && !s->freq_hz) {
 		pr_err("'%s' is damaged: no sampling frequency to turn samples into time", s->path);
 		return -EBADMSG;
@@ -144,7 +156,27 @@ static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 		if (!sum->period_ns)
 			sum->period_ns = cfg->sample_ns;
 	}
-	return recording__for_each_offcpu_loss(s->rec, on_offcpu_loss, sum);
+	return add_offcpu_loss(s, sum);
+}
+
+/*
+ * --html of a recording with off-CPU time: the page switches between
+ * on-CPU, off-CPU and wall views itself, so it gets every state apart in
+ * its own unit (on-CPU samples, blocked and runnable ns) and the sampling
+ * period to weigh samples by. --off-cpu and --wall only pick the first view.
+ */
+static int keep_states_apart(struct report_src *s, const struct report_opts *o,
+			     struct report_summary *sum)
+{
+	struct agg_config *cfg = &s->cfg;
+
+	if (!recording__has_offcpu(s->rec))
+		return o->weight == REPORT_WEIGHT_SAMPLES ? 0 : need_offcpu(s);
+	cfg->offcpu_states = 1u << REC_OFFCPU_BLOCKED | 1u << REC_OFFCPU_RUNNABLE;
+	cfg->key_state = true;
+	if (s->freq_hz && !sum->period_ns)
+		sum->period_ns = (1000000000ull + s->freq_hz / 2) / s->freq_hz;
+	return add_offcpu_loss(s, sum);
 }
 
 /* A metadata value, *out NULL when absent; a damaged one is an error (printed). */
@@ -212,37 +244,29 @@ static int make_cpu_filter(const struct report_opts *o, const struct report_src 
 
 /*
  * --kernel-only / --user-only: each distinct symbolized stack is cut once
- * (a small pointer -> copy table); an entry left without frames was entirely
- * in the other half, and its samples leave the report.
+ * (a pointer -> copy map); an entry left without frames was entirely in
+ * the other half, and its samples leave the report.
  */
-struct cut_slot {
-	const struct sym_stack *from;
-	struct sym_stack *to;
-};
-
 static int cut_halves(struct report_src *s, enum report_half half)
 {
-	struct cut_slot *tab = NULL;
-	size_t cap = 1024, nr = 0, i, j;
+	struct u64map cuts = U64MAP_INIT;	/* stack -> its cut copy */
+	struct sym_stack *cut;
+	uint64_t *to;
+	size_t i;
+	bool added;
 	int err = 0;
 
-	while (cap < 2 * s->agg.nr + 2)
-		cap *= 2;
-	tab = calloc(cap, sizeof(*tab));
-	if (!tab)
-		return -ENOMEM;
 	for (i = 0; i < s->agg.nr; i++) {
 		struct agg_entry *e = &s->agg.entries[i];
 		const struct sym_stack *st = e->stack;
-		struct sym_stack *cut;
 		uint32_t first, n;
 
 		if (!st)
 			continue;
-		for (j = ((uintptr_t)st >> 4) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
-		     tab[j].from && tab[j].from != st; j = (j + 1) & (cap - 1))
-			;
-		if (!tab[j].from) {
+		err = u64map__upsert(&cuts, (uintptr_t)st, 0, &to, &added);
+		if (err)
+			goto out;
+		if (added) {
 			first = half == REPORT_HALF_KERNEL ? 0 : st->nr_kernel;
 			n = half == REPORT_HALF_KERNEL ? st->nr_kernel : st->nr_user;
 			cut = malloc(sizeof(*cut) + (size_t)n * sizeof(cut->frames[0]));
@@ -254,12 +278,11 @@ static int cut_halves(struct report_src *s, enum report_half half)
 			memcpy(cut->frames, st->frames + first, (size_t)n * sizeof(cut->frames[0]));
 			cut->nr_kernel = half == REPORT_HALF_KERNEL ? n : 0;
 			cut->nr_user = half == REPORT_HALF_USER ? n : 0;
-			tab[j].from = st;
-			tab[j].to = cut;
-			nr++;
+			*to = (uintptr_t)cut;
 		}
-		e->stack = tab[j].to;
-		if (!tab[j].to->nr_kernel && !tab[j].to->nr_user) {
+		cut = (struct sym_stack *)(uintptr_t)*to;
+		e->stack = cut;
+		if (!cut->nr_kernel && !cut->nr_user) {
 			s->agg.nr_samples -= e->count;
 			s->agg.nr_filtered += e->count;
 			e->count = 0;
@@ -267,19 +290,18 @@ static int cut_halves(struct report_src *s, enum report_half half)
 	}
 out:
 	/* the copies live as long as the source: keep them in one array */
-	s->cut = calloc(nr ? nr : 1, sizeof(*s->cut));
+	s->cut = calloc(cuts.nr ? cuts.nr : 1, sizeof(*s->cut));
 	if (!s->cut)
 		err = -ENOMEM;
-	for (i = 0, j = 0; i < cap; i++) {
-		if (!tab[i].from)
-			continue;
-		if (s->cut)
-			s->cut[j++] = tab[i].to;
+	s->nr_cut = 0;
+	u64map__for_each(&cuts, i) {
+		cut = (struct sym_stack *)(uintptr_t)cuts.vals[i];
+		if (s->cut && cut)
+			s->cut[s->nr_cut++] = cut;
 		else
-			free(tab[i].to);
+			free(cut);
 	}
-	s->nr_cut = j;
-	free(tab);
+	u64map__release(&cuts);
 	return err;
 }
 
@@ -366,11 +388,12 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		cfg->from_ns = UINT64_MAX;
 		cfg->to_ns = 0;
 	}
-	if (o->weight != REPORT_WEIGHT_SAMPLES) {
+	if (o->outputs & REPORT_OUT_HTML)
+		err = keep_states_apart(s, o, sum);
+	else if (o->weight != REPORT_WEIGHT_SAMPLES)
 		err = weigh_by_time(s, o, sum);
-		if (err)
-			return err;
-	}
+	if (err)
+		return err;
 	err = stack_agg__load_cfg(&s->agg, s->rec, cfg);
 	if (err)
 		return err;
@@ -411,7 +434,15 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	if (o->weight != REPORT_WEIGHT_SAMPLES && (o->outputs & REPORT_OUT_FOLD))
 		counts_to_us(&s->agg);
 	s->nr_samples = s->agg.nr_samples;
-	if (o->weight == REPORT_WEIGHT_SAMPLES) {
+	if (cfg->key_state && (o->outputs & REPORT_OUT_HTML)) {
+		/* the aggregate's count is samples plus off-CPU ns: the samples alone */
+		s->nr_samples -= s->agg.offcpu_ns[REC_OFFCPU_BLOCKED] +
+				 s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
+		sum->samples += s->nr_samples;
+		sum->blocked_ns += s->agg.offcpu_ns[REC_OFFCPU_BLOCKED];
+		sum->runnable_ns += s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
+		sum->offcpu_intervals += s->agg.nr_offcpu;
+	} else if (o->weight == REPORT_WEIGHT_SAMPLES) {
 		sum->samples += s->nr_samples;
 	} else {
 		sum->samples += s->agg.nr_weighed_samples;

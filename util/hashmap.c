@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * util/hashmap.c - growing the one hash table (see hashmap.h). The slots
- * keep each key's hash, so growing needs nothing from the caller: every
- * used slot is moved to its place in an array twice as large.
+ * util/hashmap.c - growing the one hash table (see hashmap.h). A slot's
+ * index comes from the hash bits it keeps, so growing needs nothing from
+ * the caller: every used slot is moved to its place in an array twice as
+ * large.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,8 +32,8 @@ int hashmap__reserve(struct hashmap *m, size_t n)
 	size_t cap = m->cap ? m->cap : HASHMAP_FIRST, need, bytes, i, j;
 	struct hashmap_slot *slots;
 
-	if (__builtin_mul_overflow(n, 2, &need))
-		return -ENOMEM;
+	if (n > (size_t)1 << 31 || __builtin_mul_overflow(n, 2, &need))
+		return -ENOMEM;	/* a 32-bit value names each entry */
 	if (need <= m->cap)
 		return 0;
 	while (cap < need)
@@ -44,9 +45,9 @@ int hashmap__reserve(struct hashmap *m, size_t n)
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; i < m->cap; i++) {
-		if (!m->slots[i].hash)
+		if (!m->slots[i].tag)
 			continue;
-		for (j = m->slots[i].hash & (cap - 1); slots[j].hash; j = (j + 1) & (cap - 1))
+		for (j = m->slots[i].tag & (cap - 1); slots[j].tag; j = (j + 1) & (cap - 1))
 			;
 		slots[j] = m->slots[i];
 	}
@@ -56,7 +57,7 @@ int hashmap__reserve(struct hashmap *m, size_t n)
 	return 0;
 }
 
-static bool u64map_eq(uint64_t val, const void *key, const void *ctx)
+static bool u64map_eq(uint32_t val, const void *key, const void *ctx)
 {
 	const struct u64map *m = ctx;
 
@@ -65,7 +66,7 @@ static bool u64map_eq(uint64_t val, const void *key, const void *ctx)
 
 uint64_t *u64map__find(const struct u64map *m, uint64_t key)
 {
-	uint64_t *pos = hashmap__find(&m->index, hash_u64(key), u64map_eq, &key, m);
+	uint32_t *pos = hashmap__find(&m->index, hash_u64(key), u64map_eq, &key, m);
 
 	return pos ? &m->vals[*pos] : NULL;
 }
@@ -73,7 +74,7 @@ uint64_t *u64map__find(const struct u64map *m, uint64_t key)
 int u64map__upsert(struct u64map *m, uint64_t key, uint64_t val, uint64_t **slot, bool *added)
 {
 	size_t alloc = m->alloc;
-	uint64_t *pos;
+	uint32_t *pos;
 	int err;
 
 	/* room first, so that a failure leaves the map as it was */
@@ -86,7 +87,8 @@ int u64map__upsert(struct u64map *m, uint64_t key, uint64_t val, uint64_t **slot
 			return -ENOMEM;
 		m->alloc = alloc;
 	}
-	err = hashmap__upsert(&m->index, hash_u64(key), u64map_eq, &key, m, m->nr, &pos, added);
+	err = hashmap__upsert(&m->index, hash_u64(key), u64map_eq, &key, m, (uint32_t)m->nr, &pos,
+			      added);
 	if (err)
 		return err;
 	if (*added) {

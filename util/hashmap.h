@@ -4,13 +4,14 @@
  * linear probing over a flat array of (hash, value) slots, at most half
  * full, growing by doubling with every size checked for overflow.
  *
- * The map does not own keys. A slot holds the key's hash and a 64-bit
- * value, usually the index of the caller's entry (a string, a stack, a
- * count) in the caller's own array; the caller's eq function says whether
- * a value names the key it looks for, and is asked only when the hashes
+ * The map does not own keys. A slot holds 32 bits of the key's hash and a
+ * 32-bit value, the index of the caller's entry (a string, a stack, a
+ * count) in the caller's own array: 8 bytes a slot, so that the table of
+ * a report's keys stays in cache. The caller's eq function says whether a
+ * value names the key it looks for, and is asked only when the stored bits
  * match, so it is rarely called and a hash collision never merges two
- * keys. Where the key is itself a 64-bit word, the value can be the key
- * (hashmap_eq_u64). Lookups are inline so that eq is inlined too: the
+ * keys. Where the key is itself a 32-bit word, the value can be the key
+ * (hashmap_eq_u32). Lookups are inline so that eq is inlined too: the
  * aggregation of every sample goes through here.
  *
  * Slots move when the map grows: a pointer returned by find or upsert is
@@ -26,38 +27,44 @@
 #include "util/hash.h"
 
 struct hashmap_slot {
-	uint64_t hash;			/* never 0 in a used slot; 0: empty */
-	uint64_t val;
+	uint32_t tag;			/* the hash's high half, never 0 in a used slot; 0: empty */
+	uint32_t val;
 };
 
 struct hashmap {
 	struct hashmap_slot *slots;
-	size_t cap;			/* a power of two, or 0 before the first insertion */
+	size_t cap;			/* a power of two up to 2^32, or 0 before the first insertion */
 	size_t nr;
 };
 
 #define HASHMAP_INIT { NULL, 0, 0 }
 
 /* Does the entry val name key? ctx is the caller's, passed through. */
-typedef bool (*hashmap_eq_fn)(uint64_t val, const void *key, const void *ctx);
+typedef bool (*hashmap_eq_fn)(uint32_t val, const void *key, const void *ctx);
 
-/* For maps whose values are the 64-bit keys themselves (sets of words). */
-static inline bool hashmap_eq_u64(uint64_t val, const void *key, const void *ctx)
+/* For maps whose values are the 32-bit keys themselves (sets of ids). */
+static inline bool hashmap_eq_u32(uint32_t val, const void *key, const void *ctx)
 {
 	(void)ctx;
-	return val == *(const uint64_t *)key;
+	return val == *(const uint32_t *)key;
 }
 
-/* Makes room for n entries without growing again. -ENOMEM (also on overflow). */
+/*
+ * Makes room for n entries without growing again. -ENOMEM, also past 2^31
+ * entries (values are 32-bit) and on overflow.
+ */
 int hashmap__reserve(struct hashmap *m, size_t n);
 
 void hashmap__init(struct hashmap *m);
 /* Frees the slots; the map is empty and usable again. NULL-safe. */
 void hashmap__release(struct hashmap *m);
 
-static inline uint64_t hashmap__stored_hash(uint64_t hash)
+/* The bits a slot keeps of hash; its index comes from them too, so growing needs no key. */
+static inline uint32_t hashmap__tag(uint64_t hash)
 {
-	return hash ? hash : 1;		/* 0 marks an empty slot */
+	uint32_t tag = (uint32_t)(hash >> 32);
+
+	return tag ? tag : 1;		/* 0 marks an empty slot */
 }
 
 /* The slot of key (hash its hash), or the empty slot where it would go. cap > 0. */
@@ -66,18 +73,18 @@ static inline struct hashmap_slot *hashmap__probe(const struct hashmap *m, uint6
 						  const void *ctx)
 {
 	size_t mask = m->cap - 1, i;
+	uint32_t tag = hashmap__tag(hash);
 	struct hashmap_slot *s;
 
-	hash = hashmap__stored_hash(hash);
-	for (i = hash & mask;; i = (i + 1) & mask) {
+	for (i = tag & mask;; i = (i + 1) & mask) {
 		s = &m->slots[i];
-		if (!s->hash || (s->hash == hash && eq(s->val, key, ctx)))
+		if (!s->tag || (s->tag == tag && eq(s->val, key, ctx)))
 			return s;
 	}
 }
 
 /* The value of key, or NULL. Valid until the next insertion. */
-static inline uint64_t *hashmap__find(const struct hashmap *m, uint64_t hash, hashmap_eq_fn eq,
+static inline uint32_t *hashmap__find(const struct hashmap *m, uint64_t hash, hashmap_eq_fn eq,
 				      const void *key, const void *ctx)
 {
 	struct hashmap_slot *s;
@@ -85,7 +92,7 @@ static inline uint64_t *hashmap__find(const struct hashmap *m, uint64_t hash, ha
 	if (!m->cap)
 		return NULL;
 	s = hashmap__probe(m, hash, eq, key, ctx);
-	return s->hash ? &s->val : NULL;
+	return s->tag ? &s->val : NULL;
 }
 
 /*
@@ -94,8 +101,8 @@ static inline uint64_t *hashmap__find(const struct hashmap *m, uint64_t hash, ha
  * map unchanged.
  */
 static inline int hashmap__upsert(struct hashmap *m, uint64_t hash, hashmap_eq_fn eq,
-				  const void *key, const void *ctx, uint64_t val,
-				  uint64_t **slot, bool *added)
+				  const void *key, const void *ctx, uint32_t val,
+				  uint32_t **slot, bool *added)
 {
 	struct hashmap_slot *s;
 	int err;
@@ -106,9 +113,9 @@ static inline int hashmap__upsert(struct hashmap *m, uint64_t hash, hashmap_eq_f
 			return err;
 	}
 	s = hashmap__probe(m, hash, eq, key, ctx);
-	*added = !s->hash;
-	if (!s->hash) {
-		s->hash = hashmap__stored_hash(hash);
+	*added = !s->tag;
+	if (!s->tag) {
+		s->tag = hashmap__tag(hash);
 		s->val = val;
 		m->nr++;
 	}
@@ -116,15 +123,40 @@ static inline int hashmap__upsert(struct hashmap *m, uint64_t hash, hashmap_eq_f
 	return 0;
 }
 
+/*
+ * Adds an entry the caller knows is absent (a find just missed it, or the
+ * keys are distinct by construction), without asking eq. -ENOMEM, the map
+ * unchanged.
+ */
+static inline int hashmap__add(struct hashmap *m, uint64_t hash, uint32_t val)
+{
+	uint32_t tag = hashmap__tag(hash);
+	size_t mask, i;
+	int err;
+
+	if ((m->nr + 1) * 2 > m->cap) {
+		err = hashmap__reserve(m, m->nr + 1);
+		if (err)
+			return err;
+	}
+	mask = m->cap - 1;
+	for (i = tag & mask; m->slots[i].tag; i = (i + 1) & mask)
+		;
+	m->slots[i].tag = tag;
+	m->slots[i].val = val;
+	m->nr++;
+	return 0;
+}
+
 /* Visits every used slot (struct hashmap_slot *s), in no particular order. */
 #define hashmap__for_each(m, s) \
 	for ((s) = (m)->slots; (s) && (s) < (m)->slots + (m)->cap; (s)++) \
-		if ((s)->hash)
+		if ((s)->tag)
 
 /*
  * A map from 64-bit keys to 64-bit values on top of the one table: keys
  * and values in insertion order in keys[0 .. nr) and vals[0 .. nr), the
- * table holding their positions.
+ * table holding their positions (so at most 2^31 of them).
  */
 struct u64map {
 	struct hashmap index;

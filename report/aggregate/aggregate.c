@@ -21,6 +21,7 @@
 #include "format/recording.h"
 #include "report/aggregate/aggregate.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 void stack_agg__init(struct stack_agg *agg)
 {
@@ -33,7 +34,7 @@ void stack_agg__release(struct stack_agg *agg)
 	if (!agg)
 		return;
 	free(agg->entries);
-	free(agg->index);
+	hashmap__release(&agg->index);
 	free(agg->rows);
 	strtab__release(&agg->comms);
 	stack_agg__init(agg);
@@ -55,15 +56,8 @@ int stack_agg__add_comm(struct stack_agg *agg, const struct rec_comm *c)
 	err = strtab__intern_len(&agg->comms, c->comm, strnlen(c->comm, REC_COMM_LEN), &id);
 	if (err)
 		return err;
-	if (agg->nr_rows == agg->alloc_rows) {
-		size_t n = agg->alloc_rows ? agg->alloc_rows * 2 : 256;
-
-		row = reallocarray(agg->rows, n, sizeof(*row));
-		if (!row)
-			return -ENOMEM;
-		agg->rows = row;
-		agg->alloc_rows = n;
-	}
+	if (vec__grow(&agg->rows, &agg->alloc_rows, agg->nr_rows + 1, sizeof(*agg->rows)))
+		return -ENOMEM;
 	row = &agg->rows[agg->nr_rows++];
 	row->time_ns = c->time_ns;
 	row->tid = c->tid;
@@ -129,82 +123,29 @@ int stack_agg__comm_at(struct stack_agg *agg, uint32_t tgid, uint32_t tid, uint6
 
 static inline uint64_t key_hash(const struct agg_key *k)
 {
-	uint64_t h = ((uint64_t)k->tgid << 32 | k->stack_id) ^
-		     ((uint64_t)k->comm_id * 0x9e3779b97f4a7c15ull);
+	uint64_t h = hash_mix((uint64_t)k->tgid << 32 | k->stack_id, k->comm_id);
 
 	/* the optional fields are usually 0: mix them in only when set */
 	if (k->tid | k->cpu | k->slot | k->state)
-		h ^= ((uint64_t)k->tid << 32 | k->cpu) * 0xc2b2ae3d27d4eb4full ^
-		     ((uint64_t)k->state << 32 | k->slot) * 0x165667b19e3779f9ull;
-	/* murmur3's finalizer: every input bit reaches the low (index) bits */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
+		h = hash_mix(hash_mix(h, (uint64_t)k->tid << 32 | k->cpu),
+			     (uint64_t)k->state << 32 | k->slot);
+	return h;
 }
 
-static inline void key_of(const struct agg_entry *e, struct agg_key *k)
+static inline bool key_eq(uint32_t i, const void *key, const void *ctx)
 {
-	k->comm_id = e->comm_id;
-	k->tgid = e->tgid;
-	k->stack_id = e->stack_id;
-	k->tid = e->tid;
-	k->cpu = e->cpu;
-	k->slot = e->slot;
-	k->state = e->state;
-}
+	const struct agg_entry *e = &((const struct stack_agg *)ctx)->entries[i];
+	const struct agg_key *k = key;
 
-static inline bool key_eq(const struct agg_entry *e, const struct agg_key *k)
-{
 	return e->stack_id == k->stack_id && e->tgid == k->tgid && e->comm_id == k->comm_id &&
 	       e->tid == k->tid && e->cpu == k->cpu && e->slot == k->slot && e->state == k->state;
 }
 
-static int grow_index(struct stack_agg *agg)
-{
-	size_t cap = agg->index_cap ? agg->index_cap * 2 : 1024;
-	struct agg_key k;
-	uint32_t *idx;
-	size_t i, j;
-
-	idx = calloc(cap, sizeof(*idx));
-	if (!idx)
-		return -ENOMEM;
-	for (i = 0; i < agg->nr; i++) {
-		key_of(&agg->entries[i], &k);
-		j = key_hash(&k) & (cap - 1);
-		while (idx[j])
-			j = (j + 1) & (cap - 1);
-		idx[j] = (uint32_t)i + 1;
-	}
-	free(agg->index);
-	agg->index = idx;
-	agg->index_cap = cap;
-	return 0;
-}
-
-/* The slot holding the key, or the empty slot where it would go. */
-static size_t probe(const struct stack_agg *agg, const struct agg_key *k)
-{
-	size_t mask = agg->index_cap - 1;
-	size_t j = key_hash(k) & mask;
-
-	for (; agg->index[j]; j = (j + 1) & mask) {
-		if (key_eq(&agg->entries[agg->index[j] - 1], k))
-			break;
-	}
-	return j;
-}
-
 struct agg_entry *stack_agg__find_key(const struct stack_agg *agg, const struct agg_key *k)
 {
-	size_t j;
+	uint32_t *i = hashmap__find(&agg->index, key_hash(k), key_eq, k, agg);
 
-	if (!agg->index_cap)
-		return NULL;
-	j = probe(agg, k);
-	return agg->index[j] ? &agg->entries[agg->index[j] - 1] : NULL;
+	return i ? &agg->entries[*i] : NULL;
 }
 
 struct agg_entry *stack_agg__find(const struct stack_agg *agg, uint32_t comm_id, uint32_t tgid,
@@ -219,30 +160,20 @@ int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t 
 		       uint64_t count)
 {
 	struct agg_entry *e;
-	size_t j;
+	uint32_t *i;
+	bool added;
 	int err;
 
-	if (agg->nr * 2 >= agg->index_cap) {
-		if (agg->nr >= UINT32_MAX / 2)
-			return -ENOMEM;
-		err = grow_index(agg);
-		if (err)
-			return err;
-	}
-	j = probe(agg, k);
-	if (agg->index[j]) {
-		e = &agg->entries[agg->index[j] - 1];
-	} else {
-		if (agg->nr == agg->alloc) {
-			size_t n = agg->alloc ? agg->alloc * 2 : 512;
-
-			e = reallocarray(agg->entries, n, sizeof(*e));
-			if (!e)
-				return -ENOMEM;
-			agg->entries = e;
-			agg->alloc = n;
-		}
-		e = &agg->entries[agg->nr];
+	/* room for a new entry first: the index must never name a missing one */
+	if (agg->nr == agg->alloc &&
+	    vec__grow(&agg->entries, &agg->alloc, agg->nr + 1, sizeof(*agg->entries)))
+		return -ENOMEM;
+	err = hashmap__upsert(&agg->index, key_hash(k), key_eq, k, agg, (uint32_t)agg->nr, &i,
+			      &added);
+	if (err)
+		return err;
+	e = &agg->entries[*i];
+	if (added) {
 		memset(e, 0, sizeof(*e));
 		e->comm_id = k->comm_id;
 		e->tgid = k->tgid;
@@ -251,7 +182,7 @@ int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t 
 		e->cpu = k->cpu;
 		e->slot = k->slot;
 		e->state = k->state;
-		agg->index[j] = (uint32_t)++agg->nr;
+		agg->nr++;
 	}
 	e->count += count;
 	if (time_ns > e->last_ns)

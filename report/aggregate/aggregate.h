@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "report/aggregate/strtab.h"
+#include "util/hashmap.h"
 
 struct recording;
 struct rec_comm;
@@ -67,8 +68,7 @@ struct stack_agg {
 	struct agg_entry *entries;
 	size_t nr;
 	size_t alloc;
-	uint32_t *index;		/* entry index + 1, 0 = empty */
-	size_t index_cap;		/* power of two, or 0 */
+	struct hashmap index;		/* hash of a key -> index of its entry */
 
 	struct strtab comms;		/* interned thread names */
 	struct agg_comm_row *rows;	/* sorted by (tid, time) after stack_agg__sort_comms() */

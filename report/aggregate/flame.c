@@ -2,13 +2,13 @@
 /*
  * report/aggregate/flame.c - the frame tree behind flame graphs.
  *
- * flame_tree__add() costs O(1) per frame, whatever the tree's shape. An
- * open-addressing table interns names: a function appears under many
- * parents but its name is stored once, and names then compare by pointer.
+ * flame_tree__add() costs O(1) per frame, whatever the tree's shape. A
+ * string table interns names: a function appears under many parents but
+ * its name is stored once, and names then compare by pointer.
  * A child is found by scanning its parent's children when there are at most
  * SCAN_MAX of them (most nodes; the scan stays in cache where a probe into a
- * big table would miss), else through a second table keyed by (parent,
- * name). Children are linked, unordered, to their parent; the name order
+ * big table would miss), else through a hash table (util/hashmap) keyed by
+ * (parent, name). Children are linked, unordered, to their parent; the name order
  * flamegraph.pl users expect comes from flame_tree__walk(), which sorts each
  * node's children as it visits them. Sorting on insert would cost
  * O(children) per new child, quadratic for a node with 100k children.
@@ -21,6 +21,9 @@
 #include <string.h>
 
 #include "report/aggregate/flame.h"
+#include "report/aggregate/strtab.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 
 #define NODE_BLOCK	1024
 #define SCAN_MAX	4	/* children found by scanning rather than the table */
@@ -33,21 +36,13 @@ struct flame_node {
 	uint64_t total, self;
 	uint64_t total2, self2;
 	size_t nr_children;
+	uint32_t id;			/* blocks[id / NODE_BLOCK][id % NODE_BLOCK] is this node */
 };
 
-/*
- * A slot of the (parent, name) -> child table (node NULL: free). The stored
- * hash lets probes and rehashing skip the nodes, cache misses in a big tree.
- */
-struct kid_slot {
-	struct flame_node *node;
-	uint64_t hash;
-};
-
-/* Interned names: slots hold the string and its hash; NULL marks a free slot. */
-struct name_slot {
-	char *name;
-	uint64_t hash;
+/* What a probe of the (parent, name) -> child table looks for. */
+struct kid_key {
+	const struct flame_node *parent;
+	const char *name;
 };
 
 struct flame_tree {
@@ -56,45 +51,29 @@ struct flame_tree {
 	struct flame_node **blocks;	/* node i is blocks[i / NODE_BLOCK][i % NODE_BLOCK] */
 	size_t nr_blocks, alloc_blocks;
 
-	struct name_slot *names;
-	size_t names_cap;		/* power of two */
-	size_t nr_names;
-
-	struct kid_slot *kids;		/* (parent, name) -> child, for parents of many */
-	size_t kids_cap;		/* power of two */
-	size_t nr_kids;
+	struct strtab names;		/* every name once: names compare by pointer */
+	struct hashmap kids;		/* (parent, name) -> child, for parents of many */
 
 	struct flame_node **path;	/* scratch for flame_tree__add() */
 	size_t path_cap;
 };
 
-static uint64_t hash_str(const char *s, size_t *len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-	const char *p;
-
-	for (p = s; *p; p++) {
-		h ^= (unsigned char)*p;
-		h *= 0x100000001b3ull;
-	}
-	*len = (size_t)(p - s);
-	return h;
-}
-
-static uint64_t mix64(uint64_t x)
-{
-	/* the splitmix64 finalizer: spreads pointer bits over the whole word */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
-
 static uint64_t hash_kid(const struct flame_node *parent, const char *name)
 {
-	return mix64((uint64_t)(uintptr_t)parent * 31 + (uint64_t)(uintptr_t)name);
+	return hash_mix(hash_u64((uintptr_t)parent), (uintptr_t)name);
+}
+
+static struct flame_node *node_at(const struct flame_tree *t, uint32_t id)
+{
+	return &t->blocks[id / NODE_BLOCK][id % NODE_BLOCK];
+}
+
+static bool kid_eq(uint32_t id, const void *key, const void *ctx)
+{
+	const struct flame_node *n = node_at(ctx, id);
+	const struct kid_key *k = key;
+
+	return n->parent == k->parent && n->name == k->name;
 }
 
 struct flame_tree *flame_tree__new(void)
@@ -104,14 +83,8 @@ struct flame_tree *flame_tree__new(void)
 	if (!t)
 		return NULL;
 	t->root.name = "all";
-	t->names_cap = 1024;
-	t->names = calloc(t->names_cap, sizeof(*t->names));
-	t->kids_cap = 1024;
-	t->kids = calloc(t->kids_cap, sizeof(*t->kids));
-	if (!t->names || !t->kids) {
-		flame_tree__free(t);
-		return NULL;
-	}
+	strtab__init(&t->names);
+	hashmap__init(&t->kids);
 	return t;
 }
 
@@ -124,124 +97,43 @@ void flame_tree__free(struct flame_tree *t)
 	for (i = 0; i < t->nr_blocks; i++)
 		free(t->blocks[i]);
 	free(t->blocks);
-	if (t->names) {
-		for (i = 0; i < t->names_cap; i++)
-			free(t->names[i].name);
-	}
-	free(t->names);
-	free(t->kids);
+	strtab__release(&t->names);
+	hashmap__release(&t->kids);
 	free(t->path);
 	free(t);
-}
-
-static int grow_names(struct flame_tree *t)
-{
-	size_t cap = t->names_cap * 2, i, j;
-	struct name_slot *n;
-
-	if (cap < t->names_cap)
-		return -ENOMEM;
-	n = calloc(cap, sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	for (i = 0; i < t->names_cap; i++) {
-		if (!t->names[i].name)
-			continue;
-		for (j = t->names[i].hash & (cap - 1); n[j].name; j = (j + 1) & (cap - 1))
-			;
-		n[j] = t->names[i];
-	}
-	free(t->names);
-	t->names = n;
-	t->names_cap = cap;
-	return 0;
-}
-
-/* The interned copy of name, made on first sight; NULL when out of memory. */
-static const char *intern(struct flame_tree *t, const char *name)
-{
-	size_t len, i;
-	uint64_t h = hash_str(name, &len);
-	char *copy;
-
-	for (i = h & (t->names_cap - 1); t->names[i].name; i = (i + 1) & (t->names_cap - 1)) {
-		if (t->names[i].hash == h && !strcmp(t->names[i].name, name))
-			return t->names[i].name;
-	}
-	/* keep the load under 1/2 so probe runs stay short */
-	if ((t->nr_names + 1) * 2 > t->names_cap) {
-		if (grow_names(t))
-			return NULL;
-		for (i = h & (t->names_cap - 1); t->names[i].name; i = (i + 1) & (t->names_cap - 1))
-			;
-	}
-	copy = malloc(len + 1);
-	if (!copy)
-		return NULL;
-	memcpy(copy, name, len + 1);
-	t->names[i].name = copy;
-	t->names[i].hash = h;
-	t->nr_names++;
-	return copy;
-}
-
-static int grow_kids(struct flame_tree *t)
-{
-	size_t cap = t->kids_cap * 2, i, j;
-	struct kid_slot *k;
-
-	if (cap < t->kids_cap)
-		return -ENOMEM;
-	k = calloc(cap, sizeof(*k));
-	if (!k)
-		return -ENOMEM;
-	for (i = 0; i < t->kids_cap; i++) {
-		if (!t->kids[i].node)
-			continue;
-		for (j = t->kids[i].hash & (cap - 1); k[j].node; j = (j + 1) & (cap - 1))
-			;
-		k[j] = t->kids[i];
-	}
-	free(t->kids);
-	t->kids = k;
-	t->kids_cap = cap;
-	return 0;
 }
 
 /* A zeroed node, the t->nr_nodes'th; NULL when out of memory. */
 static struct flame_node *alloc_node(struct flame_tree *t)
 {
 	size_t blk = t->nr_nodes / NODE_BLOCK;
+	struct flame_node *n;
 
+	if (t->nr_nodes >= UINT32_MAX)
+		return NULL;	/* ids are 32-bit (and 4G nodes would not fit anyway) */
 	if (blk == t->nr_blocks) {
-		if (t->nr_blocks == t->alloc_blocks) {
-			size_t n = t->alloc_blocks ? 2 * t->alloc_blocks : 64;
-			struct flame_node **b = realloc(t->blocks, n * sizeof(*b));
-
-			if (!b)
-				return NULL;
-			t->blocks = b;
-			t->alloc_blocks = n;
-		}
+		if (vec__grow(&t->blocks, &t->alloc_blocks, t->nr_blocks + 1, sizeof(*t->blocks)))
+			return NULL;
 		t->blocks[blk] = malloc(NODE_BLOCK * sizeof(struct flame_node));
 		if (!t->blocks[blk])
 			return NULL;
 		t->nr_blocks++;
 	}
-	return memset(&t->blocks[blk][t->nr_nodes % NODE_BLOCK], 0, sizeof(struct flame_node));
+	n = memset(&t->blocks[blk][t->nr_nodes % NODE_BLOCK], 0, sizeof(struct flame_node));
+	n->id = (uint32_t)t->nr_nodes;
+	return n;
 }
 
 /* Enters n, a child of a parent with more than SCAN_MAX children; the caller made room. */
 static void add_kid(struct flame_tree *t, struct flame_node *n)
 {
-	uint64_t h = hash_kid(n->parent, n->name);
-	size_t i;
+	struct kid_key k = { n->parent, n->name };
+	uint32_t *slot;
+	bool added;
 
-	for (i = h & (t->kids_cap - 1); t->kids[i].node; i = (i + 1) & (t->kids_cap - 1))
-		;
-	t->kids[i].node = n;
-	t->kids[i].hash = h;
-	t->nr_kids++;
+	/* cannot fail: the room was made (hashmap__reserve) */
+	hashmap__upsert(&t->kids, hash_kid(n->parent, n->name), kid_eq, &k, t, n->id, &slot,
+			&added);
 }
 
 /*
@@ -255,8 +147,7 @@ static struct flame_node *get_child(struct flame_tree *t, struct flame_node *par
 				    const char *name)
 {
 	struct flame_node *n;
-	size_t i, need;
-	uint64_t h;
+	size_t need;
 
 	if (parent->nr_children <= SCAN_MAX) {
 		for (n = parent->first_child; n; n = n->next_sibling) {
@@ -264,23 +155,20 @@ static struct flame_node *get_child(struct flame_tree *t, struct flame_node *par
 				return n;
 		}
 	} else {
-		h = hash_kid(parent, name);
-		for (i = h & (t->kids_cap - 1); t->kids[i].node; i = (i + 1) & (t->kids_cap - 1)) {
-			n = t->kids[i].node;
-			if (t->kids[i].hash == h && n->parent == parent && n->name == name)
-				return n;
-		}
+		struct kid_key k = { parent, name };
+		uint32_t *slot = hashmap__find(&t->kids, hash_kid(parent, name), kid_eq, &k, t);
+
+		if (slot)
+			return node_at(t, *slot);
 	}
 	/*
 	 * Make room in the table first, so a failure leaves no half-entered
-	 * node; a load of at most 2/3 keeps linear probing short.
+	 * node.
 	 */
 	if (parent->nr_children >= SCAN_MAX) {
 		need = parent->nr_children == SCAN_MAX ? SCAN_MAX + 1 : 1;
-		while ((t->nr_kids + need) * 3 > t->kids_cap * 2) {
-			if (grow_kids(t))
-				return NULL;
-		}
+		if (hashmap__reserve(&t->kids, t->kids.nr + need))
+			return NULL;
 	}
 	n = alloc_node(t);
 	if (!n)
@@ -337,7 +225,7 @@ int flame_tree__add(struct flame_tree *t, const char *const *frames, size_t nr, 
 	 * stack.
 	 */
 	for (i = 0; i < nr; i++) {
-		name = intern(t, frames[i]);
+		name = strtab__dup(&t->names, frames[i]);
 		if (!name)
 			return -ENOMEM;
 		cur = get_child(t, cur, name);

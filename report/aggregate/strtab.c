@@ -3,15 +3,15 @@
  * report/aggregate/strtab.c - string interning for report/.
  *
  * Strings live in 64 KiB arena chunks (longer ones get a chunk of their
- * own), so interning costs one hash probe and, for a new string, a copy
- * without a malloc of its own. The id table is open-addressed with linear
- * probing and kept at most half full.
+ * own), so interning costs one hash probe (util/hashmap) and, for a new string, a
+ * copy without a malloc of its own.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/aggregate/strtab.h"
+#include "util/vec.h"
 
 #define CHUNK_SIZE	(64 * 1024)
 
@@ -22,16 +22,18 @@ struct strtab_chunk {
 	char data[];
 };
 
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-	size_t i;
+/* What a probe looks for: len bytes at s, not NUL-terminated. */
+struct str_key {
+	const char *s;
+	size_t len;
+};
 
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h ^ (h >> 29);
+static bool str_eq(uint32_t id, const void *key, const void *ctx)
+{
+	const char *cand = ((const struct strtab *)ctx)->strs[id];
+	const struct str_key *k = key;
+
+	return !strncmp(cand, k->s, k->len) && cand[k->len] == '\0';
 }
 
 void strtab__init(struct strtab *t)
@@ -50,7 +52,7 @@ void strtab__release(struct strtab *t)
 		free(c);
 	}
 	free(t->strs);
-	free(t->index);
+	hashmap__release(&t->index);
 	strtab__init(t);
 }
 
@@ -79,68 +81,35 @@ static char *arena_alloc(struct strtab *t, size_t size)
 	return c->data + c->used - size;
 }
 
-static int rehash(struct strtab *t)
-{
-	size_t cap = t->index_cap ? t->index_cap * 2 : 256;
-	uint32_t *idx, i;
-	size_t j;
-
-	idx = calloc(cap, sizeof(*idx));
-	if (!idx)
-		return -ENOMEM;
-	for (i = 0; i < t->nr; i++) {
-		j = hash_bytes(t->strs[i], strlen(t->strs[i])) & (cap - 1);
-		while (idx[j])
-			j = (j + 1) & (cap - 1);
-		idx[j] = i + 1;
-	}
-	free(t->index);
-	t->index = idx;
-	t->index_cap = cap;
-	return 0;
-}
-
 int strtab__intern_len(struct strtab *t, const char *s, size_t len, uint32_t *id)
 {
-	const char **strs;
+	struct str_key key;
+	uint32_t *slot;
 	uint64_t h;
-	size_t j;
+	bool added;
 	char *copy;
 	int err;
 
-	len = strnlen(s, len);	/* the stored copy is a C string */
-	if ((size_t)t->nr * 2 >= t->index_cap) {
-		err = rehash(t);
-		if (err)
-			return err;
+	key.s = s;
+	key.len = strnlen(s, len);	/* the stored copy is a C string */
+	h = hash_bytes(s, key.len);
+	slot = hashmap__find(&t->index, h, str_eq, &key, t);
+	if (slot) {
+		*id = (uint32_t)*slot;
+		return 0;
 	}
-	h = hash_bytes(s, len);
-	for (j = h & (t->index_cap - 1); t->index[j]; j = (j + 1) & (t->index_cap - 1)) {
-		const char *cand = t->strs[t->index[j] - 1];
-
-		if (!strncmp(cand, s, len) && cand[len] == '\0') {
-			*id = t->index[j] - 1;
-			return 0;
-		}
-	}
-	if (t->nr == UINT32_MAX - 1)
+	/* the string is stored before the index names it: str_eq may read it */
+	if (t->nr == UINT32_MAX - 1 || vec__grow(&t->strs, &t->alloc, t->nr + 1, sizeof(*t->strs)))
 		return -ENOMEM;
-	if (t->nr == t->alloc) {
-		uint32_t n = t->alloc ? t->alloc * 2 : 64;
-
-		strs = realloc(t->strs, (size_t)n * sizeof(*strs));
-		if (!strs)
-			return -ENOMEM;
-		t->strs = strs;
-		t->alloc = n;
-	}
-	copy = arena_alloc(t, len + 1);
+	copy = arena_alloc(t, key.len + 1);
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, s, len);
-	copy[len] = '\0';
+	memcpy(copy, s, key.len);
+	copy[key.len] = '\0';
 	t->strs[t->nr] = copy;
-	t->index[j] = t->nr + 1;
+	err = hashmap__upsert(&t->index, h, str_eq, &key, t, t->nr, &slot, &added);
+	if (err)
+		return err;	/* the copy stays in the arena, unnamed, until release */
 	*id = t->nr++;
 	return 0;
 }

@@ -13,18 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/hashmap.h"
+
 struct strtab_chunk;
 
 struct strtab {
 	const char **strs;		/* id -> string */
 	uint32_t nr;
-	uint32_t alloc;
-	uint32_t *index;		/* open addressing: id + 1, 0 = empty */
-	size_t index_cap;		/* a power of two, or 0 */
+	size_t alloc;
+	struct hashmap index;		/* hash of a string -> its id */
 	struct strtab_chunk *chunks;	/* arena, newest first */
 };
 
-#define STRTAB_INIT { NULL, 0, 0, NULL, 0, NULL }
+#define STRTAB_INIT { NULL, 0, 0, HASHMAP_INIT, NULL }
 
 void strtab__init(struct strtab *t);
 /* Frees every string; pointers handed out become invalid. Accepts NULL. */

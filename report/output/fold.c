@@ -18,6 +18,7 @@
 #include "report/aggregate/strtab.h"
 #include "report/output/fold.h"
 #include "report/symbolize/symbolize.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 
 void fold__add_name(struct strbuf *sb, const char *s)
@@ -96,25 +97,9 @@ struct fold_ctx {
 	struct strtab texts;
 	struct strbuf sb;
 	uint32_t *comm_text;		/* agg comm id -> text id + 1 (0: not yet) */
-	struct stack_text {
-		const struct sym_stack *st;
-		uint32_t text;
-		bool used;
-	} *stacks;			/* open addressing by pointer */
-	size_t stacks_cap, nr_stacks;
-	struct fold_line *lines;	/* open addressing by (comm, frames); count 0 = empty */
-	size_t lines_cap, nr_lines;
+	struct u64map stacks;		/* symbolized stack (its address) -> text id */
+	struct u64map lines;		/* comm << 32 | frames (text ids) -> count */
 };
-
-static inline size_t mix(uint64_t x, size_t cap)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return (size_t)x & (cap - 1);
-}
 
 static int intern_sb(struct fold_ctx *fc, uint32_t *id)
 {
@@ -140,102 +125,36 @@ static int comm_text(struct fold_ctx *fc, const struct stack_agg *agg, uint32_t 
 	return err;
 }
 
-static int grow_stacks(struct fold_ctx *fc)
-{
-	size_t cap = fc->stacks_cap ? fc->stacks_cap * 2 : 1024, i, j;
-	struct stack_text *n = calloc(cap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (i = 0; i < fc->stacks_cap; i++) {
-		if (!fc->stacks[i].used)
-			continue;
-		for (j = mix((uintptr_t)fc->stacks[i].st, cap); n[j].used; j = (j + 1) & (cap - 1))
-			;
-		n[j] = fc->stacks[i];
-	}
-	free(fc->stacks);
-	fc->stacks = n;
-	fc->stacks_cap = cap;
-	return 0;
-}
-
 static int frames_text(struct fold_ctx *fc, const struct sym_stack *st, uint32_t *id)
 {
-	size_t j;
+	uint64_t *text = u64map__find(&fc->stacks, (uintptr_t)st);
+	bool added;
 	int err;
 
-	if (fc->nr_stacks * 2 >= fc->stacks_cap) {
-		err = grow_stacks(fc);
-		if (err)
-			return err;
-	}
-	for (j = mix((uintptr_t)st, fc->stacks_cap); fc->stacks[j].used;
-	     j = (j + 1) & (fc->stacks_cap - 1)) {
-		if (fc->stacks[j].st == st) {
-			*id = fc->stacks[j].text;
-			return 0;
-		}
+	if (text) {
+		*id = (uint32_t)*text;
+		return 0;
 	}
 	strbuf_reset(&fc->sb);
 	append_frames(&fc->sb, st);
 	err = intern_sb(fc, id);
-	if (err)
-		return err;
-	fc->stacks[j].st = st;
-	fc->stacks[j].text = *id;
-	fc->stacks[j].used = true;
-	fc->nr_stacks++;
-	return 0;
-}
-
-static int grow_lines(struct fold_ctx *fc)
-{
-	size_t cap = fc->lines_cap ? fc->lines_cap * 2 : 1024, i, j;
-	struct fold_line *n = calloc(cap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (i = 0; i < fc->lines_cap; i++) {
-		const struct fold_line *l = &fc->lines[i];
-
-		if (!l->count)
-			continue;
-		for (j = mix((uint64_t)l->comm << 32 | l->frames, cap); n[j].count;
-		     j = (j + 1) & (cap - 1))
-			;
-		n[j] = *l;
-	}
-	free(fc->lines);
-	fc->lines = n;
-	fc->lines_cap = cap;
-	return 0;
+	if (!err)
+		err = u64map__upsert(&fc->stacks, (uintptr_t)st, *id, &text, &added);
+	return err;
 }
 
 static int add_line(struct fold_ctx *fc, uint32_t comm, uint32_t frames, uint64_t count)
 {
-	struct fold_line *l;
-	size_t j;
+	uint64_t *sum;
+	bool added;
 	int err;
 
 	if (!count)
 		return 0;
-	if (fc->nr_lines * 2 >= fc->lines_cap) {
-		err = grow_lines(fc);
-		if (err)
-			return err;
-	}
-	for (j = mix((uint64_t)comm << 32 | frames, fc->lines_cap); fc->lines[j].count;
-	     j = (j + 1) & (fc->lines_cap - 1)) {
-		l = &fc->lines[j];
-		if (l->comm == comm && l->frames == frames) {
-			l->count += count;
-			return 0;
-		}
-	}
-	fc->lines[j] = (struct fold_line){ comm, frames, count };
-	fc->nr_lines++;
-	return 0;
+	err = u64map__upsert(&fc->lines, (uint64_t)comm << 32 | frames, 0, &sum, &added);
+	if (!err)
+		*sum += count;
+	return err;
 }
 
 /* strcmp() of the lines comm + frames, without building them. */
@@ -258,7 +177,8 @@ static int cmp_line(const void *a, const void *b, void *texts)
 
 int fold__write(const struct stack_agg *agg, FILE *out)
 {
-	struct fold_ctx fc = { .texts = STRTAB_INIT, .sb = STRBUF_INIT };
+	struct fold_ctx fc = { .texts = STRTAB_INIT, .sb = STRBUF_INIT, .stacks = U64MAP_INIT,
+			       .lines = U64MAP_INIT };
 	struct fold_line *sorted = NULL;
 	uint32_t c, f;
 	size_t k, n;
@@ -281,14 +201,17 @@ int fold__write(const struct stack_agg *agg, FILE *out)
 			goto out;
 	}
 
-	sorted = calloc(fc.nr_lines ? fc.nr_lines : 1, sizeof(*sorted));
+	n = fc.lines.nr;
+	sorted = calloc(n ? n : 1, sizeof(*sorted));
 	if (!sorted) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (k = 0, n = 0; k < fc.lines_cap; k++)
-		if (fc.lines[k].count)
-			sorted[n++] = fc.lines[k];
+	u64map__for_each(&fc.lines, k) {
+		sorted[k].comm = (uint32_t)(fc.lines.keys[k] >> 32);
+		sorted[k].frames = (uint32_t)fc.lines.keys[k];
+		sorted[k].count = fc.lines.vals[k];
+	}
 	if (n > 1)
 		qsort_r(sorted, n, sizeof(*sorted), cmp_line, &fc.texts);
 	errno = 0;
@@ -299,8 +222,8 @@ int fold__write(const struct stack_agg *agg, FILE *out)
 		err = errno ? -errno : -EIO;
 out:
 	free(sorted);
-	free(fc.lines);
-	free(fc.stacks);
+	u64map__release(&fc.lines);
+	u64map__release(&fc.stacks);
 	free(fc.comm_text);
 	strbuf_release(&fc.sb);
 	strtab__release(&fc.texts);

@@ -10,20 +10,26 @@
  * <script type="application/json"> element, which the browser never runs:
  *
  *   names   the frame names, each once (the string table)
- *   stacks  the distinct stacks, as arrays of name ids, root (the comm)
- *           first, the most sampled first (small ids are short to write)
- *   t k cn  three parallel columns, one row per (time bucket, CPU, stack):
- *           the bucket as a delta to the previous row's (rows are sorted by
- *           time, so most deltas are 0 or 1; the first from origin_ns, the
- *           whole second before the first sample), the stack id, and
- *           cpu + cpu_stride * (samples - 1): most rows hold one sample, and
- *           then this is the CPU alone
+ *   tree    every stack is a path from the root (the comm) of one tree;
+ *           its nodes in depth-first order, children by name (as drawn),
+ *           each as the step back to its parent and its name id
+ *   stacks  the node each distinct stack ends at, the most sampled first
+ *           (small numbers are short to write)
+ *   rows    one per (time bucket, CPU, stack), sorted by time: the bucket
+ *           as a step from the previous row's (the first from origin_ns,
+ *           the whole second before the first sample), the CPU, the
+ *           samples and the stack's number
+ *
+ * tree, stacks and rows are strings of numbers in base 32, one character
+ * per digit (put_num()): a million rows make some 4 MB instead of the 10 of
+ * decimal arrays, and the page decodes them in one pass into typed arrays.
  *
  * The pipeline aggregated by (comm, process, stack, CPU, 10 ms bucket), so
- * the columns come from the aggregate without reading the samples again,
- * and their size follows the distinct keys, not the samples: the page holds
+ * the rows come from the aggregate without reading the samples again, and
+ * their size follows the distinct keys, not the samples: the page holds
  * every question of "when, where, what" a user can ask by selection, and
- * answers it by summing the rows that fall in the selection.
+ * answers it by summing the rows that fall in the selection into the
+ * stacks, then the stacks up the tree.
  *
  * Several -i are merged as the other views merge them: by names, each
  * recording's buckets counted from its own start.
@@ -34,6 +40,8 @@
 #include <string.h>
 
 #include "format/recording.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 #include "report/view.h"
 
 /* report/output/html/app.css and app.js, embedded by report/CMakeLists.txt */
@@ -44,22 +52,28 @@ extern const char eprof_html_app_js[];
 struct html_row {
 	uint32_t slot;
 	uint32_t cpu;
-	uint32_t stack;
-	uint64_t count;
+	uint32_t stack;			/* the stack's last node, then its rank */
+	uint32_t state;			/* enum agg_state (0, on-CPU, without off-CPU data) */
+	uint64_t count;			/* samples on the CPU, ns off it */
 };
 
-/* Larger packed values would lose precision as JavaScript numbers. */
-#define HTML_MAX_PACKED	(1ull << 53)
+/* Larger numbers would lose precision as JavaScript numbers. */
+#define HTML_MAX_NUMBER	(1ull << 53)
 
 struct html_ctx {
 	FILE *out;
 	uint32_t cpu_stride;		/* the largest CPU + 1 */
+	uint32_t nr_states;		/* 3 with off-CPU data (on-CPU, blocked, runnable), else 1 */
 	struct strtab names;		/* frame name -> id */
-	struct strtab stacks;		/* "id,id,id" -> stack id */
-	struct strbuf key;		/* scratch: the key of one stack */
+	struct u64map edges;		/* parent << 32 | name -> node */
+	uint32_t *parent, *name;	/* per node; node 0 is the root */
+	size_t nr_nodes, alloc_parent, alloc_name;
+	uint32_t *pre;			/* node -> its place in depth-first order */
+	uint32_t *by_pre;		/* the inverse */
+	uint32_t *stack_node;		/* stack rank -> node */
+	size_t nr_stacks;
 	struct html_row *rows;
 	size_t nr_rows;
-	uint32_t *order;		/* stack ids by samples: order[new id] = old id */
 	uint32_t origin;		/* the first row's bucket, rounded down to a second */
 };
 
@@ -94,6 +108,25 @@ static void put_field_str(FILE *out, const char *key, const char *val)
 	fputc(',', out);
 }
 
+/*
+ * v (< 2^53) in base 32, low digits first, one character each from the
+ * base64url alphabet: the first 32 end a number, the last 32 say more
+ * digits follow. No separator is needed and no character needs escaping
+ * in JSON or HTML; most numbers of the page (bucket steps, CPUs, stack
+ * ranks of busy stacks) take one or two characters.
+ */
+static void put_num(FILE *out, uint64_t v)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+	while (v >= 32) {
+		fputc(digits[32 + (v & 31)], out);
+		v >>= 5;
+	}
+	fputc(digits[v], out);
+}
+
 static int cmp_row(const void *a, const void *b)
 {
 	const struct html_row *x = a, *y = b;
@@ -102,31 +135,130 @@ static int cmp_row(const void *a, const void *b)
 		return x->slot < y->slot ? -1 : 1;
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
+	if (x->state != y->state)
+		return x->state < y->state ? -1 : 1;
 	return x->stack < y->stack ? -1 : x->stack > y->stack;
 }
 
-/* The stack id of one entry's names, interning names and the stack. */
-static int html__stack_id(struct html_ctx *h, const struct view_names *v, uint32_t *id)
+/*
+ * The node of one entry's names, from the root (the comm) down: the page's
+ * stacks are the paths of one tree, so a shared prefix is written once and
+ * the page sums a selection up the tree without building it again.
+ */
+static int html__stack_node(struct html_ctx *h, const struct view_names *v, uint32_t *out)
 {
-	uint32_t nid;
+	uint32_t node = 0, nid;
+	uint64_t *slot;
+	bool added;
 	size_t i;
 	int err;
 
-	strbuf_reset(&h->key);
 	for (i = 0; i < v->nr; i++) {
-		err = strtab__intern(&h->names, v->names[i], &nid);
+		err = strtab__intern(&h->names, v->names[i], &nid) ?:
+		      u64map__upsert(&h->edges, (uint64_t)node << 32 | nid, h->nr_nodes, &slot, &added);
 		if (err)
 			return err;
-		strbuf_addf(&h->key, i ? ",%" PRIu32 : "%" PRIu32, nid);
+		if (added) {
+			if (vec__grow(&h->parent, &h->alloc_parent, h->nr_nodes + 1, sizeof(*h->parent)) ||
+			    vec__grow(&h->name, &h->alloc_name, h->nr_nodes + 1, sizeof(*h->name)))
+				return -ENOMEM;
+			h->parent[h->nr_nodes] = node;
+			h->name[h->nr_nodes] = nid;
+			h->nr_nodes++;
+		}
+		node = (uint32_t)*slot;
 	}
-	if (h->key.oom)
-		return -ENOMEM;
-	return strtab__intern_len(&h->stacks, h->key.buf, h->key.len, id);
+	*out = node;
+	return 0;
+}
+
+struct name_ref {
+	const char *s;
+	uint32_t id;
+};
+
+static int cmp_name_ref(const void *a, const void *b)
+{
+	const struct name_ref *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : (x->id < y->id ? -1 : x->id > y->id);
+}
+
+/* A node keyed by (parent, name's rank in sorted order). */
+struct node_key {
+	uint64_t key;
+	uint32_t node;
+};
+
+static int cmp_node_key(const void *a, const void *b)
+{
+	const struct node_key *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * Numbers the nodes depth first, children in the order of their names (as
+ * the flame graph draws them): a node's subtree is then the run of nodes
+ * after it, which the page uses for zoom, and its children come in drawing
+ * order.
+ */
+static int html__order_nodes(struct html_ctx *h)
+{
+	size_t n = h->nr_nodes, i, top = 0, pos = 0;
+	struct name_ref *nref = NULL;
+	struct node_key *nk = NULL;
+	uint32_t *rank = NULL, *first = NULL, *todo = NULL;
+	int err = -ENOMEM;
+
+	nref = calloc(h->names.nr ? h->names.nr : 1, sizeof(*nref));
+	rank = calloc(h->names.nr ? h->names.nr : 1, sizeof(*rank));
+	nk = calloc(n, sizeof(*nk));
+	first = calloc(n + 1, sizeof(*first));
+	todo = calloc(n, sizeof(*todo));
+	h->pre = calloc(n, sizeof(*h->pre));
+	h->by_pre = calloc(n, sizeof(*h->by_pre));
+	if (!nref || !rank || !nk || !first || !todo || !h->pre || !h->by_pre)
+		goto out;
+	for (i = 0; i < h->names.nr; i++)
+		nref[i] = (struct name_ref){ strtab__str(&h->names, (uint32_t)i), (uint32_t)i };
+	qsort(nref, h->names.nr, sizeof(*nref), cmp_name_ref);
+	for (i = 0; i < h->names.nr; i++)
+		rank[nref[i].id] = (uint32_t)i;
+	/* the children of each node, as a run of nk sorted by (parent, name) */
+	for (i = 1; i < n; i++)
+		nk[i - 1] = (struct node_key){ (uint64_t)h->parent[i] << 32 | rank[h->name[i]],
+					       (uint32_t)i };
+	qsort(nk, n - 1, sizeof(*nk), cmp_node_key);
+	for (i = 1; i < n; i++)
+		first[h->parent[i] + 1]++;
+	for (i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	/* depth first without recursion (stacks may be deep): children pushed last first */
+	todo[top++] = 0;
+	while (top) {
+		uint32_t node = todo[--top];
+		size_t c;
+
+		h->pre[node] = (uint32_t)pos;
+		h->by_pre[pos++] = node;
+		for (c = first[node + 1]; c > first[node]; c--)
+			todo[top++] = nk[c - 1].node;
+	}
+	err = 0;
+out:
+	free(nref);
+	free(rank);
+	free(nk);
+	free(first);
+	free(todo);
+	return err;
 }
 
 struct stack_rank {
 	uint64_t count;
-	uint32_t id;
+	uint32_t node;			/* in depth-first order */
 };
 
 static int cmp_rank(const void *a, const void *b)
@@ -135,59 +267,71 @@ static int cmp_rank(const void *a, const void *b)
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return x->node < y->node ? -1 : x->node > y->node;
 }
 
 /*
- * Renumbers the stacks by samples, most first (h->order[new] = old): the
- * rows name the busiest stacks most often, and short ids keep the file
- * small.
+ * The stacks (the nodes rows end at) numbered by samples, most first: the
+ * rows name the busiest stacks most often, and short numbers keep the file
+ * small. rows[].stack becomes the rank.
  */
 static int html__order_stacks(struct html_ctx *h)
 {
-	size_t nr = h->stacks.nr, i;
-	struct stack_rank *rank;
-	uint32_t *to_new;
+	size_t n = h->nr_nodes, i;
+	struct stack_rank *rank = NULL;
+	uint64_t *count;
+	uint32_t *to_rank = NULL;
+	int err = -ENOMEM;
 
-	rank = calloc(nr ? nr : 1, sizeof(*rank));
-	to_new = calloc(nr ? nr : 1, sizeof(*to_new));
-	h->order = calloc(nr ? nr : 1, sizeof(*h->order));
-	if (!rank || !to_new || !h->order) {
-		free(rank);
-		free(to_new);
-		return -ENOMEM;
-	}
-	for (i = 0; i < nr; i++)
-		rank[i].id = (uint32_t)i;
+	count = calloc(n, sizeof(*count));
+	to_rank = calloc(n, sizeof(*to_rank));
+	if (!count || !to_rank)
+		goto out;
 	for (i = 0; i < h->nr_rows; i++)
-		rank[h->rows[i].stack].count += h->rows[i].count;
-	qsort(rank, nr, sizeof(*rank), cmp_rank);
-	for (i = 0; i < nr; i++) {
-		h->order[i] = rank[i].id;
-		to_new[rank[i].id] = (uint32_t)i;
+		count[h->rows[i].stack] += h->rows[i].count;
+	for (i = 0; i < n; i++)
+		if (count[i])
+			h->nr_stacks++;
+	rank = calloc(h->nr_stacks ? h->nr_stacks : 1, sizeof(*rank));
+	h->stack_node = calloc(h->nr_stacks ? h->nr_stacks : 1, sizeof(*h->stack_node));
+	if (!rank || !h->stack_node)
+		goto out;
+	h->nr_stacks = 0;
+	for (i = 0; i < n; i++)
+		if (count[i])
+			rank[h->nr_stacks++] = (struct stack_rank){ count[i], h->pre[i] };
+	qsort(rank, h->nr_stacks, sizeof(*rank), cmp_rank);
+	for (i = 0; i < h->nr_stacks; i++) {
+		h->stack_node[i] = rank[i].node;
+		to_rank[h->by_pre[rank[i].node]] = (uint32_t)i;
 	}
 	for (i = 0; i < h->nr_rows; i++)
-		h->rows[i].stack = to_new[h->rows[i].stack];
+		h->rows[i].stack = to_rank[h->rows[i].stack];
+	err = 0;
+out:
+	free(count);
 	free(rank);
-	free(to_new);
-	return 0;
+	free(to_rank);
+	return err;
 }
 
 /*
- * Counts too large to pack with the CPU as exact JavaScript numbers (some
- * 10^11 samples in 10 ms on one CPU: only a damaged file has them); the
- * pipeline has already refused buckets beyond VIEW_HTML_MAX_SLOTS.
+ * Rows whose first number (bucket step, CPU, and whether more than one
+ * sample) or count would not be exact as a JavaScript number: only a
+ * damaged file has them (CPU numbers near 2^32 without a CPU count to
+ * refuse them); the pipeline has already refused buckets beyond
+ * VIEW_HTML_MAX_SLOTS.
  */
 static int html__check(const struct html_ctx *h)
 {
+	uint64_t limit = HTML_MAX_NUMBER / 2 / h->nr_states / (VIEW_HTML_MAX_SLOTS + 2);
 	size_t i;
 
-	for (i = 0; i < h->nr_rows; i++) {
-		const struct html_row *r = &h->rows[i];
-
-		if (r->count - 1 > (HTML_MAX_PACKED - r->cpu) / h->cpu_stride)
+	if (h->cpu_stride > limit)
+		return -EOVERFLOW;
+	for (i = 0; i < h->nr_rows; i++)
+		if (h->rows[i].count >= HTML_MAX_NUMBER)
 			return -EOVERFLOW;
-	}
 	return 0;
 }
 
@@ -198,11 +342,17 @@ static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 	size_t i, k, nr = 0;
 	int err = 0;
 
-	for (i = 0; i < rc->nr_srcs; i++)
+	for (i = 0; i < rc->nr_srcs; i++) {
 		nr += rc->srcs[i].agg.nr;
+		if (rc->srcs[i].cfg.key_state)	/* the pipeline kept the off-CPU states apart */
+			h->nr_states = AGG_RUNNABLE + 1;
+	}
 	h->rows = calloc(nr ? nr : 1, sizeof(*h->rows));
-	if (!h->rows)
+	h->parent = calloc(1, sizeof(*h->parent));
+	h->name = calloc(1, sizeof(*h->name));
+	if (!h->rows || !h->parent || !h->name)
 		return -ENOMEM;
+	h->alloc_parent = h->alloc_name = h->nr_nodes = 1;	/* the root */
 	for (i = 0; i < rc->nr_srcs && !err; i++) {
 		const struct report_src *s = &rc->srcs[i];
 
@@ -214,9 +364,10 @@ static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 				continue;
 			err = view_names__build(&v, rc, s, e);
 			if (!err)
-				err = html__stack_id(h, &v, &r->stack);
+				err = html__stack_node(h, &v, &r->stack);
 			r->slot = e->slot;
 			r->cpu = e->cpu;
+			r->state = e->state < h->nr_states ? e->state : 0;
 			if (e->cpu >= h->cpu_stride)
 				h->cpu_stride = e->cpu + 1;
 			r->count = e->count;
@@ -224,6 +375,8 @@ static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
 		}
 	}
 	view_names__release(&v);
+	if (!err)
+		err = html__order_nodes(h);
 	if (!err)
 		err = html__order_stacks(h);
 	/* the page starts at the whole second before the first sample (--from, a late -i) */
@@ -303,6 +456,12 @@ static void put_quality(FILE *out, const struct report_summary *sum)
 		fprintf(out, ",\"unwind\":{\"walks\":%" PRIu64 ",\"complete\":%" PRIu64
 			",\"truncated\":%" PRIu64 ",\"fallback\":%" PRIu64 "}", sum->unw_walks,
 			sum->unw_complete, sum->unw_truncated, sum->unw_fallback);
+	if (sum->offcpu_intervals || sum->offcpu_lost || sum->offcpu_untracked)
+		fprintf(out, ",\"offcpu\":{\"intervals\":%" PRIu64 ",\"blocked_ns\":%" PRIu64
+			",\"runnable_ns\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"lost_ns\":%" PRIu64
+			",\"untracked\":%" PRIu64 ",\"lost_stacks\":%" PRIu64 "}", sum->offcpu_intervals,
+			sum->blocked_ns, sum->runnable_ns, sum->offcpu_lost, sum->offcpu_lost_ns,
+			sum->offcpu_untracked, sum->offcpu_lost_stacks);
 	if (sum->ticks_known)
 		fprintf(out, ",\"ticks\":{\"expected\":%" PRIu64 ",\"fired\":%" PRIu64
 			",\"kept\":%" PRIu64 ",\"throttled\":%" PRIu64 ",\"missed\":%" PRIu64 "}",
@@ -317,11 +476,17 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	uint32_t prev = 0;
 	size_t i;
 
-	fprintf(out, "{\"version\":1,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
+	fprintf(out, "{\"version\":2,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
 		",\"cpu_stride\":%" PRIu32 ",\"origin_ns\":%llu,", VIEW_HTML_SLOT_NS,
 		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID ? 2 : 1, rc->total, h->cpu_stride,
 		h->origin * VIEW_HTML_SLOT_NS);
 	put_field_str(out, "title", o->title);
+	if (h->nr_states > 1) {
+		/* the page weighs samples by the period for wall time; o->weight picks the first view */
+		fprintf(out, "\"states\":[\"on-CPU\",\"blocked\",\"runnable\"],\"period_ns\":%" PRIu64
+			",\"view\":\"%s\",", rc->sum->period_ns, o->weight == REPORT_WEIGHT_WALL ? "wall" :
+			o->weight == REPORT_WEIGHT_OFFCPU ? "off" : "on");
+	}
 	fputs("\"sources\":[", out);
 	for (i = 0; i < rc->nr_srcs; i++) {
 		if (i)
@@ -337,31 +502,43 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 			fputc(',', out);
 		put_json_str(out, strtab__str(&h->names, (uint32_t)i));
 	}
-	fputs("],\n\"stacks\":[", out);
-	for (i = 0; i < h->stacks.nr; i++)
-		fprintf(out, "%s[%s]", i ? "," : "", strtab__str(&h->stacks, h->order[i]));
-	fputs("],\n\"t\":[", out);
-	for (i = 0; i < h->nr_rows; i++) {
-		fprintf(out, i ? ",%" PRIu32 : "%" PRIu32, h->rows[i].slot - prev);
-		prev = h->rows[i].slot;
+	/* nodes 1.. in depth-first order: the step back to the parent, the name */
+	fprintf(out, "],\n\"nr_nodes\":%zu,\"tree\":\"", h->nr_nodes);
+	for (i = 1; i < h->nr_nodes; i++) {
+		uint32_t node = h->by_pre[i];
+
+		put_num(out, i - h->pre[h->parent[node]]);
+		put_num(out, h->name[node]);
 	}
-	fputs("],\n\"k\":[", out);
-	for (i = 0; i < h->nr_rows; i++)
-		fprintf(out, i ? ",%" PRIu32 : "%" PRIu32, h->rows[i].stack);
-	fputs("],\n\"cn\":[", out);
-	for (i = 0; i < h->nr_rows; i++)
-		fprintf(out, i ? ",%" PRIu64 : "%" PRIu64,
-			h->rows[i].cpu + (uint64_t)h->cpu_stride * (h->rows[i].count - 1));
-	fputs("]}", out);
+	fprintf(out, "\",\n\"nr_stacks\":%zu,\"stacks\":\"", h->nr_stacks);
+	for (i = 0; i < h->nr_stacks; i++)
+		put_num(out, h->stack_node[i]);
+	/*
+	 * per row: ((bucket step * CPUs + CPU) * states + state) * 2 + (a
+	 * count above one), then the count - 2 when above one, then the
+	 * stack's rank
+	 */
+	fprintf(out, "\",\n\"nr_rows\":%zu,\"rows\":\"", h->nr_rows);
+	for (i = 0; i < h->nr_rows; i++) {
+		const struct html_row *r = &h->rows[i];
+		uint64_t head = (((uint64_t)(r->slot - prev) * h->cpu_stride + r->cpu) * h->nr_states +
+				 r->state) * 2 + (r->count > 1);
+
+		put_num(out, head);
+		if (r->count > 1)
+			put_num(out, r->count - 2);
+		put_num(out, r->stack);
+		prev = r->slot;
+	}
+	fputs("\"}", out);
 }
 
 int view_html__write(const struct report_ctx *rc, FILE *out)
 {
-	struct html_ctx h = { .out = out, .key = STRBUF_INIT, .cpu_stride = 1 };
+	struct html_ctx h = { .out = out, .edges = U64MAP_INIT, .cpu_stride = 1, .nr_states = 1 };
 	int err;
 
 	strtab__init(&h.names);
-	strtab__init(&h.stacks);
 	err = html__collect(&h, rc) ?: html__check(&h);
 	if (err)
 		goto out;
@@ -380,9 +557,12 @@ int view_html__write(const struct report_ctx *rc, FILE *out)
 	err = view__check_stream(out);
 out:
 	free(h.rows);
-	free(h.order);
-	strbuf_release(&h.key);
+	free(h.parent);
+	free(h.name);
+	free(h.pre);
+	free(h.by_pre);
+	free(h.stack_node);
 	strtab__release(&h.names);
-	strtab__release(&h.stacks);
+	u64map__release(&h.edges);
 	return err;
 }

@@ -6,7 +6,7 @@
  * length-delimited fields for strings, nested messages and packed repeated
  * integers), so it is written here rather than through a protobuf library.
  * The builder interns every string, function, mapping, location and sample
- * in small open-addressing indexes as stacks are added; the writer then
+ * in util/hashmap indexes as stacks are added; the writer then
  * encodes the whole message into memory in first-seen order (so the output
  * is deterministic) and zlib compresses it into one gzip member, as pprof's
  * own writer does.
@@ -25,6 +25,7 @@
 #include <zlib.h>
 
 #include "report/output/pprof.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
 
@@ -80,18 +81,6 @@
 #define KERNEL_MAPPING_NAME	"[kernel.kallsyms]"
 #define MAX_ENTRIES		(UINT32_MAX - 1)	/* ids are uint32, 0 is "none" */
 
-/* One slot of an index: the entry's hash and its position + 1 (0: empty). */
-struct slot {
-	uint64_t hash;
-	uint32_t pos;
-};
-
-struct index {
-	struct slot *slots;
-	size_t cap;		/* a power of two, or 0 */
-	size_t nr;
-};
-
 struct function {
 	uint32_t name, system_name, file, binary;	/* string ids */
 };
@@ -131,23 +120,23 @@ struct pprof_builder {
 
 	char **strs;
 	size_t nr_strs, alloc_strs;
-	struct index str_index;
+	struct hashmap str_index;
 
 	struct function *funcs;
 	size_t nr_funcs, alloc_funcs;
-	struct index func_index;
+	struct hashmap func_index;
 
 	struct mapping *maps;
 	size_t nr_maps, alloc_maps;
-	struct index map_index;
+	struct hashmap map_index;
 
 	struct location *locs;
 	size_t nr_locs, alloc_locs;
-	struct index loc_index;
+	struct hashmap loc_index;
 
 	struct sample *samples;
 	size_t nr_samples, alloc_samples;
-	struct index sample_index;
+	struct hashmap sample_index;
 
 	uint32_t *loc_ids;	/* every sample's location ids, leaf first */
 	size_t nr_loc_ids, alloc_loc_ids;
@@ -157,98 +146,20 @@ struct pprof_builder {
 
 #define GROW(arr, alloc, need) vec__grow(&(arr), &(alloc), (need), sizeof(*(arr)))
 
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	size_t i;
-
-	for (i = 0; i < len; i++) {	/* FNV-1a */
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static uint64_t hash_u64(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	h *= 0xff51afd7ed558ccdull;
-	return h ^ (h >> 33);
-}
-
-#define HASH_SEED 0xcbf29ce484222325ull
-
-/* ---- index: open addressing over positions, the caller compares ---------- */
-
-typedef bool (*index_eq_fn)(const struct pprof_builder *b, size_t pos, const void *key);
-
-/* Makes sure one more entry fits under a 3/4 load factor. */
-static int index_reserve(struct index *ix)
-{
-	struct slot *slots;
-	size_t cap, i, j;
-
-	if ((ix->nr + 1) * 4 <= ix->cap * 3)
-		return 0;
-	cap = ix->cap ? ix->cap * 2 : 64;
-	if (cap > SIZE_MAX / sizeof(*slots))
-		return -ENOMEM;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < ix->cap; i++) {
-		if (!ix->slots[i].pos)
-			continue;
-		for (j = ix->slots[i].hash & (cap - 1); slots[j].pos; j = (j + 1) & (cap - 1))
-			;
-		slots[j] = ix->slots[i];
-	}
-	free(ix->slots);
-	ix->slots = slots;
-	ix->cap = cap;
-	return 0;
-}
-
-/*
- * The slot holding an entry equal to key, or the empty slot where it goes.
- * Call index_reserve() first so that an empty slot exists.
- */
-static struct slot *index_find(const struct index *ix, uint64_t hash, index_eq_fn eq,
-			       const struct pprof_builder *b, const void *key)
-{
-	size_t j;
-
-	for (j = hash & (ix->cap - 1); ix->slots[j].pos; j = (j + 1) & (ix->cap - 1)) {
-		if (ix->slots[j].hash == hash && eq(b, ix->slots[j].pos - 1, key))
-			break;
-	}
-	return &ix->slots[j];
-}
-
-static void index_set(struct index *ix, struct slot *s, uint64_t hash, size_t pos)
-{
-	s->hash = hash;
-	s->pos = (uint32_t)(pos + 1);
-	ix->nr++;
-}
-
-static void index_release(struct index *ix)
-{
-	free(ix->slots);
-}
-
 /* ---- interning ---------------------------------------------------------- */
 
-static bool str_eq(const struct pprof_builder *b, size_t pos, const void *key)
+static bool str_eq(uint32_t pos, const void *key, const void *ctx)
 {
+	const struct pprof_builder *b = ctx;
+
 	return !strcmp(b->strs[pos], key);
 }
 
 /* The string table id of s; NULL and "" are id 0. */
 static int intern_str(struct pprof_builder *b, const char *s, uint32_t *id)
 {
+	uint32_t *pos;
 	uint64_t hash;
-	struct slot *slot;
 	char *copy;
 	int err;
 
@@ -256,31 +167,61 @@ static int intern_str(struct pprof_builder *b, const char *s, uint32_t *id)
 		*id = 0;
 		return 0;
 	}
-	if (b->nr_strs >= MAX_ENTRIES)
-		return -ENOMEM;
-	err = index_reserve(&b->str_index);
-	if (err)
-		return err;
-	hash = hash_bytes(HASH_SEED, s, strlen(s));
-	slot = index_find(&b->str_index, hash, str_eq, b, s);
-	if (slot->pos) {
-		*id = slot->pos - 1;
+	hash = hash_str(s);
+	pos = hashmap__find(&b->str_index, hash, str_eq, s, b);
+	if (pos) {
+		*id = (uint32_t)*pos;
 		return 0;
 	}
+	if (b->nr_strs >= MAX_ENTRIES)
+		return -ENOMEM;
 	err = GROW(b->strs, b->alloc_strs, b->nr_strs + 1);
 	if (err)
 		return err;
 	copy = strdup(s);
 	if (!copy)
 		return -ENOMEM;
+	err = hashmap__add(&b->str_index, hash, (uint32_t)b->nr_strs);
+	if (err) {
+		free(copy);
+		return err;
+	}
 	b->strs[b->nr_strs] = copy;
-	index_set(&b->str_index, slot, hash, b->nr_strs);
 	*id = (uint32_t)b->nr_strs++;
 	return 0;
 }
 
-static bool func_eq(const struct pprof_builder *b, size_t pos, const void *key)
+/*
+ * The 1-based id of the entry equal to key (elem bytes) among the *nr of
+ * *arr that ix indexes: the one there, else a copy of key appended.
+ */
+static int intern_entry(struct pprof_builder *b, struct hashmap *ix, uint64_t hash,
+			hashmap_eq_fn eq, const void *key, void *arr, size_t *nr, size_t *alloc,
+			size_t elem, uint32_t *id)
 {
+	uint32_t *pos = hashmap__find(ix, hash, eq, key, b);
+	char **a = arr;
+	int err;
+
+	if (pos) {
+		*id = (uint32_t)*pos + 1;
+		return 0;
+	}
+	if (*nr >= MAX_ENTRIES)
+		return -ENOMEM;
+	err = vec__grow(arr, alloc, *nr + 1, elem);
+	if (!err)
+		err = hashmap__add(ix, hash, (uint32_t)*nr);
+	if (err)
+		return err;
+	memcpy(*a + *nr * elem, key, elem);
+	*id = (uint32_t)++*nr;
+	return 0;
+}
+
+static bool func_eq(uint32_t pos, const void *key, const void *ctx)
+{
+	const struct pprof_builder *b = ctx;
 	const struct function *a = &b->funcs[pos], *k = key;
 
 	return a->name == k->name && a->system_name == k->system_name && a->file == k->file &&
@@ -290,33 +231,15 @@ static bool func_eq(const struct pprof_builder *b, size_t pos, const void *key)
 /* The 1-based id of the function (name, system name, file, binary). */
 static int intern_func(struct pprof_builder *b, const struct function *f, uint32_t *id)
 {
-	uint64_t hash = HASH_SEED;
-	struct slot *slot;
-	int err;
+	uint64_t hash = hash_mix(hash_mix(hash_mix(hash_u64(f->name), f->system_name), f->file), f->binary);
 
-	if (b->nr_funcs >= MAX_ENTRIES)
-		return -ENOMEM;
-	err = index_reserve(&b->func_index);
-	if (err)
-		return err;
-	hash = hash_u64(hash, f->name);
-	hash = hash_u64(hash, f->system_name);
-	hash = hash_u64(hash, f->file);
-	hash = hash_u64(hash, f->binary);
-	slot = index_find(&b->func_index, hash, func_eq, b, f);
-	if (!slot->pos) {
-		err = GROW(b->funcs, b->alloc_funcs, b->nr_funcs + 1);
-		if (err)
-			return err;
-		b->funcs[b->nr_funcs] = *f;
-		index_set(&b->func_index, slot, hash, b->nr_funcs++);
-	}
-	*id = slot->pos;
-	return 0;
+	return intern_entry(b, &b->func_index, hash, func_eq, f, &b->funcs, &b->nr_funcs, &b->alloc_funcs,
+			    sizeof(*b->funcs), id);
 }
 
-static bool map_eq(const struct pprof_builder *b, size_t pos, const void *key)
+static bool map_eq(uint32_t pos, const void *key, const void *ctx)
 {
+	const struct pprof_builder *b = ctx;
 	const struct mapping *a = &b->maps[pos], *k = key;
 
 	return a->file == k->file && a->build_id == k->build_id && a->start == k->start;
@@ -325,32 +248,15 @@ static bool map_eq(const struct pprof_builder *b, size_t pos, const void *key)
 /* The 1-based id of the mapping (file, build_id, start); the first one seen sets end and offset. */
 static int intern_map(struct pprof_builder *b, const struct mapping *m, uint32_t *id)
 {
-	uint64_t hash = HASH_SEED;
-	struct slot *slot;
-	int err;
+	uint64_t hash = hash_mix(hash_mix(hash_u64(m->file), m->build_id), m->start);
 
-	if (b->nr_maps >= MAX_ENTRIES)
-		return -ENOMEM;
-	err = index_reserve(&b->map_index);
-	if (err)
-		return err;
-	hash = hash_u64(hash, m->file);
-	hash = hash_u64(hash, m->build_id);
-	hash = hash_u64(hash, m->start);
-	slot = index_find(&b->map_index, hash, map_eq, b, m);
-	if (!slot->pos) {
-		err = GROW(b->maps, b->alloc_maps, b->nr_maps + 1);
-		if (err)
-			return err;
-		b->maps[b->nr_maps] = *m;
-		index_set(&b->map_index, slot, hash, b->nr_maps++);
-	}
-	*id = slot->pos;
-	return 0;
+	return intern_entry(b, &b->map_index, hash, map_eq, m, &b->maps, &b->nr_maps, &b->alloc_maps,
+			    sizeof(*b->maps), id);
 }
 
-static bool loc_eq(const struct pprof_builder *b, size_t pos, const void *key)
+static bool loc_eq(uint32_t pos, const void *key, const void *ctx)
 {
+	const struct pprof_builder *b = ctx;
 	const struct location *a = &b->locs[pos], *k = key;
 
 	return a->mapping == k->mapping && a->function == k->function && a->line == k->line &&
@@ -359,29 +265,10 @@ static bool loc_eq(const struct pprof_builder *b, size_t pos, const void *key)
 
 static int intern_loc(struct pprof_builder *b, const struct location *l, uint32_t *id)
 {
-	uint64_t hash = HASH_SEED;
-	struct slot *slot;
-	int err;
+	uint64_t hash = hash_mix(hash_mix(hash_mix(hash_u64(l->mapping), l->function), l->line), l->address);
 
-	if (b->nr_locs >= MAX_ENTRIES)
-		return -ENOMEM;
-	err = index_reserve(&b->loc_index);
-	if (err)
-		return err;
-	hash = hash_u64(hash, l->mapping);
-	hash = hash_u64(hash, l->function);
-	hash = hash_u64(hash, l->line);
-	hash = hash_u64(hash, l->address);
-	slot = index_find(&b->loc_index, hash, loc_eq, b, l);
-	if (!slot->pos) {
-		err = GROW(b->locs, b->alloc_locs, b->nr_locs + 1);
-		if (err)
-			return err;
-		b->locs[b->nr_locs] = *l;
-		index_set(&b->loc_index, slot, hash, b->nr_locs++);
-	}
-	*id = slot->pos;
-	return 0;
+	return intern_entry(b, &b->loc_index, hash, loc_eq, l, &b->locs, &b->nr_locs, &b->alloc_locs,
+			    sizeof(*b->locs), id);
 }
 
 /* The mapping id of frame f (0: none), interning its strings. */
@@ -438,8 +325,9 @@ int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f)
 	return b && f ? intern_frame_map(b, f, &id) : -EINVAL;
 }
 
-static bool sample_eq(const struct pprof_builder *b, size_t pos, const void *key)
+static bool sample_eq(uint32_t pos, const void *key, const void *ctx)
 {
+	const struct pprof_builder *b = ctx;
 	const struct sample *a = &b->samples[pos], *k = key;
 
 	return a->nr_locs == k->nr_locs && a->has_labels == k->has_labels && a->pid == k->pid &&
@@ -500,15 +388,15 @@ void pprof__free(struct pprof_builder *b)
 	for (i = 0; i < b->nr_strs; i++)
 		free(b->strs[i]);
 	free(b->strs);
-	index_release(&b->str_index);
+	hashmap__release(&b->str_index);
 	free(b->funcs);
-	index_release(&b->func_index);
+	hashmap__release(&b->func_index);
 	free(b->maps);
-	index_release(&b->map_index);
+	hashmap__release(&b->map_index);
 	free(b->locs);
-	index_release(&b->loc_index);
+	hashmap__release(&b->loc_index);
 	free(b->samples);
-	index_release(&b->sample_index);
+	hashmap__release(&b->sample_index);
 	free(b->loc_ids);
 	free(b);
 }
@@ -517,8 +405,8 @@ static int add_values(struct pprof_builder *b, const struct pprof_frame *frames,
 		      uint64_t count, uint64_t off_ns, const struct pprof_labels *labels)
 {
 	struct sample key = { 0 };
-	uint64_t hash = HASH_SEED;
-	struct slot *slot;
+	uint64_t hash = hash_u64(nr);
+	uint32_t *pos;
 	size_t i, need;
 	int err;
 
@@ -536,7 +424,7 @@ static int add_values(struct pprof_builder *b, const struct pprof_frame *frames,
 		err = intern_frame(b, &frames[i], &b->loc_ids[key.locs + i]);
 		if (err)
 			return err;
-		hash = hash_u64(hash, b->loc_ids[key.locs + i]);
+		hash = hash_mix(hash, b->loc_ids[key.locs + i]);
 	}
 	if (labels) {
 		key.has_labels = true;
@@ -547,20 +435,13 @@ static int add_values(struct pprof_builder *b, const struct pprof_frame *frames,
 		if (err)
 			return err;
 	}
-	hash = hash_u64(hash, key.has_labels);
-	hash = hash_u64(hash, key.pid);
-	hash = hash_u64(hash, key.tid);
-	hash = hash_u64(hash, key.cpu);
-	hash = hash_u64(hash, key.comm);
+	hash = hash_mix(hash, (uint64_t)key.has_labels << 32 | key.pid);
+	hash = hash_mix(hash, (uint64_t)key.tid << 32 | key.cpu);
+	hash = hash_mix(hash, key.comm);
 
-	if (b->nr_samples >= MAX_ENTRIES)
-		return -ENOMEM;
-	err = index_reserve(&b->sample_index);
-	if (err)
-		return err;
-	slot = index_find(&b->sample_index, hash, sample_eq, b, &key);
-	if (slot->pos) {
-		struct sample *s = &b->samples[slot->pos - 1];
+	pos = hashmap__find(&b->sample_index, hash, sample_eq, &key, b);
+	if (pos) {
+		struct sample *s = &b->samples[*pos];
 		uint64_t sum;
 
 		if (__builtin_add_overflow(s->count, count, &sum) ||
@@ -570,13 +451,16 @@ static int add_values(struct pprof_builder *b, const struct pprof_frame *frames,
 		s->off_ns += off_ns;
 		return 0;
 	}
+	if (b->nr_samples >= MAX_ENTRIES)
+		return -ENOMEM;
 	err = GROW(b->samples, b->alloc_samples, b->nr_samples + 1);
+	if (!err)
+		err = hashmap__add(&b->sample_index, hash, (uint32_t)b->nr_samples);
 	if (err)
 		return err;
 	key.count = count;
 	key.off_ns = off_ns;
-	b->samples[b->nr_samples] = key;
-	index_set(&b->sample_index, slot, hash, b->nr_samples++);
+	b->samples[b->nr_samples++] = key;
 	b->nr_loc_ids += nr;
 	return 0;
 }

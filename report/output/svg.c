@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "report/output/svg.h"
+#include "util/hash.h"
 
 #define DEFAULT_WIDTH	1200
 #define DEFAULT_MIN_PX	0.1
@@ -192,15 +193,8 @@ static bool ends_with(const char *s, const char *suffix)
 /* Three numbers in [0, 1] from the name alone, so equal names get equal colours. */
 static void name_hash(const char *name, double v[3])
 {
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, then a final mix */
+	uint64_t h = hash_str(name);
 
-	for (; *name; name++) {
-		h ^= (unsigned char)*name;
-		h *= 0x100000001b3ull;
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
 	v[0] = (double)(h & 0xffff) / 0xffff;
 	v[1] = (double)((h >> 16) & 0xffff) / 0xffff;
 	v[2] = (double)((h >> 32) & 0xffff) / 0xffff;

@@ -136,7 +136,9 @@ static int cmp_jit(const void *a, const void *b)
 {
 	const struct jit *x = a, *y = b;
 
-	return CMP(x->tgid, y->tgid);
+	if (x->tgid != y->tgid)
+		return CMP(x->tgid, y->tgid);
+	return CMP(x->since, y->since);
 }
 
 static struct object *new_object(struct symbolizer *sym, const char *path)
@@ -193,18 +195,26 @@ int symbolizer__build_objects(struct symbolizer *sym)
 		m->obj = (uint32_t)(sym->nr_objs - 1);
 	}
 	free(order);
-	/* JIT maps: binaries stored as "/tmp/perf-PID.map" */
+	/*
+	 * JIT maps: binaries stored as "/tmp/perf-PID.map", and as
+	 * "/tmp/perf-PID.map@FORK_NS" for a later process of a reused pid
+	 * (record/jitmap.c): each names the samples from its process's fork on.
+	 */
 	for (i = 0; i < sym->nr_bins; i++) {
 		const struct bin *b = &sym->bins[i];
+		unsigned long long since = 0;
 
 		if (b->view.build_id_len ||
-		    sscanf(b->view.path, "/tmp/perf-%u.map%c", &pid, &tail) != 1)
+		    (sscanf(b->view.path, "/tmp/perf-%u.map%c", &pid, &tail) != 1 &&
+		     (sscanf(b->view.path, "/tmp/perf-%u.map@%llu%c", &pid, &since, &tail) != 2 ||
+		      !since)))
 			continue;
 		o = new_object(sym, b->view.path);
 		o->special = true;
 		o->bin = b;
 		o->pub.embedded = b->view.source;
 		sym->jits[sym->nr_jits].tgid = pid;
+		sym->jits[sym->nr_jits].since = since;
 		sym->jits[sym->nr_jits].obj = (uint32_t)(sym->nr_objs - 1);
 		sym->jits[sym->nr_jits].bin = b;
 		sym->nr_jits++;
@@ -327,10 +337,13 @@ const struct rec_symbol *bin__find_symbol(const struct bin *b, uint64_t v)
 	return NULL;
 }
 
-const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid)
+const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid, uint64_t t,
+				       uint32_t *gen)
 {
-	size_t lo = 0, hi = sym->nr_jits, mid;
+	size_t lo = 0, hi = sym->nr_jits, mid, i;
+	const struct jit *best = NULL;
 
+	*gen = 0;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (sym->jits[mid].tgid < tgid)
@@ -338,7 +351,12 @@ const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tg
 		else
 			hi = mid;
 	}
-	return lo < sym->nr_jits && sym->jits[lo].tgid == tgid ? &sym->jits[lo] : NULL;
+	for (i = lo; i < sym->nr_jits && sym->jits[i].tgid == tgid && sym->jits[i].since <= t;
+	     i++) {
+		best = &sym->jits[i];
+		*gen = (uint32_t)(i - lo);
+	}
+	return best;
 }
 
 /* The DWARF file the recording embeds for o, opened from memory, or NULL. */

@@ -40,6 +40,9 @@ struct dbg_file {
 	struct dbg_sym *syms;	/* function symbols sorted by address, built on first use */
 	size_t nr_syms;
 	bool syms_loaded;
+	struct rec_segment *segs;	/* PT_LOAD segments, read on first use */
+	size_t nr_segs;
+	bool segs_loaded;
 };
 
 /* A function symbol in dwfl addresses; name points into the Dwfl's ELF. */
@@ -71,6 +74,7 @@ void dbg_file__close(struct dbg_file *f)
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
 	free(f->syms);
+	free(f->segs);
 	free(f->image);
 	free(f->path);
 	free(f);
@@ -164,19 +168,6 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static void build_id_path(char *buf, size_t size, const char *dir, const uint8_t *id,
-			  uint32_t len)
-{
-	size_t n;
-	uint32_t i;
-
-	n = (size_t)snprintf(buf, size, "%s/.build-id/%02x/", dir, id[0]);
-	for (i = 1; i < len && n + 3 < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%02x", id[i]);
-	if (n < size)
-		snprintf(buf + n, size - n, ".debug");
-}
-
 /* Keeps in why[] the first candidate skipped for a reason worth a warning. */
 static void note_skipped(char *why, size_t why_len, const char *path, int r)
 {
@@ -203,12 +194,15 @@ int dbg_file__find(const char *const *dirs, size_t nr_dirs, const uint8_t *build
 		const char *dir = i < nr_dirs ? dirs[i] : "/usr/lib/debug";
 
 		for (k = 0; k < 3; k++) {
-			if (k == 0)
-				build_id_path(buf, sizeof(buf), dir, build_id, build_id_len);
-			else if (i == nr_dirs || !real)
+			if (k == 0) {
+				if (elf_build_id__debug_path(buf, sizeof(buf), dir, build_id,
+							     build_id_len))
+					continue;	/* no such path: a --debug-dir too long */
+			} else if (i == nr_dirs || !real) {
 				break;	/* basenames only in the --debug-dir dirs */
-			else
+			} else {
 				snprintf(buf, sizeof(buf), "%s/%s%s", dir, base, k == 2 ? ".debug" : "");
+			}
 			r = try_candidate(buf, build_id, build_id_len, out);
 			if (r == -ENOMEM)
 				return r;
@@ -248,24 +242,15 @@ bool dbg_file__has_dwarf(struct dbg_file *f)
 bool dbg_file__offset_to_vaddr(struct dbg_file *f, uint64_t off, uint64_t *vaddr)
 {
 	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(f->mod, &bias);
-	size_t i, nph;
-	GElf_Phdr ph;
+	Elf *elf;
 
-	if (!elf || elf_getphdrnum(elf, &nph))
-		return false;
-	for (i = 0; i < nph; i++) {
-		uint64_t size;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		size = ph.p_filesz ? ph.p_filesz : ph.p_memsz;
-		if (off >= ph.p_offset && off - ph.p_offset < size) {
-			*vaddr = off - ph.p_offset + ph.p_vaddr;
-			return true;
-		}
+	if (!f->segs_loaded) {
+		elf = dwfl_module_getelf(f->mod, &bias);
+		if (!elf || elf_segments__read_debug(elf, &f->segs, &f->nr_segs))
+			return false;	/* asked again next time */
+		f->segs_loaded = true;
 	}
-	return false;
+	return !elf_segments__offset_to_vaddr(f->segs, f->nr_segs, off, vaddr);
 }
 
 static int cmp_dbg_sym(const void *a, const void *b)

@@ -22,6 +22,7 @@
 #include "report/symbolize/debuginfo.h"
 #include "report/symbolize/demangle.h"
 #include "report/symbolize/symbolize.h"
+#include "util/hashmap.h"
 
 struct raw_stack {
 	uint32_t id;
@@ -78,15 +79,17 @@ struct object {
 
 struct jit {
 	uint32_t tgid;
+	uint64_t since;			/* the fork of the process whose map it is; 0: first */
 	uint32_t obj;
 	const struct bin *bin;		/* symbols in absolute addresses */
 };
 
-struct cache_slot {
+/* A symbolized stack of the cache, and the key it is cached under. */
+struct cached_stack {
 	uint32_t tgid;
 	uint32_t stack_id;
 	uint32_t epoch;
-	struct sym_stack *st;		/* NULL: empty slot */
+	struct sym_stack *st;
 };
 
 struct symbolizer {
@@ -110,8 +113,9 @@ struct symbolizer {
 	struct ksym *ksyms;
 	size_t nr_ksyms, alloc_ksyms;
 
-	struct cache_slot *cache;
-	size_t cache_cap, nr_cached;
+	struct cached_stack *cache;	/* in the order they were symbolized */
+	size_t nr_cached, alloc_cache;
+	struct hashmap cache_index;	/* (tgid, stack id, epoch) -> index into cache */
 
 	struct object *objs;
 	size_t nr_objs;
@@ -176,7 +180,12 @@ const struct bin *symbolizer__find_bin(const struct symbolizer *sym, const struc
 const struct rec_symbol *bin__find_symbol(const struct bin *b, uint64_t v);
 /* (Re)builds objs and jits once maps and binaries are indexed. -ENOMEM. */
 int symbolizer__build_objects(struct symbolizer *sym);
-const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid);
+/*
+ * The JIT map of the process that had tgid at time t (the latest whose
+ * fork is at or before t), or NULL; *gen is its rank among tgid's maps.
+ */
+const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid, uint64_t t,
+				       uint32_t *gen);
 /* The object's DWARF or local file, looked for once; NULL when there is none. */
 struct dbg_file *symbolizer__debug_file(struct symbolizer *sym, struct object *o);
 

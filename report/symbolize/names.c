@@ -15,22 +15,34 @@
 #include "report/symbolize/internal.h"
 
 /*
- * The name shown for the symbol name (interned): demangled unless
+ * The name shown for the symbol name (interned): without the default
+ * version a versioned definition carries ("memcpy@@GLIBC_2.14" is memcpy,
+ * as perf shows it; "memcpy@GLIBC_2.2.5", an old version kept for old
+ * binaries, and "puts@plt" stay as they are), then demangled unless
  * --no-demangle; *system gets name when they differ, else NULL.
  */
 int symbolizer__shown_name(struct symbolizer *sym, const char *name, const char **shown,
 			   const char **system)
 {
+	const char *at = strstr(name, "@@");
+	const char *base = name;
+	uint32_t id;
 	int r;
 
 	*shown = name;
 	*system = NULL;
-	if (sym->opts.no_demangle)
-		return 0;
-	r = demangler__get(&sym->dm, name, shown);
-	if (r < 0)
-		return r;
-	if (r) {
+	if (at && at != name) {
+		if (strtab__intern_len(&sym->names, name, (size_t)(at - name), &id))
+			return -ENOMEM;
+		base = strtab__str(&sym->names, id);
+		*shown = base;
+	}
+	if (!sym->opts.no_demangle) {
+		r = demangler__get(&sym->dm, base, shown);
+		if (r < 0)
+			return r;
+	}
+	if (*shown != name) {
 		*system = strtab__dup(&sym->names, name);	/* interned already: a lookup */
 		if (!*system)
 			return -ENOMEM;

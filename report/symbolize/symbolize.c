@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/elf_file.h"
 #include "format/recording.h"
 #include "report/aggregate/aggregate.h"
 #include "report/symbolize/internal.h"
@@ -63,9 +64,10 @@ void symbolizer__free(struct symbolizer *sym)
 
 	if (!sym)
 		return;
-	for (i = 0; i < sym->cache_cap; i++)
+	for (i = 0; i < sym->nr_cached; i++)
 		free(sym->cache[i].st);
 	free(sym->cache);
+	hashmap__release(&sym->cache_index);
 	for (i = 0; i < sym->nr_objs; i++)
 		dbg_file__close(sym->objs[i].dbg);
 	free(sym->objs);
@@ -178,7 +180,8 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	f->system_name = NULL;
 	f->obj = OBJ_UNKNOWN + 1;
 	if (!m || !is_file_path(m->path)) {
-		const struct jit *j = symbolizer__find_jit(sym, tgid);
+		uint32_t gen;
+		const struct jit *j = symbolizer__find_jit(sym, tgid, t, &gen);
 
 		s = j ? bin__find_symbol(j->bin, look) : NULL;
 		if (s) {
@@ -198,7 +201,8 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	f->obj = m->obj + 1;
 	off = look - m->start + m->pgoff;
 	if (m->bin && m->bin->view.nr_segments)
-		have_vaddr = rec_binary__offset_to_vaddr(&m->bin->view, off, &vaddr);
+		have_vaddr = !elf_segments__offset_to_vaddr(m->bin->view.segments,
+							    m->bin->view.nr_segments, off, &vaddr);
 	if (m->bin) {
 		s = bin__find_symbol(m->bin, have_vaddr ? vaddr : off);
 		name = s ? s->name : NULL;
@@ -259,46 +263,12 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	return n;
 }
 
-static uint64_t cache_hash(uint32_t tgid, uint32_t stack_id, uint32_t epoch)
+static bool cached_eq(uint32_t i, const void *key, const void *ctx)
 {
-	uint64_t h = ((uint64_t)tgid << 32 | stack_id) ^ ((uint64_t)epoch * 0x9e3779b97f4a7c15ull);
+	const struct cached_stack *c = &((const struct symbolizer *)ctx)->cache[i];
+	const struct cached_stack *k = key;
 
-	h ^= h >> 33;		/* murmur3's finalizer */
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
-
-static struct cache_slot *cache_probe(struct cache_slot *cache, size_t cap, uint32_t tgid,
-				      uint32_t stack_id, uint32_t epoch)
-{
-	size_t j = cache_hash(tgid, stack_id, epoch) & (cap - 1);
-
-	for (; cache[j].st; j = (j + 1) & (cap - 1))
-		if (cache[j].tgid == tgid && cache[j].stack_id == stack_id &&
-		    cache[j].epoch == epoch)
-			break;
-	return &cache[j];
-}
-
-static int cache_grow(struct symbolizer *sym)
-{
-	size_t cap = sym->cache_cap ? sym->cache_cap * 2 : 1024, i;
-	struct cache_slot *c, *s;
-
-	c = calloc(cap, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	for (i = 0; i < sym->cache_cap; i++) {
-		s = &sym->cache[i];
-		if (s->st)
-			*cache_probe(c, cap, s->tgid, s->stack_id, s->epoch) = *s;
-	}
-	free(sym->cache);
-	sym->cache = c;
-	sym->cache_cap = cap;
-	return 0;
+	return c->tgid == k->tgid && c->stack_id == k->stack_id && c->epoch == k->epoch;
 }
 
 /* A user frame that fell in no mapping and no JIT map. */
@@ -365,10 +335,10 @@ static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
 int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 		      uint64_t time_ns, const struct sym_stack **out)
 {
+	struct cached_stack key = { .tgid = tgid, .stack_id = stack_id };
 	const struct proc_maps *pm;
-	struct cache_slot *slot;
-	struct sym_stack *st;
-	uint32_t epoch;
+	uint32_t *i, gen;
+	uint64_t hash;
 	int err;
 
 	if (!sym->prepared) {
@@ -377,24 +347,28 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 			return err;
 	}
 	pm = symbolizer__find_proc(sym, tgid);
-	epoch = pm ? symbolizer__epoch(sym, pm, time_ns) : 0;
-	if (sym->nr_cached * 2 >= sym->cache_cap) {
-		err = cache_grow(sym);
-		if (err)
-			return err;
+	key.epoch = pm ? symbolizer__epoch(sym, pm, time_ns) : 0;
+	/* a reused pid's later JIT map starts an epoch of its own */
+	if (symbolizer__find_jit(sym, tgid, time_ns, &gen))
+		key.epoch += gen << 24;
+	hash = hash_mix((uint64_t)tgid << 32 | stack_id, key.epoch);
+	i = hashmap__find(&sym->cache_index, hash, cached_eq, &key, sym);
+	if (i) {
+		*out = sym->cache[*i].st;
+		return 0;
 	}
-	slot = cache_probe(sym->cache, sym->cache_cap, tgid, stack_id, epoch);
-	if (!slot->st) {
-		err = symbolize_raw(sym, find_raw_stack(sym, stack_id), pm, tgid, time_ns, &st);
-		if (err)
-			return err;
-		slot->tgid = tgid;
-		slot->stack_id = stack_id;
-		slot->epoch = epoch;
-		slot->st = st;
-		sym->nr_cached++;
+	if (vec__grow(&sym->cache, &sym->alloc_cache, sym->nr_cached + 1, sizeof(*sym->cache)))
+		return -ENOMEM;
+	err = symbolize_raw(sym, find_raw_stack(sym, stack_id), pm, tgid, time_ns, &key.st);
+	if (err)
+		return err;
+	err = hashmap__add(&sym->cache_index, hash, (uint32_t)sym->nr_cached);
+	if (err) {
+		free(key.st);
+		return err;
 	}
-	*out = slot->st;
+	sym->cache[sym->nr_cached++] = key;
+	*out = key.st;
 	return 0;
 }
 

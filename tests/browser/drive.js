@@ -10,20 +10,35 @@
  *   heat2 T0 T1       the same with shift held (the second selection)
  *   strip LABEL       click the strip "cpu N" / "node N"
  *   strip2 LABEL      the same with shift held
- *   search TEXT       type TEXT in the search box
+ *   all               press "Select all" (one selection of everything, no diff)
+ *   view on|off|wall  press the switch to on-CPU, off-CPU or wall time
+ *   views             print "views" and the switch's views, the current one with a '*'
+ *   search TEXT       type TEXT in the search box (instead of what it held)
  *   top               print "top-self FUNCTION SHARE" / "top-total ..." rows
  *   diff              print "diff-total FUNCTION CLASS CHANGE Z" rows
  *   matched           print "matched SHARE MATCHED TOTAL"
  *   frame NAME        print "frame NAME R G B" (the pixel drawn at its centre)
  *   names             print "name NAME" for each distinct frame drawn
  *   click NAME        click the widest frame NAME in the flame graph (zoom)
+ *   hover NAME        move over the widest frame NAME; print "hover" and the tooltip's lines
  *   icicle            press the flame/icicle switch; print "root-at top|bottom"
- *   timing            print "timing first_view_ms ... redraw_ms ..."
+ *   timing            print "timing load_ms .. first_view_ms .. redraw_ms .. paint_ms .."
+ *                     (redraw: the script's work after the last selection; paint: from
+ *                     its mouse-up to the frame that shows it)
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
 'use strict';
 const puppeteer = require('puppeteer-core');
+
+/* the widest frame NAME of the flame graph, scrolled into the window: where it is now */
+async function widest(page, name) {
+	const find = (name) => window.eprofUI.frames().filter((f) => f.name === name).sort((a, b) => b.w - a.w)[0];
+	const f = await page.evaluate(find, name);
+	if (!f) throw new Error('no frame ' + name + ' in the flame graph');
+	await page.evaluate((y) => window.scrollTo(0, y + window.scrollY - 300), f.y);
+	return page.evaluate(find, name);
+}
 
 async function main() {
 	const [page_path, ...cmds] = process.argv.slice(2);
@@ -68,8 +83,16 @@ async function main() {
 				if (cmd === 'strip2') await page.keyboard.down('Shift');
 				await page.mouse.click(p.x + 1, p.y);
 				if (cmd === 'strip2') await page.keyboard.up('Shift');
+			} else if (cmd === 'view') {
+				await page.click('#view-' + cmds[++i]);
+			} else if (cmd === 'views') {
+				const v = await page.evaluate(() => [...document.querySelectorAll('#views button')]
+					.map((b) => b.dataset.view + (b.className === 'on' ? '*' : '')));
+				console.log('views\t' + v.join(' '));
+			} else if (cmd === 'all') {
+				await page.click('#clear');
 			} else if (cmd === 'search') {
-				await page.click('#search');
+				await page.click('#search', { clickCount: 3 });	/* what is there is replaced */
 				await page.keyboard.type(cmds[++i]);
 			} else if (cmd === 'top' || cmd === 'diff') {
 				const rows = await page.evaluate((cmd) => {
@@ -102,15 +125,18 @@ async function main() {
 					return [d[0], d[1], d[2]];
 				}, name);
 				console.log('frame\t' + name + '\t' + (px ? px.join('\t') : 'absent'));
-			} else if (cmd === 'click') {
-				const name = cmds[++i];
-				const f = await page.evaluate((name) => window.eprofUI.frames().filter((f) => f.name === name)
-					.sort((a, b) => b.w - a.w)[0], name);
-				if (!f) throw new Error('no frame ' + name + ' to click');
-				await page.evaluate((y) => window.scrollTo(0, y + window.scrollY - 300), f.y);
-				const g = await page.evaluate((name) => window.eprofUI.frames().filter((f) => f.name === name)
-					.sort((a, b) => b.w - a.w)[0], name);
-				await page.mouse.click(g.x + g.w / 2, g.y + g.h / 2);
+			} else if (cmd === 'click' || cmd === 'hover') {
+				const g = await widest(page, cmds[++i]);
+				if (cmd === 'click') {
+					await page.mouse.click(g.x + g.w / 2, g.y + g.h / 2);
+					continue;
+				}
+				await page.mouse.move(g.x + g.w / 2, g.y + g.h / 2);
+				const tip = await page.evaluate(() => {
+					const t = document.getElementById('tip');
+					return t.style.display === 'none' ? '' : t.textContent;
+				});
+				console.log('hover\t' + tip.replace(/\n/g, '\t'));
 			} else if (cmd === 'icicle') {
 				await page.click('#mode');
 				const where = await page.evaluate(() => {
@@ -122,9 +148,12 @@ async function main() {
 				const all = await page.evaluate(() => [...new Set(window.eprofUI.frames().map((f) => f.name))]);
 				all.forEach((n) => console.log('name\t' + n));
 			} else if (cmd === 'timing') {
+				/* after the next frame and a task more, when lastPaint is known */
+				await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20))));
 				const t = await page.evaluate(() => window.eprofUI.timing);
 				console.log('timing\tload_ms ' + load_ms + '\tfirst_view_ms ' + t.firstView.toFixed(0) +
-					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\t' + JSON.stringify(t.parts || {}));
+					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\tpaint_ms ' + t.lastPaint.toFixed(1) +
+					'\t' + JSON.stringify(t.parts || {}));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

@@ -5,7 +5,8 @@
 # the switch keeps phase_a and not phase_b in the top tables, one after keeps
 # phase_b only; search shows the share the fold output gives; the second
 # range shift-dragged after the first draws phase_b red (it grew) and ranks
-# it among the two largest changes, with a significant z; clicking phase_a
+# it among the two largest changes, with a significant z and the noise
+# estimate of --diff --top (checked against --fold of each half); clicking phase_a
 # zooms the flame graph and the top tables follow; the icicle switch flips it.
 . "$E2E_DIR/lib.sh"
 . "$E2E_DIR/../browser/lib.sh"
@@ -18,8 +19,9 @@ switch_ns=$(awk '/^switch / { print $2 }' "$TMP/out")
 start_ns=$("$EPROF" info "$TMP/p.eprof" 2>/dev/null | awk '/^start \(ns\)/ { print $NF }')
 [ -n "$switch_ns" ] && [ -n "$start_ns" ] || fail "no switch time ('$switch_ns') or start time ('$start_ns')"
 sw=$(awk -v s="$switch_ns" -v t="$start_ns" 'BEGIN { printf "%.3f\n", (s - t) / 1e9 }')
-lo=$(awk -v s="$sw" 'BEGIN { printf "%.3f\n", s - 0.1 }')
-hi=$(awk -v s="$sw" 'BEGIN { printf "%.3f\n", s + 0.1 }')
+# 0.1 s either side, on the page's 20 ms cells (so --to/--from cut the same samples)
+lo=$(awk -v s="$sw" 'BEGIN { printf "%.2f\n", int((s - 0.1) * 50) / 50 }')
+hi=$(awk -v s="$sw" 'BEGIN { printf "%.2f\n", int((s + 0.1) * 50 + 1) / 50 }')
 say "phase_b starts ${sw} s into the recording"
 "$EPROF" report -i "$TMP/p.eprof" --html "$TMP/p.html" 2>"$TMP/rep.err" ||
 	{ cat "$TMP/rep.err"; fail "report --html failed"; }
@@ -50,6 +52,13 @@ awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(g != "none" && d < 1e-9 
 	fail "search phase_a: the page says $got, the fold $want"
 awk -v w="$want" 'BEGIN { exit !(w > 0.2 && w < 0.8) }' || fail "phase_a has a share of $want: not two phases"
 
+# hover: the tooltip names the frame and its samples, as many as the fold has through it
+drive "$TMP/p.html" hover phase_a >"$TMP/h" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+cat "$TMP/h"
+n=$(awk '{ n = $NF; if ($0 ~ /;phase_a(;| )/) m += n } END { printf "%d\n", m }' "$TMP/p.fold")
+awk -F'\t' -v n="$n" '$1 == "hover" && $2 == "phase_a" { gsub(/,/, "", $3); split($3, w, " "); ok = w[1] == n }
+	END { exit !ok }' "$TMP/h" || fail "hovering phase_a does not show its $n samples"
+
 # zoom: clicking phase_a in the whole recording's flame graph leaves the top
 # tables to phase_a's stacks; the switch puts the root at the top, and back
 drive "$TMP/p.html" icicle click phase_a top icicle >"$TMP/z" 2>"$TMP/drv.err" ||
@@ -72,4 +81,28 @@ awk -F'\t' '$1 == "diff-total" && $2 == "phase_b" { print $3 }' "$TMP/d" | grep 
 	fail "phase_b is not shown as a significant growth"
 awk -F'\t' '$1 == "diff-total" && $2 == "phase_a" { print $3 }' "$TMP/d" | grep -qx shrank ||
 	fail "phase_a is not shown shrinking"
+# the noise estimate is that of --diff --top, from the two halves' own samples:
+# stderr = sqrt(p1(1-p1)/n1 + p2(1-p2)/n2), z = change / stderr
+"$EPROF" report -i "$TMP/p.eprof" --to "$lo" --fold >"$TMP/h1.fold" 2>/dev/null || fail "report --to failed"
+"$EPROF" report -i "$TMP/p.eprof" --from "$hi" --fold >"$TMP/h2.fold" 2>/dev/null || fail "report --from failed"
+awk '
+	{ n = $NF; k = split(substr($0, 1, length($0) - length(n) - 1), fr, ";"); delete on
+	  for (i = 2; i <= k; i++) on[fr[i]] = 1
+	  side = FILENAME == ARGV[1] ? 1 : 2; tot[side] += n
+	  for (f in on) { c[side, f] += n; seen[f] = 1 } }
+	END { n1 = tot[1]; n2 = tot[2]
+	      for (f in seen) { c1 = c[1, f]; c2 = c[2, f]; p1 = c1 / n1; p2 = c2 / n2
+		se = sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+		if (se == 0) { a1 = (c1 + 1) / (n1 + 2); a2 = (c2 + 1) / (n2 + 2)
+			       se = sqrt(a1 * (1 - a1) / (n1 + 2) + a2 * (1 - a2) / (n2 + 2)) }
+		printf "%s\t%.4f\t%.4f\n", f, (p2 - p1) * 100, (p2 - p1) / se } }' "$TMP/h1.fold" "$TMP/h2.fold" >"$TMP/want"
+awk -F'\t' '$1 == "diff-total" { sub(/%/, "", $4); print $2 "\t" $4 "\t" $5 }' "$TMP/d" >"$TMP/got"
+grep -E '^phase_(a|b)\b' "$TMP/got" "$TMP/want"
+[ "$(wc -l <"$TMP/got")" -ge 10 ] || fail "fewer than 10 rows of changes"
+awk -F'\t' 'FILENAME == ARGV[1] { d[$1] = $2; z[$1] = $3; next }
+	!($1 in d) { print "not in the folds: " $1; bad = 1; next }
+	{ e = $2 - d[$1]; f = $3 - z[$1]
+	  if (e > 0.006 || e < -0.006 || f > 0.011 || f < -0.011) { print $0 " but " d[$1] " " z[$1]; bad = 1 } }
+	END { exit bad }' "$TMP/want" "$TMP/got" ||
+	fail "the page's changes and z are not those of the two halves' samples"
 exit 0

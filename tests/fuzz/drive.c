@@ -179,7 +179,6 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 
 static bool binary_ok(struct walk *w, const struct rec_binary *b)
 {
-	uint64_t vaddr;
 	size_t i;
 
 	if (b->build_id_len > REC_BUILD_ID_MAX || !b->path || !b->source ||
@@ -187,11 +186,8 @@ static bool binary_ok(struct walk *w, const struct rec_binary *b)
 	    (b->nr_segments && !b->segments) || (b->nr_symbols && !b->symbols))
 		return false;
 	w->sink += strlen(b->path) + strlen(b->source);
-	for (i = 0; i < b->nr_segments; i++) {
+	for (i = 0; i < b->nr_segments; i++)
 		w->sink += b->segments[i].offset + b->segments[i].vaddr + b->segments[i].filesz;
-		if (rec_binary__offset_to_vaddr(b, b->segments[i].offset, &vaddr))
-			w->sink += vaddr;
-	}
 	for (i = 0; i < b->nr_symbols; i++) {
 		if (i && b->symbols[i].addr < b->symbols[i - 1].addr)
 			return false;
@@ -554,7 +550,7 @@ static enum fuzz_result codec_stacks(const struct params *p, const uint8_t *data
 				  &seen, on_chunk_stack, &sc);
 	if (sc.w.bad || (rc && rc != -EBADMSG))
 		res = violation("rec_read_stack_chunk", rc);
-	else if (seen.nr != sc.w.n)
+	else if (seen.ids.nr != sc.w.n)
 		res = violation("stacks delivered differ from ids recorded", 0);
 	else
 		res = rc ? FUZZ_REJECTED : FUZZ_ACCEPTED;

@@ -26,7 +26,7 @@
 static const char *const cfa_names[] = {
 	[UNW_CFA_NONE] = "NONE", [UNW_CFA_RSP] = "RSP", [UNW_CFA_RBP] = "RBP",
 	[UNW_CFA_PLT] = "PLT", [UNW_CFA_SIGNAL] = "SIGNAL", [UNW_CFA_END] = "END",
-	[UNW_CFA_UNSUPPORTED] = "UNSUPPORTED",
+	[UNW_CFA_RBX] = "RBX", [UNW_CFA_UNSUPPORTED] = "UNSUPPORTED",
 };
 static const char *const rbp_names[] = {
 	[UNW_RBP_SAME] = "SAME", [UNW_RBP_CFA] = "CFA", [UNW_RBP_UNDEF] = "UNDEF",
@@ -102,9 +102,10 @@ int main(int argc, char **argv)
 	for (i = 0; !quiet && (size_t)i < t.nr_rows; i++) {
 		const struct unw_row *r = &t.rows[i];
 
-		printf("%08" PRIx32 " %s %" PRId32 " %s %d\n", r->off,
+		printf("%08" PRIx32 " %s %" PRId32 " %s %d %s %d\n", r->off,
 		       r->cfa_type < sizeof(cfa_names) / sizeof(*cfa_names) ? cfa_names[r->cfa_type] : "?",
-		       r->cfa_off, r->rbp_type < 3 ? rbp_names[r->rbp_type] : "?", r->rbp_off);
+		       r->cfa_off, r->rbp_type < 3 ? rbp_names[r->rbp_type] : "?", r->rbp_off,
+		       r->rbx_type < 3 ? rbp_names[r->rbx_type] : "?", r->rbx_off);
 	}
 	cfi_table__release(&t);
 	return fflush(stdout) ? 1 : 0;

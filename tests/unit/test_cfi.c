@@ -28,13 +28,14 @@
 #include "tests/unit/harness.h"
 
 #define LIBC "/lib/x86_64-linux-gnu/libc.so.6"
+#define LDSO "/lib64/ld-linux-x86-64.so.2"
 
 /* ---- readelf's table --------------------------------------------------- */
 
 /* One row of readelf's interpreted table: rules for [start, end). */
 struct want {
 	uint64_t start, end;		/* virtual addresses */
-	char cfa[32], rbp[32], ra[32];	/* readelf's spellings; "" = no column */
+	char cfa[32], rbx[32], rbp[32], ra[32];	/* readelf's spellings; "" = no column */
 	bool signal;			/* the CIE's augmentation has 'S' */
 };
 
@@ -67,7 +68,7 @@ struct parse {
 	struct want cur;		/* rules of the row being read */
 	uint64_t fde_lo, fde_hi;
 	bool in_fde, fde_has_rows, cur_signal;
-	int col_rbp, col_ra;		/* column of rbp and ra in the header; -1 */
+	int col_rbx, col_rbp, col_ra;	/* column of rbx, rbp and ra in the header; -1 */
 };
 
 /* Ends the open FDE: its last row runs to the FDE's end. */
@@ -116,15 +117,17 @@ static void parse__fde(struct parse *p, unsigned long cie, uint64_t lo, uint64_t
 	p->in_fde = false;			/* unknown CIE: not compared */
 }
 
-/* A header line "   LOC   CFA   rbx   rbp ... ra": where rbp and ra are. */
+/* A header line "   LOC   CFA   rbx   rbp ... ra": where rbx, rbp and ra are. */
 static void parse__header(struct parse *p, char *line)
 {
 	char *tok, *save = NULL;
 	int col = 0;
 
-	p->col_rbp = p->col_ra = -1;
+	p->col_rbx = p->col_rbp = p->col_ra = -1;
 	for (tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save), col++) {
-		if (!strcmp(tok, "rbp"))
+		if (!strcmp(tok, "rbx"))
+			p->col_rbx = col;
+		else if (!strcmp(tok, "rbp"))
 			p->col_rbp = col;
 		else if (!strcmp(tok, "ra"))
 			p->col_ra = col;
@@ -152,7 +155,8 @@ static void parse__row(struct parse *p, char *line, bool in_cie)
 			loc = strtoull(tok, NULL, 16);
 			continue;
 		}
-		dst = col == 1 ? row.cfa : col == p->col_rbp ? row.rbp : col == p->col_ra ? row.ra : NULL;
+		dst = col == 1 ? row.cfa : col == p->col_rbx ? row.rbx : col == p->col_rbp ? row.rbp :
+		      col == p->col_ra ? row.ra : NULL;
 		if (dst)
 			snprintf(dst, sizeof(row.cfa), "%s", tok);
 	}
@@ -177,7 +181,7 @@ static void parse__row(struct parse *p, char *line, bool in_cie)
 /* Runs readelf on path into *w; -ENOENT when readelf is not installed. */
 static int readelf_rows(const char *path, struct wants *w)
 {
-	struct parse p = { .out = w, .col_rbp = -1, .col_ra = -1 };
+	struct parse p = { .out = w, .col_rbx = -1, .col_rbp = -1, .col_ra = -1 };
 	char cmd[600], line[1024];
 	bool in_cie = false;
 	FILE *f;
@@ -231,6 +235,21 @@ static bool split_rule(const char *s, char *reg, size_t cap, long *off)
 	return !*end;
 }
 
+/* readelf's rule for a callee-saved register as enum unw_rbp, the offset in *off. */
+static uint8_t expected_saved(const char *rule, int16_t *off)
+{
+	char reg[16];
+	long at;
+
+	if (!rule[0] || !strcmp(rule, "u") || !strcmp(rule, "s"))
+		return UNW_RBP_SAME;
+	if (split_rule(rule, reg, sizeof(reg), &at) && !strcmp(reg, "c")) {
+		*off = (int16_t)at;
+		return UNW_RBP_CFA;
+	}
+	return UNW_RBP_UNDEF;
+}
+
 /* What the table must hold for readelf's rules; *loose: an expression readelf cannot show. */
 static struct unw_row expected_row(const struct want *w, bool *loose)
 {
@@ -259,17 +278,13 @@ static struct unw_row expected_row(const struct want *w, bool *loose)
 		r.cfa_type = UNW_CFA_RSP;
 	else if (!strcmp(reg, "rbp"))
 		r.cfa_type = UNW_CFA_RBP;
+	else if (!strcmp(reg, "rbx"))
+		r.cfa_type = UNW_CFA_RBX;
 	else
 		return r;
 	r.cfa_off = (int32_t)off;
-	if (!w->rbp[0] || !strcmp(w->rbp, "u") || !strcmp(w->rbp, "s")) {
-		r.rbp_type = UNW_RBP_SAME;
-	} else if (split_rule(w->rbp, reg, sizeof(reg), &off) && !strcmp(reg, "c")) {
-		r.rbp_type = UNW_RBP_CFA;
-		r.rbp_off = (int16_t)off;
-	} else {
-		r.rbp_type = UNW_RBP_UNDEF;
-	}
+	r.rbp_type = expected_saved(w->rbp, &r.rbp_off);
+	r.rbx_type = expected_saved(w->rbx, &r.rbx_off);
 	return r;
 }
 
@@ -282,10 +297,12 @@ static bool rows_agree(const struct unw_row *got, const struct want *w)
 		return got->cfa_type == UNW_CFA_PLT || got->cfa_type == UNW_CFA_UNSUPPORTED;
 	if (got->cfa_type != want.cfa_type)
 		return false;
-	if (want.cfa_type != UNW_CFA_RSP && want.cfa_type != UNW_CFA_RBP)
+	if (want.cfa_type != UNW_CFA_RSP && want.cfa_type != UNW_CFA_RBP &&
+	    want.cfa_type != UNW_CFA_RBX)
 		return true;
 	return got->cfa_off == want.cfa_off && got->rbp_type == want.rbp_type &&
-	       got->rbp_off == want.rbp_off;
+	       got->rbp_off == want.rbp_off && got->rbx_type == want.rbx_type &&
+	       got->rbx_off == want.rbx_off;
 }
 
 /* bsearch order: a readelf row "equals" the addresses it covers. */
@@ -407,6 +424,24 @@ static void libc_agrees_with_readelf(void)
 	compare_with_readelf(LIBC, 0.001);
 }
 
+/*
+ * ld.so's lazy-binding resolvers (_dl_runtime_resolve_xsavec and its
+ * siblings) realign rsp and keep their frame in rbx: rows with CFA = rbx + N,
+ * and the caller's rbx saved at the CFA, that readelf agrees with.
+ */
+static void ldso_resolver_gets_the_rbx_rule(void)
+{
+	struct cfi_table t = { 0 };
+	size_t i, rbx = 0;
+
+	compare_with_readelf(LDSO, 0.01);
+	CHECK_OK(build_file(LDSO, &t));
+	for (i = 0; i < t.nr_rows; i++)
+		rbx += t.rows[i].cfa_type == UNW_CFA_RBX && t.rows[i].rbx_type == UNW_RBP_CFA;
+	CHECK(rbx >= 3);
+	cfi_table__release(&t);
+}
+
 static void pie_workload_agrees_with_readelf(void)
 {
 	compare_with_readelf(EPROF_WORKLOADS "/known_split", 0);
@@ -447,12 +482,14 @@ static void table_is_well_formed(void)
 		const struct unw_row *r = &t.rows[i];
 
 		unsupported += r->cfa_type == UNW_CFA_UNSUPPORTED;
-		CHECK(r->cfa_type <= UNW_CFA_UNSUPPORTED && r->rbp_type <= UNW_RBP_UNDEF);
+		CHECK(r->cfa_type <= UNW_CFA_UNSUPPORTED && r->rbp_type <= UNW_RBP_UNDEF &&
+		      r->rbx_type <= UNW_RBP_UNDEF);
 		if (!i)
 			continue;
 		CHECK(r->off > r[-1].off);
 		CHECK(r->cfa_type != r[-1].cfa_type || r->cfa_off != r[-1].cfa_off ||
-		      r->rbp_type != r[-1].rbp_type || r->rbp_off != r[-1].rbp_off);
+		      r->rbp_type != r[-1].rbp_type || r->rbp_off != r[-1].rbp_off ||
+		      r->rbx_type != r[-1].rbx_type || r->rbx_off != r[-1].rbx_off);
 	}
 	CHECK_EQ_U64(t.rows[t.nr_rows - 1].cfa_type, UNW_CFA_NONE);
 	CHECK_EQ_U64(unsupported, t.nr_unsupported);
@@ -786,6 +823,7 @@ static void fuzz_regressions_replay(void)
 
 static const struct test tests[] = {
 	{ "libc's table agrees with readelf, both ways", libc_agrees_with_readelf },
+	{ "ld.so's lazy-binding resolver gets the rbx rule", ldso_resolver_gets_the_rbx_rule },
 	{ "a PIE workload's table agrees with readelf", pie_workload_agrees_with_readelf },
 	{ "an IBT-PLT binary's table agrees with readelf", ibt_plt_binary_agrees_with_readelf },
 	{ "a non-PIE (ET_EXEC) binary's table agrees with readelf", non_pie_binary_agrees_with_readelf },

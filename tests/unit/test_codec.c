@@ -276,35 +276,8 @@ static void id_set(void)
 	CHECK_EQ_U64(fresh, 100000);
 	CHECK_EQ_U64(dups, 100000);
 	CHECK(idset__add(&s, UINT32_MAX) == 0);
-	CHECK_EQ_U64(s.nr, 100001);
+	CHECK_EQ_U64(s.ids.nr, 100001);
 	idset__release(&s);
-}
-
-static void offset_to_vaddr(void)
-{
-	static const struct rec_segment segs[] = {
-		{ 0x0, 0x400000, 0x1000 },		/* ELF header, rodata */
-		{ 0x1000, 0x401000, 0x2345 },		/* text */
-		{ 0x4000, 0x604000, 0x100 },		/* data */
-		{ UINT64_MAX - 0x10, 0x10, 0x20 },	/* nonsense that must not wrap */
-	};
-	struct rec_binary b = { .nr_segments = ARRAY_SIZE(segs), .segments = segs };
-	struct rec_binary none = { 0 };
-	uint64_t v = 0;
-
-	CHECK(rec_binary__offset_to_vaddr(&b, 0x0, &v));
-	CHECK_EQ_U64(v, 0x400000);
-	CHECK(rec_binary__offset_to_vaddr(&b, 0x1500, &v));
-	CHECK_EQ_U64(v, 0x401500);
-	CHECK(rec_binary__offset_to_vaddr(&b, 0x1000 + 0x2344, &v));
-	CHECK_EQ_U64(v, 0x401000 + 0x2344);
-	CHECK(!rec_binary__offset_to_vaddr(&b, 0x1000 + 0x2345, &v));	/* one past filesz */
-	CHECK(rec_binary__offset_to_vaddr(&b, 0x40ff, &v));
-	CHECK_EQ_U64(v, 0x6040ff);
-	CHECK(!rec_binary__offset_to_vaddr(&b, 0x3fff, &v));
-	CHECK(rec_binary__offset_to_vaddr(&b, UINT64_MAX, &v));
-	CHECK_EQ_U64(v, 0x20);
-	CHECK(!rec_binary__offset_to_vaddr(&none, 0x10, &v));
 }
 
 static const struct test tests[] = {
@@ -316,7 +289,6 @@ static const struct test tests[] = {
 	{ "sample columns round-trip and reject damage", sample_columns },
 	{ "the sample layout is the documented one", sample_layout },
 	{ "the id set finds duplicates", id_set },
-	{ "file offsets translate through segments", offset_to_vaddr },
 };
 
 int main(void)

@@ -201,12 +201,63 @@ static void debug_file_gets_the_stubs(void)
 	unlink(bin_path);
 }
 
+static void offsets_and_addresses(void)
+{
+	static const struct rec_segment segs[] = {
+		{ 0x0, 0x400000, 0x1000 },		/* ELF header, rodata */
+		{ 0x1000, 0x401000, 0x2345 },		/* text */
+		{ 0x4000, 0x604000, 0x100 },		/* data */
+		{ UINT64_MAX - 0x10, 0x10, 0x20 },	/* nonsense that must not wrap */
+	};
+	uint64_t v = 0, off, left;
+
+	CHECK_OK(elf_segments__offset_to_vaddr(segs, ARRAY_SIZE(segs), 0x0, &v));
+	CHECK_EQ_U64(v, 0x400000);
+	CHECK_OK(elf_segments__offset_to_vaddr(segs, ARRAY_SIZE(segs), 0x1500, &v));
+	CHECK_EQ_U64(v, 0x401500);
+	CHECK_OK(elf_segments__offset_to_vaddr(segs, ARRAY_SIZE(segs), 0x1000 + 0x2344, &v));
+	CHECK_EQ_U64(v, 0x401000 + 0x2344);
+	/* one past filesz */
+	CHECK(elf_segments__offset_to_vaddr(segs, ARRAY_SIZE(segs), 0x1000 + 0x2345, &v) == -ENOENT);
+	CHECK_OK(elf_segments__offset_to_vaddr(segs, ARRAY_SIZE(segs), 0x40ff, &v));
+	CHECK_EQ_U64(v, 0x6040ff);
+	CHECK(elf_segments__offset_to_vaddr(segs, ARRAY_SIZE(segs), 0x3fff, &v) == -ENOENT);
+	CHECK_OK(elf_segments__offset_to_vaddr(segs, ARRAY_SIZE(segs), UINT64_MAX, &v));
+	CHECK_EQ_U64(v, 0x20);
+	CHECK(elf_segments__offset_to_vaddr(NULL, 0, 0x10, &v) == -ENOENT);
+	/* and back: the inverse, with what is left of the segment */
+	CHECK_OK(elf_segments__vaddr_to_offset(segs, ARRAY_SIZE(segs), 0x401500, &off, &left));
+	CHECK_EQ_U64(off, 0x1500);
+	CHECK_EQ_U64(left, 0x2345 - 0x500);
+	CHECK(elf_segments__vaddr_to_offset(segs, ARRAY_SIZE(segs), 0x403345, &off, &left) ==
+	      -ENOENT);
+}
+
+static void build_id_paths(void)
+{
+	static const uint8_t id[] = { 0xab, 0x01, 0x23, 0xff };
+	char buf[64], tiny[30];	/* "/dd/.build-id/ab/0123ff.debug" and its NUL */
+
+	CHECK_OK(elf_build_id__debug_path(buf, sizeof(buf), "/usr/lib/debug", id, 4));
+	CHECK_STR(buf, "/usr/lib/debug/.build-id/ab/0123ff.debug");
+	CHECK_OK(elf_build_id__debug_path(buf, sizeof(buf), "/d", id, 1));
+	CHECK_STR(buf, "/d/.build-id/ab/.debug");
+	CHECK(elf_build_id__debug_path(buf, sizeof(buf), "/d", id, 0) == -EINVAL);
+	/* a path that does not fit is refused, never cut into another path */
+	CHECK(elf_build_id__debug_path(tiny, sizeof(tiny), "/usr/lib/debug", id, 4) ==
+	      -ENAMETOOLONG);
+	CHECK_OK(elf_build_id__debug_path(tiny, sizeof(tiny), "/dd", id, 4));
+	CHECK_STR(tiny, "/dd/.build-id/ab/0123ff.debug");
+}
+
 static const struct test tests[] = {
 	{ ".plt stubs are named as objdump names them", plt_stubs },
 	{ ".plt.sec (IBT) stubs are named as objdump names them", plt_sec_stubs },
 	{ "libc's .plt and .plt.got, IRELATIVE slots included", libc_stubs },
 	{ "a size-0 label runs to the next symbol, _init not past .init", labels_are_sized },
 	{ "a debug file's symbols include the binary's stubs", debug_file_gets_the_stubs },
+	{ "file offsets and addresses translate through segments", offsets_and_addresses },
+	{ "the /usr/lib/debug/.build-id path, refused when too long", build_id_paths },
 };
 
 int main(void)

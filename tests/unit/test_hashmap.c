@@ -21,19 +21,19 @@ struct strs {
 	size_t nr;
 };
 
-static bool str_eq(uint64_t val, const void *key, const void *ctx)
+static bool str_eq(uint32_t val, const void *key, const void *ctx)
 {
 	const struct strs *s = ctx;
 
 	return !strcmp(s->v[val], key);
 }
 
-static uint64_t intern(struct hashmap *m, struct strs *s, const char *str, uint64_t hash)
+static uint32_t intern(struct hashmap *m, struct strs *s, const char *str, uint64_t hash)
 {
-	uint64_t *slot;
+	uint32_t *slot;
 	bool added;
 
-	CHECK_OK(hashmap__upsert(m, hash, str_eq, str, s, s->nr, &slot, &added));
+	CHECK_OK(hashmap__upsert(m, hash, str_eq, str, s, (uint32_t)s->nr, &slot, &added));
 	if (added)
 		s->v[s->nr++] = str;
 	return *slot;
@@ -53,7 +53,7 @@ static void finds_what_it_holds_after_growing(void)
 	CHECK_EQ_U64(m.nr, 3000);
 	CHECK(m.cap >= 6000 && !(m.cap & (m.cap - 1)));	/* at most half full, a power of two */
 	for (i = 0; i < 3000; i++) {
-		uint64_t *v = hashmap__find(&m, hash_str(names[i]), str_eq, names[i], &s);
+		uint32_t *v = hashmap__find(&m, hash_str(names[i]), str_eq, names[i], &s);
 
 		CHECK(v && *v == i);
 		CHECK_EQ_U64(intern(&m, &s, names[i], hash_str(names[i])), i);	/* not added again */
@@ -73,7 +73,7 @@ static void equal_hashes_never_merge_keys(void)
 	static const char *keys[] = { "a", "b", "c", "d", "e" };
 	size_t i;
 
-	/* every key hashes to 42, then every key to 0 (the empty-slot mark) */
+	/* every key hashes to 42, then every key to 0 (whose stored bits are the empty mark) */
 	for (i = 0; i < 5; i++)
 		CHECK_EQ_U64(intern(&m, &s, keys[i], 42), i);
 	for (i = 0; i < 5; i++)
@@ -83,7 +83,7 @@ static void equal_hashes_never_merge_keys(void)
 	for (i = 0; i < 5; i++)
 		CHECK_EQ_U64(intern(&m, &s, keys[i], 0), i);
 	for (i = 0; i < 5; i++) {
-		uint64_t *v = hashmap__find(&m, 0, str_eq, keys[i], &s);
+		uint32_t *v = hashmap__find(&m, 0, str_eq, keys[i], &s);
 
 		CHECK(v && *v == i);
 	}
@@ -95,15 +95,16 @@ static void sets_of_words_and_iteration(void)
 {
 	struct hashmap m = HASHMAP_INIT;
 	struct hashmap_slot *s;
-	uint64_t k, *slot, sum = 0, n = 0;
+	uint32_t k, *slot;
+	uint64_t sum = 0, n = 0;
 	bool added;
 
 	for (k = 0; k < 1000; k++) {
-		CHECK_OK(hashmap__upsert(&m, hash_u64(k), hashmap_eq_u64, &k, NULL, k, &slot, &added));
+		CHECK_OK(hashmap__upsert(&m, hash_u64(k), hashmap_eq_u32, &k, NULL, k, &slot, &added));
 		CHECK(added);
 	}
 	k = 7;
-	CHECK_OK(hashmap__upsert(&m, hash_u64(k), hashmap_eq_u64, &k, NULL, k, &slot, &added));
+	CHECK_OK(hashmap__upsert(&m, hash_u64(k), hashmap_eq_u32, &k, NULL, k, &slot, &added));
 	CHECK(!added && *slot == 7);
 	hashmap__for_each(&m, s) {
 		sum += s->val;
@@ -120,18 +121,18 @@ static void sets_of_words_and_iteration(void)
 static void sizes_that_wrap_are_refused(void)
 {
 	struct hashmap m = HASHMAP_INIT;
-	uint64_t k = 1, *slot;
+	uint32_t k = 1, *slot;
 	bool added;
 
 	CHECK_EQ_U64(hashmap__reserve(&m, SIZE_MAX / 2 + 1), -ENOMEM);	/* 2n wraps */
-	CHECK_EQ_U64(hashmap__reserve(&m, SIZE_MAX / 8), -ENOMEM);	/* slots * 16 bytes wrap */
+	CHECK_EQ_U64(hashmap__reserve(&m, ((size_t)1 << 31) + 1), -ENOMEM);	/* 32-bit values */
 	CHECK(m.slots == NULL && m.cap == 0);
-	CHECK_OK(hashmap__upsert(&m, hash_u64(k), hashmap_eq_u64, &k, NULL, k, &slot, &added));
+	CHECK_OK(hashmap__upsert(&m, hash_u64(k), hashmap_eq_u32, &k, NULL, k, &slot, &added));
 	CHECK_EQ_U64(hashmap__reserve(&m, SIZE_MAX / 8), -ENOMEM);
-	CHECK(hashmap__find(&m, hash_u64(k), hashmap_eq_u64, &k, NULL));	/* kept */
+	CHECK(hashmap__find(&m, hash_u64(k), hashmap_eq_u32, &k, NULL));	/* kept */
 	CHECK_OK(hashmap__reserve(&m, 1000));
 	CHECK(m.cap >= 2000);
-	CHECK(hashmap__find(&m, hash_u64(k), hashmap_eq_u64, &k, NULL));
+	CHECK(hashmap__find(&m, hash_u64(k), hashmap_eq_u32, &k, NULL));
 	hashmap__release(&m);
 }
 

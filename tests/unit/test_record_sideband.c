@@ -14,12 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <stdio.h>
+#include <unistd.h>
 
+#include "record/jitmap.h"
 #include "record/session.h"
 #include "record/sideband.h"
 #include "tests/unit/harness.h"
 
 enum { P = 100, C = 200, G = 300 };	/* parent, child, grandchild */
+enum { J = 4190001 };			/* a pid no process is likely to have */
 
 #define REC_BUF_SIZE	512
 
@@ -117,18 +121,7 @@ static const struct perf_event_header *fork_rec(struct rec_buf *r, uint32_t ppid
 	return end(r, pid, time);
 }
 
-/* PERF_RECORD_COMM of an exec. */
-static const struct perf_event_header *exec_rec(struct rec_buf *r, uint32_t pid, uint64_t time,
-						const char *comm)
-{
-	begin(r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
-	put_u32(r, pid);
-	put_u32(r, pid);
-	put_str(r, comm);
-	return end(r, pid, time);
-}
-
-/* PERF_RECORD_EXIT of a process: pid, ppid, tid, ptid, time. */
+/* PERF_RECORD_EXIT of a process: the same layout as a fork. */
 static const struct perf_event_header *exit_rec(struct rec_buf *r, uint32_t pid, uint64_t time)
 {
 	begin(r, PERF_RECORD_EXIT, 0);
@@ -137,6 +130,17 @@ static const struct perf_event_header *exit_rec(struct rec_buf *r, uint32_t pid,
 	put_u32(r, pid);
 	put_u32(r, 1);
 	put_u64(r, time);
+	return end(r, pid, time);
+}
+
+/* PERF_RECORD_COMM of an exec. */
+static const struct perf_event_header *exec_rec(struct rec_buf *r, uint32_t pid, uint64_t time,
+						const char *comm)
+{
+	begin(r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	put_u32(r, pid);
+	put_u32(r, pid);
+	put_str(r, comm);
 	return end(r, pid, time);
 }
 
@@ -259,6 +263,93 @@ static void reused_pid_forgets_old_exec(void)
 	fixture__release(&f);
 }
 
+/* Writes /tmp/perf-PID.map with the lines given. */
+static void write_map(uint32_t pid, const char *lines)
+{
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+	fp = fopen(path, "w");
+	CHECK(fp != NULL);
+	if (fp) {
+		fputs(lines, fp);
+		fclose(fp);
+	}
+}
+
+struct jit_rows {
+	char first[256];	/* names stored for /tmp/perf-J.map */
+	char later[256];	/* ... for /tmp/perf-J.map@30 */
+	size_t other;
+};
+
+static int collect_jit(void *ctx, const struct rec_binary *b)
+{
+	struct jit_rows *rows = ctx;
+	char want[64], *into;
+	size_t i;
+
+	snprintf(want, sizeof(want), "/tmp/perf-%u.map", J);
+	into = !strcmp(b->path, want) ? rows->first : NULL;
+	snprintf(want, sizeof(want), "/tmp/perf-%u.map@30", J);
+	if (!strcmp(b->path, want))
+		into = rows->later;
+	if (!into) {
+		rows->other++;
+		return 0;
+	}
+	for (i = 0; i < b->nr_symbols; i++)
+		snprintf(into + strlen(into), 256 - strlen(into), "%s ", b->symbols[i].name);
+	return 0;
+}
+
+/*
+ * A pid that exits and comes back as another process: the second process's
+ * JIT map is read while it lives and at its own exit, stored apart from the
+ * first's, and a sample is named from the map of the process that had the
+ * pid at its time. Before, the first exit marked the pid's map final for
+ * good: the second process kept the first one's symbols, or none.
+ */
+static void reused_pid_jit_map(void)
+{
+	static const struct jit_sample before[] = { { 0x1000, 10 } };
+	static const struct jit_sample mixed[] = { { 0x1000, 15 }, { 0x1000, 40 }, { 0x2000, 41 } };
+	static const struct jit_sample late[] = { { 0x3000, 45 } };
+	struct jit_rows rows;
+	struct fixture f;
+	size_t nr_maps = 0;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%u", J);
+	if (!access(path, F_OK))
+		return;		/* the pid lives here: the test would read its map */
+	memset(&rows, 0, sizeof(rows));
+	fixture__init(&f, "jitreuse.eprof");
+	f.s.jitmaps = jitmaps__new();
+	CHECK(f.s.jitmaps != NULL);
+	write_map(J, "1000 100 first_a\n");
+	CHECK_OK(jitmaps__store(f.s.jitmaps, &f.s, J, before, 1, &nr_maps));
+	handle(&f, 0, exit_rec(&f.r, J, 20));	/* the first process's last read */
+	write_map(J, "1000 100 second_b\n2000 100 second_c\n");
+	handle(&f, 0, fork_rec(&f.r, 1, J, J, 30));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_OK(jitmaps__store(f.s.jitmaps, &f.s, J, mixed, 3, &nr_maps));
+	write_map(J, "1000 100 second_b\n2000 100 second_c\n3000 100 second_d\n");
+	handle(&f, 0, exit_rec(&f.r, J, 50));	/* the second's: read again */
+	CHECK_OK(jitmaps__store(f.s.jitmaps, &f.s, J, late, 1, &nr_maps));
+	CHECK_EQ_U64(nr_maps, 2);
+	CHECK_OK(recording__commit(f.s.rec));
+	CHECK_OK(recording__for_each_binary(f.s.rec, collect_jit, &rows));
+	CHECK_STR(rows.first, "first_a ");
+	CHECK_STR(rows.later, "second_b second_c second_d ");
+	CHECK_EQ_U64(rows.other, 0);
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", J);
+	unlink(path);
+	jitmaps__free(f.s.jitmaps);
+	fixture__release(&f);
+}
+
 static void ignored_records(void)
 {
 	struct fixture f;
@@ -327,10 +418,10 @@ static void only_what_samples_use_is_stored(void)
 		if (f.s.maps[i].tgid == P && f.s.maps[i].start == 0x7000)
 			CHECK_OK(session__write_mapping(&f.s, &f.s.maps[i]));
 	handle(&f, 0, exit_rec(&f.r, C, 8));
-	CHECK_OK(session__commit(&f.s));
-	CHECK_OK(session__commit(&f.s));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(session__commit(&f.s, NULL));
 	CHECK_EQ_U64(mapped(&f, C, 0x5000, NULL), 1);	/* a late sample may still come */
-	CHECK_OK(session__commit(&f.s));
+	CHECK_OK(session__commit(&f.s, NULL));
 	CHECK_EQ_U64(mapped(&f, C, 0x5000, NULL), 0);
 	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 0);	/* the inherited one too */
 	CHECK_EQ_U64(mapped(&f, P, 0x9000, NULL), 1);	/* P may still sample it */
@@ -354,6 +445,7 @@ static const struct test tests[] = {
 	{ "a fork copies only the image after the last exec", exec_replaces_the_image },
 	{ "a reused pid forgets its previous owner's exec", reused_pid_forgets_old_exec },
 	{ "threads, data mappings and malformed records are skipped", ignored_records },
+	{ "a reused pid's JIT map is its own, read at its own exit", reused_pid_jit_map },
 	{ "only the mappings and names of sampled processes are stored",
 	  only_what_samples_use_is_stored },
 };

@@ -239,10 +239,52 @@ static void unmapped_runs_collapse(void)
 	symbolizer__free(sym);
 }
 
+/*
+ * pid 7 was two processes: the second, forked at 100, has its own JIT map
+ * ("/tmp/perf-7.map@100") with other code at the same address. Each sample
+ * is named from the map of the process that had the pid at its time.
+ */
+static void reused_pid_jit_maps_apart(void)
+{
+	static const struct rec_symbol first[] = { { 0x7e0000000000, 0x40, "first_fn" } };
+	static const struct rec_symbol second[] = { { 0x7e0000000000, 0x40, "second_fn" } };
+	static const uint64_t f[] = { 0x7e0000000010 };
+	struct rec_binary b1 = { .path = "/tmp/perf-7.map", .source = "perf-map",
+				 .nr_symbols = 1, .symbols = first };
+	struct rec_binary b2 = { .path = "/tmp/perf-7.map@100", .source = "perf-map",
+				 .nr_symbols = 1, .symbols = second };
+	struct rec_binary bad = { .path = "/tmp/perf-7.map@", .source = "perf-map",
+				  .nr_symbols = 1, .symbols = second };
+	struct rec_mapping m = { .tgid = 7, .start = 0x7e0000000000, .end = 0x7e0000001000,
+				 .path = "//anon" };
+	struct rec_stack rs = { .id = 1, .nr_user = 1, .frames = f };
+	struct symbolizer *sym = symbolizer__new();
+	const struct sym_stack *st = NULL;
+
+	CHECK(sym != NULL);
+	if (!sym)
+		return;
+	CHECK_OK(symbolizer__add_binary(sym, &b2));
+	CHECK_OK(symbolizer__add_binary(sym, &b1));
+	CHECK_OK(symbolizer__add_binary(sym, &bad));	/* no time: not a JIT map */
+	CHECK_OK(symbolizer__add_mapping(sym, &m));
+	CHECK_OK(symbolizer__add_stack(sym, &rs));
+	CHECK_OK(symbolizer__stack(sym, 7, 1, 50, &st));
+	CHECK_STR(name(st, 0), "first_fn_[j]");
+	CHECK_OK(symbolizer__stack(sym, 7, 1, 100, &st));
+	CHECK_STR(name(st, 0), "second_fn_[j]");
+	CHECK_OK(symbolizer__stack(sym, 7, 1, 60, &st));	/* not the cached later one */
+	CHECK_STR(name(st, 0), "first_fn_[j]");
+	CHECK_OK(symbolizer__stack(sym, 7, 1, 5000, &st));
+	CHECK_STR(name(st, 0), "second_fn_[j]");
+	symbolizer__free(sym);
+}
+
 static const struct test tests[] = {
 	{ "rows of one binary, JIT map and kernel merge", rows_of_one_binary_merge },
 	{ "repeated rows added by hand", repeated_rows_by_hand },
 	{ "runs of unmapped user frames collapse into one [unknown]", unmapped_runs_collapse },
+	{ "a reused pid's JIT maps name only their own process's samples", reused_pid_jit_maps_apart },
 };
 
 int main(void)

@@ -43,6 +43,8 @@ add_dependencies(fork_after_dlopen hotlib)
 # has the IBT layout, stubs in .plt.sec), and C++ names to demangle
 # (cxx_names, built with the system's g++: eprof itself stays C).
 eprof_workload(plt_loop FLAGS -fno-builtin)
+# issue 11: ld.so's lazy-binding resolver (CFA from rbx), run with LD_BIND_NOT=1.
+eprof_workload(lazy_bind FLAGS -fno-builtin LIBS -Wl,-z,lazy)
 add_executable(plt_loop_ibt ${CMAKE_CURRENT_SOURCE_DIR}/workloads/plt_loop.c)
 target_compile_options(plt_loop_ibt PRIVATE -O2 -g -fno-omit-frame-pointer -fno-builtin
                                             -fcf-protection=full -Wno-missing-prototypes)
@@ -67,3 +69,4 @@ eprof_workload(threads_deep LIBS pthread)
 
 # off-CPU (issue 12): known run/sleep/wait split, and mutex contention.
 eprof_workload(offcpu_split LIBS pthread)
+eprof_workload(pingpong LIBS pthread)

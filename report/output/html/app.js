@@ -15,38 +15,130 @@
 	var D = JSON.parse(document.getElementById('eprof-data').textContent);
 	var t0Load = performance.now();
 	var CELL_NS = 20e6, ROWS = 50, SIG_Z = 3;
-	var names = D.names, stacks = D.stacks, nStacks = stacks.length;
-	var N = D.t.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
-	var rowSlot = new Float64Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(D.k);
-	var rowN = new Float64Array(N), stride = D.cpu_stride;
-	var i, s = 0, maxCpu = -1, maxSlot = 0;
+	var names = D.names, nNames = names.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
+	var i, j;
+
+	/* the numbers of D.tree, D.stacks and D.rows: base 32, low digit first (output/html.c put_num) */
+	var DIGIT = new Int8Array(128).fill(-1);
+	'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split('').forEach(function (ch, k) {
+		DIGIT[ch.charCodeAt(0)] = k;
+	});
+	function Reader(str) { this.s = str; this.p = 0; }
+	Reader.prototype.num = function () {
+		var v = 0, mul = 1, d;
+		for (;;) {
+			d = DIGIT[this.s.charCodeAt(this.p++) & 127];
+			if (d < 0) throw new Error('damaged data at ' + (this.p - 1));
+			if (d < 32) return v + d * mul;
+			v += (d - 32) * mul;
+			mul *= 32;
+		}
+	};
+
+	/*
+	 * The tree of every stack: node 0 is the root, the others come depth
+	 * first with their children in drawing order, so a node's subtree is
+	 * the run [node, end[node]). A selection sums its rows into the stacks,
+	 * the stacks into the nodes they end at, then every node into its
+	 * parent, last first: two passes over typed arrays, whatever the size
+	 * of the selection.
+	 */
+	var nNodes = D.nr_nodes, rd = new Reader(D.tree);
+	var par = new Int32Array(nNodes), nm = new Int32Array(nNodes), depth = new Int32Array(nNodes);
+	var end = new Int32Array(nNodes), firstKid = new Int32Array(nNodes).fill(-1);
+	var nextSib = new Int32Array(nNodes).fill(-1), lastKid = new Int32Array(nNodes).fill(-1);
+	var firstOcc = new Uint8Array(nNodes), maxDepth = 0;
+	par[0] = -1;
+	nm[0] = -1;
+	for (i = 1; i < nNodes; i++) {
+		var p = i - rd.num();
+		par[i] = p;
+		nm[i] = rd.num();
+		if (p < 0 || p >= i || nm[i] >= nNames) throw new Error('damaged tree at node ' + i);
+		depth[i] = depth[p] + 1;
+		if (depth[i] > maxDepth) maxDepth = depth[i];
+		if (lastKid[p] < 0) firstKid[p] = i; else nextSib[lastKid[p]] = i;
+		lastKid[p] = i;
+	}
+	lastKid = null;
+	for (i = 0; i < nNodes; i++) end[i] = i + 1;
+	for (i = nNodes - 1; i > 0; i--) if (end[i] > end[par[i]]) end[par[i]] = end[i];
+	/* firstOcc: no ancestor has the same name (a recursive call counts once in "total") */
+	(function () {
+		var path = new Int32Array(maxDepth + 1), on = new Int32Array(nNames), len = 0;
+		for (var n = 1; n < nNodes; n++) {
+			while (len >= depth[n]) {
+				var q = path[--len];
+				if (depth[q] > labelDepth) on[nm[q]]--;
+			}
+			firstOcc[n] = on[nm[n]] === 0 ? 1 : 0;
+			if (depth[n] > labelDepth) on[nm[n]]++;	/* the comm (and pid) levels are no function */
+			path[len++] = n;
+		}
+	}());
+	var nStacks = D.nr_stacks, stackNode = new Int32Array(nStacks);
+	rd = new Reader(D.stacks);
+	for (i = 0; i < nStacks; i++) {
+		stackNode[i] = rd.num();
+		if (stackNode[i] <= 0 || stackNode[i] >= nNodes) throw new Error('damaged stack ' + i);
+	}
+
+	/*
+	 * The rows (10 ms bucket, CPU, stack's node, count), sorted by time.
+	 * With off-CPU data each row also has a state (D.states: on-CPU, whose
+	 * count is samples, then blocked and runnable, whose counts are ns).
+	 */
+	var N = D.nr_rows, stride = D.cpu_stride, nStates = D.states ? D.states.length : 1;
+	var rowSlot = new Int32Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(N);
+	var rowN = new Float64Array(N), rowState = nStates > 1 ? new Uint8Array(N) : null;
+	var s = 0, maxCpu = -1, maxSlot = 0;
+	rd = new Reader(D.rows);
 	for (i = 0; i < N; i++) {
-		var cn = D.cn[i];	/* cpu + stride * (samples - 1) */
-		s += D.t[i];
+		var head = rd.num(), more = head % 2, ts = (head - more) / 2, st = ts % nStates;
+		var tc = (ts - st) / nStates, cpu = tc % stride;
+		if (rowState) rowState[i] = st;
+		s += (tc - cpu) / stride;
 		rowSlot[i] = s;
-		rowCpu[i] = cn % stride;
-		rowN[i] = (cn - rowCpu[i]) / stride + 1;
-		if (rowCpu[i] > maxCpu) maxCpu = rowCpu[i];
+		rowCpu[i] = cpu;
+		rowN[i] = more ? rd.num() + 2 : 1;
+		var k = rd.num();
+		if (k >= nStacks) throw new Error('damaged row ' + i);
+		rowStk[i] = stackNode[k];	/* rows count into the node the stack ends at */
+		if (cpu > maxCpu) maxCpu = cpu;
 	}
 	if (N) maxSlot = rowSlot[N - 1];
-	D.t = D.cn = D.k = null;	/* the typed copies are what stays */
+	D.tree = D.stacks = D.rows = rd = null;	/* the typed copies are what stays */
 
 	/* times on the page count from origin (the whole second before the first sample), labels from the start */
 	var origin = D.origin_ns || 0, dur = (maxSlot + 1) * slotNs;
 	D.sources.forEach(function (src) { if (src.duration_ns - origin > dur) dur = src.duration_ns - origin; });
 	var nSec = Math.max(1, Math.ceil(dur / 1e9));
+	/* CPUs without samples get strips too, as far as a sane CPU count goes */
 	var nCpu = maxCpu + 1;
-	D.sources.forEach(function (src) { if (src.cpus > nCpu) nCpu = src.cpus; });
+	D.sources.forEach(function (src) { if (src.cpus > nCpu) nCpu = Math.min(src.cpus, Math.max(nCpu, 1024)); });
+
+	/*
+	 * What a count is: on-CPU samples (the only view without off-CPU data),
+	 * off-CPU (blocked) time, or wall time: on-CPU samples times the
+	 * sampling period, blocked and runnable time, as report --off-cpu and
+	 * --wall weigh them. w: the weight of each state's count.
+	 */
+	var period = D.period_ns || 0, VIEWS = [{ id: 'on', label: 'on-CPU', time: false, w: [1, 0, 0] }];
+	if (nStates > 1) {
+		VIEWS.push({ id: 'off', label: 'off-CPU', time: true, w: [0, 1, 0] });
+		if (period) VIEWS.push({ id: 'wall', label: 'wall', time: true, w: [period, 1, 1] });
+	}
+	var view = VIEWS.filter(function (vw) { return vw.id === D.view; })[0] || VIEWS[0];
 
 	/* the rows of the CPU strips: one per CPU, then one per NUMA node when there are several */
 	var strips = [], nodeIds = [];
 	for (i = 0; i < nCpu; i++) strips.push({ label: 'cpu ' + i, cpus: [i] });
-	D.nodes.forEach(function (n) { if (n >= 0 && nodeIds.indexOf(n) < 0) nodeIds.push(n); });
+	D.nodes.forEach(function (n, c) { if (n >= 0 && c < nCpu && nodeIds.indexOf(n) < 0) nodeIds.push(n); });
 	nodeIds.sort(function (a, b) { return a - b; });
 	if (nodeIds.length > 1)
 		nodeIds.forEach(function (n) {
 			var cpus = [];
-			D.nodes.forEach(function (m, c) { if (m === n) cpus.push(c); });
+			D.nodes.forEach(function (m, c) { if (m === n && c < nCpu) cpus.push(c); });
 			strips.push({ label: 'node ' + n, cpus: cpus });
 		});
 
@@ -62,21 +154,42 @@
 	function fmtSec(ns) { return (ns / 1e9).toFixed(3) + ' s'; }
 	function secLabel(sec) { return Math.round(sec + origin / 1e9) + 's'; }
 	function fmtInt(x) { return String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
+	function fmtTime(ns) {
+		var a = Math.abs(ns);
+		return a >= 1e9 ? (ns / 1e9).toFixed(3) + ' s' : a >= 1e6 ? (ns / 1e6).toFixed(2) + ' ms' :
+			(ns / 1e3).toFixed(1) + ' us';
+	}
+	/* a count of the current view: samples, or time */
+	function fmtVal(x) { return view.time ? fmtTime(x) : fmtInt(x); }
+	function fmtAmount(x) { return view.time ? fmtTime(x) : fmtInt(x) + ' samples'; }
 
 	var body = document.body;
 	var hdr = el('header', { id: 'hdr' }, body);
 	el('h1', null, hdr, D.title || 'eprof report');
+	/* what was recorded: the target as `eprof record` was given it (-- CMD, -a, -p PIDS) */
+	function target(t) {
+		if (!t) return null;
+		if (t === '-a') return 'whole system (-a)';
+		if (t.slice(0, 3) === '-- ') return t.slice(3);
+		if (t.slice(0, 3) === '-p ') return 'processes ' + t.slice(3) + ' (-p)';
+		return t;
+	}
 	D.sources.forEach(function (src) {
-		var bits = [];
-		if (src.command) bits.push(src.command);
-		if (src.host) bits.push('on ' + src.host);
-		if (src.kernel) bits.push('kernel ' + src.kernel + (src.arch ? ' ' + src.arch : ''));
-		if (src.cpus) bits.push(src.cpus + ' CPUs');
-		bits.push(fmtSec(src.duration_ns));
-		if (src.freq_hz) bits.push(src.freq_hz + ' Hz');
-		bits.push(fmtInt(src.samples) + ' samples');
-		if (D.sources.length > 1) bits.unshift(src.path + ':');
-		el('div', { 'class': 'meta' }, hdr, bits.join(', '));
+		var line = el('div', { 'class': 'meta' }, hdr);
+		function bit(k, v) {
+			if (v === null || v === undefined || v === '') return;
+			if (line.childNodes.length) el('span', { 'class': 'sep' }, line, ' \u00b7 ');
+			el('span', { 'class': 'k' }, line, k + ' ');
+			el('span', { 'class': 'v' }, line, v);
+		}
+		if (D.sources.length > 1) bit('file', src.path);
+		bit('recorded', target(src.command));
+		bit('host', src.host);
+		bit('kernel', src.kernel ? src.kernel + (src.arch ? ' ' + src.arch : '') : null);
+		bit('CPUs', src.cpus ? String(src.cpus) : null);
+		bit('duration', fmtSec(src.duration_ns));
+		bit('rate', src.freq_hz ? src.freq_hz + ' Hz' : null);
+		bit('samples', fmtInt(src.samples));
 	});
 	var q = D.quality, qbits = [];
 	/* as report__print_summary(): under -a every tick is a sample, else missed ticks were anyone's */
@@ -94,12 +207,19 @@
 			' cut at the depth limit');
 	qbits.push(q.frames ? (Math.floor(1000 * q.resolved / q.frames) / 10).toFixed(1) +
 		'% of frames named' : 'no frames');
+	if (q.offcpu)
+		qbits.push(fmtInt(q.offcpu.intervals) + ' off-CPU intervals and sums (blocked ' +
+			fmtTime(q.offcpu.blocked_ns) + ', runnable ' + fmtTime(q.offcpu.runnable_ns) + '), ' +
+			fmtInt(q.offcpu.lost) + ' lost (' + fmtTime(q.offcpu.lost_ns) + '), ' +
+			fmtInt(q.offcpu.untracked) + ' not followed, ' + fmtInt(q.offcpu.lost_stacks) +
+			' without their stack');
 	if (q.filtered) qbits.push(fmtInt(q.filtered) + ' samples left out by the filters');
 	var qual = el('div', { 'class': 'quality', id: 'quality' }, hdr, 'Quality: ' + qbits.join(', '));
-	if (lost || q.truncated_stacks || (q.frames && q.resolved < 0.9 * q.frames))
+	if (lost || q.truncated_stacks || (q.frames && q.resolved < 0.9 * q.frames) ||
+	    (q.offcpu && (q.offcpu.lost || q.offcpu.lost_stacks)))
 		qual.className += ' warn';
 
-	el('h2', null, body, 'Heat map: seconds across, 20 ms steps down');
+	var heatTitle = el('h2', null, body, 'Heat map: seconds across, 20 ms steps down');
 	el('div', { 'class': 'hint' }, body, 'Drag to select a time range; shift-drag for a ' +
 		'second range to compare with the first; double-click to select everything.');
 	var heatWrap = el('div', { 'class': 'scroll' }, body);
@@ -111,6 +231,16 @@
 	var cpuCv = el('canvas', { id: 'cpus' }, cpuWrap);
 
 	var bar = el('div', { id: 'bar' }, body);
+	/* the switch between on-CPU, off-CPU and wall time: only when the recording has off-CPU data */
+	var viewBtns = [];
+	if (VIEWS.length > 1) {
+		var views = el('span', { id: 'views', role: 'group', 'aria-label': 'what to count' }, bar);
+		VIEWS.forEach(function (vw) {
+			var btn = el('button', { id: 'view-' + vw.id, 'data-view': vw.id }, views, vw.label);
+			btn.addEventListener('click', function () { setView(vw); });
+			viewBtns.push(btn);
+		});
+	}
 	var modeBtn = el('button', { id: 'mode' }, bar, 'Icicle');
 	var unzoomBtn = el('button', { id: 'unzoom' }, bar, 'Reset zoom');
 	var clearBtn = el('button', { id: 'clear' }, bar, 'Select all');
@@ -125,60 +255,118 @@
 
 	/* --- state ------------------------------------------------------------------ */
 	var ALL = { t0: 0, t1: Infinity, cpus: null, what: 'everything' };
-	var sel = { a: ALL, b: null };
-	var icicle = false, zoomPath = [], searchRe = null;
-	var timing = { firstView: 0, lastRedraw: 0 };
+	var sel = { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
+	var icicle = false, zoom = 0, searchRe = null;
+	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0 };
 
-	/* samples per stack of one selection */
-	function selCounts(se) {
-		var out = new Float64Array(nStacks), tot = 0, i, a = 0, b = N, ok;
-		var lo = se.t0 / slotNs, hi = se.t1 / slotNs;
-		/* rows are sorted by time: from the first row at or after lo to the first at or after hi */
+	/* the rows of each CPU, in time order: a CPU selection reads only its own */
+	var cpuRows = [];
+	(function () {
+		var cnt = new Int32Array(nCpu), c;
+		for (i = 0; i < N; i++) cnt[rowCpu[i]]++;
+		for (c = 0; c < nCpu; c++) cpuRows.push(new Int32Array(cnt[c]));
+		cnt.fill(0);
+		for (i = 0; i < N; i++) { c = rowCpu[i]; cpuRows[c][cnt[c]++] = i; }
+	}());
+	/* the first of rows (row indexes; null: all rows) whose bucket is at or after slot */
+	function firstAt(rows, slot) {
+		var a = 0, b = rows ? rows.length : N;
 		while (a < b) {
 			var mid = (a + b) >> 1;
-			if (rowSlot[mid] < lo) a = mid + 1; else b = mid;
+			if (rowSlot[rows ? rows[mid] : mid] < slot) a = mid + 1; else b = mid;
 		}
-		var from = a;
-		b = N;
-		while (a < b) {
-			var m2 = (a + b) >> 1;
-			if (rowSlot[m2] < hi) a = m2 + 1; else b = m2;
-		}
+		return a;
+	}
+	/*
+	 * One selection's samples per node: sv, of the stacks that end there
+	 * (self), and v, of the stacks through it (v of the root is all). The
+	 * last few are kept: a second selection leaves the first as it was, and
+	 * going back to one costs nothing.
+	 */
+	var selCache = [];
+	function selKey(se) { return view.id + ':' + se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
+	/* the weight of row r in the current view (1 without states) */
+	var W = new Float64Array(3);
+	function weighRows() { W.set(view.w); }
+	weighRows();
+	function selCounts(se) {
+		var key = selKey(se), k, r, i;
+		for (k = 0; k < selCache.length; k++)
+			if (selCache[k].key === key) return selCache[k].res;
+		var sv = new Float64Array(nNodes), lo = se.t0 / slotNs, hi = se.t1 / slotNs;
 		if (se.cpus) {
-			ok = new Uint8Array(Math.max(nCpu, 1));
-			se.cpus.forEach(function (c) { ok[c] = 1; });
-			for (i = from; i < a; i++)
-				if (ok[rowCpu[i]]) { out[rowStk[i]] += rowN[i]; tot += rowN[i]; }
+			se.cpus.forEach(function (c) {
+				var rows = cpuRows[c];
+				if (!rows) return;
+				for (var j = firstAt(rows, lo), e = firstAt(rows, hi); j < e; j++) {
+					r = rows[j];
+					sv[rowStk[r]] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
+				}
+			});
 		} else {
-			for (i = from; i < a; i++) { out[rowStk[i]] += rowN[i]; tot += rowN[i]; }
+			k = firstAt(null, hi);
+			if (rowState)
+				for (i = firstAt(null, lo); i < k; i++) sv[rowStk[i]] += rowN[i] * W[rowState[i]];
+			else
+				for (i = firstAt(null, lo); i < k; i++) sv[rowStk[i]] += rowN[i];
 		}
-		return { c: out, total: tot };
+		var v = sv.slice();
+		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
+		var res = { sv: sv, v: v, total: v[0] };
+		selCache.unshift({ key: key, res: res });
+		if (selCache.length > 4) selCache.pop();
+		return res;
 	}
 
 	/* --- heat map ------------------------------------------------------------ */
 	var HX = 46, HY = 18, CH = 6;
 	var CW = Math.max(2, Math.min(16, Math.floor(1100 / nSec)));
-	var heatCells = new Float64Array(nSec * ROWS), heatMax = 0;
-	for (i = 0; i < N; i++) {
-		var cell = Math.floor(rowSlot[i] * slotNs / CELL_NS);
-		if (cell < heatCells.length) heatCells[cell] += rowN[i];
-	}
-	for (i = 0; i < heatCells.length; i++) if (heatCells[i] > heatMax) heatMax = heatCells[i];
 	heat.width = HX + nSec * CW + 4;
 	heat.height = HY + ROWS * CH + 2;
-
-	function heatColour(v, max) {
-		if (!v) return '#f4f4f4';
-		var t = Math.sqrt(v / max);
-		var r = Math.round(255 - 40 * t), g = Math.round(235 - 200 * t), b = Math.round(200 - 180 * t);
-		return 'rgb(' + r + ',' + g + ',' + b + ')';
+	/* samples per cell (second, 20 ms row) of some CPUs (null: all) */
+	function heatCellsOf(cpus) {
+		var cells = new Float64Array(nSec * ROWS), per = CELL_NS / slotNs, i;
+		function add(r) {
+			var cell = Math.floor(rowSlot[r] / per);
+			if (cell < cells.length) cells[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
+		}
+		if (cpus)
+			cpus.forEach(function (c) { var rows = cpuRows[c] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+		else
+			for (i = 0; i < N; i++) add(i);
+		return cells;
 	}
-	/* the cells, drawn once; a redraw copies them and shades the selections */
-	var heatBase = document.createElement('canvas');
+	/* 65 shades, from white through yellow and orange to red */
+	var SHADES = [];
+	for (i = 0; i <= 64; i++) {
+		var tt = Math.sqrt(i / 64);
+		SHADES.push(i ? [Math.round(255 - 40 * tt), Math.round(235 - 200 * tt), Math.round(200 - 180 * tt)] :
+			[244, 244, 244]);
+	}
+	function shadeOf(v, max) { return v ? Math.max(1, Math.round(64 * v / max)) : 0; }
+	function rgb(c) { return 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')'; }
+	/*
+	 * The cells of the heat map, drawn as pixels into a canvas that every
+	 * redraw copies before shading the selections; redrawn only when the
+	 * CPUs a selection looks at change.
+	 */
+	var heatBase = document.createElement('canvas'), heatBaseFor = '-';
 	heatBase.width = heat.width;
 	heatBase.height = heat.height;
-	(function () {
-		var g = heatBase.getContext('2d'), sec, row, cache = {};
+	var heatCache = new Map();	/* CPUs -> cells */
+	function paintHeatBase(cpus, label) {
+		var key = view.id + ':' + (cpus ? cpus.join(',') : '*');
+		if (key === heatBaseFor) return;
+		heatBaseFor = key;
+		var cells = heatCache.get(key), max = 0, sec, row, x, y;
+		if (!cells) {
+			cells = heatCellsOf(cpus);
+			if (heatCache.size > 8) heatCache.clear();
+			heatCache.set(key, cells);
+		}
+		for (i = 0; i < cells.length; i++) if (cells[i] > max) max = cells[i];
+		var g = heatBase.getContext('2d'), w = nSec * CW, h = ROWS * CH;
+		g.clearRect(0, 0, heatBase.width, heatBase.height);
 		g.fillStyle = '#555';
 		g.font = '10px sans-serif';
 		for (row = 0; row < ROWS; row += 10)
@@ -186,17 +374,27 @@
 		var step = Math.max(1, Math.ceil(40 / CW));
 		for (sec = 0; sec < nSec; sec += step)
 			g.fillText(secLabel(sec), HX + sec * CW, 12);
+		if (cpus) {
+			g.fillStyle = '#06c';
+			g.fillText(label, 2, 12);
+		}
+		var img = g.createImageData(w, h), px = img.data, gapX = CW > 3 ? 1 : 0;
 		for (sec = 0; sec < nSec; sec++)
 			for (row = 0; row < ROWS; row++) {
-				var v = heatCells[sec * ROWS + row];
-				var lvl = v ? Math.max(1, Math.round(64 * v / heatMax)) : 0;
-				g.fillStyle = cache[lvl] || (cache[lvl] = heatColour(lvl / 64, 1));
-				g.fillRect(HX + sec * CW, HY + row * CH, CW - (CW > 3 ? 1 : 0), CH - 1);
+				var c = SHADES[shadeOf(cells[sec * ROWS + row], max)];
+				for (y = row * CH; y < row * CH + CH - 1; y++)
+					for (x = sec * CW; x < sec * CW + CW - gapX; x++) {
+						var o = (y * w + x) * 4;
+						px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+					}
 			}
-	}());
+		g.putImageData(img, HX, HY);
+		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + (VIEWS.length > 1 ? ', ' +
+			view.label + ' ' + (view.time ? 'time' : 'samples') : '') + ': seconds across, 20 ms steps down';
+	}
 	/* a time range as one run of cells per second it touches */
 	function shadeHeat(g, se, colour) {
-		if (!se || se === ALL || se.cpus || se.t1 === Infinity) return;
+		if (!se || se === ALL || se.t1 === Infinity) return;
 		g.fillStyle = colour;
 		for (var sec = Math.floor(se.t0 / 1e9); sec < nSec && sec * 1e9 < se.t1; sec++) {
 			var r0 = Math.max(0, Math.floor((se.t0 - sec * 1e9) / CELL_NS));
@@ -205,11 +403,13 @@
 		}
 	}
 	function drawHeat() {
-		var g = heat.getContext('2d');
+		var g = heat.getContext('2d'), a = pending && !pending.b ? pending.se : sel.a;
+		/* the heat map shows the CPUs of the first selection (all for a time range) */
+		paintHeatBase(a.cpus, a.what);
 		g.clearRect(0, 0, heat.width, heat.height);
 		g.drawImage(heatBase, 0, 0);
-		shadeHeat(g, sel.a, 'rgba(0,100,220,0.4)');
-		shadeHeat(g, sel.b, 'rgba(230,120,0,0.45)');
+		shadeHeat(g, a, 'rgba(0,100,220,0.4)');
+		shadeHeat(g, pending && pending.b ? pending.se : sel.b, 'rgba(230,120,0,0.45)');
 	}
 	function heatCellAt(ev) {
 		var r = heat.getBoundingClientRect();
@@ -222,33 +422,43 @@
 
 	/* --- CPU strips -------------------------------------------------------- */
 	var SX = 64, SW = 1000, SH = 14;
-	var stripBins = strips.map(function () { return new Float64Array(SW); }), stripMax = 0;
 	var cpuStrips = [];	/* cpu -> strip indexes holding it */
 	strips.forEach(function (st, k) {
 		st.cpus.forEach(function (c) { (cpuStrips[c] = cpuStrips[c] || []).push(k); });
 	});
-	for (i = 0; i < N; i++) {
-		var px = Math.min(SW - 1, Math.floor(rowSlot[i] * slotNs / dur * SW));
-		(cpuStrips[rowCpu[i]] || []).forEach(function (k) { stripBins[k][px] += rowN[i]; });
-	}
-	stripBins.forEach(function (b) { for (var j = 0; j < SW; j++) if (b[j] > stripMax) stripMax = b[j]; });
 	cpuCv.width = SX + SW + 4;
 	cpuCv.height = strips.length * SH + 14;
 
 	function sameCpus(a, b) { return a && b && a.join(',') === b.join(','); }
-	var stripBase = document.createElement('canvas');
+	/* the strips of the current view, drawn once per view; a redraw copies them and shades the selections */
+	var stripBase = document.createElement('canvas'), stripBaseFor = '';
 	stripBase.width = cpuCv.width;
 	stripBase.height = cpuCv.height;
-	(function () {
-		var g = stripBase.getContext('2d'), cache = {};
+	function paintStripBase() {
+		if (stripBaseFor === view.id) return;
+		stripBaseFor = view.id;
+		var bins = strips.map(function () { return new Float64Array(SW); }), cpuMax = 0, x;
+		for (i = 0; i < N; i++) {
+			var px = Math.min(SW - 1, Math.floor(rowSlot[i] * slotNs / dur * SW)), ks = cpuStrips[rowCpu[i]];
+			var w = rowState ? rowN[i] * W[rowState[i]] : rowN[i];
+			if (ks && w) for (j = 0; j < ks.length; j++) bins[ks[j]][px] += w;
+		}
+		/* CPUs share a scale; a node's strip has its own: it sums several CPUs */
+		var maxOf = strips.map(function (st, k) {
+			var m = 0, b = bins[k];
+			for (x = 0; x < SW; x++) if (b[x] > m) m = b[x];
+			if (st.cpus.length === 1 && m > cpuMax) cpuMax = m;
+			return m;
+		});
+		var g = stripBase.getContext('2d');
+		g.clearRect(0, 0, stripBase.width, stripBase.height);
 		g.font = '10px sans-serif';
 		strips.forEach(function (st, k) {
-			var y = k * SH, b = stripBins[k], x;
+			var y = k * SH, b = bins[k], max = st.cpus.length === 1 ? cpuMax : maxOf[k];
 			g.fillStyle = '#333';
 			g.fillText(st.label, 2, y + 10);
 			for (x = 0; x < SW; x++) {
-				var lvl = b[x] ? Math.max(1, Math.round(64 * b[x] / stripMax)) : 0;
-				g.fillStyle = cache[lvl] || (cache[lvl] = heatColour(lvl / 64, 1));
+				g.fillStyle = rgb(SHADES[shadeOf(b[x], max)]);
 				g.fillRect(SX + x, y, 1, SH - 2);
 			}
 		});
@@ -256,14 +466,15 @@
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
 			g.fillText(secLabel(sec), SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
-	}());
+	}
 	function drawStrips() {
 		var g = cpuCv.getContext('2d');
+		paintStripBase();
 		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
 		g.drawImage(stripBase, 0, 0);
 		strips.forEach(function (st, k) {
 			[['a', 'rgba(0,100,220,0.35)'], ['b', 'rgba(230,120,0,0.4)']].forEach(function (p) {
-				var se = sel[p[0]];
+				var se = pending && pending.b === (p[0] === 'b') ? pending.se : sel[p[0]];
 				if (!se || se === ALL || (se.cpus && !sameCpus(se.cpus, st.cpus))) return;
 				var x0 = se.t0 / dur * SW, x1 = Math.min(se.t1, dur) / dur * SW;
 				g.fillStyle = p[1];
@@ -285,9 +496,22 @@
 		var w = se.t1 === Infinity ? 'whole recording' : fmtSec(se.t0 + origin) + ' - ' + fmtSec(se.t1 + origin);
 		return w + (se.cpus ? ' on ' + se.what : '');
 	}
+	/* the selection a drag from d to where ev is makes */
+	function dragSel(d, ev) {
+		if (d.on === 'heat') {
+			var to = heatCellAt(ev);
+			return { t0: Math.min(d.from, to), t1: Math.max(d.from, to) + CELL_NS, cpus: null, what: '' };
+		}
+		var p = stripAt(ev), x0 = Math.min(d.x, p.x), x1 = Math.max(d.x, p.x);
+		var se = { cpus: strips[d.k].cpus, what: strips[d.k].label, t0: 0, t1: Infinity };
+		if (x1 - x0 >= 3) {
+			se.t0 = x0 / SW * dur;
+			se.t1 = x1 / SW * dur;
+		}
+		return se;
+	}
 	function setSel(which, se) {
 		sel[which] = se;
-		zoomPath = [];
 		redraw();
 	}
 	heat.addEventListener('mousedown', function (ev) {
@@ -299,31 +523,41 @@
 		drag = { on: 'cpu', k: p.k, x: p.x, b: ev.shiftKey };
 		ev.preventDefault();
 	});
-	window.addEventListener('mouseup', function (ev) {
-		var d = drag, se;
-		drag = null;
-		if (!d) return;
-		if (d.on === 'heat') {
-			var to = heatCellAt(ev);
-			se = { t0: Math.min(d.from, to), t1: Math.max(d.from, to) + CELL_NS, cpus: null };
-		} else {
-			var p = stripAt(ev), x0 = Math.min(d.x, p.x), x1 = Math.max(d.x, p.x);
-			se = { cpus: strips[d.k].cpus, what: strips[d.k].label, t0: 0, t1: Infinity };
-			if (x1 - x0 >= 3) {
-				se.t0 = x0 / SW * dur;
-				se.t1 = x1 / SW * dur;
-			}
-		}
-		setSel(d.b ? 'b' : 'a', se);
+	/* while dragging only the heat map and the strips follow the mouse: they cost nothing */
+	window.addEventListener('mousemove', function (ev) {
+		if (!drag) return;
+		pending = { b: drag.b, se: dragSel(drag, ev) };
+		drawHeat();
+		drawStrips();
 	});
-	heat.addEventListener('dblclick', function () { sel.b = null; setSel('a', ALL); });
-	clearBtn.addEventListener('click', function () { sel.b = null; setSel('a', ALL); });
+	window.addEventListener('mouseup', function (ev) {
+		var d = drag;
+		drag = null;
+		pending = null;
+		if (!d) return;
+		var t = performance.now();
+		setSel(d.b ? 'b' : 'a', dragSel(d, ev));
+		painted(t);
+	});
+	/* the time from the user's action to the frame that shows its result */
+	function painted(t) {
+		requestAnimationFrame(function () {
+			setTimeout(function () { timing.lastPaint = performance.now() - t; }, 0);
+		});
+	}
+	function selectAll() {
+		sel.b = null;
+		zoom = 0;
+		setSel('a', ALL);
+	}
+	heat.addEventListener('dblclick', selectAll);
+	clearBtn.addEventListener('click', selectAll);
 	modeBtn.addEventListener('click', function () {
 		icicle = !icicle;
 		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
 		drawFlame();
 	});
-	unzoomBtn.addEventListener('click', function () { zoomPath = []; redraw(); });
+	unzoomBtn.addEventListener('click', function () { zoom = 0; drawFlame(); drawTables(); });
 	search.addEventListener('input', function () {
 		var v = search.value;
 		searchRe = null;
@@ -337,265 +571,335 @@
 
 	/* --- the flame graph -------------------------------------------------------- */
 	var cur = null;	/* what the last redraw computed */
-	function Node(name, parent) {
-		this.name = name; this.v = 0; this.v2 = 0; this.ch = null; this.parent = parent;
-	}
-	/* the tree of counts c (widths) and c2 (the baseline; may be null) */
-	function buildTree(c, c2) {
-		var root = new Node(-1, null), k, j, depth = 0;
-		for (k = 0; k < nStacks; k++) {
-			var v = c[k], v2 = c2 ? c2[k] : 0;
-			if (!v && !v2) continue;
-			var st = stacks[k], n = root;
-			n.v += v; n.v2 += v2;
-			for (j = 0; j < st.length; j++) {
-				if (!n.ch) n.ch = new Map();
-				var m = n.ch.get(st[j]);
-				if (!m) { m = new Node(st[j], n); n.ch.set(st[j], m); }
-				m.v += v; m.v2 += v2;
-				n = m;
-			}
-			if (st.length > depth) depth = st.length;
-		}
-		root.depth = depth;
-		return root;
-	}
-	function sortedKids(n) {
-		if (!n.ch) return [];
-		if (!n.sorted) {
-			n.sorted = Array.from(n.ch.values()).sort(function (a, b) {
-				return names[a.name] < names[b.name] ? -1 : names[a.name] > names[b.name] ? 1 : 0;
-			});
-		}
-		return n.sorted;
-	}
-	function zoomNode() {
-		var n = cur.tree, j;
-		for (j = 0; j < zoomPath.length && n; j++) n = n.ch ? n.ch.get(zoomPath[j]) : null;
-		return n || cur.tree;
-	}
-	/* does stack k go through the zoomed frame? */
-	function underZoom(k) {
-		var st = stacks[k], j;
-		if (st.length < zoomPath.length) return false;
-		for (j = 0; j < zoomPath.length; j++) if (st[j] !== zoomPath[j]) return false;
-		return true;
-	}
 	function hash(str) {
-		var h = 2166136261, j;
-		for (j = 0; j < str.length; j++) { h ^= str.charCodeAt(j); h = Math.imul(h, 16777619); }
+		var h = 2166136261, k;
+		for (k = 0; k < str.length; k++) { h ^= str.charCodeAt(k); h = Math.imul(h, 16777619); }
 		return ((h >>> 0) % 1000) / 1000;
 	}
-	function frameColour(n, depth) {
-		var nm = names[n.name], v;
-		if (searchRe && searchRe.test(nm)) return 'rgb(230,0,230)';
+	function share(v, tot) { return tot ? v / tot : 0; }
+	/* the change of node n's share between the selections, second minus first */
+	function delta(n) { return share(cur.v[n], cur.total) - share(cur.v2[n], cur.total2); }
+	var hitName = null;	/* per name: does the search match it */
+	function rgbOf(r, g, b) { return (r & 255) << 16 | (g & 255) << 8 | (b & 255); }
+	function cssOf(c) { return 'rgb(' + (c >> 16 & 255) + ',' + (c >> 8 & 255) + ',' + (c & 255) + ')'; }
+	/* a frame's colour as 0xRRGGBB: by its name's kind and hash, or by its change in a diff */
+	function frameColour(n) {
+		var nmv = names[nm[n]], v;
+		if (hitName && hitName[nm[n]]) return rgbOf(230, 0, 230);
 		if (cur.diff) {
-			var d = share(n.v, cur.total) - share(n.v2, cur.total2), t;
-			if (!cur.maxDelta || Math.abs(d) < 1e-12) return 'rgb(245,245,245)';
+			var d = delta(n), t;
+			if (!cur.maxDelta || Math.abs(d) < 1e-12) return rgbOf(245, 245, 245);
 			t = Math.min(1, Math.abs(d) / cur.maxDelta);
 			v = Math.round(235 - 195 * t);
-			return d > 0 ? 'rgb(255,' + v + ',' + v + ')' : 'rgb(' + v + ',' + v + ',255)';
+			return d > 0 ? rgbOf(255, v, v) : rgbOf(v, v, 255);
 		}
-		v = hash(nm);
-		if (depth < labelDepth) return 'rgb(' + (150 + 30 * v | 0) + ',' + (165 + 30 * v | 0) + ',' + (195 + 30 * v | 0) + ')';
-		if (/\[unknown\]|\+0x/.test(nm)) { var gr = 170 + 40 * v | 0; return 'rgb(' + gr + ',' + gr + ',' + gr + ')'; }
-		if (/_\[k\]$/.test(nm)) return 'rgb(' + (240 + 15 * v | 0) + ',' + (160 + 40 * v | 0) + ',' + (110 + 25 * v | 0) + ')';
-		if (/_\[j\]$/.test(nm)) return 'rgb(' + (50 + 70 * v | 0) + ',' + (180 + 60 * v | 0) + ',90)';
-		return 'rgb(' + (205 + 50 * v | 0) + ',' + (230 * hash(nm + '.') | 0) + ',' + (55 * hash(nm + ',') | 0) + ')';
+		v = hash(nmv);
+		if (depth[n] <= labelDepth) return rgbOf(150 + 30 * v, 165 + 30 * v, 195 + 30 * v);
+		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v; return rgbOf(gr, gr, gr); }
+		if (/_\[k\]$/.test(nmv)) return rgbOf(240 + 15 * v, 160 + 40 * v, 110 + 25 * v);
+		if (/_\[j\]$/.test(nmv)) return rgbOf(50 + 70 * v, 180 + 60 * v, 90);
+		return rgbOf(205 + 50 * v, 230 * hash(nmv + '.'), 55 * hash(nmv + ','));
 	}
-	function share(v, tot) { return tot ? v / tot : 0; }
+	var colourCache = new Map();	/* name -> colour, outside the diff and search */
+	function fillOf(n) {
+		if (n === 0) return rgbOf(200, 200, 205);
+		if (cur.diff || (hitName && hitName[nm[n]])) return frameColour(n);
+		var key = depth[n] <= labelDepth ? -1 - nm[n] : nm[n], f = colourCache.get(key);
+		if (f === undefined) colourCache.set(key, f = frameColour(n));
+		return f;
+	}
 
-	var FH = 16, rects = [];
+	/*
+	 * The matched share: samples whose stack has a frame that matches,
+	 * within the zoom. hp[n]: a frame from the root to n matches; the stacks
+	 * that end at such a node are the matched ones.
+	 */
+	function matchedSamples(z) {
+		var hp = new Uint8Array(nNodes), n, mt = 0;
+		for (n = 1; n < nNodes; n++) hp[n] = hitName[nm[n]] | hp[par[n]];
+		for (n = z; n < end[z]; n++) if (hp[n]) mt += cur.sv[n];
+		return mt;
+	}
+
+	/* the flame graph's width follows the window's, read when it changes (reading it forces a layout) */
+	var FH = 16, flameW = 0;
+	/* what the last drawFlame drew: node, left edge and width of each frame (pixels) */
+	var drawn = { n: new Int32Array(0), x: new Float64Array(0), w: new Float64Array(0), nr: 0, rows: 0 };
+	function measureWidth() {
+		flameW = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
+	}
+	measureWidth();
+	window.addEventListener('resize', function () {
+		var w = flameW;
+		measureWidth();
+		if (w !== flameW) drawFlame();
+	});
+	function frameY(n) { return icicle ? depth[n] * FH : (drawn.rows - 1 - depth[n]) * FH; }
+	/*
+	 * Frames at least minW pixels wide, as pixels written straight into an
+	 * image, then the labels of those wide enough to hold one: a narrow
+	 * range of a big recording draws some 10^5 frames, too many for one
+	 * fillRect each.
+	 */
 	function drawFlame() {
-		var W = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
-		var z = zoomNode(), scale = z.v ? W / z.v : 0, minW = 0.3, mt = 0, rows = 0, chain = [], n;
-		for (n = z; n; n = n.parent) chain.unshift(n);
-		/* the height of what is drawn: frames narrower than minW are not */
-		(function deepest(n, depth) {
-			if (n.v * scale < minW) return;
-			if (depth + 1 > rows) rows = depth + 1;
-			if (n.ch) n.ch.forEach(function (m) { deepest(m, depth + 1); });
-		}(z, chain.length - 1));
-		rows = Math.max(rows, chain.length);
-		flame.width = W;
-		flame.height = rows * FH + 4;
-		var g = flame.getContext('2d');
-		g.font = '11px sans-serif';
-		g.textBaseline = 'middle';
-		rects = [];
-		function y(depth) { return icicle ? depth * FH : (rows - 1 - depth) * FH; }
-		function box(n, depth, x, w) {
-			var fill = depth === 0 ? 'rgb(200,200,205)' : frameColour(n, depth - 1);
-			g.fillStyle = fill;
-			g.fillRect(x, y(depth), Math.max(w - 0.5, 0.5), FH - 1);
-			rects.push({ x: x, y: y(depth), w: w, n: n, depth: depth, fill: fill });
-			if (w > 20) {
-				var label = depth === 0 ? 'all' : names[n.name], fit = Math.floor((w - 6) / 6.2);
-				if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
-				g.fillStyle = '#000';
-				g.fillText(label, x + 3, y(depth) + FH / 2);
+		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, n, k;
+		if (searchRe) {
+			hitName = new Uint8Array(nNames);
+			for (n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
+		} else {
+			hitName = null;
+		}
+		var cap = drawn.n.length, nr = 0;
+		function add(n, x, w) {
+			if (nr === cap) {
+				cap = Math.max(1024, cap * 2);
+				var dn = new Int32Array(cap), dx = new Float64Array(cap), dw = new Float64Array(cap);
+				dn.set(drawn.n.subarray(0, nr)); dx.set(drawn.x.subarray(0, nr)); dw.set(drawn.w.subarray(0, nr));
+				drawn.n = dn; drawn.x = dx; drawn.w = dw;
 			}
+			drawn.n[nr] = n; drawn.x[nr] = x; drawn.w[nr] = w;
+			nr++;
 		}
 		/* the zoomed frame's ancestors span the whole width */
-		chain.forEach(function (a, depth) { if (a !== z) box(a, depth, 0, W); });
-		function walk(n, depth, x) {
-			var w = n.v * scale;
-			if (w < minW) return;
-			box(n, depth, x, w);
-			sortedKids(n).forEach(function (m) { walk(m, depth + 1, x); x += m.v * scale; });
-		}
-		walk(z, chain.length - 1, 0);
-		/* the matched share: samples whose stack has a frame that matches, within the zoom */
-		if (searchRe) {
-			var re = searchRe, hit = new Uint8Array(names.length), k, j;
-			for (k = 0; k < names.length; k++) hit[k] = re.test(names[k]) ? 1 : 0;
-			for (k = 0; k < nStacks; k++) {
-				if (!cur.c[k] || !underZoom(k)) continue;
-				for (j = 0; j < stacks[k].length; j++)
-					if (hit[stacks[k][j]]) { mt += cur.c[k]; break; }
+		for (n = par[z]; n >= 0; n = par[n]) add(n, 0, W);
+		(function walk(n, x) {
+			add(n, x, v[n] * scale);
+			if (depth[n] + 1 > rows) rows = depth[n] + 1;
+			for (var c = firstKid[n]; c >= 0; c = nextSib[c]) {
+				var w = v[c] * scale;
+				if (w >= minW) walk(c, x);
+				x += w;
 			}
-			var share0 = z.v ? mt / z.v : 0;
-			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtInt(mt) + ' of ' + fmtInt(z.v) + ')';
+		}(z, 0));
+		drawn.nr = nr;
+		drawn.rows = rows;
+		flame.width = W;
+		flame.height = rows * FH + 4;
+		var g = flame.getContext('2d'), img = g.createImageData(W, flame.height);
+		var px = new Uint32Array(img.data.buffer), little = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+		/* the background stays transparent: app.css paints the canvas white */
+		for (k = 0; k < nr; k++) {
+			n = drawn.n[k];
+			var c = fillOf(n), x0 = Math.round(drawn.x[k]), x1 = Math.round(drawn.x[k] + drawn.w[k]);
+			var word = little ? (0xff000000 | (c & 255) << 16 | (c & 0xff00) | (c >> 16 & 255)) >>> 0 :
+				((c << 8) | 0xff) >>> 0;
+			if (x1 - x0 >= 3) x1--;	/* a gap between frames wide enough to afford one */
+			if (x1 <= x0) x1 = x0 + 1;
+			if (x1 > W) x1 = W;
+			/* most frames are a pixel or two wide: plain stores beat a call per row */
+			for (var y = frameY(n), ye = y + FH - 1; y < ye; y++) {
+				if (x1 - x0 > 8) {
+					px.fill(word, y * W + x0, y * W + x1);
+				} else {
+					for (var o = y * W + x0, oe = y * W + x1; o < oe; o++) px[o] = word;
+				}
+			}
+		}
+		g.putImageData(img, 0, 0);
+		g.font = '11px sans-serif';
+		g.textBaseline = 'middle';
+		g.fillStyle = '#000';
+		for (k = 0; k < nr; k++) {
+			var w = drawn.w[k];
+			if (w <= 20) continue;
+			n = drawn.n[k];
+			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
+			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+			if (label) g.fillText(label, drawn.x[k] + 3, frameY(n) + FH / 2);
+		}
+		if (hitName) {
+			var mt = matchedSamples(z), share0 = v[z] ? mt / v[z] : 0;
+			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtVal(mt) + ' of ' + fmtVal(v[z]) + ')';
 			matched.setAttribute('data-share', String(share0));
 		} else {
 			matched.textContent = '';
 			matched.removeAttribute('data-share');
 		}
-		/* a tall flame graph scrolls in its box: show the root first */
-		flameWrap.scrollTop = icicle ? 0 : flameWrap.scrollHeight;
-	}
-	function frameAt(ev) {
-		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top, j;
-		for (j = rects.length - 1; j >= 0; j--) {
-			var b = rects[j];
-			if (x >= b.x && x < b.x + b.w && yy >= b.y && yy < b.y + FH) return b;
+		/* a tall flame graph scrolls in its box, which starts at the root (app.css: column-reverse) */
+		if (flameWrap.className !== (icicle ? 'icicle' : '')) {
+			flameWrap.className = icicle ? 'icicle' : '';
+			flameWrap.scrollTop = 0;
 		}
-		return null;
 	}
-	function pathOf(n) {
-		var p = [];
-		for (; n && n.parent; n = n.parent) p.unshift(n.name);
-		return p;
+	/* the node under the mouse, or -1 */
+	function frameAt(ev) {
+		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top, k;
+		for (k = drawn.nr - 1; k >= 0; k--) {
+			var n = drawn.n[k], y = frameY(n);
+			if (yy >= y && yy < y + FH && x >= drawn.x[k] && x < drawn.x[k] + Math.max(drawn.w[k], 1)) return n;
+		}
+		return -1;
+	}
+	var tip = el('div', { id: 'tip' }, body);
+	function hoverText(n) {
+		var nmv = n === 0 ? 'all' : names[nm[n]], v = cur.v[n], z = cur.v[zoom];
+		var txt = nmv + '\n' + fmtAmount(v) + ', ' + fmtPct(share(v, cur.total)) + ' of the selection';
+		if (zoom && v <= z) txt += ', ' + fmtPct(share(v, z)) + ' of the zoomed frame';
+		txt += '\nself ' + fmtVal(cur.sv[n]) + ' (' + fmtPct(share(cur.sv[n], cur.total)) + ')';
+		if (cur.diff) {
+			var d = delta(n);
+			txt += '\nfirst selection ' + fmtVal(cur.v2[n]) + ', ' + fmtPct(share(cur.v2[n], cur.total2)) +
+				'; change ' + (d >= 0 ? '+' : '') + fmtPct(d);
+		}
+		return txt;
 	}
 	flame.addEventListener('mousemove', function (ev) {
-		var b = frameAt(ev);
-		if (!b) { details.textContent = ' '; return; }
-		var n = b.n, nm = b.depth === 0 ? 'all' : names[n.name];
-		var txt = nm + ': ' + fmtInt(n.v) + ' samples, ' + fmtPct(share(n.v, cur.total));
-		if (cur.diff)
-			txt += '; first selection ' + fmtInt(n.v2) + ', ' + fmtPct(share(n.v2, cur.total2)) +
-				'; change ' + (share(n.v, cur.total) - share(n.v2, cur.total2) >= 0 ? '+' : '') +
-				fmtPct(share(n.v, cur.total) - share(n.v2, cur.total2));
-		details.textContent = txt;
+		var n = frameAt(ev);
+		if (n < 0) { details.textContent = ' '; tip.style.display = 'none'; return; }
+		var txt = hoverText(n);
+		details.textContent = txt.replace(/\n/g, '; ');
+		tip.textContent = txt;
+		tip.style.display = 'block';
+		var x = ev.pageX + 14, y = ev.pageY + 14;
+		if (ev.clientX + 14 + tip.offsetWidth > document.documentElement.clientWidth)
+			x = ev.pageX - 14 - tip.offsetWidth;
+		tip.style.left = x + 'px';
+		tip.style.top = y + 'px';
 	});
+	flame.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
 	flame.addEventListener('click', function (ev) {
-		var b = frameAt(ev);
-		if (!b) return;
-		zoomPath = pathOf(b.n);
+		var n = frameAt(ev);
+		if (n < 0) return;
+		zoom = n;
 		drawFlame();
 		drawTables();
 	});
 
 	/* --- top tables ------------------------------------------------------------- */
-	/* self (leaf) and total (anywhere on the stack, once) per name, within the zoom */
-	function funcCounts(c) {
-		var self = new Float64Array(names.length), total = new Float64Array(names.length);
-		var mark = new Int32Array(names.length).fill(-1), k, j, tot = 0;
-		for (k = 0; k < nStacks; k++) {
-			var v = c[k];
-			if (!v || !underZoom(k)) continue;
-			var st = stacks[k];
-			tot += v;
-			self[st[st.length - 1]] += v;
-			for (j = labelDepth; j < st.length; j++)
-				if (mark[st[j]] !== k) { mark[st[j]] = k; total[st[j]] += v; }
+	/*
+	 * Self (leaf) and total (anywhere on the stack, once) per name of the
+	 * stacks through node z: the nodes of z's subtree, and z's ancestors
+	 * for all of z's samples.
+	 */
+	function funcCounts(sv, v, z) {
+		var self = new Float64Array(nNames), total = new Float64Array(nNames), n;
+		for (n = z; n < end[z]; n++) {
+			if (!v[n]) continue;
+			if (sv[n]) self[nm[n]] += sv[n];
+			if (firstOcc[n] && depth[n] > labelDepth) total[nm[n]] += v[n];
 		}
-		return { self: self, total: total, n: tot };
+		for (n = par[z]; n > 0; n = par[n])
+			if (firstOcc[n] && depth[n] > labelDepth) total[nm[n]] += v[z];
+		return { self: self, total: total, n: v[z] };
 	}
 	function table(title, id, head, rows) {
 		var box = el('div', null, tables), t;
 		el('h2', null, box, title);
 		t = el('table', { id: id }, box);
 		var tr = el('tr', null, t);
-		head.forEach(function (h, j) { el('th', j === head.length - 1 ? { 'class': 'fn' } : null, tr, h); });
+		head.forEach(function (h, k) { el('th', k === head.length - 1 ? { 'class': 'fn' } : null, tr, h); });
 		rows.forEach(function (r) {
 			var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, t);
-			r.cells.forEach(function (c, j) { el('td', j === r.cells.length - 1 ? { 'class': 'fn' } : null, row, c); });
+			r.cells.forEach(function (c, k) { el('td', k === r.cells.length - 1 ? { 'class': 'fn' } : null, row, c); });
 		});
 	}
 	var TOP = 25;
-	function ranked(arr) {
-		var ids = [], k;
-		for (k = 0; k < arr.length; k++) if (arr[k]) ids.push(k);
-		return ids.sort(function (a, b) { return arr[b] - arr[a] || a - b; });
+	/*
+	 * The TOP ids with the largest key (ties: the smaller id first) among
+	 * those with a non-zero key: one pass that keeps the best so far in
+	 * order, rather than sorting every function of a big recording.
+	 */
+	function ranked(key) {
+		var top = [], k, j;
+		for (k = 0; k < key.length; k++) {
+			var v = key[k];
+			if (!v || (top.length === TOP && v <= key[top[TOP - 1]])) continue;
+			for (j = top.length; j > 0 && key[top[j - 1]] < v; j--);
+			top.splice(j, 0, k);
+			if (top.length > TOP) top.pop();
+		}
+		return top;
 	}
+	function zoomNote() { return zoom ? ' (under ' + names[nm[zoom]] + ')' : ''; }
 	function drawTables() {
 		tables.textContent = '';
 		if (!cur.diff) {
-			var f = funcCounts(cur.c);
+			var f = funcCounts(cur.sv, cur.v, zoom);
 			['self', 'total'].forEach(function (by) {
 				var other = by === 'self' ? 'total' : 'self';
-				table('Top by ' + by + (zoomPath.length ? ' (zoomed)' : ''), 'top-' + by,
-					[by + ' %', by, other + ' %', 'function'],
-					ranked(f[by]).slice(0, TOP).map(function (k) {
-						return { fn: names[k], cells: [fmtPct(share(f[by][k], f.n)), fmtInt(f[by][k]),
+				table('Top by ' + by + zoomNote() + (VIEWS.length > 1 ? ', ' + view.label : ''), 'top-' + by,
+					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'function'],
+					ranked(f[by]).map(function (k) {
+						return { fn: names[k], cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
 							fmtPct(share(f[other][k], f.n)), names[k]] };
 					}));
 			});
 			return;
 		}
 		/* first selection = base (1), second = new (2), as --diff BASE NEW */
-		var f1 = funcCounts(cur.c2), f2 = funcCounts(cur.c);
+		var f1 = funcCounts(cur.sv2, cur.v2, zoom), f2 = funcCounts(cur.sv, cur.v, zoom);
 		['total', 'self'].forEach(function (by) {
-			var ch = [], k;
-			for (k = 0; k < names.length; k++) {
-				var c1 = f1[by][k], c2 = f2[by][k];
-				if (!c1 && !c2) continue;
-				var p1 = share(c1, f1.n), p2 = share(c2, f2.n), d = p2 - p1;
-				var se = Math.sqrt((f1.n ? p1 * (1 - p1) / f1.n : 0) + (f2.n ? p2 * (1 - p2) / f2.n : 0));
+			var c1 = f1[by], c2 = f2[by], n1 = f1.n, n2 = f2.n, size = new Float64Array(nNames), k;
+			if (view.time) {
+				/* time: as `--diff --top` with --off-cpu or --wall, the noise counts a whole ms as a sample */
+				c1 = c1.map(function (x) { return Math.floor(x / 1e6); });
+				c2 = c2.map(function (x) { return Math.floor(x / 1e6); });
+				n1 = Math.floor(n1 / 1e6);
+				n2 = Math.floor(n2 / 1e6);
+			}
+			for (k = 0; k < nNames; k++)
+				size[k] = Math.abs(share(c2[k], n2) - share(c1[k], n1)) || (c1[k] || c2[k] ? 1e-300 : 0);
+			var ch = ranked(size).map(function (k) {
+				var p1 = share(c1[k], n1), p2 = share(c2[k], n2), d = p2 - p1;
+				var se = Math.sqrt((n1 ? p1 * (1 - p1) / n1 : 0) + (n2 ? p2 * (1 - p2) / n2 : 0));
 				if (se === 0 && d !== 0) {
 					/* 0% or 100% on both sides: as out_top.c, Agresti-Caffo */
-					var a1 = ((c1 || 0) + 1) / (f1.n + 2), a2 = ((c2 || 0) + 1) / (f2.n + 2);
-					se = Math.sqrt(a1 * (1 - a1) / (f1.n + 2) + a2 * (1 - a2) / (f2.n + 2));
+					var a1 = (c1[k] + 1) / (n1 + 2), a2 = (c2[k] + 1) / (n2 + 2);
+					se = Math.sqrt(a1 * (1 - a1) / (n1 + 2) + a2 * (1 - a2) / (n2 + 2));
 				}
-				ch.push({ k: k, p1: p1, p2: p2, d: d, se: se, z: se > 0 ? d / se : 0 });
-			}
-			ch.sort(function (a, b) { return Math.abs(b.d) - Math.abs(a.d) || a.k - b.k; });
-			table('Largest changes of ' + by + ' share', 'diff-' + by,
+				return { k: k, p1: p1, p2: p2, d: d, se: se, z: se > 0 ? d / se : 0 };
+			});
+			table('Largest changes of ' + by + ' share' + zoomNote(), 'diff-' + by,
 				['first', 'second', 'change', 'stderr', 'z', 'sig', 'function'],
-				ch.slice(0, TOP).map(function (c) {
+				ch.map(function (c) {
 					var sig = Math.abs(c.z) >= SIG_Z;
 					return { fn: names[c.k], cls: !sig ? 'noise' : c.d > 0 ? 'grew' : 'shrank',
 						cells: [fmtPct(c.p1), fmtPct(c.p2), (c.d >= 0 ? '+' : '') + fmtPct(c.d),
-							fmtPct(c.se), isFinite(c.z) ? c.z.toFixed(2) : (c.z > 0 ? '+' : '-') + 'inf',
-							sig ? 'yes' : 'no', names[c.k]] };
+							fmtPct(c.se), c.z.toFixed(2), sig ? 'yes' : 'no', names[c.k]] };
 				}));
 		});
+		el('div', { 'class': 'hint' }, tables, 'Shares of each selection\'s ' + (view.time ?
+			'time (the noise counts a ms as a sample)' : 'samples') + '; stderr = ' +
+			'sqrt(p1(1-p1)/n1 + p2(1-p2)/n2), z = change/stderr, sig = |z| >= ' + SIG_Z +
+			' (as eprof report --diff --top).');
+	}
+
+	/* --- on-CPU, off-CPU, wall ------------------------------------------------------- */
+	function setView(vw) {
+		var t = performance.now();
+		view = vw;
+		weighRows();
+		viewBtns.forEach(function (btn) {
+			btn.className = btn.getAttribute('data-view') === view.id ? 'on' : '';
+		});
+		redraw();
+		painted(t);
 	}
 
 	/* --- everything ------------------------------------------------------------- */
 	function redraw() {
 		var t = performance.now();
 		var a = selCounts(sel.a), b = sel.b ? selCounts(sel.b) : null;
-		cur = b ? { diff: true, c: b.c, total: b.total, c2: a.c, total2: a.total } :
-			{ diff: false, c: a.c, total: a.total, c2: null, total2: 0 };
-		cur.tree = buildTree(cur.c, cur.c2);
+		cur = b ? { diff: true, sv: b.sv, v: b.v, total: b.total, sv2: a.sv, v2: a.v, total2: a.total } :
+			{ diff: false, sv: a.sv, v: a.v, total: a.total, sv2: null, v2: null, total2: 0 };
+		/* a zoomed frame stays zoomed while the selection has samples in it */
+		if (!cur.v[zoom]) zoom = 0;
 		if (cur.diff) {
-			var maxD = 0;
-			(function md(n) {
-				var d = Math.abs(share(n.v, cur.total) - share(n.v2, cur.total2));
-				if (n.v && d > maxD) maxD = d;
-				if (n.ch) n.ch.forEach(md);
-			})(cur.tree);
+			var maxD = 0, n;
+			for (n = 0; n < nNodes; n++) {
+				if (!cur.v[n]) continue;
+				var d = Math.abs(delta(n));
+				if (d > maxD) maxD = d;
+			}
 			cur.maxDelta = maxD;
 		}
 		selInfo.textContent = '';
 		el('span', { 'class': 'a' }, selInfo, 'Selection: ');
-		el('span', null, selInfo, describe(sel.a) + ', ' + fmtInt(a.total) + ' samples');
+		el('span', null, selInfo, describe(sel.a) + ', ' + fmtAmount(a.total));
 		if (b) {
 			el('span', { 'class': 'b' }, selInfo, '  compared with: ');
-			el('span', null, selInfo, describe(sel.b) + ', ' + fmtInt(b.total) +
-				' samples (widths: second; red grew, blue shrank)');
+			el('span', null, selInfo, describe(sel.b) + ', ' + fmtAmount(b.total) +
+				' (widths: second; red grew, blue shrank)');
 		}
 		var t1 = performance.now();
 		drawHeat();
@@ -624,15 +928,18 @@
 			return { x: r.left + SX + Math.min(SW - 1, (ns - origin) / dur * SW), y: r.top + k * SH + SH / 2 };
 		},
 		frames: function () {
-			var r = flame.getBoundingClientRect();
-			return rects.map(function (b) {
-				return { name: b.depth === 0 ? 'all' : names[b.n.name], x: r.left + b.x, y: r.top + b.y,
-					 w: b.w, h: FH - 1, fill: b.fill, v: b.n.v, v2: b.n.v2 };
-			});
+			var r = flame.getBoundingClientRect(), out = [];
+			for (var k = 0; k < drawn.nr; k++) {
+				var n = drawn.n[k];
+				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top + frameY(n),
+					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), v: cur.v[n],
+					   v2: cur.diff ? cur.v2[n] : 0 });
+			}
+			return out;
 		},
 		endNs: origin + dur
 	};
-	redraw();
+	if (viewBtns.length) setView(view); else redraw();
 	timing.firstView = performance.now();
 	timing.parse = t0Load;
 }());
