@@ -6,11 +6,12 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
-# build: compilers, BPF tools, the six libraries (zlib for pprof's gzip), and
-# libiberty (its C++/Rust demangler; g++ from build-essential also builds a
-# test workload)
+# build: compilers, BPF tools, the seven libraries (zlib for pprof's gzip,
+# libdebuginfod for report's DEBUGINFOD_URLS), and libiberty (its C++/Rust
+# demangler; g++ from build-essential also builds a test workload)
 pkgs=(build-essential cmake pkg-config clang llvm bpftool
-      libbpf-dev libelf-dev libdw-dev libsqlite3-dev libzstd-dev zlib1g-dev libiberty-dev)
+      libbpf-dev libelf-dev libdw-dev libdebuginfod-dev libsqlite3-dev libzstd-dev zlib1g-dev
+      libiberty-dev)
 if [ "${1:-}" = --tests ]; then
 	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,
 	# go tool pprof, addr2line) and the tools the end-to-end scripts use
@@ -20,7 +21,8 @@ if [ "${1:-}" = --tests ]; then
 	# (python3, xz-utils, gzip), libc6-dbg so their entry frames have names,
 	# and linux-perf to compare with perf --call-graph dwarf;
 	# nodejs, npm: puppeteer-core drives chromium through the HTML report)
-	pkgs+=(sqlite3 elfutils binutils util-linux libxml2-utils chromium golang-go gzip
+	# (debuginfod: t0206 serves a debug file from a local server)
+	pkgs+=(sqlite3 elfutils debuginfod curl binutils util-linux libxml2-utils chromium golang-go gzip
 	       procps time libclang-rt-14-dev rustc python3 xz-utils libc6-dbg linux-perf nodejs)
 	# Debian's npm conflicts with a nodejs that ships its own npm (NodeSource's):
 	# ask for the package only where there is no npm at all.

@@ -61,8 +61,31 @@ struct pending_stack {
 	size_t first_frame;	/* index into writer.frames */
 };
 
+/* A mapping as v2 stores it: its file by id (format/mapping.c). */
 struct pending_mapping {
-	struct rec_mapping m;	/* m.path is owned */
+	uint64_t time_ns;
+	uint64_t start;
+	uint64_t end;
+	uint64_t pgoff;
+	uint32_t tgid;
+	uint32_t file;		/* mapped_file.id: 1-based index into writer.files */
+};
+
+/* A distinct (path, build-id) that mappings refer to. */
+struct mapped_file {
+	char *path;		/* owned */
+	uint64_t hash;
+	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t build_id_len;
+};
+
+/* The files of a recording being written; files[committed ..] are not on disk yet. */
+struct file_table {
+	struct mapped_file *files;
+	size_t nr, cap;
+	size_t committed;
+	uint32_t *slots;	/* open addressing by hash: index + 1, 0 empty */
+	size_t nr_slots;	/* a power of two, or 0 */
 };
 
 struct pending_binary {
@@ -108,6 +131,7 @@ struct writer {
 	size_t nr_comms, cap_comms;
 	struct pending_mapping *mappings;
 	size_t nr_mappings, cap_mappings;
+	struct file_table files;	/* every file mapped so far, committed or not */
 	struct rec_loss *losses;
 	size_t nr_losses, cap_losses;
 	struct rec_ticks *ticks;
@@ -150,6 +174,7 @@ struct recording {
 	bool has_debuginfo;	/* the debuginfo table exists (older v1 files lack it) */
 	int version;		/* user_version: 1 or 2; v2 tables exist only from 2 */
 	bool has_offcpu_tables;	/* v2 files written before off-CPU lack them */
+	bool has_mapping_chunks;	/* mapping_chunk, mapped_file: older v2 files lack them */
 	uint64_t offcpu_thresh_ns;	/* meta off_cpu_thresh_ns; 0: no off-CPU data */
 	/*
 	 * What the metadata says that bounds the rest of the file, checked at
@@ -197,5 +222,28 @@ int rec_decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment
 		      struct rec_symbol **syms);
 int rec_read_ksym_chunk(struct recording *rec, int64_t id, int64_t n, rec_ksym_fn fn,
 			void *ctx);
+
+/*
+ * format/mapping.c. file_table__intern() gives the 1-based id of (path,
+ * build-id), adding it if new (0 or -ENOMEM). rec_write_mappings() writes
+ * the files not committed yet and one mapping_chunk of the buffered
+ * mappings (printed errors). rec_read_mapping_chunks() walks the v2
+ * mapping chunks. The codec pair is exposed for tests/fuzz/:
+ * rec_decode_mappings() decodes exactly n rows or returns -EBADMSG.
+ */
+int file_table__intern(struct file_table *t, const char *path, const uint8_t *id,
+		       uint32_t len, uint32_t *out);
+void file_table__release(struct file_table *t);
+int rec_encode_mappings(const struct pending_mapping *m, size_t n, struct bytebuf *raw);
+int rec_decode_mappings(const uint8_t *data, size_t len, struct pending_mapping *out, size_t n);
+int rec_write_mappings(struct recording *rec);
+int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx);
+
+/*
+ * Decompresses column i of st (a BLOB of encoding enc, from row id of
+ * table) into rec->r.buf; -EBADMSG (printed) when it is not a valid frame.
+ */
+int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
+		      const char *table, int64_t id);
 
 #endif

@@ -102,7 +102,7 @@ static bool col_build_id(sqlite3_stmt *st, int i, uint8_t *id, uint32_t *len)
 }
 
 /* Decompresses column i (a BLOB, encoding enc) into r->buf. */
-static int col_unzstd(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
+int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
 		      const char *table, int64_t id)
 {
 	const void *blob;
@@ -225,7 +225,7 @@ int recording__for_each_sample(struct recording *rec, rec_sample_fn fn, void *ct
 		err = check_chunk_times(rec, id, first, last, &reach);
 		if (err)
 			break;
-		err = col_unzstd(rec, st, 5, enc, "sample_chunk", id);
+		err = rec_unzstd_column(rec, st, 5, enc, "sample_chunk", id);
 		if (err)
 			break;
 		if ((uint64_t)n > r->buf.len / 5) {
@@ -361,7 +361,7 @@ int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx)
 			err = rec_damaged(rec, "stack_chunk row: bad header");
 			break;
 		}
-		err = col_unzstd(rec, st, 5, enc, "stack_chunk", id);
+		err = rec_unzstd_column(rec, st, 5, enc, "stack_chunk", id);
 		if (!err)
 			err = rec_read_stack_chunk(rec, id, first_id, last_id, n, &seen, fn, ctx);
 	}
@@ -424,6 +424,9 @@ int recording__for_each_mapping(struct recording *rec, rec_mapping_fn fn, void *
 		err = fn(ctx, &m);
 	}
 	sqlite3_finalize(st);
+	/* v1 files have only rows; v2 writers put their mappings in chunks */
+	if (!err && rec->has_mapping_chunks)
+		err = rec_read_mapping_chunks(rec, fn, ctx);
 	return err;
 }
 
@@ -677,7 +680,7 @@ int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ct
 			err = rec_damaged(rec, "binary row: bad value");
 			break;
 		}
-		err = col_unzstd(rec, st, 5, enc, "binary", id);
+		err = rec_unzstd_column(rec, st, 5, enc, "binary", id);
 		if (err)
 			break;
 		err = rec_decode_binary(&rec->r, &b, &segs, &syms);
@@ -747,7 +750,7 @@ int recording__for_each_ksym(struct recording *rec, rec_ksym_fn fn, void *ctx)
 			err = rec_damaged(rec, "ksym_chunk row: bad header");
 			break;
 		}
-		err = col_unzstd(rec, st, 3, enc, "ksym_chunk", id);
+		err = rec_unzstd_column(rec, st, 3, enc, "ksym_chunk", id);
 		if (!err)
 			err = rec_read_ksym_chunk(rec, id, n, fn, ctx);
 	}

@@ -512,31 +512,43 @@ static const char *const offcpu_checks[][2] = {
 			 "FROM offcpu_loss" },
 };
 
-static int check_offcpu_tables(struct recording *rec)
+/* The mapping tables: v2 files written before them have mapping rows only. */
+static const char *const mapping_checks[][2] = {
+	{ "mapping_chunk", "SELECT id, nr_mappings, encoding, data FROM mapping_chunk" },
+	{ "mapped_file", "SELECT id, path, build_id FROM mapped_file" },
+};
+
+/*
+ * A group of v2 tables added after the first v2 files: absent as a whole
+ * (*has false) when its first table is, else every table must have the
+ * columns the reader reads.
+ */
+static int check_optional_tables(struct recording *rec, const char *const (*checks)[2],
+				 size_t nr, bool *has)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i;
 	int rc;
 
+	*has = false;
 	if (rec->version < 2)
 		return 0;
 	rc = sqlite3_prepare_v2(rec->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-				"name = 'offcpu'", -1, &st, NULL);
+				"name = ?", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, checks[0][0], -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
-		rec->has_offcpu_tables = rc == SQLITE_ROW;
+		*has = rc == SQLITE_ROW;
 		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_OK)
 		return rec_sql_error(rec, rc, "reading the schema");
-	for (i = 0; rec->has_offcpu_tables && i < sizeof(offcpu_checks) / sizeof(offcpu_checks[0]);
-	     i++) {
-		rc = sqlite3_prepare_v2(rec->db, offcpu_checks[i][1], -1, &st, NULL);
+	for (i = 0; *has && i < nr; i++) {
+		rc = sqlite3_prepare_v2(rec->db, checks[i][1], -1, &st, NULL);
 		sqlite3_finalize(st);
 		if ((rc & 0xff) == SQLITE_ERROR)
-			return rec_damaged(rec, "table %s: %s", offcpu_checks[i][0],
-					   sqlite3_errmsg(rec->db));
+			return rec_damaged(rec, "table %s: %s", checks[i][0], sqlite3_errmsg(rec->db));
 		if (rc != SQLITE_OK)
 			return rec_sql_error(rec, rc, "reading the schema");
 	}
@@ -562,7 +574,12 @@ static int check_tables(struct recording *rec)
 			return rec_sql_error(rec, rc, "reading the schema");
 	}
 	rc = check_debuginfo_table(rec);
-	return rc ? rc : check_offcpu_tables(rec);
+	rc = rc ?: check_optional_tables(rec, offcpu_checks,
+					 sizeof(offcpu_checks) / sizeof(*offcpu_checks),
+					 &rec->has_offcpu_tables);
+	return rc ?: check_optional_tables(rec, mapping_checks,
+					   sizeof(mapping_checks) / sizeof(*mapping_checks),
+					   &rec->has_mapping_chunks);
 }
 
 /*

@@ -129,7 +129,7 @@ int recording__add_mapping(struct recording *rec, const struct rec_mapping *m)
 {
 	struct writer *w = &rec->w;
 	struct pending_mapping *p;
-	char *path;
+	uint32_t file;
 	int err;
 
 	err = check_writable(rec);
@@ -140,15 +140,24 @@ int recording__add_mapping(struct recording *rec, const struct rec_mapping *m)
 		       m->tgid, (unsigned long long)m->start);
 		return -EINVAL;
 	}
+	if (m->end <= m->start || m->end - m->start > REC_MAX_MAPPING) {
+		pr_err("'%s': mapping of pid %u at %#llx is empty or too large", rec->path, m->tgid,
+		       (unsigned long long)m->start);
+		return -EINVAL;
+	}
 	err = PUSH(rec, w->mappings, w->nr_mappings, w->cap_mappings);
 	if (err)
 		return err;
-	path = strdup(m->path ? m->path : "");
-	if (!path)
+	if (file_table__intern(&w->files, m->path ? m->path : "", m->build_id, m->build_id_len,
+			       &file))
 		return oom(rec);
 	p = &w->mappings[w->nr_mappings++];
-	p->m = *m;
-	p->m.path = path;
+	p->time_ns = m->time_ns;
+	p->tgid = m->tgid;
+	p->start = m->start;
+	p->end = m->end;
+	p->pgoff = m->pgoff;
+	p->file = file;
 	return 0;
 }
 
@@ -690,23 +699,7 @@ static int write_rows(struct recording *rec)
 	if (err)
 		return err;
 
-	err = rec_prepare(rec, "INSERT INTO mapping (time, tgid, start_addr, end_addr, pgoff, "
-			       "path, build_id) VALUES (?, ?, ?, ?, ?, ?, ?)", "writing mappings",
-			  &st);
-	for (i = 0; !err && i < w->nr_mappings; i++) {
-		const struct rec_mapping *m = &w->mappings[i].m;
-
-		sqlite3_bind_int64(st, 1, (int64_t)m->time_ns);
-		sqlite3_bind_int64(st, 2, m->tgid);
-		sqlite3_bind_int64(st, 3, (int64_t)m->start);
-		sqlite3_bind_int64(st, 4, (int64_t)m->end);
-		sqlite3_bind_int64(st, 5, (int64_t)m->pgoff);
-		sqlite3_bind_text(st, 6, m->path, -1, SQLITE_STATIC);
-		if (m->build_id_len)
-			sqlite3_bind_blob(st, 7, m->build_id, (int)m->build_id_len, SQLITE_STATIC);
-		err = step_insert(rec, st, "writing mappings");
-	}
-	sqlite3_finalize(st);
+	err = rec_write_mappings(rec);
 	if (err)
 		return err;
 
@@ -933,8 +926,6 @@ static void clear_pending(struct writer *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->nr_mappings; i++)
-		free((char *)w->mappings[i].m.path);
 	for (i = 0; i < w->nr_binaries; i++) {
 		free(w->binaries[i].path);
 		free(w->binaries[i].source);
@@ -969,6 +960,7 @@ void writer__release(struct writer *w)
 	free(w->frames);
 	free(w->comms);
 	free(w->mappings);
+	file_table__release(&w->files);
 	free(w->losses);
 	free(w->ticks);
 	free(w->binaries);
@@ -1012,6 +1004,7 @@ static int commit(struct recording *rec, bool finishing)
 		return err;
 	}
 	clear_pending(&rec->w);
+	rec->w.files.committed = rec->w.files.nr;
 	if (finishing) {
 		rec->w.finished = true;
 		rec->finished = true;

@@ -92,7 +92,6 @@ struct capture {
 	struct hashmap bin_index;	/* hash of the key -> index into bins */
 	size_t *step_bins;		/* binaries with offsets in this step */
 	size_t nr_step, alloc_step;
-	size_t maps_sorted;		/* s->nr_maps when s->maps was last sorted */
 
 	struct u64vec pairs;		/* pairs noted since the last step */
 	struct u64vec retry;		/* pairs with an address in no mapping yet */
@@ -214,10 +213,9 @@ int capture__note_pair(struct capture *c, uint64_t pair)
 /* --- user space ------------------------------------------------------------ */
 
 /* The mapping of tgid holding addr at time t (see the file comment). */
-static const struct mapping *find_mapping(const struct session *s, uint32_t tgid, uint64_t addr,
-					  uint64_t t)
+static struct mapping *find_mapping(struct session *s, uint32_t tgid, uint64_t addr, uint64_t t)
 {
-	const struct mapping *best = NULL, *any = NULL;
+	struct mapping *best = NULL, *any = NULL;
 	size_t lo = 0, hi = s->nr_maps, i;
 
 	while (lo < hi) {	/* first mapping of tgid */
@@ -229,7 +227,7 @@ static const struct mapping *find_mapping(const struct session *s, uint32_t tgid
 			hi = mid;
 	}
 	for (i = lo; i < s->nr_maps && s->maps[i].tgid == tgid && s->maps[i].start <= addr; i++) {
-		const struct mapping *m = &s->maps[i];
+		struct mapping *m = &s->maps[i];
 
 		if (addr >= m->end)
 			continue;
@@ -333,11 +331,19 @@ static int note_jit(struct capture *c, uint32_t pid, uint64_t addr, uint64_t t)
 }
 
 /* 1: addr is in no mapping (yet). */
-static int add_user_addr(struct capture *c, const struct session *s, uint32_t tgid,
-			 uint64_t addr, uint64_t t)
+static int add_user_addr(struct capture *c, struct session *s, uint32_t tgid, uint64_t addr,
+			 uint64_t t)
 {
-	const struct mapping *m = find_mapping(s, tgid, addr, t);
+	struct mapping *m = find_mapping(s, tgid, addr, t);
 	struct binary *b;
+	int err;
+
+	/* the recording keeps the mappings samples fall in, and only those */
+	if (m) {
+		err = session__write_mapping(s, m);
+		if (err)
+			return err;
+	}
 
 	if (!m || !is_file_path(m->path)) {
 		if (note_jit(c, tgid, addr, t))
@@ -354,7 +360,7 @@ static int add_user_addr(struct capture *c, const struct session *s, uint32_t tg
 }
 
 /* The user addresses of one pair; 1: some address is in no mapping. */
-static int add_pair(struct capture *c, const struct session *s, uint64_t pair)
+static int add_pair(struct capture *c, struct session *s, uint64_t pair)
 {
 	uint32_t tgid = (uint32_t)(pair >> 32), j;
 	const struct stack_entry *e = stack_table__get(&s->stacks, (uint32_t)pair);
@@ -892,13 +898,13 @@ static int step_kernel(struct capture *c, struct session *s)
 
 /* --- steps ----------------------------------------------------------------- */
 
-static void sort_maps(struct capture *c, struct session *s)
+static void sort_maps(struct session *s)
 {
-	if (c->maps_sorted == s->nr_maps)
+	if (!s->maps_dirty)
 		return;
 	if (s->nr_maps > 1)
 		qsort(s->maps, s->nr_maps, sizeof(*s->maps), map_cmp);
-	c->maps_sorted = s->nr_maps;
+	s->maps_dirty = false;
 }
 
 int capture__step(struct capture *c, struct session *s)
@@ -910,7 +916,7 @@ int capture__step(struct capture *c, struct session *s)
 	if (!c)
 		return 0;
 	if (c->pairs.nr || c->retry.nr) {
-		sort_maps(c, s);
+		sort_maps(s);
 		/* last step's unmapped pairs get this one more chance */
 		tmp = c->work;
 		c->work = c->retry;
@@ -946,7 +952,7 @@ int capture__run(struct capture *c, struct session *s, struct capture_stats *st)
 	if (err)
 		return err;
 	/* Every pair once more: mappings may have come after a pair's last step. */
-	sort_maps(c, s);
+	sort_maps(s);
 	u64map__for_each(&s->pairs, i) {
 		err = add_pair(c, s, s->pairs.keys[i]);
 		if (err < 0)

@@ -16,6 +16,7 @@
  * short command ends the recording the moment it exits. SIGINT, SIGTERM and
  * SIGHUP are caught without SA_RESTART and end the recording cleanly.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <glob.h>
@@ -39,6 +40,7 @@
 
 #include "events.h"
 #include "record/capture.h"
+#include "record/cgroup.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
 #include "record/perf_events.h"
@@ -79,7 +81,7 @@ static void on_stop_signal(int sig)
 
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
-	"[--call-graph dwarf|fp] [--no-inherit] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] "
+	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] "
 	"[-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
@@ -111,7 +113,14 @@ static void print_help(FILE *f)
 		   "    --off-cpu-thresh USEC  off-CPU intervals at least this long keep their\n"
 		   "                     times (timeline views); shorter ones are summed\n"
 		   "                     exactly per thread and stack (default 1000)\n"
+		   "    --switch-output SIZE|TIME  close the file when it reaches SIZE (e.g.\n"
+		   "                     100M, 2G) or after TIME (30s, 10m, 1h) and go on\n"
+		   "                     in FILE.0001, FILE.0002, ...: each reports on its own,\n"
+		   "                     several -i merge them\n"
 		   "    -a               every process on every CPU, kernel included\n"
+		   "    -G, --cgroup PATH  only the tasks of this cgroup v2 directory and the\n"
+		   "                     cgroups below it, on every CPU (absolute, or relative\n"
+		   "                     to the cgroup2 mount)\n"
 		   "    -p PID[,PID...]  these existing processes and all their threads\n"
 		   "    -- CMD [ARGS]    run CMD and follow its threads and children\n"
 		   "    -q, --quiet      no status line and no summary line\n"
@@ -160,6 +169,44 @@ static char *pid_list_desc(const uint32_t *pids, size_t nr)
 	return strbuf_detach(&sb);
 }
 
+/*
+ * --switch-output as perf spells it: a size with B, K, M or G, or a time
+ * with s, m, h or d. -EINVAL for anything else.
+ */
+static int parse_switch_output(const char *arg, struct record_opts *o)
+{
+	static const struct {
+		char suffix;
+		uint64_t unit;
+		bool time;
+	} units[] = {
+		{ 'B', 1, false }, { 'K', 1ull << 10, false }, { 'M', 1ull << 20, false },
+		{ 'G', 1ull << 30, false }, { 's', 1000000000ull, true },
+		{ 'm', 60000000000ull, true }, { 'h', 3600000000000ull, true },
+		{ 'd', 86400000000000ull, true },
+	};
+	size_t len = strlen(arg), i;
+	char num[32];
+	uint64_t v;
+
+	if (len < 2 || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, arg, len - 1);
+	num[len - 1] = '\0';
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (units[i].suffix != arg[len - 1])	/* 'm' is minutes, 'M' MiB */
+			continue;
+		if (parse_u64(num, 1, UINT64_MAX / units[i].unit, &v))
+			return -EINVAL;
+		if (units[i].time)
+			o->switch_ns = v * units[i].unit;
+		else
+			o->switch_bytes = v * units[i].unit;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 /* Returns 0, or EXIT_USAGE after the message. */
 static int parse_options(int argc, char **argv, struct record_opts *o, const uint32_t *online,
 			 size_t nr_online)
@@ -168,7 +215,9 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "debuginfo", no_argument, NULL, 'D' },
 		{ "event", required_argument, NULL, 'e' },
-		{ "call-graph", required_argument, NULL, 'G' },
+		{ "call-graph", required_argument, NULL, 'K' },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "switch-output", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-inherit", no_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -189,7 +238,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	o->off_cpu_thresh_ns = OFFCPU_THRESH_DEFAULT_NS;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gqG:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (parse_u64(optarg, 1, 100000, &o->freq))
@@ -227,6 +276,17 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			o->debuginfo = true;
 			break;
 		case 'G':
+			if (!*optarg)
+				return usage_error("the cgroup path is empty");
+			o->cgroup = optarg;
+			break;
+		case 'W':
+			if (parse_switch_output(optarg, o))
+				return usage_error("invalid --switch-output '%s' (expected a size such "
+						   "as 100M or 2G, or a time such as 30s, 10m or "
+						   "1h)", optarg);
+			break;
+		case 'K':
 			if (!strcmp(optarg, "dwarf"))
 				o->call_graph = CALL_GRAPH_DWARF;
 			else if (!strcmp(optarg, "fp"))
@@ -275,6 +335,13 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	}
 	if (thresh_given && !o->off_cpu)
 		return usage_error("--off-cpu-thresh needs --off-cpu");
+	if ((o->switch_bytes || o->switch_ns) && o->off_cpu)
+		return usage_error("--switch-output does not go with --off-cpu yet");
+	if (o->cgroup && (o->pids || optind < argc))
+		return usage_error("--cgroup samples a cgroup's tasks on every CPU: give it alone "
+				   "or with -a, not with -p or a command");
+	if (o->cgroup)
+		all = true;
 	nmodes = all + (o->pids != NULL) + (optind < argc);
 	if (nmodes == 0)
 		return usage_error("nothing to record: give -a, -p PID or -- CMD");
@@ -282,7 +349,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		return usage_error("give only one of -a, -p PID and -- CMD");
 	if (all) {
 		o->mode = TARGET_ALL;
-		o->target_desc = strdup("-a");
+		o->target_desc = o->cgroup ? join_args("--cgroup", (char **)&o->cgroup, 1)
+					   : strdup("-a");
 	} else if (o->pids) {
 		o->mode = TARGET_PIDS;
 		o->target_desc = pid_list_desc(o->pids, o->nr_pids);
@@ -661,8 +729,95 @@ out:
  * Runs until the targets are gone, the duration (from since_ns) is over, or
  * a signal.
  */
+/* --switch-output: the file being written and what the next one needs. */
+struct rotation {
+	struct record_opts *opts;	/* opts->output names the current file */
+	const uint32_t *online;
+	size_t nr_online;
+	const char *base;		/* FILE, as given */
+	unsigned int seq;		/* files closed so far */
+	uint64_t file_start_ns;
+	uint64_t file_first_sample;	/* session.nr_samples when the file began */
+	char *name;			/* FILE.NNNN (owned), once switched */
+};
+
+/*
+ * How far before the switch the next file's span starts: the ring buffer
+ * delivers samples up to a few microseconds out of time order (the reader
+ * allows chunks to overlap by 10 ms, format/internal.h).
+ */
+#define SWITCH_OVERLAP_NS	10000000ull
+
+/* Never a file without samples: a SIZE below an empty file's would switch on every commit. */
+static bool switch_due(const struct session *s, const struct rotation *r)
+{
+	const struct record_opts *o = r->opts;
+	struct stat st;
+
+	if (s->nr_samples == r->file_first_sample || recording__pending_samples(s->rec))
+		return false;
+	if (o->switch_ns && now_ns() - r->file_start_ns >= o->switch_ns)
+		return true;
+	return o->switch_bytes && !stat(o->output, &st) && (uint64_t)st.st_size >= o->switch_bytes;
+}
+
+/*
+ * Finishes the current file with everything queued so far and goes on in
+ * FILE.NNNN, which gets again all that its own samples need (stacks,
+ * mappings, names, symbols). The sampler runs on: what it queues meanwhile
+ * is read into the new file. The new file's span starts the ring buffer's
+ * reordering bound before the switch, so that a sample taken just before
+ * it but read after it still lies within its file's span.
+ */
+static int switch_output(struct session *s, struct rotation *r)
+{
+	struct capture_stats cst;
+	uint64_t t;
+	bool more;
+	char *name;
+	int err;
+
+	err = sampler__consume(s->sampler, SIZE_MAX, &more);
+	err = err ?: sideband__consume(s->sideband);
+	t = now_ns();
+	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
+	err = err ?: commit(s);
+	err = err ?: capture__run(s->capture, s, &cst);
+	err = err ?: jitmaps__after_commit(s->jitmaps, s->rec);
+	err = err ?: recording__finish(s->rec);
+	if (err)
+		return err;
+	if (asprintf(&name, "%s.%04u", r->base, r->seq + 1) < 0)
+		return pr_errno(-ENOMEM, "cannot name the next file");
+	recording__close(s->rec);
+	s->rec = NULL;
+	capture__free(s->capture);
+	jitmaps__free(s->jitmaps);
+	s->capture = capture__new();
+	s->jitmaps = jitmaps__new();
+	if (!s->capture || !s->jitmaps) {
+		free(name);
+		return pr_errno(-ENOMEM, "cannot start the next file");
+	}
+	session__start_file(s);
+	err = recording__create(name, &s->rec);
+	if (err) {
+		free(name);
+		return err;
+	}
+	pr_info("switched to '%s'", name);
+	r->seq++;
+	r->file_start_ns = t;
+	r->file_first_sample = s->nr_samples;
+	r->opts->output = name;
+	free(r->name);
+	r->name = name;
+	err = write_start_meta(s, r->online, r->nr_online, t - SWITCH_OVERLAP_NS);
+	return err ?: commit(s);
+}
+
 static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
-		       struct status_line *sl)
+		       struct status_line *sl, struct rotation *rot)
 {
 	struct epoll_event evs[16];
 	uint64_t deadline = s->opts->duration_ns ? since_ns + s->opts->duration_ns : 0, now;
@@ -717,6 +872,8 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
 		if (!err && commit_due(s))
 			err = commit(s);
+		if (!err && switch_due(s, rot))
+			err = switch_output(s, rot);
 		status_line__tick(sl, s);
 	}
 	status_line__clear(sl);
@@ -1043,10 +1200,12 @@ int cmd_record(int argc, char **argv)
 	size_t nr_online = 0;
 	uint64_t entry_ns = now_ns(), start_ns = 0, end_ns = 0;
 	bool started = false;
-	int err, status = EXIT_FAIL, old_nice;
+	int err, status = EXIT_FAIL, old_nice, cgroup_fd = -1;
+	struct rotation rot;
 
 	memset(&opts, 0, sizeof(opts));
 	memset(&s, 0, sizeof(s));
+	memset(&rot, 0, sizeof(rot));
 	target__init(&t);
 
 	if (cpus__online(&online, &nr_online))
@@ -1055,6 +1214,12 @@ int cmd_record(int argc, char **argv)
 	if (err) {
 		status = err < 0 ? EXIT_OK : EXIT_USAGE;	/* -1: --help */
 		goto out;
+	}
+	if (opts.cgroup) {	/* before anything is created: a wrong path changes nothing */
+		cgroup_fd = cgroup__open(opts.cgroup);
+		if (cgroup_fd < 0)
+			goto out;
+		cpu_clock__set_cgroup(cgroup_fd);
 	}
 	old_nice = raise_priority();	/* first: a saturated machine slows every step */
 	entry_ns = now_ns() - exec_age_ns();	/* -d counts from eprof's exec */
@@ -1131,15 +1296,22 @@ int cmd_record(int argc, char **argv)
 			(opts.duration_ns - (start_ns - entry_ns)) / 1e9 : 0.0,
 			opts.duration_ns / 1e9);
 	status_line__init(&sl, &opts, start_ns);
-	err = record_loop(&s, &t, entry_ns, &sl);
+	rot.opts = &opts;
+	rot.online = online;
+	rot.nr_online = nr_online;
+	rot.base = opts.output;
+	rot.file_start_ns = start_ns;
+	err = record_loop(&s, &t, entry_ns, &sl, &rot);
 
 	err = stop_and_finish(&s, err, entry_ns, &end_ns, &cst);
 	if (err)
 		goto out;
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
-		"symbols; %zu stacks, %zu mappings, %llu truncated stacks, %llu side-band "
-		"records lost", cst.binaries, cst.symbols, cst.missing, cst.ksyms, s.stacks.nr,
-		s.nr_maps, (unsigned long long)s.total_truncated,
+		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "
+		"forgotten), %llu truncated stacks, %llu side-band records lost", cst.binaries,
+		cst.symbols, cst.missing, cst.ksyms, s.stacks.nr,
+		(unsigned long long)s.nr_maps_written, (unsigned long long)s.nr_maps_dropped,
+		(unsigned long long)s.total_truncated,
 		(unsigned long long)s.total_lost_sideband);
 	if (opts.debuginfo)
 		pr_info("embedded the DWARF of %zu binaries (%.1f MB before compression)",
@@ -1163,6 +1335,9 @@ out:
 	}
 	close_all(&s);
 	pr_debug("released at %.3f s", (now_ns() - entry_ns) / 1e9);
+	free(rot.name);		/* opts.output points to it */
+	if (cgroup_fd >= 0)
+		close(cgroup_fd);
 	target__release_fds(&t);
 	free(opts.pids);
 	free(opts.cpus);

@@ -58,6 +58,13 @@ uint64_t cpu_clock__period_ns(uint64_t freq)
 	return p < 10000 ? 10000 : p;	/* the kernel's floor for hrtimer events */
 }
 
+static int clock_cgroup_fd = -1;
+
+void cpu_clock__set_cgroup(int cgroup_fd)
+{
+	clock_cgroup_fd = cgroup_fd;
+}
+
 static int cpu_clock__open_fd(uint32_t cpu, uint64_t freq)
 {
 	struct perf_event_attr attr;
@@ -73,10 +80,17 @@ static int cpu_clock__open_fd(uint32_t cpu, uint64_t freq)
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr.use_clockid = 1;		/* THROTTLE times on the samples' clock */
 	attr.clockid = CLOCK_MONOTONIC;
-	fd = syscall(__NR_perf_event_open, &attr, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (clock_cgroup_fd >= 0)
+		fd = syscall(__NR_perf_event_open, &attr, clock_cgroup_fd, (int)cpu, -1,
+			     PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP);
+	else
+		fd = syscall(__NR_perf_event_open, &attr, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0)
 		return fd;
 	err = -errno;
+	if (clock_cgroup_fd >= 0 && (err == -EINVAL || err == -EBADF || err == -EOPNOTSUPP))
+		return pr_errno(err, "cannot open the CPU clock event on CPU %u for the cgroup "
+			       "(is the kernel built with CONFIG_CGROUP_PERF?)", cpu);
 	if (err == -EACCES || err == -EPERM)
 		return pr_errno(err, "cannot open the CPU clock event on CPU %u "
 			       "(run as root, or grant CAP_BPF and CAP_PERFMON)", cpu);

@@ -57,6 +57,13 @@ uint64_t cpu_clock__period_ns(uint64_t freq);
 int cpu_clock__open(struct cpu_clock *cc, uint32_t cpu, uint64_t freq, int *attach_fd);
 
 /*
+ * Clocks opened after this run only while tasks of the cgroup v2 directory
+ * cgroup_fd (record/cgroup.c) run: perf's cgroup mode. -1 (the default):
+ * every task. The fd must stay open until the clocks are open.
+ */
+void cpu_clock__set_cgroup(int cgroup_fd);
+
+/*
  * Reads what the clock did since the previous call into *out, now being
  * the current CLOCK_MONOTONIC time (a throttle still open is counted up to
  * now). Works after the event was disabled. Prints on failure.

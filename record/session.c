@@ -21,6 +21,7 @@
 #include "record/jitmap.h"
 #include "record/session.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 uint64_t now_ns(void)
 {
@@ -28,6 +29,50 @@ uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Comm rows of a process are written once it has a sample (the sampler
+ * notes the process before the sample's own comm, which writes the held
+ * rows first), held until then, and dropped with its mappings if it ends
+ * without one (forget_exited).
+ */
+static int write_or_hold_comm(struct session *s, const struct rec_comm *c)
+{
+	uint64_t *slot;
+	bool added;
+
+	if (u64map__find(&s->procs, c->tgid))
+		return recording__add_comm(s->rec, c);
+	if (vec__grow(&s->pending_comms, &s->alloc_pending_comms, s->nr_pending_comms + 1,
+		      sizeof(*s->pending_comms)) ||
+	    u64map__upsert(&s->held_comms, c->tgid, 0, &slot, &added))
+		return pr_errno(-ENOMEM, "cannot keep thread names");
+	(*slot)++;
+	s->pending_comms[s->nr_pending_comms++] = *c;
+	return 0;
+}
+
+/* Process tgid has its first sample: the rows held for it go first. */
+static int write_held_comms(struct session *s, uint32_t tgid)
+{
+	uint64_t *held = u64map__find(&s->held_comms, tgid);
+	size_t i, kept = 0;
+	int err = 0;
+
+	if (!held || !*held || !u64map__find(&s->procs, tgid))
+		return 0;
+	for (i = 0; i < s->nr_pending_comms; i++) {
+		const struct rec_comm *p = &s->pending_comms[i];
+
+		if (p->tgid != tgid)
+			s->pending_comms[kept++] = *p;
+		else if (!err)
+			err = recording__add_comm(s->rec, p);
+	}
+	s->nr_pending_comms = kept;
+	*held = 0;
+	return err;
 }
 
 int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid,
@@ -39,6 +84,9 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 	bool added;
 	int err;
 
+	err = write_held_comms(s, tgid);
+	if (err)
+		return err;
 	/* zero-filled: the comparison below and the stored row see all 16 bytes */
 	memset(name, 0, sizeof(name));
 	memcpy(name, comm, strnlen(comm, sizeof(name) - 1));
@@ -65,7 +113,7 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 	c.tgid = tgid;
 	c.tid = tid;
 	memcpy(c.comm, name, sizeof(c.comm));
-	return recording__add_comm(s->rec, &c);
+	return write_or_hold_comm(s, &c);
 }
 
 int session__add_mapping(struct session *s, const struct rec_mapping *m)
@@ -92,8 +140,157 @@ int session__add_mapping(struct session *s, const struct rec_mapping *m)
 	k->tgid = m->tgid;
 	k->build_id_len = m->build_id_len;
 	memcpy(k->build_id, m->build_id, sizeof(k->build_id));
+	k->written = false;
 	s->nr_maps++;
-	return recording__add_mapping(s->rec, m);
+	s->maps_dirty = true;
+	return 0;
+}
+
+/* The row of kept mapping k (m->path points into k). */
+static void mapping__to_rec(const struct mapping *k, struct rec_mapping *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->time_ns = k->time_ns;
+	m->tgid = k->tgid;
+	m->start = k->start;
+	m->end = k->end;
+	m->pgoff = k->pgoff;
+	m->path = k->path;
+	m->build_id_len = k->build_id_len;
+	memcpy(m->build_id, k->build_id, sizeof(m->build_id));
+}
+
+int session__write_mapping(struct session *s, struct mapping *k)
+{
+	struct rec_mapping m;
+	int err;
+
+	if (k->written)
+		return 0;
+	mapping__to_rec(k, &m);
+	err = recording__add_mapping(s->rec, &m);
+	if (err)
+		return err;
+	k->written = true;
+	s->nr_maps_written++;
+	return 0;
+}
+
+int session__note_exit(struct session *s, uint32_t pid)
+{
+	if (vec__grow(&s->exits, &s->alloc_exits, s->nr_exits + 1, sizeof(*s->exits)))
+		return pr_errno(-ENOMEM, "cannot keep process exits");
+	s->exits[s->nr_exits].pid = pid;
+	s->exits[s->nr_exits].commit = s->nr_commits;
+	s->nr_exits++;
+	return 0;
+}
+
+/* A new process took pid: the exit noted for its previous owner is not its own. */
+static void cancel_exit(struct session *s, uint32_t pid)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < s->nr_exits; i++)
+		if (s->exits[i].pid != pid)
+			s->exits[kept++] = s->exits[i];
+	s->nr_exits = kept;
+}
+
+/*
+ * Forgets the mappings and held comm rows of processes that ended without
+ * a sample, two commits after their exit: by then the sampler has read
+ * every sample they took (they were queued before the exit record), so
+ * none will come. Processes with samples keep theirs, for the capture at
+ * the end.
+ */
+static int forget_exited(struct session *s)
+{
+	struct u64map gone = U64MAP_INIT;
+	size_t i, kept = 0;
+	uint64_t *slot;
+	bool added;
+	int err = 0;
+
+	for (i = 0; i < s->nr_exits; i++) {
+		const struct exit_note *e = &s->exits[i];
+
+		if (e->commit + 2 > s->nr_commits) {
+			s->exits[kept++] = *e;
+			continue;
+		}
+		if (!u64map__find(&s->procs, e->pid) &&
+		    u64map__upsert(&gone, e->pid, 0, &slot, &added)) {
+			err = pr_errno(-ENOMEM, "cannot forget ended processes");
+			goto out;
+		}
+	}
+	s->nr_exits = kept;
+	if (!gone.nr)
+		goto out;
+	for (i = kept = 0; i < s->nr_maps; i++) {
+		struct mapping *k = &s->maps[i];
+
+		if (k->written || !u64map__find(&gone, k->tgid)) {
+			s->maps[kept++] = *k;
+			continue;
+		}
+		free(k->path);
+		s->nr_maps_dropped++;
+	}
+	if (kept != s->nr_maps)
+		s->maps_dirty = true;
+	s->nr_maps = kept;
+	for (i = kept = 0; i < s->nr_pending_comms; i++) {
+		const struct rec_comm *c = &s->pending_comms[i];
+		uint64_t *held;
+
+		if (!u64map__find(&gone, c->tgid)) {
+			s->pending_comms[kept++] = *c;
+			continue;
+		}
+		/* the tid's next name is written, even if the same: this row is gone */
+		slot = u64map__find(&s->tid_comm, c->tid);
+		if (slot)
+			memset(s->comms[*slot], 0xff, REC_COMM_LEN);
+		held = u64map__find(&s->held_comms, c->tgid);
+		if (held)
+			*held = 0;
+		s->nr_comms_dropped++;
+	}
+	s->nr_pending_comms = kept;
+out:
+	u64map__release(&gone);
+	return err;
+}
+
+void session__start_file(struct session *s)
+{
+	size_t i;
+
+	stack_table__release(&s->stacks);
+	u64map__release(&s->pairs);
+	u64map__release(&s->procs);
+	u64map__release(&s->tid_comm);
+	s->nr_comms = 0;
+	for (i = 0; i < s->nr_maps; i++)
+		s->maps[i].written = false;
+}
+
+void session__release_kept(struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_maps; i++)
+		free(s->maps[i].path);
+	free(s->maps);
+	s->maps = NULL;
+	s->nr_maps = s->alloc_maps = 0;
+	free(s->pending_comms);
+	s->pending_comms = NULL;
+	free(s->exits);
+	s->exits = NULL;
+	u64map__release(&s->held_comms);
 }
 
 int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
@@ -105,6 +302,7 @@ int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, ui
 	const uint64_t *exec = u64map__find(&s->exec_ns, ppid);
 	uint64_t since = exec && *exec <= fork_ns ? *exec : 0;
 
+	cancel_exit(s, pid);
 	/*
 	 * A forked child shares its parent's mappings without mmap records:
 	 * those the parent had at fork time, less those its last exec replaced
@@ -115,15 +313,8 @@ int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, ui
 
 		if (k->tgid != ppid || k->time_ns > fork_ns || k->time_ns < since)
 			continue;
-		memset(&m, 0, sizeof(m));
-		m.time_ns = k->time_ns;	/* keeps the parent's order of mappings */
+		mapping__to_rec(k, &m);	/* keeps the parent's time: its order of mappings */
 		m.tgid = pid;
-		m.start = k->start;
-		m.end = k->end;
-		m.pgoff = k->pgoff;
-		m.path = k->path;
-		m.build_id_len = k->build_id_len;
-		memcpy(m.build_id, k->build_id, sizeof(m.build_id));
 		err = session__add_mapping(s, &m);	/* may move s->maps: index again */
 		if (err)
 			return err;
@@ -215,6 +406,8 @@ int session__commit(struct session *s, const struct session_counters *c)
 	int err;
 
 	err = capture__step(s->capture, s);
+	if (!err)
+		err = forget_exited(s);
 	if (!err && c)
 		err = add_loss_rows(s, t, c->stats);
 	if (!err && c)
@@ -226,6 +419,7 @@ int session__commit(struct session *s, const struct session_counters *c)
 	if (err)
 		return err;
 	s->last_commit_ns = t;
+	s->nr_commits++;
 	return 0;
 }
 
@@ -248,8 +442,6 @@ int session__init(struct session *s, const struct record_opts *opts, int nr_poss
 
 void session__release(struct session *s)
 {
-	size_t i;
-
 	jitmaps__free(s->jitmaps);
 	capture__free(s->capture);
 	stack_table__release(&s->stacks);
@@ -258,9 +450,7 @@ void session__release(struct session *s)
 	u64map__release(&s->procs);
 	u64map__release(&s->exec_ns);
 	free(s->comms);
-	for (i = 0; i < s->nr_maps; i++)
-		free(s->maps[i].path);
-	free(s->maps);
+	session__release_kept(s);
 	free(s->lost_sideband);
 	free(s->stats_prev);
 	free(s->stats_total);

@@ -45,6 +45,9 @@ struct record_opts {
 	bool no_inherit;		/* --no-inherit: not the processes the targets start */
 	bool quiet;			/* -q: no status line, no summary line */
 	bool off_cpu;			/* --off-cpu: also the time threads spend off the CPU */
+	uint64_t switch_bytes;		/* --switch-output SIZE: next file at this size */
+	uint64_t switch_ns;		/* --switch-output TIME: next file after this long */
+	const char *cgroup;		/* --cgroup: only that cgroup's tasks (implies -a) */
 	uint64_t off_cpu_thresh_ns;	/* --off-cpu-thresh: intervals kept with their times */
 };
 
@@ -57,7 +60,14 @@ struct mapping {
 	uint32_t tgid;
 	uint32_t build_id_len;
 	uint8_t build_id[REC_BUILD_ID_MAX];
+	bool written;		/* in the recording: a sample fell in it */
 	char *path;
+};
+
+/* A process whose exit the side-band saw, in the commit it saw it. */
+struct exit_note {
+	uint32_t pid;
+	uint64_t commit;	/* session.nr_commits then */
 };
 
 struct sampler;
@@ -86,8 +96,22 @@ struct session {
 	struct u64map procs;		/* tgids that have samples */
 	struct u64map exec_ns;		/* tgid -> time of its last exec (side-band) */
 
+	/*
+	 * Every mapping of a live process, and of a process with samples:
+	 * written only once a sample falls in it (session__write_mapping),
+	 * dropped unwritten when its process ends without a sample. Comm rows
+	 * of processes without samples wait in pending_comms likewise.
+	 */
 	struct mapping *maps;
 	size_t nr_maps, alloc_maps;
+	bool maps_dirty;		/* added to or compacted since capture sorted them */
+	struct rec_comm *pending_comms;
+	size_t nr_pending_comms, alloc_pending_comms;
+	struct u64map held_comms;	/* tgid -> rows of it in pending_comms */
+	struct exit_note *exits;	/* exited, not yet forgotten */
+	size_t nr_exits, alloc_exits;
+	uint64_t nr_commits;
+	uint64_t nr_maps_written, nr_maps_dropped, nr_comms_dropped;
 
 	int nr_possible_cpus;
 	uint64_t *lost_sideband;	/* per possible CPU, since the last loss rows */
@@ -112,8 +136,32 @@ uint64_t now_ns(void);
 int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid,
 		       const char *comm);
 
-/* Keeps m (copying the path) and adds it to the recording. */
+/*
+ * Keeps m (copying the path); it reaches the recording only when a sample
+ * falls in it (session__write_mapping).
+ */
 int session__add_mapping(struct session *s, const struct rec_mapping *m);
+
+/* Adds kept mapping m to the recording, once: a sample fell in it. */
+int session__write_mapping(struct session *s, struct mapping *m);
+
+/*
+ * Process pid ended (side-band exit). Unless it had samples, its mappings
+ * and pending comm rows are forgotten at the second commit from now, when
+ * every sample it took has been read: it cannot get one any more.
+ */
+int session__note_exit(struct session *s, uint32_t pid);
+
+/*
+ * A new recording replaced s->rec (record --switch-output): forgets what
+ * was stored in the previous one, so that the new file gets again every
+ * stack, mapping, comm row and symbol its own samples need. Stack ids
+ * start again at 1.
+ */
+void session__start_file(struct session *s);
+
+/* Frees what the session keeps for deciding what is stored. */
+void session__release_kept(struct session *s);
 
 /*
  * Gives process pid, forked from ppid at fork_ns, a copy of the mappings ppid

@@ -314,13 +314,15 @@ int sideband__end_batch(struct sideband *sb)
 static int on_exit_record(struct sideband *sb, const struct perf_event_header *h)
 {
 	uint32_t ids[4];	/* pid, ppid, tid, ptid */
+	int err;
 
 	if (h->size < sizeof(*h) + sizeof(ids) + 8 + SAMPLE_ID_SIZE)
 		return 0;
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
 	if (ids[0] != ids[2] || !is_target(sb, ids[0]))
 		return 0;
-	return jitmaps__read(sb->s->jitmaps, ids[0]);
+	err = session__note_exit(sb->s, ids[0]);
+	return err ? err : jitmaps__read(sb->s->jitmaps, ids[0]);
 }
 
 int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_header *h)

@@ -113,3 +113,25 @@ CREATE TABLE offcpu_loss (
 	lost_stacks	INTEGER NOT NULL	-- stacks not delivered: intervals kept, charged
 						-- to an empty stack
 );
+
+-- The files that mappings refer to, each (path, build-id) stored once: a
+-- busy machine maps the same few binaries into thousands of processes.
+-- v2 writers leave v1's mapping table empty and store mappings here and in
+-- mapping_chunk; readers read the mapping rows first, then the chunks. v2
+-- files written before these two tables existed lack both.
+CREATE TABLE mapped_file (
+	id		INTEGER PRIMARY KEY,	-- referred to by mapping_chunk, 1, 2, ... in write order
+	path		TEXT NOT NULL,		-- file path, or "[vdso]", "//anon", ...
+	build_id	BLOB			-- GNU build-id (1..20 bytes), NULL: unknown
+);
+
+-- Mappings, one chunk per commit, columnar (README.md). The recorder writes
+-- only the mappings some sample fell in, at the commit of that sample's
+-- chunk (or a later one, when the mapping reached it late); a mapping of a
+-- process never sampled is never written.
+CREATE TABLE mapping_chunk (
+	id		INTEGER PRIMARY KEY,	-- chunk number, in write order
+	nr_mappings	INTEGER NOT NULL,	-- mappings in data (>= 1)
+	encoding	INTEGER NOT NULL,	-- 1: zstd of six varint columns (README.md)
+	data		BLOB NOT NULL		-- the encoded mappings
+);

@@ -407,6 +407,8 @@ struct dbg_file *symbolizer__debug_file(struct symbolizer *sym, struct object *o
 		pr_warn("%s: skipped %s than the recorded one", o->pub.path, why);
 	else if (err && strcmp(why, "no local file"))	/* a FIFO, a device, too large */
 		pr_warn("%s: skipped %s", o->pub.path, why);
+	if (err == -ENOENT)	/* DEBUGINFOD_URLS: the distribution's servers */
+		err = debuginfod__find(sym, o->pub.build_id, o->pub.build_id_len, &o->dbg);
 	if (!err) {
 		o->pub.local = strtab__dup(&sym->names, dbg_file__path(o->dbg));
 		return o->dbg;

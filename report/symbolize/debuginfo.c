@@ -222,6 +222,14 @@ int dbg_file__find(const char *const *dirs, size_t nr_dirs, const uint8_t *build
 	return -ENOENT;
 }
 
+int dbg_file__open_checked(const char *path, const uint8_t *build_id, uint32_t len,
+			   struct dbg_file **out)
+{
+	int r = try_candidate(path, build_id, len, out);
+
+	return r == 1 ? 0 : r == 0 ? -ENOENT : r;
+}
+
 bool dbg_file__has_dwarf(struct dbg_file *f)
 {
 	Dwarf_Addr bias;

@@ -41,6 +41,13 @@ int dbg_file__find(const char *const *dirs, size_t nr_dirs, const uint8_t *build
 		   size_t why_len);
 
 /*
+ * Opens path as the debug file of build_id: 0, -ENOENT when it has another
+ * build-id (or none), another -errno when it is no readable ELF file.
+ */
+int dbg_file__open_checked(const char *path, const uint8_t *build_id, uint32_t len,
+			   struct dbg_file **out);
+
+/*
  * Opens an ELF image held in memory (the debug file embedded by
  * `record --debuginfo`). Takes ownership of data (malloc'd).
  */

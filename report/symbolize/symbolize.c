@@ -71,6 +71,7 @@ void symbolizer__free(struct symbolizer *sym)
 	for (i = 0; i < sym->nr_objs; i++)
 		dbg_file__close(sym->objs[i].dbg);
 	free(sym->objs);
+	debuginfod__end(sym);
 	free(sym->jits);
 	for (i = 0; i < sym->nr_bins; i++) {
 		free(sym->bins[i].segs);

@@ -71,6 +71,7 @@ struct sym_stats {
 	uint64_t frames;
 	uint64_t resolved;
 	uint64_t missing_stack_samples;	/* samples whose stack id was not found */
+	uint64_t debuginfod_files;	/* debug files found through debuginfod */
 };
 
 /*

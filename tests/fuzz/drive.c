@@ -714,6 +714,11 @@ const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR] = {
 	  "lost_sideband FROM loss", -1 },
 	{ "meta", 2, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
 	  "SELECT key, value FROM meta", -1 },
+	{ "mapped_file", 3, "INSERT INTO mapped_file (id, path, build_id) VALUES (?, ?, ?)",
+	  "SELECT id, path, build_id FROM mapped_file", -1 },
+	{ "mapping_chunk", 4, "INSERT INTO mapping_chunk (id, nr_mappings, encoding, data) "
+			      "VALUES (?, ?, ?, ?)",
+	  "SELECT id, nr_mappings, encoding, data FROM mapping_chunk", 3 },
 };
 
 struct input {

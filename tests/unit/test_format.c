@@ -1051,6 +1051,10 @@ static bool every_line_says(const char *s, const char *what)
 	return any;
 }
 
+/* A v1 mapping row (v2 writers write none) for the lies about that table. */
+#define V1_ROW	"INSERT INTO mapping (time, tgid, start_addr, end_addr, pgoff, path, build_id) " \
+		"VALUES (0, 7, 4096, 8192, 0, '/bin/v1', NULL); "
+
 /* Each statement, applied to a fresh copy of a good file, must give -EBADMSG. */
 static void lying_columns_are_damage(void)
 {
@@ -1081,11 +1085,22 @@ static void lying_columns_are_damage(void)
 		"UPDATE comm SET tgid = -1",
 		"UPDATE comm SET tid = 4294967296",
 		"UPDATE comm SET time = 1.5",
-		"UPDATE mapping SET build_id = zeroblob(21)",
-		"UPDATE mapping SET build_id = x''",
-		"UPDATE mapping SET build_id = 'text'",
-		"UPDATE mapping SET path = x'2f62696e'",
-		"UPDATE mapping SET end_addr = start_addr - 1",
+		V1_ROW "UPDATE mapping SET build_id = zeroblob(21)",
+		V1_ROW "UPDATE mapping SET build_id = x''",
+		V1_ROW "UPDATE mapping SET build_id = 'text'",
+		V1_ROW "UPDATE mapping SET path = x'2f62696e'",
+		V1_ROW "UPDATE mapping SET end_addr = start_addr - 1",
+		"UPDATE mapped_file SET build_id = zeroblob(21)",
+		"UPDATE mapped_file SET build_id = 'text'",
+		"UPDATE mapped_file SET path = x'2f62696e'",
+		"UPDATE mapped_file SET id = id + 100",
+		"DELETE FROM mapped_file",
+		"UPDATE mapping_chunk SET nr_mappings = nr_mappings + 1",
+		"UPDATE mapping_chunk SET nr_mappings = 0",
+		"UPDATE mapping_chunk SET nr_mappings = 'many'",
+		"UPDATE mapping_chunk SET encoding = 2",
+		"UPDATE mapping_chunk SET data = x'00'",
+		"UPDATE mapping_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 1)",
 		"UPDATE loss SET lost_samples = 'x'",
 		"UPDATE loss SET cpu = -1",
 		"UPDATE binary SET build_id = zeroblob(21)",
@@ -1110,8 +1125,8 @@ static void lying_columns_are_damage(void)
 		"INSERT OR REPLACE INTO meta (key, value) VALUES ('end_ns', '1')",
 		"INSERT OR REPLACE INTO meta (key, value) VALUES ('freq_hz', '99 Hz')",
 		"INSERT OR REPLACE INTO meta (key, value) VALUES ('finished', '2')",
-		"UPDATE mapping SET end_addr = start_addr",
-		"UPDATE mapping SET tgid = 4194305",
+		V1_ROW "UPDATE mapping SET end_addr = start_addr",
+		V1_ROW "UPDATE mapping SET tgid = 4194305",
 		"UPDATE comm SET tid = 4194305",
 		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', '2'); "
 		"INSERT INTO loss (time, cpu, lost_samples, lost_ustacks, lost_kstacks, "

@@ -161,15 +161,12 @@ static void fixture__init(struct fixture *f, const char *name)
 
 static void fixture__release(struct fixture *f)
 {
-	size_t i;
-
 	sideband__close(f->sb);
-	for (i = 0; i < f->s.nr_maps; i++)
-		free(f->s.maps[i].path);
-	free(f->s.maps);
+	session__release_kept(&f->s);
 	free(f->s.comms);
 	u64map__release(&f->s.tid_comm);
 	u64map__release(&f->s.exec_ns);
+	u64map__release(&f->s.procs);
 	recording__close(f->s.rec);
 	free(f->r.b);
 }
@@ -377,6 +374,71 @@ static void ignored_records(void)
 	fixture__release(&f);
 }
 
+static int count_mapping(void *ctx, const struct rec_mapping *m)
+{
+	uint64_t *n = ctx;
+
+	n[m->tgid == P ? 0 : 1]++;
+	return 0;
+}
+
+static int count_comm(void *ctx, const struct rec_comm *c)
+{
+	uint64_t *n = ctx;
+
+	n[c->tgid == P ? 0 : 1]++;
+	return 0;
+}
+
+/*
+ * Issue 14: P has a sample, its child C none. P's sampled mapping and its
+ * names are written; C's are held, and forgotten two commits after C's
+ * exit, never written. P's unsampled mapping stays in memory, unwritten.
+ */
+static void only_what_samples_use_is_stored(void)
+{
+	uint64_t maps[2] = { 0 }, comms[2] = { 0 }, *slot;
+	struct recording *rec = NULL;
+	struct fixture f;
+	bool added;
+	size_t i;
+
+	fixture__init(&f, "used.eprof");
+	handle(&f, 0, exec_rec(&f.r, P, 1, "parent"));
+	handle(&f, 0, mmap2(&f.r, P, 2, 0x7000, PROT_EXEC, "/lib/hot.so"));
+	handle(&f, 0, mmap2(&f.r, P, 3, 0x9000, PROT_EXEC, "/lib/cold.so"));
+	handle(&f, 0, fork_rec(&f.r, P, C, C, 4));
+	handle(&f, 0, exec_rec(&f.r, C, 5, "child"));
+	handle(&f, 0, mmap2(&f.r, C, 6, 0x5000, PROT_EXEC, "/bin/child"));
+	CHECK_OK(sideband__end_batch(f.sb));
+	/* a sample of P in hot.so, as the sampler and capture note it */
+	CHECK_OK(u64map__upsert(&f.s.procs, P, 0, &slot, &added));
+	CHECK_OK(session__note_comm(&f.s, 7, P, P, "parent"));
+	for (i = 0; i < f.s.nr_maps; i++)
+		if (f.s.maps[i].tgid == P && f.s.maps[i].start == 0x7000)
+			CHECK_OK(session__write_mapping(&f.s, &f.s.maps[i]));
+	handle(&f, 0, exit_rec(&f.r, C, 8));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_EQ_U64(mapped(&f, C, 0x5000, NULL), 1);	/* a late sample may still come */
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_EQ_U64(mapped(&f, C, 0x5000, NULL), 0);
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 0);	/* the inherited one too */
+	CHECK_EQ_U64(mapped(&f, P, 0x9000, NULL), 1);	/* P may still sample it */
+	CHECK_EQ_U64(f.s.nr_pending_comms, 0);
+	CHECK_EQ_U64(f.s.nr_maps_written, 1);
+	CHECK_OK(recording__finish(f.s.rec));
+	CHECK_OK(recording__open(path_in("used.eprof"), &rec));
+	CHECK_OK(recording__for_each_mapping(rec, count_mapping, maps));
+	CHECK_OK(recording__for_each_comm(rec, count_comm, comms));
+	recording__close(rec);
+	CHECK_EQ_U64(maps[0], 1);
+	CHECK_EQ_U64(maps[1], 0);
+	CHECK_EQ_U64(comms[0], 1);	/* "parent" once: the sample's own name is the same */
+	CHECK_EQ_U64(comms[1], 0);
+	fixture__release(&f);
+}
+
 static const struct test tests[] = {
 	{ "a fork read before its parent's earlier mmap inherits it", fork_before_earlier_mmap },
 	{ "a grandchild gets what its parent inherited", grandchild_after_child_whatever_the_order },
@@ -384,6 +446,8 @@ static const struct test tests[] = {
 	{ "a reused pid forgets its previous owner's exec", reused_pid_forgets_old_exec },
 	{ "threads, data mappings and malformed records are skipped", ignored_records },
 	{ "a reused pid's JIT map is its own, read at its own exit", reused_pid_jit_map },
+	{ "only the mappings and names of sampled processes are stored",
+	  only_what_samples_use_is_stored },
 };
 
 int main(void)

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: MIT
+/*
+ * format/mapping.c - mappings stored as v2 writes them: each mapped file
+ * (path and build-id) once in mapped_file, the mappings themselves in
+ * columnar, zstd-compressed mapping_chunk rows that refer to it by id.
+ *
+ * A busy machine maps the same few binaries thousands of times (every
+ * fork of a shell copies its parent's libc, ld.so and vDSO), so a row per
+ * mapping with its path and build-id spelled out made most of a recording
+ * (issue 14: 3.7 of 3.9 MB). Here a mapping costs a few bytes: the file id,
+ * the process, the time and the addresses as deltas from the previous row
+ * of the chunk, each column after the other so that zstd sees runs of
+ * alike values.
+ *
+ * The writer interns files as mappings are added (a hash table of the
+ * files seen in the whole recording, which stays small: one entry per
+ * distinct file) and writes the files not yet committed before the chunk
+ * that first refers to them, in the same transaction. The reader loads the
+ * file table once per walk and checks every id a chunk uses against it.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/internal.h"
+#include "util/log.h"
+
+/* Mappings per chunk a reader accepts (a commit's worth is far less). */
+#define REC_READ_MAX_MAPPINGS	(1u << 22)
+/* Distinct mapped files a reader accepts. */
+#define REC_READ_MAX_FILES	(1u << 22)
+/* Columns of a mapping chunk: file, tgid, time, start, length, pgoff. */
+#define MAP_COLUMNS		6
+
+/* FNV-1a over the path, then the build-id: a key for the file table. */
+static uint64_t file_hash(const char *path, const uint8_t *id, uint32_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; path[i]; i++)
+		h = (h ^ (uint8_t)path[i]) * 0x100000001b3ull;
+	h = (h ^ 0xff) * 0x100000001b3ull;	/* path "ab" + id "c" is not "a" + "bc" */
+	for (i = 0; i < len; i++)
+		h = (h ^ id[i]) * 0x100000001b3ull;
+	return h ? h : 1;
+}
+
+static int file_table__grow_slots(struct file_table *t)
+{
+	size_t cap = t->nr_slots ? t->nr_slots * 2 : 256, i, j;
+	uint32_t *slots;
+
+	if (cap > SIZE_MAX / sizeof(*slots))
+		return -ENOMEM;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < t->nr; i++) {
+		for (j = t->files[i].hash & (cap - 1); slots[j]; j = (j + 1) & (cap - 1))
+			;
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nr_slots = cap;
+	return 0;
+}
+
+int file_table__intern(struct file_table *t, const char *path, const uint8_t *id,
+		       uint32_t len, uint32_t *out)
+{
+	uint64_t h = file_hash(path, id, len);
+	struct mapped_file *f;
+	size_t j;
+
+	if ((t->nr + 1) * 2 > t->nr_slots && file_table__grow_slots(t))
+		return -ENOMEM;
+	for (j = h & (t->nr_slots - 1); t->slots[j]; j = (j + 1) & (t->nr_slots - 1)) {
+		f = &t->files[t->slots[j] - 1];
+		if (f->hash == h && f->build_id_len == len && !memcmp(f->build_id, id, len) &&
+		    !strcmp(f->path, path)) {
+			*out = t->slots[j];
+			return 0;
+		}
+	}
+	if (t->nr >= UINT32_MAX - 1 ||
+	    codec__grow((void **)&t->files, &t->cap, t->nr + 1, sizeof(*t->files)))
+		return -ENOMEM;
+	f = &t->files[t->nr];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return -ENOMEM;
+	f->hash = h;
+	f->build_id_len = len;
+	memcpy(f->build_id, id, len);
+	t->slots[j] = (uint32_t)++t->nr;
+	*out = (uint32_t)t->nr;
+	return 0;
+}
+
+void file_table__release(struct file_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->files[i].path);
+	free(t->files);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static int put_column(struct bytebuf *raw, const struct pending_mapping *m, size_t n, int col)
+{
+	uint64_t prev = 0, v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (col) {
+		case 0:
+			v = codec__zigzag((int64_t)((uint64_t)m[i].file - prev));
+			prev = m[i].file;
+			break;
+		case 1:
+			v = codec__zigzag((int64_t)((uint64_t)m[i].tgid - prev));
+			prev = m[i].tgid;
+			break;
+		case 2:
+			v = codec__zigzag((int64_t)(m[i].time_ns - prev));
+			prev = m[i].time_ns;
+			break;
+		case 3:
+			v = codec__zigzag((int64_t)(m[i].start - prev));
+			prev = m[i].start;
+			break;
+		case 4:
+			v = m[i].end - m[i].start;
+			break;
+		default:
+			v = m[i].pgoff;
+			break;
+		}
+		if (bytebuf__put_varint(raw, v))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int rec_encode_mappings(const struct pending_mapping *m, size_t n, struct bytebuf *raw)
+{
+	int col, err = 0;
+
+	raw->len = 0;
+	for (col = 0; col < MAP_COLUMNS && !err; col++)
+		err = put_column(raw, m, n, col);
+	return err;
+}
+
+int rec_decode_mappings(const uint8_t *data, size_t len, struct pending_mapping *out, size_t n)
+{
+	struct cursor c;
+	uint64_t prev, v;
+	size_t i;
+	int col;
+
+	cursor__init(&c, data, len);
+	for (col = 0; col < MAP_COLUMNS; col++) {
+		prev = 0;
+		for (i = 0; i < n; i++) {
+			if (cursor__varint(&c, &v))
+				return -EBADMSG;
+			switch (col) {
+			case 0:
+			case 1:
+				prev += (uint64_t)codec__unzigzag(v);
+				if (prev > UINT32_MAX)
+					return -EBADMSG;
+				if (col == 0)
+					out[i].file = (uint32_t)prev;
+				else
+					out[i].tgid = (uint32_t)prev;
+				break;
+			case 2:
+				prev += (uint64_t)codec__unzigzag(v);
+				out[i].time_ns = prev;
+				break;
+			case 3:
+				prev += (uint64_t)codec__unzigzag(v);
+				out[i].start = prev;
+				break;
+			case 4:
+				if (!v || v > REC_MAX_MAPPING || out[i].start + v < out[i].start)
+					return -EBADMSG;
+				out[i].end = out[i].start + v;
+				break;
+			default:
+				out[i].pgoff = v;
+				break;
+			}
+		}
+	}
+	return cursor__left(&c) ? -EBADMSG : 0;
+}
+
+/* --- writing -------------------------------------------------------------- */
+
+static int write_files(struct recording *rec)
+{
+	struct file_table *t = &rec->w.files;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int err, rc;
+
+	if (t->committed == t->nr)
+		return 0;
+	err = rec_prepare(rec, "INSERT INTO mapped_file (id, path, build_id) VALUES (?, ?, ?)",
+			  "writing mapped files", &st);
+	for (i = t->committed; !err && i < t->nr; i++) {
+		const struct mapped_file *f = &t->files[i];
+
+		sqlite3_bind_int64(st, 1, (int64_t)i + 1);
+		sqlite3_bind_text(st, 2, f->path, -1, SQLITE_STATIC);
+		if (f->build_id_len)
+			sqlite3_bind_blob(st, 3, f->build_id, (int)f->build_id_len, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		if (rc != SQLITE_DONE)
+			err = rec_sql_error(rec, rc, "writing mapped files");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int rec_write_mappings(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	struct bytebuf raw = { 0 };
+	sqlite3_stmt *st = NULL;
+	void *blob = NULL;
+	size_t blob_len;
+	int err, rc;
+
+	if (!w->nr_mappings)
+		return 0;
+	err = write_files(rec);
+	if (err)
+		return err;
+	if (rec_encode_mappings(w->mappings, w->nr_mappings, &raw))
+		return pr_errno(-ENOMEM, "'%s': buffering recorded data", rec->path);
+	if (raw.len > CODEC_MAX_DECOMPRESSED) {
+		pr_err("'%s': %zu mappings in one commit is more than a reader accepts", rec->path,
+		       w->nr_mappings);
+		err = -E2BIG;
+		goto out;
+	}
+	err = codec__zstd_compress(w->cctx, REC_ZSTD_LEVEL, raw.data, raw.len, &blob, &blob_len);
+	if (err) {
+		pr_errno(err, "'%s': compressing mappings", rec->path);
+		goto out;
+	}
+	err = rec_prepare(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "
+			       "VALUES (?, ?, ?)", "writing mappings", &st);
+	if (err)
+		goto out;
+	sqlite3_bind_int64(st, 1, (int64_t)w->nr_mappings);
+	sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
+	sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		err = rec_sql_error(rec, rc, "writing mappings");
+out:
+	sqlite3_finalize(st);
+	free(blob);
+	bytebuf__release(&raw);
+	return err;
+}
+
+/* --- reading -------------------------------------------------------------- */
+
+struct file_list {
+	int64_t *ids;			/* sorted: the table's INTEGER PRIMARY KEY order */
+	struct mapped_file *files;	/* paths owned */
+	size_t nr, cap_ids, cap_files;
+};
+
+static void file_list__release(struct file_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->files[i].path);
+	free(l->ids);
+	free(l->files);
+}
+
+static const struct mapped_file *file_list__find(const struct file_list *l, uint32_t id)
+{
+	size_t lo = 0, hi = l->nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (l->ids[mid] < (int64_t)id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->nr && l->ids[lo] == (int64_t)id ? &l->files[lo] : NULL;
+}
+
+static int load_files(struct recording *rec, struct file_list *l)
+{
+	sqlite3_stmt *st = NULL;
+	struct mapped_file *f;
+	const char *path;
+	int64_t id;
+	int err, rc = SQLITE_DONE, n;
+
+	err = rec_prepare(rec, "SELECT id, path, build_id FROM mapped_file ORDER BY id",
+			  "reading mapped files", &st);
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		n = sqlite3_column_type(st, 1);		/* before _text() converts it */
+		path = (const char *)sqlite3_column_text(st, 1);
+		if (n == SQLITE_TEXT)
+			n = sqlite3_column_bytes(st, 1);
+		else
+			path = NULL;
+		if (!path || n > REC_MAX_PATH ||
+		    strlen(path) != (size_t)n || id < 1 || id > UINT32_MAX ||
+		    l->nr >= REC_READ_MAX_FILES) {
+			err = rec_damaged(rec, "mapped_file row %" PRId64 ": bad value", id);
+			break;
+		}
+		if (codec__grow((void **)&l->ids, &l->cap_ids, l->nr + 1, sizeof(*l->ids)) ||
+		    codec__grow((void **)&l->files, &l->cap_files, l->nr + 1, sizeof(*l->files))) {
+			err = pr_errno(-ENOMEM, "'%s': reading mapped files", rec->path);
+			break;
+		}
+		f = &l->files[l->nr];
+		memset(f, 0, sizeof(*f));
+		n = sqlite3_column_type(st, 2);
+		if (n == SQLITE_BLOB) {
+			n = sqlite3_column_bytes(st, 2);
+			if (n < 1 || n > REC_BUILD_ID_MAX) {
+				err = rec_damaged(rec, "mapped_file row %" PRId64 ": bad build-id", id);
+				break;
+			}
+			memcpy(f->build_id, sqlite3_column_blob(st, 2), (size_t)n);
+			f->build_id_len = (uint32_t)n;
+		} else if (n != SQLITE_NULL) {
+			err = rec_damaged(rec, "mapped_file row %" PRId64 ": bad build-id", id);
+			break;
+		}
+		f->path = strdup(path);
+		if (!f->path) {
+			err = pr_errno(-ENOMEM, "'%s': reading mapped files", rec->path);
+			break;
+		}
+		l->ids[l->nr++] = id;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = rec_sql_error(rec, rc, "reading mapped files");
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* Every row of r->buf's chunk checked first: a damaged chunk hands none on. */
+static int read_chunk(struct recording *rec, const struct file_list *files, int64_t id,
+		      int64_t n, struct pending_mapping **rows, size_t *cap, rec_mapping_fn fn,
+		      void *ctx)
+{
+	struct bytebuf *buf = &rec->r.buf;
+	struct rec_mapping m;
+	const struct mapped_file *f;
+	size_t i;
+	int err = 0;
+
+	if ((uint64_t)n > buf->len / MAP_COLUMNS)
+		return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": %" PRId64 " mappings "
+				   "cannot fit in %zu bytes", id, n, buf->len);
+	if (codec__grow((void **)rows, cap, (size_t)n, sizeof(**rows)))
+		return pr_errno(-ENOMEM, "'%s': reading mappings", rec->path);
+	if (rec_decode_mappings(buf->data, buf->len, *rows, (size_t)n))
+		return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mappings do not decode "
+				   "to the %" PRId64 " in its header", id, n);
+	for (i = 0; i < (size_t)n; i++)
+		if ((*rows)[i].tgid > REC_MAX_PID || !file_list__find(files, (*rows)[i].file))
+			return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mapping %zu has "
+					   "pid %" PRIu32 " and file %" PRIu32 " (not in "
+					   "mapped_file)", id, i, (*rows)[i].tgid, (*rows)[i].file);
+	for (i = 0; i < (size_t)n && !err; i++) {
+		const struct pending_mapping *p = &(*rows)[i];
+
+		f = file_list__find(files, p->file);
+		memset(&m, 0, sizeof(m));
+		m.time_ns = p->time_ns;
+		m.tgid = p->tgid;
+		m.start = p->start;
+		m.end = p->end;
+		m.pgoff = p->pgoff;
+		m.path = f->path;
+		m.build_id_len = f->build_id_len;
+		memcpy(m.build_id, f->build_id, f->build_id_len);
+		err = fn(ctx, &m);
+	}
+	return err;
+}
+
+int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
+{
+	struct file_list files = { 0 };
+	struct pending_mapping *rows = NULL;
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int64_t id, n, enc;
+	int err, rc = SQLITE_DONE;
+
+	err = load_files(rec, &files);
+	if (!err)
+		err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
+				       "ORDER BY id", "reading mappings", &st);
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+		    sqlite3_column_type(st, 2) != SQLITE_INTEGER) {
+			err = rec_damaged(rec, "mapping_chunk row: bad header");
+			break;
+		}
+		n = sqlite3_column_int64(st, 1);
+		enc = sqlite3_column_int64(st, 2);
+		if (n < 1 || n > REC_READ_MAX_MAPPINGS) {
+			err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": bad count", id);
+			break;
+		}
+		err = rec_unzstd_column(rec, st, 3, enc, "mapping_chunk", id);
+		if (!err)
+			err = read_chunk(rec, &files, id, n, &rows, &cap, fn, ctx);
+	}
+	if (!err && st && rc != SQLITE_DONE)
+		err = rec_sql_error(rec, rc, "reading mappings");
+	sqlite3_finalize(st);
+	free(rows);
+	file_list__release(&files);
+	return err;
+}

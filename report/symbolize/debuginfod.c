@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/symbolize/debuginfod.c - debug files from debuginfod servers, by
+ * build-id, for binaries no local file names: Debian's xz, gzip, sqlite3
+ * and cc1 are stripped, and the distribution serves their DWARF at
+ * https://debuginfod.debian.net.
+ *
+ * Opt-in as perf and gdb do it: only when DEBUGINFOD_URLS names servers.
+ * The fetching, the cache (DEBUGINFOD_CACHE_PATH, else
+ * $XDG_CACHE_HOME/debuginfod_client, cleaned as debuginfod clients do) and
+ * the timeouts are libdebuginfod's, elfutils' own client beside libdw. The
+ * file it leaves in the cache is opened like any local candidate
+ * (debuginfo.c): through elf/, and only if its build-id is the recorded
+ * one, since a server is no more trusted than a directory.
+ */
+#include <elfutils/debuginfod.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/symbolize/internal.h"
+#include "util/log.h"
+
+static bool debuginfod_enabled(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && *urls;
+}
+
+int debuginfod__find(struct symbolizer *sym, const uint8_t *id, uint32_t len,
+		     struct dbg_file **out)
+{
+	char *path = NULL;
+	int fd, err;
+
+	if (!len || sym->dic_failed || !debuginfod_enabled())
+		return -ENOENT;
+	if (!sym->dic) {
+		sym->dic = debuginfod_begin();
+		if (!sym->dic) {
+			sym->dic_failed = true;
+			pr_warn("cannot start a debuginfod client: DEBUGINFOD_URLS not used");
+			return -ENOENT;
+		}
+	}
+	fd = debuginfod_find_debuginfo(sym->dic, id, (int)len, &path);
+	if (fd < 0) {
+		pr_debug("debuginfod has no debug file for this build-id: %s", strerror(-fd));
+		return -ENOENT;
+	}
+	close(fd);	/* opened again through elf/, with its checks */
+	err = dbg_file__open_checked(path, id, len, out);
+	if (!err) {
+		sym->stats.debuginfod_files++;
+		pr_debug("debug file '%s' from debuginfod", path);
+	} else if (err != -ENOMEM) {
+		pr_warn("skipped '%s' from debuginfod: not an ELF file with the recorded build-id",
+			path);
+		err = -ENOENT;
+	}
+	free(path);
+	return err;
+}
+
+void debuginfod__end(struct symbolizer *sym)
+{
+	if (sym->dic)
+		debuginfod_end(sym->dic);
+	sym->dic = NULL;
+}

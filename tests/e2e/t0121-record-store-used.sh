@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t0121: a fork storm beside a 60/30/10 workload, recorded with -a (issue
+# 14, "store what is used"). The recording keeps only the mappings samples
+# fall in: every stored mapping belongs to a (process, binary) that some
+# sample's user frame is in, so there are no more of them than such pairs;
+# (a few more where a library is mapped twice or a return address's call
+# ends a neighbouring mapping: 5% slack; without the rule it was 10 to 20
+# times more); the mappings of the storm's unsampled processes are
+# forgotten, not written; and the workload is still named. The same
+# holds for a recorder killed with SIGKILL: every frame of the workload's
+# committed samples is named (its mappings were written in the same commit
+# as the samples, or it would show "[unknown]").
+. "$E2E_DIR/lib.sh"
+require_root; require_btf
+
+pids=()
+cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+"$WORKLOADS/known_split" 100000 &
+ks=$!
+pids+=($ks)
+sh -c 'while :; do /bin/true; done' &
+pids+=($!)
+sh -c 'while :; do /bin/echo x >/dev/null; done' &
+pids+=($!)
+sleep 0.5
+
+# pairs FILE: "WITH_BINARY ALL": distinct (pid, binary) of the samples'
+# user frames with a binary, and those plus each pid with unmapped ones.
+pairs() {
+	"$EPROF" report -i "$1" --samples 2>/dev/null | awk '
+	match($0, /[0-9]+\/[0-9]+ +\[/) { split(substr($0, RSTART), f, "/"); pid = f[1]; next }
+	/^\t/ && !/\(\[kernel\.kallsyms\]\)$/ {
+		n = split($0, w, "(")
+		bin = w[n]
+		if (bin == "[unknown])") unk[pid] = 1; else known[pid " " bin] = 1
+	}
+	END { lo = length(known); printf "%d %d\n", lo, lo + length(unk) }'
+}
+
+# named FILE: "named total" user frames of known_split ($ks)
+named() {
+	"$EPROF" report -i "$1" --samples --pid "$ks" 2>/dev/null | awk '
+	/^\t/ && !/\(\[kernel\.kallsyms\]\)$/ { t++; if ($0 !~ /\[unknown\]/) n++ }
+	END { printf "%d %d\n", n, t }'
+}
+
+"$EPROF" record -v -a -F 499 -d 3 -o "$TMP/r.eprof" 2>"$TMP/rec.err" ||
+	{ cat "$TMP/rec.err"; fail "record failed"; }
+grep -E '^eprof: (recorded|captured)' "$TMP/rec.err"
+line=$(grep -o '[0-9]* mappings stored ([0-9]* of processes without samples forgotten)' \
+	"$TMP/rec.err") || fail "record -v does not say how many mappings it stored"
+stored=${line%% *}
+forgotten=$(echo "$line" | sed 's/.*(\([0-9]*\) of.*/\1/')
+read -r lo hi <<<"$(pairs "$TMP/r.eprof")"
+say "stored $stored mappings, forgot $forgotten; sampled (pid, binary) pairs: $lo .. $hi"
+[ "$forgotten" -gt 0 ] || fail "no mapping of the storm's unsampled processes was forgotten"
+[ $((stored * 100)) -le $((hi * 105)) ] ||
+	fail "$stored mappings stored for $hi sampled (pid, binary) pairs"
+[ "$stored" -gt 0 ] || fail "no mapping stored"
+
+"$EPROF" report -i "$TMP/r.eprof" --fold --pid "$ks" >"$TMP/fold" 2>/dev/null || fail "report failed"
+a=$(samples "$TMP/fold" ';work_a( |;|$)')
+b=$(samples "$TMP/fold" ';work_b( |;|$)')
+c=$(samples "$TMP/fold" ';work_c( |;|$)')
+total=$((a + b + c))
+say "work_a=$a work_b=$b work_c=$c"
+# the split itself is t0101's; here the storm takes most of the CPU time
+[ "$total" -ge 50 ] || fail "only $total samples of known_split's functions"
+[ "$a" -gt "$c" ] && [ "$b" -gt "$c" ] || fail "work_c has more samples than work_a or work_b"
+read -r n t <<<"$(named "$TMP/r.eprof")"
+check_at_least "known_split's user frames named" "$n" "$t" 100
+
+# Killed: what was committed is named, and no more mappings than it needs.
+"$EPROF" record -a -F 499 -d 60 -o "$TMP/k.eprof" 2>/dev/null &
+rec=$!
+wait_committed "$TMP/k.eprof" 1500 >/dev/null
+sleep 1.3
+kill -KILL "$rec"
+wait "$rec" 2>/dev/null
+read -r n t <<<"$(named "$TMP/k.eprof")"
+check_at_least "killed: known_split's user frames named" "$n" "$t" 100
+"$EPROF" report -i "$TMP/k.eprof" --fold --pid "$ks" >"$TMP/kfold" 2>/dev/null ||
+	fail "report of the killed recording failed"
+[ "$(samples "$TMP/kfold" ';work_[abc]( |;|$)')" -gt 0 ] || fail "killed: no work_ functions"
+exit 0

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t0206: report fetches the debug file of a stripped binary from the
+# debuginfod servers of DEBUGINFOD_URLS (opt-in, as perf does), here a
+# local `debuginfod` (Debian's server) serving a directory that holds the
+# workload's separate debug file; no network. Without DEBUGINFOD_URLS the
+# frames stay unresolved; with it they resolve; the file is then in
+# libdebuginfod's cache (DEBUGINFOD_CACHE_PATH) and a report with the
+# server gone still resolves them from there.
+. "$E2E_DIR/lib.sh"
+require_root; require_btf; require_cmd debuginfod; require_cmd curl; require_cmd readelf
+
+DBG="$WORKLOADS/debug/inline_app.debug"
+id=$(readelf -n "$WORKLOADS/stripped/inline_app" | awk '/Build ID/ { print $3 }')
+[ -n "$id" ] || fail "the stripped workload has no build-id"
+mkdir -p "$TMP/bin" "$TMP/srv" "$TMP/cache"
+cp "$WORKLOADS/stripped/inline_app" "$TMP/bin/inline_app"
+cp "$DBG" "$TMP/srv/inline_app.debug"
+
+srv=
+cleanup() { [ -n "$srv" ] && kill "$srv" 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+
+"$EPROF" record -F 999 -o "$TMP/r.eprof" -- "$TMP/bin/inline_app" 800 2>"$TMP/rec.err" ||
+	{ cat "$TMP/rec.err"; fail "record failed"; }
+rm "$TMP/bin/inline_app"	# no local file to fall back on
+
+unset DEBUGINFOD_URLS
+"$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/plain" 2>/dev/null || fail "report failed"
+grep -q 'outer_work' "$TMP/plain" && fail "outer_work resolved without its debug file"
+
+# a free port, then the server, until it has indexed the debug file
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+debuginfod -F "$TMP/srv" -p "$port" -d "$TMP/db.sqlite" -t 1 >"$TMP/srv.log" 2>&1 &
+srv=$!
+url=http://127.0.0.1:$port
+for i in $(seq 300); do
+	curl -sf -o /dev/null "$url/buildid/$id/debuginfo" && break
+	kill -0 "$srv" 2>/dev/null || { cat "$TMP/srv.log"; fail "debuginfod exited"; }
+	sleep 0.2
+done
+[ "$i" -lt 300 ] || { tail "$TMP/srv.log"; fail "debuginfod did not index the debug file in 60 s"; }
+
+DEBUGINFOD_URLS=$url DEBUGINFOD_CACHE_PATH=$TMP/cache "$EPROF" report -i "$TMP/r.eprof" --fold \
+	>"$TMP/d.fold" 2>"$TMP/d.err" || { cat "$TMP/d.err"; fail "report with DEBUGINFOD_URLS failed"; }
+total=$(samples "$TMP/d.fold" '')
+outer=$(samples "$TMP/d.fold" ';main;outer_work( |$)')
+check_share "outer_work through debuginfod" "$(share_pct "$outer" "$total")" 97 5
+find "$TMP/cache" -path "*$id*" -name debuginfo | grep -q . || fail "nothing in the debuginfod cache"
+
+kill "$srv"
+wait "$srv" 2>/dev/null
+srv=
+DEBUGINFOD_URLS=$url DEBUGINFOD_CACHE_PATH=$TMP/cache "$EPROF" report -i "$TMP/r.eprof" --fold \
+	>"$TMP/c.fold" 2>/dev/null || fail "report from the cache failed"
+outer=$(samples "$TMP/c.fold" ';main;outer_work( |$)')
+check_share "outer_work from the cache" "$(share_pct "$outer" "$total")" 97 5
+exit 0
