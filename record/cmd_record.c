@@ -1306,6 +1306,9 @@ int cmd_record(int argc, char **argv)
 	err = stop_and_finish(&s, err, entry_ns, &end_ns, &cst);
 	if (err)
 		goto out;
+	/* --switch-output never leaves a file without samples: the end came right after a switch */
+	if (rot.seq && s.nr_samples == rot.file_first_sample && !unlink(opts.output))
+		pr_info("'%s' got no samples before the end: removed", opts.output);
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
 		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "
 		"forgotten), %llu truncated stacks, %llu side-band records lost", cst.binaries,

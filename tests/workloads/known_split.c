@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * known_split: burns CPU in three functions whose split is known by
- * construction: work_a does 6, work_b 3, work_c 1 units of identical work
- * per round (60/30/10), reached through main -> run_workload -> dispatch.
+ * construction: work_a spins for 6, work_b 3, work_c 1 units of its own
+ * thread's CPU time per round (60/30/10), reached through main ->
+ * run_workload -> dispatch. Units of time, not of loop iterations: the same
+ * loop runs a few percent faster or slower at another code address, and a
+ * count of iterations made a 60% share 62.6% on a quiet machine.
  *
  * usage: known_split [MILLISECONDS]   (of CPU time, default 2000; cpu_time.h)
  *
@@ -16,16 +19,24 @@
 
 #include "cpu_time.h"
 
-#define UNIT_LOOPS 20000
+/*
+ * Of the thread's CPU time. A round (10 units, 31 ms) spans many sampling
+ * periods and is a multiple of none of the usual ones: a 1 ms round at
+ * -F 999 put every sample at nearly the same phase of the round for
+ * seconds, and a 60% share read anywhere from 56% to 65%.
+ */
+#define UNIT_NS		3100000ull
+#define CHUNK_LOOPS	2000		/* between clock reads: a few microseconds */
 
 volatile uint64_t sink;
 
-/* One unit of work; the same code for every function so a unit costs the same. */
 #define UNIT_BODY(units)                                              \
 	volatile uint64_t acc[4] = { 1, 2, 3, 4 };                    \
-	for (int u = 0; u < (units); u++)                             \
-		for (int i = 0; i < UNIT_LOOPS; i++)                  \
+	uint64_t end = cpu_time_ns() + (uint64_t)(units) * UNIT_NS;   \
+	do {                                                          \
+		for (int i = 0; i < CHUNK_LOOPS; i++)                 \
 			acc[i & 3] = acc[i & 3] * 2862933555777941757ull + 3037000493ull; \
+	} while (cpu_time_ns() < end);                                \
 	return acc[0] ^ acc[1] ^ acc[2] ^ acc[3]
 
 __attribute__((noinline)) uint64_t work_a(int units) { UNIT_BODY(units); }
