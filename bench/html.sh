@@ -28,7 +28,7 @@ export NODE_PATH
 gcc -O2 -g -I"$SRC" -o "$WORK/gen_recording" "$HERE/gen_recording.c" \
 	"$BUILD/format/libeprof_format.a" "$BUILD/util/libeprof_util.a" -lsqlite3 -lzstd
 
-# measure NAME RECORDING: one row of the table. Each selection is made REPS
+# measure NAME RECORDING SEARCH HOVER: one row of the table. Each selection is made REPS
 # times (the machine is shared: the median says more than one run); "paint"
 # is from the mouse-up to the frame that shows the result.
 REPS=${REPS:-5}
@@ -41,9 +41,12 @@ measure() {
 	for ((r = 0; r < REPS; r++)); do
 		cmds+=(all heat $((1 + r)) $((3 + r)) timing heat2 $((4 + r)) $((6 + r)) timing all strip "cpu 0" timing strip2 "cpu 1" timing)
 	done
+	# then, on the whole recording: a search typed (the last key's redraw) and a hover over
+	# the root frame (found last: the longest scan of the frames drawn)
+	cmds+=(all search "$3" hover "$4" timing)
 	out=$(timeout 900 node "$SRC/tests/browser/drive.js" "$WORK/$1.html" timing "${cmds[@]}" 2>&1) ||
 		{ echo "$out" >&2; return 1; }
-	echo "$out" | awk -v name="$1" -v size="$size" -v rep="$(echo "$t1 - $t0" | bc)" -F'\t' '
+	echo "$out" | awk -v name="$1" -v size="$size" -v rep="$(echo "$t1 - $t0" | bc)" -v reps="$REPS" -F'\t' '
 		function field(s, k,   a) { split(s, a, " "); return a[2] }
 		function median(kind,   n, i, j, t, v) {
 			n = cnt[kind]
@@ -53,6 +56,8 @@ measure() {
 		}
 		/^timing/ {
 			if (!seen++) { first = field($3); next }
+			search = field($6); hover = field($7)
+			if (seen - 2 >= 4 * reps) next
 			kind = (seen - 2) % 4
 			r = field($4); p = field($5)
 			val["r" kind, ++cnt["r" kind]] = r; cnt["p" kind] = cnt["r" kind]; val["p" kind, cnt["r" kind]] = p
@@ -60,7 +65,7 @@ measure() {
 		END {
 			printf "| %s | %.2f MB | %.1f s | %d ms |", name, size / 1e6, rep, first
 			for (k = 0; k < 4; k++) printf " %s (%s) |", median("r" k), median("p" k)
-			printf "\n"
+			printf " %.0f / %.1f |\n", search, hover
 		}'
 }
 
@@ -68,13 +73,13 @@ echo "# eprof report --html at scale: $(hostname), $NCPU CPUs, $(chromium --vers
 echo
 echo "Redraws in ms, median/worst of $REPS (paint: mouse-up to the frame that shows it, median/worst)"
 echo
-echo "| recording | file | eprof report --html | first view | 2 s range | diff of a 2 s range | whole CPU 0 | diff CPU 1 vs CPU 0 |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| recording | file | eprof report --html | first view | 2 s range | diff of a 2 s range | whole CPU 0 | diff CPU 1 vs CPU 0 | search / hover |"
+echo "|---|---|---|---|---|---|---|---|---|"
 "$EPROF" record -a -F 99 -d 20 -o "$WORK/a99.eprof" 2>/dev/null
 "$WORK/gen_recording" "$WORK/a99.eprof" "$WORK/a99x.eprof" $((99 * NCPU * 600)) >/dev/null
-measure "10 min -a at 99 Hz ($((99 * NCPU * 600)) samples)" "$WORK/a99x.eprof"
+measure "10 min -a at 99 Hz ($((99 * NCPU * 600)) samples)" "$WORK/a99x.eprof" 'sched|irq' all
 "$EPROF" record -a -F 999 -d 10 -o "$WORK/a999.eprof" 2>/dev/null
 "$WORK/gen_recording" "$WORK/a999.eprof" "$WORK/m.eprof" 1000000 >/dev/null
-measure "1,000,000 samples (-a at 999 Hz)" "$WORK/m.eprof"
+measure "1,000,000 samples (-a at 999 Hz)" "$WORK/m.eprof" 'sched|irq' all
 "$BUILD/tests/workloads/gen_stacks" "$WORK/s.eprof" 100000 >/dev/null
-measure "100,000 distinct stacks" "$WORK/s.eprof"
+measure "100,000 distinct stacks" "$WORK/s.eprof" 'fb_1' all

@@ -16,6 +16,7 @@
 
 #include "format/internal.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* Samples per chunk a reader accepts: four times what the writer makes. */
 #define REC_READ_MAX_SAMPLES	(4 * REC_CHUNK_SAMPLES)
@@ -501,10 +502,19 @@ bool recording__has_ticks(const struct recording *rec)
 	return rec->version >= 2;
 }
 
+#define TICKS_MAX_CPU	65535
+
+/* Per CPU, what its rows kept and fired so far: only the sums must hold kept <= fired. */
+struct kept_fired {
+	uint64_t kept, fired;
+};
+
 int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 {
+	struct kept_fired *sums = NULL;
 	sqlite3_stmt *st = NULL;
 	struct rec_ticks t;
+	size_t nr_sums = 0, i;
 	int64_t row;
 	int err;
 
@@ -521,18 +531,38 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 		    !col_u64(st, 3, &t.period_ns) || !col_u64(st, 4, &t.enabled_ns) ||
 		    !col_u64(st, 5, &t.throttled_ns) || !col_u64(st, 6, &t.throttles) ||
 		    !col_u64(st, 7, &t.fired) || !col_u64(st, 8, &t.kept) || !t.period_ns ||
-		    t.throttled_ns > t.enabled_ns || t.kept > t.fired ||
+		    t.throttled_ns > t.enabled_ns || t.cpu > TICKS_MAX_CPU ||
 		    (rec->nr_cpus && t.cpu >= rec->nr_cpus)) {
 			err = rec_damaged(rec, "ticks row %" PRId64 ": bad value", row);
+			break;
+		}
+		if (t.cpu >= nr_sums) {
+			size_t was = nr_sums;
+
+			err = vec__grow(&sums, &nr_sums, (size_t)t.cpu + 1, sizeof(*sums));
+			if (err) {
+				err = pr_errno(err, "cannot read '%s'", rec->path);
+				break;
+			}
+			memset(sums + was, 0, (nr_sums - was) * sizeof(*sums));
+		}
+		/* a sample may be kept in the row after the one its tick fired in */
+		sums[t.cpu].kept += t.kept;
+		sums[t.cpu].fired += t.fired;
+		if (sums[t.cpu].kept < t.kept || sums[t.cpu].fired < t.fired) {
+			err = rec_damaged(rec, "ticks row %" PRId64 ": counts overflow", row);
 			break;
 		}
 		err = fn(ctx, &t);
 	}
 	sqlite3_finalize(st);
+	for (i = 0; !err && i < nr_sums; i++)
+		if (sums[i].kept > sums[i].fired)
+			err = rec_damaged(rec, "ticks of CPU %zu: more samples kept than ticks fired", i);
+	free(sums);
 	return err;
 }
 
-#define TICKS_MAX_CPU	65535
 
 struct tick_sums {
 	struct rec_ticks *cpu;		/* indexed by CPU */

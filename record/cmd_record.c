@@ -921,12 +921,21 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 		gone = tb.throttled + tb.missed;
 		if (tb.kept == tb.fired)
 			lost += gone;
-		if (gone || lost)
-			snprintf(why, sizeof(why), "; %s%llu ticks expected: %llu throttled, %llu "
+		if ((gone || lost) && tb.kept == tb.fired)
+			snprintf(why, sizeof(why), "; %llu ticks expected: %llu throttled, %llu "
 				 "missed by a late timer, %llu ring buffer full",
-				 tb.kept == tb.fired ? "" : "any task: ",
 				 (unsigned long long)tb.expected, (unsigned long long)tb.throttled,
 				 (unsigned long long)tb.missed, (unsigned long long)s->total_lost);
+		else if (gone || lost)
+			/* which task a missed tick would have hit is unknown: estimated */
+			snprintf(why, sizeof(why), "; any task: %llu ticks expected: %llu throttled, "
+				 "%llu missed by a late timer, about %llu of them this recording's; "
+				 "%llu ring buffer full",
+				 (unsigned long long)tb.expected, (unsigned long long)tb.throttled,
+				 (unsigned long long)tb.missed,
+				 (unsigned long long)(tb.fired ? ((unsigned __int128)gone * tb.kept +
+								  tb.fired / 2) / tb.fired : gone),
+				 (unsigned long long)s->total_lost);
 	} else {
 		snprintf(why, sizeof(why), "; ticks not counted");
 	}

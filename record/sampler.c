@@ -498,27 +498,25 @@ int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *r
 				t->cpu, (unsigned long long)a.lost_records);
 	}
 	/*
-	 * The counters after the clocks, kept before fired: a tick between two
-	 * reads is then fired in this row before it is kept. A sample may still
-	 * be kept in a later row than its tick was fired in, so a row keeps at
-	 * most what it fired and the rest waits for the next row: each row holds
-	 * kept <= fired (the reader checks it) and the sums stay exact.
+	 * The counters after the clocks, kept before fired: a tick between the
+	 * two reads is then fired in this row and kept in the next. A row may
+	 * still keep a little more than it fired; only the sums of a CPU's rows
+	 * are exact (kept <= fired), and that is what the reader checks.
 	 */
 	err = read_percpu(sp, sp->skel->maps.stats, EV_STAT_SAMPLES);
-	for (i = 0; !err && i < sp->nr_clocks; i++)
-		rows[i].kept = sp->percpu[sp->clocks[i].cpu];	/* cumulative for now */
+	for (i = 0; !err && i < sp->nr_clocks; i++) {
+		uint32_t c = sp->clocks[i].cpu;
+
+		rows[i].kept = sp->percpu[c] - sp->prev_kept[c];
+		sp->prev_kept[c] = sp->percpu[c];
+	}
 	if (!err)
 		err = read_percpu(sp, sp->skel->maps.ticks, 0);
 	for (i = 0; !err && i < sp->nr_clocks; i++) {
 		uint32_t c = sp->clocks[i].cpu;
-		uint64_t kept = rows[i].kept - sp->prev_kept[c];
 
 		rows[i].fired = sp->percpu[c] - sp->prev_fired[c];
 		sp->prev_fired[c] = sp->percpu[c];
-		if (kept > rows[i].fired)
-			kept = rows[i].fired;
-		rows[i].kept = kept;
-		sp->prev_kept[c] += kept;
 	}
 	if (!err)
 		*nr = sp->nr_clocks;

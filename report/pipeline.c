@@ -628,6 +628,13 @@ out:
 	return err;
 }
 
+/* gone ticks of any task in the proportion of the fired ticks that were targets'. */
+static uint64_t targets_part(uint64_t gone, const struct tick_breakdown *tb)
+{
+	return tb->fired ? (uint64_t)(((unsigned __int128)gone * tb->kept + tb->fired / 2) /
+				      tb->fired) : gone;
+}
+
 void report__print_summary(const struct report_summary *sum, FILE *f)
 {
 	uint64_t permille;
@@ -656,9 +663,15 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 			"timer, %" PRIu64 " ring buffer full), ", sum->lost_samples + gone,
 			tb->throttled, tb->missed, sum->lost_samples);
 	else if (gone)
-		fprintf(f, "%" PRIu64 " lost (ring buffer full; the clock also lost %" PRIu64
-			" ticks of any task: %" PRIu64 " throttled, %" PRIu64 " missed), ",
-			sum->lost_samples, gone, tb->throttled, tb->missed);
+		/*
+		 * Ticks of any task: which task a missed tick would have hit is
+		 * unknown, so the targets' part is estimated from the ticks that
+		 * fired (a "0 lost" alone would hide it).
+		 */
+		fprintf(f, "%" PRIu64 " lost in the ring buffer; the clock missed %" PRIu64
+			" ticks of any task (%" PRIu64 " throttled, %" PRIu64 " by a late timer), "
+			"about %" PRIu64 " of them this recording's, ", sum->lost_samples, gone,
+			tb->throttled, tb->missed, targets_part(gone, tb));
 	else
 		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
 	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);

@@ -15,10 +15,13 @@
  *           each as the step back to its parent and its name id
  *   stacks  the node each distinct stack ends at, the most sampled first
  *           (small numbers are short to write)
- *   rows    one per (time bucket, CPU, stack), sorted by time: the bucket
- *           as a step from the previous row's (the first from origin_ns,
- *           the whole second before the first sample), the CPU, the
- *           samples and the stack's number
+ *   rows    one per (time bucket, CPU, state, stack), sorted by time: the
+ *           bucket as a step from the previous row's (the first from
+ *           origin_ns, the whole second before the first sample), the CPU,
+ *           the state, the count and the stack's number
+ *   states  only for recordings with off-CPU time: on-CPU rows count
+ *           samples, blocked and runnable ones ns; the page weighs them
+ *           into on-CPU, off-CPU or wall views (period_ns: a sample's time)
  *
  * tree, stacks and rows are strings of numbers in base 32, one character
  * per digit (put_num()): a million rows make some 4 MB instead of the 10 of

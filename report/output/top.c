@@ -137,21 +137,6 @@ static uint32_t *ranked(struct counts *c, bool by_total)
 	return ids;
 }
 
-/*
- * Counts are samples, or ns when the report weighs by time (--off-cpu,
- * --wall): then the columns show milliseconds. Set by each writer.
- */
-static bool time_ms;
-
-/* A count in a column of width w. */
-static void put_n(FILE *out, int w, uint64_t n)
-{
-	if (time_ms)
-		fprintf(out, "%*.3f", w, (double)n / 1e6);
-	else
-		fprintf(out, "%*" PRIu64, w, n);
-}
-
 struct remainder {
 	uint64_t rem;
 	size_t rank;
@@ -215,6 +200,21 @@ static const char *fmt_share(char *buf, size_t len, uint64_t units, uint64_t cou
 	else
 		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64 "%%", units / 100, units % 100);
 	return buf;
+}
+
+/*
+ * Counts are samples, or ns when the report weighs by time (--off-cpu,
+ * --wall): then the columns show milliseconds. Set by each writer.
+ */
+static bool time_ms;
+
+/* A count in a column of width w. */
+static void put_n(FILE *out, int w, uint64_t n)
+{
+	if (time_ms)
+		fprintf(out, "%*.3f", w, (double)n / 1e6);
+	else
+		fprintf(out, "%*" PRIu64, w, n);
 }
 
 static void put_row(FILE *out, const struct counts *c, uint32_t id, uint64_t whole,

@@ -22,9 +22,10 @@
  *   click NAME        click the widest frame NAME in the flame graph (zoom)
  *   hover NAME        move over the widest frame NAME; print "hover" and the tooltip's lines
  *   icicle            press the flame/icicle switch; print "root-at top|bottom"
- *   timing            print "timing load_ms .. first_view_ms .. redraw_ms .. paint_ms .."
- *                     (redraw: the script's work after the last selection; paint: from
- *                     its mouse-up to the frame that shows it)
+ *   timing            print "timing load_ms .. first_view_ms .. redraw_ms .. paint_ms ..
+ *                     search_ms .. hover_ms .." (redraw: the script's work after the last
+ *                     selection; paint: from its mouse-up to the frame that shows it;
+ *                     search, hover: the last keystroke's and mouse move's handling)
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -153,6 +154,7 @@ async function main() {
 				const t = await page.evaluate(() => window.eprofUI.timing);
 				console.log('timing\tload_ms ' + load_ms + '\tfirst_view_ms ' + t.firstView.toFixed(0) +
 					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\tpaint_ms ' + t.lastPaint.toFixed(1) +
+					'\tsearch_ms ' + t.lastSearch.toFixed(1) + '\thover_ms ' + t.lastHover.toFixed(1) +
 					'\t' + JSON.stringify(t.parts || {}));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });

@@ -5,6 +5,7 @@
 # inside the data would end the data early in a careless page) shows its name
 # verbatim and the page runs without errors; a recording whose samples span
 # more than a day is refused in one line with a way out, and leaves no file;
+# one of 11 hours is drawn and selected in;
 # option misuse is refused.
 . "$E2E_DIR/lib.sh"
 . "$E2E_DIR/../browser/lib.sh"
@@ -31,6 +32,13 @@ grep -q 'error: .*more than a day.*--from/--to' "$TMP/err" || { cat "$TMP/err"; 
 "$EPROF" report -i "$TMP/late.eprof" --to 10 --html "$TMP/late.html" 2>/dev/null ||
 	fail "a window of the same recording was refused"
 drive "$TMP/late.html" top >/dev/null 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+
+# 11 hours between samples: the heat map's columns hold several seconds (a canvas
+# more than 32767 pixels wide is not drawn), and selecting on it still works
+"$WORKLOADS/gen_hostile" "$TMP/long.eprof" unfinished late=40000 || fail "gen_hostile failed"
+"$EPROF" report -i "$TMP/long.eprof" --html "$TMP/long.html" 2>/dev/null || fail "an 11-hour span was refused"
+drive "$TMP/long.html" heat 0 2 top >"$TMP/long" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+grep -q $'^top-self\tmain' "$TMP/long" || { cat "$TMP/long"; fail "the first seconds of an 11-hour page lack main"; }
 
 # misuse
 "$EPROF" report -i "$TMP/n.eprof" --html "$TMP/x.html" -o "$TMP/y" 2>"$TMP/err" && fail "--html with -o accepted"

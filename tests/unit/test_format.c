@@ -1749,6 +1749,67 @@ static void offcpu_roundtrip_and_damage(void)
 	recording__close(rec);
 }
 
+/* --- tick rows (v2) -------------------------------------------------------- */
+
+/* A finished 2-CPU recording over [1 ms, 20 ms] with the given tick rows. */
+static void make_ticks(const char *path, const struct rec_ticks *rows, size_t nr)
+{
+	struct recording *rec = NULL;
+	char old[600];
+	size_t i;
+
+	snprintf(old, sizeof(old), "%s.old", path);
+	unlink(path);
+	unlink(old);
+	CHECK_OK(recording__create(path, &rec));
+	CHECK_OK(recording__set_meta(rec, REC_META_START_NS, "1000000"));
+	CHECK_OK(recording__set_meta(rec, REC_META_END_NS, "20000000"));
+	CHECK_OK(recording__set_meta(rec, REC_META_NR_CPUS, "2"));
+	for (i = 0; i < nr; i++)
+		CHECK_OK(recording__add_ticks(rec, &rows[i]));
+	CHECK_OK(recording__finish(rec));
+	recording__close(rec);
+}
+
+static int tick_breakdown_of(const char *path, struct tick_breakdown *tb)
+{
+	struct recording *rec = NULL;
+	int err;
+
+	err = recording__open(path, &rec);
+	if (!err)
+		err = recording__tick_breakdown(rec, tb);
+	recording__close(rec);
+	return err;
+}
+
+/*
+ * The recorder reads kept before fired, so a sample can land in the row
+ * after its tick's: a row may keep more than it fired, a CPU's sum never.
+ */
+static void tick_rows_hold_kept_by_sums(void)
+{
+	/* time, cpu, period, enabled, throttled, throttles, fired, kept */
+	const struct rec_ticks late[] = {
+		{ 5000000, 0, 1000000, 4000000, 0, 0, 4, 3 },
+		{ 10000000, 0, 1000000, 5000000, 0, 0, 5, 6 },	/* the late one */
+		{ 10000000, 1, 1000000, 9000000, 0, 0, 9, 9 },
+	};
+	const struct rec_ticks more[] = {
+		{ 5000000, 0, 1000000, 4000000, 0, 0, 4, 4 },
+		{ 10000000, 0, 1000000, 5000000, 0, 0, 5, 6 },	/* one kept never fired */
+	};
+	struct tick_breakdown tb;
+	const char *path = path_in("ticks.eprof");
+
+	make_ticks(path, late, ARRAY_SIZE(late));
+	CHECK_OK(tick_breakdown_of(path, &tb));
+	make_ticks(path, more, ARRAY_SIZE(more));
+	capture_begin(true);
+	CHECK_EQ_U64(tick_breakdown_of(path, &tb), -EBADMSG);
+	capture_end();
+}
+
 static const struct test tests[] = {
 	{ "every table and field round-trips", roundtrip_every_table },
 	{ "an unfinished file warns once and reads its commits", unfinished_file_warns_and_reads },
@@ -1768,6 +1829,8 @@ static const struct test tests[] = {
 	  debuginfo_roundtrip_and_damage },
 	{ "off-CPU rows round-trip; overlaps, copies and rows out of the span are damage",
 	  offcpu_roundtrip_and_damage },
+	{ "a tick row may keep a late sample; a CPU's sums may not keep more than fired",
+	  tick_rows_hold_kept_by_sums },
 };
 
 int main(void)

@@ -3,12 +3,15 @@
  * report/output/html/app.js - the HTML report's page (report/output/html.c writes the
  * data it reads). Plain JS, no library, nothing fetched.
  *
- * Every view is a sum over the same rows (time bucket, CPU, stack, samples):
- * a selection is a time range and a set of CPUs; its flame graph and top
- * tables come from the samples per stack of the rows it keeps. A second
- * selection (shift-drag) is compared with the first: frame widths follow
- * the second, colours the change of share (red grew, blue shrank), and the
- * top tables carry the noise estimate of `eprof report --diff --top`.
+ * Every view is a sum over the same rows (time bucket, CPU, stack, count):
+ * a selection is a time range and a set of CPUs; the rows it keeps are
+ * summed into the nodes of the one tree of stacks, and its flame graph,
+ * top tables and search all read those sums. A second selection
+ * (shift-drag) is compared with the first: frame widths follow the
+ * second, colours the change of share (red grew, blue shrank), and the top
+ * tables carry the noise estimate of `eprof report --diff --top`. With
+ * off-CPU data the rows also have a state, and a switch weighs them as
+ * on-CPU samples, off-CPU time or wall time.
  */
 'use strict';
 (function () {
@@ -257,7 +260,7 @@
 	var ALL = { t0: 0, t1: Infinity, cpus: null, what: 'everything' };
 	var sel = { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
 	var icicle = false, zoom = 0, searchRe = null;
-	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0 };
+	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0, lastSearch: 0, lastHover: 0 };
 
 	/* the rows of each CPU, in time order: a CPU selection reads only its own */
 	var cpuRows = [];
@@ -320,14 +323,21 @@
 
 	/* --- heat map ------------------------------------------------------------ */
 	var HX = 46, HY = 18, CH = 6;
-	var CW = Math.max(2, Math.min(16, Math.floor(1100 / nSec)));
-	heat.width = HX + nSec * CW + 4;
+	/*
+	 * A column is a second; past some 4 hours, SPC seconds (their same
+	 * offsets summed), so that the canvas stays within what a browser draws
+	 * (32767 pixels across).
+	 */
+	var SPC = Math.ceil(nSec / 15000), nCol = Math.ceil(nSec / SPC);
+	var CW = Math.max(2, Math.min(16, Math.floor(1100 / nCol)));
+	heat.width = HX + nCol * CW + 4;
 	heat.height = HY + ROWS * CH + 2;
 	/* samples per cell (second, 20 ms row) of some CPUs (null: all) */
 	function heatCellsOf(cpus) {
-		var cells = new Float64Array(nSec * ROWS), per = CELL_NS / slotNs, i;
+		var cells = new Float64Array(nCol * ROWS), per = CELL_NS / slotNs, i;
 		function add(r) {
-			var cell = Math.floor(rowSlot[r] / per);
+			var cell = Math.floor(rowSlot[r] / per), sec = Math.floor(cell / ROWS);
+			cell = Math.floor(sec / SPC) * ROWS + cell % ROWS;
 			if (cell < cells.length) cells[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
 		}
 		if (cpus)
@@ -344,7 +354,6 @@
 			[244, 244, 244]);
 	}
 	function shadeOf(v, max) { return v ? Math.max(1, Math.round(64 * v / max)) : 0; }
-	function rgb(c) { return 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')'; }
 	/*
 	 * The cells of the heat map, drawn as pixels into a canvas that every
 	 * redraw copies before shading the selections; redrawn only when the
@@ -365,32 +374,33 @@
 			heatCache.set(key, cells);
 		}
 		for (i = 0; i < cells.length; i++) if (cells[i] > max) max = cells[i];
-		var g = heatBase.getContext('2d'), w = nSec * CW, h = ROWS * CH;
+		var g = heatBase.getContext('2d'), w = nCol * CW, h = ROWS * CH, col;
 		g.clearRect(0, 0, heatBase.width, heatBase.height);
 		g.fillStyle = '#555';
 		g.font = '10px sans-serif';
 		for (row = 0; row < ROWS; row += 10)
 			g.fillText(row * 20 + ' ms', 2, HY + row * CH + 8);
 		var step = Math.max(1, Math.ceil(40 / CW));
-		for (sec = 0; sec < nSec; sec += step)
-			g.fillText(secLabel(sec), HX + sec * CW, 12);
+		for (col = 0; col < nCol; col += step)
+			g.fillText(secLabel(col * SPC), HX + col * CW, 12);
 		if (cpus) {
 			g.fillStyle = '#06c';
 			g.fillText(label, 2, 12);
 		}
 		var img = g.createImageData(w, h), px = img.data, gapX = CW > 3 ? 1 : 0;
-		for (sec = 0; sec < nSec; sec++)
+		for (col = 0; col < nCol; col++)
 			for (row = 0; row < ROWS; row++) {
-				var c = SHADES[shadeOf(cells[sec * ROWS + row], max)];
+				var c = SHADES[shadeOf(cells[col * ROWS + row], max)];
 				for (y = row * CH; y < row * CH + CH - 1; y++)
-					for (x = sec * CW; x < sec * CW + CW - gapX; x++) {
+					for (x = col * CW; x < col * CW + CW - gapX; x++) {
 						var o = (y * w + x) * 4;
 						px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
 					}
 			}
 		g.putImageData(img, HX, HY);
 		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + (VIEWS.length > 1 ? ', ' +
-			view.label + ' ' + (view.time ? 'time' : 'samples') : '') + ': seconds across, 20 ms steps down';
+			view.label + ' ' + (view.time ? 'time' : 'samples') : '') + ': ' +
+			(SPC > 1 ? SPC + ' seconds' : 'seconds') + ' across, 20 ms steps down';
 	}
 	/* a time range as one run of cells per second it touches */
 	function shadeHeat(g, se, colour) {
@@ -399,7 +409,8 @@
 		for (var sec = Math.floor(se.t0 / 1e9); sec < nSec && sec * 1e9 < se.t1; sec++) {
 			var r0 = Math.max(0, Math.floor((se.t0 - sec * 1e9) / CELL_NS));
 			var r1 = Math.min(ROWS, Math.ceil((se.t1 - sec * 1e9) / CELL_NS));
-			if (r1 > r0) g.fillRect(HX + sec * CW, HY + r0 * CH, CW - (CW > 3 ? 1 : 0), (r1 - r0) * CH - 1);
+			if (r1 > r0)
+				g.fillRect(HX + Math.floor(sec / SPC) * CW, HY + r0 * CH, CW - (CW > 3 ? 1 : 0), (r1 - r0) * CH - 1);
 		}
 	}
 	function drawHeat() {
@@ -411,12 +422,14 @@
 		shadeHeat(g, a, 'rgba(0,100,220,0.4)');
 		shadeHeat(g, pending && pending.b ? pending.se : sel.b, 'rgba(230,120,0,0.45)');
 	}
-	function heatCellAt(ev) {
+	/* the start of the cell under the mouse (ns); last: in the column's last second */
+	function heatCellAt(ev, last) {
 		var r = heat.getBoundingClientRect();
-		var sec = Math.floor((ev.clientX - r.left - HX) / CW);
+		var col = Math.floor((ev.clientX - r.left - HX) / CW);
 		var row = Math.floor((ev.clientY - r.top - HY) / CH);
-		sec = Math.max(0, Math.min(nSec - 1, sec));
+		col = Math.max(0, Math.min(nCol - 1, col));
 		row = Math.max(0, Math.min(ROWS - 1, row));
+		var sec = Math.min(nSec - 1, col * SPC + (last ? SPC - 1 : 0));
 		return (sec * ROWS + row) * CELL_NS;
 	}
 
@@ -450,18 +463,22 @@
 			if (st.cpus.length === 1 && m > cpuMax) cpuMax = m;
 			return m;
 		});
-		var g = stripBase.getContext('2d');
+		var g = stripBase.getContext('2d'), img = g.createImageData(SW, strips.length * SH), px = img.data;
 		g.clearRect(0, 0, stripBase.width, stripBase.height);
 		g.font = '10px sans-serif';
 		strips.forEach(function (st, k) {
-			var y = k * SH, b = bins[k], max = st.cpus.length === 1 ? cpuMax : maxOf[k];
+			var b = bins[k], max = st.cpus.length === 1 ? cpuMax : maxOf[k], y;
 			g.fillStyle = '#333';
-			g.fillText(st.label, 2, y + 10);
+			g.fillText(st.label, 2, k * SH + 10);
 			for (x = 0; x < SW; x++) {
-				g.fillStyle = rgb(SHADES[shadeOf(b[x], max)]);
-				g.fillRect(SX + x, y, 1, SH - 2);
+				var c = SHADES[shadeOf(b[x], max)];
+				for (y = k * SH; y < k * SH + SH - 2; y++) {
+					var o = (y * SW + x) * 4;
+					px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+				}
 			}
 		});
+		g.putImageData(img, SX, 0);
 		g.fillStyle = '#555';
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
@@ -499,8 +516,8 @@
 	/* the selection a drag from d to where ev is makes */
 	function dragSel(d, ev) {
 		if (d.on === 'heat') {
-			var to = heatCellAt(ev);
-			return { t0: Math.min(d.from, to), t1: Math.max(d.from, to) + CELL_NS, cpus: null, what: '' };
+			var to = heatCellAt(ev), toLast = heatCellAt(ev, true);
+			return { t0: Math.min(d.from, to), t1: Math.max(d.fromLast, toLast) + CELL_NS, cpus: null, what: '' };
 		}
 		var p = stripAt(ev), x0 = Math.min(d.x, p.x), x1 = Math.max(d.x, p.x);
 		var se = { cpus: strips[d.k].cpus, what: strips[d.k].label, t0: 0, t1: Infinity };
@@ -515,7 +532,7 @@
 		redraw();
 	}
 	heat.addEventListener('mousedown', function (ev) {
-		drag = { on: 'heat', from: heatCellAt(ev), b: ev.shiftKey };
+		drag = { on: 'heat', from: heatCellAt(ev), fromLast: heatCellAt(ev, true), b: ev.shiftKey };
 		ev.preventDefault();
 	});
 	cpuCv.addEventListener('mousedown', function (ev) {
@@ -559,7 +576,7 @@
 	});
 	unzoomBtn.addEventListener('click', function () { zoom = 0; drawFlame(); drawTables(); });
 	search.addEventListener('input', function () {
-		var v = search.value;
+		var v = search.value, t = performance.now();
 		searchRe = null;
 		if (v) {
 			try { searchRe = new RegExp(v); } catch (e) {
@@ -567,6 +584,7 @@
 			}
 		}
 		drawFlame();
+		timing.lastSearch = performance.now() - t;
 	});
 
 	/* --- the flame graph -------------------------------------------------------- */
@@ -744,7 +762,11 @@
 		return txt;
 	}
 	flame.addEventListener('mousemove', function (ev) {
-		var n = frameAt(ev);
+		var t = performance.now(), n = frameAt(ev);
+		hovered(ev, n);
+		timing.lastHover = performance.now() - t;
+	});
+	function hovered(ev, n) {
 		if (n < 0) { details.textContent = ' '; tip.style.display = 'none'; return; }
 		var txt = hoverText(n);
 		details.textContent = txt.replace(/\n/g, '; ');
@@ -755,7 +777,7 @@
 			x = ev.pageX - 14 - tip.offsetWidth;
 		tip.style.left = x + 'px';
 		tip.style.top = y + 'px';
-	});
+	}
 	flame.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
 	flame.addEventListener('click', function (ev) {
 		var n = frameAt(ev);
@@ -919,7 +941,7 @@
 		timing: timing,
 		heatPoint: function (ns) {	/* ns from the recording's start */
 			var r = heat.getBoundingClientRect(), cell = Math.floor((ns - origin) / CELL_NS);
-			return { x: r.left + HX + Math.floor(cell / ROWS) * CW + CW / 2,
+			return { x: r.left + HX + Math.floor(cell / ROWS / SPC) * CW + CW / 2,
 				 y: r.top + HY + (cell % ROWS) * CH + CH / 2 };
 		},
 		stripPoint: function (label, ns) {
