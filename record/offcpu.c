@@ -132,6 +132,9 @@ static uint32_t intern(struct session *s, const uint64_t *frames, uint32_t nk, u
 	err = u64map__upsert(&s->pairs, (uint64_t)tgid << 32 | id, time_ns, &slot, &added);
 	if (!err && added)
 		err = capture__note_pair(s->capture, (uint64_t)tgid << 32 | id);
+	/* a process with off-CPU stacks has its names and mappings stored, as a sampled one */
+	if (!err)
+		err = u64map__upsert(&s->procs, tgid, 0, &slot, &added);
 	if (err) {
 		pr_errno(err, "cannot keep the stacks seen");
 		return 0;

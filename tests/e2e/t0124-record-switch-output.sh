@@ -8,8 +8,9 @@
 #   ticks less ring-buffer losses: a sample dropped at a switch would break
 #   it); -i with all of them merges back to exactly the sum of the files'
 #   folded stacks, with the single recording's 60/30/10 shares;
-# - by size (36K: an empty file is ~30K, 3 s of this workload ~46K),
-#   never a file without samples (a last one the end left empty is removed),
+# - by size (1K, below an empty file: a switch at each commit that has
+#   samples), never a file without samples (a last one the end left
+#   empty is removed),
 #   and a bad value is one usage error.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_cmd python3
@@ -66,15 +67,15 @@ check_share work_a "$(share_pct "$a" "$total")" 60 3
 check_share work_b "$(share_pct "$b" "$total")" 30 3
 check_share work_c "$(share_pct "$c" "$total")" 10 3
 
-"$EPROF" record -F 999 --switch-output 36K -o "$TMP/s.eprof" -- "$WORKLOADS/known_split" 3000 \
+"$EPROF" record -F 999 --switch-output 1K -o "$TMP/s.eprof" -- "$WORKLOADS/known_split" 1500 \
 	2>"$TMP/rec.err" || { cat "$TMP/rec.err"; fail "record by size failed"; }
 n=0
 for f in "$TMP"/s.eprof*; do
 	n=$((n + 1))
 	[ "$(committed_samples "$f")" -gt 0 ] || fail "$(basename "$f") has no samples"
 done
-say "--switch-output 36K: $n files"
-[ "$n" -ge 2 ] || fail "--switch-output 36K wrote $n file(s)"
+say "--switch-output 1K: $n files"
+[ "$n" -ge 2 ] || fail "--switch-output 1K wrote $n file(s)"
 
 "$EPROF" record --switch-output 10x -o "$TMP/x.eprof" -- true 2>"$TMP/bad.err" && fail "--switch-output 10x was taken"
 grep -q "^eprof: error: invalid --switch-output '10x'" "$TMP/bad.err" || { cat "$TMP/bad.err"; fail "no usage error for 10x"; }
