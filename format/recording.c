@@ -518,6 +518,12 @@ static const char *const mapping_checks[][2] = {
 	{ "mapped_file", "SELECT id, path, build_id FROM mapped_file" },
 };
 
+/* The cgroup tables: v2 files written before them have no cgroup data. */
+static const char *const cgroup_checks[][2] = {
+	{ "thread_cgroup_chunk", "SELECT id, nr_rows, encoding, data FROM thread_cgroup_chunk" },
+	{ "cgroup", "SELECT id, path FROM cgroup" },
+};
+
 /*
  * A group of v2 tables added after the first v2 files: absent as a whole
  * (*has false) when its first table is, else every table must have the
@@ -577,9 +583,12 @@ static int check_tables(struct recording *rec)
 	rc = rc ?: check_optional_tables(rec, offcpu_checks,
 					 sizeof(offcpu_checks) / sizeof(*offcpu_checks),
 					 &rec->has_offcpu_tables);
-	return rc ?: check_optional_tables(rec, mapping_checks,
-					   sizeof(mapping_checks) / sizeof(*mapping_checks),
-					   &rec->has_mapping_chunks);
+	rc = rc ?: check_optional_tables(rec, mapping_checks,
+					 sizeof(mapping_checks) / sizeof(*mapping_checks),
+					 &rec->has_mapping_chunks);
+	return rc ?: check_optional_tables(rec, cgroup_checks,
+					   sizeof(cgroup_checks) / sizeof(*cgroup_checks),
+					   &rec->has_cgroup_tables);
 }
 
 /*

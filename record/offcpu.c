@@ -177,6 +177,7 @@ static uint32_t stack_of(struct session *s, uint64_t hash, uint32_t tgid, uint64
 int offcpu__on_interval(struct session *s, const struct ev_offcpu *e)
 {
 	struct rec_offcpu r;
+	int err;
 
 	if (!e->duration_ns || e->state >= EV_OFFCPU_STATES) {
 		s->nr_malformed++;
@@ -192,7 +193,8 @@ int offcpu__on_interval(struct session *s, const struct ev_offcpu *e)
 	if (!r.stack_id)
 		return -ENOMEM;
 	s->offcpu->kept++;
-	return recording__add_offcpu(s->rec, &r);
+	err = cgroup_log__seen(&s->cgroups, s->rec, e->tgid, e->tid);
+	return err ?: recording__add_offcpu(s->rec, &r);
 }
 
 static bool shadow_eq(uint32_t val, const void *key, const void *ctx)

@@ -41,7 +41,8 @@ _Static_assert(sizeof(struct ev_hdr) == 8, "ev_hdr changed: bump EV_ABI_VERSION"
 _Static_assert(sizeof(struct ev_sample) == 56, "ev_sample changed: bump EV_ABI_VERSION");
 _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample frames moved");
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
-_Static_assert(EV_ABI_VERSION == 3, "record/ reads ABI v3");
+_Static_assert(sizeof(struct ev_cgroup) == 32, "ev_cgroup changed: bump EV_ABI_VERSION");
+_Static_assert(EV_ABI_VERSION == 4, "record/ reads ABI v4");
 _Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "unwind maps changed");
 
 /* on_record's return when the consumer's budget is spent: stops libbpf's loop. */
@@ -122,6 +123,8 @@ static int on_sample(struct session *s, const struct ev_sample *e)
 		return pr_errno(err, "cannot keep the stacks seen");
 	/* Idle tasks share tid 0 but are "swapper/N" per CPU: one name, as perf shows it. */
 	err = session__note_comm(s, e->time_ns, e->tgid, e->tid, e->tid ? e->comm : "swapper");
+	if (!err)
+		err = cgroup_log__seen(&s->cgroups, s->rec, e->tgid, e->tid);
 	if (err)
 		return err;
 	rs.time_ns = e->time_ns;
@@ -134,6 +137,12 @@ static int on_sample(struct session *s, const struct ev_sample *e)
 		return err;
 	s->nr_samples++;
 	return 0;
+}
+
+/* A thread's cgroup, first seen or moved: the cgroup log decides what the file gets. */
+static int on_cgroup(struct session *s, const struct ev_cgroup *e)
+{
+	return cgroup_log__note(&s->cgroups, s->rec, e->time_ns, e->tgid, e->tid, e->cgroup_id);
 }
 
 /* A stack of ev_sample's layout: nr frames fit EV_MAX_FRAMES each and fill size. */
@@ -164,6 +173,10 @@ static int take_record(struct sampler *sp, const void *data, size_t size)
 		err = offcpu__on_stack(s, os);
 	else if (h->type == EV_OFFCPU && s->offcpu && size == sizeof(struct ev_offcpu))
 		err = offcpu__on_interval(s, data);
+	else if (h->type == EV_CGROUP && size == sizeof(struct ev_cgroup) &&
+		 ((const struct ev_cgroup *)data)->tid <= REC_MAX_PID &&
+		 ((const struct ev_cgroup *)data)->tgid <= REC_MAX_PID)
+		err = on_cgroup(s, data);
 	else
 		s->nr_malformed++;
 	if (err && !s->err)

@@ -273,6 +273,7 @@ void session__start_file(struct session *s)
 	u64map__release(&s->procs);
 	u64map__release(&s->tid_comm);
 	s->nr_comms = 0;
+	cgroup_log__start_file(&s->cgroups);
 	for (i = 0; i < s->nr_maps; i++)
 		s->maps[i].written = false;
 }
@@ -426,6 +427,7 @@ int session__commit(struct session *s, const struct session_counters *c)
 int session__init(struct session *s, const struct record_opts *opts, int nr_possible_cpus)
 {
 	memset(s, 0, sizeof(*s));
+	cgroup_log__init(&s->cgroups);
 	s->opts = opts;
 	s->nr_possible_cpus = nr_possible_cpus;
 	s->lost_sideband = calloc((size_t)nr_possible_cpus, sizeof(*s->lost_sideband));
@@ -455,6 +457,7 @@ void session__release(struct session *s)
 	free(s->stats_prev);
 	free(s->stats_total);
 	free(s->tick_sum);
+	cgroup_log__release(&s->cgroups);
 	recording__close(s->rec);
 	memset(s, 0, sizeof(*s));
 }

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "format/recording.h"
+#include "record/cgroup.h"
 #include "record/stacks.h"
 
 enum target_mode {
@@ -95,6 +96,7 @@ struct session {
 	size_t nr_comms, alloc_comms;
 	struct u64map procs;		/* tgids that have samples */
 	struct u64map exec_ns;		/* tgid -> time of its last exec (side-band) */
+	struct cgroup_log cgroups;	/* the threads' cgroups, as this file has them */
 
 	/*
 	 * Every mapping of a live process, and of a process with samples:
