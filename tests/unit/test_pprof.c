@@ -538,9 +538,9 @@ static const struct pprof_frame f_entry = {
 	.binary = "vmlinux",	/* ignored: kernel frames all go to [kernel.kallsyms] */
 };
 
-static const struct pprof_labels l_app = { 100, 100, 0, "app" };
-static const struct pprof_labels l_app_t2 = { 100, 101, 1, "app" };
-static const struct pprof_labels l_idle = { 0, 0, 1, NULL };
+static const struct pprof_labels l_app = { 100, 100, 0, "app", NULL };
+static const struct pprof_labels l_app_t2 = { 100, 101, 1, "app", "/system.slice" };
+static const struct pprof_labels l_idle = { 0, 0, 1, NULL, NULL };
 
 struct add {
 	const struct pprof_frame *frames[6];	/* leaf first, NULL-terminated */
