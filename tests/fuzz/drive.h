@@ -80,7 +80,7 @@ struct fuzz_table {
 	int data_column;	/* the zstd BLOB column, or -1 */
 };
 
-#define FUZZ_TABLES_NR	10
+#define FUZZ_TABLES_NR	12
 extern const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR];
 
 /*

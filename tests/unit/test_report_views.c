@@ -374,6 +374,74 @@ static void by_levels_go_at_the_root(void)
 	free(out);
 }
 
+/*
+ * --by cgroup: the filter recording with its threads' cgroup rows. alpha
+ * (100) is in /app from before its first sample; alpha-w (101) has no row
+ * of its own and goes with its main thread; beta's main thread (200) is
+ * in cgroup 77, gone before it was named; beta's 201 was in /db and moved
+ * to /db/slow at 1 s, so only its samples at 0.5 s are in /db. A file
+ * without rows has every sample in [unknown cgroup] (t0125: a v1 file).
+ */
+static void by_cgroup_follows_the_threads(void)
+{
+	const char *path = filter_recording();
+	struct rec_cgroup names[] = { { 5, "/app" }, { 6, "/db" }, { 8, "/db/slow" } };
+	struct rec_thread_cgroup rows[] = {
+		{ 0, 100, 100, 5 }, { 0, 200, 200, 77 }, { 0, 200, 201, 6 },
+		{ START + SEC, 200, 201, 8 },
+	};
+	struct report_opts o = { .input = path, .outputs = REPORT_OUT_FOLD, .by = REPORT_BY_CGROUP };
+	char *out;
+	size_t i;
+
+	/* the filter recording again, with the rows (no sample of 201 after 1 s) */
+	{
+		struct builder *b = builder_new(path, NULL);
+		uint32_t s1, s2, s3;
+
+		if (!b)
+			return;
+		thread(b, 100, 100, "alpha");
+		thread(b, 100, 101, "alpha-w");
+		thread(b, 200, 200, "beta");
+		thread(b, 200, 201, "beta");
+		s1 = stack(b, "u0;u1");
+		s2 = stack(b, "u0;u2;k0;k1");
+		s3 = stack(b, "k2;k3");
+		samples(b, SEC / 10, 100, 100, 0, s1, 3);
+		samples(b, SEC / 2, 200, 201, 0, s2, 4);
+		samples(b, 3 * SEC / 2, 100, 101, 1, s2, 2);
+		samples(b, 5 * SEC / 2, 200, 200, 1, s3, 1);
+		samples(b, 3 * SEC, 200, 201, 0, s1, 5);
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			CHECK_OK(recording__add_cgroup(b->rec, &names[i]));
+		for (i = 0; i < ARRAY_SIZE(rows); i++)
+			CHECK_OK(recording__add_thread_cgroup(b->rec, &rows[i]));
+		builder_finish(b);
+	}
+	check_run(&o, "/app;alpha-w;u0;u2;k0_[k];k1_[k] 2\n"
+		      "/app;alpha;u0;u1 3\n"
+		      "/db/slow;beta;u0;u1 5\n"
+		      "/db;beta;u0;u2;k0_[k];k1_[k] 4\n"
+		      "cgroup:77;beta;k2_[k];k3_[k] 1\n");
+	o.outputs = REPORT_OUT_TOP;
+	out = run(&o);
+	CHECK(out && strstr(out, "## /db/slow: 5 samples (33.33%)") &&
+	      strstr(out, "## /app: 5 samples (33.33%)") &&
+	      strstr(out, "## /db: 4 samples (26.67%)") &&
+	      strstr(out, "## cgroup:77: 1 samples (6.67%)"));
+	free(out);
+
+	/* rows of no thread: every sample in the one unknown group */
+	path = filter_recording();
+	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_FOLD,
+				  .by = REPORT_BY_CGROUP };
+	out = run(&o);
+	CHECK(out && !strncmp(out, "[unknown cgroup];", 17) && !strstr(out, "\n/") &&
+	      !strstr(out, "\ncgroup:"));
+	free(out);
+}
+
 /* --- top ---------------------------------------------------------------------- */
 
 static void top_counts_recursion_once(void)
@@ -684,6 +752,7 @@ static const struct test tests[] = {
 	{ "filters give exact folds", filters_give_exact_folds },
 	{ "the summary counts what the filters left out", filter_summary_counts_what_was_left_out },
 	{ "--by levels go at the root; --top groups by them", by_levels_go_at_the_root },
+	{ "--by cgroup follows each thread's cgroup rows", by_cgroup_follows_the_threads },
 	{ "--top counts a recursive function once per sample", top_counts_recursion_once },
 	{ "two NUMA nodes show as two; per-cpu", two_nodes_show_as_two },
 	{ "--timeline rows follow the phases", timeline_rows_follow_the_phases },
