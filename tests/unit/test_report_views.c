@@ -222,14 +222,13 @@ static bool has_line(const char *text, const char *const *parts, size_t nr)
  * beta (200/200, cpu 1, 2.5 s):      k2;k3 x1 (a kernel thread's stack)
  * beta (200/201, cpu 0, 0.5 s):      u0;u2;k0;k1 x4
  */
-static const char *filter_recording(void)
+static struct builder *filter_builder(const char *path, const char *numa)
 {
-	const char *path = path_in("filters.eprof");
-	struct builder *b = builder_new(path, "0:0,1:1");
+	struct builder *b = builder_new(path, numa);
 	uint32_t s1, s2, s3;
 
 	if (!b)
-		return path;
+		return NULL;
 	thread(b, 100, 100, "alpha");
 	thread(b, 100, 101, "alpha-w");
 	thread(b, 200, 200, "beta");
@@ -241,7 +240,14 @@ static const char *filter_recording(void)
 	samples(b, SEC / 2, 200, 201, 0, s2, 4);
 	samples(b, 3 * SEC / 2, 100, 101, 1, s2, 2);
 	samples(b, 5 * SEC / 2, 200, 200, 1, s3, 1);
-	builder_finish(b);
+	return b;
+}
+
+static const char *filter_recording(void)
+{
+	const char *path = path_in("filters.eprof");
+
+	builder_finish(filter_builder(path, "0:0,1:1"));
 	return path;
 }
 
@@ -394,25 +400,13 @@ static void by_cgroup_follows_the_threads(void)
 	char *out;
 	size_t i;
 
-	/* the filter recording again, with the rows (no sample of 201 after 1 s) */
+	/* the filter recording again, with the rows and 5 samples of 201 (u0;u1) at 3 s */
 	{
-		struct builder *b = builder_new(path, NULL);
-		uint32_t s1, s2, s3;
+		struct builder *b = filter_builder(path, NULL);
 
 		if (!b)
 			return;
-		thread(b, 100, 100, "alpha");
-		thread(b, 100, 101, "alpha-w");
-		thread(b, 200, 200, "beta");
-		thread(b, 200, 201, "beta");
-		s1 = stack(b, "u0;u1");
-		s2 = stack(b, "u0;u2;k0;k1");
-		s3 = stack(b, "k2;k3");
-		samples(b, SEC / 10, 100, 100, 0, s1, 3);
-		samples(b, SEC / 2, 200, 201, 0, s2, 4);
-		samples(b, 3 * SEC / 2, 100, 101, 1, s2, 2);
-		samples(b, 5 * SEC / 2, 200, 200, 1, s3, 1);
-		samples(b, 3 * SEC, 200, 201, 0, s1, 5);
+		samples(b, 3 * SEC, 200, 201, 0, 1, 5);
 		for (i = 0; i < ARRAY_SIZE(names); i++)
 			CHECK_OK(recording__add_cgroup(b->rec, &names[i]));
 		for (i = 0; i < ARRAY_SIZE(rows); i++)
