@@ -41,7 +41,8 @@
 #include <unistd.h>
 
 #include "record/jitmap.h"
-#include "record/session.h"
+#include "format/recording.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 #include "util/safe_open.h"
 
@@ -481,7 +482,7 @@ static uint64_t sym_key(const struct rec_symbol *sym)
 }
 
 /* jitmaps__store() for the addresses addrs (sorted, distinct) of one process's map. */
-static int store_one(struct jitmaps *j, struct session *s, struct jitmap *m,
+static int store_one(struct jitmaps *j, struct recording *rec, struct jitmap *m,
 		     const uint64_t *addrs, size_t n, size_t *nr_maps)
 {
 	struct rec_symbol *out = NULL;
@@ -528,7 +529,7 @@ static int store_one(struct jitmaps *j, struct session *s, struct jitmap *m,
 	b.source = "perf-map";
 	b.nr_symbols = nr;
 	b.symbols = out;
-	err = recording__add_binary(s->rec, &b);
+	err = recording__add_binary(rec, &b);
 	if (!err && !m->any_stored) {
 		m->any_stored = true;
 		(*nr_maps)++;
@@ -538,7 +539,7 @@ out:
 	return err;
 }
 
-int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid,
+int jitmaps__store(struct jitmaps *j, struct recording *rec, uint32_t pid,
 		   const struct jit_sample *v, size_t n, size_t *nr_maps)
 {
 	struct jitmap *m, *next, *o;
@@ -567,7 +568,7 @@ int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid,
 			if (jitmap_at(j, pid, v[i].time_ns) == next &&
 			    (!nr || addrs[nr - 1] != v[i].addr))
 				addrs[nr++] = v[i].addr;
-		err = store_one(j, s, next, addrs, nr, nr_maps);
+		err = store_one(j, rec, next, addrs, nr, nr_maps);
 	}
 	free(addrs);
 	return err;
