@@ -45,6 +45,7 @@
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/safe_open.h"
+#include "util/vec.h"
 
 #define JIT_MAP_MAX_BYTES	(64u << 20)
 #define JIT_MAPS_MAX_BYTES	(256u << 20)
@@ -314,17 +315,10 @@ static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid, bool fresh)
 		return NULL;
 	if (!added && !fresh)
 		return &j->maps[*slot - 1];
-	if (j->nr == j->alloc) {
-		size_t n = j->alloc ? j->alloc * 2 : 16;
-
-		m = reallocarray(j->maps, n, sizeof(*m));
-		if (!m) {
-			if (added)
-				*slot = 0;
-			return NULL;
-		}
-		j->maps = m;
-		j->alloc = n;
+	if (vec__grow(&j->maps, &j->alloc, j->nr + 1, sizeof(*j->maps))) {
+		if (added)
+			*slot = 0;
+		return NULL;
 	}
 	m = &j->maps[j->nr];
 	memset(m, 0, sizeof(*m));

@@ -97,15 +97,8 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 			return 0;
 		memcpy(s->comms[*slot], name, sizeof(name));
 	} else {
-		if (s->nr_comms == s->alloc_comms) {
-			size_t n = s->alloc_comms ? s->alloc_comms * 2 : 256;
-			char(*nc)[REC_COMM_LEN] = reallocarray(s->comms, n, sizeof(*nc));
-
-			if (!nc)
-				return pr_errno(-ENOMEM, "cannot keep thread names");
-			s->comms = nc;
-			s->alloc_comms = n;
-		}
+		if (vec__grow(&s->comms, &s->alloc_comms, s->nr_comms + 1, sizeof(*s->comms)))
+			return pr_errno(-ENOMEM, "cannot keep thread names");
 		memcpy(s->comms[s->nr_comms++], name, sizeof(name));
 	}
 	c.time_ns = time_ns;

@@ -29,6 +29,7 @@
 #include "util/parse.h"
 #include "util/status.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 enum meta_kind { META_TEXT, META_NUMBER };
 
@@ -306,15 +307,9 @@ static int on_binary(void *ctx, const struct rec_binary *b)
 	struct strbuf key = STRBUF_INIT;
 	uint32_t i;
 
-	if (in->nr_bin_keys == in->alloc_bin_keys) {
-		size_t n = in->alloc_bin_keys ? in->alloc_bin_keys * 2 : 64;
-		char **nk = reallocarray(in->bin_keys, n, sizeof(*nk));
-
-		if (!nk)
-			return w->err = -ENOMEM;
-		in->bin_keys = nk;
-		in->alloc_bin_keys = n;
-	}
+	if (vec__grow(&in->bin_keys, &in->alloc_bin_keys, in->nr_bin_keys + 1,
+		      sizeof(*in->bin_keys)))
+		return w->err = -ENOMEM;
 	if (b->build_id_len)
 		for (i = 0; i < b->build_id_len && i < REC_BUILD_ID_MAX; i++)
 			strbuf_addf(&key, "%02x", b->build_id[i]);

@@ -17,6 +17,7 @@
 #include "report/output/fold.h"
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
+#include "util/vec.h"
 
 int view__parse_numa_map(const char *map, int32_t **cpu_node, size_t *nr)
 {
@@ -292,20 +293,11 @@ int func_tab__stack(struct func_tab *ft, const struct sym_stack *st, uint32_t *l
 
 int func_tab__grow_counts(const struct func_tab *ft, uint64_t **counts, size_t *alloc)
 {
-	size_t n = func_tab__nr(ft), a;
-	uint64_t *p;
+	size_t n = func_tab__nr(ft), had = *alloc;
 
-	if (n <= *alloc)
-		return 0;
-	a = *alloc ? *alloc : 256;
-	while (a < n)
-		a *= 2;
-	p = reallocarray(*counts, a, sizeof(*p));
-	if (!p)
+	if (vec__grow(counts, alloc, n, sizeof(**counts)))
 		return -ENOMEM;
-	memset(p + *alloc, 0, (a - *alloc) * sizeof(*p));
-	*counts = p;
-	*alloc = a;
+	memset(*counts + had, 0, (*alloc - had) * sizeof(**counts));
 	return 0;
 }
 
