@@ -132,6 +132,7 @@ static void print_help(FILE *f)
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* One line, as every failure; the synopsis is --help's (report does the same). */
 static int usage_error(const char *fmt, ...)
 {
 	char msg[512];
@@ -141,7 +142,6 @@ static int usage_error(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	pr_err("%s", msg);
-	fprintf(stderr, "%s\n", usage_line);
 	return EXIT_USAGE;
 }
 
@@ -329,9 +329,11 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			print_help(stdout);
 			return -1;
 		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
+			return usage_error("option '%s' needs a value (see 'eprof record --help')",
+					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return usage_error("unknown option '%s' (see 'eprof record --help')",
+					   argv[optind - 1]);
 		}
 	}
 	if (thresh_given && !o->off_cpu)

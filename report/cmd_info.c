@@ -97,7 +97,7 @@ struct info {
 	bool has_unwind;		/* the recording has a totals row */
 	struct rec_unwind unw;		/* totals (path not kept) */
 	struct info_unwind *unw_bins;
-	size_t nr_unw_bins;
+	size_t nr_unw_bins, alloc_unw_bins;
 	bool finished;
 	char *meta[NR_META];		/* NULL when absent */
 	uint64_t samples;
@@ -165,10 +165,9 @@ static int on_unwind(void *ctx, const struct rec_unwind *u)
 		in->unw.path = "";
 		return 0;
 	}
-	b = reallocarray(in->unw_bins, in->nr_unw_bins + 1, sizeof(*b));
-	if (!b)
+	if (vec__grow(&in->unw_bins, &in->alloc_unw_bins, in->nr_unw_bins + 1,
+		      sizeof(*in->unw_bins)))
 		return pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
-	in->unw_bins = b;
 	b = &in->unw_bins[in->nr_unw_bins];
 	memset(b, 0, sizeof(*b));
 	b->u = *u;
