@@ -17,6 +17,7 @@
 
 #include "format/internal.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* Rows per chunk a reader accepts (a commit's worth is far less). */
 #define REC_READ_MAX_THREAD_CGROUPS	(1u << 22)
@@ -50,7 +51,7 @@ int recording__add_cgroup(struct recording *rec, const struct rec_cgroup *c)
 		pr_err("'%s': cgroup %" PRIu64 ": bad id or path", rec->path, c->id);
 		return -EINVAL;
 	}
-	if (codec__grow((void **)&w->cgroups, &w->cap_cgroups, w->nr_cgroups + 1,
+	if (vec__grow(&w->cgroups, &w->cap_cgroups, w->nr_cgroups + 1,
 			sizeof(*w->cgroups)))
 		return oom(rec);
 	p = &w->cgroups[w->nr_cgroups];
@@ -73,7 +74,7 @@ int recording__add_thread_cgroup(struct recording *rec, const struct rec_thread_
 		pr_err("'%s': cgroup row of thread %" PRIu32 ": bad value", rec->path, t->tid);
 		return -EINVAL;
 	}
-	if (codec__grow((void **)&w->thread_cgroups, &w->cap_thread_cgroups,
+	if (vec__grow(&w->thread_cgroups, &w->cap_thread_cgroups,
 			w->nr_thread_cgroups + 1, sizeof(*w->thread_cgroups)))
 		return oom(rec);
 	w->thread_cgroups[w->nr_thread_cgroups++] = *t;
@@ -290,7 +291,7 @@ static int read_chunk(struct recording *rec, int64_t id, int64_t n,
 	if ((uint64_t)n > buf->len / TCG_COLUMNS)
 		return rec_damaged(rec, "thread_cgroup_chunk chunk %" PRId64 ": %" PRId64 " rows "
 				   "cannot fit in %zu bytes", id, n, buf->len);
-	if (codec__grow((void **)rows, cap, (size_t)n, sizeof(**rows)))
+	if (vec__grow(rows, cap, (size_t)n, sizeof(**rows)))
 		return pr_errno(-ENOMEM, "'%s': reading cgroup rows", rec->path);
 	if (rec_decode_thread_cgroups(buf->data, buf->len, *rows, (size_t)n))
 		return rec_damaged(rec, "thread_cgroup_chunk chunk %" PRId64 ": rows do not "

@@ -31,6 +31,7 @@
 #include "format/recording.h"
 #include "record/cgroup.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define CGROUP2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC, linux/magic.h */
 
@@ -184,15 +185,9 @@ static int name_cgroup(struct cgroup_log *cl, struct recording *rec, uint64_t id
 		uint64_t idx = 0;
 
 		if (!lookup_path(cl, id, path, sizeof(path))) {
-			if (cl->nr_paths == cl->alloc_paths) {
-				size_t na = cl->alloc_paths ? 2 * cl->alloc_paths : 16;
-				char **np = reallocarray(cl->paths, na, sizeof(*np));
-
-				if (!np)
-					return -ENOMEM;
-				cl->paths = np;
-				cl->alloc_paths = na;
-			}
+			if (vec__grow(&cl->paths, &cl->alloc_paths, cl->nr_paths + 1,
+				      sizeof(*cl->paths)))
+				return -ENOMEM;
 			cl->paths[cl->nr_paths] = strdup(path);
 			if (!cl->paths[cl->nr_paths])
 				return -ENOMEM;
