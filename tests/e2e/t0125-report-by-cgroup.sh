@@ -4,10 +4,11 @@
 # of their own CPU time (known_split counts its own clock), each in its own
 # cgroup v2 directory, are recorded with -a; --by cgroup must name both
 # cgroups by path and split their samples 2:1 (within 4 points) in the
-# folded stacks, the top table and the flame graph, with the workload under
-# each. record --cgroup A of the same pair must give samples of A alone. A
-# v1 file has no cgroup data: one warning line, everything under
-# "[unknown cgroup]".
+# folded stacks, with the workload under each, and the same counts in the
+# top table and the pprof labels (read back by go tool pprof where it is);
+# the flame graph and the HTML page show both. record --cgroup A with both
+# busy must give samples of A alone. A v1 file has no cgroup data: one
+# warning line, everything under "[unknown cgroup]".
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 
@@ -85,6 +86,34 @@ awk -v p="## /$A:" 'index($0, p) == 1 { f = 1; next } /^## / { f = 0 } f' "$TMP/
 "$EPROF" report -i "$TMP/r.eprof" --svg "$TMP/r.svg" --by cgroup 2>"$TMP/err" ||
 	{ cat "$TMP/err"; fail "report --svg --by cgroup failed"; }
 grep -q "/$A" "$TMP/r.svg" && grep -q "/$B" "$TMP/r.svg" || fail "the flame graph lacks the cgroups"
+
+# the HTML page: the cgroups are its root-level frames
+"$EPROF" report -i "$TMP/r.eprof" --html "$TMP/r.html" --by cgroup 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "report --html --by cgroup failed"; }
+grep -q "/$A" "$TMP/r.html" && grep -q "/$B" "$TMP/r.html" || fail "the HTML page lacks the cgroups"
+
+# pprof: every sample labelled with its cgroup; go tool pprof -tags gives the same split
+"$EPROF" report -i "$TMP/r.eprof" --pprof "$TMP/r.pb.gz" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "report --pprof failed"; }
+if command -v go >/dev/null 2>&1; then
+	go tool pprof -tags -symbolize=none -sample_index=samples "$TMP/r.pb.gz" >"$TMP/tags" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; fail "go tool pprof -tags cannot read it"; }
+	# "   1226 (66.47%): /eprof-test-A-123" in the cgroup block: the shares, whatever the units
+	tag_pct() {
+		awk -v p="/$1" '/^ *cgroup:/ { f = 1; next } /^ *[a-z_]+:/ { f = 0 }
+			f && $NF == p && match($0, /\( *[0-9.]+%/) {
+				v = substr($0, RSTART + 1, RLENGTH - 2); gsub(/ /, "", v); print v
+			}' "$TMP/tags"
+	}
+	pa=$(tag_pct "$A")
+	pb=$(tag_pct "$B")
+	[ -n "$pa" ] && [ -n "$pb" ] || { cat "$TMP/tags" >&2; fail "pprof has no cgroup tags of the pair"; }
+	say "pprof tags: /$A $pa%, /$B $pb% of all samples"
+	check_share "pprof: /$A of both" "$(awk -v a="$pa" -v b="$pb" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')" \
+		"$(share_pct "$ao" $((ao + bo)))" 1	# pprof rounds its shares of all to 0.01%
+else
+	say "no go tool: the pprof labels are not read back"
+fi
 
 # record --cgroup A with both cgroups busy: only A's samples in the file
 spin "$A" 60000

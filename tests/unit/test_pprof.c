@@ -672,6 +672,11 @@ static void profile_decodes_with_deduplicated_tables(void)
 	CHECK(lab && lab->num == 0 && dec_str_is(d, lab->unit, "id"));
 	lab = dec_label(d, &d->samples[1], "tid");
 	CHECK(lab && lab->num == 101);
+	/* a cgroup only where one was given: a string label with its path */
+	CHECK(!dec_label(d, &d->samples[0], "cgroup"));
+	CHECK_EQ_U64(d->samples[1].nr_labels, 5);
+	lab = dec_label(d, &d->samples[1], "cgroup");
+	CHECK(lab && dec_str_is(d, lab->str, "/system.slice"));
 	CHECK_EQ_U64(d->samples[1].values[0], 20);
 	/* the unlabelled sample has no labels; the idle one has pid 0, cpu 1, no comm */
 	CHECK_EQ_U64(d->samples[2].values[0], 10);
