@@ -130,6 +130,9 @@ struct info {
 	uint64_t oc_intervals, oc_summed;	/* kept one by one, summed */
 	uint64_t oc_state_ns[REC_OFFCPU_STATES];
 	struct rec_offcpu_loss oc_loss;	/* summed */
+	/* which cgroup threads ran in (v2): shown only for recordings that have it */
+	bool has_cgroups;
+	uint64_t cgroups_named, cgroup_rows;
 };
 
 static void info__release(struct info *in)
@@ -239,6 +242,24 @@ static int on_offcpu_sum(void *ctx, const struct rec_offcpu_sum *o)
 
 	in->oc_summed += o->count;
 	in->oc_state_ns[o->state] += o->total_ns;
+	return 0;
+}
+
+static int on_cgroup(void *ctx, const struct rec_cgroup *c)
+{
+	struct info *in = ctx;
+
+	(void)c;
+	in->cgroups_named++;
+	return 0;
+}
+
+static int on_thread_cgroup(void *ctx, const struct rec_thread_cgroup *t)
+{
+	struct info *in = ctx;
+
+	(void)t;
+	in->cgroup_rows++;
 	return 0;
 }
 
@@ -487,6 +508,11 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 		err = recording__for_each_offcpu_sum(rec, on_offcpu_sum, in);
 	if (!err)
 		err = recording__offcpu_loss_total(rec, &in->oc_loss);
+	in->has_cgroups = recording__has_cgroups(rec);
+	if (!err)
+		err = recording__for_each_cgroup(rec, on_cgroup, in);
+	if (!err)
+		err = recording__for_each_thread_cgroup(rec, on_thread_cgroup, in);
 	if (!err)
 		err = recording__for_each_sample(rec, on_sample, &w);
 	if (!err)
@@ -721,6 +747,9 @@ static void print_text(const struct info *in, FILE *f)
 			(double)in->oc_state_ns[REC_OFFCPU_RUNNABLE] / 1e9, in->oc_loss.lost,
 			(double)in->oc_loss.lost_ns / 1e9, in->oc_loss.untracked,
 			in->oc_loss.lost_stacks);
+	if (in->has_cgroups)
+		fprintf(f, "%-22s %" PRIu64 " named, %" PRIu64 " thread rows\n", "cgroups",
+			in->cgroups_named, in->cgroup_rows);
 	print_ticks_text(in, f);
 	fprintf(f, "\nbinaries: %zu\n", in->nr_bins);
 	if (!in->nr_bins)
@@ -909,6 +938,9 @@ static void print_json(const struct info *in, FILE *f)
 			in->oc_summed, in->oc_state_ns[REC_OFFCPU_BLOCKED],
 			in->oc_state_ns[REC_OFFCPU_RUNNABLE], in->oc_loss.lost, in->oc_loss.lost_ns,
 			in->oc_loss.untracked, in->oc_loss.lost_stacks);
+	if (in->has_cgroups)
+		fprintf(f, ",\"cgroups\":{\"named\":%" PRIu64 ",\"thread_rows\":%" PRIu64 "}",
+			in->cgroups_named, in->cgroup_rows);
 	fputs(",\"jit_map_cuts\":[", f);
 	for (i = 0; i < in->nr_cuts; i++) {
 		const struct rec_jit_cut *c = &in->cuts[i].c;

@@ -87,6 +87,10 @@ awk -v p="## /$A:" 'index($0, p) == 1 { f = 1; next } /^## / { f = 0 } f' "$TMP/
 	{ cat "$TMP/err"; fail "report --svg --by cgroup failed"; }
 grep -q "/$A" "$TMP/r.svg" && grep -q "/$B" "$TMP/r.svg" || fail "the flame graph lacks the cgroups"
 
+# info counts the names (the root, A, B at least) and the threads' rows
+named=$("$EPROF" info "$TMP/r.eprof" | awk '/^cgroups / { print $2 }')
+[ "${named:-0}" -ge 3 ] || { "$EPROF" info "$TMP/r.eprof" >&2; fail "info names ${named:-no} cgroups"; }
+
 # the HTML page: the cgroups are its root-level frames
 "$EPROF" report -i "$TMP/r.eprof" --html "$TMP/r.html" --by cgroup 2>"$TMP/err" ||
 	{ cat "$TMP/err"; fail "report --html --by cgroup failed"; }
