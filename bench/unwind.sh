@@ -12,10 +12,17 @@
 #      --call-graph dwarf (its file size and report time too);
 #   4. table build time and memory for libc, python3 and cc1.
 # usage: bench/unwind.sh BUILD_DIR [OUT.md]   (as root; prints Markdown)
+# Environment: SECTIONS=1 runs section 1 only (default: all); REPS=N repeats
+# section 1 N times; BASE=PATH/TO/eprof measures a second eprof (another
+# build) in section 1 too, interleaved with this one, so that a change to
+# the walker is compared with its base under the same load.
 set -u
 B=${1:?usage: bench/unwind.sh BUILD_DIR [OUT.md]}
 OUT=${2:-/dev/stdout}
 E=$B/eprof
+SECTIONS=${SECTIONS:-1234}
+REPS=${REPS:-1}
+BASE=${BASE:-}
 W=$B/tests/workloads
 CFI=$B/tests/helper/cfi-dump
 T=$(mktemp -d /tmp/eprof-bench-unwind.XXXXXX)
@@ -50,7 +57,7 @@ prog_id() { sed -n 's/.*sampler program id \([0-9]*\).*/\1/p' "$1" | tail -1; }
 # second recorder, of a sleeping process, measures what such a tick costs in
 # the same seconds, and that is taken off.
 bpf_cost() {
-	local mode=$1 depth=$2 pid idle rp ip id iid a b ia ib
+	local mode=$1 depth=$2 E=${3:-$E} pid idle rp ip id iid a b ia ib
 	"$W/threads_deep" 30000 "$depth" 0 &
 	pid=$!
 	sleep 60 &
@@ -88,21 +95,39 @@ sysctl -qw kernel.bpf_stats_enabled=1
 {
 echo "## --call-graph dwarf (bench/unwind.sh, $(date -u +%F), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
+case $SECTIONS in *1*)
 echo "### 1. BPF run time of the sampler per tick (ns), same depth"
 echo
-echo "| user depth | fp (ns) | dwarf (ns) | dwarf/fp | samples (fp, dwarf) | filtered tick (fp, dwarf) |"
-echo "|---|---|---|---|---|---|"
-for depth in 20 60 200; do
-	read -r fp nfp ffp < <(bpf_cost fp "$depth")
-	read -r dw ndw fdw < <(bpf_cost dwarf "$depth")
-	shown=$depth; [ "$depth" -gt 120 ] && shown="127 (cut)"
-	echo "| $shown | $fp | $dw | $(ratio "$dw" "$fp") | $nfp, $ndw | $ffp, $fdw |"
+if [ -n "$BASE" ]; then
+	echo "| rep | user depth | base fp | base dwarf | base dwarf/fp | fp (ns) | dwarf (ns) | dwarf/fp | load |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+else
+	echo "| rep | user depth | fp (ns) | dwarf (ns) | dwarf/fp | samples (fp, dwarf) | filtered tick (fp, dwarf) |"
+	echo "|---|---|---|---|---|---|---|"
+fi
+for rep in $(seq "$REPS"); do
+	for depth in 20 60 200; do
+		shown=$depth; [ "$depth" -gt 120 ] && shown="127 (cut)"
+		if [ -n "$BASE" ]; then
+			read -r bfp _ _ < <(bpf_cost fp "$depth" "$BASE")
+			read -r fp _ _ < <(bpf_cost fp "$depth")
+			read -r bdw _ _ < <(bpf_cost dwarf "$depth" "$BASE")
+			read -r dw _ _ < <(bpf_cost dwarf "$depth")
+			echo "| $rep | $shown | $bfp | $bdw | $(ratio "$bdw" "$bfp") | $fp | $dw | $(ratio "$dw" "$fp") | $(cut -d' ' -f1 /proc/loadavg) |"
+			continue
+		fi
+		read -r fp nfp ffp < <(bpf_cost fp "$depth")
+		read -r dw ndw fdw < <(bpf_cost dwarf "$depth")
+		echo "| $rep | $shown | $fp | $dw | $(ratio "$dw" "$fp") | $nfp, $ndw | $ffp, $fdw |"
+	done
 done
 echo
 echo "Per sample of the recursion: the program's run time over 3 s, less what the"
 echo "ticks of other tasks cost (they return at the target filter; a second"
 echo "recorder of a sleeping process measures that in the same seconds)."
 echo
+;; esac
+case $SECTIONS in *[234]*) ;; *) exit 0 ;; esac
 echo "### 2-3. xz -9 on 2.4 MB at 999 Hz: slowdown, size, completeness"
 echo
 echo "| recorder | wall (s) | slowdown | file bytes | bytes/sample | complete stacks | report (s) |"
