@@ -223,8 +223,13 @@ static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, voi
 	__builtin_memset(&st->key, 0, sizeof(st->key));
 	f = BPF_CORE_READ(vma, vm_file);
 	st->file = (__u64)f;
-	if (!f)
+	if (!f) {
+		if (st->start == (__u64)BPF_CORE_READ(vma, vm_mm, context.vdso)) {
+			st->key.ino = UNW_VDSO_INO;	/* events.h: the vDSO's key */
+			st->key.ctime_ns = st->end - st->start;
+		}
 		return 0;
+	}
 	ino = BPF_CORE_READ(f, f_inode);
 	if (!ino)
 		return 0;
