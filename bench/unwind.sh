@@ -12,8 +12,9 @@
 #      --call-graph dwarf (its file size and report time too);
 #   4. table build time and memory for libc, python3 and cc1.
 # usage: bench/unwind.sh BUILD_DIR [OUT.md]   (as root; prints Markdown)
-# Environment: SECTIONS=1 runs section 1 only (default: all); REPS=N repeats
-# section 1 N times; BASE=PATH/TO/eprof measures a second eprof (another
+#   5. slowdown at 999 Hz against perf record -g, REPS interleaved rounds.
+# Environment: SECTIONS=15 runs sections 1 and 5 only (default: 1234); REPS=N
+# repeats sections 1 and 5 N times; BASE=PATH/TO/eprof measures a second eprof (another
 # build) in section 1 too, interleaved with this one, so that a change to
 # the walker is compared with its base under the same load.
 set -u
@@ -28,8 +29,12 @@ CFI=$B/tests/helper/cfi-dump
 T=$(mktemp -d /tmp/eprof-bench-unwind.XXXXXX)
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 trap 'sysctl -qw kernel.bpf_stats_enabled=$old_stats; rm -rf "$T"' EXIT
+# perf 6.1 aborts in record when another tool's BPF programs are loaded
+# (util/build-id.c) unless it skips BPF events and build-ids.
+PERF_FLAGS="--no-bpf-event --no-buildid"
 have_perf=0
-command -v perf >/dev/null && perf record -q -e cpu-clock -o "$T/probe" true 2>/dev/null && have_perf=1
+command -v perf >/dev/null && perf record -q -e cpu-clock $PERF_FLAGS -o "$T/probe" true 2>/dev/null &&
+	have_perf=1
 
 now() { date +%s.%N; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
@@ -127,7 +132,7 @@ echo "ticks of other tasks cost (they return at the target filter; a second"
 echo "recorder of a sleeping process measures that in the same seconds)."
 echo
 ;; esac
-case $SECTIONS in *[234]*) ;; *) exit 0 ;; esac
+case $SECTIONS in *[23]*)
 echo "### 2-3. xz -9 on 2.4 MB at 999 Hz: slowdown, size, completeness"
 echo
 echo "| recorder | wall (s) | slowdown | file bytes | bytes/sample | complete stacks | report (s) |"
@@ -146,7 +151,7 @@ for mode in dwarf fp; do
 done
 if [ $have_perf = 1 ]; then
 	for cg in fp dwarf; do
-		t0=$(now); perf record -q -e cpu-clock -F 999 --call-graph $cg -o "$T/perf-$cg.data" -- xz -9 -c "$T/input" >/dev/null 2>&1; t1=$(now)
+		t0=$(now); perf record -q -e cpu-clock -F 999 --call-graph $cg $PERF_FLAGS -o "$T/perf-$cg.data" -- xz -9 -c "$T/input" >/dev/null 2>&1; t1=$(now)
 		wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 		size=$(stat -c %s "$T/perf-$cg.data" 2>/dev/null || echo 0)
 		t0=$(now)
@@ -168,6 +173,8 @@ echo
 echo "Completeness: stacks of xz with an entry frame (_start, __libc_start_main, ...)."
 echo "perf's report time is \`perf script\` (its unwinding happens there)."
 echo
+;; esac
+case $SECTIONS in *4*)
 echo "### 4. Table build (elf/cfi.c) and kernel memory (rows x 16 B)"
 echo
 echo "| binary | rows | build (ms) | memory (KiB) |"
@@ -180,4 +187,40 @@ for f in /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11 \
 done
 echo
 echo "Build time is cfi-dump's whole run (it also prints every row)."
+echo
+;; esac
+case $SECTIONS in *5*)
+echo "### 5. Slowdown at 999 Hz against perf record -g, $REPS interleaved rounds"
+echo
+# Whole-command wall time of xz -9 on the input, bare and under each
+# recorder, one after the other in every round (never two recorders at
+# once), so that each round sees the same load; medians over the rounds.
+for rep in $(seq "$REPS"); do
+	for who in none dwarf fp perf-g; do
+		t0=$(now)
+		case $who in
+		none) xz -9 -c "$T/input" >/dev/null ;;
+		dwarf | fp) "$E" record -F 999 --call-graph $who -o "$T/s.eprof" -- xz -9 -c "$T/input" >/dev/null 2>"$T/s.err" ;;
+		perf-g) [ $have_perf = 1 ] && perf record -q -e cpu-clock -F 999 -g $PERF_FLAGS -o "$T/s.data" -- \
+			xz -9 -c "$T/input" >/dev/null 2>&1 ;;
+		esac
+		t1=$(now)
+		echo "$who $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" >>"$T/slow"
+	done
+done
+awk -v reps="$REPS" 'function med(w,   n, i, j, t, a) { n = 0; for (i = 1; i <= N; i++) if (who[i] == w) a[++n] = s[i]
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{ who[++N] = $1; s[N] = $2 }
+	END { b = med("none"); p = med("perf-g")
+		print "| recorder | median wall (s) | slowdown | against perf record -g |"
+		print "|---|---|---|---|"
+		split("none dwarf fp perf-g", order, " ")
+		name["none"] = "none"; name["dwarf"] = "eprof record (dwarf, the default)"
+		name["fp"] = "eprof record --call-graph fp"; name["perf-g"] = "perf record -g"
+		for (k = 1; k <= 4; k++) { m = med(order[k])
+			printf "| %s | %.3f | %.2fx | %.2fx |\n", name[order[k]], m, m / b, (p > 0 ? m / p : 0) } }' "$T/slow"
+echo
+echo "Load before and after: see the heading; $(cut -d' ' -f1-3 /proc/loadavg) at the end."
+;; esac
 } >"$OUT"
