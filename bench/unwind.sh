@@ -71,7 +71,12 @@ bpf_cost() {
 	rp=$!
 	"$E" record -v -v -F 999 --call-graph "$mode" -p "$idle" -d 30 -o "$T/i.eprof" 2>"$T/i.err" &
 	ip=$!
-	sleep 2
+	# both loaded (slow on a busy machine), then a second for a steady state
+	for _ in $(seq 40); do
+		[ -n "$(prog_id "$T/c.err")" ] && [ -n "$(prog_id "$T/i.err")" ] && break
+		sleep 0.5
+	done
+	sleep 1
 	id=$(prog_id "$T/c.err")
 	iid=$(prog_id "$T/i.err")
 	a=$(prog_stat "${id:-0}"); ia=$(prog_stat "${iid:-0}")

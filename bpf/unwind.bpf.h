@@ -32,6 +32,13 @@
  *   - CFA from rsp, rbp or rbx; return address at CFA - 8; rbp and rbx
  *     unchanged or saved at CFA + n; the caller's rsp is the CFA. PLT stubs, signal
  *     trampolines and the outermost frame have their own row types.
+ *   - the words a frame needs are read from a copy of the stack taken 512
+ *     bytes at a time (unw_blk_fill): a bpf_probe_read_user() costs about
+ *     80 ns on the machines measured whatever its size, mostly the call,
+ *     and a copy usually serves several frames, as stacks are walked
+ *     upward (bench/RESULTS.md, "The walker's cost, third pass");
+ *   - the vDSO has no file; its mapping gets the key events.h describes,
+ *     under which record/ loads the table of its own vDSO image.
  * Where there is no row (anonymous or JIT code, a table not built yet, a
  * gap in the CFI, a rule the walker cannot follow) it takes one
  * frame-pointer step and counts why. A file mapping without a table is
