@@ -692,5 +692,5 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 			permille % 10, sum->unw_truncated, sum->unw_fallback);
 	}
 	fputc('\n', f);
-	sym_sources__print(sum->by_source, f);
+	sym_sources__print(sum->by_source, "eprof: frames named by:", f);
 }

@@ -565,9 +565,27 @@ const char *sym_source__name(enum sym_source s)
 	return (unsigned int)s < SYM_SRC_MAX ? names[s] : "?";
 }
 
-void sym_sources__print(const uint64_t *by_source, FILE *f)
+const char *sym_source__key(enum sym_source s)
 {
-	const char *sep = "eprof: frames named by:";
+	static const char *const keys[SYM_SRC_MAX] = {
+		[SYM_SRC_UNRESOLVED] = "unresolved",
+		[SYM_SRC_ELF] = "binary",
+		[SYM_SRC_DEBUG_FILE] = "debug_file",
+		[SYM_SRC_DEBUGLINK] = "debuglink",
+		[SYM_SRC_DEBUGDATA] = "gnu_debugdata",
+		[SYM_SRC_DEBUGINFOD] = "debuginfod",
+		[SYM_SRC_EMBEDDED] = "embedded_dwarf",
+		[SYM_SRC_JIT] = "jit_map",
+		[SYM_SRC_KERNEL] = "kernel",
+		[SYM_SRC_PLT] = "plt",
+	};
+
+	return (unsigned int)s < SYM_SRC_MAX ? keys[s] : "unknown";
+}
+
+void sym_sources__print(const uint64_t *by_source, const char *lead, FILE *f)
+{
+	const char *sep = "";
 	int i;
 
 	/* unresolved last, the sources in their fixed order before it */
@@ -576,12 +594,13 @@ void sym_sources__print(const uint64_t *by_source, FILE *f)
 
 		if (!by_source[s])
 			continue;
+		if (!*sep)
+			fputs(lead, f);
 		fprintf(f, "%s %s %" PRIu64, sep, sym_source__name(s), by_source[s]);
 		sep = ",";
 	}
-	if (strcmp(sep, ","))
-		return;
-	fputc('\n', f);
+	if (*sep)
+		fputc('\n', f);
 }
 
 void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f)

@@ -55,6 +55,8 @@ enum sym_source {
 
 /* A short name of a source for reports: "binary", "debug file", ... */
 const char *sym_source__name(enum sym_source s);
+/* The same as a JSON key: "binary", "debug_file", "gnu_debugdata", ... */
+const char *sym_source__key(enum sym_source s);
 
 struct sym_frame {
 	/*
@@ -99,11 +101,11 @@ struct sym_stats {
 };
 
 /*
- * "eprof: frames named by: binary 120, .gnu_debugdata 30, unresolved 4"
- * for the non-zero counts of by_source (SYM_SRC_MAX of them); nothing
- * when all are zero.
+ * lead, then "binary 120, .gnu_debugdata 30, unresolved 4" for the
+ * non-zero counts of by_source (SYM_SRC_MAX of them), unresolved last, and
+ * a newline; nothing when all are zero.
  */
-void sym_sources__print(const uint64_t *by_source, FILE *f);
+void sym_sources__print(const uint64_t *by_source, const char *lead, FILE *f);
 
 /*
  * How a report symbolizes beyond the recording's symbols. A frame they do

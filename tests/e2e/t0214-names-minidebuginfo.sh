@@ -55,6 +55,8 @@ named=$(sed -n 's/.*\.gnu_debugdata \([0-9]*\).*/\1/p' <<<"$line")
 sum=$(sed 's/^eprof: frames named by://' <<<"$line" | tr ',' '\n' | awk '{ s += $NF } END { print s }')
 shown=$(awk '{ n = $NF; $NF = ""; k = split($0, f, ";"); s += n * (k - 1) } END { print s }' r.fold)
 [ "$sum" = "$shown" ] || fail "the counts per source ($sum) are not the frames shown ($shown)"
+"$EPROF" info --json r.eprof 2>/dev/null | grep -Eq '"frames_by_source":\{[^}]*"gnu_debugdata":'"$named"'[,}]' ||
+	fail "info --json does not count the frames .gnu_debugdata named ($named)"
 
 # a damaged MiniDebugInfo: one warning, no crash, frames unresolved
 head -c $(($(stat -c %s mini.xz) / 2)) mini.xz >bad.xz

@@ -86,4 +86,10 @@ stripped=$(awk '{ n = $NF; $NF = ""; k = split($0, f, ";");
 	for (i = 2; i <= k; i++) if (f[i] ~ /\+0x[0-9a-f]+ *$/ || f[i] ~ /^\[unknown\]/) s += n }
 	END { print s + 0 }' r.fold)
 [ "$unres" = "$stripped" ] || fail "unresolved $unres is not the stripped and unknown frames shown ($stripped)"
+# eprof info symbolizes as report does: the same counts
+"$EPROF" info r.eprof >info 2>/dev/null || fail "info failed"
+grep -q "^frames named by  *${line#eprof: frames named by: }\$" info ||
+	{ grep 'frames named' info; fail "info's counts per source are not report's ($line)"; }
+grep -Eq '^symbols stored .* [1-9][0-9]* function starts of stripped code' info ||
+	fail "info does not count the function starts stored"
 exit 0
