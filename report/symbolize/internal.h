@@ -140,13 +140,14 @@ struct symbolizer {
 
 	bool prepared;
 	struct sym_stats stats;
-	struct debuginfod_client *dic;	/* DEBUGINFOD_URLS: started at its first use */
+	struct debuginfod_client *dic;	/* started at its first use */
 	bool dic_failed;
 };
 
 /*
  * debuginfod.c: the debug file of build-id id from the servers of
- * DEBUGINFOD_URLS, through libdebuginfod's cache. 0 (*out set), -ENOENT
+ * --debuginfod=URLS or DEBUGINFOD_URLS (none with --no-debuginfod),
+ * through libdebuginfod's cache. 0 (*out set), -ENOENT
  * (none: not asked, not found, or not the recorded build-id), -ENOMEM.
  */
 int debuginfod__find(struct symbolizer *sym, const uint8_t *id, uint32_t len,
