@@ -175,6 +175,7 @@ struct recording {
 	int version;		/* user_version: 1 or 2; v2 tables exist only from 2 */
 	bool has_offcpu_tables;	/* v2 files written before off-CPU lack them */
 	bool has_mapping_chunks;	/* mapping_chunk, mapped_file: older v2 files lack them */
+	bool has_comm_chunks;	/* comm_chunk: older v2 files lack it */
 	uint64_t offcpu_thresh_ns;	/* meta off_cpu_thresh_ns; 0: no off-CPU data */
 	/*
 	 * What the metadata says that bounds the rest of the file, checked at
@@ -238,6 +239,31 @@ int rec_encode_mappings(const struct pending_mapping *m, size_t n, struct bytebu
 int rec_decode_mappings(const uint8_t *data, size_t len, struct pending_mapping *out, size_t n);
 int rec_write_mappings(struct recording *rec);
 int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx);
+
+/*
+ * The v2 chunk tables (mapping_chunk, comm_chunk) share their shape: id,
+ * a count, encoding, data. rec_write_chunk() compresses raw and inserts
+ * (count, 1, blob) with sql (three parameters), naming what on failure;
+ * rec_read_chunk_row() checks a row selected as (id, count, encoding,
+ * data): the count in 1..max, and decompresses data into rec->r.buf.
+ * Both print their errors.
+ */
+int rec_write_chunk(struct recording *rec, const char *sql, size_t n, const struct bytebuf *raw,
+		    const char *what);
+int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *table, int64_t max,
+		       int64_t *id, int64_t *n);
+
+/*
+ * format/comm.c: thread names in v2's comm_chunk, as mapping.c does
+ * mappings. rec_write_comms() writes the buffered names as one chunk
+ * (printed errors); rec_read_comm_chunks() walks the chunks. For
+ * tests/fuzz/: rec_decode_comms() decodes exactly n names or returns
+ * -EBADMSG.
+ */
+int rec_encode_comms(const struct rec_comm *c, size_t n, struct bytebuf *raw);
+int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size_t n);
+int rec_write_comms(struct recording *rec);
+int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx);
 
 /*
  * Decompresses column i of st (a BLOB of encoding enc, from row id of

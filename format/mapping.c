@@ -233,14 +233,42 @@ static int write_files(struct recording *rec)
 	return err;
 }
 
-int rec_write_mappings(struct recording *rec)
+int rec_write_chunk(struct recording *rec, const char *sql, size_t n, const struct bytebuf *raw,
+		    const char *what)
 {
-	struct writer *w = &rec->w;
-	struct bytebuf raw = { 0 };
 	sqlite3_stmt *st = NULL;
 	void *blob = NULL;
 	size_t blob_len;
 	int err, rc;
+
+	if (raw->len > CODEC_MAX_DECOMPRESSED) {
+		pr_err("'%s': %zu %s in one commit is more than a reader accepts", rec->path, n,
+		       what);
+		return -E2BIG;
+	}
+	err = codec__zstd_compress(rec->w.cctx, REC_ZSTD_LEVEL, raw->data, raw->len, &blob,
+				   &blob_len);
+	if (err)
+		return pr_errno(err, "'%s': compressing %s", rec->path, what);
+	err = rec_prepare(rec, sql, what, &st);
+	if (!err) {
+		sqlite3_bind_int64(st, 1, (int64_t)n);
+		sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE)
+			err = rec_sql_error(rec, rc, what);
+	}
+	sqlite3_finalize(st);
+	free(blob);
+	return err;
+}
+
+int rec_write_mappings(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	struct bytebuf raw = { 0 };
+	int err;
 
 	if (!w->nr_mappings)
 		return 0;
@@ -249,30 +277,8 @@ int rec_write_mappings(struct recording *rec)
 		return err;
 	if (rec_encode_mappings(w->mappings, w->nr_mappings, &raw))
 		return pr_errno(-ENOMEM, "'%s': buffering recorded data", rec->path);
-	if (raw.len > CODEC_MAX_DECOMPRESSED) {
-		pr_err("'%s': %zu mappings in one commit is more than a reader accepts", rec->path,
-		       w->nr_mappings);
-		err = -E2BIG;
-		goto out;
-	}
-	err = codec__zstd_compress(w->cctx, REC_ZSTD_LEVEL, raw.data, raw.len, &blob, &blob_len);
-	if (err) {
-		pr_errno(err, "'%s': compressing mappings", rec->path);
-		goto out;
-	}
-	err = rec_prepare(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "
-			       "VALUES (?, ?, ?)", "writing mappings", &st);
-	if (err)
-		goto out;
-	sqlite3_bind_int64(st, 1, (int64_t)w->nr_mappings);
-	sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
-	sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
-		err = rec_sql_error(rec, rc, "writing mappings");
-out:
-	sqlite3_finalize(st);
-	free(blob);
+	err = rec_write_chunk(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "
+				   "VALUES (?, ?, ?)", w->nr_mappings, &raw, "mappings");
 	bytebuf__release(&raw);
 	return err;
 }
@@ -366,6 +372,19 @@ static int load_files(struct recording *rec, struct file_list *l)
 	return err;
 }
 
+int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *table, int64_t max,
+		       int64_t *id, int64_t *n)
+{
+	*id = sqlite3_column_int64(st, 0);
+	if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+	    sqlite3_column_type(st, 2) != SQLITE_INTEGER)
+		return rec_damaged(rec, "%s row: bad header", table);
+	*n = sqlite3_column_int64(st, 1);
+	if (*n < 1 || *n > max)
+		return rec_damaged(rec, "%s chunk %" PRId64 ": bad count", table, *id);
+	return rec_unzstd_column(rec, st, 3, sqlite3_column_int64(st, 2), table, *id);
+}
+
 /* Every row of r->buf's chunk checked first: a damaged chunk hands none on. */
 static int read_chunk(struct recording *rec, const struct file_list *files, int64_t id,
 		      int64_t n, struct pending_mapping **rows, size_t *cap, rec_mapping_fn fn,
@@ -414,7 +433,7 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 	struct pending_mapping *rows = NULL;
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
-	int64_t id, n, enc;
+	int64_t id, n;
 	int err, rc = SQLITE_DONE;
 
 	err = load_files(rec, &files);
@@ -422,19 +441,7 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 		err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
 				       "ORDER BY id", "reading mappings", &st);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
-		    sqlite3_column_type(st, 2) != SQLITE_INTEGER) {
-			err = rec_damaged(rec, "mapping_chunk row: bad header");
-			break;
-		}
-		n = sqlite3_column_int64(st, 1);
-		enc = sqlite3_column_int64(st, 2);
-		if (n < 1 || n > REC_READ_MAX_MAPPINGS) {
-			err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": bad count", id);
-			break;
-		}
-		err = rec_unzstd_column(rec, st, 3, enc, "mapping_chunk", id);
+		err = rec_read_chunk_row(rec, st, "mapping_chunk", REC_READ_MAX_MAPPINGS, &id, &n);
 		if (!err)
 			err = read_chunk(rec, &files, id, n, &rows, &cap, fn, ctx);
 	}

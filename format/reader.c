@@ -397,6 +397,9 @@ int recording__for_each_comm(struct recording *rec, rec_comm_fn fn, void *ctx)
 		err = fn(ctx, &c);
 	}
 	sqlite3_finalize(st);
+	/* v1 files have only rows; v2 writers put their names in chunks */
+	if (!err && rec->has_comm_chunks)
+		err = rec_read_comm_chunks(rec, fn, ctx);
 	return err;
 }
 

@@ -518,6 +518,11 @@ static const char *const mapping_checks[][2] = {
 	{ "mapped_file", "SELECT id, path, build_id FROM mapped_file" },
 };
 
+/* The thread names' chunks: v2 files written before them have comm rows only. */
+static const char *const comm_checks[][2] = {
+	{ "comm_chunk", "SELECT id, nr_comms, encoding, data FROM comm_chunk" },
+};
+
 /*
  * A group of v2 tables added after the first v2 files: absent as a whole
  * (*has false) when its first table is, else every table must have the
@@ -577,9 +582,12 @@ static int check_tables(struct recording *rec)
 	rc = rc ?: check_optional_tables(rec, offcpu_checks,
 					 sizeof(offcpu_checks) / sizeof(*offcpu_checks),
 					 &rec->has_offcpu_tables);
-	return rc ?: check_optional_tables(rec, mapping_checks,
-					   sizeof(mapping_checks) / sizeof(*mapping_checks),
-					   &rec->has_mapping_chunks);
+	rc = rc ?: check_optional_tables(rec, mapping_checks,
+					 sizeof(mapping_checks) / sizeof(*mapping_checks),
+					 &rec->has_mapping_chunks);
+	return rc ?: check_optional_tables(rec, comm_checks,
+					   sizeof(comm_checks) / sizeof(*comm_checks),
+					   &rec->has_comm_chunks);
 }
 
 /*

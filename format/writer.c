@@ -684,18 +684,7 @@ static int write_rows(struct recording *rec)
 	size_t i;
 	int err;
 
-	err = rec_prepare(rec, "INSERT INTO comm (time, tgid, tid, comm) VALUES (?, ?, ?, ?)",
-			  "writing comms", &st);
-	for (i = 0; !err && i < w->nr_comms; i++) {
-		const struct rec_comm *c = &w->comms[i];
-
-		sqlite3_bind_int64(st, 1, (int64_t)c->time_ns);
-		sqlite3_bind_int64(st, 2, c->tgid);
-		sqlite3_bind_int64(st, 3, c->tid);
-		sqlite3_bind_text(st, 4, c->comm, -1, SQLITE_STATIC);
-		err = step_insert(rec, st, "writing comms");
-	}
-	sqlite3_finalize(st);
+	err = rec_write_comms(rec);
 	if (err)
 		return err;
 

@@ -135,3 +135,14 @@ CREATE TABLE mapping_chunk (
 	encoding	INTEGER NOT NULL,	-- 1: zstd of six varint columns (README.md)
 	data		BLOB NOT NULL		-- the encoded mappings
 );
+
+-- Thread names, one chunk per commit, columnar (README.md). v2 writers
+-- leave v1's comm table empty and store names here; readers read the comm
+-- rows first, then the chunks in id order. v2 files written before this
+-- table existed lack it and keep their names in comm rows.
+CREATE TABLE comm_chunk (
+	id		INTEGER PRIMARY KEY,	-- chunk number, in write order
+	nr_comms	INTEGER NOT NULL,	-- names in data (>= 1)
+	encoding	INTEGER NOT NULL,	-- 1: zstd of four columns (README.md)
+	data		BLOB NOT NULL		-- the encoded names
+);

@@ -421,6 +421,7 @@ static const struct rec_comm rt_comms[] = {
 	{ 10, 4242, 4242, "fifteen-chars-x" },
 	{ 20, 4242, 4243, "" },
 	{ UINT64_MAX, REC_MAX_PID, REC_MAX_PID, "max" },
+	{ 30, 0, REC_MAX_PID, "far tid" },
 };
 
 static const struct rec_mapping rt_maps[] = {
@@ -1055,6 +1056,9 @@ static bool every_line_says(const char *s, const char *what)
 #define V1_ROW	"INSERT INTO mapping (time, tgid, start_addr, end_addr, pgoff, path, build_id) " \
 		"VALUES (0, 7, 4096, 8192, 0, '/bin/v1', NULL); "
 
+/* A v1 comm row (v2 writers write none) for the lies about that table. */
+#define V1_COMM	"INSERT INTO comm (time, tgid, tid, comm) VALUES (0, 7, 7, 'v1'); "
+
 /* Each statement, applied to a fresh copy of a good file, must give -EBADMSG. */
 static void lying_columns_are_damage(void)
 {
@@ -1080,11 +1084,11 @@ static void lying_columns_are_damage(void)
 		"UPDATE stack_chunk SET last_id = last_id + 1",
 		"UPDATE stack_chunk SET last_id = 5000000000",
 		"UPDATE stack_chunk SET data = (SELECT data FROM ksym_chunk)",
-		"UPDATE comm SET comm = 'sixteen-chars-xx'",
-		"UPDATE comm SET comm = CAST(x'610062' AS TEXT)",
-		"UPDATE comm SET tgid = -1",
-		"UPDATE comm SET tid = 4294967296",
-		"UPDATE comm SET time = 1.5",
+		V1_COMM "UPDATE comm SET comm = 'sixteen-chars-xx'",
+		V1_COMM "UPDATE comm SET comm = CAST(x'610062' AS TEXT)",
+		V1_COMM "UPDATE comm SET tgid = -1",
+		V1_COMM "UPDATE comm SET tid = 4294967296",
+		V1_COMM "UPDATE comm SET time = 1.5",
 		V1_ROW "UPDATE mapping SET build_id = zeroblob(21)",
 		V1_ROW "UPDATE mapping SET build_id = x''",
 		V1_ROW "UPDATE mapping SET build_id = 'text'",
@@ -1101,6 +1105,13 @@ static void lying_columns_are_damage(void)
 		"UPDATE mapping_chunk SET encoding = 2",
 		"UPDATE mapping_chunk SET data = x'00'",
 		"UPDATE mapping_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 1)",
+		"UPDATE comm_chunk SET nr_comms = nr_comms + 1",
+		"UPDATE comm_chunk SET nr_comms = nr_comms - 1",
+		"UPDATE comm_chunk SET nr_comms = 0",
+		"UPDATE comm_chunk SET encoding = 2",
+		"UPDATE comm_chunk SET data = x'00'",
+		"UPDATE comm_chunk SET data = (SELECT data FROM mapping_chunk)",
+		"UPDATE comm_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 1)",
 		"UPDATE loss SET lost_samples = 'x'",
 		"UPDATE loss SET cpu = -1",
 		"UPDATE binary SET build_id = zeroblob(21)",
@@ -1127,7 +1138,7 @@ static void lying_columns_are_damage(void)
 		"INSERT OR REPLACE INTO meta (key, value) VALUES ('finished', '2')",
 		V1_ROW "UPDATE mapping SET end_addr = start_addr",
 		V1_ROW "UPDATE mapping SET tgid = 4194305",
-		"UPDATE comm SET tid = 4194305",
+		V1_COMM "UPDATE comm SET tid = 4194305",
 		"INSERT OR REPLACE INTO meta (key, value) VALUES ('nr_cpus', '2'); "
 		"INSERT INTO loss (time, cpu, lost_samples, lost_ustacks, lost_kstacks, "
 		"truncated_stacks, lost_sideband) VALUES (0, 2, 0, 0, 0, 0, 0)",
