@@ -279,6 +279,8 @@ int rec_write_mappings(struct recording *rec)
 		return pr_errno(-ENOMEM, "'%s': buffering recorded data", rec->path);
 	err = rec_write_chunk(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "
 				   "VALUES (?, ?, ?)", w->nr_mappings, &raw, "mappings");
+	if (!err)
+		w->mapping_chunk = sqlite3_last_insert_rowid(rec->db);
 	bytebuf__release(&raw);
 	return err;
 }
@@ -450,5 +452,76 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 	sqlite3_finalize(st);
 	free(rows);
 	file_list__release(&files);
+	return err;
+}
+
+int rec_load_bases(struct recording *rec, int64_t stack_chunk, struct rec_bases *b)
+{
+	struct bytebuf stacks = rec->r.buf;
+	struct pending_mapping *rows = NULL;
+	sqlite3_stmt *st = NULL;
+	struct cursor c;
+	uint64_t chunk;
+	size_t cap = 0, i, used;
+	int64_t id, n;
+	int err, rc;
+
+	cursor__init(&c, stacks.data, stacks.len);
+	if (cursor__varint(&c, &chunk) || chunk > INT64_MAX)
+		return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": bad mapping chunk id",
+				   stack_chunk);
+	used = stacks.len - cursor__left(&c);
+	memmove(stacks.data, stacks.data + used, stacks.len - used);
+	rec->r.buf.len -= used;
+	if (b->chunk == (int64_t)chunk)
+		return 0;
+	b->chunk = 0;
+	if (!chunk)	/* the commit wrote no mappings: no frame is coded by one */
+		return 0;
+	/* the mapping chunk is decompressed into a buffer of its own: r.buf holds the stacks */
+	memset(&rec->r.buf, 0, sizeof(rec->r.buf));
+	err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
+			       "WHERE id = ?", "reading mappings", &st);
+	if (err)
+		goto out;
+	sqlite3_bind_int64(st, 1, (int64_t)chunk);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		err = rec_damaged(rec, "stack_chunk chunk %" PRId64 ": mapping chunk %" PRIu64
+				  " does not exist", stack_chunk, chunk);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		err = rec_sql_error(rec, rc, "reading mappings");
+		goto out;
+	}
+	err = rec_read_chunk_row(rec, st, "mapping_chunk", REC_READ_MAX_MAPPINGS, &id, &n);
+	if (err)
+		goto out;
+	if ((uint64_t)n > rec->r.buf.len / MAP_COLUMNS) {
+		err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": %" PRId64 " mappings "
+				  "cannot fit in %zu bytes", id, n, rec->r.buf.len);
+		goto out;
+	}
+	if (codec__grow((void **)&rows, &cap, (size_t)n, sizeof(*rows)) ||
+	    codec__grow((void **)&b->starts, &b->cap, (size_t)n, sizeof(*b->starts))) {
+		err = pr_errno(-ENOMEM, "'%s': reading mappings", rec->path);
+		goto out;
+	}
+	if (rec_decode_mappings(rec->r.buf.data, rec->r.buf.len, rows, (size_t)n)) {
+		err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mappings do not decode "
+				  "to the %" PRId64 " in its header", id, n);
+		goto out;
+	}
+	for (i = 0; i < (size_t)n; i++)
+		b->starts[i] = rows[i].start;
+	b->nr = (size_t)n;
+	b->chunk = (int64_t)chunk;
+out:
+	sqlite3_finalize(st);
+	free(rows);
+	bytebuf__release(&rec->r.buf);
+	rec->r.buf = stacks;
+	rec->r.buf.len -= used;
 	return err;
 }
