@@ -13,7 +13,7 @@ secs=${2:-8}
 hz=${3:-999}
 out=$(mktemp -d /tmp/eprof-storm.XXXXXX)
 pids=()
-cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] && cp "$out/r.eprof" "$KEEP" 2>/dev/null; rm -rf "$out"; }
+cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] && cp "$out/r.eprof" "$KEEP" 2>/dev/null && echo "${recpid:-}" >"$KEEP.pid"; rm -rf "$out"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 sh -c 'while :; do :; done' &

@@ -905,6 +905,7 @@ static void sort_maps(struct session *s)
 	if (s->nr_maps > 1)
 		qsort(s->maps, s->nr_maps, sizeof(*s->maps), map_cmp);
 	s->maps_dirty = false;
+	s->nr_sorted_maps = s->nr_maps;
 }
 
 int capture__step(struct capture *c, struct session *s)

@@ -207,7 +207,7 @@ static void cancel_exit(struct session *s, uint32_t pid)
 static int forget_exited(struct session *s)
 {
 	struct u64map gone = U64MAP_INIT;
-	size_t i, kept = 0;
+	size_t i, kept = 0, sorted;
 	uint64_t *slot;
 	bool added;
 	int err = 0;
@@ -228,10 +228,11 @@ static int forget_exited(struct session *s)
 	s->nr_exits = kept;
 	if (!gone.nr)
 		goto out;
-	for (i = kept = 0; i < s->nr_maps; i++) {
+	for (i = kept = sorted = 0; i < s->nr_maps; i++) {
 		struct mapping *k = &s->maps[i];
 
 		if (k->written || !u64map__find(&gone, k->tgid)) {
+			sorted += i < s->nr_sorted_maps;	/* the order stays */
 			s->maps[kept++] = *k;
 			continue;
 		}
@@ -241,6 +242,7 @@ static int forget_exited(struct session *s)
 	if (kept != s->nr_maps)
 		s->maps_dirty = true;
 	s->nr_maps = kept;
+	s->nr_sorted_maps = sorted;
 	for (i = kept = 0; i < s->nr_pending_comms; i++) {
 		const struct rec_comm *c = &s->pending_comms[i];
 		uint64_t *held;
@@ -285,7 +287,7 @@ void session__release_kept(struct session *s)
 		free(s->maps[i].path);
 	free(s->maps);
 	s->maps = NULL;
-	s->nr_maps = s->alloc_maps = 0;
+	s->nr_maps = s->alloc_maps = s->nr_sorted_maps = 0;
 	free(s->pending_comms);
 	s->pending_comms = NULL;
 	free(s->exits);
@@ -296,7 +298,7 @@ void session__release_kept(struct session *s)
 int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 {
 	struct rec_mapping m;
-	size_t i, n = s->nr_maps;
+	size_t i, n = s->nr_maps, lo = 0, hi = s->nr_sorted_maps, mid;
 	int err;
 
 	const uint64_t *exec = u64map__find(&s->exec_ns, ppid);
@@ -307,10 +309,25 @@ int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, ui
 	 * A forked child shares its parent's mappings without mmap records:
 	 * those the parent had at fork time, less those its last exec replaced
 	 * (a deep make -> sh -> gcc tree would otherwise copy every ancestor's).
+	 * The parent's are found by bisection in the part capture sorted by
+	 * pid, and by a scan of those added since: a fork storm forks
+	 * thousands of times a second, and a scan of every mapping kept per
+	 * fork was the recorder's largest cost after its unwind tables.
 	 */
-	for (i = 0; i < n; i++) {
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->maps[mid].tgid < ppid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n; i++) {
 		const struct mapping *k = &s->maps[i];
 
+		if (i < s->nr_sorted_maps && k->tgid != ppid) {
+			i = s->nr_sorted_maps - 1;	/* the parent's sorted ones end here */
+			continue;
+		}
 		if (k->tgid != ppid || k->time_ns > fork_ns || k->time_ns < since)
 			continue;
 		mapping__to_rec(k, &m);	/* keeps the parent's time: its order of mappings */

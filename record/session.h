@@ -105,6 +105,7 @@ struct session {
 	struct mapping *maps;
 	size_t nr_maps, alloc_maps;
 	bool maps_dirty;		/* added to or compacted since capture sorted them */
+	size_t nr_sorted_maps;		/* maps[0 .. this) are still in capture's order */
 	struct rec_comm *pending_comms;
 	size_t nr_pending_comms, alloc_pending_comms;
 	struct u64map held_comms;	/* tgid -> rows of it in pending_comms */

@@ -725,6 +725,9 @@ const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR] = {
 	{ "mapping_chunk", 4, "INSERT INTO mapping_chunk (id, nr_mappings, encoding, data) "
 			      "VALUES (?, ?, ?, ?)",
 	  "SELECT id, nr_mappings, encoding, data FROM mapping_chunk", 3 },
+	{ "comm_chunk", 4, "INSERT INTO comm_chunk (id, nr_comms, encoding, data) "
+			   "VALUES (?, ?, ?, ?)",
+	  "SELECT id, nr_comms, encoding, data FROM comm_chunk", 3 },
 };
 
 struct input {
