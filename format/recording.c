@@ -337,9 +337,11 @@ int recording__create(const char *path, struct recording **out)
 	 * has every write), only a power cut could cost the last commit. The
 	 * schema is written without a journal: SQLite deletes any journal next
 	 * to a database of zero pages (ours too), and a recorder killed before
-	 * the schema is written has recorded nothing.
+	 * the schema is written has recorded nothing. Pages are SQLite's
+	 * smallest: every table's last page and every BLOB's last overflow
+	 * page is half empty on average (schema/README.md).
 	 */
-	err = exec_sql(rec, "PRAGMA page_size = 1024; PRAGMA journal_mode = OFF;"
+	err = exec_sql(rec, "PRAGMA page_size = 512; PRAGMA journal_mode = OFF;"
 			    "PRAGMA synchronous = NORMAL;", "setting up the database");
 	if (err)
 		goto out;

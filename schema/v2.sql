@@ -3,6 +3,9 @@
 -- followed by this file, with PRAGMA user_version = 2. A v1 file has none of
 -- these tables; readers treat them as absent ("not recorded"), never as
 -- damage, so every v1 recording still reports exactly as before.
+-- v2 writers write v1's stack_chunk with encoding 2 (README.md: coded by
+-- the commit's mappings, compressed after the chunk before), leave its
+-- mapping and comm tables empty for mapping_chunk and comm_chunk below.
 
 -- How user stacks were unwound (record --call-graph dwarf): one row with the
 -- recording's totals (path ''), then one row per binary that walks ended in
