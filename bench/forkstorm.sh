@@ -23,7 +23,7 @@ pids+=($!)
 sh -c 'while :; do /bin/echo x >/dev/null; done' &
 pids+=($!)
 sleep 1
-/usr/bin/time -v -o "$out/time" "$eprof" record -a -F "$hz" -d "$secs" -o "$out/r.eprof" \
+/usr/bin/time -v -o "$out/time" "$eprof" record -a -F "$hz" -d "$secs" ${RECORD_ARGS:-} -o "$out/r.eprof" \
 	2>"$out/err" &
 timer=$!
 recpid=

@@ -17,6 +17,7 @@
 
 #include "format/internal.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* Names per chunk a reader accepts (a commit's worth is far less). */
 #define REC_READ_MAX_COMMS	(1u << 22)
@@ -126,7 +127,7 @@ int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx)
 					  "cannot fit in %zu bytes", id, n, rec->r.buf.len);
 			break;
 		}
-		if (codec__grow((void **)&rows, &cap, (size_t)n, sizeof(*rows))) {
+		if (vec__grow(&rows, &cap, (size_t)n, sizeof(*rows))) {
 			err = pr_errno(-ENOMEM, "'%s': reading thread names", rec->path);
 			break;
 		}

@@ -47,7 +47,7 @@ named() {
 	END { printf "%d %d\n", n, t }'
 }
 
-"$EPROF" record -v -a -F 499 -d 3 -o "$TMP/r.eprof" 2>"$TMP/rec.err" ||
+"$EPROF" record -v -a -F 499 -d 5 -o "$TMP/r.eprof" 2>"$TMP/rec.err" ||
 	{ cat "$TMP/rec.err"; fail "record failed"; }
 grep -E '^eprof: (recorded|captured)' "$TMP/rec.err"
 line=$(grep -o '[0-9]* mappings stored ([0-9]* of processes without samples forgotten)' \
