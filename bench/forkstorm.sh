@@ -7,6 +7,8 @@
 # each table, the processes recorded, the recorder's own share of the
 # samples (those of eprof's pid, all its threads, over all of them) and its peak RSS
 # (/usr/bin/time -v). Everything it starts is killed on exit.
+# KEEP=FILE keeps the recording as FILE and the recorder's pid in FILE.pid;
+# RECORD_ARGS adds options to eprof record (e.g. "--call-graph fp").
 set -u
 eprof=${1:?usage: forkstorm.sh EPROF [SECONDS] [HZ]}
 secs=${2:-8}
@@ -53,6 +55,7 @@ printf 'recorder: %s samples (%.1f%%), peak RSS %s KiB, CPU %s s\n' "$self" \
 	"$(echo "100 * $self / $total" | bc -l)" "$rss" "$cpu"
 sqlite3 "$out/r.eprof" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC" 2>/dev/null |
 	awk -F'|' '{ printf "  %-28s %10d bytes\n", $1, $2 }'
-for t in mapping comm; do
-	printf '  rows %-10s %s\n' "$t" "$(sqlite3 "$out/r.eprof" "SELECT count(*) FROM $t")"
+for q in "mappings|SELECT sum(nr_mappings) FROM mapping_chunk" "files|SELECT count(*) FROM mapped_file" \
+	"names|SELECT sum(nr_comms) FROM comm_chunk" "stacks|SELECT sum(nr_stacks) FROM stack_chunk"; do
+	printf '  rows %-10s %s\n' "${q%%|*}" "$(sqlite3 "$out/r.eprof" "${q#*|}" 2>/dev/null)"
 done
