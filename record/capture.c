@@ -1004,6 +1004,7 @@ static void sort_maps(const struct capture_source *s)
 	if (s->maps->nr > 1)
 		qsort(s->maps->v, s->maps->nr, sizeof(*s->maps->v), map_cmp);
 	s->maps->dirty = false;
+	s->maps->nr_sorted = s->maps->nr;
 }
 
 int capture__step(struct capture *c, const struct capture_source *s)
