@@ -205,40 +205,20 @@ int rec_write_cgroups(struct recording *rec)
 {
 	struct writer *w = &rec->w;
 	struct bytebuf raw = { 0 };
-	sqlite3_stmt *st = NULL;
-	void *blob = NULL;
-	size_t blob_len;
-	int err, rc;
+	int err;
 
 	err = write_names(rec);
 	if (err || !w->nr_thread_cgroups)
 		return err;
-	if (rec_encode_thread_cgroups(w->thread_cgroups, w->nr_thread_cgroups, &raw))
-		return oom(rec);
 	if (w->nr_thread_cgroups > REC_READ_MAX_THREAD_CGROUPS) {
 		pr_err("'%s': %zu cgroup rows in one commit is more than a reader accepts",
 		       rec->path, w->nr_thread_cgroups);
-		err = -E2BIG;
-		goto out;
+		return -E2BIG;
 	}
-	err = codec__zstd_compress(w->cctx, REC_ZSTD_LEVEL, raw.data, raw.len, &blob, &blob_len);
-	if (err) {
-		pr_errno(err, "'%s': compressing cgroup rows", rec->path);
-		goto out;
-	}
-	err = rec_prepare(rec, "INSERT INTO thread_cgroup_chunk (nr_rows, encoding, data) "
-			       "VALUES (?, ?, ?)", "writing cgroup rows", &st);
-	if (err)
-		goto out;
-	sqlite3_bind_int64(st, 1, (int64_t)w->nr_thread_cgroups);
-	sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
-	sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
-		err = rec_sql_error(rec, rc, "writing cgroup rows");
-out:
-	sqlite3_finalize(st);
-	free(blob);
+	if (rec_encode_thread_cgroups(w->thread_cgroups, w->nr_thread_cgroups, &raw))
+		return oom(rec);
+	err = rec_write_chunk(rec, "INSERT INTO thread_cgroup_chunk (nr_rows, encoding, data) "
+				   "VALUES (?, ?, ?)", w->nr_thread_cgroups, &raw, "cgroup rows");
 	bytebuf__release(&raw);
 	return err;
 }
@@ -314,7 +294,7 @@ int recording__for_each_thread_cgroup(struct recording *rec, rec_thread_cgroup_f
 	struct rec_thread_cgroup *rows = NULL;
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
-	int64_t id, n, enc;
+	int64_t id, n;
 	int err, rc = SQLITE_DONE;
 
 	if (!recording__has_cgroups(rec))
@@ -322,19 +302,8 @@ int recording__for_each_thread_cgroup(struct recording *rec, rec_thread_cgroup_f
 	err = rec_prepare(rec, "SELECT id, nr_rows, encoding, data FROM thread_cgroup_chunk "
 			       "ORDER BY id", "reading cgroup rows", &st);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
-		    sqlite3_column_type(st, 2) != SQLITE_INTEGER) {
-			err = rec_damaged(rec, "thread_cgroup_chunk row: bad header");
-			break;
-		}
-		n = sqlite3_column_int64(st, 1);
-		enc = sqlite3_column_int64(st, 2);
-		if (n < 1 || n > REC_READ_MAX_THREAD_CGROUPS) {
-			err = rec_damaged(rec, "thread_cgroup_chunk chunk %" PRId64 ": bad count", id);
-			break;
-		}
-		err = rec_unzstd_column(rec, st, 3, enc, "thread_cgroup_chunk", id);
+		err = rec_read_chunk_row(rec, st, "thread_cgroup_chunk",
+					 REC_READ_MAX_THREAD_CGROUPS, &id, &n);
 		if (!err)
 			err = read_chunk(rec, id, n, &rows, &cap, fn, ctx);
 	}
