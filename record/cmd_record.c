@@ -312,7 +312,10 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			o->no_inherit = true;
 			break;
 		case 'q':
+			/* errors and warnings only: notices such as "kept the previous recording" too */
 			o->quiet = true;
+			if (log_get_level() == LOG_NOTICE)
+				log_set_level(LOG_WARN);
 			break;
 		case 'O':
 			o->off_cpu = true;
