@@ -829,18 +829,7 @@ static int switch_output(struct session *s, struct rotation *r)
 		return err;
 	if (asprintf(&name, "%s.%04u", r->base, r->seq + 1) < 0)
 		return pr_errno(-ENOMEM, "cannot name the next file");
-	recording__close(s->rec);
-	s->rec = NULL;
-	capture__free(s->capture);
-	jitmaps__free(s->jitmaps);
-	s->capture = capture__new();
-	s->jitmaps = jitmaps__new();
-	if (!s->capture || !s->jitmaps) {
-		free(name);
-		return pr_errno(-ENOMEM, "cannot start the next file");
-	}
-	session__start_file(s);
-	err = recording__create(name, &s->rec);
+	err = session__start_file(s, name);
 	if (err) {
 		free(name);
 		return err;
