@@ -24,6 +24,7 @@
 
 #include "format/internal.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* Mappings per chunk a reader accepts (a commit's worth is far less). */
 #define REC_READ_MAX_MAPPINGS	(1u << 22)
@@ -32,71 +33,51 @@
 /* Columns of a mapping chunk: file, tgid, time, start, length, pgoff. */
 #define MAP_COLUMNS		6
 
-/* FNV-1a over the path, then the build-id: a key for the file table. */
-static uint64_t file_hash(const char *path, const uint8_t *id, uint32_t len)
+/* A file table key: what makes two mapped files one. */
+struct file_key {
+	const char *path;
+	const uint8_t *id;
+	uint32_t len;
+};
+
+static bool file_eq(uint32_t i, const void *key, const void *ctx)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
+	const struct mapped_file *f = &((const struct file_table *)ctx)->files[i];
+	const struct file_key *k = key;
 
-	for (i = 0; path[i]; i++)
-		h = (h ^ (uint8_t)path[i]) * 0x100000001b3ull;
-	h = (h ^ 0xff) * 0x100000001b3ull;	/* path "ab" + id "c" is not "a" + "bc" */
-	for (i = 0; i < len; i++)
-		h = (h ^ id[i]) * 0x100000001b3ull;
-	return h ? h : 1;
-}
-
-static int file_table__grow_slots(struct file_table *t)
-{
-	size_t cap = t->nr_slots ? t->nr_slots * 2 : 256, i, j;
-	uint32_t *slots;
-
-	if (cap > SIZE_MAX / sizeof(*slots))
-		return -ENOMEM;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < t->nr; i++) {
-		for (j = t->files[i].hash & (cap - 1); slots[j]; j = (j + 1) & (cap - 1))
-			;
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nr_slots = cap;
-	return 0;
+	return f->build_id_len == k->len && !memcmp(f->build_id, k->id, k->len) &&
+	       !strcmp(f->path, k->path);
 }
 
 int file_table__intern(struct file_table *t, const char *path, const uint8_t *id,
 		       uint32_t len, uint32_t *out)
 {
-	uint64_t h = file_hash(path, id, len);
+	/* the length between the two: path "ab" + id "c" is not "a" + "bc" */
+	uint64_t h = hash_mix(hash_mix(hash_str(path), len), hash_bytes(id, len));
+	struct file_key k = { path, id, len };
 	struct mapped_file *f;
-	size_t j;
+	uint32_t *found;
 
-	if ((t->nr + 1) * 2 > t->nr_slots && file_table__grow_slots(t))
-		return -ENOMEM;
-	for (j = h & (t->nr_slots - 1); t->slots[j]; j = (j + 1) & (t->nr_slots - 1)) {
-		f = &t->files[t->slots[j] - 1];
-		if (f->hash == h && f->build_id_len == len && !memcmp(f->build_id, id, len) &&
-		    !strcmp(f->path, path)) {
-			*out = t->slots[j];
-			return 0;
-		}
+	found = hashmap__find(&t->index, h, file_eq, &k, t);
+	if (found) {
+		*out = *found + 1;
+		return 0;
 	}
 	if (t->nr >= UINT32_MAX - 1 ||
-	    codec__grow((void **)&t->files, &t->cap, t->nr + 1, sizeof(*t->files)))
+	    vec__grow(&t->files, &t->cap, t->nr + 1, sizeof(*t->files)))
 		return -ENOMEM;
 	f = &t->files[t->nr];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(path);
 	if (!f->path)
 		return -ENOMEM;
-	f->hash = h;
 	f->build_id_len = len;
 	memcpy(f->build_id, id, len);
-	t->slots[j] = (uint32_t)++t->nr;
-	*out = (uint32_t)t->nr;
+	if (hashmap__add(&t->index, h, (uint32_t)t->nr)) {
+		free(f->path);
+		return -ENOMEM;
+	}
+	*out = (uint32_t)++t->nr;
 	return 0;
 }
 
@@ -107,7 +88,7 @@ void file_table__release(struct file_table *t)
 	for (i = 0; i < t->nr; i++)
 		free(t->files[i].path);
 	free(t->files);
-	free(t->slots);
+	hashmap__release(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -233,14 +214,42 @@ static int write_files(struct recording *rec)
 	return err;
 }
 
-int rec_write_mappings(struct recording *rec)
+int rec_write_chunk(struct recording *rec, const char *sql, size_t n, const struct bytebuf *raw,
+		    const char *what)
 {
-	struct writer *w = &rec->w;
-	struct bytebuf raw = { 0 };
 	sqlite3_stmt *st = NULL;
 	void *blob = NULL;
 	size_t blob_len;
 	int err, rc;
+
+	if (raw->len > CODEC_MAX_DECOMPRESSED) {
+		pr_err("'%s': %zu %s in one commit is more than a reader accepts", rec->path, n,
+		       what);
+		return -E2BIG;
+	}
+	err = codec__zstd_compress(rec->w.cctx, REC_ZSTD_LEVEL, raw->data, raw->len, &blob,
+				   &blob_len);
+	if (err)
+		return pr_errno(err, "'%s': compressing %s", rec->path, what);
+	err = rec_prepare(rec, sql, what, &st);
+	if (!err) {
+		sqlite3_bind_int64(st, 1, (int64_t)n);
+		sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE)
+			err = rec_sql_error(rec, rc, what);
+	}
+	sqlite3_finalize(st);
+	free(blob);
+	return err;
+}
+
+int rec_write_mappings(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	struct bytebuf raw = { 0 };
+	int err;
 
 	if (!w->nr_mappings)
 		return 0;
@@ -249,30 +258,10 @@ int rec_write_mappings(struct recording *rec)
 		return err;
 	if (rec_encode_mappings(w->mappings, w->nr_mappings, &raw))
 		return pr_errno(-ENOMEM, "'%s': buffering recorded data", rec->path);
-	if (raw.len > CODEC_MAX_DECOMPRESSED) {
-		pr_err("'%s': %zu mappings in one commit is more than a reader accepts", rec->path,
-		       w->nr_mappings);
-		err = -E2BIG;
-		goto out;
-	}
-	err = codec__zstd_compress(w->cctx, REC_ZSTD_LEVEL, raw.data, raw.len, &blob, &blob_len);
-	if (err) {
-		pr_errno(err, "'%s': compressing mappings", rec->path);
-		goto out;
-	}
-	err = rec_prepare(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "
-			       "VALUES (?, ?, ?)", "writing mappings", &st);
-	if (err)
-		goto out;
-	sqlite3_bind_int64(st, 1, (int64_t)w->nr_mappings);
-	sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
-	sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
-		err = rec_sql_error(rec, rc, "writing mappings");
-out:
-	sqlite3_finalize(st);
-	free(blob);
+	err = rec_write_chunk(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "
+				   "VALUES (?, ?, ?)", w->nr_mappings, &raw, "mappings");
+	if (!err)
+		w->mapping_chunk = sqlite3_last_insert_rowid(rec->db);
 	bytebuf__release(&raw);
 	return err;
 }
@@ -333,8 +322,8 @@ static int load_files(struct recording *rec, struct file_list *l)
 			err = rec_damaged(rec, "mapped_file row %" PRId64 ": bad value", id);
 			break;
 		}
-		if (codec__grow((void **)&l->ids, &l->cap_ids, l->nr + 1, sizeof(*l->ids)) ||
-		    codec__grow((void **)&l->files, &l->cap_files, l->nr + 1, sizeof(*l->files))) {
+		if (vec__grow(&l->ids, &l->cap_ids, l->nr + 1, sizeof(*l->ids)) ||
+		    vec__grow(&l->files, &l->cap_files, l->nr + 1, sizeof(*l->files))) {
 			err = pr_errno(-ENOMEM, "'%s': reading mapped files", rec->path);
 			break;
 		}
@@ -366,6 +355,19 @@ static int load_files(struct recording *rec, struct file_list *l)
 	return err;
 }
 
+int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *table, int64_t max,
+		       int64_t *id, int64_t *n)
+{
+	*id = sqlite3_column_int64(st, 0);
+	if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+	    sqlite3_column_type(st, 2) != SQLITE_INTEGER)
+		return rec_damaged(rec, "%s row: bad header", table);
+	*n = sqlite3_column_int64(st, 1);
+	if (*n < 1 || *n > max)
+		return rec_damaged(rec, "%s chunk %" PRId64 ": bad count", table, *id);
+	return rec_unzstd_column(rec, st, 3, sqlite3_column_int64(st, 2), table, *id);
+}
+
 /* Every row of r->buf's chunk checked first: a damaged chunk hands none on. */
 static int read_chunk(struct recording *rec, const struct file_list *files, int64_t id,
 		      int64_t n, struct pending_mapping **rows, size_t *cap, rec_mapping_fn fn,
@@ -380,7 +382,7 @@ static int read_chunk(struct recording *rec, const struct file_list *files, int6
 	if ((uint64_t)n > buf->len / MAP_COLUMNS)
 		return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": %" PRId64 " mappings "
 				   "cannot fit in %zu bytes", id, n, buf->len);
-	if (codec__grow((void **)rows, cap, (size_t)n, sizeof(**rows)))
+	if (vec__grow(rows, cap, (size_t)n, sizeof(**rows)))
 		return pr_errno(-ENOMEM, "'%s': reading mappings", rec->path);
 	if (rec_decode_mappings(buf->data, buf->len, *rows, (size_t)n))
 		return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mappings do not decode "
@@ -414,7 +416,7 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 	struct pending_mapping *rows = NULL;
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
-	int64_t id, n, enc;
+	int64_t id, n;
 	int err, rc = SQLITE_DONE;
 
 	err = load_files(rec, &files);
@@ -422,19 +424,7 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 		err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
 				       "ORDER BY id", "reading mappings", &st);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
-		    sqlite3_column_type(st, 2) != SQLITE_INTEGER) {
-			err = rec_damaged(rec, "mapping_chunk row: bad header");
-			break;
-		}
-		n = sqlite3_column_int64(st, 1);
-		enc = sqlite3_column_int64(st, 2);
-		if (n < 1 || n > REC_READ_MAX_MAPPINGS) {
-			err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": bad count", id);
-			break;
-		}
-		err = rec_unzstd_column(rec, st, 3, enc, "mapping_chunk", id);
+		err = rec_read_chunk_row(rec, st, "mapping_chunk", REC_READ_MAX_MAPPINGS, &id, &n);
 		if (!err)
 			err = read_chunk(rec, &files, id, n, &rows, &cap, fn, ctx);
 	}
@@ -443,5 +433,76 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 	sqlite3_finalize(st);
 	free(rows);
 	file_list__release(&files);
+	return err;
+}
+
+int rec_load_bases(struct recording *rec, int64_t stack_chunk, struct rec_bases *b)
+{
+	struct bytebuf stacks = rec->r.buf;
+	struct pending_mapping *rows = NULL;
+	sqlite3_stmt *st = NULL;
+	struct cursor c;
+	uint64_t chunk;
+	size_t cap = 0, i, used;
+	int64_t id, n;
+	int err, rc;
+
+	cursor__init(&c, stacks.data, stacks.len);
+	if (cursor__varint(&c, &chunk) || chunk > INT64_MAX)
+		return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": bad mapping chunk id",
+				   stack_chunk);
+	used = stacks.len - cursor__left(&c);
+	memmove(stacks.data, stacks.data + used, stacks.len - used);
+	rec->r.buf.len -= used;
+	if (b->chunk == (int64_t)chunk)
+		return 0;
+	b->chunk = 0;
+	if (!chunk)	/* the commit wrote no mappings: no frame is coded by one */
+		return 0;
+	/* the mapping chunk is decompressed into a buffer of its own: r.buf holds the stacks */
+	memset(&rec->r.buf, 0, sizeof(rec->r.buf));
+	err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
+			       "WHERE id = ?", "reading mappings", &st);
+	if (err)
+		goto out;
+	sqlite3_bind_int64(st, 1, (int64_t)chunk);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		err = rec_damaged(rec, "stack_chunk chunk %" PRId64 ": mapping chunk %" PRIu64
+				  " does not exist", stack_chunk, chunk);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		err = rec_sql_error(rec, rc, "reading mappings");
+		goto out;
+	}
+	err = rec_read_chunk_row(rec, st, "mapping_chunk", REC_READ_MAX_MAPPINGS, &id, &n);
+	if (err)
+		goto out;
+	if ((uint64_t)n > rec->r.buf.len / MAP_COLUMNS) {
+		err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": %" PRId64 " mappings "
+				  "cannot fit in %zu bytes", id, n, rec->r.buf.len);
+		goto out;
+	}
+	if (vec__grow(&rows, &cap, (size_t)n, sizeof(*rows)) ||
+	    vec__grow(&b->starts, &b->cap, (size_t)n, sizeof(*b->starts))) {
+		err = pr_errno(-ENOMEM, "'%s': reading mappings", rec->path);
+		goto out;
+	}
+	if (rec_decode_mappings(rec->r.buf.data, rec->r.buf.len, rows, (size_t)n)) {
+		err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mappings do not decode "
+				  "to the %" PRId64 " in its header", id, n);
+		goto out;
+	}
+	for (i = 0; i < (size_t)n; i++)
+		b->starts[i] = rows[i].start;
+	b->nr = (size_t)n;
+	b->chunk = (int64_t)chunk;
+out:
+	sqlite3_finalize(st);
+	free(rows);
+	bytebuf__release(&rec->r.buf);
+	rec->r.buf = stacks;
+	rec->r.buf.len -= used;
 	return err;
 }

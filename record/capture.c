@@ -35,6 +35,13 @@
  *
  * Addresses in anonymous memory go to the process's JIT map (jitmap.c).
  *
+ * Symbols are stored one row per source (".symtab", ".dynsym",
+ * ".gnu_debugdata", "debug file .symtab" found by build-id, "debuglink
+ * .symtab"), so that a report can say how many frames each source named.
+ * A sampled offset no symbol covers stores the range of the FDE that
+ * covers it instead, in a row of source ".eh_frame": a report names
+ * every address of a stripped function by the function's start.
+ *
  * Kernel symbols come from /proc/kallsyms: each symbol ends where the next
  * one begins.
  */
@@ -46,9 +53,11 @@
 #include <unistd.h>
 
 #include "record/capture.h"
+#include "elf/cfi.h"
 #include "elf/elf_file.h"
 #include "record/jitmap.h"
-#include "record/session.h"
+#include "record/mappings.h"
+#include "record/stacks.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -70,6 +79,10 @@ struct binary {
 	struct elf_file *dbg;		/* its debug file, when the symbols come from there */
 	const struct elf_file *sf;	/* f or dbg: where the symbols are */
 	uint8_t *stored;		/* per sf->syms: in the recording already */
+	struct cfi_fde *fdes;		/* f's FDE ranges, read at its first unnamed offset */
+	size_t nr_fdes;
+	uint8_t *fde_stored;		/* per fdes: in the recording already */
+	bool fdes_read;
 	bool emitted;			/* a row (with the segments) was added */
 	unsigned int tries;		/* failed opens */
 	/* this step only */
@@ -184,6 +197,8 @@ void capture__free(struct capture *c)
 
 		free(b->path);
 		free(b->stored);
+		free(b->fdes);
+		free(b->fde_stored);
 		u64vec__release(&b->offs);
 		elf_file__close(b->dbg);
 		elf_file__close(b->f);
@@ -213,21 +228,22 @@ int capture__note_pair(struct capture *c, uint64_t pair)
 /* --- user space ------------------------------------------------------------ */
 
 /* The mapping of tgid holding addr at time t (see the file comment). */
-static struct mapping *find_mapping(struct session *s, uint32_t tgid, uint64_t addr, uint64_t t)
+static struct mapping *find_mapping(const struct capture_source *s, uint32_t tgid, uint64_t addr,
+				    uint64_t t)
 {
 	struct mapping *best = NULL, *any = NULL;
-	size_t lo = 0, hi = s->nr_maps, i;
+	size_t lo = 0, hi = s->maps->nr, i;
 
 	while (lo < hi) {	/* first mapping of tgid */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->maps[mid].tgid < tgid)
+		if (s->maps->v[mid].tgid < tgid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (i = lo; i < s->nr_maps && s->maps[i].tgid == tgid && s->maps[i].start <= addr; i++) {
-		struct mapping *m = &s->maps[i];
+	for (i = lo; i < s->maps->nr && s->maps->v[i].tgid == tgid && s->maps->v[i].start <= addr; i++) {
+		struct mapping *m = &s->maps->v[i];
 
 		if (addr >= m->end)
 			continue;
@@ -331,8 +347,8 @@ static int note_jit(struct capture *c, uint32_t pid, uint64_t addr, uint64_t t)
 }
 
 /* 1: addr is in no mapping (yet). */
-static int add_user_addr(struct capture *c, struct session *s, uint32_t tgid, uint64_t addr,
-			 uint64_t t)
+static int add_user_addr(struct capture *c, const struct capture_source *s, uint32_t tgid,
+			 uint64_t addr, uint64_t t)
 {
 	struct mapping *m = find_mapping(s, tgid, addr, t);
 	struct binary *b;
@@ -340,7 +356,7 @@ static int add_user_addr(struct capture *c, struct session *s, uint32_t tgid, ui
 
 	/* the recording keeps the mappings samples fall in, and only those */
 	if (m) {
-		err = session__write_mapping(s, m);
+		err = mapping__write(s->maps, s->rec, m);
 		if (err)
 			return err;
 	}
@@ -360,11 +376,11 @@ static int add_user_addr(struct capture *c, struct session *s, uint32_t tgid, ui
 }
 
 /* The user addresses of one pair; 1: some address is in no mapping. */
-static int add_pair(struct capture *c, struct session *s, uint64_t pair)
+static int add_pair(struct capture *c, const struct capture_source *s, uint64_t pair)
 {
 	uint32_t tgid = (uint32_t)(pair >> 32), j;
-	const struct stack_entry *e = stack_table__get(&s->stacks, (uint32_t)pair);
-	const uint64_t *t = u64map__find(&s->pairs, pair);
+	const struct stack_entry *e = stack_table__get(s->stacks, (uint32_t)pair);
+	const uint64_t *t = u64map__find(s->pairs, pair);
 	int err, unmapped = 0;
 
 	if (!e || !t)
@@ -420,6 +436,9 @@ static int open_binary(struct binary *b, struct capture_stats *st)
 	}
 	if (!f)
 		return -ENOENT;
+	if (f->debugdata_err)
+		pr_warn("'%s': its MiniDebugInfo (.gnu_debugdata) is %s: not used", b->path,
+			f->debugdata_err == -EFBIG ? "too large once inflated" : "damaged");
 	/* A stripped binary: its separate debug file's .symtab is richer. */
 	b->sf = f;
 	if (!b->vdso && (!f->source || strcmp(f->source, ".symtab")) &&
@@ -453,7 +472,7 @@ static int open_binary(struct binary *b, struct capture_stats *st)
  * DWARF. A binary without a build-id is skipped (report/ matches DWARF by
  * build-id), as is one without DWARF anywhere.
  */
-static int store_dwarf(struct capture *c, struct session *s, struct binary *b)
+static int store_dwarf(struct capture *c, const struct capture_source *s, struct binary *b)
 {
 	struct elf_file *extra = NULL;
 	const struct elf_file *src = NULL;
@@ -499,15 +518,100 @@ out:
 	return err;
 }
 
-/* Adds a row with b's symbols covering this step's offsets that are not stored yet. */
-static int store_binary(struct capture *c, struct session *s, struct binary *b,
+/* The source the recording names for symbol k of b's symbol file. */
+static const char *symbol_source(const struct binary *b, size_t k)
+{
+	if (b->sf == b->dbg)
+		return b->dbg->by_debuglink ? "debuglink .symtab" : "debug file .symtab";
+	return elf_file__symbol_source(b->sf, k);
+}
+
+static int add_row(const struct capture_source *s, struct binary *b, const char *source,
+		   const struct rec_symbol *syms, size_t nr)
+{
+	struct rec_binary rb;
+
+	memset(&rb, 0, sizeof(rb));
+	memcpy(rb.build_id, b->f->build_id, sizeof(rb.build_id));
+	rb.build_id_len = b->f->build_id_len;
+	rb.path = b->vdso ? "[vdso]" : b->path;
+	rb.source = source;
+	rb.nr_segments = b->f->nr_segs;
+	rb.segments = b->f->segs;
+	rb.nr_symbols = nr;
+	rb.symbols = (struct rec_symbol *)syms;
+	return recording__add_binary(s->rec, &rb);
+}
+
+/*
+ * The FDE covering vaddr when no symbol does, if not stored yet: its
+ * index into b->fdes, or -1. b's FDEs are read at the first such offset.
+ */
+static long fresh_fde(struct binary *b, uint64_t vaddr)
+{
+	long j;
+
+	if (!b->fdes_read) {
+		b->fdes_read = true;
+		if (cfi_fdes__read(b->f->elf, &b->fdes, &b->nr_fdes))
+			return -1;	/* no CFI, or none readable: the offsets stay apart */
+		b->fde_stored = calloc(b->nr_fdes ? b->nr_fdes : 1, 1);
+		if (!b->fde_stored) {
+			free(b->fdes);
+			b->fdes = NULL;
+			b->nr_fdes = 0;
+		}
+	}
+	j = cfi_fdes__find(b->fdes, b->nr_fdes, vaddr);
+	if (j < 0 || b->fde_stored[j])
+		return -1;
+	b->fde_stored[j] = 1;
+	return j;
+}
+
+/*
+ * Adds b's symbols of fresh (indexes into b->sf->syms, sorted), one row
+ * per source, then the FDE ranges of fdes (indexes into b->fdes).
+ */
+static int add_rows(const struct capture_source *s, struct binary *b, struct u64vec *fresh,
+		    const struct u64vec *fdes, struct rec_symbol *syms)
+{
+	const char *source;
+	size_t i, nr;
+	int err = 0;
+
+	while (!err && fresh->nr) {
+		source = symbol_source(b, fresh->v[0]);
+		for (i = 0, nr = 0; i < fresh->nr; i++) {
+			if (strcmp(symbol_source(b, fresh->v[i]), source))
+				fresh->v[i - nr] = fresh->v[i];		/* another row's */
+			else
+				syms[nr++] = b->sf->syms[fresh->v[i]];
+		}
+		fresh->nr -= nr;
+		err = add_row(s, b, source, syms, nr);
+	}
+	for (i = 0; !err && i < fdes->nr; i++) {
+		const struct cfi_fde *e = &b->fdes[fdes->v[i]];
+
+		/* a range, not a name: report/ spells it from the mapping */
+		syms[i] = (struct rec_symbol){ .addr = e->start, .size = e->end - e->start,
+					       .name = "[fde]" };
+	}
+	if (!err && fdes->nr)
+		err = add_row(s, b, ".eh_frame", syms, fdes->nr);
+	return err;
+}
+
+/* Adds rows with b's symbols covering this step's offsets that are not stored yet. */
+static int store_binary(struct capture *c, const struct capture_source *s, struct binary *b,
 			struct u64vec *fresh)
 {
+	struct u64vec fdes = { 0 };
 	struct rec_symbol *syms = NULL;
-	struct rec_binary rb;
 	const struct elf_file *sf;
 	uint64_t vaddr;
-	size_t i;
+	size_t i, nr;
 	long k;
 	int err = 0;
 
@@ -523,7 +627,7 @@ static int store_binary(struct capture *c, struct session *s, struct binary *b,
 					 b->path);
 			return 0;
 		}
-		if (s->opts && s->opts->debuginfo) {
+		if (s->debuginfo) {
 			err = store_dwarf(c, s, b);
 			if (err)
 				return err;
@@ -536,10 +640,12 @@ static int store_binary(struct capture *c, struct session *s, struct binary *b,
 		if (elf_file__offset_to_vaddr(b->f, b->offs.v[i], &vaddr))
 			continue;
 		k = elf_file__find_symbol(sf, vaddr);
-		if (k < 0 || b->stored[k])
-			continue;
-		b->stored[k] = 1;
-		err = u64vec__push(fresh, (uint64_t)k);
+		if (k >= 0 && !b->stored[k]) {
+			b->stored[k] = 1;
+			err = u64vec__push(fresh, (uint64_t)k);
+		} else if (k < 0 && (k = fresh_fde(b, vaddr)) >= 0) {
+			err = u64vec__push(&fdes, (uint64_t)k);
+		}
 		if (err)
 			goto out;
 	}
@@ -547,40 +653,33 @@ static int store_binary(struct capture *c, struct session *s, struct binary *b,
 	 * The first row goes in even without a symbol: its segments let a
 	 * report translate offsets for a debug file it finds itself.
 	 */
-	if (!fresh->nr && (b->emitted || !b->f->nr_segs))
-		return 0;
+	nr = fresh->nr + fdes.nr;
+	if (!nr && (b->emitted || !b->f->nr_segs))
+		goto out;
 	if (fresh->nr > 1)
 		qsort(fresh->v, fresh->nr, sizeof(*fresh->v), u64_cmp);
+	if (fdes.nr > 1)
+		qsort(fdes.v, fdes.nr, sizeof(*fdes.v), u64_cmp);
 	err = -ENOMEM;
-	syms = calloc(fresh->nr ? fresh->nr : 1, sizeof(*syms));
+	syms = calloc(nr ? nr : 1, sizeof(*syms));
 	if (!syms)
 		goto out;
-	for (i = 0; i < fresh->nr; i++)
-		syms[i] = sf->syms[fresh->v[i]];
-	memset(&rb, 0, sizeof(rb));
-	memcpy(rb.build_id, b->f->build_id, sizeof(rb.build_id));
-	rb.build_id_len = b->f->build_id_len;
-	rb.path = b->vdso ? "[vdso]" : b->path;
-	rb.source = !fresh->nr ? "none" : sf == b->dbg ? "debug file .symtab" : sf->source;
-	rb.nr_segments = b->f->nr_segs;
-	rb.segments = b->f->segs;
-	rb.nr_symbols = fresh->nr;
-	rb.symbols = syms;
-	err = recording__add_binary(s->rec, &rb);
+	c->st.symbols += fresh->nr;
+	err = nr ? add_rows(s, b, fresh, &fdes, syms) : add_row(s, b, "none", NULL, 0);
 	if (!err) {
 		if (!b->emitted)
 			c->st.binaries++;
 		b->emitted = true;
-		c->st.symbols += fresh->nr;
 	}
 out:
 	if (err == -ENOMEM)
 		pr_errno(err, "cannot capture the symbols of '%s'", b->path);
+	u64vec__release(&fdes);
 	free(syms);
 	return err;
 }
 
-static int store_binaries(struct capture *c, struct session *s)
+static int store_binaries(struct capture *c, const struct capture_source *s)
 {
 	struct u64vec fresh = { 0 };
 	size_t i;
@@ -612,7 +711,7 @@ static int jit_cmp(const void *a, const void *b)
 }
 
 /* This step's anonymous addresses, process by process, to the JIT maps. */
-static int store_jit(struct capture *c, struct session *s)
+static int store_jit(struct capture *c, const struct capture_source *s)
 {
 	struct jit_sample *v = NULL;
 	size_t i, j, nr, alloc = 0;
@@ -630,7 +729,7 @@ static int store_jit(struct capture *c, struct session *s)
 		if (err)
 			err = pr_errno(err, "cannot capture JIT symbols");
 		else
-			err = jitmaps__store(s->jitmaps, s, c->jit[i].pid, v, nr, &c->st.jit_maps);
+			err = jitmaps__store(s->jitmaps, s->rec, c->jit[i].pid, v, nr, &c->st.jit_maps);
 	}
 	c->nr_jit = 0;
 	free(v);
@@ -813,8 +912,8 @@ static int load_kallsyms(struct capture *c)
  * Adds the symbols covering addrs (sorted, unique) not stored yet; the
  * addresses no symbol covers go to missed when it is not NULL.
  */
-static int store_ksyms(struct capture *c, struct session *s, const struct u64vec *addrs,
-		       struct u64vec *missed)
+static int store_ksyms(struct capture *c, const struct capture_source *s,
+		       const struct u64vec *addrs, struct u64vec *missed)
 {
 	const struct ksym_tmp *k = c->ksyms;
 	struct rec_ksym *out;
@@ -864,9 +963,9 @@ static int store_ksyms(struct capture *c, struct session *s, const struct u64vec
 }
 
 /* The kernel addresses of the stacks new since the last step. */
-static int step_kernel(struct capture *c, struct session *s)
+static int step_kernel(struct capture *c, const struct capture_source *s)
 {
-	const struct stack_table *t = &s->stacks;
+	const struct stack_table *t = s->stacks;
 	size_t i;
 	uint32_t j;
 	int err = 0;
@@ -898,16 +997,17 @@ static int step_kernel(struct capture *c, struct session *s)
 
 /* --- steps ----------------------------------------------------------------- */
 
-static void sort_maps(struct session *s)
+static void sort_maps(const struct capture_source *s)
 {
-	if (!s->maps_dirty)
+	if (!s->maps->dirty)
 		return;
-	if (s->nr_maps > 1)
-		qsort(s->maps, s->nr_maps, sizeof(*s->maps), map_cmp);
-	s->maps_dirty = false;
+	if (s->maps->nr > 1)
+		qsort(s->maps->v, s->maps->nr, sizeof(*s->maps->v), map_cmp);
+	s->maps->dirty = false;
+	s->maps->nr_sorted = s->maps->nr;
 }
 
-int capture__step(struct capture *c, struct session *s)
+int capture__step(struct capture *c, const struct capture_source *s)
 {
 	struct u64vec tmp;
 	size_t i;
@@ -942,7 +1042,7 @@ int capture__step(struct capture *c, struct session *s)
 	return step_kernel(c, s);
 }
 
-int capture__run(struct capture *c, struct session *s, struct capture_stats *st)
+int capture__run(struct capture *c, const struct capture_source *s, struct capture_stats *st)
 {
 	size_t i;
 	int err;
@@ -953,8 +1053,8 @@ int capture__run(struct capture *c, struct session *s, struct capture_stats *st)
 		return err;
 	/* Every pair once more: mappings may have come after a pair's last step. */
 	sort_maps(s);
-	u64map__for_each(&s->pairs, i) {
-		err = add_pair(c, s, s->pairs.keys[i]);
+	u64map__for_each(s->pairs, i) {
+		err = add_pair(c, s, s->pairs->keys[i]);
 		if (err < 0)
 			return pr_errno(err, "cannot capture user symbols");
 	}
