@@ -203,10 +203,18 @@ out:
 	return err;
 }
 
-void session__start_file(struct session *s)
+int session__start_file(struct session *s, const char *path)
 {
 	size_t i;
 
+	recording__close(s->rec);
+	s->rec = NULL;
+	capture__free(s->capture);
+	jitmaps__free(s->jitmaps);
+	s->capture = capture__new();
+	s->jitmaps = jitmaps__new();
+	if (!s->capture || !s->jitmaps)
+		return pr_errno(-ENOMEM, "cannot start the next file");
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
 	u64map__release(&s->procs);
@@ -215,6 +223,7 @@ void session__start_file(struct session *s)
 	cgroup_log__start_file(&s->cgroups);
 	for (i = 0; i < s->maps.nr; i++)
 		s->maps.v[i].written = false;
+	return recording__create(path, &s->rec);
 }
 
 void session__release_kept(struct session *s)
