@@ -716,12 +716,14 @@ int recording__open(const char *path, struct recording **out)
 	 * recording must not hang the reader.
 	 */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return pr_errno(-errno, "cannot open '%s'", path);
-	err = fstat(fd, &sb) ? -errno : S_ISDIR(sb.st_mode) ? -EISDIR : 0;
-	close(fd);
-	if (err)
-		return pr_errno(err, "cannot open '%s'", path);
+	err = fd < 0 ? -errno : fstat(fd, &sb) ? -errno : S_ISDIR(sb.st_mode) ? -EISDIR : 0;
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		pr_err("cannot open '%s': %s (give a recording file made by 'eprof record': -i FILE)",
+		       path, strerror(-err));
+		return err;
+	}
 	if (!S_ISREG(sb.st_mode)) {
 		pr_err("cannot open '%s': not a regular file (a recording is a file; copy it to one)",
 		       path);

@@ -99,7 +99,7 @@ int target__watch_pids(struct target *t, const uint32_t *pids, size_t nr)
 		pid_t pid = (pid_t)pids[i];
 
 		if (pid <= 0 || read_tgid(pid, &tgid)) {
-			pr_err("no process with pid %u", pids[i]);
+			pr_err("no process with pid %u (check it with 'ps -p %u')", pids[i], pids[i]);
 			return -ESRCH;
 		}
 		if (tgid != pid) {
@@ -111,7 +111,7 @@ int target__watch_pids(struct target *t, const uint32_t *pids, size_t nr)
 		if (fd < 0) {
 			err = -errno;
 			if (err == -ESRCH) {
-				pr_err("no process with pid %d", (int)pid);
+				pr_err("no process with pid %d (check it with 'ps -p %d')", (int)pid, (int)pid);
 				return err;
 			}
 			return pr_errno(err, "cannot watch process %d", (int)pid);

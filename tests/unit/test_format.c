@@ -884,7 +884,7 @@ static void foreign_files_are_refused(void)
 	snprintf(want, sizeof(want), "eprof: error: '%s' is not an eprof recording\n", foreign);
 	open_expect(foreign, -EINVAL, want);
 
-	snprintf(want, sizeof(want), "eprof: error: cannot open '%s': No such file or directory\n",
+	snprintf(want, sizeof(want), "eprof: error: cannot open '%s': No such file or directory (give",
 		 gone);
 	open_expect(gone, -ENOENT, want);
 	open_expect(test_dir(), -EISDIR, "Is a directory");
