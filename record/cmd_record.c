@@ -116,7 +116,8 @@ static void print_help(FILE *f)
 		   "    --switch-output SIZE|TIME  close the file when it reaches SIZE (e.g.\n"
 		   "                     100M, 2G) or after TIME (30s, 10m, 1h) and go on\n"
 		   "                     in FILE.0001, FILE.0002, ...: each reports on its own,\n"
-		   "                     several -i merge them\n"
+		   "                     several -i merge them (--off-cpu: an interval goes\n"
+		   "                     whole into the file it ends in)\n"
 		   "    -a               every process on every CPU, kernel included\n"
 		   "    -G, --cgroup PATH  only the tasks of this cgroup v2 directory and the\n"
 		   "                     cgroups below it, on every CPU (absolute, or relative\n"
@@ -335,8 +336,6 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	}
 	if (thresh_given && !o->off_cpu)
 		return usage_error("--off-cpu-thresh needs --off-cpu");
-	if ((o->switch_bytes || o->switch_ns) && o->off_cpu)
-		return usage_error("--switch-output does not go with --off-cpu yet");
 	if (o->cgroup && (o->pids || optind < argc))
 		return usage_error("--cgroup samples a cgroup's tasks on every CPU: give it alone "
 				   "or with -a, not with -p or a command");
@@ -781,7 +780,10 @@ static int switch_output(struct session *s, struct rotation *r)
 	err = err ?: sideband__consume(s->sideband);
 	t = now_ns();
 	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
+	/* the sums read now are flushed at t, within the file's span, as at the end */
+	s->final_ns = t;
 	err = err ?: commit(s);
+	s->final_ns = 0;
 	err = err ?: capture__run(s->capture, s, &cst);
 	err = err ?: jitmaps__after_commit(s->jitmaps, s->rec);
 	err = err ?: recording__finish(s->rec);
@@ -800,6 +802,7 @@ static int switch_output(struct session *s, struct rotation *r)
 		return pr_errno(-ENOMEM, "cannot start the next file");
 	}
 	session__start_file(s);
+	offcpu__start_file(s->offcpu, t - SWITCH_OVERLAP_NS);
 	err = recording__create(name, &s->rec);
 	if (err) {
 		free(name);
@@ -1111,7 +1114,8 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		int start_fd, sums_fd;
 
 		sampler__offcpu_fds(s->sampler, &start_fd, &sums_fd);
-		err = offcpu__new(start_fd, sums_fd, s->nr_possible_cpus, &s->offcpu);
+		err = offcpu__new(start_fd, sums_fd, s->nr_possible_cpus,
+				  o->switch_bytes || o->switch_ns, &s->offcpu);
 	}
 	if (err)
 		return err;
@@ -1306,8 +1310,12 @@ int cmd_record(int argc, char **argv)
 	err = stop_and_finish(&s, err, entry_ns, &end_ns, &cst);
 	if (err)
 		goto out;
-	/* --switch-output never leaves a file without samples: the end came right after a switch */
-	if (rot.seq && s.nr_samples == rot.file_first_sample && !unlink(opts.output))
+	/*
+	 * --switch-output never leaves a file without samples: the end came
+	 * right after a switch (one with off-CPU time only is kept)
+	 */
+	if (rot.seq && s.nr_samples == rot.file_first_sample && !offcpu__file_rows(s.offcpu) &&
+	    !unlink(opts.output))
 		pr_info("'%s' got no samples before the end: removed", opts.output);
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
 		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "

@@ -19,11 +19,24 @@
  * locks held long) are kept with their times. A thread can end at most
  * 1000 such intervals per second, which bounds the event rate; switch
  * storms (a pipe ping-pong at 100k switches/s) stay in the in-kernel sums.
+ *
+ * With --switch-output, all off-CPU data is read into exactly one file:
+ * an interval belongs to the file it ends in (its event, or the sum it
+ * joins, is read there), kept whole even when it began before that file
+ * did (the report counts the part before a file's start at its start); the
+ * sums are flushed into the closing file at the switch, and what they gain
+ * after goes to the next. Nothing is cut, so nothing is counted twice or
+ * lost; an interval still open at the very end is closed there, as
+ * without switching. on_switch sends each stack once per run, but stack
+ * ids start again in each file: the frames and the thread names that
+ * came with stacks are kept here, to be stored again in the files after a
+ * switch that use them.
  */
 #include <errno.h>
 #include <bpf/bpf.h>
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +64,13 @@ struct shadow {
 	struct offcpu_sum val;
 };
 
+/* A stack as on_switch sent it, kept for the files after a switch. */
+struct kept_stack {
+	size_t off;			/* into offcpu.frames */
+	uint32_t nr_kernel, nr_user;
+	uint32_t tgid;
+};
+
 struct offcpu {
 	int start_fd, sums_fd;
 	int nr_cpus;
@@ -64,14 +84,29 @@ struct offcpu {
 	struct offcpu_sum *vals;
 	uint64_t kept, lost;
 	bool final;			/* the hook is gone: the sums are still */
+	/* --switch-output: what a later file needs again (keep_for_switch) */
+	bool keep;
+	struct u64map kept_index;	/* stack hash -> index into kept_stacks */
+	struct kept_stack *kept_stacks;
+	size_t nr_kept, alloc_kept;
+	uint64_t *frames;
+	size_t nr_frames, alloc_frames;
+	struct u64map tid_comm;		/* tid -> index into comms: its name in a stack record */
+	char (*comms)[REC_COMM_LEN];
+	size_t nr_comms, alloc_comms;
+	uint64_t file_rows;		/* interval and sum rows in the current file */
+	uint64_t file_start;		/* its start_ns after a switch; 0: the first file */
+	uint64_t file_since;		/* the earliest interval start written in it */
 };
 
-int offcpu__new(int start_fd, int sums_fd, int nr_possible_cpus, struct offcpu **out)
+int offcpu__new(int start_fd, int sums_fd, int nr_possible_cpus, bool keep_for_switch,
+		struct offcpu **out)
 {
 	struct offcpu *o = calloc(1, sizeof(*o));
 
 	if (!o)
 		return pr_errno(-ENOMEM, "cannot set up off-CPU recording");
+	o->keep = keep_for_switch;
 	o->start_fd = start_fd;
 	o->sums_fd = sums_fd;
 	o->nr_cpus = nr_possible_cpus;
@@ -92,6 +127,11 @@ void offcpu__free(struct offcpu *o)
 		return;
 	u64map__release(&o->stack_ids);
 	hashmap__release(&o->shadow_index);
+	u64map__release(&o->kept_index);
+	free(o->kept_stacks);
+	free(o->frames);
+	u64map__release(&o->tid_comm);
+	free(o->comms);
 	free(o->shadow);
 	free(o->prev);
 	free(o->keys);
@@ -142,6 +182,37 @@ static uint32_t intern(struct session *s, const uint64_t *frames, uint32_t nk, u
 	return id;
 }
 
+/* --switch-output: keeps the frames of a new stack hash and the name of its thread. */
+static int keep_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
+{
+	size_t nr = (size_t)e->nr_kframes + e->nr_uframes;
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	err = u64map__upsert(&o->tid_comm, e->tid, o->nr_comms, &slot, &added);
+	if (!err && added)
+		err = vec__grow(&o->comms, &o->alloc_comms, ++o->nr_comms, sizeof(*o->comms));
+	if (err)
+		return err;
+	memset(o->comms[*slot], 0, REC_COMM_LEN);
+	memcpy(o->comms[*slot], e->comm, REC_COMM_LEN - 1);	/* the same length, NUL kept */
+
+	err = u64map__upsert(&o->kept_index, e->hash, o->nr_kept, &slot, &added);
+	if (err || !added)
+		return err;	/* sent again after an eviction: the same content */
+	if (vec__grow(&o->kept_stacks, &o->alloc_kept, o->nr_kept + 1, sizeof(*o->kept_stacks)) ||
+	    vec__grow(&o->frames, &o->alloc_frames, o->nr_frames + nr, sizeof(*o->frames)))
+		return -ENOMEM;
+	memcpy(o->frames + o->nr_frames, e->frames, nr * sizeof(*o->frames));
+	o->kept_stacks[o->nr_kept++] = (struct kept_stack){
+		.off = o->nr_frames, .nr_kernel = e->nr_kframes, .nr_user = e->nr_uframes,
+		.tgid = e->tgid,
+	};
+	o->nr_frames += nr;
+	return 0;
+}
+
 int offcpu__on_stack(struct session *s, const struct ev_offcpu_stack *e)
 {
 	struct offcpu *o = s->offcpu;
@@ -155,6 +226,8 @@ int offcpu__on_stack(struct session *s, const struct ev_offcpu_stack *e)
 	if (!id)
 		return -ENOMEM;
 	err = u64map__upsert(&o->stack_ids, e->hash, id, &slot, &added);
+	if (!err && o->keep)
+		err = keep_stack(o, e);
 	if (err)
 		return pr_errno(err, "cannot keep the stacks seen");
 	*slot = id;	/* sent again after an eviction: the same content, the same id */
@@ -166,12 +239,75 @@ static uint32_t stack_of(struct session *s, uint64_t hash, uint32_t tgid, uint64
 {
 	struct offcpu *o = s->offcpu;
 	const uint64_t *id = hash ? u64map__find(&o->stack_ids, hash) : NULL;
+	const struct kept_stack *k;
+	uint64_t *slot;
+	uint32_t nid;
+	bool added;
 
 	if (id)
 		return (uint32_t)*id;
+	id = hash ? u64map__find(&o->kept_index, hash) : NULL;
+	if (id) {
+		/* sent before a switch: stored again in this file */
+		k = &o->kept_stacks[*id];
+		nid = intern(s, o->frames + k->off, k->nr_kernel, k->nr_user, k->tgid, time_ns);
+		if (nid && u64map__upsert(&o->stack_ids, hash, nid, &slot, &added)) {
+			pr_errno(-ENOMEM, "cannot keep the stacks seen");
+			return 0;
+		}
+		return nid;
+	}
 	if (!o->empty_id)
 		o->empty_id = intern(s, NULL, 0, 0, tgid, time_ns);
 	return o->empty_id;
+}
+
+/*
+ * A row of thread tid goes into the file: after a switch, the file gets
+ * its name again (from the stack record that last named it) unless a
+ * sample or a stack record named it in this file already.
+ */
+static int note_name(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid)
+{
+	struct offcpu *o = s->offcpu;
+	const uint64_t *c;
+
+	o->file_rows++;
+	if (!o->keep || u64map__find(&s->tid_comm, tid))
+		return 0;
+	c = u64map__find(&o->tid_comm, tid);
+	return c ? session__note_comm(s, time_ns, tgid, tid, o->comms[*c]) : 0;
+}
+
+void offcpu__start_file(struct offcpu *o, uint64_t start_ns)
+{
+	if (!o)
+		return;
+	u64map__release(&o->stack_ids);
+	o->empty_id = 0;
+	o->file_rows = 0;
+	o->file_start = o->file_since = start_ns;
+}
+
+/*
+ * An interval open at the switch that began this file goes into it whole:
+ * the file says from when its intervals run, in the same commit as the row.
+ */
+static int note_since(struct session *s, uint64_t start_ns)
+{
+	struct offcpu *o = s->offcpu;
+	char buf[24];
+
+	if (!o->file_start || start_ns >= o->file_since)
+		return 0;
+	o->file_since = start_ns;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)start_ns);
+	return recording__set_meta(s->rec, REC_META_OFFCPU_SINCE, buf);
+}
+
+uint64_t offcpu__file_rows(const struct offcpu *o)
+{
+	return o ? o->file_rows : 0;
 }
 
 int offcpu__on_interval(struct session *s, const struct ev_offcpu *e)
@@ -192,7 +328,8 @@ int offcpu__on_interval(struct session *s, const struct ev_offcpu *e)
 	if (!r.stack_id)
 		return -ENOMEM;
 	s->offcpu->kept++;
-	return recording__add_offcpu(s->rec, &r);
+	return note_name(s, e->start_ns, e->tgid, e->tid) ?: note_since(s, e->start_ns) ?:
+	       recording__add_offcpu(s->rec, &r);
 }
 
 static bool shadow_eq(uint32_t val, const void *key, const void *ctx)
@@ -250,7 +387,7 @@ static int flush_one(struct session *s, uint64_t time, const struct offcpu_key *
 		return r.stack_id ? 0 : -ENOMEM;
 	sh->val = *v;
 	o->kept += r.count;
-	return recording__add_offcpu_sum(s->rec, &r);
+	return note_name(s, time, k->tgid, k->tid) ?: recording__add_offcpu_sum(s->rec, &r);
 }
 
 static int flush_sums(struct session *s, uint64_t time)

@@ -7,6 +7,7 @@
 #ifndef EPROF_RECORD_OFFCPU_H
 #define EPROF_RECORD_OFFCPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,8 +20,14 @@ struct ev_offcpu;
 
 struct offcpu;
 
-/* The map fds come from the sampler: its starts and its sums. -ENOMEM (printed). */
-int offcpu__new(int start_fd, int sums_fd, int nr_possible_cpus, struct offcpu **out);
+/*
+ * The map fds come from the sampler: its starts and its sums.
+ * keep_for_switch (--switch-output): keeps the stacks and thread names
+ * on_switch sent, which it never sends again, for the files after a
+ * switch. -ENOMEM (printed).
+ */
+int offcpu__new(int start_fd, int sums_fd, int nr_possible_cpus, bool keep_for_switch,
+		struct offcpu **out);
 
 /* A stack record (validated by the caller): interned, its hash remembered. */
 int offcpu__on_stack(struct session *s, const struct ev_offcpu_stack *e);
@@ -40,6 +47,17 @@ int offcpu__flush(struct session *s, uint64_t time, const uint64_t *stats);
  * end_ns (an offcpu row when long, else an offcpu_sum row at end_ns).
  */
 int offcpu__close_open(struct session *s, uint64_t end_ns);
+
+/*
+ * A new file replaced s->rec (--switch-output), after session__start_file(),
+ * from start_ns (its meta start_ns): stacks are stored again in it as its
+ * rows need them, and an interval that began before start_ns moves the
+ * file's REC_META_OFFCPU_SINCE back. Accepts NULL.
+ */
+void offcpu__start_file(struct offcpu *o, uint64_t start_ns);
+
+/* Interval and sum rows written into the current file. */
+uint64_t offcpu__file_rows(const struct offcpu *o);
 
 /* Intervals recorded so far, and those lost (for the summary line). */
 void offcpu__totals(const struct offcpu *o, uint64_t *kept, uint64_t *lost);
