@@ -801,9 +801,9 @@ static int switch_output(struct session *s, struct rotation *r)
 		free(name);
 		return pr_errno(-ENOMEM, "cannot start the next file");
 	}
-	session__start_file(s);
+	err = session__start_file(s);
 	offcpu__start_file(s->offcpu, t - SWITCH_OVERLAP_NS);
-	err = recording__create(name, &s->rec);
+	err = err ?: recording__create(name, &s->rec);
 	if (err) {
 		free(name);
 		return err;

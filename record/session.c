@@ -195,6 +195,10 @@ static void cancel_exit(struct session *s, uint32_t pid)
 		if (s->exits[i].pid != pid)
 			s->exits[kept++] = s->exits[i];
 	s->nr_exits = kept;
+	for (i = kept = 0; i < s->nr_ended; i++)
+		if (s->ended[i] != pid)
+			s->ended[kept++] = s->ended[i];
+	s->nr_ended = kept;
 }
 
 /*
@@ -202,7 +206,7 @@ static void cancel_exit(struct session *s, uint32_t pid)
  * a sample, two commits after their exit: by then the sampler has read
  * every sample they took (they were queued before the exit record), so
  * none will come. Processes with samples keep theirs, for the capture at
- * the end.
+ * the end of the file (and forget them when the next one starts).
  */
 static int forget_exited(struct session *s)
 {
@@ -219,8 +223,15 @@ static int forget_exited(struct session *s)
 			s->exits[kept++] = *e;
 			continue;
 		}
-		if (!u64map__find(&s->procs, e->pid) &&
-		    u64map__upsert(&gone, e->pid, 0, &slot, &added)) {
+		if (u64map__find(&s->procs, e->pid)) {
+			/* its mappings serve this file's capture: forgotten at the next file */
+			if (vec__grow(&s->ended, &s->alloc_ended, s->nr_ended + 1,
+				      sizeof(*s->ended))) {
+				err = pr_errno(-ENOMEM, "cannot forget ended processes");
+				goto out;
+			}
+			s->ended[s->nr_ended++] = e->pid;
+		} else if (u64map__upsert(&gone, e->pid, 0, &slot, &added)) {
 			err = pr_errno(-ENOMEM, "cannot forget ended processes");
 			goto out;
 		}
@@ -264,7 +275,55 @@ out:
 	return err;
 }
 
-void session__start_file(struct session *s)
+/*
+ * The processes that ended with samples in the previous file have none to
+ * come: their mappings go, and the exec times of processes without a
+ * mapping left (gone ones, whether sampled or not).
+ */
+static int forget_ended(struct session *s)
+{
+	struct u64map gone = U64MAP_INIT, live = U64MAP_INIT, exec = U64MAP_INIT;
+	size_t i, kept = 0;
+	uint64_t *slot;
+	bool added;
+	int err = 0;
+
+	for (i = 0; i < s->nr_ended && !err; i++)
+		err = u64map__upsert(&gone, s->ended[i], 0, &slot, &added);
+	s->nr_ended = 0;
+	for (i = 0; i < s->nr_maps && !err; i++) {
+		struct mapping *k = &s->maps[i];
+
+		if (u64map__find(&gone, k->tgid)) {
+			free(k->path);
+			continue;
+		}
+		s->maps[kept++] = *k;
+		err = u64map__upsert(&live, k->tgid, 0, &slot, &added);
+	}
+	if (err)
+		goto out;	/* the maps not yet walked stay where they were */
+	if (kept != s->nr_maps)
+		s->maps_dirty = true;
+	s->nr_maps = kept;
+	u64map__for_each(&s->exec_ns, i) {
+		if (!u64map__find(&live, s->exec_ns.keys[i]))
+			continue;
+		err = u64map__upsert(&exec, s->exec_ns.keys[i], s->exec_ns.vals[i], &slot, &added);
+		if (err)
+			goto out;
+	}
+	u64map__release(&s->exec_ns);
+	s->exec_ns = exec;
+	exec = (struct u64map)U64MAP_INIT;
+out:
+	u64map__release(&gone);
+	u64map__release(&live);
+	u64map__release(&exec);
+	return err ? pr_errno(err, "cannot forget ended processes") : 0;
+}
+
+int session__start_file(struct session *s)
 {
 	size_t i;
 
@@ -275,6 +334,7 @@ void session__start_file(struct session *s)
 	s->nr_comms = 0;
 	for (i = 0; i < s->nr_maps; i++)
 		s->maps[i].written = false;
+	return forget_ended(s);
 }
 
 void session__release_kept(struct session *s)
@@ -290,6 +350,9 @@ void session__release_kept(struct session *s)
 	s->pending_comms = NULL;
 	free(s->exits);
 	s->exits = NULL;
+	free(s->ended);
+	s->ended = NULL;
+	s->nr_ended = s->alloc_ended = 0;
 	u64map__release(&s->held_comms);
 }
 
