@@ -765,17 +765,26 @@ static bool switch_due(const struct session *s, const struct rotation *r)
  * FILE.NNNN, which gets again all that its own samples need (stacks,
  * mappings, names, symbols). The sampler runs on: what it queues meanwhile
  * is read into the new file. The new file's span starts the ring buffer's
- * reordering bound before the switch, so that a sample taken just before
- * it but read after it still lies within its file's span.
+ * reordering bound before the switch began (before its last read of the
+ * ring buffer, not after: reading the side-band can take tens of ms on a
+ * busy machine), so that a sample taken just before it but read after it
+ * still lies within its file's span. The spans overlap by that much.
  */
 static int switch_output(struct session *s, struct rotation *r)
 {
 	struct capture_stats cst;
-	uint64_t t;
+	uint64_t t, since;
 	bool more;
 	char *name;
 	int err;
 
+	/*
+	 * A sample taken before since may still be read after the consume,
+	 * into the next file (the ring buffer's reordering; a busy machine
+	 * can also keep this thread off the CPU): that file's span starts
+	 * there. Every sample read by t is in this one.
+	 */
+	since = now_ns() - SWITCH_OVERLAP_NS;
 	err = sampler__consume(s->sampler, SIZE_MAX, &more);
 	err = err ?: sideband__consume(s->sideband);
 	t = now_ns();
@@ -802,7 +811,7 @@ static int switch_output(struct session *s, struct rotation *r)
 		return pr_errno(-ENOMEM, "cannot start the next file");
 	}
 	err = session__start_file(s);
-	offcpu__start_file(s->offcpu, t - SWITCH_OVERLAP_NS);
+	offcpu__start_file(s->offcpu, since);
 	err = err ?: recording__create(name, &s->rec);
 	if (err) {
 		free(name);
@@ -815,7 +824,7 @@ static int switch_output(struct session *s, struct rotation *r)
 	r->opts->output = name;
 	free(r->name);
 	r->name = name;
-	err = write_start_meta(s, r->online, r->nr_online, t - SWITCH_OVERLAP_NS);
+	err = write_start_meta(s, r->online, r->nr_online, since);
 	return err ?: commit(s);
 }
 
