@@ -15,6 +15,7 @@
 #include <zstd_errors.h>
 
 #include "format/codec.h"
+#include "util/vec.h"
 
 int cursor__varint_max(struct cursor *c, uint64_t max, uint64_t *out)
 {
@@ -39,28 +40,6 @@ int cursor__string(struct cursor *c, size_t max, const char **out)
 	return 0;
 }
 
-int codec__grow(void **array, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need) {
-		if (n > SIZE_MAX / 2)
-			return -ENOMEM;
-		n *= 2;
-	}
-	if (n > SIZE_MAX / elem)
-		return -ENOMEM;
-	p = realloc(*array, n * elem);
-	if (!p)
-		return -ENOMEM;
-	*array = p;
-	*cap = n;
-	return 0;
-}
-
 int bytebuf__reserve(struct bytebuf *b, size_t extra)
 {
 	void *p = b->data;
@@ -68,7 +47,7 @@ int bytebuf__reserve(struct bytebuf *b, size_t extra)
 
 	if (extra > SIZE_MAX - b->len)
 		return -ENOMEM;
-	err = codec__grow(&p, &b->cap, b->len + extra, 1);
+	err = vec__grow(&p, &b->cap, b->len + extra, 1);
 	b->data = p;
 	return err;
 }

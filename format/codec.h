@@ -131,12 +131,6 @@ int bytebuf__put(struct bytebuf *b, const void *data, size_t len);
 int bytebuf__put_string(struct bytebuf *b, const char *s);
 void bytebuf__release(struct bytebuf *b);
 
-/*
- * Grows *array (of elem-byte elements, *cap of them) to hold at least need;
- * doubles, checks for overflow. 0 or -ENOMEM.
- */
-int codec__grow(void **array, size_t *cap, size_t need, size_t elem);
-
 /* --- zstd ----------------------------------------------------------------- */
 
 /*

@@ -24,6 +24,7 @@
 
 #include "format/internal.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 /* Mappings per chunk a reader accepts (a commit's worth is far less). */
 #define REC_READ_MAX_MAPPINGS	(1u << 22)
@@ -32,71 +33,51 @@
 /* Columns of a mapping chunk: file, tgid, time, start, length, pgoff. */
 #define MAP_COLUMNS		6
 
-/* FNV-1a over the path, then the build-id: a key for the file table. */
-static uint64_t file_hash(const char *path, const uint8_t *id, uint32_t len)
+/* A file table key: what makes two mapped files one. */
+struct file_key {
+	const char *path;
+	const uint8_t *id;
+	uint32_t len;
+};
+
+static bool file_eq(uint32_t i, const void *key, const void *ctx)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
+	const struct mapped_file *f = &((const struct file_table *)ctx)->files[i];
+	const struct file_key *k = key;
 
-	for (i = 0; path[i]; i++)
-		h = (h ^ (uint8_t)path[i]) * 0x100000001b3ull;
-	h = (h ^ 0xff) * 0x100000001b3ull;	/* path "ab" + id "c" is not "a" + "bc" */
-	for (i = 0; i < len; i++)
-		h = (h ^ id[i]) * 0x100000001b3ull;
-	return h ? h : 1;
-}
-
-static int file_table__grow_slots(struct file_table *t)
-{
-	size_t cap = t->nr_slots ? t->nr_slots * 2 : 256, i, j;
-	uint32_t *slots;
-
-	if (cap > SIZE_MAX / sizeof(*slots))
-		return -ENOMEM;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < t->nr; i++) {
-		for (j = t->files[i].hash & (cap - 1); slots[j]; j = (j + 1) & (cap - 1))
-			;
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nr_slots = cap;
-	return 0;
+	return f->build_id_len == k->len && !memcmp(f->build_id, k->id, k->len) &&
+	       !strcmp(f->path, k->path);
 }
 
 int file_table__intern(struct file_table *t, const char *path, const uint8_t *id,
 		       uint32_t len, uint32_t *out)
 {
-	uint64_t h = file_hash(path, id, len);
+	/* the length between the two: path "ab" + id "c" is not "a" + "bc" */
+	uint64_t h = hash_mix(hash_mix(hash_str(path), len), hash_bytes(id, len));
+	struct file_key k = { path, id, len };
 	struct mapped_file *f;
-	size_t j;
+	uint32_t *found;
 
-	if ((t->nr + 1) * 2 > t->nr_slots && file_table__grow_slots(t))
-		return -ENOMEM;
-	for (j = h & (t->nr_slots - 1); t->slots[j]; j = (j + 1) & (t->nr_slots - 1)) {
-		f = &t->files[t->slots[j] - 1];
-		if (f->hash == h && f->build_id_len == len && !memcmp(f->build_id, id, len) &&
-		    !strcmp(f->path, path)) {
-			*out = t->slots[j];
-			return 0;
-		}
+	found = hashmap__find(&t->index, h, file_eq, &k, t);
+	if (found) {
+		*out = *found + 1;
+		return 0;
 	}
 	if (t->nr >= UINT32_MAX - 1 ||
-	    codec__grow((void **)&t->files, &t->cap, t->nr + 1, sizeof(*t->files)))
+	    vec__grow(&t->files, &t->cap, t->nr + 1, sizeof(*t->files)))
 		return -ENOMEM;
 	f = &t->files[t->nr];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(path);
 	if (!f->path)
 		return -ENOMEM;
-	f->hash = h;
 	f->build_id_len = len;
 	memcpy(f->build_id, id, len);
-	t->slots[j] = (uint32_t)++t->nr;
-	*out = (uint32_t)t->nr;
+	if (hashmap__add(&t->index, h, (uint32_t)t->nr)) {
+		free(f->path);
+		return -ENOMEM;
+	}
+	*out = (uint32_t)++t->nr;
 	return 0;
 }
 
@@ -107,7 +88,7 @@ void file_table__release(struct file_table *t)
 	for (i = 0; i < t->nr; i++)
 		free(t->files[i].path);
 	free(t->files);
-	free(t->slots);
+	hashmap__release(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -333,8 +314,8 @@ static int load_files(struct recording *rec, struct file_list *l)
 			err = rec_damaged(rec, "mapped_file row %" PRId64 ": bad value", id);
 			break;
 		}
-		if (codec__grow((void **)&l->ids, &l->cap_ids, l->nr + 1, sizeof(*l->ids)) ||
-		    codec__grow((void **)&l->files, &l->cap_files, l->nr + 1, sizeof(*l->files))) {
+		if (vec__grow(&l->ids, &l->cap_ids, l->nr + 1, sizeof(*l->ids)) ||
+		    vec__grow(&l->files, &l->cap_files, l->nr + 1, sizeof(*l->files))) {
 			err = pr_errno(-ENOMEM, "'%s': reading mapped files", rec->path);
 			break;
 		}
@@ -380,7 +361,7 @@ static int read_chunk(struct recording *rec, const struct file_list *files, int6
 	if ((uint64_t)n > buf->len / MAP_COLUMNS)
 		return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": %" PRId64 " mappings "
 				   "cannot fit in %zu bytes", id, n, buf->len);
-	if (codec__grow((void **)rows, cap, (size_t)n, sizeof(**rows)))
+	if (vec__grow(rows, cap, (size_t)n, sizeof(**rows)))
 		return pr_errno(-ENOMEM, "'%s': reading mappings", rec->path);
 	if (rec_decode_mappings(buf->data, buf->len, *rows, (size_t)n))
 		return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mappings do not decode "

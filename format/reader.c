@@ -233,7 +233,7 @@ int recording__for_each_sample(struct recording *rec, rec_sample_fn fn, void *ct
 					  " samples cannot fit in %zu bytes", id, n, r->buf.len);
 			break;
 		}
-		if (codec__grow((void **)&r->samples, &r->cap_samples, (size_t)n,
+		if (vec__grow(&r->samples, &r->cap_samples, (size_t)n,
 				sizeof(*r->samples))) {
 			err = pr_errno(-ENOMEM, "'%s': reading samples", rec->path);
 			break;
@@ -349,7 +349,7 @@ int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx)
 	uint32_t first_id, last_id;
 	int err;
 
-	if (codec__grow((void **)&r->frames, &r->cap_frames, REC_MAX_FRAMES, sizeof(*r->frames)))
+	if (vec__grow(&r->frames, &r->cap_frames, REC_MAX_FRAMES, sizeof(*r->frames)))
 		return pr_errno(-ENOMEM, "'%s': reading stacks", rec->path);
 	err = rec_prepare(rec, "SELECT id, first_id, last_id, nr_stacks, encoding, data "
 			       "FROM stack_chunk ORDER BY id", "reading stacks", &st);

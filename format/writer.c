@@ -17,6 +17,7 @@
 
 #include "format/internal.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define REC_ZSTD_LEVEL_SYMBOLS	9
 /*
@@ -44,7 +45,7 @@ static int oom(const struct recording *rec)
 }
 
 #define PUSH(rec, arr, nr, cap)                                                           \
-	(codec__grow((void **)&(arr), &(cap), (nr) + 1, sizeof(*(arr))) ? oom(rec) : 0)
+	(vec__grow(&(arr), &(cap), (nr) + 1, sizeof(*(arr))) ? oom(rec) : 0)
 
 size_t recording__pending_samples(const struct recording *rec)
 {
@@ -85,7 +86,7 @@ int recording__add_stack(struct recording *rec, const struct rec_stack *st)
 		return -E2BIG;
 	}
 	err = PUSH(rec, w->stacks, w->nr_stacks, w->cap_stacks);
-	if (!err && codec__grow((void **)&w->frames, &w->cap_frames, w->nr_frames + nr,
+	if (!err && vec__grow(&w->frames, &w->cap_frames, w->nr_frames + nr,
 				sizeof(*w->frames)))
 		err = oom(rec);
 	if (err)

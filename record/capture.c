@@ -48,7 +48,8 @@
 #include "record/capture.h"
 #include "elf/elf_file.h"
 #include "record/jitmap.h"
-#include "record/session.h"
+#include "record/mappings.h"
+#include "record/stacks.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -213,21 +214,22 @@ int capture__note_pair(struct capture *c, uint64_t pair)
 /* --- user space ------------------------------------------------------------ */
 
 /* The mapping of tgid holding addr at time t (see the file comment). */
-static struct mapping *find_mapping(struct session *s, uint32_t tgid, uint64_t addr, uint64_t t)
+static struct mapping *find_mapping(const struct capture_source *s, uint32_t tgid, uint64_t addr,
+				    uint64_t t)
 {
 	struct mapping *best = NULL, *any = NULL;
-	size_t lo = 0, hi = s->nr_maps, i;
+	size_t lo = 0, hi = s->maps->nr, i;
 
 	while (lo < hi) {	/* first mapping of tgid */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->maps[mid].tgid < tgid)
+		if (s->maps->v[mid].tgid < tgid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (i = lo; i < s->nr_maps && s->maps[i].tgid == tgid && s->maps[i].start <= addr; i++) {
-		struct mapping *m = &s->maps[i];
+	for (i = lo; i < s->maps->nr && s->maps->v[i].tgid == tgid && s->maps->v[i].start <= addr; i++) {
+		struct mapping *m = &s->maps->v[i];
 
 		if (addr >= m->end)
 			continue;
@@ -331,8 +333,8 @@ static int note_jit(struct capture *c, uint32_t pid, uint64_t addr, uint64_t t)
 }
 
 /* 1: addr is in no mapping (yet). */
-static int add_user_addr(struct capture *c, struct session *s, uint32_t tgid, uint64_t addr,
-			 uint64_t t)
+static int add_user_addr(struct capture *c, const struct capture_source *s, uint32_t tgid,
+			 uint64_t addr, uint64_t t)
 {
 	struct mapping *m = find_mapping(s, tgid, addr, t);
 	struct binary *b;
@@ -340,7 +342,7 @@ static int add_user_addr(struct capture *c, struct session *s, uint32_t tgid, ui
 
 	/* the recording keeps the mappings samples fall in, and only those */
 	if (m) {
-		err = session__write_mapping(s, m);
+		err = mapping__write(s->maps, s->rec, m);
 		if (err)
 			return err;
 	}
@@ -360,11 +362,11 @@ static int add_user_addr(struct capture *c, struct session *s, uint32_t tgid, ui
 }
 
 /* The user addresses of one pair; 1: some address is in no mapping. */
-static int add_pair(struct capture *c, struct session *s, uint64_t pair)
+static int add_pair(struct capture *c, const struct capture_source *s, uint64_t pair)
 {
 	uint32_t tgid = (uint32_t)(pair >> 32), j;
-	const struct stack_entry *e = stack_table__get(&s->stacks, (uint32_t)pair);
-	const uint64_t *t = u64map__find(&s->pairs, pair);
+	const struct stack_entry *e = stack_table__get(s->stacks, (uint32_t)pair);
+	const uint64_t *t = u64map__find(s->pairs, pair);
 	int err, unmapped = 0;
 
 	if (!e || !t)
@@ -453,7 +455,7 @@ static int open_binary(struct binary *b, struct capture_stats *st)
  * DWARF. A binary without a build-id is skipped (report/ matches DWARF by
  * build-id), as is one without DWARF anywhere.
  */
-static int store_dwarf(struct capture *c, struct session *s, struct binary *b)
+static int store_dwarf(struct capture *c, const struct capture_source *s, struct binary *b)
 {
 	struct elf_file *extra = NULL;
 	const struct elf_file *src = NULL;
@@ -500,7 +502,7 @@ out:
 }
 
 /* Adds a row with b's symbols covering this step's offsets that are not stored yet. */
-static int store_binary(struct capture *c, struct session *s, struct binary *b,
+static int store_binary(struct capture *c, const struct capture_source *s, struct binary *b,
 			struct u64vec *fresh)
 {
 	struct rec_symbol *syms = NULL;
@@ -523,7 +525,7 @@ static int store_binary(struct capture *c, struct session *s, struct binary *b,
 					 b->path);
 			return 0;
 		}
-		if (s->opts && s->opts->debuginfo) {
+		if (s->debuginfo) {
 			err = store_dwarf(c, s, b);
 			if (err)
 				return err;
@@ -580,7 +582,7 @@ out:
 	return err;
 }
 
-static int store_binaries(struct capture *c, struct session *s)
+static int store_binaries(struct capture *c, const struct capture_source *s)
 {
 	struct u64vec fresh = { 0 };
 	size_t i;
@@ -612,7 +614,7 @@ static int jit_cmp(const void *a, const void *b)
 }
 
 /* This step's anonymous addresses, process by process, to the JIT maps. */
-static int store_jit(struct capture *c, struct session *s)
+static int store_jit(struct capture *c, const struct capture_source *s)
 {
 	struct jit_sample *v = NULL;
 	size_t i, j, nr, alloc = 0;
@@ -630,7 +632,7 @@ static int store_jit(struct capture *c, struct session *s)
 		if (err)
 			err = pr_errno(err, "cannot capture JIT symbols");
 		else
-			err = jitmaps__store(s->jitmaps, s, c->jit[i].pid, v, nr, &c->st.jit_maps);
+			err = jitmaps__store(s->jitmaps, s->rec, c->jit[i].pid, v, nr, &c->st.jit_maps);
 	}
 	c->nr_jit = 0;
 	free(v);
@@ -813,8 +815,8 @@ static int load_kallsyms(struct capture *c)
  * Adds the symbols covering addrs (sorted, unique) not stored yet; the
  * addresses no symbol covers go to missed when it is not NULL.
  */
-static int store_ksyms(struct capture *c, struct session *s, const struct u64vec *addrs,
-		       struct u64vec *missed)
+static int store_ksyms(struct capture *c, const struct capture_source *s,
+		       const struct u64vec *addrs, struct u64vec *missed)
 {
 	const struct ksym_tmp *k = c->ksyms;
 	struct rec_ksym *out;
@@ -864,9 +866,9 @@ static int store_ksyms(struct capture *c, struct session *s, const struct u64vec
 }
 
 /* The kernel addresses of the stacks new since the last step. */
-static int step_kernel(struct capture *c, struct session *s)
+static int step_kernel(struct capture *c, const struct capture_source *s)
 {
-	const struct stack_table *t = &s->stacks;
+	const struct stack_table *t = s->stacks;
 	size_t i;
 	uint32_t j;
 	int err = 0;
@@ -898,16 +900,16 @@ static int step_kernel(struct capture *c, struct session *s)
 
 /* --- steps ----------------------------------------------------------------- */
 
-static void sort_maps(struct session *s)
+static void sort_maps(const struct capture_source *s)
 {
-	if (!s->maps_dirty)
+	if (!s->maps->dirty)
 		return;
-	if (s->nr_maps > 1)
-		qsort(s->maps, s->nr_maps, sizeof(*s->maps), map_cmp);
-	s->maps_dirty = false;
+	if (s->maps->nr > 1)
+		qsort(s->maps->v, s->maps->nr, sizeof(*s->maps->v), map_cmp);
+	s->maps->dirty = false;
 }
 
-int capture__step(struct capture *c, struct session *s)
+int capture__step(struct capture *c, const struct capture_source *s)
 {
 	struct u64vec tmp;
 	size_t i;
@@ -942,7 +944,7 @@ int capture__step(struct capture *c, struct session *s)
 	return step_kernel(c, s);
 }
 
-int capture__run(struct capture *c, struct session *s, struct capture_stats *st)
+int capture__run(struct capture *c, const struct capture_source *s, struct capture_stats *st)
 {
 	size_t i;
 	int err;
@@ -953,8 +955,8 @@ int capture__run(struct capture *c, struct session *s, struct capture_stats *st)
 		return err;
 	/* Every pair once more: mappings may have come after a pair's last step. */
 	sort_maps(s);
-	u64map__for_each(&s->pairs, i) {
-		err = add_pair(c, s, s->pairs.keys[i]);
+	u64map__for_each(s->pairs, i) {
+		err = add_pair(c, s, s->pairs->keys[i]);
 		if (err < 0)
 			return pr_errno(err, "cannot capture user symbols");
 	}

@@ -12,11 +12,26 @@
 #ifndef EPROF_RECORD_CAPTURE_H
 #define EPROF_RECORD_CAPTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct session;
 struct capture;
+struct jitmaps;
+struct mapping_table;
+struct recording;
+struct stack_table;
+struct u64map;
+
+/* What a capture step reads, and where it writes (record/session.c owns them all). */
+struct capture_source {
+	struct recording *rec;		/* written to */
+	const struct stack_table *stacks;
+	const struct u64map *pairs;	/* tgid << 32 | stack id -> time of its first sample */
+	struct mapping_table *maps;	/* sorted here; a mapping a sample falls in is written */
+	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of the sampled processes */
+	bool debuginfo;			/* --debuginfo: embed each binary's DWARF */
+};
 
 struct capture_stats {
 	size_t binaries;	/* binaries stored */
@@ -42,7 +57,7 @@ int capture__note_pair(struct capture *c, uint64_t pair);
  * stacks interned since the previous step, leaving out what is stored
  * already. Sorts s->maps. Costs nothing when nothing new was sampled.
  */
-int capture__step(struct capture *c, struct session *s);
+int capture__step(struct capture *c, const struct capture_source *s);
 
 /*
  * At the end: a last step, then every sampled pair once more (for mappings
@@ -50,6 +65,6 @@ int capture__step(struct capture *c, struct session *s);
  * addresses no symbol covered against a fresh /proc/kallsyms. *st: totals
  * over the whole recording.
  */
-int capture__run(struct capture *c, struct session *s, struct capture_stats *st);
+int capture__run(struct capture *c, const struct capture_source *s, struct capture_stats *st);
 
 #endif

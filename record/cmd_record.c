@@ -50,6 +50,7 @@
 #include "record/sideband.h"
 #include "record/target.h"
 #include "record/unwind.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/parse.h"
 #include "util/status.h"
@@ -132,6 +133,7 @@ static void print_help(FILE *f)
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* One line, as every failure; the synopsis is --help's (report does the same). */
 static int usage_error(const char *fmt, ...)
 {
 	char msg[512];
@@ -141,7 +143,6 @@ static int usage_error(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	pr_err("%s", msg);
-	fprintf(stderr, "%s\n", usage_line);
 	return EXIT_USAGE;
 }
 
@@ -329,9 +330,11 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			print_help(stdout);
 			return -1;
 		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
+			return usage_error("option '%s' needs a value (see 'eprof record --help')",
+					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return usage_error("unknown option '%s' (see 'eprof record --help')",
+					   argv[optind - 1]);
 		}
 	}
 	if (thresh_given && !o->off_cpu)
@@ -612,6 +615,15 @@ static int epoll_add(int epfd, int fd, uint64_t tag)
 	return 0;
 }
 
+/* The capture at the end of a file: every symbol its samples still need. */
+static int capture_all(struct session *s, struct capture_stats *st)
+{
+	struct capture_source src;
+
+	session__capture_source(s, &src);
+	return capture__run(s->capture, &src, st);
+}
+
 /*
  * A commit is due a second after the last one, or earlier when many samples
  * wait: it runs here, between two consumes, never inside the ring buffer's
@@ -671,7 +683,7 @@ static void status_line__tick(struct status_line *sl, const struct session *s)
 		format_size(size, sizeof(size), st.st_size);
 	fprintf(stderr, "\reprof: recording %.0f s, %llu samples, %llu lost, %s\033[K",
 		(now - sl->start_ns) / 1e9, (unsigned long long)s->nr_samples,
-		(unsigned long long)(s->total_lost + s->nr_malformed), size);
+		(unsigned long long)(s->total_lost + sampler__nr_malformed(s->sampler)), size);
 	fflush(stderr);
 	sl->drawn = true;
 }
@@ -687,8 +699,8 @@ static void status_line__clear(struct status_line *sl)
 
 /*
  * A commit: the sampler's counters (losses, ticks) and the off-CPU sums are
- * read here and handed to the session, so that session.c never calls the
- * sampler, which calls it.
+ * read here and handed to the session: the stages are wired here, and the
+ * session only asks the sampler whether a process is a target.
  */
 static int commit(struct session *s)
 {
@@ -711,7 +723,8 @@ static int commit(struct session *s)
 	if (!err && nr)
 		err = sampler__account_ticks(s->sampler, c.time_ns, ticks, &nr);
 	if (!err && s->offcpu)
-		err = offcpu__flush(s, s->final_ns ? s->final_ns : c.time_ns, stats);
+		err = offcpu__flush(s->offcpu, s->rec, s->final_ns ? s->final_ns : c.time_ns,
+				    stats);
 	if (err)
 		goto out;
 	c.stats = stats;
@@ -793,7 +806,7 @@ static int switch_output(struct session *s, struct rotation *r)
 	s->final_ns = t;
 	err = err ?: commit(s);
 	s->final_ns = 0;
-	err = err ?: capture__run(s->capture, s, &cst);
+	err = err ?: capture_all(s, &cst);
 	err = err ?: jitmaps__after_commit(s->jitmaps, s->rec);
 	err = err ?: recording__finish(s->rec);
 	if (err)
@@ -922,7 +935,7 @@ static void unwind_summary(const struct session *s, char *buf, size_t len)
 static void print_summary(const struct session *s, uint64_t elapsed_ns)
 {
 	char size[32] = "?", why[256] = "", unw[160];
-	uint64_t lost = s->total_lost + s->nr_malformed, gone;
+	uint64_t lost = s->total_lost + sampler__nr_malformed(s->sampler), gone;
 	struct tick_breakdown tb;
 	struct stat st;
 
@@ -1115,22 +1128,41 @@ static int child_exit_status(const struct target *t)
 static int open_stages(struct session *s, struct target *t, int old_nice, uint64_t entry_ns)
 {
 	const struct record_opts *o = s->opts;
+	struct sampler_config scfg = {
+		.freq = o->freq,
+		.nr_cpus = o->nr_cpus,
+		.nr_possible_cpus = s->nr_possible_cpus,
+		.filter = o->mode != TARGET_ALL,
+		/* -- CMD and -p follow children unless --no-inherit; -a samples everything */
+		.follow = o->mode != TARGET_ALL && !o->no_inherit,
+		.dwarf = o->call_graph == CALL_GRAPH_DWARF,
+		.off_cpu = o->off_cpu,
+		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
+	};
+	struct sampler_sink ssink;
+	struct sideband_sink bsink;
 	size_t i;
 	int err;
 
-	err = sampler__open(s, &s->sampler);
+	session__sampler_sink(s, &ssink);
+	err = sampler__open(&scfg, &ssink, &s->sampler);
 	if (!err && o->off_cpu) {
+		struct offcpu_config ocfg;
 		int start_fd, sums_fd;
 
 		sampler__offcpu_fds(s->sampler, &start_fd, &sums_fd);
-		err = offcpu__new(start_fd, sums_fd, s->nr_possible_cpus,
-				  o->switch_bytes || o->switch_ns, &s->offcpu);
+		session__offcpu_config(s, start_fd, sums_fd, &ocfg);
+		err = offcpu__new(&ocfg, &s->offcpu);
 	}
 	if (err)
 		return err;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (sampler__unwinds(s->sampler)) {
-		err = unwinder__open(s, o->unwind_budget, &s->unwinder);
+		int tables_fd, missing_fd, bins_fd;
+
+		sampler__unwind_fds(s->sampler, &tables_fd, &missing_fd, &bins_fd);
+		err = unwinder__open(tables_fd, missing_fd, bins_fd, o->unwind_budget,
+				     &s->unwinder);
 		if (err)
 			return err;
 	}
@@ -1150,7 +1182,8 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		if (err)
 			return err;
 	}
-	err = sideband__open(s, &s->sideband);
+	session__sideband_sink(s, &bsink);
+	err = sideband__open(sampler__sideband_map_fd(s->sampler), &bsink, &s->sideband);
 	if (!err && o->mode != TARGET_CMD)
 		err = sideband__scan_proc(s->sideband, o->pids, o->nr_pids, o->mode == TARGET_ALL);
 	if (err)
@@ -1181,7 +1214,7 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	if (!err)
 		err = sideband__consume(s->sideband);
 	if (!err && s->offcpu) {
-		err = offcpu__close_open(s, *end_ns);
+		err = offcpu__close_open(s->offcpu, s->rec, *end_ns);
 		s->final_ns = *end_ns;	/* the last sums are flushed at the end */
 	}
 	if (!err)
@@ -1190,9 +1223,9 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 		err = commit(s);
 	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (!err)
-		err = capture__run(s->capture, s, cst);
+		err = capture_all(s, cst);
 	if (!err)
-		err = unwinder__store(s->unwinder, s->stats_total);
+		err = unwinder__store(s->unwinder, s->rec, s->stats_total);
 	if (!err)
 		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (!err)
@@ -1330,7 +1363,7 @@ int cmd_record(int argc, char **argv)
 		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "
 		"forgotten), %llu truncated stacks, %llu side-band records lost", cst.binaries,
 		cst.symbols, cst.missing, cst.ksyms, s.stacks.nr,
-		(unsigned long long)s.nr_maps_written, (unsigned long long)s.nr_maps_dropped,
+		(unsigned long long)s.maps.nr_written, (unsigned long long)s.nr_maps_dropped,
 		(unsigned long long)s.total_truncated,
 		(unsigned long long)s.total_lost_sideband);
 	if (opts.debuginfo)

@@ -41,9 +41,11 @@
 #include <unistd.h>
 
 #include "record/jitmap.h"
-#include "record/session.h"
+#include "format/recording.h"
+#include "util/hashmap.h"
 #include "util/log.h"
 #include "util/safe_open.h"
+#include "util/vec.h"
 
 #define JIT_MAP_MAX_BYTES	(64u << 20)
 #define JIT_MAPS_MAX_BYTES	(256u << 20)
@@ -313,17 +315,10 @@ static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid, bool fresh)
 		return NULL;
 	if (!added && !fresh)
 		return &j->maps[*slot - 1];
-	if (j->nr == j->alloc) {
-		size_t n = j->alloc ? j->alloc * 2 : 16;
-
-		m = reallocarray(j->maps, n, sizeof(*m));
-		if (!m) {
-			if (added)
-				*slot = 0;
-			return NULL;
-		}
-		j->maps = m;
-		j->alloc = n;
+	if (vec__grow(&j->maps, &j->alloc, j->nr + 1, sizeof(*j->maps))) {
+		if (added)
+			*slot = 0;
+		return NULL;
 	}
 	m = &j->maps[j->nr];
 	memset(m, 0, sizeof(*m));
@@ -481,7 +476,7 @@ static uint64_t sym_key(const struct rec_symbol *sym)
 }
 
 /* jitmaps__store() for the addresses addrs (sorted, distinct) of one process's map. */
-static int store_one(struct jitmaps *j, struct session *s, struct jitmap *m,
+static int store_one(struct jitmaps *j, struct recording *rec, struct jitmap *m,
 		     const uint64_t *addrs, size_t n, size_t *nr_maps)
 {
 	struct rec_symbol *out = NULL;
@@ -528,7 +523,7 @@ static int store_one(struct jitmaps *j, struct session *s, struct jitmap *m,
 	b.source = "perf-map";
 	b.nr_symbols = nr;
 	b.symbols = out;
-	err = recording__add_binary(s->rec, &b);
+	err = recording__add_binary(rec, &b);
 	if (!err && !m->any_stored) {
 		m->any_stored = true;
 		(*nr_maps)++;
@@ -538,7 +533,7 @@ out:
 	return err;
 }
 
-int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid,
+int jitmaps__store(struct jitmaps *j, struct recording *rec, uint32_t pid,
 		   const struct jit_sample *v, size_t n, size_t *nr_maps)
 {
 	struct jitmap *m, *next, *o;
@@ -567,7 +562,7 @@ int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid,
 			if (jitmap_at(j, pid, v[i].time_ns) == next &&
 			    (!nr || addrs[nr - 1] != v[i].addr))
 				addrs[nr++] = v[i].addr;
-		err = store_one(j, s, next, addrs, nr, nr_maps);
+		err = store_one(j, rec, next, addrs, nr, nr_maps);
 	}
 	free(addrs);
 	return err;

@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct session;
 struct jitmaps;
 struct recording;
 
@@ -43,7 +42,7 @@ int jitmaps__read(struct jitmaps *j, uint32_t pid);
 int jitmaps__new_process(struct jitmaps *j, uint32_t pid, uint64_t fork_ns);
 
 /*
- * Adds to s->rec the symbols covering v (sorted by address) that are not
+ * Adds to rec the symbols covering v (sorted by address) that are not
  * stored yet, each from the map of the process that had pid at the time of
  * its sample: the first as a binary of path /tmp/perf-PID.map, a later one
  * (the pid reused) as /tmp/perf-PID.map@FORK_NS. An address sampled before
@@ -52,7 +51,7 @@ int jitmaps__new_process(struct jitmaps *j, uint32_t pid, uint64_t fork_ns);
  * an address is not covered. Increments *nr_maps the first time a map gets
  * a row.
  */
-int jitmaps__store(struct jitmaps *j, struct session *s, uint32_t pid,
+int jitmaps__store(struct jitmaps *j, struct recording *rec, uint32_t pid,
 		   const struct jit_sample *v, size_t n, size_t *nr_maps);
 
 /*

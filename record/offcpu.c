@@ -23,14 +23,14 @@
  * With --switch-output, all off-CPU data is read into exactly one file:
  * an interval belongs to the file it ends in (its event, or the sum it
  * joins, is read there), kept whole even when it began before that file
- * did (the report counts the part before a file's start at its start); the
- * sums are flushed into the closing file at the switch, and what they gain
- * after goes to the next. Nothing is cut, so nothing is counted twice or
- * lost; an interval still open at the very end is closed there, as
- * without switching. on_switch sends each stack once per run, but stack
- * ids start again in each file: the frames and the thread names that
- * came with stacks are kept here, to be stored again in the files after a
- * switch that use them.
+ * did (the file's meta offcpu_since_ns says so, and the report counts the
+ * part before a file's start at its start); the sums are flushed into the
+ * closing file at the switch, and what they gain after goes to the next.
+ * Nothing is cut, so nothing is counted twice or lost; an interval still
+ * open at the very end is closed there, as without switching. on_switch
+ * sends each stack once per run, but stack ids start again in each file:
+ * the frames and the thread names that came with stacks are kept here, to
+ * be stored again in the files after a switch that use them.
  */
 #include <errno.h>
 #include <bpf/bpf.h>
@@ -41,9 +41,8 @@
 #include <string.h>
 
 #include "events.h"
-#include "record/capture.h"
+#include "format/recording.h"
 #include "record/offcpu.h"
-#include "record/session.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -72,6 +71,7 @@ struct kept_stack {
 };
 
 struct offcpu {
+	struct offcpu_config cfg;
 	int start_fd, sums_fd;
 	int nr_cpus;
 	struct u64map stack_ids;	/* stack hash -> stack id */
@@ -84,8 +84,7 @@ struct offcpu {
 	struct offcpu_sum *vals;
 	uint64_t kept, lost;
 	bool final;			/* the hook is gone: the sums are still */
-	/* --switch-output: what a later file needs again (keep_for_switch) */
-	bool keep;
+	/* --switch-output: what a later file needs again (cfg.keep_for_switch) */
 	struct u64map kept_index;	/* stack hash -> index into kept_stacks */
 	struct kept_stack *kept_stacks;
 	size_t nr_kept, alloc_kept;
@@ -99,18 +98,17 @@ struct offcpu {
 	uint64_t file_since;		/* the earliest interval start written in it */
 };
 
-int offcpu__new(int start_fd, int sums_fd, int nr_possible_cpus, bool keep_for_switch,
-		struct offcpu **out)
+int offcpu__new(const struct offcpu_config *cfg, struct offcpu **out)
 {
 	struct offcpu *o = calloc(1, sizeof(*o));
 
 	if (!o)
 		return pr_errno(-ENOMEM, "cannot set up off-CPU recording");
-	o->keep = keep_for_switch;
-	o->start_fd = start_fd;
-	o->sums_fd = sums_fd;
-	o->nr_cpus = nr_possible_cpus;
-	o->prev = calloc((size_t)nr_possible_cpus * EV_STAT_MAX, sizeof(*o->prev));
+	o->cfg = *cfg;
+	o->start_fd = cfg->start_fd;
+	o->sums_fd = cfg->sums_fd;
+	o->nr_cpus = cfg->nr_possible_cpus;
+	o->prev = calloc((size_t)cfg->nr_possible_cpus * EV_STAT_MAX, sizeof(*o->prev));
 	o->keys = calloc(BATCH, sizeof(*o->keys));
 	o->vals = calloc(BATCH, sizeof(*o->vals));
 	if (!o->prev || !o->keys || !o->vals) {
@@ -145,43 +143,6 @@ void offcpu__totals(const struct offcpu *o, uint64_t *kept, uint64_t *lost)
 	*lost = o ? o->lost : 0;
 }
 
-/* Interns a stack; a new one is added to the recording. 0 on failure (printed). */
-static uint32_t intern(struct session *s, const uint64_t *frames, uint32_t nk, uint32_t nu,
-		       uint32_t tgid, uint64_t time_ns)
-{
-	struct rec_stack st;
-	uint64_t *slot;
-	uint32_t id;
-	bool added;
-	int err;
-
-	id = stack_table__intern(&s->stacks, frames, nk, nu, &added, &err);
-	if (!id) {
-		pr_errno(err, "cannot keep a new stack");
-		return 0;
-	}
-	if (added) {
-		st.id = id;
-		st.nr_kernel = nk;
-		st.nr_user = nu;
-		st.frames = frames;
-		if (recording__add_stack(s->rec, &st))
-			return 0;
-	}
-	/* its user frames need the symbols of tgid's mappings at that time */
-	err = u64map__upsert(&s->pairs, (uint64_t)tgid << 32 | id, time_ns, &slot, &added);
-	if (!err && added)
-		err = capture__note_pair(s->capture, (uint64_t)tgid << 32 | id);
-	/* a process with off-CPU stacks has its names and mappings stored, as a sampled one */
-	if (!err)
-		err = u64map__upsert(&s->procs, tgid, 0, &slot, &added);
-	if (err) {
-		pr_errno(err, "cannot keep the stacks seen");
-		return 0;
-	}
-	return id;
-}
-
 /* --switch-output: keeps the frames of a new stack hash and the name of its thread. */
 static int keep_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
 {
@@ -213,31 +174,29 @@ static int keep_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
 	return 0;
 }
 
-int offcpu__on_stack(struct session *s, const struct ev_offcpu_stack *e)
+int offcpu__on_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
 {
-	struct offcpu *o = s->offcpu;
 	uint64_t *slot;
 	uint32_t id;
 	bool added;
 	int err;
 
-	id = intern(s, (const uint64_t *)e->frames, e->nr_kframes, e->nr_uframes, e->tgid,
-		    e->time_ns);
+	id = o->cfg.intern(o->cfg.ctx, (const uint64_t *)e->frames, e->nr_kframes,
+			   e->nr_uframes, e->tgid, e->time_ns);
 	if (!id)
 		return -ENOMEM;
 	err = u64map__upsert(&o->stack_ids, e->hash, id, &slot, &added);
-	if (!err && o->keep)
+	if (!err && o->cfg.keep_for_switch)
 		err = keep_stack(o, e);
 	if (err)
 		return pr_errno(err, "cannot keep the stacks seen");
 	*slot = id;	/* sent again after an eviction: the same content, the same id */
-	return session__note_comm(s, e->time_ns, e->tgid, e->tid, e->comm);
+	return 0;
 }
 
 /* The id of the stack hash names; the empty stack if it never arrived. */
-static uint32_t stack_of(struct session *s, uint64_t hash, uint32_t tgid, uint64_t time_ns)
+static uint32_t stack_of(struct offcpu *o, uint64_t hash, uint32_t tgid, uint64_t time_ns)
 {
-	struct offcpu *o = s->offcpu;
 	const uint64_t *id = hash ? u64map__find(&o->stack_ids, hash) : NULL;
 	const struct kept_stack *k;
 	uint64_t *slot;
@@ -250,7 +209,8 @@ static uint32_t stack_of(struct session *s, uint64_t hash, uint32_t tgid, uint64
 	if (id) {
 		/* sent before a switch: stored again in this file */
 		k = &o->kept_stacks[*id];
-		nid = intern(s, o->frames + k->off, k->nr_kernel, k->nr_user, k->tgid, time_ns);
+		nid = o->cfg.intern(o->cfg.ctx, o->frames + k->off, k->nr_kernel, k->nr_user,
+				    k->tgid, time_ns);
 		if (nid && u64map__upsert(&o->stack_ids, hash, nid, &slot, &added)) {
 			pr_errno(-ENOMEM, "cannot keep the stacks seen");
 			return 0;
@@ -258,25 +218,38 @@ static uint32_t stack_of(struct session *s, uint64_t hash, uint32_t tgid, uint64
 		return nid;
 	}
 	if (!o->empty_id)
-		o->empty_id = intern(s, NULL, 0, 0, tgid, time_ns);
+		o->empty_id = o->cfg.intern(o->cfg.ctx, NULL, 0, 0, tgid, time_ns);
 	return o->empty_id;
 }
 
 /*
- * A row of thread tid goes into the file: after a switch, the file gets
- * its name again (from the stack record that last named it) unless a
- * sample or a stack record named it in this file already.
+ * A row of thread tid goes into the file: after a switch, the thread gets
+ * its name again (from the stack record that last named it).
  */
-static int note_name(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid)
+static int note_row(struct offcpu *o, uint64_t time_ns, uint32_t tgid, uint32_t tid)
 {
-	struct offcpu *o = s->offcpu;
 	const uint64_t *c;
 
 	o->file_rows++;
-	if (!o->keep || u64map__find(&s->tid_comm, tid))
+	if (!o->cfg.keep_for_switch || !o->file_start || !o->cfg.name)
 		return 0;
 	c = u64map__find(&o->tid_comm, tid);
-	return c ? session__note_comm(s, time_ns, tgid, tid, o->comms[*c]) : 0;
+	return c ? o->cfg.name(o->cfg.ctx, time_ns, tgid, tid, o->comms[*c]) : 0;
+}
+
+/*
+ * An interval open at the switch that began this file goes into it whole:
+ * the file says from when its intervals run, in the same commit as the row.
+ */
+static int note_since(struct offcpu *o, struct recording *rec, uint64_t start_ns)
+{
+	char buf[24];
+
+	if (!o->file_start || start_ns >= o->file_since)
+		return 0;
+	o->file_since = start_ns;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)start_ns);
+	return recording__set_meta(rec, REC_META_OFFCPU_SINCE, buf);
 }
 
 void offcpu__start_file(struct offcpu *o, uint64_t start_ns)
@@ -289,47 +262,27 @@ void offcpu__start_file(struct offcpu *o, uint64_t start_ns)
 	o->file_start = o->file_since = start_ns;
 }
 
-/*
- * An interval open at the switch that began this file goes into it whole:
- * the file says from when its intervals run, in the same commit as the row.
- */
-static int note_since(struct session *s, uint64_t start_ns)
-{
-	struct offcpu *o = s->offcpu;
-	char buf[24];
-
-	if (!o->file_start || start_ns >= o->file_since)
-		return 0;
-	o->file_since = start_ns;
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)start_ns);
-	return recording__set_meta(s->rec, REC_META_OFFCPU_SINCE, buf);
-}
-
 uint64_t offcpu__file_rows(const struct offcpu *o)
 {
 	return o ? o->file_rows : 0;
 }
 
-int offcpu__on_interval(struct session *s, const struct ev_offcpu *e)
+int offcpu__on_interval(struct offcpu *o, struct recording *rec, const struct ev_offcpu *e)
 {
 	struct rec_offcpu r;
 
-	if (!e->duration_ns || e->state >= EV_OFFCPU_STATES) {
-		s->nr_malformed++;
-		return 0;
-	}
 	r.time_ns = e->start_ns;
 	r.duration_ns = e->duration_ns;
 	r.tgid = e->tgid;
 	r.tid = e->tid;
 	r.cpu = e->cpu;
 	r.state = e->state;
-	r.stack_id = stack_of(s, e->stack_hash, e->tgid, e->start_ns);
+	r.stack_id = stack_of(o, e->stack_hash, e->tgid, e->start_ns);
 	if (!r.stack_id)
 		return -ENOMEM;
-	s->offcpu->kept++;
-	return note_name(s, e->start_ns, e->tgid, e->tid) ?: note_since(s, e->start_ns) ?:
-	       recording__add_offcpu(s->rec, &r);
+	o->kept++;
+	return note_row(o, e->start_ns, e->tgid, e->tid) ?: note_since(o, rec, e->start_ns) ?:
+	       recording__add_offcpu(rec, &r);
 }
 
 static bool shadow_eq(uint32_t val, const void *key, const void *ctx)
@@ -358,10 +311,9 @@ static struct shadow *shadow_get(struct offcpu *o, const struct offcpu_key *k)
 }
 
 /* One sum as read now: a row for what grew. */
-static int flush_one(struct session *s, uint64_t time, const struct offcpu_key *k,
-		     const struct offcpu_sum *v)
+static int flush_one(struct offcpu *o, struct recording *rec, uint64_t time,
+		     const struct offcpu_key *k, const struct offcpu_sum *v)
 {
-	struct offcpu *o = s->offcpu;
 	struct rec_offcpu_sum r;
 	struct shadow *sh = shadow_get(o, k);
 
@@ -382,17 +334,16 @@ static int flush_one(struct session *s, uint64_t time, const struct offcpu_key *
 	r.cpu = k->cpu;
 	r.count = v->count - sh->val.count;
 	r.total_ns = v->total_ns - sh->val.total_ns;
-	r.stack_id = stack_of(s, k->stack_hash, k->tgid, time);
+	r.stack_id = stack_of(o, k->stack_hash, k->tgid, time);
 	if (!r.stack_id || k->state >= EV_OFFCPU_STATES)
 		return r.stack_id ? 0 : -ENOMEM;
 	sh->val = *v;
 	o->kept += r.count;
-	return note_name(s, time, k->tgid, k->tid) ?: recording__add_offcpu_sum(s->rec, &r);
+	return note_row(o, time, k->tgid, k->tid) ?: recording__add_offcpu_sum(rec, &r);
 }
 
-static int flush_sums(struct session *s, uint64_t time)
+static int flush_sums(struct offcpu *o, struct recording *rec, uint64_t time)
 {
-	struct offcpu *o = s->offcpu;
 	struct offcpu_key in, out;
 	bool first = true;
 	__u32 n, i;
@@ -405,16 +356,16 @@ static int flush_sums(struct session *s, uint64_t time)
 		if (ret && errno != ENOENT)
 			return pr_errno(-errno, "cannot read the off-CPU sums");
 		for (i = 0; i < n && !err; i++)
-			err = flush_one(s, time, &o->keys[i], &o->vals[i]);
+			err = flush_one(o, rec, time, &o->keys[i], &o->vals[i]);
 		in = out;
 		first = false;
 	} while (!ret && !err);
 	return err;
 }
 
-static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *stats)
+static int add_loss_rows(struct offcpu *o, struct recording *rec, uint64_t time,
+			 const uint64_t *stats)
 {
-	struct offcpu *o = s->offcpu;
 	struct rec_offcpu_loss l;
 	int cpu, err = 0;
 
@@ -433,21 +384,21 @@ static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *stats
 		if (!l.lost && !l.untracked && !l.lost_stacks)
 			continue;
 		o->lost += l.lost + l.untracked;
-		err = recording__add_offcpu_loss(s->rec, &l);
+		err = recording__add_offcpu_loss(rec, &l);
 	}
 	return err;
 }
 
-int offcpu__flush(struct session *s, uint64_t time, const uint64_t *stats)
+int offcpu__flush(struct offcpu *o, struct recording *rec, uint64_t time,
+		  const uint64_t *stats)
 {
-	int err = flush_sums(s, time);
+	int err = flush_sums(o, rec, time);
 
-	return err ? err : add_loss_rows(s, time, stats);
+	return err ? err : add_loss_rows(o, rec, time, stats);
 }
 
-int offcpu__close_open(struct session *s, uint64_t end_ns)
+int offcpu__close_open(struct offcpu *o, struct recording *rec, uint64_t end_ns)
 {
-	struct offcpu *o = s->offcpu;
 	struct offcpu_start st;
 	struct offcpu_key k;
 	struct offcpu_sum v;
@@ -463,7 +414,7 @@ int offcpu__close_open(struct session *s, uint64_t end_ns)
 		if (bpf_map_lookup_elem(o->start_fd, &key, &st) || st.start_ns >= end_ns ||
 		    st.state >= EV_OFFCPU_STATES)
 			continue;
-		if (end_ns - st.start_ns >= s->opts->off_cpu_thresh_ns) {
+		if (end_ns - st.start_ns >= o->cfg.thresh_ns) {
 			memset(&e, 0, sizeof(e));
 			e.start_ns = st.start_ns;
 			e.duration_ns = end_ns - st.start_ns;
@@ -472,7 +423,7 @@ int offcpu__close_open(struct session *s, uint64_t end_ns)
 			e.tid = key;
 			e.cpu = st.cpu;
 			e.state = st.state;
-			err = offcpu__on_interval(s, &e);
+			err = offcpu__on_interval(o, rec, &e);
 			continue;
 		}
 		/*
@@ -498,7 +449,7 @@ int offcpu__close_open(struct session *s, uint64_t end_ns)
 			};
 
 			o->lost++;
-			err = recording__add_offcpu_loss(s->rec, &l);
+			err = recording__add_offcpu_loss(rec, &l);
 		}
 	}
 	return err;

@@ -26,6 +26,7 @@
 #include "elf/elf_file.h"
 #include "record/procread.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define MAX_STUCK	16
 
@@ -60,17 +61,8 @@ void proc_maps__release(struct proc_maps *m)
 
 static int maps_push(struct proc_maps *m, size_t *alloc, const struct proc_map *pm)
 {
-	struct proc_map *nv;
-
-	if (m->nr == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 32;
-
-		nv = reallocarray(m->v, n, sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		m->v = nv;
-		*alloc = n;
-	}
+	if (vec__grow(&m->v, alloc, m->nr + 1, sizeof(*m->v)))
+		return -ENOMEM;
 	m->v[m->nr++] = *pm;
 	return 0;
 }

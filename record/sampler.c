@@ -16,10 +16,11 @@
  * record loop commits on its own schedule between two consumes; nothing
  * slower than keeping a record happens in libbpf's callback. Each record is
  * validated (its own size against the size libbpf reports, frame counts
- * against EV_MAX_FRAMES) and malformed ones are counted, never trusted. A valid sample's stack is interned by
- * content in the session's stack table; a new stack is written once, then
- * every sample refers to it by id. Nothing on this path allocates except a
- * new stack's copy and table growth.
+ * against EV_MAX_FRAMES, off-CPU intervals for a duration and a known
+ * state) and malformed ones are counted, never trusted; a valid one goes to
+ * the sink the caller gave (record/session.c), which keeps it. The sampler
+ * knows nothing of the session: it is a stage with a config in and records
+ * out.
  */
 #include <errno.h>
 #include <bpf/bpf.h>
@@ -31,8 +32,6 @@
 
 #include "events.h"
 #include "sampler.skel.h"
-#include "record/capture.h"
-#include "record/offcpu.h"
 #include "record/perf_events.h"
 #include "record/sampler.h"
 #include "util/log.h"
@@ -48,7 +47,10 @@ _Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "u
 #define SAMPLER_PAUSE	(-EINTR)
 
 struct sampler {
-	struct session *s;
+	struct sampler_config cfg;
+	struct sampler_sink sink;
+	uint64_t nr_malformed;		/* records that failed validation */
+	int err;			/* the first error the sink returned */
 	struct sampler_bpf *skel;
 	struct bpf_link *fork_link;
 	struct bpf_link *mmap_link, *exec_link;	/* --call-graph dwarf: mappings learned */
@@ -90,52 +92,6 @@ static uint64_t ringbuf_size(uint64_t freq, size_t nr_cpus)
 	return bytes;
 }
 
-static int on_sample(struct session *s, const struct ev_sample *e)
-{
-	const uint64_t *frames = (const uint64_t *)e->frames;	/* __u64 and uint64_t: one size */
-	struct rec_stack st;
-	struct rec_sample rs;
-	uint64_t *slot;
-	uint32_t id;
-	bool added;
-	int err;
-
-	id = stack_table__intern(&s->stacks, frames, e->nr_kframes, e->nr_uframes, &added,
-				 &err);
-	if (!id)
-		return pr_errno(err, "cannot keep a new stack");
-	if (added) {
-		st.id = id;
-		st.nr_kernel = e->nr_kframes;
-		st.nr_user = e->nr_uframes;
-		st.frames = frames;
-		err = recording__add_stack(s->rec, &st);
-		if (err)
-			return err;
-	}
-	err = u64map__upsert(&s->pairs, (uint64_t)e->tgid << 32 | id, e->time_ns, &slot, &added);
-	if (!err && added)
-		err = capture__note_pair(s->capture, (uint64_t)e->tgid << 32 | id);
-	if (!err)
-		err = u64map__upsert(&s->procs, e->tgid, 0, &slot, &added);
-	if (err)
-		return pr_errno(err, "cannot keep the stacks seen");
-	/* Idle tasks share tid 0 but are "swapper/N" per CPU: one name, as perf shows it. */
-	err = session__note_comm(s, e->time_ns, e->tgid, e->tid, e->tid ? e->comm : "swapper");
-	if (err)
-		return err;
-	rs.time_ns = e->time_ns;
-	rs.tgid = e->tgid;
-	rs.tid = e->tid;
-	rs.cpu = e->cpu;
-	rs.stack_id = id;
-	err = recording__add_sample(s->rec, &rs);
-	if (err)
-		return err;
-	s->nr_samples++;
-	return 0;
-}
-
 /* A stack of ev_sample's layout: nr frames fit EV_MAX_FRAMES each and fill size. */
 static bool frames_fit(size_t size, size_t head, unsigned int nk, unsigned int nu)
 {
@@ -146,28 +102,31 @@ static bool frames_fit(size_t size, size_t head, unsigned int nk, unsigned int n
 /* Validates one record and keeps it; a negative return is a write failure. */
 static int take_record(struct sampler *sp, const void *data, size_t size)
 {
-	struct session *s = sp->s;
+	const struct sampler_sink *k = &sp->sink;
 	const struct ev_hdr *h = data;
 	const struct ev_sample *e = data;
 	const struct ev_offcpu_stack *os = data;
+	const struct ev_offcpu *oi = data;
+	bool off_cpu = sp->cfg.off_cpu;
 	int err = 0;
 
 	if (size < sizeof(*h) || h->size != size) {
-		s->nr_malformed++;
+		sp->nr_malformed++;
 		return 0;
 	}
 	if (h->type == EV_SAMPLE && size >= sizeof(*e) &&
 	    frames_fit(size, sizeof(*e), e->nr_kframes, e->nr_uframes))
-		err = on_sample(s, e);
-	else if (h->type == EV_OFFCPU_STACK && s->offcpu && size >= sizeof(*os) && os->hash &&
+		err = k->sample(k->ctx, e);
+	else if (h->type == EV_OFFCPU_STACK && off_cpu && size >= sizeof(*os) && os->hash &&
 		 frames_fit(size, sizeof(*os), os->nr_kframes, os->nr_uframes))
-		err = offcpu__on_stack(s, os);
-	else if (h->type == EV_OFFCPU && s->offcpu && size == sizeof(struct ev_offcpu))
-		err = offcpu__on_interval(s, data);
+		err = k->offcpu_stack(k->ctx, os);
+	else if (h->type == EV_OFFCPU && off_cpu && size == sizeof(*oi) && oi->duration_ns &&
+		 oi->state < EV_OFFCPU_STATES)
+		err = k->offcpu(k->ctx, oi);
 	else
-		s->nr_malformed++;
-	if (err && !s->err)
-		s->err = err;
+		sp->nr_malformed++;
+	if (err && !sp->err)
+		sp->err = err;
 	return err;
 }
 
@@ -209,9 +168,9 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 	bpf_program__set_autoload(sp->skel->progs.on_mmap,
 				  sp->unwinds && hook == MMAP_HOOK_KRETPROBE);
 	bpf_program__set_autoload(sp->skel->progs.on_exec, sp->unwinds);
-	bpf_program__set_autoload(sp->skel->progs.on_switch, sp->s->opts->off_cpu);
-	sp->skel->rodata->offcpu_thresh_ns = sp->s->opts->off_cpu_thresh_ns;
-	if (!sp->s->opts->off_cpu) {
+	bpf_program__set_autoload(sp->skel->progs.on_switch, sp->cfg.off_cpu);
+	sp->skel->rodata->offcpu_thresh_ns = sp->cfg.off_cpu_thresh_ns;
+	if (!sp->cfg.off_cpu) {
 		/* unused without --off-cpu: no kernel memory for them (about 10 MB) */
 		bpf_map__set_max_entries(sp->skel->maps.offcpu_start, 1);
 		bpf_map__set_max_entries(sp->skel->maps.offcpu_sums, 1);
@@ -257,9 +216,9 @@ static int load_best(struct sampler *sp, uint64_t rb_bytes)
 	return err;
 }
 
-int sampler__open(struct session *s, struct sampler **out)
+int sampler__open(const struct sampler_config *cfg, const struct sampler_sink *sink,
+		  struct sampler **out)
 {
-	const struct record_opts *o = s->opts;
 	struct sampler *sp;
 	uint64_t rb_bytes;
 	int err;
@@ -267,15 +226,16 @@ int sampler__open(struct session *s, struct sampler **out)
 	sp = calloc(1, sizeof(*sp));
 	if (!sp)
 		return pr_errno(-ENOMEM, "cannot set up the sampler");
-	sp->s = s;
-	sp->filter = o->mode != TARGET_ALL;
+	sp->cfg = *cfg;
+	sp->sink = *sink;
+	sp->filter = cfg->filter;
 
-	rb_bytes = ringbuf_size(o->freq, o->nr_cpus);
-	sp->follow = o->mode != TARGET_ALL && !o->no_inherit;
+	rb_bytes = ringbuf_size(cfg->freq, cfg->nr_cpus);
+	sp->follow = cfg->follow;
 #if defined(__x86_64__)
-	sp->unwinds = o->call_graph == CALL_GRAPH_DWARF;
+	sp->unwinds = cfg->dwarf;
 #else
-	if (o->call_graph == CALL_GRAPH_DWARF)
+	if (cfg->dwarf)
 		pr_warn("no table unwinder for this architecture: user stacks follow frame pointers");
 #endif
 	err = load_best(sp, rb_bytes);
@@ -365,7 +325,7 @@ bool sampler__is_target(struct sampler *sp, uint32_t tgid)
 
 int sampler__attach(struct sampler *sp, const uint32_t *cpus, size_t nr, uint64_t freq)
 {
-	size_t ncpu = (size_t)sp->s->nr_possible_cpus;
+	size_t ncpu = (size_t)sp->cfg.nr_possible_cpus;
 	struct bpf_link *link;
 	size_t i;
 	int fd, err;
@@ -393,7 +353,7 @@ int sampler__attach(struct sampler *sp, const uint32_t *cpus, size_t nr, uint64_
 		}
 		sp->links[sp->nr_links++] = link;	/* the link owns fd from here on */
 	}
-	if (sp->s->opts->off_cpu) {
+	if (sp->cfg.off_cpu) {
 		/* every CPU, whatever --cpu says: a thread sleeps on one and wakes on another */
 		sp->switch_link = bpf_program__attach(sp->skel->progs.on_switch);
 		if (!sp->switch_link)
@@ -434,11 +394,16 @@ int sampler__consume(struct sampler *sp, size_t budget, bool *more)
 	sp->paused = false;
 	n = ring_buffer__consume(sp->rb);
 	*more = sp->paused;
-	if (n < 0 && sp->s->err)
-		return sp->s->err;	/* already said */
+	if (n < 0 && sp->err)
+		return sp->err;	/* already said */
 	if (n < 0 && !sp->paused)
 		return pr_errno(n, "cannot read the BPF ring buffer");
 	return 0;
+}
+
+uint64_t sampler__nr_malformed(const struct sampler *sp)
+{
+	return sp ? sp->nr_malformed : 0;
 }
 
 bool sampler__unwinds(const struct sampler *sp)
@@ -530,7 +495,7 @@ size_t sampler__nr_cpus(const struct sampler *sp)
 
 int sampler__read_stats(struct sampler *sp, uint64_t *vals)
 {
-	int ncpu = sp->s->nr_possible_cpus, fd = bpf_map__fd(sp->skel->maps.stats);
+	int ncpu = sp->cfg.nr_possible_cpus, fd = bpf_map__fd(sp->skel->maps.stats);
 	uint64_t *buf;
 	__u32 k;
 	int c;

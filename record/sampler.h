@@ -10,15 +10,47 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record/session.h"
+#include "format/recording.h"
 
+struct ev_sample;
+struct ev_offcpu_stack;
+struct ev_offcpu;
 struct sampler;
+
+/* What the sampler is set up for (from the record options). */
+struct sampler_config {
+	uint64_t freq;			/* -F: with nr_cpus, sizes the ring buffer */
+	size_t nr_cpus;			/* CPUs to be sampled */
+	int nr_possible_cpus;		/* per-CPU maps hold this many values */
+	bool filter;			/* only the target set is sampled (not -a) */
+	bool follow;			/* the targets' new processes become targets */
+	bool dwarf;			/* --call-graph dwarf: load the table walker */
+	bool off_cpu;			/* --off-cpu: load and attach the switch hook */
+	uint64_t off_cpu_thresh_ns;	/* intervals kept with their times */
+};
+
+/*
+ * Where valid records go, from inside libbpf's ring-buffer callback: each
+ * returns 0 or a negative error, which stops the consume. offcpu_stack and
+ * offcpu are called only when config.off_cpu is set.
+ */
+struct sampler_sink {
+	int (*sample)(void *ctx, const struct ev_sample *e);
+	int (*offcpu_stack)(void *ctx, const struct ev_offcpu_stack *e);
+	int (*offcpu)(void *ctx, const struct ev_offcpu *e);
+	void *ctx;
+};
 
 /*
  * Opens, configures and loads the BPF object, attaches the fork follower
- * and sets up the ring buffer, whose records go to s. Prints on failure.
+ * and sets up the ring buffer, whose valid records go to sink (copied).
+ * Prints on failure.
  */
-int sampler__open(struct session *s, struct sampler **out);
+int sampler__open(const struct sampler_config *cfg, const struct sampler_sink *sink,
+		  struct sampler **out);
+
+/* Ring-buffer records that failed validation, so far. */
+uint64_t sampler__nr_malformed(const struct sampler *sp);
 
 /* Adds a process to the target set (no-op without a filter). */
 int sampler__add_target(struct sampler *sp, uint32_t tgid);
@@ -36,7 +68,7 @@ void sampler__detach(struct sampler *sp);
 int sampler__epoll_fd(struct sampler *sp);
 
 /*
- * Hands queued records to the session, at most budget of them (SIZE_MAX:
+ * Hands queued records to the sink, at most budget of them (SIZE_MAX:
  * all); *more says the budget stopped it with records left. 0 or -errno.
  */
 int sampler__consume(struct sampler *sp, size_t budget, bool *more);

@@ -6,9 +6,11 @@
  * data its new stacks need, the loss counters gained since the previous one
  * and each sampled CPU's tick account (expected, throttled, fired, kept).
  *
- * The session calls no pipeline stage back: the sampler, the side-band and
- * the off-CPU reader call into it, and cmd_record.c reads the sampler's
- * counters and hands them to session__commit().
+ * The pipeline stages (sampler, side-band, off-CPU reader) know nothing of
+ * the session: each hands what it reads to a sink of callbacks set up
+ * here, and cmd_record.c wires them and reads the sampler's counters for
+ * session__commit(). The mapping table (record/mappings.c) is shared with
+ * capture, so that capture never calls back into the session.
  */
 #include <errno.h>
 #include <linux/types.h>
@@ -19,17 +21,14 @@
 #include "events.h"
 #include "record/capture.h"
 #include "record/jitmap.h"
+#include "record/offcpu.h"
+#include "record/sampler.h"
 #include "record/session.h"
+#include "record/sideband.h"
+#include "record/unwind.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/vec.h"
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Comm rows of a process are written once it has a sample (the sampler
@@ -98,15 +97,8 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 			return 0;
 		memcpy(s->comms[*slot], name, sizeof(name));
 	} else {
-		if (s->nr_comms == s->alloc_comms) {
-			size_t n = s->alloc_comms ? s->alloc_comms * 2 : 256;
-			char(*nc)[REC_COMM_LEN] = reallocarray(s->comms, n, sizeof(*nc));
-
-			if (!nc)
-				return pr_errno(-ENOMEM, "cannot keep thread names");
-			s->comms = nc;
-			s->alloc_comms = n;
-		}
+		if (vec__grow(&s->comms, &s->alloc_comms, s->nr_comms + 1, sizeof(*s->comms)))
+			return pr_errno(-ENOMEM, "cannot keep thread names");
 		memcpy(s->comms[s->nr_comms++], name, sizeof(name));
 	}
 	c.time_ns = time_ns;
@@ -116,67 +108,12 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 	return write_or_hold_comm(s, &c);
 }
 
-int session__add_mapping(struct session *s, const struct rec_mapping *m)
-{
-	struct mapping *k;
-
-	if (s->nr_maps == s->alloc_maps) {
-		size_t n = s->alloc_maps ? s->alloc_maps * 2 : 256;
-		struct mapping *nm = reallocarray(s->maps, n, sizeof(*nm));
-
-		if (!nm)
-			return pr_errno(-ENOMEM, "cannot keep mappings");
-		s->maps = nm;
-		s->alloc_maps = n;
-	}
-	k = &s->maps[s->nr_maps];
-	k->path = strdup(m->path);
-	if (!k->path)
-		return pr_errno(-ENOMEM, "cannot keep mappings");
-	k->time_ns = m->time_ns;
-	k->start = m->start;
-	k->end = m->end;
-	k->pgoff = m->pgoff;
-	k->tgid = m->tgid;
-	k->build_id_len = m->build_id_len;
-	memcpy(k->build_id, m->build_id, sizeof(k->build_id));
-	k->written = false;
-	s->nr_maps++;
-	s->maps_dirty = true;
-	return 0;
-}
-
-/* The row of kept mapping k (m->path points into k). */
-static void mapping__to_rec(const struct mapping *k, struct rec_mapping *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->time_ns = k->time_ns;
-	m->tgid = k->tgid;
-	m->start = k->start;
-	m->end = k->end;
-	m->pgoff = k->pgoff;
-	m->path = k->path;
-	m->build_id_len = k->build_id_len;
-	memcpy(m->build_id, k->build_id, sizeof(m->build_id));
-}
-
-int session__write_mapping(struct session *s, struct mapping *k)
-{
-	struct rec_mapping m;
-	int err;
-
-	if (k->written)
-		return 0;
-	mapping__to_rec(k, &m);
-	err = recording__add_mapping(s->rec, &m);
-	if (err)
-		return err;
-	k->written = true;
-	s->nr_maps_written++;
-	return 0;
-}
-
-int session__note_exit(struct session *s, uint32_t pid)
+/*
+ * Process pid ended (side-band exit). Unless it had samples, its mappings
+ * and pending comm rows are forgotten at the second commit from now, when
+ * every sample it took has been read: it cannot get one any more.
+ */
+static int note_exit(struct session *s, uint32_t pid)
 {
 	if (vec__grow(&s->exits, &s->alloc_exits, s->nr_exits + 1, sizeof(*s->exits)))
 		return pr_errno(-ENOMEM, "cannot keep process exits");
@@ -239,19 +176,19 @@ static int forget_exited(struct session *s)
 	s->nr_exits = kept;
 	if (!gone.nr)
 		goto out;
-	for (i = kept = 0; i < s->nr_maps; i++) {
-		struct mapping *k = &s->maps[i];
+	for (i = kept = 0; i < s->maps.nr; i++) {
+		struct mapping *k = &s->maps.v[i];
 
 		if (k->written || !u64map__find(&gone, k->tgid)) {
-			s->maps[kept++] = *k;
+			s->maps.v[kept++] = *k;
 			continue;
 		}
 		free(k->path);
 		s->nr_maps_dropped++;
 	}
-	if (kept != s->nr_maps)
-		s->maps_dirty = true;
-	s->nr_maps = kept;
+	if (kept != s->maps.nr)
+		s->maps.dirty = true;
+	s->maps.nr = kept;
 	for (i = kept = 0; i < s->nr_pending_comms; i++) {
 		const struct rec_comm *c = &s->pending_comms[i];
 		uint64_t *held;
@@ -291,21 +228,22 @@ static int forget_ended(struct session *s)
 	for (i = 0; i < s->nr_ended && !err; i++)
 		err = u64map__upsert(&gone, s->ended[i], 0, &slot, &added);
 	s->nr_ended = 0;
-	for (i = 0; i < s->nr_maps && !err; i++) {
-		struct mapping *k = &s->maps[i];
+	for (i = 0; i < s->maps.nr; i++) {
+		struct mapping *k = &s->maps.v[i];
 
 		if (u64map__find(&gone, k->tgid)) {
 			free(k->path);
 			continue;
 		}
-		s->maps[kept++] = *k;
-		err = u64map__upsert(&live, k->tgid, 0, &slot, &added);
+		s->maps.v[kept++] = *k;
+		if (!err)
+			err = u64map__upsert(&live, k->tgid, 0, &slot, &added);
 	}
+	if (kept != s->maps.nr)
+		s->maps.dirty = true;
+	s->maps.nr = kept;
 	if (err)
-		goto out;	/* the maps not yet walked stay where they were */
-	if (kept != s->nr_maps)
-		s->maps_dirty = true;
-	s->nr_maps = kept;
+		goto out;	/* the exec times stay: not knowing the live ones */
 	u64map__for_each(&s->exec_ns, i) {
 		if (!u64map__find(&live, s->exec_ns.keys[i]))
 			continue;
@@ -332,20 +270,17 @@ int session__start_file(struct session *s)
 	u64map__release(&s->procs);
 	u64map__release(&s->tid_comm);
 	s->nr_comms = 0;
-	for (i = 0; i < s->nr_maps; i++)
-		s->maps[i].written = false;
+	for (i = 0; i < s->maps.nr; i++)
+		s->maps.v[i].written = false;
 	return forget_ended(s);
 }
 
 void session__release_kept(struct session *s)
 {
-	size_t i;
+	uint64_t written = s->maps.nr_written;
 
-	for (i = 0; i < s->nr_maps; i++)
-		free(s->maps[i].path);
-	free(s->maps);
-	s->maps = NULL;
-	s->nr_maps = s->alloc_maps = 0;
+	mapping_table__release(&s->maps);
+	s->maps.nr_written = written;	/* for the summary */
 	free(s->pending_comms);
 	s->pending_comms = NULL;
 	free(s->exits);
@@ -356,10 +291,14 @@ void session__release_kept(struct session *s)
 	u64map__release(&s->held_comms);
 }
 
-int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
+/*
+ * Gives process pid, forked from ppid at fork_ns, a copy of the mappings ppid
+ * had then (with their times), since a fork produces no mmap records.
+ */
+static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 {
 	struct rec_mapping m;
-	size_t i, n = s->nr_maps;
+	size_t i, n = s->maps.nr;
 	int err;
 
 	const uint64_t *exec = u64map__find(&s->exec_ns, ppid);
@@ -372,13 +311,13 @@ int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, ui
 	 * (a deep make -> sh -> gcc tree would otherwise copy every ancestor's).
 	 */
 	for (i = 0; i < n; i++) {
-		const struct mapping *k = &s->maps[i];
+		const struct mapping *k = &s->maps.v[i];
 
 		if (k->tgid != ppid || k->time_ns > fork_ns || k->time_ns < since)
 			continue;
 		mapping__to_rec(k, &m);	/* keeps the parent's time: its order of mappings */
 		m.tgid = pid;
-		err = session__add_mapping(s, &m);	/* may move s->maps: index again */
+		err = mapping_table__add(&s->maps, &m);	/* may move s->maps.v: index again */
 		if (err)
 			return err;
 	}
@@ -466,9 +405,11 @@ int session__ticks(const struct session *s, struct tick_breakdown *out)
 int session__commit(struct session *s, const struct session_counters *c)
 {
 	uint64_t t = c ? c->time_ns : now_ns();
+	struct capture_source src;
 	int err;
 
-	err = capture__step(s->capture, s);
+	session__capture_source(s, &src);
+	err = capture__step(s->capture, &src);
 	if (!err)
 		err = forget_exited(s);
 	if (!err && c)
@@ -485,6 +426,222 @@ int session__commit(struct session *s, const struct session_counters *c)
 	s->nr_commits++;
 	return 0;
 }
+
+/* --- what the pipeline stages hand in ---------------------------------- */
+
+/*
+ * A stack used by tgid at time_ns (a sample's or an off-CPU interval's):
+ * interned by content, written when new, its (process, stack) pair noted
+ * for capture, the process marked as used. 0 or -errno (printed).
+ */
+static int use_stack(struct session *s, const uint64_t *frames, uint32_t nk, uint32_t nu,
+		     uint32_t tgid, uint64_t time_ns, uint32_t *id)
+{
+	struct rec_stack st;
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	*id = stack_table__intern(&s->stacks, frames, nk, nu, &added, &err);
+	if (!*id)
+		return pr_errno(err, "cannot keep a new stack");
+	if (added) {
+		st.id = *id;
+		st.nr_kernel = nk;
+		st.nr_user = nu;
+		st.frames = frames;
+		err = recording__add_stack(s->rec, &st);
+		if (err)
+			return err;
+	}
+	/* its user frames need the symbols of tgid's mappings at that time */
+	err = u64map__upsert(&s->pairs, (uint64_t)tgid << 32 | *id, time_ns, &slot, &added);
+	if (!err && added)
+		err = capture__note_pair(s->capture, (uint64_t)tgid << 32 | *id);
+	/* a process with samples or off-CPU stacks has its names and mappings stored */
+	if (!err)
+		err = u64map__upsert(&s->procs, tgid, 0, &slot, &added);
+	if (err)
+		return pr_errno(err, "cannot keep the stacks seen");
+	return 0;
+}
+
+/*
+ * A valid sample: its stack is written once, then every sample refers to it
+ * by id. Nothing here allocates except a new stack's copy and table growth.
+ */
+static int on_sample(void *ctx, const struct ev_sample *e)
+{
+	const uint64_t *frames = (const uint64_t *)e->frames;	/* __u64 and uint64_t: one size */
+	struct session *s = ctx;
+	struct rec_sample rs;
+	uint32_t id;
+	int err;
+
+	err = use_stack(s, frames, e->nr_kframes, e->nr_uframes, e->tgid, e->time_ns, &id);
+	if (err)
+		return err;
+	/* Idle tasks share tid 0 but are "swapper/N" per CPU: one name, as perf shows it. */
+	err = session__note_comm(s, e->time_ns, e->tgid, e->tid, e->tid ? e->comm : "swapper");
+	if (err)
+		return err;
+	rs.time_ns = e->time_ns;
+	rs.tgid = e->tgid;
+	rs.tid = e->tid;
+	rs.cpu = e->cpu;
+	rs.stack_id = id;
+	err = recording__add_sample(s->rec, &rs);
+	if (err)
+		return err;
+	s->nr_samples++;
+	return 0;
+}
+
+static int on_offcpu_stack(void *ctx, const struct ev_offcpu_stack *e)
+{
+	struct session *s = ctx;
+	int err;
+
+	if (!s->offcpu)
+		return 0;	/* never: the switch hook is attached after the reader exists */
+	err = offcpu__on_stack(s->offcpu, e);
+	return err ? err : session__note_comm(s, e->time_ns, e->tgid, e->tid, e->comm);
+}
+
+static int on_offcpu(void *ctx, const struct ev_offcpu *e)
+{
+	struct session *s = ctx;
+
+	return s->offcpu ? offcpu__on_interval(s->offcpu, s->rec, e) : 0;
+}
+
+void session__sampler_sink(struct session *s, struct sampler_sink *out)
+{
+	*out = (struct sampler_sink){
+		.sample = on_sample, .offcpu_stack = on_offcpu_stack, .offcpu = on_offcpu, .ctx = s,
+	};
+}
+
+/* The off-CPU reader's stacks: 0 on failure (printed). */
+static uint32_t intern_offcpu(void *ctx, const uint64_t *frames, uint32_t nk, uint32_t nu,
+			      uint32_t tgid, uint64_t time_ns)
+{
+	uint32_t id;
+
+	return use_stack(ctx, frames, nk, nu, tgid, time_ns, &id) ? 0 : id;
+}
+
+/* A thread with an off-CPU row in a file after a switch: its name again. */
+static int name_offcpu(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid,
+		       const char *comm)
+{
+	struct session *s = ctx;
+
+	return u64map__find(&s->tid_comm, tid) ? 0 : session__note_comm(s, time_ns, tgid, tid, comm);
+}
+
+void session__offcpu_config(struct session *s, int start_fd, int sums_fd,
+			    struct offcpu_config *out)
+{
+	const struct record_opts *o = s->opts;
+
+	*out = (struct offcpu_config){
+		.start_fd = start_fd, .sums_fd = sums_fd, .nr_possible_cpus = s->nr_possible_cpus,
+		.thresh_ns = o ? o->off_cpu_thresh_ns : 0,
+		.intern = intern_offcpu, .ctx = s,
+		.keep_for_switch = o && (o->switch_bytes || o->switch_ns), .name = name_offcpu,
+	};
+}
+
+static bool is_file_path(const char *path)
+{
+	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
+}
+
+/* Kept; it reaches the recording only when a sample falls in it (capture). */
+static int sb_mapping(void *ctx, const struct rec_mapping *m)
+{
+	struct session *s = ctx;
+
+	/* -a builds tables on demand, for what the walker meets (record/unwind.c) */
+	if (is_file_path(m->path) && s->opts && s->opts->mode != TARGET_ALL &&
+	    unwinder__note_mapping(s->unwinder, m->tgid, m->start, m->end, m->path))
+		return -ENOMEM;
+	return mapping_table__add(&s->maps, m);
+}
+
+static int sb_comm(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid, const char *comm,
+		   bool exec)
+{
+	struct session *s = ctx;
+	uint64_t *slot;
+	bool added;
+
+	if (exec) {
+		/* forks after this copy only what the new image maps (sb_fork) */
+		if (u64map__upsert(&s->exec_ns, tgid, time_ns, &slot, &added))
+			return pr_errno(-ENOMEM, "cannot keep exec times");
+		*slot = time_ns;
+	}
+	return session__note_comm(s, time_ns, tgid, tid, comm);
+}
+
+static int sb_fork(void *ctx, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
+{
+	struct session *s = ctx;
+	uint64_t *exec = u64map__find(&s->exec_ns, pid);
+	int err;
+
+	/* an exec time older than this fork was a previous owner's of the pid */
+	if (exec && *exec < fork_ns)
+		*exec = 0;
+	err = inherit_mappings(s, ppid, pid, fork_ns);
+	return err ? err : jitmaps__new_process(s->jitmaps, pid, fork_ns);
+}
+
+/* Read its JIT map before it is gone. */
+static int sb_exit(void *ctx, uint32_t pid)
+{
+	struct session *s = ctx;
+	int err = note_exit(s, pid);
+
+	return err ? err : jitmaps__read(s->jitmaps, pid);
+}
+
+static void sb_lost(void *ctx, int cpu, uint64_t nr)
+{
+	struct session *s = ctx;
+
+	if (cpu >= 0 && cpu < s->nr_possible_cpus)
+		s->lost_sideband[cpu] += nr;
+	s->total_lost_sideband += nr;
+}
+
+/* Without a sampler (a side-band fed by unit tests) every process is one. */
+static bool sb_is_target(void *ctx, uint32_t pid)
+{
+	struct session *s = ctx;
+
+	return !s->sampler || sampler__is_target(s->sampler, pid);
+}
+
+void session__sideband_sink(struct session *s, struct sideband_sink *out)
+{
+	*out = (struct sideband_sink){
+		.mapping = sb_mapping, .comm = sb_comm, .fork = sb_fork, .exit = sb_exit,
+		.lost = sb_lost, .is_target = sb_is_target, .ctx = s,
+	};
+}
+
+void session__capture_source(struct session *s, struct capture_source *out)
+{
+	*out = (struct capture_source){
+		.rec = s->rec, .stacks = &s->stacks, .pairs = &s->pairs, .maps = &s->maps,
+		.jitmaps = s->jitmaps, .debuginfo = s->opts && s->opts->debuginfo,
+	};
+}
+
+/* --- life ------------------------------------------------------------------ */
 
 int session__init(struct session *s, const struct record_opts *opts, int nr_possible_cpus)
 {

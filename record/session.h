@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record/session.h - the state of one `eprof record` run, shared by the
- * parts of record/: options, the recording being written, the stack table,
- * the mappings seen so far, and the counters of the summary line.
+ * record/session.h - the state of one `eprof record` run: options, the
+ * recording being written, the stack table, the mappings seen so far, and
+ * the counters of the summary line. Only session.c and cmd_record.c see it:
+ * the pipeline stages get their configuration and a sink of callbacks.
  */
 #ifndef EPROF_RECORD_SESSION_H
 #define EPROF_RECORD_SESSION_H
@@ -13,6 +14,7 @@
 #include <sys/types.h>
 
 #include "format/recording.h"
+#include "record/mappings.h"
 #include "record/stacks.h"
 
 enum target_mode {
@@ -51,19 +53,6 @@ struct record_opts {
 	uint64_t off_cpu_thresh_ns;	/* --off-cpu-thresh: intervals kept with their times */
 };
 
-/* A mapping as record/ keeps it for capture (path owned). */
-struct mapping {
-	uint64_t time_ns;
-	uint64_t start;
-	uint64_t end;
-	uint64_t pgoff;
-	uint32_t tgid;
-	uint32_t build_id_len;
-	uint8_t build_id[REC_BUILD_ID_MAX];
-	bool written;		/* in the recording: a sample fell in it */
-	char *path;
-};
-
 /* A process whose exit the side-band saw, in the commit it saw it. */
 struct exit_note {
 	uint32_t pid;
@@ -71,11 +60,15 @@ struct exit_note {
 };
 
 struct sampler;
+struct sampler_sink;
 struct sideband;
+struct sideband_sink;
 struct jitmaps;
 struct capture;
+struct capture_source;
 struct unwinder;
 struct offcpu;
+struct offcpu_config;
 
 struct session {
 	const struct record_opts *opts;
@@ -98,13 +91,11 @@ struct session {
 
 	/*
 	 * Every mapping of a live process, and of a process with samples:
-	 * written only once a sample falls in it (session__write_mapping),
-	 * dropped unwritten when its process ends without a sample. Comm rows
-	 * of processes without samples wait in pending_comms likewise.
+	 * written only once a sample falls in it (mapping__write), dropped
+	 * unwritten when its process ends without a sample. Comm rows of
+	 * processes without samples wait in pending_comms likewise.
 	 */
-	struct mapping *maps;
-	size_t nr_maps, alloc_maps;
-	bool maps_dirty;		/* added to or compacted since capture sorted them */
+	struct mapping_table maps;
 	struct rec_comm *pending_comms;
 	size_t nr_pending_comms, alloc_pending_comms;
 	struct u64map held_comms;	/* tgid -> rows of it in pending_comms */
@@ -119,23 +110,36 @@ struct session {
 	uint32_t *ended;
 	size_t nr_ended, alloc_ended;
 	uint64_t nr_commits;
-	uint64_t nr_maps_written, nr_maps_dropped, nr_comms_dropped;
+	uint64_t nr_maps_dropped, nr_comms_dropped;
 
 	int nr_possible_cpus;
 	uint64_t *lost_sideband;	/* per possible CPU, since the last loss rows */
 	uint64_t *stats_prev;		/* stats map values at the last loss rows */
 	uint64_t nr_samples;
-	uint64_t nr_malformed;		/* ring-buffer records that failed validation */
 	uint64_t total_lost, total_lost_sideband, total_ustack_fail, total_kstack_fail,
 		total_truncated;
 	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
 	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;
-	int err;			/* first error seen inside a callback */
 };
 
-/* Current CLOCK_MONOTONIC time in ns (the clock of bpf_ktime_get_ns). */
-uint64_t now_ns(void);
+/*
+ * The sinks through which the pipeline stages hand what they read to s:
+ * the sampler's samples and off-CPU records, the side-band's mappings,
+ * names, forks, exits and losses. The stages know nothing of the session.
+ */
+void session__sampler_sink(struct session *s, struct sampler_sink *out);
+void session__sideband_sink(struct session *s, struct sideband_sink *out);
+
+/*
+ * The off-CPU reader's configuration over the sampler's maps start_fd and
+ * sums_fd: its stacks are interned in s's stack table, as samples' are.
+ */
+void session__offcpu_config(struct session *s, int start_fd, int sums_fd,
+			    struct offcpu_config *out);
+
+/* What capture reads and writes: s's recording, stacks, pairs, mappings, JIT maps. */
+void session__capture_source(struct session *s, struct capture_source *out);
 
 /*
  * Notes that thread tid of process tgid is called comm at time_ns, and adds
@@ -143,22 +147,6 @@ uint64_t now_ns(void);
  */
 int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid,
 		       const char *comm);
-
-/*
- * Keeps m (copying the path); it reaches the recording only when a sample
- * falls in it (session__write_mapping).
- */
-int session__add_mapping(struct session *s, const struct rec_mapping *m);
-
-/* Adds kept mapping m to the recording, once: a sample fell in it. */
-int session__write_mapping(struct session *s, struct mapping *m);
-
-/*
- * Process pid ended (side-band exit). Unless it had samples, its mappings
- * and pending comm rows are forgotten at the second commit from now, when
- * every sample it took has been read: it cannot get one any more.
- */
-int session__note_exit(struct session *s, uint32_t pid);
 
 /*
  * A new recording replaced s->rec (record --switch-output): forgets what
@@ -171,12 +159,6 @@ int session__start_file(struct session *s);
 
 /* Frees what the session keeps for deciding what is stored. */
 void session__release_kept(struct session *s);
-
-/*
- * Gives process pid, forked from ppid at fork_ns, a copy of the mappings ppid
- * had then (with their times), since a fork produces no mmap records.
- */
-int session__inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns);
 
 /*
  * Sets up s for opts on a machine of nr_possible_cpus: the counters, the

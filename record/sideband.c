@@ -18,6 +18,9 @@
  * Processes that existed before the recording are read from /proc/PID/maps
  * and /proc/PID/task/TID/comm, with time 0 ("from the start"); the maps
  * with a time limit per process (record/procread.h).
+ *
+ * What it learns goes to the sink its caller gave (record/session.c keeps
+ * the mappings, names and exits); it decides nothing about what is stored.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -33,12 +36,9 @@
 #include <unistd.h>
 
 #include "elf/elf_file.h"
-#include "record/jitmap.h"
 #include "record/perf_events.h"
 #include "record/procread.h"
-#include "record/sampler.h"
 #include "record/sideband.h"
-#include "record/unwind.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -68,7 +68,8 @@ struct fork_event {
 };
 
 struct sideband {
-	struct session *s;
+	struct sideband_sink sink;
+	int err;			/* the first error the sink returned in a consume */
 	struct perf_buffer *pb;
 	struct fork_event *forks;	/* applied after each batch, in time order */
 	size_t nr_forks, alloc_forks;
@@ -104,10 +105,9 @@ _Static_assert(sizeof(struct mmap2_head) == 72, "PERF_RECORD_MMAP2 layout");
 /* sample_id_all with PERF_SAMPLE_TID | PERF_SAMPLE_TIME: pid, tid, time at the end. */
 #define SAMPLE_ID_SIZE	16
 
-/* Without a sampler (a side-band fed by unit tests) every process is one. */
 static bool is_target(const struct sideband *sb, uint32_t pid)
 {
-	return !sb->s->sampler || sampler__is_target(sb->s->sampler, pid);
+	return !sb->sink.is_target || sb->sink.is_target(sb->sink.ctx, pid);
 }
 
 static bool is_file_path(const char *path)
@@ -188,11 +188,7 @@ static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_
 	} else if (is_file_path(path)) {
 		file_build_id(sb, pid, start, end, path, fd, m.build_id, &m.build_id_len);
 	}
-	/* -a builds tables on demand, for what the walker meets (record/unwind.c) */
-	if (is_file_path(path) && sb->s->opts && sb->s->opts->mode != TARGET_ALL &&
-	    unwinder__note_mapping(sb->s->unwinder, pid, start, end, path))
-		return -ENOMEM;
-	return session__add_mapping(sb->s, &m);
+	return sb->sink.mapping(sb->sink.ctx, &m);
 }
 
 static uint64_t record_time(const struct perf_event_header *h)
@@ -243,16 +239,8 @@ static int on_comm(struct sideband *sb, const struct perf_event_header *h)
 		max = sizeof(buf) - 1;
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, comm, strnlen(comm, max));
-	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-		uint64_t *slot;
-		bool added;
-
-		/* forks after this copy only what the new image maps (sideband__end_batch) */
-		if (u64map__upsert(&sb->s->exec_ns, ids[0], record_time(h), &slot, &added))
-			return pr_errno(-ENOMEM, "cannot keep exec times");
-		*slot = record_time(h);
-	}
-	return session__note_comm(sb->s, record_time(h), ids[0], ids[1], buf);
+	return sb->sink.comm(sb->sink.ctx, record_time(h), ids[0], ids[1], buf,
+			     h->misc & PERF_RECORD_MISC_COMM_EXEC);
 }
 
 /*
@@ -297,37 +285,28 @@ int sideband__end_batch(struct sideband *sb)
 		qsort(sb->forks, sb->nr_forks, sizeof(*sb->forks), cmp_fork);
 	for (i = 0; i < sb->nr_forks && !err; i++) {
 		const struct fork_event *f = &sb->forks[i];
-		uint64_t *exec = u64map__find(&sb->s->exec_ns, f->pid);
 
-		/* an exec time older than this fork was a previous owner's of the pid */
-		if (exec && *exec < f->time_ns)
-			*exec = 0;
-		err = session__inherit_mappings(sb->s, f->ppid, f->pid, f->time_ns);
-		if (!err)
-			err = jitmaps__new_process(sb->s->jitmaps, f->pid, f->time_ns);
+		err = sb->sink.fork(sb->sink.ctx, f->ppid, f->pid, f->time_ns);
 	}
 	sb->nr_forks = 0;
 	return err;
 }
 
-/* PERF_RECORD_EXIT of a process: read its JIT map before it is gone. */
+/* PERF_RECORD_EXIT of a process (its JIT map is read before it is gone). */
 static int on_exit_record(struct sideband *sb, const struct perf_event_header *h)
 {
 	uint32_t ids[4];	/* pid, ppid, tid, ptid */
-	int err;
 
 	if (h->size < sizeof(*h) + sizeof(ids) + 8 + SAMPLE_ID_SIZE)
 		return 0;
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
 	if (ids[0] != ids[2] || !is_target(sb, ids[0]))
 		return 0;
-	err = session__note_exit(sb->s, ids[0]);
-	return err ? err : jitmaps__read(sb->s->jitmaps, ids[0]);
+	return sb->sink.exit(sb->sink.ctx, ids[0]);
 }
 
 int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_header *h)
 {
-	struct session *s = sb->s;
 	uint64_t lost;
 	int err = 0;
 
@@ -347,9 +326,7 @@ int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_heade
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
 			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
-			if (cpu >= 0 && cpu < s->nr_possible_cpus)
-				s->lost_sideband[cpu] += lost;
-			s->total_lost_sideband += lost;
+			sb->sink.lost(sb->sink.ctx, cpu, lost);
 		}
 		break;
 	default:
@@ -364,14 +341,14 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 	int err = sideband__handle(sb, cpu, h);
 
 	if (err) {
-		if (!sb->s->err)
-			sb->s->err = err;
+		if (!sb->err)
+			sb->err = err;
 		return LIBBPF_PERF_EVENT_ERROR;
 	}
 	return LIBBPF_PERF_EVENT_CONT;
 }
 
-int sideband__new(struct session *s, struct sideband **out)
+int sideband__new(const struct sideband_sink *sink, struct sideband **out)
 {
 	struct sideband *sb;
 	const void *vdso;
@@ -381,7 +358,7 @@ int sideband__new(struct session *s, struct sideband **out)
 	sb = calloc(1, sizeof(*sb));
 	if (!sb)
 		return pr_errno(-ENOMEM, "cannot set up the side-band");
-	sb->s = s;
+	sb->sink = *sink;
 	if (!vdso__image(&vdso, &vdso_size) && !elf_file__open(-1, vdso, vdso_size, &vf)) {
 		sb->vdso_id_len = vf->build_id_len;
 		memcpy(sb->vdso_id, vf->build_id, vf->build_id_len);
@@ -391,25 +368,25 @@ int sideband__new(struct session *s, struct sideband **out)
 	return 0;
 }
 
-int sideband__open(struct session *s, struct sideband **out)
+int sideband__open(int map_fd, const struct sideband_sink *sink, struct sideband **out)
 {
 	struct perf_buffer_raw_opts popts;
 	struct perf_event_attr attr;
 	struct sideband *sb = NULL;	/* set by sideband__new() on success */
 	int err;
 
-	err = sideband__new(s, &sb);
+	err = sideband__new(sink, &sb);
 	if (err)
 		return err;
 	memset(&popts, 0, sizeof(popts));
 	popts.sz = sizeof(popts);
 	sideband_attr__init(&attr, 1);
-	sb->pb = perf_buffer__new_raw(sampler__sideband_map_fd(s->sampler), SIDEBAND_PAGES, &attr,
+	sb->pb = perf_buffer__new_raw(map_fd, SIDEBAND_PAGES, &attr,
 				      on_event, sb, &popts);
 	if (!sb->pb && errno == EINVAL) {
 		pr_debug("no build-ids in mmap records (kernel older than 5.12?)");
 		sideband_attr__init(&attr, 0);
-		sb->pb = perf_buffer__new_raw(sampler__sideband_map_fd(s->sampler), SIDEBAND_PAGES,
+		sb->pb = perf_buffer__new_raw(map_fd, SIDEBAND_PAGES,
 					      &attr, on_event, sb, &popts);
 	}
 	if (!sb->pb) {
@@ -430,8 +407,8 @@ int sideband__consume(struct sideband *sb)
 {
 	int err = perf_buffer__consume(sb->pb);
 
-	if (err < 0 && sb->s->err)
-		return sb->s->err;
+	if (err < 0 && sb->err)
+		return sb->err;
 	if (err < 0)
 		return pr_errno(err, "cannot read the side-band events");
 	return sideband__end_batch(sb);		/* prints its own error */
@@ -498,7 +475,7 @@ static int scan_comms(struct sideband *sb, uint32_t pid)
 		comm[n] = '\0';
 		if (n && comm[n - 1] == '\n')
 			comm[n - 1] = '\0';
-		err = session__note_comm(sb->s, 0, pid, (uint32_t)tid, comm);
+		err = sb->sink.comm(sb->sink.ctx, 0, pid, (uint32_t)tid, comm, false);
 		if (err)
 			break;
 	}

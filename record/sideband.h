@@ -10,24 +10,46 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record/session.h"
+#include "format/recording.h"
 
 struct perf_event_header;
 
 struct sideband;
 
 /*
- * Opens and enables a dummy perf event with mmap2/comm/task records on
- * every online CPU (build-ids from the kernel where it supports them).
+ * Where what the side-band learns goes (record/session.c keeps it). Each
+ * returns 0 or a negative error (printed), which stops the consume.
  */
-int sideband__open(struct session *s, struct sideband **out);
+struct sideband_sink {
+	/* An executable mapping of a target (time 0: it existed before the recording). */
+	int (*mapping)(void *ctx, const struct rec_mapping *m);
+	/* Thread tid of tgid is called comm from time_ns on; exec: the name came with an exec. */
+	int (*comm)(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid, const char *comm,
+		    bool exec);
+	/* Process pid was forked from ppid at fork_ns; forks come oldest first. */
+	int (*fork)(void *ctx, uint32_t ppid, uint32_t pid, uint64_t fork_ns);
+	/* Process pid ended. */
+	int (*exit)(void *ctx, uint32_t pid);
+	/* The kernel dropped nr side-band records of CPU cpu (-1: unknown). */
+	void (*lost)(void *ctx, int cpu, uint64_t nr);
+	/* Whether pid is recorded; NULL: every process is. */
+	bool (*is_target)(void *ctx, uint32_t pid);
+	void *ctx;
+};
+
+/*
+ * Opens and enables a dummy perf event with mmap2/comm/task records on
+ * every online CPU (build-ids from the kernel where it supports them),
+ * registered in the sampler's map map_fd; what it learns goes to sink
+ * (copied).
+ */
+int sideband__open(int map_fd, const struct sideband_sink *sink, struct sideband **out);
 
 /*
  * A side-band with no perf events yet (sideband__open() adds them): records
- * reach it through sideband__handle() only, as unit tests feed them. With
- * no sampler in s, every process is a target.
+ * reach it through sideband__handle() only, as unit tests feed them.
  */
-int sideband__new(struct session *s, struct sideband **out);
+int sideband__new(const struct sideband_sink *sink, struct sideband **out);
 
 /*
  * Handles one perf record read from CPU cpu's buffer. Forks are held back

@@ -36,6 +36,7 @@
 
 #include "record/target.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 static void reap_child(struct target *t, int options);
 
@@ -53,16 +54,13 @@ void target__init(struct target *t)
 
 static int add_watch(struct target *t, pid_t pid, int fd)
 {
-	int *fds = reallocarray(t->pidfds, t->nr + 1, sizeof(*fds));
-	pid_t *pids;
+	size_t a = t->alloc, b = t->alloc;
 
-	if (!fds)
+	/* one size for both: vec__grow's follows from (alloc, need) */
+	if (vec__grow(&t->pidfds, &a, t->nr + 1, sizeof(*t->pidfds)) ||
+	    vec__grow(&t->pids, &b, t->nr + 1, sizeof(*t->pids)))
 		return -ENOMEM;
-	t->pidfds = fds;
-	pids = reallocarray(t->pids, t->nr + 1, sizeof(*pids));
-	if (!pids)
-		return -ENOMEM;
-	t->pids = pids;
+	t->alloc = a;
 	t->pidfds[t->nr] = fd;
 	t->pids[t->nr] = pid;
 	t->nr++;

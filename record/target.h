@@ -19,7 +19,7 @@ struct target {
 	const char *cmd;		/* argv[0] of -- CMD (borrowed) */
 	int *pidfds;			/* one per watched process, -1 once it exited */
 	pid_t *pids;
-	size_t nr;
+	size_t nr, alloc;
 	size_t nr_alive;
 	bool child_reaped;
 	int child_status;		/* wait status, valid once child_reaped */

@@ -54,9 +54,8 @@
 #include "elf/cfi.h"
 #include "elf/elf_file.h"
 #include "record/stacks.h"
-#include "record/sampler.h"
-#include "record/session.h"
 #include "record/unwind.h"
+#include "util/clock.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -116,7 +115,6 @@ struct unw_job {
 };
 
 struct unwinder {
-	struct session *s;
 	int tables_fd, missing_fd, bins_fd;
 	int empty_fd;			/* the table of files without CFI: no rows */
 	struct unw_binary *bins;
@@ -539,7 +537,8 @@ out:
 	return err;
 }
 
-int unwinder__open(struct session *s, uint64_t budget, struct unwinder **out)
+int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
+		   struct unwinder **out)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
 	struct unw_row header = { 0 };
@@ -551,7 +550,6 @@ int unwinder__open(struct session *s, uint64_t budget, struct unwinder **out)
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
-	u->s = s;
 	u->budget = budget;
 	u->empty_fd = -1;
 	u->done_fd = -1;
@@ -572,7 +570,9 @@ int unwinder__open(struct session *s, uint64_t budget, struct unwinder **out)
 		}
 		u->nr_threads++;
 	}
-	sampler__unwind_fds(s->sampler, &u->tables_fd, &u->missing_fd, &u->bins_fd);
+	u->tables_fd = tables_fd;
+	u->missing_fd = missing_fd;
+	u->bins_fd = bins_fd;
 	u->empty_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw_none", sizeof(__u32),
 				     sizeof(struct unw_row), 1, &mopts);
 	if (u->empty_fd < 0 || bpf_map_update_elem(u->empty_fd, &zero, &header, BPF_ANY)) {
@@ -793,7 +793,7 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 	return err;
 }
 
-int unwinder__store(struct unwinder *u, const uint64_t *tot)
+int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *tot)
 {
 	struct rec_unwind r;
 	size_t i;
@@ -813,8 +813,8 @@ int unwinder__store(struct unwinder *u, const uint64_t *tot)
 	r.table_rows = u->st.rows;
 	r.table_bytes = u->st.peak_bytes;
 	r.build_ns = u->st.build_ns;
-	err = recording__add_unwind(u->s->rec, &r, 1);
-	return err ? err : store_binaries(u, u->s->rec);
+	err = recording__add_unwind(rec, &r, 1);
+	return err ? err : store_binaries(u, rec);
 }
 
 void unwinder__close(struct unwinder *u)

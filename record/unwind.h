@@ -16,7 +16,6 @@
 
 #define UNWIND_BUDGET_DEFAULT	(64ull << 20)	/* bytes of BPF map memory for tables */
 
-struct session;
 struct unwinder;
 
 /* Totals over the recording, for the summary and the metadata. */
@@ -32,10 +31,12 @@ struct unwind_totals {
 };
 
 /*
- * Sets up the unwinder over the sampler's maps (s->sampler) with a budget
- * in bytes. Prints on failure.
+ * Sets up the unwinder over the sampler's maps (tables, walker misses,
+ * per-binary counts: sampler__unwind_fds()) with a budget in bytes. Prints
+ * on failure.
  */
-int unwinder__open(struct session *s, uint64_t budget, struct unwinder **out);
+int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
+		   struct unwinder **out);
 
 /*
  * Queues the file mapped at [start, end) in tgid (path as mapped) for a
@@ -64,8 +65,8 @@ int unwinder__drain(struct unwinder *u, uint64_t timeout_ns);
  */
 void unwinder__prepare_path(struct unwinder *u, const char *path);
 
-/* Adds the per-binary and total unwind counts to the recording. */
-int unwinder__store(struct unwinder *u, const uint64_t *stats_total);
+/* Adds the per-binary and total unwind counts to rec. */
+int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *stats_total);
 
 /* An fd that becomes readable when a table is built (to wait on with epoll). */
 int unwinder__event_fd(const struct unwinder *u);

@@ -29,6 +29,7 @@
 #include "util/parse.h"
 #include "util/status.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 enum meta_kind { META_TEXT, META_NUMBER };
 
@@ -96,7 +97,7 @@ struct info {
 	bool has_unwind;		/* the recording has a totals row */
 	struct rec_unwind unw;		/* totals (path not kept) */
 	struct info_unwind *unw_bins;
-	size_t nr_unw_bins;
+	size_t nr_unw_bins, alloc_unw_bins;
 	bool finished;
 	char *meta[NR_META];		/* NULL when absent */
 	uint64_t samples;
@@ -164,10 +165,9 @@ static int on_unwind(void *ctx, const struct rec_unwind *u)
 		in->unw.path = "";
 		return 0;
 	}
-	b = reallocarray(in->unw_bins, in->nr_unw_bins + 1, sizeof(*b));
-	if (!b)
+	if (vec__grow(&in->unw_bins, &in->alloc_unw_bins, in->nr_unw_bins + 1,
+		      sizeof(*in->unw_bins)))
 		return pr_errno(-ENOMEM, "cannot describe '%s'", in->path);
-	in->unw_bins = b;
 	b = &in->unw_bins[in->nr_unw_bins];
 	memset(b, 0, sizeof(*b));
 	b->u = *u;
@@ -306,15 +306,9 @@ static int on_binary(void *ctx, const struct rec_binary *b)
 	struct strbuf key = STRBUF_INIT;
 	uint32_t i;
 
-	if (in->nr_bin_keys == in->alloc_bin_keys) {
-		size_t n = in->alloc_bin_keys ? in->alloc_bin_keys * 2 : 64;
-		char **nk = reallocarray(in->bin_keys, n, sizeof(*nk));
-
-		if (!nk)
-			return w->err = -ENOMEM;
-		in->bin_keys = nk;
-		in->alloc_bin_keys = n;
-	}
+	if (vec__grow(&in->bin_keys, &in->alloc_bin_keys, in->nr_bin_keys + 1,
+		      sizeof(*in->bin_keys)))
+		return w->err = -ENOMEM;
 	if (b->build_id_len)
 		for (i = 0; i < b->build_id_len && i < REC_BUILD_ID_MAX; i++)
 			strbuf_addf(&key, "%02x", b->build_id[i]);

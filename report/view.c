@@ -17,6 +17,7 @@
 #include "report/output/fold.h"
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
+#include "util/vec.h"
 
 int view__parse_numa_map(const char *map, int32_t **cpu_node, size_t *nr)
 {
@@ -87,17 +88,13 @@ void view__by_label(struct strbuf *sb, enum report_by by, const struct report_sr
 static int push(struct view_names *v, size_t off)
 {
 	if (v->nr == v->alloc) {
-		size_t n = v->alloc ? 2 * v->alloc : 64;
-		size_t *o = reallocarray(v->offs, n, sizeof(*o));
+		size_t a = v->alloc, b = v->alloc;
 
-		if (!o)
+		/* one size for both: vec__grow's follows from (alloc, need) */
+		if (vec__grow(&v->offs, &a, v->nr + 1, sizeof(*v->offs)) ||
+		    vec__grow(&v->names, &b, v->nr + 1, sizeof(*v->names)))
 			return -ENOMEM;
-		v->offs = o;
-		o = (size_t *)reallocarray(v->names, n, sizeof(*v->names));
-		if (!o)
-			return -ENOMEM;
-		v->names = (const char **)o;
-		v->alloc = n;
+		v->alloc = a;
 	}
 	v->offs[v->nr++] = off;
 	strbuf_addch(&v->sb, '\0');
@@ -195,22 +192,14 @@ static int intern_func(struct func_tab *ft, const char *name, bool kernel, const
 
 	/* room for one more first, so a new key always gets its arrays */
 	if (nr + 1 > ft->alloc) {
-		size_t n = ft->alloc ? 2 * ft->alloc : 256;
-		void *p;
+		size_t a = ft->alloc, b = ft->alloc, c = ft->alloc;
 
-		p = reallocarray(ft->name, n, sizeof(*ft->name));
-		if (!p)
+		/* one size for the three: vec__grow's follows from (alloc, need) */
+		if (vec__grow(&ft->name, &a, (size_t)nr + 1, sizeof(*ft->name)) ||
+		    vec__grow(&ft->binary, &b, (size_t)nr + 1, sizeof(*ft->binary)) ||
+		    vec__grow(&ft->mark, &c, (size_t)nr + 1, sizeof(*ft->mark)))
 			return -ENOMEM;
-		ft->name = p;
-		p = reallocarray(ft->binary, n, sizeof(*ft->binary));
-		if (!p)
-			return -ENOMEM;
-		ft->binary = p;
-		p = reallocarray(ft->mark, n, sizeof(*ft->mark));
-		if (!p)
-			return -ENOMEM;
-		ft->mark = p;
-		ft->alloc = n;
+		ft->alloc = a;
 	}
 	/* the key is "display name" \x01 binary */
 	strbuf_reset(sb);
@@ -264,14 +253,8 @@ int func_tab__stack(struct func_tab *ft, const struct sym_stack *st, uint32_t *l
 			return err;
 		nr = 0;
 	}
-	if (nr + 1 > ft->alloc_ids) {
-		uint32_t *p = reallocarray(ft->ids, nr + 1, sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		ft->ids = p;
-		ft->alloc_ids = nr + 1;
-	}
+	if (vec__grow(&ft->ids, &ft->alloc_ids, nr + 1, sizeof(*ft->ids)))
+		return -ENOMEM;
 	if (!nr) {
 		ft->ids[ft->nr_ids++] = *leaf;
 		return 0;
@@ -292,20 +275,11 @@ int func_tab__stack(struct func_tab *ft, const struct sym_stack *st, uint32_t *l
 
 int func_tab__grow_counts(const struct func_tab *ft, uint64_t **counts, size_t *alloc)
 {
-	size_t n = func_tab__nr(ft), a;
-	uint64_t *p;
+	size_t n = func_tab__nr(ft), had = *alloc;
 
-	if (n <= *alloc)
-		return 0;
-	a = *alloc ? *alloc : 256;
-	while (a < n)
-		a *= 2;
-	p = reallocarray(*counts, a, sizeof(*p));
-	if (!p)
+	if (vec__grow(counts, alloc, n, sizeof(**counts)))
 		return -ENOMEM;
-	memset(p + *alloc, 0, (a - *alloc) * sizeof(*p));
-	*counts = p;
-	*alloc = a;
+	memset(*counts + had, 0, (*alloc - had) * sizeof(**counts));
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/parse.h"
+#include "util/vec.h"
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -107,20 +108,13 @@ int parse_u32_list(const char *s, uint32_t max, uint32_t **out, size_t *out_nr)
 			}
 		}
 		for (v = lo;; v++) {
-			if (nr == cap) {
-				uint32_t *n;
-
-				cap = cap ? cap * 2 : 16;
-				if (cap > (1u << 24)) {
-					err = -ERANGE;
-					goto fail;
-				}
-				n = realloc(vals, cap * sizeof(*vals));
-				if (!n) {
-					err = -ENOMEM;
-					goto fail;
-				}
-				vals = n;
+			if (nr == (1u << 24)) {
+				err = -ERANGE;
+				goto fail;
+			}
+			if (vec__grow(&vals, &cap, nr + 1, sizeof(*vals))) {
+				err = -ENOMEM;
+				goto fail;
 			}
 			vals[nr++] = v;
 			if (v == hi)

@@ -208,17 +208,8 @@ int flame_tree__add(struct flame_tree *t, const char *const *frames, size_t nr, 
 	if (__builtin_add_overflow(t->root.total, count, &sum) ||
 	    __builtin_add_overflow(t->root.total2, count2, &sum))
 		return -EOVERFLOW;
-	if (nr > t->path_cap) {
-		struct flame_node **p;
-
-		if (nr > SIZE_MAX / sizeof(*p))
-			return -ENOMEM;
-		p = realloc(t->path, nr * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		t->path = p;
-		t->path_cap = nr;
-	}
+	if (vec__grow(&t->path, &t->path_cap, nr, sizeof(*t->path)))
+		return -ENOMEM;
 	/*
 	 * Find or create the whole path first, count afterwards: a failure half
 	 * way leaves empty nodes (invisible in every output) but no half-counted
@@ -279,17 +270,8 @@ static int fill_level(struct walk_level *l, const struct flame_node *parent, uin
 	const struct flame_node *c;
 	size_t i = 0;
 
-	if (parent->nr_children > l->alloc) {
-		const struct flame_node **k;
-
-		if (parent->nr_children > SIZE_MAX / sizeof(*k))
-			return -ENOMEM;
-		k = realloc(l->kids, parent->nr_children * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		l->kids = k;
-		l->alloc = parent->nr_children;
-	}
+	if (vec__grow(&l->kids, &l->alloc, parent->nr_children, sizeof(*l->kids)))
+		return -ENOMEM;
 	for (c = parent->first_child; c; c = c->next_sibling)
 		l->kids[i++] = c;
 	l->nr = i;
@@ -344,15 +326,13 @@ int flame_tree__walk(const struct flame_tree *t, flame_visit_fn fn, void *ctx)
 			continue;
 		}
 		if (depth == alloc) {
-			struct walk_level *nl = realloc(levels, 2 * alloc * sizeof(*nl));
+			size_t had = alloc;
 
-			if (!nl) {
+			if (vec__grow(&levels, &alloc, depth + 1, sizeof(*levels))) {
 				err = -ENOMEM;
 				goto out;
 			}
-			memset(nl + alloc, 0, alloc * sizeof(*nl));
-			levels = nl;
-			alloc *= 2;
+			memset(levels + had, 0, (alloc - had) * sizeof(*levels));
 		}
 		err = fill_level(&levels[depth], n, f.start);
 		if (err)

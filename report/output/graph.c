@@ -19,6 +19,7 @@
 #include "report/output/fold.h"
 #include "report/output/svg.h"
 #include "report/view.h"
+#include "util/vec.h"
 
 struct lines {
 	struct strtab texts;		/* line text -> id */
@@ -59,15 +60,14 @@ static int lines__add(struct lines *l, const struct report_ctx *rc, const struct
 	if (err)
 		return err;
 	if (id >= l->alloc) {
-		size_t n = l->alloc ? 2 * l->alloc : 1024, k;
+		size_t n = 0, k;
 
+		/* both sides grow alike: vec__grow's size follows from (alloc, need) */
 		for (k = 0; k < 2; k++) {
-			uint64_t *p = reallocarray(l->count[k], n, sizeof(*p));
-
-			if (!p)
+			n = l->alloc;
+			if (vec__grow(&l->count[k], &n, (size_t)id + 1, sizeof(*l->count[k])))
 				return -ENOMEM;
-			memset(p + l->alloc, 0, (n - l->alloc) * sizeof(*p));
-			l->count[k] = p;
+			memset(l->count[k] + l->alloc, 0, (n - l->alloc) * sizeof(*l->count[k]));
 		}
 		l->alloc = n;
 	}

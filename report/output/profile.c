@@ -34,6 +34,7 @@
 #include "report/output/pprof.h"
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
+#include "util/vec.h"
 
 /* One file mapping of a recording, as a pprof mapping wants it. */
 struct pmap {
@@ -59,15 +60,8 @@ static int on_mapping(void *ctx, const struct rec_mapping *m)
 
 	if (!m->path || !m->path[0] || m->end <= m->start)
 		return 0;	/* nothing a frame could name as its binary */
-	if (pm->nr == pm->alloc) {
-		size_t a = pm->alloc ? 2 * pm->alloc : 256;
-
-		p = reallocarray(pm->v, a, sizeof(*p));
-		if (!p)
-			return pm->err = -ENOMEM;
-		pm->v = p;
-		pm->alloc = a;
-	}
+	if (vec__grow(&pm->v, &pm->alloc, pm->nr + 1, sizeof(*pm->v)))
+		return pm->err = -ENOMEM;
 	p = &pm->v[pm->nr];
 	*p = (struct pmap){ m->time_ns, m->start, m->end, m->pgoff, m->tgid, NULL, NULL };
 	p->path = strtab__dup(&pm->strs, m->path);
@@ -363,14 +357,8 @@ static int add_entry(struct entry_ctx *ec, const struct report_src *s, const str
 	size_t nr = st ? (size_t)st->nr_kernel + st->nr_user : 0, j;
 	struct pprof_labels lab = { .pid = e->tgid, .tid = e->tid, .cpu = e->cpu };
 
-	if (nr + 1 > ec->alloc) {
-		struct pprof_frame *p = reallocarray(ec->frames, nr + 1, sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		ec->frames = p;
-		ec->alloc = nr + 1;
-	}
+	if (vec__grow(&ec->frames, &ec->alloc, nr + 1, sizeof(*ec->frames)))
+		return -ENOMEM;
 	for (j = 0; j < nr; j++)
 		to_pprof_frame(&ec->fc, e, &st->frames[j], &ec->frames[j]);
 	if (!nr) {

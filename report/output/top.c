@@ -27,6 +27,7 @@
 
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
+#include "util/vec.h"
 
 #define TOP_DEFAULT	20
 #define PER_GROUP_TOP	5
@@ -60,15 +61,8 @@ static int touch(struct counts *c, uint32_t id)
 {
 	if (c->self[id] || c->total[id])
 		return 0;
-	if (c->nr_touched == c->alloc_touched) {
-		size_t n = c->alloc_touched ? 2 * c->alloc_touched : 256;
-		uint32_t *p = reallocarray(c->touched, n, sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		c->touched = p;
-		c->alloc_touched = n;
-	}
+	if (vec__grow(&c->touched, &c->alloc_touched, c->nr_touched + 1, sizeof(*c->touched)))
+		return -ENOMEM;
 	c->touched[c->nr_touched++] = id;
 	return 0;
 }

@@ -23,6 +23,7 @@
 
 #include "report/aggregate/strtab.h"
 #include "report/symbolize/demangle.h"
+#include "util/vec.h"
 
 /*
  * Longer inputs stay mangled: real C++ names rarely pass a few KiB, and the
@@ -112,19 +113,11 @@ void demangler__release(struct demangler *d)
 /* Makes d->map cover id. */
 static int map_reserve(struct demangler *d, uint32_t id)
 {
-	size_t n = d->alloc ? d->alloc : 256;
-	uint32_t *p;
+	size_t had = d->alloc;
 
-	if (id < d->alloc)
-		return 0;
-	while (n <= id)
-		n *= 2;
-	p = reallocarray(d->map, n, sizeof(*p));
-	if (!p)
+	if (vec__grow(&d->map, &d->alloc, (size_t)id + 1, sizeof(*d->map)))
 		return -ENOMEM;
-	memset(p + d->alloc, 0, (n - d->alloc) * sizeof(*p));
-	d->map = p;
-	d->alloc = n;
+	memset(d->map + had, 0, (d->alloc - had) * sizeof(*d->map));
 	return 0;
 }
 

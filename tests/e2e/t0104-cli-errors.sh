@@ -7,12 +7,11 @@
 expect_error() {	# expect_error DESCRIPTION CMD...: non-zero exit, one error line
 	local what=$1 rc
 	shift
-	"$@" >"$TMP/out" 2>"$TMP/err"
+	"$@" >"$TMP/out" 2>"$TMP/err1"
 	rc=$?
 	[ $rc -ne 0 ] || fail "$what: exit status 0"
 	[ $rc -lt 124 ] || fail "$what: exit status $rc looks like a crash"
-	grep -v '^usage:\|^   \|^$\|^Try\|^see' "$TMP/err" >"$TMP/err1"
-	one_line_error "$TMP/err1"
+	one_line_error "$TMP/err1"	# no synopsis after it: --help has that
 	say "$what: $(cat "$TMP/err1") (exit $rc)"
 }
 

@@ -17,9 +17,6 @@ require_root; require_btf
 pids=()
 cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
-"$WORKLOADS/known_split" 100000 &
-ks=$!
-pids+=($ks)
 sh -c 'while :; do /bin/true; done' &
 pids+=($!)
 sh -c 'while :; do /bin/echo x >/dev/null; done' &
@@ -46,8 +43,17 @@ named() {
 	END { printf "%d %d\n", n, t }'
 }
 
-"$EPROF" record -v -a -F 499 -d 3 -o "$TMP/r.eprof" 2>"$TMP/rec.err" ||
-	{ cat "$TMP/rec.err"; fail "record failed"; }
+# The workload does a fixed 1.5 s of CPU work while the recorder runs, so
+# its sample count follows from the work, not from the machine's load.
+"$EPROF" record -v -a -F 499 -d 600 -o "$TMP/r.eprof" 2>"$TMP/rec.err" &
+rec=$!
+pids+=($rec)
+wait_committed "$TMP/r.eprof" 1 >/dev/null
+"$WORKLOADS/known_split" 1500 &
+ks=$!
+wait "$ks"
+kill -INT "$rec"
+wait "$rec" || { cat "$TMP/rec.err"; fail "record failed"; }
 grep -E '^eprof: (recorded|captured)' "$TMP/rec.err"
 line=$(grep -o '[0-9]* mappings stored ([0-9]* of processes without samples forgotten)' \
 	"$TMP/rec.err") || fail "record -v does not say how many mappings it stored"
@@ -73,6 +79,9 @@ read -r n t <<<"$(named "$TMP/r.eprof")"
 check_at_least "known_split's user frames named" "$n" "$t" 100
 
 # Killed: what was committed is named, and no more mappings than it needs.
+"$WORKLOADS/known_split" 100000 &
+ks=$!
+pids+=($ks)
 "$EPROF" record -a -F 499 -d 60 -o "$TMP/k.eprof" 2>/dev/null &
 rec=$!
 wait_committed "$TMP/k.eprof" 1500 >/dev/null

@@ -49,10 +49,14 @@ check_filter() {
 }
 
 check_filter
+# a window over the middle half of the samples: taken from their times, not
+# fixed seconds, since a loaded machine may run the workload at any time
+read -r from to <<<"$(grep -Eo '\] +[0-9]+\.[0-9]{6}:' "$TMP/samples" | tr -d '] :' |
+	awk '{ t[NR] = $1 } END { printf "%.3f %.3f\n", t[int(NR / 4) + 1], t[int(3 * NR / 4)] }')"
 # the CPU of the first sample: the workload may have run on one CPU only
 cpu=$(grep -m1 -Eo ' \[[0-9]{3}\] ' "$TMP/samples" | tr -d ' []' | sed 's/^0*\(.\)/\1/')
 check_filter --cpu "$cpu"
-check_filter --from 0.2 --to 0.6
+check_filter --from "$from" --to "$to"
 check_filter --user-only
 
 # the first frame under each header is the leaf: work_a leads as many samples as

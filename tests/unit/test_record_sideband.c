@@ -152,11 +152,14 @@ struct fixture {
 
 static void fixture__init(struct fixture *f, const char *name)
 {
+	struct sideband_sink sink;
+
 	memset(f, 0, sizeof(*f));
 	f->r.b = aligned_alloc(8, REC_BUF_SIZE);
 	CHECK(f->r.b != NULL);
 	CHECK_OK(recording__create(path_in(name), &f->s.rec));
-	CHECK_OK(sideband__new(&f->s, &f->sb));
+	session__sideband_sink(&f->s, &sink);
+	CHECK_OK(sideband__new(&sink, &f->sb));
 }
 
 static void fixture__release(struct fixture *f)
@@ -176,12 +179,12 @@ static size_t mapped(const struct fixture *f, uint32_t pid, uint64_t start, uint
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < f->s.nr_maps; i++) {
-		if (f->s.maps[i].tgid != pid || f->s.maps[i].start != start)
+	for (i = 0; i < f->s.maps.nr; i++) {
+		if (f->s.maps.v[i].tgid != pid || f->s.maps.v[i].start != start)
 			continue;
 		n++;
 		if (time)
-			*time = f->s.maps[i].time_ns;
+			*time = f->s.maps.v[i].time_ns;
 	}
 	return n;
 }
@@ -329,15 +332,15 @@ static void reused_pid_jit_map(void)
 	f.s.jitmaps = jitmaps__new();
 	CHECK(f.s.jitmaps != NULL);
 	write_map(J, "1000 100 first_a\n");
-	CHECK_OK(jitmaps__store(f.s.jitmaps, &f.s, J, before, 1, &nr_maps));
+	CHECK_OK(jitmaps__store(f.s.jitmaps, f.s.rec, J, before, 1, &nr_maps));
 	handle(&f, 0, exit_rec(&f.r, J, 20));	/* the first process's last read */
 	write_map(J, "1000 100 second_b\n2000 100 second_c\n");
 	handle(&f, 0, fork_rec(&f.r, 1, J, J, 30));
 	CHECK_OK(sideband__end_batch(f.sb));
-	CHECK_OK(jitmaps__store(f.s.jitmaps, &f.s, J, mixed, 3, &nr_maps));
+	CHECK_OK(jitmaps__store(f.s.jitmaps, f.s.rec, J, mixed, 3, &nr_maps));
 	write_map(J, "1000 100 second_b\n2000 100 second_c\n3000 100 second_d\n");
 	handle(&f, 0, exit_rec(&f.r, J, 50));	/* the second's: read again */
-	CHECK_OK(jitmaps__store(f.s.jitmaps, &f.s, J, late, 1, &nr_maps));
+	CHECK_OK(jitmaps__store(f.s.jitmaps, f.s.rec, J, late, 1, &nr_maps));
 	CHECK_EQ_U64(nr_maps, 2);
 	CHECK_OK(recording__commit(f.s.rec));
 	CHECK_OK(recording__for_each_binary(f.s.rec, collect_jit, &rows));
@@ -369,7 +372,7 @@ static void ignored_records(void)
 	begin(&f.r, PERF_RECORD_FORK, 0);
 	handle(&f, 0, end(&f.r, P, 6));
 	CHECK_OK(sideband__end_batch(f.sb));
-	CHECK_EQ_U64(f.s.nr_maps, 1);
+	CHECK_EQ_U64(f.s.maps.nr, 1);
 	CHECK_EQ_U64(mapped(&f, P, 0x7000, NULL), 1);
 	fixture__release(&f);
 }
@@ -414,9 +417,9 @@ static void only_what_samples_use_is_stored(void)
 	/* a sample of P in hot.so, as the sampler and capture note it */
 	CHECK_OK(u64map__upsert(&f.s.procs, P, 0, &slot, &added));
 	CHECK_OK(session__note_comm(&f.s, 7, P, P, "parent"));
-	for (i = 0; i < f.s.nr_maps; i++)
-		if (f.s.maps[i].tgid == P && f.s.maps[i].start == 0x7000)
-			CHECK_OK(session__write_mapping(&f.s, &f.s.maps[i]));
+	for (i = 0; i < f.s.maps.nr; i++)
+		if (f.s.maps.v[i].tgid == P && f.s.maps.v[i].start == 0x7000)
+			CHECK_OK(mapping__write(&f.s.maps, f.s.rec, &f.s.maps.v[i]));
 	handle(&f, 0, exit_rec(&f.r, C, 8));
 	CHECK_OK(session__commit(&f.s, NULL));
 	CHECK_OK(session__commit(&f.s, NULL));
@@ -426,7 +429,7 @@ static void only_what_samples_use_is_stored(void)
 	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 0);	/* the inherited one too */
 	CHECK_EQ_U64(mapped(&f, P, 0x9000, NULL), 1);	/* P may still sample it */
 	CHECK_EQ_U64(f.s.nr_pending_comms, 0);
-	CHECK_EQ_U64(f.s.nr_maps_written, 1);
+	CHECK_EQ_U64(f.s.maps.nr_written, 1);
 	CHECK_OK(recording__finish(f.s.rec));
 	CHECK_OK(recording__open(path_in("used.eprof"), &rec));
 	CHECK_OK(recording__for_each_mapping(rec, count_mapping, maps));
