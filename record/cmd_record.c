@@ -1354,11 +1354,15 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	/*
 	 * --switch-output never leaves a file without samples: the end came
-	 * right after a switch (one with off-CPU time only is kept)
+	 * right after a switch (one with off-CPU time only is kept). Discarded
+	 * while open, with its journal: an unlink before the close left
+	 * FILE.NNNN-journal behind.
 	 */
-	if (rot.seq && s.nr_samples == rot.file_first_sample && !offcpu__file_rows(s.offcpu) &&
-	    !unlink(opts.output))
+	if (rot.seq && s.nr_samples == rot.file_first_sample && !offcpu__file_rows(s.offcpu)) {
 		pr_info("'%s' got no samples before the end: removed", opts.output);
+		recording__discard(s.rec);
+		s.rec = NULL;
+	}
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
 		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "
 		"forgotten), %llu truncated stacks, %llu side-band records lost", cst.binaries,
