@@ -6,11 +6,11 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
-# build: compilers, BPF tools, the seven libraries (zlib for pprof's gzip,
-# libdebuginfod for report's DEBUGINFOD_URLS), and libiberty (its C++/Rust
+# build: compilers, BPF tools, the eight libraries (zlib for pprof's gzip,
+# libdebuginfod for report's DEBUGINFOD_URLS, liblzma for MiniDebugInfo), and libiberty (its C++/Rust
 # demangler; g++ from build-essential also builds a test workload)
 pkgs=(build-essential cmake pkg-config clang llvm bpftool
-      libbpf-dev libelf-dev libdw-dev libdebuginfod-dev libsqlite3-dev libzstd-dev zlib1g-dev
+      libbpf-dev libelf-dev libdw-dev libdebuginfod-dev libsqlite3-dev libzstd-dev zlib1g-dev liblzma-dev
       libiberty-dev)
 if [ "${1:-}" = --tests ]; then
 	# tests: real clients of eprof's output (sqlite3, xmllint, Chromium,

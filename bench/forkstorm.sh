@@ -7,13 +7,15 @@
 # each table, the processes recorded, the recorder's own share of the
 # samples (those of eprof's pid, all its threads, over all of them) and its peak RSS
 # (/usr/bin/time -v). Everything it starts is killed on exit.
+# KEEP=FILE keeps the recording as FILE and the recorder's pid in FILE.pid;
+# RECORD_ARGS adds options to eprof record (e.g. "--call-graph fp").
 set -u
 eprof=${1:?usage: forkstorm.sh EPROF [SECONDS] [HZ]}
 secs=${2:-8}
 hz=${3:-999}
 out=$(mktemp -d /tmp/eprof-storm.XXXXXX)
 pids=()
-cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$out"; }
+cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] && cp "$out/r.eprof" "$KEEP" 2>/dev/null && echo "${recpid:-}" >"$KEEP.pid"; rm -rf "$out"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 sh -c 'while :; do :; done' &
@@ -23,7 +25,7 @@ pids+=($!)
 sh -c 'while :; do /bin/echo x >/dev/null; done' &
 pids+=($!)
 sleep 1
-/usr/bin/time -v -o "$out/time" "$eprof" record -a -F "$hz" -d "$secs" -o "$out/r.eprof" \
+/usr/bin/time -v -o "$out/time" "$eprof" record -a -F "$hz" -d "$secs" ${RECORD_ARGS:-} -o "$out/r.eprof" \
 	2>"$out/err" &
 timer=$!
 recpid=
@@ -53,6 +55,7 @@ printf 'recorder: %s samples (%.1f%%), peak RSS %s KiB, CPU %s s\n' "$self" \
 	"$(echo "100 * $self / $total" | bc -l)" "$rss" "$cpu"
 sqlite3 "$out/r.eprof" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC" 2>/dev/null |
 	awk -F'|' '{ printf "  %-28s %10d bytes\n", $1, $2 }'
-for t in mapping comm; do
-	printf '  rows %-10s %s\n' "$t" "$(sqlite3 "$out/r.eprof" "SELECT count(*) FROM $t")"
+for q in "mappings|SELECT sum(nr_mappings) FROM mapping_chunk" "files|SELECT count(*) FROM mapped_file" \
+	"names|SELECT sum(nr_comms) FROM comm_chunk" "stacks|SELECT sum(nr_stacks) FROM stack_chunk"; do
+	printf '  rows %-10s %s\n' "${q%%|*}" "$(sqlite3 "$out/r.eprof" "${q#*|}" 2>/dev/null)"
 done

@@ -12,17 +12,29 @@
 #      --call-graph dwarf (its file size and report time too);
 #   4. table build time and memory for libc, python3 and cc1.
 # usage: bench/unwind.sh BUILD_DIR [OUT.md]   (as root; prints Markdown)
+#   5. slowdown at 999 Hz against perf record -g, REPS interleaved rounds.
+# Environment: SECTIONS=15 runs sections 1 and 5 only (default: 1234); REPS=N
+# repeats sections 1 and 5 N times; BASE=PATH/TO/eprof measures a second eprof (another
+# build) in section 1 too, interleaved with this one, so that a change to
+# the walker is compared with its base under the same load.
 set -u
 B=${1:?usage: bench/unwind.sh BUILD_DIR [OUT.md]}
 OUT=${2:-/dev/stdout}
 E=$B/eprof
+SECTIONS=${SECTIONS:-1234}
+REPS=${REPS:-1}
+BASE=${BASE:-}
 W=$B/tests/workloads
 CFI=$B/tests/helper/cfi-dump
 T=$(mktemp -d /tmp/eprof-bench-unwind.XXXXXX)
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 trap 'sysctl -qw kernel.bpf_stats_enabled=$old_stats; rm -rf "$T"' EXIT
+# perf 6.1 aborts in record when another tool's BPF programs are loaded
+# (util/build-id.c) unless it skips BPF events and build-ids.
+PERF_FLAGS="--no-bpf-event --no-buildid"
 have_perf=0
-command -v perf >/dev/null && perf record -q -e cpu-clock -o "$T/probe" true 2>/dev/null && have_perf=1
+command -v perf >/dev/null && perf record -q -e cpu-clock $PERF_FLAGS -o "$T/probe" true 2>/dev/null &&
+	have_perf=1
 
 now() { date +%s.%N; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
@@ -50,7 +62,7 @@ prog_id() { sed -n 's/.*sampler program id \([0-9]*\).*/\1/p' "$1" | tail -1; }
 # second recorder, of a sleeping process, measures what such a tick costs in
 # the same seconds, and that is taken off.
 bpf_cost() {
-	local mode=$1 depth=$2 pid idle rp ip id iid a b ia ib
+	local mode=$1 depth=$2 E=${3:-$E} pid idle rp ip id iid a b ia ib
 	"$W/threads_deep" 30000 "$depth" 0 &
 	pid=$!
 	sleep 60 &
@@ -59,7 +71,12 @@ bpf_cost() {
 	rp=$!
 	"$E" record -v -v -F 999 --call-graph "$mode" -p "$idle" -d 30 -o "$T/i.eprof" 2>"$T/i.err" &
 	ip=$!
-	sleep 2
+	# both loaded (slow on a busy machine), then a second for a steady state
+	for _ in $(seq 40); do
+		[ -n "$(prog_id "$T/c.err")" ] && [ -n "$(prog_id "$T/i.err")" ] && break
+		sleep 0.5
+	done
+	sleep 1
 	id=$(prog_id "$T/c.err")
 	iid=$(prog_id "$T/i.err")
 	a=$(prog_stat "${id:-0}"); ia=$(prog_stat "${iid:-0}")
@@ -88,21 +105,39 @@ sysctl -qw kernel.bpf_stats_enabled=1
 {
 echo "## --call-graph dwarf (bench/unwind.sh, $(date -u +%F), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
+case $SECTIONS in *1*)
 echo "### 1. BPF run time of the sampler per tick (ns), same depth"
 echo
-echo "| user depth | fp (ns) | dwarf (ns) | dwarf/fp | samples (fp, dwarf) | filtered tick (fp, dwarf) |"
-echo "|---|---|---|---|---|---|"
-for depth in 20 60 200; do
-	read -r fp nfp ffp < <(bpf_cost fp "$depth")
-	read -r dw ndw fdw < <(bpf_cost dwarf "$depth")
-	shown=$depth; [ "$depth" -gt 120 ] && shown="127 (cut)"
-	echo "| $shown | $fp | $dw | $(ratio "$dw" "$fp") | $nfp, $ndw | $ffp, $fdw |"
+if [ -n "$BASE" ]; then
+	echo "| rep | user depth | base fp | base dwarf | base dwarf/fp | fp (ns) | dwarf (ns) | dwarf/fp | load |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+else
+	echo "| rep | user depth | fp (ns) | dwarf (ns) | dwarf/fp | samples (fp, dwarf) | filtered tick (fp, dwarf) |"
+	echo "|---|---|---|---|---|---|---|"
+fi
+for rep in $(seq "$REPS"); do
+	for depth in 20 60 200; do
+		shown=$depth; [ "$depth" -gt 120 ] && shown="127 (cut)"
+		if [ -n "$BASE" ]; then
+			read -r bfp _ _ < <(bpf_cost fp "$depth" "$BASE")
+			read -r fp _ _ < <(bpf_cost fp "$depth")
+			read -r bdw _ _ < <(bpf_cost dwarf "$depth" "$BASE")
+			read -r dw _ _ < <(bpf_cost dwarf "$depth")
+			echo "| $rep | $shown | $bfp | $bdw | $(ratio "$bdw" "$bfp") | $fp | $dw | $(ratio "$dw" "$fp") | $(cut -d' ' -f1 /proc/loadavg) |"
+			continue
+		fi
+		read -r fp nfp ffp < <(bpf_cost fp "$depth")
+		read -r dw ndw fdw < <(bpf_cost dwarf "$depth")
+		echo "| $rep | $shown | $fp | $dw | $(ratio "$dw" "$fp") | $nfp, $ndw | $ffp, $fdw |"
+	done
 done
 echo
 echo "Per sample of the recursion: the program's run time over 3 s, less what the"
 echo "ticks of other tasks cost (they return at the target filter; a second"
 echo "recorder of a sleeping process measures that in the same seconds)."
 echo
+;; esac
+case $SECTIONS in *[23]*)
 echo "### 2-3. xz -9 on 2.4 MB at 999 Hz: slowdown, size, completeness"
 echo
 echo "| recorder | wall (s) | slowdown | file bytes | bytes/sample | complete stacks | report (s) |"
@@ -121,7 +156,7 @@ for mode in dwarf fp; do
 done
 if [ $have_perf = 1 ]; then
 	for cg in fp dwarf; do
-		t0=$(now); perf record -q -e cpu-clock -F 999 --call-graph $cg -o "$T/perf-$cg.data" -- xz -9 -c "$T/input" >/dev/null 2>&1; t1=$(now)
+		t0=$(now); perf record -q -e cpu-clock -F 999 --call-graph $cg $PERF_FLAGS -o "$T/perf-$cg.data" -- xz -9 -c "$T/input" >/dev/null 2>&1; t1=$(now)
 		wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 		size=$(stat -c %s "$T/perf-$cg.data" 2>/dev/null || echo 0)
 		t0=$(now)
@@ -143,6 +178,8 @@ echo
 echo "Completeness: stacks of xz with an entry frame (_start, __libc_start_main, ...)."
 echo "perf's report time is \`perf script\` (its unwinding happens there)."
 echo
+;; esac
+case $SECTIONS in *4*)
 echo "### 4. Table build (elf/cfi.c) and kernel memory (rows x 16 B)"
 echo
 echo "| binary | rows | build (ms) | memory (KiB) |"
@@ -155,4 +192,44 @@ for f in /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11 \
 done
 echo
 echo "Build time is cfi-dump's whole run (it also prints every row)."
+echo
+;; esac
+case $SECTIONS in *5*)
+echo "### 5. Slowdown at 999 Hz against perf record -g, $REPS interleaved rounds"
+echo
+cat "$T/input" "$T/input" "$T/input" "$T/input" >"$T/input4"
+# Whole-command wall time of xz -9 on the input, bare and under each
+# recorder, one after the other in every round (never two recorders at
+# once), so that each round sees the same load; medians over the rounds.
+for rep in $(seq "$REPS"); do
+	for who in none dwarf fp perf-g true; do
+		t0=$(now)
+		case $who in
+		none) xz -9 -c "$T/input4" >/dev/null ;;
+		true) "$E" record -F 999 -o "$T/s.eprof" -- true 2>"$T/s.err" ;;
+		dwarf | fp) "$E" record -F 999 --call-graph $who -o "$T/s.eprof" -- xz -9 -c "$T/input4" >/dev/null 2>"$T/s.err" ;;
+		perf-g) [ $have_perf = 1 ] && perf record -q -e cpu-clock -F 999 -g $PERF_FLAGS -o "$T/s.data" -- \
+			xz -9 -c "$T/input4" >/dev/null 2>&1 ;;
+		esac
+		t1=$(now)
+		echo "$who $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" >>"$T/slow"
+	done
+done
+awk -v reps="$REPS" 'function med(w,   n, i, j, t, a) { n = 0; for (i = 1; i <= N; i++) if (who[i] == w) a[++n] = s[i]
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{ who[++N] = $1; s[N] = $2 }
+	END { b = med("none"); p = med("perf-g")
+		print "| recorder | median wall (s) | slowdown | against perf record -g |"
+		print "|---|---|---|---|"
+		split("none dwarf fp perf-g", order, " ")
+		name["none"] = "none"; name["dwarf"] = "eprof record (dwarf, the default)"
+		name["fp"] = "eprof record --call-graph fp"; name["perf-g"] = "perf record -g"
+		for (k = 1; k <= 4; k++) { m = med(order[k])
+			printf "| %s | %.3f | %.2fx | %.2fx |\n", name[order[k]], m, m / b, (p > 0 ? m / p : 0) } }' "$T/slow"
+echo
+echo "xz -9 on 4 x 2.4 MB, whole command. Start + finish of \`eprof record -F 999 -- true\`"
+echo "(dwarf) in the same rounds, median: $(awk '$1 == "true" { print $2 }' "$T/slow" | sort -n | awk '{ a[NR] = $1 } END { printf "%.3f s", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')."
+echo "Load before and after: see the heading; $(cut -d' ' -f1-3 /proc/loadavg) at the end."
+;; esac
 } >"$OUT"

@@ -84,6 +84,12 @@ enum ev_stat {
  * and `unw_bins`. dev is the kernel's encoding (major << 20 | minor); ctime
  * tells a file rewritten in place, or an inode number reused, from the one
  * the table was built for. All zero: anonymous memory.
+ *
+ * The vDSO has no file: the walker gives it dev 0, inode UNW_VDSO_INO (no
+ * file system hands that one out) and its mapping's size as ctime_ns, and
+ * record/ loads the table of its own vDSO under that key, since every
+ * process on a kernel maps the same image (a compat process's vDSO, another
+ * image, is told apart by its size where that differs).
  */
 struct unw_key {
 	__u32 dev;
@@ -91,6 +97,8 @@ struct unw_key {
 	__u64 ino;
 	__u64 ctime_ns;
 };
+
+#define UNW_VDSO_INO	(~0ull)
 
 /* A file mapping the walker found without a table: record/ builds one. */
 struct unw_miss {

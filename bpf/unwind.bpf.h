@@ -32,6 +32,13 @@
  *   - CFA from rsp, rbp or rbx; return address at CFA - 8; rbp and rbx
  *     unchanged or saved at CFA + n; the caller's rsp is the CFA. PLT stubs, signal
  *     trampolines and the outermost frame have their own row types.
+ *   - the words a frame needs are read from a copy of the stack taken 512
+ *     bytes at a time (unw_blk_fill): a bpf_probe_read_user() costs about
+ *     80 ns on the machines measured whatever its size, mostly the call,
+ *     and a copy usually serves several frames, as stacks are walked
+ *     upward (bench/RESULTS.md, "The walker's cost, third pass");
+ *   - the vDSO has no file; its mapping gets the key events.h describes,
+ *     under which record/ loads the table of its own vDSO image.
  * Where there is no row (anonymous or JIT code, a table not built yet, a
  * gap in the CFI, a rule the walker cannot follow) it takes one
  * frame-pointer step and counts why. A file mapping without a table is
@@ -50,6 +57,7 @@
 #define UNW_PAGE_SHIFT		12
 #define UNW_FB_NONE		0xff
 #define UNW_VM_EXEC		0x4	/* include/linux/mm.h VM_EXEC */
+#define UNW_BLK_BYTES		512	/* user stack copied per read (a power of two) */
 
 struct unw_inner {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -146,6 +154,9 @@ struct unw_state {
 	__u32 seq;			/* the mm's mmap-lock sequence (unw_mm_seq) */
 	struct unw_row row;		/* the last row found: recursion repeats it */
 	__u64 row_lo, row_hi;
+	__u64 blk_lo, blk_len;		/* user stack copied into blk: [blk_lo, + blk_len) */
+	/* from here on not cleared per walk (blk_len says what holds) */
+	__u8 blk[UNW_BLK_BYTES + 8];	/* + 8: a word read at any masked offset fits */
 };
 
 /*
@@ -219,8 +230,13 @@ static long unw_vma_cb(struct task_struct *task, struct vm_area_struct *vma, voi
 	__builtin_memset(&st->key, 0, sizeof(st->key));
 	f = BPF_CORE_READ(vma, vm_file);
 	st->file = (__u64)f;
-	if (!f)
+	if (!f) {
+		if (st->start == (__u64)BPF_CORE_READ(vma, vm_mm, context.vdso)) {
+			st->key.ino = UNW_VDSO_INO;	/* events.h: the vDSO's key */
+			st->key.ctime_ns = st->end - st->start;
+		}
 		return 0;
+	}
 	ino = BPF_CORE_READ(f, f_inode);
 	if (!ino)
 		return 0;
@@ -452,6 +468,51 @@ static __always_inline __u8 unw_lookup_row(struct unw_state *st, __u64 off, stru
 	return UNW_FB_NONE;
 }
 
+/*
+ * Copies the user stack from addr upward into st->blk: UNW_BLK_BYTES, or up
+ * to the end of addr's page where the stack ends sooner (the top of the
+ * stack). One bpf_probe_read_user() costs about as much for 512 bytes as
+ * for 16 here (~80 ns, mostly the call), and a block serves several frames.
+ */
+static __always_inline void unw_blk_fill(struct unw_state *st, __u64 addr)
+{
+	__u64 len = UNW_BLK_BYTES;
+
+	st->blk_len = 0;
+	if (bpf_probe_read_user(st->blk, UNW_BLK_BYTES, (void *)addr)) {
+		len = 4096 - (addr & 4095);
+		if (len > UNW_BLK_BYTES)
+			len = UNW_BLK_BYTES;
+		if (len < 8 || bpf_probe_read_user(st->blk, len, (void *)addr))
+			return;
+	}
+	st->blk_lo = addr;
+	st->blk_len = len;
+}
+
+/* The user word at addr into *v from the block; false when the block does not hold it. */
+static __always_inline bool unw_blk_word(const struct unw_state *st, __u64 addr, __u64 *v)
+{
+	__u64 off = addr - st->blk_lo;
+
+	if (addr < st->blk_lo || off + 8 > st->blk_len)
+		return false;
+	*v = *(const __u64 *)(st->blk + (off & (UNW_BLK_BYTES - 1)));
+	return true;
+}
+
+/*
+ * The user word at addr into *v; false when unreadable. lo: the lowest
+ * address the frame being read needs, where a new block starts.
+ */
+static __always_inline bool unw_word(struct unw_state *st, __u64 lo, __u64 addr, __u64 *v)
+{
+	if (unw_blk_word(st, addr, v))
+		return true;
+	unw_blk_fill(st, lo);
+	return unw_blk_word(st, addr, v) || !bpf_probe_read_user(v, sizeof(*v), (void *)addr);
+}
+
 static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 {
 	__u64 ra, bp;
@@ -470,9 +531,8 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 		st->fb = why;
 		st->fb_key = st->cur.key;
 	}
-	if (st->bp <= st->sp ||
-	    bpf_probe_read_user(&ra, sizeof(ra), (void *)(st->bp + 8)) ||
-	    bpf_probe_read_user(&bp, sizeof(bp), (void *)st->bp)) {
+	if (st->bp <= st->sp || !unw_word(st, st->bp, st->bp, &bp) ||
+	    !unw_word(st, st->bp, st->bp + 8, &ra)) {
 		st->stop = stop;
 		return 1;
 	}
@@ -525,47 +585,24 @@ static __always_inline __u64 unw_off(const struct unw_state *st, __u64 pc)
 	return pc - st->cur.start + (st->cur.pgoff << UNW_PAGE_SHIFT);
 }
 
-/* Whether a register the row saves at CFA + off (or not at all) is in the word window below the CFA. */
-static __always_inline bool unw_in_window(__u8 type, __s16 off)
-{
-	return type != UNW_RBP_CFA || (off >= -32 && off <= -16 && !(off & 7));
-}
-
 /*
  * Reads the return address, and the caller's rbp and rbx where the row
  * saved them, into *ra, *bp and *bx; false when the stack is unreadable.
- * Usually one read: the four words below the CFA hold them all (push rbp,
- * push rbx), when they are in the live frame (a read past rsp may fault).
+ * Served from the block of stack copied last (unw_blk_fill) when it holds
+ * them, which it usually does: frames are walked upward.
  */
-static __always_inline bool unw_read_frame(const struct unw_state *st, const struct unw_row *row,
+static __always_inline bool unw_read_frame(struct unw_state *st, const struct unw_row *row,
 					   __u64 cfa, __u64 *ra, __u64 *bp, __u64 *bx)
 {
-	__u64 w[4];
+	__u64 lo = cfa - 8;
 
-	if (cfa - 32 >= st->sp && unw_in_window(row->rbp_type, row->rbp_off) &&
-	    unw_in_window(row->rbx_type, row->rbx_off)) {
-		if (bpf_probe_read_user(w, sizeof(w), (void *)(cfa - 32)))
-			return false;
-		*ra = w[3];
-		if (row->rbp_type == UNW_RBP_CFA)
-			*bp = w[((32 + row->rbp_off) >> 3) & 3];
-		if (row->rbx_type == UNW_RBP_CFA)
-			*bx = w[((32 + row->rbx_off) >> 3) & 3];
-		return true;
-	}
-	if (row->rbp_type == UNW_RBP_CFA && row->rbp_off == -16 && row->rbx_type != UNW_RBP_CFA) {
-		/* a small frame: rbp pushed right below the return address */
-		if (bpf_probe_read_user(w, 16, (void *)(cfa - 16)))
-			return false;
-		*bp = w[0];
-		*ra = w[1];
-		return true;
-	}
-	return !bpf_probe_read_user(ra, sizeof(*ra), (void *)(cfa - 8)) &&
-	       (row->rbp_type != UNW_RBP_CFA ||
-		!bpf_probe_read_user(bp, sizeof(*bp), (void *)(cfa + row->rbp_off))) &&
-	       (row->rbx_type != UNW_RBP_CFA ||
-		!bpf_probe_read_user(bx, sizeof(*bx), (void *)(cfa + row->rbx_off)));
+	if (row->rbp_type == UNW_RBP_CFA && cfa + row->rbp_off < lo)
+		lo = cfa + row->rbp_off;
+	if (row->rbx_type == UNW_RBP_CFA && cfa + row->rbx_off < lo)
+		lo = cfa + row->rbx_off;
+	return unw_word(st, lo, cfa - 8, ra) &&
+	       (row->rbp_type != UNW_RBP_CFA || unw_word(st, lo, cfa + row->rbp_off, bp)) &&
+	       (row->rbx_type != UNW_RBP_CFA || unw_word(st, lo, cfa + row->rbx_off, bx));
 }
 
 static long unw_step(__u64 i, void *data)
@@ -696,7 +733,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 	st = bpf_map_lookup_elem(&unw_states, &zero);
 	if (!st)
 		return 0;
-	__builtin_memset(st, 0, sizeof(*st));
+	__builtin_memset(st, 0, __builtin_offsetof(struct unw_state, blk));
 	st->base = base;
 	st->fb = UNW_FB_NONE;
 	st->mm = (__u64)bpf_get_current_task_btf()->mm;

@@ -528,31 +528,47 @@ static void poison_entry(struct builder *b, Dwarf_Off off)
 }
 
 /*
+ * Reads the head of FDE e: its CIE, the CIE's pointer encoding, its
+ * address range [*lo, *hi), and in *p where its instructions start.
+ * false when any of it cannot be read (*lo and *hi say the range when it
+ * could be).
+ */
+static bool read_fde_head(struct builder *b, const Dwarf_FDE *e, Dwarf_CFI_Entry *cie,
+			  uint8_t *enc, const uint8_t **p, uint64_t *lo, uint64_t *hi)
+{
+	Dwarf_Off cie_next;
+	uint64_t start, len, aug_len;
+
+	*lo = *hi = 0;
+	*p = e->start;
+	if (dwarf_next_cfi(b->ident, &b->data, b->eh_frame, e->CIE_pointer, &cie_next, cie) ||
+	    !dwarf_cfi_cie_p(cie) || !cie_fde_encoding(b, &cie->cie, enc))
+		return false;
+	if (!read_encoded(b, p, e->end, *enc, false, &start) ||
+	    !read_encoded(b, p, e->end, *enc, true, &len) || !len || start + len < start)
+		return false;
+	*lo = start;
+	*hi = start + len;
+	if (cie->cie.augmentation[0] == 'z') {
+		if (!read_uleb(p, e->end, &aug_len) || aug_len > (uint64_t)(e->end - *p))
+			return false;
+		*p += aug_len;
+	}
+	return true;
+}
+
+/*
  * Vets one FDE: on success *fde is what to walk. Otherwise the caller
  * poisons it, and *fde->lo/hi say the range to mark when it is known.
  */
 static bool vet_fde(struct builder *b, const Dwarf_FDE *e, struct good_fde *fde)
 {
 	Dwarf_CFI_Entry cie;
-	Dwarf_Off cie_next;
-	const uint8_t *p = e->start;
-	uint64_t lo, len, aug_len;
+	const uint8_t *p;
 	uint8_t enc;
 
-	fde->lo = fde->hi = 0;
-	if (dwarf_next_cfi(b->ident, &b->data, b->eh_frame, e->CIE_pointer, &cie_next, &cie) ||
-	    !dwarf_cfi_cie_p(&cie) || !cie_fde_encoding(b, &cie.cie, &enc))
+	if (!read_fde_head(b, e, &cie, &enc, &p, &fde->lo, &fde->hi))
 		return false;
-	if (!read_encoded(b, &p, e->end, enc, false, &lo) ||
-	    !read_encoded(b, &p, e->end, enc, true, &len) || !len || lo + len < lo)
-		return false;
-	fde->lo = lo;
-	fde->hi = lo + len;
-	if (cie.cie.augmentation[0] == 'z') {
-		if (!read_uleb(&p, e->end, &aug_len) || aug_len > (uint64_t)(e->end - p))
-			return false;
-		p += aug_len;
-	}
 	fde->program_len = (uint64_t)(e->end - e->start) +
 			   (uint64_t)(cie.cie.initial_instructions_end - cie.cie.initial_instructions);
 	return program_is_safe(b, cie.cie.initial_instructions, cie.cie.initial_instructions_end,
@@ -921,6 +937,90 @@ const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)
 	if (!t->nr_rows)
 		return NULL;
 	return bsearch(&key, t->rows, t->nr_rows, sizeof(*t->rows), row_covers);
+}
+
+/* ---- function ranges ---------------------------------------------------- */
+
+static int cfi_fde_cmp(const void *a, const void *c)
+{
+	const struct cfi_fde *x = a, *y = c;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;	/* the widest first */
+}
+
+/*
+ * Reads only the FDEs' heads: no CFA program runs, so nothing is vetted;
+ * entries that cannot be read are skipped as vet_section skips them.
+ */
+int cfi_fdes__read(void *elf, struct cfi_fde **out, size_t *nr_out)
+{
+	struct builder b = { .elf = elf };
+	struct cfi_table t = { 0 };
+	struct cfi_fde *v = NULL;
+	size_t nr = 0, cap = 0, i, k;
+	Dwarf_Off off = 0, next;
+	int rc, err;
+
+	*out = NULL;
+	*nr_out = 0;
+	err = check_ident(b.elf);
+	if (err)
+		return err;
+	memcpy(b.ident, elf_getident(b.elf, NULL), EI_NIDENT);	/* checked: ELF */
+	err = find_cfi(&b, &t);
+	while (!err) {
+		Dwarf_CFI_Entry entry, cie;
+		const uint8_t *p;
+		uint64_t lo, hi;
+		uint8_t enc;
+
+		next = (Dwarf_Off)-1;
+		rc = dwarf_next_cfi(b.ident, &b.data, b.eh_frame, off, &next, &entry);
+		if (rc > 0 || (rc < 0 && (next == (Dwarf_Off)-1 || next <= off)) || (!rc && next <= off))
+			break;
+		off = next;
+		if (rc < 0 || dwarf_cfi_cie_p(&entry))
+			continue;
+		if (nr >= CFI_MAX_FDES) {
+			err = -E2BIG;
+			break;
+		}
+		if (!read_fde_head(&b, &entry.fde, &cie, &enc, &p, &lo, &hi))
+			continue;
+		err = vec__grow(&v, &cap, nr + 1, sizeof(*v));
+		if (!err)
+			v[nr++] = (struct cfi_fde){ lo, hi };
+	}
+	free(b.image);
+	if (err) {
+		free(v);
+		return err;
+	}
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), cfi_fde_cmp);
+	/* duplicate or nested FDEs: the first (widest) one that starts lower wins */
+	for (i = 0, k = 0; i < nr; i++)
+		if (!k || v[i].start >= v[k - 1].end)
+			v[k++] = v[i];
+	*out = v;
+	*nr_out = k;
+	return 0;
+}
+
+long cfi_fdes__find(const struct cfi_fde *v, size_t nr, uint64_t vaddr)
+{
+	size_t lo = 0, hi = nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && vaddr < v[lo - 1].end ? (long)(lo - 1) : -1;
 }
 
 void cfi_table__release(struct cfi_table *t)

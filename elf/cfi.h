@@ -66,6 +66,23 @@ int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out
  */
 const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off);
 
+/* A function's address range as its FDE gives it: [start, end), virtual addresses. */
+struct cfi_fde {
+	uint64_t start, end;
+};
+
+/*
+ * The FDE ranges of the CFI (.eh_frame, else .debug_frame) of an open
+ * libelf handle (an Elf *, not ended here) into a calloc'd array the
+ * caller frees, sorted by start and without overlaps (of two that overlap
+ * the lower one is kept). It names a stripped binary's functions by their
+ * start where no symbol does. The same errors as cfi_table__build.
+ */
+int cfi_fdes__read(void *elf, struct cfi_fde **out, size_t *nr);
+
+/* Index of the range of v[0 .. nr) covering vaddr, or -1. */
+long cfi_fdes__find(const struct cfi_fde *v, size_t nr, uint64_t vaddr);
+
 /* Frees what cfi_table__build allocated; accepts a zeroed table. */
 void cfi_table__release(struct cfi_table *t);
 

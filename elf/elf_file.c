@@ -6,8 +6,9 @@
  * Symbols are what a later `eprof report` needs to name sampled addresses
  * on another machine: functions (STT_FUNC, STT_GNU_IFUNC) and STT_NOTYPE
  * symbols in executable sections (hand-written assembly and its labels),
- * from .symtab when the file has one, else from .dynsym, and the PLT stubs,
- * which no symbol table names. A symbol of size 0 ends where the next one
+ * from .symtab when the file has one, else from .dynsym and the
+ * MiniDebugInfo a distribution may pack in .gnu_debugdata (minidebug.c),
+ * and the PLT stubs, which no symbol table names. A symbol of size 0 ends where the next one
  * starts or its section ends, so every stored symbol has a range. Names
  * stay as the file spells them: report/ demangles.
  */
@@ -185,6 +186,13 @@ struct sym_tmp {
 	struct rec_symbol s;
 	uint64_t sec_end;	/* end of its section: a size-0 symbol stops there */
 	int rank;		/* lower wins among aliases at one address */
+	uint8_t src;		/* enum elf_sym_src */
+};
+
+/* Symbols gathered from one or two tables before sorting. */
+struct sym_acc {
+	struct sym_tmp *v;
+	size_t nr;
 };
 
 static int sym_cmp(const void *a, const void *b)
@@ -195,6 +203,8 @@ static int sym_cmp(const void *a, const void *b)
 		return x->s.addr < y->s.addr ? -1 : 1;
 	if (x->rank != y->rank)
 		return x->rank - y->rank;
+	if (x->src != y->src)
+		return x->src - y->src;
 	return strcmp(x->s.name, y->s.name);
 }
 
@@ -239,7 +249,8 @@ static int finish_symbols(struct elf_file *f, struct sym_tmp *tmp, size_t nr)
 	size_t i, j, out = 0;
 
 	f->syms = calloc(nr ? nr : 1, sizeof(*f->syms));
-	if (!f->syms)
+	f->srcs = calloc(nr ? nr : 1, sizeof(*f->srcs));
+	if (!f->syms || !f->srcs)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		struct rec_symbol s = tmp[i].s;
@@ -260,28 +271,37 @@ static int finish_symbols(struct elf_file *f, struct sym_tmp *tmp, size_t nr)
 		} else if (s.addr + s.size > covered) {
 			covered = s.addr + s.size;
 		}
+		f->srcs[out] = tmp[i].src;
 		f->syms[out++] = s;
 	}
 	f->nr_syms = out;
 	return 0;
 }
 
-static int read_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh)
+/*
+ * Adds the function symbols of symbol table scn of elf (the file itself,
+ * or its MiniDebugInfo, whose section headers its symbols refer to).
+ */
+static int collect_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint8_t src,
+			  struct sym_acc *acc)
 {
-	struct sym_tmp *tmp = NULL;
-	size_t i, n, nr = 0;
+	struct sym_tmp *v;
+	size_t i, n;
 	Elf_Data *data;
 	GElf_Sym sym;
-	int err;
 
 	data = elf_getdata(scn, NULL);
 	if (!data || !sh->sh_entsize)
 		return 0;
 	n = sh->sh_size / sh->sh_entsize;
-	tmp = calloc(n ? n : 1, sizeof(*tmp));
-	if (!tmp)
+	if (!n)
+		return 0;
+	v = reallocarray(acc->v, acc->nr + n, sizeof(*v));
+	if (!v)
 		return -ENOMEM;
+	acc->v = v;
 	for (i = 0; i < n; i++) {
+		struct sym_tmp *t = &acc->v[acc->nr];
 		uint64_t sec_end;
 		const char *name;
 		int type;
@@ -291,24 +311,21 @@ static int read_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh)
 		type = GELF_ST_TYPE(sym.st_info);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
 			continue;
-		sec_end = exec_section_end(f->elf, sym.st_shndx);
+		sec_end = exec_section_end(elf, sym.st_shndx);
 		if (!sym.st_value || sym.st_value >= sec_end)
 			continue;
-		name = elf_strptr(f->elf, sh->sh_link, sym.st_name);
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		tmp[nr].s.addr = sym.st_value;
-		tmp[nr].s.size = sym.st_size;
-		tmp[nr].s.name = name;
-		tmp[nr].sec_end = sec_end;
-		tmp[nr].rank = sym_rank(&sym);
-		nr++;
+		t->s.addr = sym.st_value;
+		t->s.size = sym.st_size;
+		t->s.name = name;
+		t->sec_end = sec_end;
+		t->rank = sym_rank(&sym);
+		t->src = src;
+		acc->nr++;
 	}
-	if (nr)
-		qsort(tmp, nr, sizeof(*tmp), sym_cmp);
-	err = finish_symbols(f, tmp, nr);
-	free(tmp);
-	return err;
+	return 0;
 }
 
 /* The first section of that type, or NULL. */
@@ -322,22 +339,77 @@ static Elf_Scn *section_of_type(Elf *elf, uint32_t type, GElf_Shdr *sh)
 	return NULL;
 }
 
-static int read_symbols(struct elf_file *f)
+/*
+ * A stripped file's MiniDebugInfo: the .symtab of the ELF file xz-packed
+ * in .gnu_debugdata. find-debuginfo keeps there only the functions
+ * .dynsym lacks, so both tables are read. A damaged one is not used, and
+ * why is kept in f->debugdata_err for the caller to say.
+ */
+static int collect_debugdata(struct elf_file *f, struct sym_acc *acc)
 {
 	Elf_Scn *scn;
 	GElf_Shdr sh;
+	size_t size;
+	int err;
 
-	scn = section_of_type(f->elf, SHT_SYMTAB, &sh);
-	f->source = ".symtab";
-	if (!scn) {
-		scn = section_of_type(f->elf, SHT_DYNSYM, &sh);
-		f->source = ".dynsym";
-	}
-	if (!scn) {
-		f->source = NULL;
+	err = elf_minidebug__inflate(f->elf, &f->mini_image, &size);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		f->debugdata_err = err == -ENOENT ? 0 : err;
 		return 0;
 	}
-	return read_symtab(f, scn, &sh);
+	f->mini_elf = elf_memory(f->mini_image, size);
+	scn = f->mini_elf && elf_kind(f->mini_elf) == ELF_K_ELF
+	      ? section_of_type(f->mini_elf, SHT_SYMTAB, &sh) : NULL;
+	if (!scn) {
+		f->debugdata_err = -EBADMSG;
+		return 0;
+	}
+	err = collect_symtab(f->mini_elf, scn, &sh, ELF_SYM_DEBUGDATA, acc);
+	if (!err)
+		f->source = ".gnu_debugdata";
+	return err;
+}
+
+static int read_symbols(struct elf_file *f)
+{
+	struct sym_acc acc = { 0 };
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	int err;
+
+	scn = section_of_type(f->elf, SHT_SYMTAB, &sh);
+	if (scn) {
+		f->source = ".symtab";
+		err = collect_symtab(f->elf, scn, &sh, ELF_SYM_SYMTAB, &acc);
+	} else {
+		scn = section_of_type(f->elf, SHT_DYNSYM, &sh);
+		f->source = scn ? ".dynsym" : NULL;
+		err = scn ? collect_symtab(f->elf, scn, &sh, ELF_SYM_DYNSYM, &acc) : 0;
+		if (!err)
+			err = collect_debugdata(f, &acc);
+	}
+	if (!err && acc.nr)
+		qsort(acc.v, acc.nr, sizeof(*acc.v), sym_cmp);
+	if (!err)
+		err = finish_symbols(f, acc.v, acc.nr);
+	free(acc.v);
+	return err;
+}
+
+const char *elf_file__symbol_source(const struct elf_file *f, size_t k)
+{
+	switch (k < f->nr_syms ? f->srcs[k] : ELF_SYM_PLT) {
+	case ELF_SYM_SYMTAB:
+		return ".symtab";
+	case ELF_SYM_DYNSYM:
+		return ".dynsym";
+	case ELF_SYM_DEBUGDATA:
+		return ".gnu_debugdata";
+	default:
+		return f->source ? f->source : ".dynsym";
+	}
 }
 
 /* --- PLT stubs ----------------------------------------------------------- */
@@ -564,16 +636,19 @@ static int set_plt(struct elf_file *f, const struct rec_symbol *plt, size_t nr)
 	struct rec_symbol *syms, *stubs;
 	size_t i, j, k, len = 0;
 	char *names, *p;
+	uint8_t *srcs;
 
 	for (i = 0; i < nr; i++)
 		len += strlen(plt[i].name) + 1;
 	stubs = calloc(nr ? nr : 1, sizeof(*stubs));
 	names = malloc(len ? len : 1);
 	syms = calloc(f->nr_syms + nr + 1, sizeof(*syms));
-	if (!stubs || !names || !syms) {
+	srcs = calloc(f->nr_syms + nr + 1, sizeof(*srcs));
+	if (!stubs || !names || !syms || !srcs) {
 		free(stubs);
 		free(names);
 		free(syms);
+		free(srcs);
 		return -ENOMEM;
 	}
 	for (i = 0, p = names; i < nr; i++) {
@@ -582,14 +657,19 @@ static int set_plt(struct elf_file *f, const struct rec_symbol *plt, size_t nr)
 		p = stpcpy(p, plt[i].name) + 1;
 	}
 	for (i = j = k = 0; i < f->nr_syms || j < nr;) {
-		if (j == nr || (i < f->nr_syms && f->syms[i].addr <= stubs[j].addr))
+		if (j == nr || (i < f->nr_syms && f->syms[i].addr <= stubs[j].addr)) {
+			srcs[k] = f->srcs[i];
 			syms[k++] = f->syms[i++];
-		else if (elf_file__find_symbol(f, stubs[j].addr) < 0)
+		} else if (elf_file__find_symbol(f, stubs[j].addr) < 0) {
+			srcs[k] = ELF_SYM_PLT;
 			syms[k++] = stubs[j++];
-		else
+		} else {
 			j++;	/* the symbol table names it already */
+		}
 	}
 	free(f->syms);
+	free(f->srcs);
+	f->srcs = srcs;
 	free(f->plt);
 	free(f->plt_names);
 	f->syms = syms;
@@ -690,6 +770,10 @@ void elf_file__close(struct elf_file *f)
 	if (!f)
 		return;
 	free(f->syms);
+	free(f->srcs);
+	if (f->mini_elf)
+		elf_end(f->mini_elf);
+	free(f->mini_image);
 	free(f->plt);
 	free(f->plt_names);
 	free(f->segs);
@@ -907,14 +991,17 @@ static int find_debug_file(const struct elf_file *f, const char *path, struct el
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	snprintf(buf, sizeof(buf), "%s/%s", dir, link);
 	if (strcmp(buf, path) && !open_if_same(f, buf, out))
-		return 0;
+		goto by_link;
 	snprintf(buf, sizeof(buf), "%s/.debug/%s", dir, link);
 	if (!open_if_same(f, buf, out))
-		return 0;
+		goto by_link;
 	snprintf(buf, sizeof(buf), "/usr/lib/debug%s/%s", dir, link);
 	if (!open_if_same(f, buf, out))
-		return 0;
+		goto by_link;
 	return -ENOENT;
+by_link:
+	(*out)->by_debuglink = true;
+	return 0;
 }
 
 int debug_file__open(const struct elf_file *f, const char *path, struct elf_file **out)

@@ -13,6 +13,14 @@
 
 #include "format/recording.h"
 
+/* Where a symbol of an elf_file comes from (elf_file.srcs). */
+enum elf_sym_src {
+	ELF_SYM_SYMTAB,			/* the file's .symtab */
+	ELF_SYM_DYNSYM,			/* its .dynsym (a stripped file) */
+	ELF_SYM_DEBUGDATA,		/* the .symtab of its MiniDebugInfo (.gnu_debugdata) */
+	ELF_SYM_PLT,			/* a PLT stub named from its relocation */
+};
+
 struct elf_file {
 	void *elf;			/* Elf *, owns the strings below */
 	int fd;				/* -1 for an in-memory image */
@@ -26,8 +34,17 @@ struct elf_file {
 	 * and the PLT stubs as "name@plt".
 	 */
 	struct rec_symbol *syms;
+	uint8_t *srcs;			/* srcs[i]: enum elf_sym_src of syms[i] */
 	size_t nr_syms;
-	const char *source;		/* ".symtab" or ".dynsym" (NULL: no symbols) */
+	/*
+	 * ".symtab", else ".gnu_debugdata" (a stripped file's MiniDebugInfo,
+	 * with its .dynsym), else ".dynsym"; NULL: no symbols.
+	 */
+	const char *source;
+	int debugdata_err;		/* why .gnu_debugdata was not used (-errno), or 0 */
+	void *mini_elf;			/* Elf * of the MiniDebugInfo: owns its names */
+	void *mini_image;		/* its inflated bytes */
+	bool by_debuglink;		/* a debug file found by .gnu_debuglink, not build-id */
 	struct rec_symbol *plt;		/* the PLT stubs, "name@plt", also in syms */
 	size_t nr_plt;
 	char *plt_names;		/* owns the names of plt */
@@ -48,6 +65,27 @@ int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out
 
 /* Accepts NULL. */
 void elf_file__close(struct elf_file *f);
+
+/*
+ * The source a recording names for symbol k of f: ".symtab", ".dynsym",
+ * ".gnu_debugdata"; a PLT stub takes its file's source.
+ */
+const char *elf_file__symbol_source(const struct elf_file *f, size_t k);
+
+/*
+ * The largest MiniDebugInfo inflated: 64 MiB, far above real ones (a
+ * browser's is a few MiB); a larger or corrupt one is not used.
+ */
+#define ELF_MINIDEBUG_MAX	(64ull << 20)
+
+/*
+ * Inflates the .gnu_debugdata section of an open libelf handle (an Elf *)
+ * into *image (malloc'd, the caller frees), an ELF file of *size bytes.
+ * -ENOENT when there is none, -EBADMSG when it is not xz or not ELF
+ * inside, -EFBIG past ELF_MINIDEBUG_MAX or liblzma's memory limit,
+ * -ENOMEM. Never prints.
+ */
+int elf_minidebug__inflate(void *elf, void **image, size_t *size);
 
 /*
  * Closes f's file descriptor, keeping what was read (the symbol names stay

@@ -95,6 +95,13 @@ void bytebuf__release(struct bytebuf *b)
 int codec__zstd_compress(struct ZSTD_CCtx_s *cctx, int level, const void *src, size_t len,
 			 void **out, size_t *out_len)
 {
+	return codec__zstd_compress_prefixed(cctx, level, NULL, 0, src, len, out, out_len);
+}
+
+int codec__zstd_compress_prefixed(struct ZSTD_CCtx_s *cctx, int level, const void *prefix,
+				  size_t prefix_len, const void *src, size_t len, void **out,
+				  size_t *out_len)
+{
 	ZSTD_CCtx *own = NULL;
 	size_t bound = ZSTD_compressBound(len), got;
 	void *dst;
@@ -120,6 +127,8 @@ int codec__zstd_compress(struct ZSTD_CCtx_s *cctx, int level, const void *src, s
 	got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
 	if (!ZSTD_isError(got))
 		got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+	if (!ZSTD_isError(got) && prefix && prefix_len)
+		got = ZSTD_CCtx_refPrefix(cctx, prefix, prefix_len);
 	if (!ZSTD_isError(got))
 		got = ZSTD_compress2(cctx, dst, bound, src, len);
 	ZSTD_freeCCtx(own);
@@ -135,6 +144,13 @@ int codec__zstd_compress(struct ZSTD_CCtx_s *cctx, int level, const void *src, s
 int codec__zstd_decompress(struct ZSTD_DCtx_s *dctx, const void *src, size_t len, size_t cap,
 			   struct bytebuf *dst)
 {
+	return codec__zstd_decompress_prefixed(dctx, NULL, 0, src, len, cap, dst);
+}
+
+int codec__zstd_decompress_prefixed(struct ZSTD_DCtx_s *dctx, const void *prefix,
+				    size_t prefix_len, const void *src, size_t len, size_t cap,
+				    struct bytebuf *dst)
+{
 	unsigned long long want;
 	size_t got;
 	int err;
@@ -149,7 +165,17 @@ int codec__zstd_decompress(struct ZSTD_DCtx_s *dctx, const void *src, size_t len
 	err = bytebuf__reserve(dst, (size_t)want);
 	if (err)
 		return err;
-	if (dctx)
+	if (prefix && prefix_len) {
+		if (!dctx)
+			return -EINVAL;
+		/* a prefix serves one frame; a failed frame must not leave it for the next */
+		ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
+		got = ZSTD_DCtx_refPrefix(dctx, prefix, prefix_len);
+		if (ZSTD_isError(got))
+			return -ENOMEM;
+		got = ZSTD_decompressDCtx(dctx, dst->data, (size_t)want, src, len);
+		ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
+	} else if (dctx)
 		got = ZSTD_decompressDCtx(dctx, dst->data, (size_t)want, src, len);
 	else
 		got = ZSTD_decompress(dst->data, (size_t)want, src, len);

@@ -143,6 +143,14 @@ struct ZSTD_CCtx_s;
 struct ZSTD_DCtx_s;
 int codec__zstd_compress(struct ZSTD_CCtx_s *cctx, int level, const void *src, size_t len,
 			 void **out, size_t *out_len);
+/*
+ * The same, with prefix_len bytes at prefix (NULL: none) as a prefix: the
+ * frame may refer to them as if they came just before src, and decodes
+ * only with the same prefix (codec__zstd_decompress_prefixed).
+ */
+int codec__zstd_compress_prefixed(struct ZSTD_CCtx_s *cctx, int level, const void *prefix,
+				  size_t prefix_len, const void *src, size_t len, void **out,
+				  size_t *out_len);
 
 /*
  * Decompresses one zstd frame into dst (replacing its contents). The frame
@@ -152,6 +160,10 @@ int codec__zstd_compress(struct ZSTD_CCtx_s *cctx, int level, const void *src, s
  */
 int codec__zstd_decompress(struct ZSTD_DCtx_s *dctx, const void *src, size_t len, size_t cap,
 			   struct bytebuf *dst);
+/* The same for a frame compressed with a prefix (dctx must not be NULL when prefix is not). */
+int codec__zstd_decompress_prefixed(struct ZSTD_DCtx_s *dctx, const void *prefix,
+				    size_t prefix_len, const void *src, size_t len, size_t cap,
+				    struct bytebuf *dst);
 
 /* --- sample chunks (encoding 1, before zstd) ------------------------------- */
 

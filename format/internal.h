@@ -28,6 +28,11 @@ const char *rec_safe_vfs(void);
 
 /* BLOB encodings (the "encoding" column); 1 is the only one in v1. */
 #define REC_ENCODING_ZSTD_V1	1
+/*
+ * v2 stack chunks: compressed with the chunk before as a prefix, user
+ * frames coded by the commit's mappings where they can be (README.md).
+ */
+#define REC_ENCODING_STACKS_V2	2
 
 #define REC_META_FINISHED	"finished"
 
@@ -131,6 +136,10 @@ struct writer {
 	struct pending_mapping *mappings;
 	size_t nr_mappings, cap_mappings;
 	struct file_table files;	/* every file mapped so far, committed or not */
+	int64_t mapping_chunk;		/* the id of this commit's mapping_chunk, 0: none */
+	struct bytebuf stack_prefix;	/* the last committed stack chunk's stacks */
+	struct bytebuf stack_prefix_next;	/* the same of this commit, once it succeeds */
+	bool has_prefix_next;
 	struct rec_loss *losses;
 	size_t nr_losses, cap_losses;
 	struct rec_ticks *ticks;
@@ -174,6 +183,7 @@ struct recording {
 	int version;		/* user_version: 1 or 2; v2 tables exist only from 2 */
 	bool has_offcpu_tables;	/* v2 files written before off-CPU lack them */
 	bool has_mapping_chunks;	/* mapping_chunk, mapped_file: older v2 files lack them */
+	bool has_comm_chunks;	/* comm_chunk: older v2 files lack it */
 	uint64_t offcpu_thresh_ns;	/* meta off_cpu_thresh_ns; 0: no off-CPU data */
 	/*
 	 * What the metadata says that bounds the rest of the file, checked at
@@ -210,14 +220,17 @@ void reader__release(struct reader *r);
  * reader.c's BLOB decoders, shared with tests/fuzz/ so that a fuzzer can
  * feed them raw bytes without going through SQLite and zstd. Each decodes
  * rec->r.buf (or r->buf). rec_read_stack_chunk() needs rec->r.frames to
- * hold REC_MAX_FRAMES and adds every id to seen; rec_decode_binary()
+ * hold REC_MAX_FRAMES and adds every id to seen; it decodes encoding 2
+ * (user frames by mapping: bases are the starts of the nr_bases >= 1
+ * mappings of the chunk it refers to, after the chunk id the caller read)
+ * when bases is not NULL, else encoding 1. rec_decode_binary()
  * leaves malloc'd arrays in *segs and *syms for the caller to free, even
  * when it fails. -EBADMSG (printed, except by rec_decode_binary), -ENOMEM,
  * or what fn returned.
  */
 int rec_read_stack_chunk(struct recording *rec, int64_t id, uint32_t first_id,
-			 uint32_t last_id, int64_t n, struct idset *seen, rec_stack_fn fn,
-			 void *ctx);
+			 uint32_t last_id, int64_t n, const uint64_t *bases,
+			 size_t nr_bases, struct idset *seen, rec_stack_fn fn, void *ctx);
 int rec_decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment **segs,
 		      struct rec_symbol **syms);
 int rec_read_ksym_chunk(struct recording *rec, int64_t id, int64_t n, rec_ksym_fn fn,
@@ -240,10 +253,54 @@ int rec_write_mappings(struct recording *rec);
 int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx);
 
 /*
+ * The starts of one mapping chunk's mappings, for a stack chunk of
+ * encoding 2. rec_load_bases() reads the chunk id that leads rec->r.buf
+ * (the stack chunk stack_chunk decompressed), removes it from the buffer,
+ * and loads that mapping chunk's starts into b unless b holds them
+ * already; -EBADMSG (printed) when there is no such chunk, -ENOMEM. The
+ * caller frees b->starts.
+ */
+struct rec_bases {
+	int64_t chunk;		/* mapping_chunk.id, 0: none loaded */
+	uint64_t *starts;
+	size_t nr, cap;
+};
+
+int rec_load_bases(struct recording *rec, int64_t stack_chunk, struct rec_bases *b);
+
+/*
+ * The v2 chunk tables (mapping_chunk, comm_chunk) share their shape: id,
+ * a count, encoding, data. rec_write_chunk() compresses raw and inserts
+ * (count, 1, blob) with sql (three parameters), naming what on failure;
+ * rec_read_chunk_row() checks a row selected as (id, count, encoding,
+ * data): the count in 1..max, and decompresses data into rec->r.buf.
+ * Both print their errors.
+ */
+int rec_write_chunk(struct recording *rec, const char *sql, size_t n, const struct bytebuf *raw,
+		    const char *what);
+int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *table, int64_t max,
+		       int64_t *id, int64_t *n);
+
+/*
+ * format/comm.c: thread names in v2's comm_chunk, as mapping.c does
+ * mappings. rec_write_comms() writes the buffered names as one chunk
+ * (printed errors); rec_read_comm_chunks() walks the chunks. For
+ * tests/fuzz/: rec_decode_comms() decodes exactly n names or returns
+ * -EBADMSG.
+ */
+int rec_encode_comms(const struct rec_comm *c, size_t n, struct bytebuf *raw);
+int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size_t n);
+int rec_write_comms(struct recording *rec);
+int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx);
+
+/*
  * Decompresses column i of st (a BLOB of encoding enc, from row id of
  * table) into rec->r.buf; -EBADMSG (printed) when it is not a valid frame.
  */
 int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
 		      const char *table, int64_t id);
+/* The same, whatever the encoding, for a frame compressed with prefix (NULL: none). */
+int rec_unzstd_prefixed(struct recording *rec, sqlite3_stmt *st, int i,
+			const struct bytebuf *prefix, const char *table, int64_t id);
 
 #endif

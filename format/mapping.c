@@ -214,14 +214,42 @@ static int write_files(struct recording *rec)
 	return err;
 }
 
-int rec_write_mappings(struct recording *rec)
+int rec_write_chunk(struct recording *rec, const char *sql, size_t n, const struct bytebuf *raw,
+		    const char *what)
 {
-	struct writer *w = &rec->w;
-	struct bytebuf raw = { 0 };
 	sqlite3_stmt *st = NULL;
 	void *blob = NULL;
 	size_t blob_len;
 	int err, rc;
+
+	if (raw->len > CODEC_MAX_DECOMPRESSED) {
+		pr_err("'%s': %zu %s in one commit is more than a reader accepts", rec->path, n,
+		       what);
+		return -E2BIG;
+	}
+	err = codec__zstd_compress(rec->w.cctx, REC_ZSTD_LEVEL, raw->data, raw->len, &blob,
+				   &blob_len);
+	if (err)
+		return pr_errno(err, "'%s': compressing %s", rec->path, what);
+	err = rec_prepare(rec, sql, what, &st);
+	if (!err) {
+		sqlite3_bind_int64(st, 1, (int64_t)n);
+		sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE)
+			err = rec_sql_error(rec, rc, what);
+	}
+	sqlite3_finalize(st);
+	free(blob);
+	return err;
+}
+
+int rec_write_mappings(struct recording *rec)
+{
+	struct writer *w = &rec->w;
+	struct bytebuf raw = { 0 };
+	int err;
 
 	if (!w->nr_mappings)
 		return 0;
@@ -230,30 +258,10 @@ int rec_write_mappings(struct recording *rec)
 		return err;
 	if (rec_encode_mappings(w->mappings, w->nr_mappings, &raw))
 		return pr_errno(-ENOMEM, "'%s': buffering recorded data", rec->path);
-	if (raw.len > CODEC_MAX_DECOMPRESSED) {
-		pr_err("'%s': %zu mappings in one commit is more than a reader accepts", rec->path,
-		       w->nr_mappings);
-		err = -E2BIG;
-		goto out;
-	}
-	err = codec__zstd_compress(w->cctx, REC_ZSTD_LEVEL, raw.data, raw.len, &blob, &blob_len);
-	if (err) {
-		pr_errno(err, "'%s': compressing mappings", rec->path);
-		goto out;
-	}
-	err = rec_prepare(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "
-			       "VALUES (?, ?, ?)", "writing mappings", &st);
-	if (err)
-		goto out;
-	sqlite3_bind_int64(st, 1, (int64_t)w->nr_mappings);
-	sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
-	sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
-		err = rec_sql_error(rec, rc, "writing mappings");
-out:
-	sqlite3_finalize(st);
-	free(blob);
+	err = rec_write_chunk(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "
+				   "VALUES (?, ?, ?)", w->nr_mappings, &raw, "mappings");
+	if (!err)
+		w->mapping_chunk = sqlite3_last_insert_rowid(rec->db);
 	bytebuf__release(&raw);
 	return err;
 }
@@ -347,6 +355,19 @@ static int load_files(struct recording *rec, struct file_list *l)
 	return err;
 }
 
+int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *table, int64_t max,
+		       int64_t *id, int64_t *n)
+{
+	*id = sqlite3_column_int64(st, 0);
+	if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+	    sqlite3_column_type(st, 2) != SQLITE_INTEGER)
+		return rec_damaged(rec, "%s row: bad header", table);
+	*n = sqlite3_column_int64(st, 1);
+	if (*n < 1 || *n > max)
+		return rec_damaged(rec, "%s chunk %" PRId64 ": bad count", table, *id);
+	return rec_unzstd_column(rec, st, 3, sqlite3_column_int64(st, 2), table, *id);
+}
+
 /* Every row of r->buf's chunk checked first: a damaged chunk hands none on. */
 static int read_chunk(struct recording *rec, const struct file_list *files, int64_t id,
 		      int64_t n, struct pending_mapping **rows, size_t *cap, rec_mapping_fn fn,
@@ -395,7 +416,7 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 	struct pending_mapping *rows = NULL;
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
-	int64_t id, n, enc;
+	int64_t id, n;
 	int err, rc = SQLITE_DONE;
 
 	err = load_files(rec, &files);
@@ -403,19 +424,7 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 		err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
 				       "ORDER BY id", "reading mappings", &st);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
-		    sqlite3_column_type(st, 2) != SQLITE_INTEGER) {
-			err = rec_damaged(rec, "mapping_chunk row: bad header");
-			break;
-		}
-		n = sqlite3_column_int64(st, 1);
-		enc = sqlite3_column_int64(st, 2);
-		if (n < 1 || n > REC_READ_MAX_MAPPINGS) {
-			err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": bad count", id);
-			break;
-		}
-		err = rec_unzstd_column(rec, st, 3, enc, "mapping_chunk", id);
+		err = rec_read_chunk_row(rec, st, "mapping_chunk", REC_READ_MAX_MAPPINGS, &id, &n);
 		if (!err)
 			err = read_chunk(rec, &files, id, n, &rows, &cap, fn, ctx);
 	}
@@ -424,5 +433,76 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 	sqlite3_finalize(st);
 	free(rows);
 	file_list__release(&files);
+	return err;
+}
+
+int rec_load_bases(struct recording *rec, int64_t stack_chunk, struct rec_bases *b)
+{
+	struct bytebuf stacks = rec->r.buf;
+	struct pending_mapping *rows = NULL;
+	sqlite3_stmt *st = NULL;
+	struct cursor c;
+	uint64_t chunk;
+	size_t cap = 0, i, used;
+	int64_t id, n;
+	int err, rc;
+
+	cursor__init(&c, stacks.data, stacks.len);
+	if (cursor__varint(&c, &chunk) || chunk > INT64_MAX)
+		return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": bad mapping chunk id",
+				   stack_chunk);
+	used = stacks.len - cursor__left(&c);
+	memmove(stacks.data, stacks.data + used, stacks.len - used);
+	rec->r.buf.len -= used;
+	if (b->chunk == (int64_t)chunk)
+		return 0;
+	b->chunk = 0;
+	if (!chunk)	/* the commit wrote no mappings: no frame is coded by one */
+		return 0;
+	/* the mapping chunk is decompressed into a buffer of its own: r.buf holds the stacks */
+	memset(&rec->r.buf, 0, sizeof(rec->r.buf));
+	err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
+			       "WHERE id = ?", "reading mappings", &st);
+	if (err)
+		goto out;
+	sqlite3_bind_int64(st, 1, (int64_t)chunk);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		err = rec_damaged(rec, "stack_chunk chunk %" PRId64 ": mapping chunk %" PRIu64
+				  " does not exist", stack_chunk, chunk);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		err = rec_sql_error(rec, rc, "reading mappings");
+		goto out;
+	}
+	err = rec_read_chunk_row(rec, st, "mapping_chunk", REC_READ_MAX_MAPPINGS, &id, &n);
+	if (err)
+		goto out;
+	if ((uint64_t)n > rec->r.buf.len / MAP_COLUMNS) {
+		err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": %" PRId64 " mappings "
+				  "cannot fit in %zu bytes", id, n, rec->r.buf.len);
+		goto out;
+	}
+	if (vec__grow(&rows, &cap, (size_t)n, sizeof(*rows)) ||
+	    vec__grow(&b->starts, &b->cap, (size_t)n, sizeof(*b->starts))) {
+		err = pr_errno(-ENOMEM, "'%s': reading mappings", rec->path);
+		goto out;
+	}
+	if (rec_decode_mappings(rec->r.buf.data, rec->r.buf.len, rows, (size_t)n)) {
+		err = rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mappings do not decode "
+				  "to the %" PRId64 " in its header", id, n);
+		goto out;
+	}
+	for (i = 0; i < (size_t)n; i++)
+		b->starts[i] = rows[i].start;
+	b->nr = (size_t)n;
+	b->chunk = (int64_t)chunk;
+out:
+	sqlite3_finalize(st);
+	free(rows);
+	bytebuf__release(&rec->r.buf);
+	rec->r.buf = stacks;
+	rec->r.buf.len -= used;
 	return err;
 }

@@ -105,12 +105,18 @@ static bool col_build_id(sqlite3_stmt *st, int i, uint8_t *id, uint32_t *len)
 int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
 		      const char *table, int64_t id)
 {
-	const void *blob;
-	int n, err;
-
 	if (enc != REC_ENCODING_ZSTD_V1)
 		return rec_damaged(rec, "%s chunk %" PRId64 ": unknown encoding %" PRId64, table,
 				   id, enc);
+	return rec_unzstd_prefixed(rec, st, i, NULL, table, id);
+}
+
+int rec_unzstd_prefixed(struct recording *rec, sqlite3_stmt *st, int i,
+			const struct bytebuf *prefix, const char *table, int64_t id)
+{
+	const void *blob;
+	int n, err;
+
 	if (sqlite3_column_type(st, i) != SQLITE_BLOB)
 		return rec_damaged(rec, "%s chunk %" PRId64 ": data is not a BLOB", table, id);
 	blob = sqlite3_column_blob(st, i);
@@ -119,9 +125,10 @@ int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t en
 		return rec_damaged(rec, "%s chunk %" PRId64 ": data is empty", table, id);
 	if (!blob)
 		return rec_sql_error(rec, sqlite3_errcode(rec->db), "reading a BLOB");
-	err = codec__zstd_decompress(rec->r.dctx, blob, (size_t)n, CODEC_MAX_DECOMPRESSED,
-				     &rec->r.buf);
-	if (err == -ENOMEM)
+	err = codec__zstd_decompress_prefixed(rec->r.dctx, prefix ? prefix->data : NULL,
+					      prefix ? prefix->len : 0, blob, (size_t)n,
+					      CODEC_MAX_DECOMPRESSED, &rec->r.buf);
+	if (err == -ENOMEM || err == -EINVAL)
 		return pr_errno(err, "'%s': reading %s chunk %" PRId64, rec->path, table, id);
 	if (err)
 		return rec_damaged(rec, "%s chunk %" PRId64 ": bad or oversized zstd frame", table,
@@ -286,14 +293,39 @@ int recording__sample_count(struct recording *rec, uint64_t *out)
 /* --- stacks --------------------------------------------------------------- */
 
 /* Decodes one chunk in r->buf and hands each stack to fn (see internal.h). */
+/*
+ * A user frame of encoding 2 (see writer.c): 0 then a delta from the
+ * previous user frame, or a mapping row (a delta from the previous one,
+ * plus one) and the offset from that mapping's start. -EBADMSG.
+ */
+static int read_user_frame(struct cursor *c, const uint64_t *bases, size_t nr_bases,
+			   uint64_t *prev, uint64_t *prev_row)
+{
+	uint64_t t, v;
+	int64_t d;
+
+	if (cursor__varint(c, &t) || cursor__varint(c, &v))
+		return -EBADMSG;
+	if (!t) {
+		*prev += (uint64_t)codec__unzigzag(v);
+		return 0;
+	}
+	d = codec__unzigzag(t - 1);
+	if (d < -(int64_t)*prev_row || (d >= 0 && (uint64_t)d >= nr_bases - *prev_row))
+		return -EBADMSG;
+	*prev_row += (uint64_t)d;
+	*prev = bases[*prev_row] + v;
+	return 0;
+}
+
 int rec_read_stack_chunk(struct recording *rec, int64_t id, uint32_t first_id,
-			 uint32_t last_id, int64_t n, struct idset *seen, rec_stack_fn fn,
-			 void *ctx)
+			 uint32_t last_id, int64_t n, const uint64_t *bases, size_t nr_bases,
+			 struct idset *seen, rec_stack_fn fn, void *ctx)
 {
 	struct reader *r = &rec->r;
 	struct cursor c;
 	struct rec_stack s;
-	uint64_t prev_k = 0, prev_u = 0, v, nk, nu, cur = first_id;
+	uint64_t prev_k = 0, prev_u = 0, prev_row = 0, v, nk, nu, cur = first_id;
 	int64_t i;
 	size_t j;
 	int err;
@@ -314,10 +346,13 @@ int rec_read_stack_chunk(struct recording *rec, int64_t id, uint32_t first_id,
 		for (j = 0; j < nk + nu; j++) {
 			uint64_t *prev = j < nk ? &prev_k : &prev_u;
 
-			if (cursor__varint(&c, &v))
+			if (j >= nk && bases)
+				err = read_user_frame(&c, bases, nr_bases, prev, &prev_row);
+			else if (!(err = cursor__varint(&c, &v)))
+				*prev += (uint64_t)codec__unzigzag(v);
+			if (err)
 				return rec_damaged(rec, "stack_chunk chunk %" PRId64 ": stack %"
-						   PRIu64 ": truncated frames", id, cur);
-			*prev += (uint64_t)codec__unzigzag(v);
+						   PRIu64 ": truncated or bad frames", id, cur);
 			r->frames[j] = *prev;
 		}
 		err = idset__add(seen, (uint32_t)cur);
@@ -343,7 +378,10 @@ int rec_read_stack_chunk(struct recording *rec, int64_t id, uint32_t first_id,
 int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx)
 {
 	struct reader *r = &rec->r;
+	static const uint64_t no_bases[1];
 	struct idset seen = { 0 };
+	struct rec_bases bases = { 0 };
+	struct bytebuf prev = { 0 }, tmp;
 	sqlite3_stmt *st = NULL;
 	int64_t id, n, enc;
 	uint32_t first_id, last_id;
@@ -361,11 +399,28 @@ int recording__for_each_stack(struct recording *rec, rec_stack_fn fn, void *ctx)
 			err = rec_damaged(rec, "stack_chunk row: bad header");
 			break;
 		}
-		err = rec_unzstd_column(rec, st, 5, enc, "stack_chunk", id);
-		if (!err)
-			err = rec_read_stack_chunk(rec, id, first_id, last_id, n, &seen, fn, ctx);
+		if (enc == REC_ENCODING_STACKS_V2 && rec->has_mapping_chunks) {
+			/* prefixed by the chunk before; led by the mapping chunk coded by */
+			err = rec_unzstd_prefixed(rec, st, 5, &prev, "stack_chunk", id);
+			err = err ?: rec_load_bases(rec, id, &bases);
+			if (!err)
+				err = rec_read_stack_chunk(rec, id, first_id, last_id, n,
+							   bases.chunk ? bases.starts : no_bases,
+							   bases.chunk ? bases.nr : 0, &seen, fn, ctx);
+		} else {
+			err = rec_unzstd_column(rec, st, 5, enc, "stack_chunk", id);
+			if (!err)
+				err = rec_read_stack_chunk(rec, id, first_id, last_id, n, NULL, 0,
+							   &seen, fn, ctx);
+		}
+		/* this chunk's stacks are the next one's prefix */
+		tmp = prev;
+		prev = r->buf;
+		r->buf = tmp;
 	}
 	sqlite3_finalize(st);
+	free(bases.starts);
+	bytebuf__release(&prev);
 	idset__release(&seen);
 	return err;
 }
@@ -397,6 +452,9 @@ int recording__for_each_comm(struct recording *rec, rec_comm_fn fn, void *ctx)
 		err = fn(ctx, &c);
 	}
 	sqlite3_finalize(st);
+	/* v1 files have only rows; v2 writers put their names in chunks */
+	if (!err && rec->has_comm_chunks)
+		err = rec_read_comm_chunks(rec, fn, ctx);
 	return err;
 }
 

@@ -337,9 +337,11 @@ int recording__create(const char *path, struct recording **out)
 	 * has every write), only a power cut could cost the last commit. The
 	 * schema is written without a journal: SQLite deletes any journal next
 	 * to a database of zero pages (ours too), and a recorder killed before
-	 * the schema is written has recorded nothing.
+	 * the schema is written has recorded nothing. Pages are SQLite's
+	 * smallest: every table's last page and every BLOB's last overflow
+	 * page is half empty on average (schema/README.md).
 	 */
-	err = exec_sql(rec, "PRAGMA page_size = 1024; PRAGMA journal_mode = OFF;"
+	err = exec_sql(rec, "PRAGMA page_size = 512; PRAGMA journal_mode = OFF;"
 			    "PRAGMA synchronous = NORMAL;", "setting up the database");
 	if (err)
 		goto out;
@@ -518,6 +520,11 @@ static const char *const mapping_checks[][2] = {
 	{ "mapped_file", "SELECT id, path, build_id FROM mapped_file" },
 };
 
+/* The thread names' chunks: v2 files written before them have comm rows only. */
+static const char *const comm_checks[][2] = {
+	{ "comm_chunk", "SELECT id, nr_comms, encoding, data FROM comm_chunk" },
+};
+
 /*
  * A group of v2 tables added after the first v2 files: absent as a whole
  * (*has false) when its first table is, else every table must have the
@@ -577,9 +584,12 @@ static int check_tables(struct recording *rec)
 	rc = rc ?: check_optional_tables(rec, offcpu_checks,
 					 sizeof(offcpu_checks) / sizeof(*offcpu_checks),
 					 &rec->has_offcpu_tables);
-	return rc ?: check_optional_tables(rec, mapping_checks,
-					   sizeof(mapping_checks) / sizeof(*mapping_checks),
-					   &rec->has_mapping_chunks);
+	rc = rc ?: check_optional_tables(rec, mapping_checks,
+					 sizeof(mapping_checks) / sizeof(*mapping_checks),
+					 &rec->has_mapping_chunks);
+	return rc ?: check_optional_tables(rec, comm_checks,
+					   sizeof(comm_checks) / sizeof(*comm_checks),
+					   &rec->has_comm_chunks);
 }
 
 /*

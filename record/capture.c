@@ -35,6 +35,13 @@
  *
  * Addresses in anonymous memory go to the process's JIT map (jitmap.c).
  *
+ * Symbols are stored one row per source (".symtab", ".dynsym",
+ * ".gnu_debugdata", "debug file .symtab" found by build-id, "debuglink
+ * .symtab"), so that a report can say how many frames each source named.
+ * A sampled offset no symbol covers stores the range of the FDE that
+ * covers it instead, in a row of source ".eh_frame": a report names
+ * every address of a stripped function by the function's start.
+ *
  * Kernel symbols come from /proc/kallsyms: each symbol ends where the next
  * one begins.
  */
@@ -46,6 +53,7 @@
 #include <unistd.h>
 
 #include "record/capture.h"
+#include "elf/cfi.h"
 #include "elf/elf_file.h"
 #include "record/jitmap.h"
 #include "record/mappings.h"
@@ -71,6 +79,10 @@ struct binary {
 	struct elf_file *dbg;		/* its debug file, when the symbols come from there */
 	const struct elf_file *sf;	/* f or dbg: where the symbols are */
 	uint8_t *stored;		/* per sf->syms: in the recording already */
+	struct cfi_fde *fdes;		/* f's FDE ranges, read at its first unnamed offset */
+	size_t nr_fdes;
+	uint8_t *fde_stored;		/* per fdes: in the recording already */
+	bool fdes_read;
 	bool emitted;			/* a row (with the segments) was added */
 	unsigned int tries;		/* failed opens */
 	/* this step only */
@@ -185,6 +197,8 @@ void capture__free(struct capture *c)
 
 		free(b->path);
 		free(b->stored);
+		free(b->fdes);
+		free(b->fde_stored);
 		u64vec__release(&b->offs);
 		elf_file__close(b->dbg);
 		elf_file__close(b->f);
@@ -422,6 +436,9 @@ static int open_binary(struct binary *b, struct capture_stats *st)
 	}
 	if (!f)
 		return -ENOENT;
+	if (f->debugdata_err)
+		pr_warn("'%s': its MiniDebugInfo (.gnu_debugdata) is %s: not used", b->path,
+			f->debugdata_err == -EFBIG ? "too large once inflated" : "damaged");
 	/* A stripped binary: its separate debug file's .symtab is richer. */
 	b->sf = f;
 	if (!b->vdso && (!f->source || strcmp(f->source, ".symtab")) &&
@@ -501,15 +518,100 @@ out:
 	return err;
 }
 
-/* Adds a row with b's symbols covering this step's offsets that are not stored yet. */
+/* The source the recording names for symbol k of b's symbol file. */
+static const char *symbol_source(const struct binary *b, size_t k)
+{
+	if (b->sf == b->dbg)
+		return b->dbg->by_debuglink ? "debuglink .symtab" : "debug file .symtab";
+	return elf_file__symbol_source(b->sf, k);
+}
+
+static int add_row(const struct capture_source *s, struct binary *b, const char *source,
+		   const struct rec_symbol *syms, size_t nr)
+{
+	struct rec_binary rb;
+
+	memset(&rb, 0, sizeof(rb));
+	memcpy(rb.build_id, b->f->build_id, sizeof(rb.build_id));
+	rb.build_id_len = b->f->build_id_len;
+	rb.path = b->vdso ? "[vdso]" : b->path;
+	rb.source = source;
+	rb.nr_segments = b->f->nr_segs;
+	rb.segments = b->f->segs;
+	rb.nr_symbols = nr;
+	rb.symbols = (struct rec_symbol *)syms;
+	return recording__add_binary(s->rec, &rb);
+}
+
+/*
+ * The FDE covering vaddr when no symbol does, if not stored yet: its
+ * index into b->fdes, or -1. b's FDEs are read at the first such offset.
+ */
+static long fresh_fde(struct binary *b, uint64_t vaddr)
+{
+	long j;
+
+	if (!b->fdes_read) {
+		b->fdes_read = true;
+		if (cfi_fdes__read(b->f->elf, &b->fdes, &b->nr_fdes))
+			return -1;	/* no CFI, or none readable: the offsets stay apart */
+		b->fde_stored = calloc(b->nr_fdes ? b->nr_fdes : 1, 1);
+		if (!b->fde_stored) {
+			free(b->fdes);
+			b->fdes = NULL;
+			b->nr_fdes = 0;
+		}
+	}
+	j = cfi_fdes__find(b->fdes, b->nr_fdes, vaddr);
+	if (j < 0 || b->fde_stored[j])
+		return -1;
+	b->fde_stored[j] = 1;
+	return j;
+}
+
+/*
+ * Adds b's symbols of fresh (indexes into b->sf->syms, sorted), one row
+ * per source, then the FDE ranges of fdes (indexes into b->fdes).
+ */
+static int add_rows(const struct capture_source *s, struct binary *b, struct u64vec *fresh,
+		    const struct u64vec *fdes, struct rec_symbol *syms)
+{
+	const char *source;
+	size_t i, nr;
+	int err = 0;
+
+	while (!err && fresh->nr) {
+		source = symbol_source(b, fresh->v[0]);
+		for (i = 0, nr = 0; i < fresh->nr; i++) {
+			if (strcmp(symbol_source(b, fresh->v[i]), source))
+				fresh->v[i - nr] = fresh->v[i];		/* another row's */
+			else
+				syms[nr++] = b->sf->syms[fresh->v[i]];
+		}
+		fresh->nr -= nr;
+		err = add_row(s, b, source, syms, nr);
+	}
+	for (i = 0; !err && i < fdes->nr; i++) {
+		const struct cfi_fde *e = &b->fdes[fdes->v[i]];
+
+		/* a range, not a name: report/ spells it from the mapping */
+		syms[i] = (struct rec_symbol){ .addr = e->start, .size = e->end - e->start,
+					       .name = "[fde]" };
+	}
+	if (!err && fdes->nr)
+		err = add_row(s, b, ".eh_frame", syms, fdes->nr);
+	return err;
+}
+
+/* Adds rows with b's symbols covering this step's offsets that are not stored yet. */
 static int store_binary(struct capture *c, const struct capture_source *s, struct binary *b,
 			struct u64vec *fresh)
 {
+	struct u64vec fdes = { 0 };
 	struct rec_symbol *syms = NULL;
-	struct rec_binary rb;
 	const struct elf_file *sf;
 	uint64_t vaddr;
-	size_t i;
+	size_t i, nr;
 	long k;
 	int err = 0;
 
@@ -538,10 +640,12 @@ static int store_binary(struct capture *c, const struct capture_source *s, struc
 		if (elf_file__offset_to_vaddr(b->f, b->offs.v[i], &vaddr))
 			continue;
 		k = elf_file__find_symbol(sf, vaddr);
-		if (k < 0 || b->stored[k])
-			continue;
-		b->stored[k] = 1;
-		err = u64vec__push(fresh, (uint64_t)k);
+		if (k >= 0 && !b->stored[k]) {
+			b->stored[k] = 1;
+			err = u64vec__push(fresh, (uint64_t)k);
+		} else if (k < 0 && (k = fresh_fde(b, vaddr)) >= 0) {
+			err = u64vec__push(&fdes, (uint64_t)k);
+		}
 		if (err)
 			goto out;
 	}
@@ -549,35 +653,28 @@ static int store_binary(struct capture *c, const struct capture_source *s, struc
 	 * The first row goes in even without a symbol: its segments let a
 	 * report translate offsets for a debug file it finds itself.
 	 */
-	if (!fresh->nr && (b->emitted || !b->f->nr_segs))
-		return 0;
+	nr = fresh->nr + fdes.nr;
+	if (!nr && (b->emitted || !b->f->nr_segs))
+		goto out;
 	if (fresh->nr > 1)
 		qsort(fresh->v, fresh->nr, sizeof(*fresh->v), u64_cmp);
+	if (fdes.nr > 1)
+		qsort(fdes.v, fdes.nr, sizeof(*fdes.v), u64_cmp);
 	err = -ENOMEM;
-	syms = calloc(fresh->nr ? fresh->nr : 1, sizeof(*syms));
+	syms = calloc(nr ? nr : 1, sizeof(*syms));
 	if (!syms)
 		goto out;
-	for (i = 0; i < fresh->nr; i++)
-		syms[i] = sf->syms[fresh->v[i]];
-	memset(&rb, 0, sizeof(rb));
-	memcpy(rb.build_id, b->f->build_id, sizeof(rb.build_id));
-	rb.build_id_len = b->f->build_id_len;
-	rb.path = b->vdso ? "[vdso]" : b->path;
-	rb.source = !fresh->nr ? "none" : sf == b->dbg ? "debug file .symtab" : sf->source;
-	rb.nr_segments = b->f->nr_segs;
-	rb.segments = b->f->segs;
-	rb.nr_symbols = fresh->nr;
-	rb.symbols = syms;
-	err = recording__add_binary(s->rec, &rb);
+	c->st.symbols += fresh->nr;
+	err = nr ? add_rows(s, b, fresh, &fdes, syms) : add_row(s, b, "none", NULL, 0);
 	if (!err) {
 		if (!b->emitted)
 			c->st.binaries++;
 		b->emitted = true;
-		c->st.symbols += fresh->nr;
 	}
 out:
 	if (err == -ENOMEM)
 		pr_errno(err, "cannot capture the symbols of '%s'", b->path);
+	u64vec__release(&fdes);
 	free(syms);
 	return err;
 }
@@ -907,6 +1004,7 @@ static void sort_maps(const struct capture_source *s)
 	if (s->maps->nr > 1)
 		qsort(s->maps->v, s->maps->nr, sizeof(*s->maps->v), map_cmp);
 	s->maps->dirty = false;
+	s->maps->nr_sorted = s->maps->nr;
 }
 
 int capture__step(struct capture *c, const struct capture_source *s)

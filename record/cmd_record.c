@@ -1213,6 +1213,8 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 		err = sampler__consume(s->sampler, SIZE_MAX, &more);
 	if (!err)
 		err = sideband__consume(s->sideband);
+	if (!err)
+		err = sideband__end_batch(s->sideband);	/* nothing more comes */
 	if (!err && s->offcpu) {
 		err = offcpu__close_open(s->offcpu, s->rec, *end_ns);
 		s->final_ns = *end_ns;	/* the last sums are flushed at the end */

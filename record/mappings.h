@@ -32,6 +32,7 @@ struct mapping_table {
 	struct mapping *v;
 	size_t nr, alloc;
 	bool dirty;		/* added to or compacted since capture sorted it */
+	size_t nr_sorted;	/* v[0 .. nr_sorted) are still in capture's order */
 	uint64_t nr_written;	/* mappings written to the recording so far */
 };
 

@@ -191,6 +191,34 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 	return err;
 }
 
+/*
+ * Whether this kernel takes the mmap hook: the hook's program loaded alone
+ * (a few ms, maps at their smallest). A failed load of the whole object
+ * costs a full verification of the sampler first (0.2 s of CPU here, where
+ * fexit is refused), paid again by the next try.
+ */
+static bool hook_loads(enum mmap_hook hook)
+{
+	struct bpf_program *prog, *want;
+	struct sampler_bpf *skel;
+	struct bpf_map *map;
+	bool ok = false;
+
+	skel = sampler_bpf__open();
+	if (!skel)
+		return false;
+	want = hook == MMAP_HOOK_FEXIT ? skel->progs.on_mmap_exit : skel->progs.on_mmap;
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, prog == want);
+	bpf_object__for_each_map(map, skel->obj)
+		if (bpf_map__type(map) != BPF_MAP_TYPE_RINGBUF && bpf_map__max_entries(map) > 1 &&
+		    bpf_map__type(map) != BPF_MAP_TYPE_ARRAY && bpf_map__type(map) != BPF_MAP_TYPE_PERCPU_ARRAY)
+			bpf_map__set_max_entries(map, 1);
+	ok = !sampler_bpf__load(skel);
+	sampler_bpf__destroy(skel);
+	return ok;
+}
+
 /* Loads with the best mmap hook this kernel takes; libbpf's complaints about the others are noise. */
 static int load_best(struct sampler *sp, uint64_t rb_bytes)
 {
@@ -206,7 +234,7 @@ static int load_best(struct sampler *sp, uint64_t rb_bytes)
 		bool last = i + 1 == sizeof(order) / sizeof(order[0]);
 		int saved = log_quiet_libbpf(!last);
 
-		err = load_skel(sp, rb_bytes, order[i]);
+		err = last || hook_loads(order[i]) ? load_skel(sp, rb_bytes, order[i]) : -EPERM;
 		log_quiet_libbpf(saved);
 		if (!err) {
 			sp->hook = order[i];

@@ -148,7 +148,7 @@ static void cancel_exit(struct session *s, uint32_t pid)
 static int forget_exited(struct session *s)
 {
 	struct u64map gone = U64MAP_INIT;
-	size_t i, kept = 0;
+	size_t i, kept = 0, sorted;
 	uint64_t *slot;
 	bool added;
 	int err = 0;
@@ -176,10 +176,11 @@ static int forget_exited(struct session *s)
 	s->nr_exits = kept;
 	if (!gone.nr)
 		goto out;
-	for (i = kept = 0; i < s->maps.nr; i++) {
+	for (i = kept = sorted = 0; i < s->maps.nr; i++) {
 		struct mapping *k = &s->maps.v[i];
 
 		if (k->written || !u64map__find(&gone, k->tgid)) {
+			sorted += i < s->maps.nr_sorted;	/* the order stays */
 			s->maps.v[kept++] = *k;
 			continue;
 		}
@@ -189,6 +190,7 @@ static int forget_exited(struct session *s)
 	if (kept != s->maps.nr)
 		s->maps.dirty = true;
 	s->maps.nr = kept;
+	s->maps.nr_sorted = sorted;
 	for (i = kept = 0; i < s->nr_pending_comms; i++) {
 		const struct rec_comm *c = &s->pending_comms[i];
 		uint64_t *held;
@@ -298,7 +300,7 @@ void session__release_kept(struct session *s)
 static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 {
 	struct rec_mapping m;
-	size_t i, n = s->maps.nr;
+	size_t i, n = s->maps.nr, lo = 0, hi = s->maps.nr_sorted, mid;
 	int err;
 
 	const uint64_t *exec = u64map__find(&s->exec_ns, ppid);
@@ -309,10 +311,25 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 	 * A forked child shares its parent's mappings without mmap records:
 	 * those the parent had at fork time, less those its last exec replaced
 	 * (a deep make -> sh -> gcc tree would otherwise copy every ancestor's).
+	 * The parent's are found by bisection in the part capture sorted by
+	 * pid, and by a scan of those added since: a fork storm forks
+	 * thousands of times a second, and a scan of every mapping kept per
+	 * fork was the recorder's largest cost after its unwind tables.
 	 */
-	for (i = 0; i < n; i++) {
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->maps.v[mid].tgid < ppid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n; i++) {
 		const struct mapping *k = &s->maps.v[i];
 
+		if (i < s->maps.nr_sorted && k->tgid != ppid) {
+			i = s->maps.nr_sorted - 1;	/* the parent's sorted ones end here */
+			continue;
+		}
 		if (k->tgid != ppid || k->time_ns > fork_ns || k->time_ns < since)
 			continue;
 		mapping__to_rec(k, &m);	/* keeps the parent's time: its order of mappings */

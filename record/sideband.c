@@ -40,6 +40,7 @@
 #include "record/procread.h"
 #include "record/sideband.h"
 #include "util/hashmap.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -275,21 +276,32 @@ static int cmp_fork(const void *a, const void *b)
 	return x->time_ns < y->time_ns ? -1 : x->time_ns > y->time_ns;
 }
 
-/* Oldest first, so a grandchild copies what its parent has just inherited. */
-int sideband__end_batch(struct sideband *sb)
+/*
+ * Applies the held forks older than limit_ns, oldest first, so a grandchild
+ * copies what its parent has just inherited; later ones stay held.
+ */
+static int apply_forks_before(struct sideband *sb, uint64_t limit_ns)
 {
-	size_t i;
+	size_t i, kept = 0;
 	int err = 0;
 
 	if (sb->nr_forks > 1)
 		qsort(sb->forks, sb->nr_forks, sizeof(*sb->forks), cmp_fork);
-	for (i = 0; i < sb->nr_forks && !err; i++) {
+	for (i = 0; i < sb->nr_forks; i++) {
 		const struct fork_event *f = &sb->forks[i];
 
-		err = sb->sink.fork(sb->sink.ctx, f->ppid, f->pid, f->time_ns);
+		if (f->time_ns >= limit_ns || err)
+			sb->forks[kept++] = *f;
+		else
+			err = sb->sink.fork(sb->sink.ctx, f->ppid, f->pid, f->time_ns);
 	}
-	sb->nr_forks = 0;
+	sb->nr_forks = kept;
 	return err;
+}
+
+int sideband__end_batch(struct sideband *sb)
+{
+	return apply_forks_before(sb, UINT64_MAX);
 }
 
 /* PERF_RECORD_EXIT of a process (its JIT map is read before it is gone). */
@@ -403,15 +415,31 @@ int sideband__epoll_fd(struct sideband *sb)
 	return perf_buffer__epoll_fd(sb->pb);
 }
 
+/*
+ * Reads every CPU's buffer, then applies the forks all of whose earlier
+ * records are surely in. A CPU's buffer read before the fork was read may
+ * have missed the parent's mmaps that another CPU wrote just before the
+ * fork (the recorder preempted between two buffers, as on a loaded
+ * machine), so while a pass finds forks, another pass reads on: a fork
+ * stamped before a pass began has everything older than it written by
+ * then. A fork newer than the last pass waits for the next call.
+ */
 int sideband__consume(struct sideband *sb)
 {
-	int err = perf_buffer__consume(sb->pb);
+	uint64_t pass_ns;
+	size_t before;
+	int passes = 0, err;
 
-	if (err < 0 && sb->err)
-		return sb->err;
-	if (err < 0)
-		return pr_errno(err, "cannot read the side-band events");
-	return sideband__end_batch(sb);		/* prints its own error */
+	do {
+		before = sb->nr_forks;
+		pass_ns = now_ns();
+		err = perf_buffer__consume(sb->pb);
+		if (err < 0 && sb->err)
+			return sb->err;
+		if (err < 0)
+			return pr_errno(err, "cannot read the side-band events");
+	} while (sb->nr_forks > before && ++passes < 4);
+	return apply_forks_before(sb, pass_ns);		/* prints its own error */
 }
 
 /*

@@ -58,7 +58,11 @@ int sideband__new(const struct sideband_sink *sink, struct sideband **out);
  */
 int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_header *h);
 
-/* After every CPU's buffer was read: applies the held forks, oldest first. */
+/*
+ * Applies every held fork, oldest first: for the end of a recording, when
+ * every buffer has been read for the last time (sideband__consume applies
+ * only the forks whose earlier records are surely in).
+ */
 int sideband__end_batch(struct sideband *sb);
 
 int sideband__epoll_fd(struct sideband *sb);

@@ -81,6 +81,7 @@ struct unw_binary {
 	int fd;				/* its table (inner map), -1 when none */
 	int err;			/* why it has none: 0, or cfi_table__build()'s */
 	bool building;			/* a job for the builder thread is out */
+	bool pinned;			/* never evicted: the vDSO's, built once at open */
 	size_t nr_rows;
 	uint64_t bytes;
 	uint64_t last_used;
@@ -251,7 +252,8 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 		for (i = 0; i < u->nr_bins; i++) {
 			struct unw_binary *b = &u->bins[i];
 
-			if (b->fd >= 0 && b != keep && (!lru || b->last_used < lru->last_used))
+			if (b->fd >= 0 && b != keep && !b->pinned &&
+			    (!lru || b->last_used < lru->last_used))
 				lru = b;
 		}
 		if (!lru)
@@ -275,10 +277,11 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 }
 
 /*
- * Builds the table of the file open at fd into a new inner map (*map_fd).
- * Touches nothing shared: the builder thread runs it.
+ * Builds the table of the file open at fd, or of the ELF image in memory
+ * when fd is -1, into a new inner map (j->map_fd). Touches nothing shared:
+ * the builder thread runs it.
  */
-static int make_table(int fd, uint64_t budget, struct unw_job *j)
+static int make_table(int fd, const void *image, size_t size, uint64_t budget, struct unw_job *j)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
 	LIBBPF_OPTS(bpf_map_batch_opts, bopts);
@@ -288,7 +291,7 @@ static int make_table(int fd, uint64_t budget, struct unw_job *j)
 	uint64_t t0 = now_ns();
 	int err, map_fd = -1;
 
-	err = cfi_table__build(fd, &t);
+	err = fd >= 0 ? cfi_table__build(fd, &t) : cfi_table__build_image(image, size, &t);
 	if (!err && (!t.nr_rows || t.nr_rows >= MAX_ROWS))
 		err = -ENOENT;
 	if (err)
@@ -379,7 +382,7 @@ static void *builder_main(void *arg)
 		j = u->todo;
 		u->todo = j->next;
 		pthread_mutex_unlock(&u->lock);
-		j->err = make_table(j->fd, u->budget, j);
+		j->err = make_table(j->fd, NULL, 0, u->budget, j);
 		close(j->fd);
 		j->fd = -1;
 		pthread_mutex_lock(&u->lock);
@@ -537,6 +540,47 @@ out:
 	return err;
 }
 
+/*
+ * The vDSO has no file to open: its table is built from the recorder's own
+ * image (every process on this kernel maps the same one) and loaded under
+ * the key the walker gives a vDSO mapping (events.h), pinned. Without a
+ * vDSO, or when its table cannot be built, its frames take frame-pointer
+ * steps as before: not an error.
+ */
+static int load_vdso(struct unwinder *u)
+{
+	struct unw_key k = { .ino = UNW_VDSO_INO };
+	struct elf_file *vf = NULL;
+	struct unw_job j = { .map_fd = -1 };
+	struct unw_binary *b;
+	struct unw_file *f;
+	const void *image;
+	size_t size;
+	int err;
+
+	if (vdso__image(&image, &size))
+		return 0;
+	k.ctime_ns = size;
+	if (elf_file__open(-1, image, size, &vf))
+		return 0;
+	b = binary_for(u, vf->build_id, vf->build_id_len, &k, "[vdso]");
+	elf_file__close(vf);
+	f = file_for(u, &k);
+	if (!b || !f)
+		return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
+	j.bin = (size_t)(b - u->bins);
+	j.err = make_table(-1, image, size, u->budget, &j);
+	if (j.err) {
+		pr_debug("no unwind table for the vDSO: %s", strerror(-j.err));
+		return 0;
+	}
+	take_table(u, &j);
+	b->pinned = true;
+	f->bin = j.bin + 1;
+	err = attach_file(u, f);
+	return err;
+}
+
 int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
 		   struct unwinder **out)
 {
@@ -577,6 +621,11 @@ int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
 				     sizeof(struct unw_row), 1, &mopts);
 	if (u->empty_fd < 0 || bpf_map_update_elem(u->empty_fd, &zero, &header, BPF_ANY)) {
 		err = pr_errno(-errno, "cannot set up the stack unwinder's tables");
+		unwinder__close(u);
+		return err;
+	}
+	err = load_vdso(u);
+	if (err) {
 		unwinder__close(u);
 		return err;
 	}

@@ -118,6 +118,7 @@ struct info {
 	char **bin_keys;		/* build-id in hex, or "path:" + path, per row */
 	size_t nr_bin_keys, alloc_bin_keys;
 	size_t stored_symbols;
+	size_t stored_fdes;		/* function ranges of stripped code (".eh_frame" rows) */
 	uint64_t frames;
 	uint64_t unresolved;
 	struct symbolizer *sym;
@@ -317,7 +318,10 @@ static int on_binary(void *ctx, const struct rec_binary *b)
 	if (key.oom || !(in->bin_keys[in->nr_bin_keys] = strbuf_detach(&key)))
 		return w->err = -ENOMEM;
 	in->nr_bin_keys++;
-	in->stored_symbols += b->nr_symbols;
+	if (b->source && !strcmp(b->source, ".eh_frame"))
+		in->stored_fdes += b->nr_symbols;
+	else
+		in->stored_symbols += b->nr_symbols;
 	return 0;
 }
 
@@ -698,10 +702,15 @@ static void print_text(const struct info *in, FILE *f)
 	fprintf(f, "%-22s %" PRIu64 "\n", "truncated stacks", in->truncated_stacks);
 	fprintf(f, "%-22s %" PRIu64 "\n", "lost side-band events", in->lost_sideband);
 	fprintf(f, "%-22s %" PRIu64 "\n", "processes sampled", in->processes);
-	fprintf(f, "%-22s %zu binaries, %zu symbols\n", "symbols stored", in->stored_binaries,
+	fprintf(f, "%-22s %zu binaries, %zu symbols", "symbols stored", in->stored_binaries,
 		in->stored_symbols);
-	fprintf(f, "%-22s %" PRIu64 " of %" PRIu64 "\n", "unresolved frames", in->unresolved,
+	if (in->stored_fdes)
+		fprintf(f, ", %zu function starts of stripped code", in->stored_fdes);
+	fprintf(f, "\n%-22s %" PRIu64 " of %" PRIu64 "\n", "unresolved frames", in->unresolved,
 		in->frames);
+	if (in->sym)
+		sym_sources__print(symbolizer__stats(in->sym)->by_source, "frames named by       ",
+				   f);
 	print_unwind_text(in, f);
 	fprintf(f, "%-22s %zu\n", "JIT maps cut", in->nr_cuts);
 	for (i = 0; i < in->nr_cuts; i++) {
@@ -900,6 +909,11 @@ static void print_json(const struct info *in, FILE *f)
 		",\"frames\":%" PRIu64 ",\"unresolved_frames\":%" PRIu64,
 		numa_nodes(meta_of(in, REC_META_NUMA_MAP)), in->stored_binaries, in->stored_symbols,
 		in->frames, in->unresolved);
+	fprintf(f, ",\"stored_function_starts\":%zu,\"frames_by_source\":{", in->stored_fdes);
+	for (i = 0; i < SYM_SRC_MAX; i++)
+		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", sym_source__key((enum sym_source)i),
+			in->sym ? symbolizer__stats(in->sym)->by_source[i] : 0);
+	fputc('}', f);
 	print_unwind_json(in, f);
 	if (in->has_offcpu)
 		fprintf(f, ",\"off_cpu\":{\"thresh_ns\":%" PRIu64 ",\"intervals\":%" PRIu64

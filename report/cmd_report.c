@@ -60,11 +60,16 @@ static void print_report_usage(FILE *f)
 		   "   --inline            inlined functions as frames of their own (needs DWARF)\n"
 		   "   --lines             append :FILE:LINE to function names (needs DWARF)\n"
 		   "   --no-demangle       show C++ and Rust names as the binary spells them\n"
+		   "   --debuginfod[=URLS] fetch debug files no local file gives by build-id from\n"
+		   "                       the servers URLS (space-separated), else DEBUGINFOD_URLS;\n"
+		   "                       on by default when DEBUGINFOD_URLS is set\n"
+		   "   --no-debuginfod     never ask a debuginfod server, even with DEBUGINFOD_URLS\n"
 		   "   -v, --verbose       say more on stderr\n"
 		   "   -h, --help          this text\n");
 }
 
-enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE,
+enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE, OPT_DEBUGINFOD,
+       OPT_NO_DEBUGINFOD,
        /* the views (report_view_option()) */
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
@@ -81,6 +86,8 @@ static const struct option long_options[] = {
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "lines", no_argument, NULL, OPT_LINES },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "debuginfod", optional_argument, NULL, OPT_DEBUGINFOD },
+	{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "top", optional_argument, NULL, OPT_TOP },
 	{ "per-cpu", no_argument, NULL, OPT_PERCPU },
@@ -470,6 +477,20 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			opts.sym.no_demangle = true;
+			break;
+		case OPT_DEBUGINFOD:
+			env = getenv("DEBUGINFOD_URLS");
+			if (optarg ? !optarg[0] : !env || !env[0]) {
+				pr_err("--debuginfod names no server (give --debuginfod=URLS or set "
+				       "DEBUGINFOD_URLS)");
+				goto usage;
+			}
+			opts.sym.debuginfod = 1;
+			opts.sym.debuginfod_urls = optarg;
+			break;
+		case OPT_NO_DEBUGINFOD:
+			opts.sym.debuginfod = -1;
+			opts.sym.debuginfod_urls = NULL;
 			break;
 		case OPT_FOLD:
 			opts.outputs |= REPORT_OUT_FOLD;

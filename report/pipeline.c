@@ -334,7 +334,7 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	const struct sym_stats *st;
 	char *numa = NULL;
 	uint64_t nr_cpus;
-	int err;
+	int err, i;
 
 	err = recording__open(s->path, &s->rec);
 	if (err)
@@ -423,6 +423,8 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	st = symbolizer__stats(s->sym);
 	sum->frames += st->frames;
 	sum->resolved += st->resolved;
+	for (i = 0; i < SYM_SRC_MAX; i++)
+		sum->by_source[i] += st->by_source[i];
 	sum->missing_stack_samples += st->missing_stack_samples;
 	sum->distinct_keys += s->agg.nr;
 	sum->symbolized += symbolizer__nr_symbolized(s->sym);
@@ -738,4 +740,5 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 			permille % 10, sum->unw_truncated, sum->unw_fallback);
 	}
 	fputc('\n', f);
+	sym_sources__print(sum->by_source, "eprof: frames named by:", f);
 }

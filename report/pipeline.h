@@ -97,6 +97,7 @@ struct report_summary {
 	struct tick_breakdown ticks;	/* their sum */
 	uint64_t frames;		/* weighted by samples */
 	uint64_t resolved;
+	uint64_t by_source[SYM_SRC_MAX];	/* frames by where their name came from */
 	uint64_t missing_stack_samples;
 	uint64_t filtered;		/* samples the filters left out */
 	size_t distinct_keys;		/* aggregate entries */

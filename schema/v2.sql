@@ -3,6 +3,9 @@
 -- followed by this file, with PRAGMA user_version = 2. A v1 file has none of
 -- these tables; readers treat them as absent ("not recorded"), never as
 -- damage, so every v1 recording still reports exactly as before.
+-- v2 writers write v1's stack_chunk with encoding 2 (README.md: coded by
+-- the commit's mappings, compressed after the chunk before), leave its
+-- mapping and comm tables empty for mapping_chunk and comm_chunk below.
 
 -- How user stacks were unwound (record --call-graph dwarf): one row with the
 -- recording's totals (path ''), then one row per binary that walks ended in
@@ -134,4 +137,15 @@ CREATE TABLE mapping_chunk (
 	nr_mappings	INTEGER NOT NULL,	-- mappings in data (>= 1)
 	encoding	INTEGER NOT NULL,	-- 1: zstd of six varint columns (README.md)
 	data		BLOB NOT NULL		-- the encoded mappings
+);
+
+-- Thread names, one chunk per commit, columnar (README.md). v2 writers
+-- leave v1's comm table empty and store names here; readers read the comm
+-- rows first, then the chunks in id order. v2 files written before this
+-- table existed lack it and keep their names in comm rows.
+CREATE TABLE comm_chunk (
+	id		INTEGER PRIMARY KEY,	-- chunk number, in write order
+	nr_comms	INTEGER NOT NULL,	-- names in data (>= 1)
+	encoding	INTEGER NOT NULL,	-- 1: zstd of four columns (README.md)
+	data		BLOB NOT NULL		-- the encoded names
 );

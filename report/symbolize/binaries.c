@@ -21,8 +21,33 @@
 #include "util/log.h"
 #include "util/vec.h"
 
+/* The source of a stored symbol, from its row's source and its name. */
+static uint32_t row_source(const char *source, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > 4 && !strcmp(name + n - 4, "@plt"))
+		return SYM_SRC_PLT;
+	if (!strcmp(source, "perf-map"))
+		return SYM_SRC_JIT;
+	if (!strcmp(source, ".gnu_debugdata"))
+		return SYM_SRC_DEBUGDATA;
+	if (!strncmp(source, "debuglink", 9))
+		return SYM_SRC_DEBUGLINK;
+	if (!strncmp(source, "debug file", 10))
+		return SYM_SRC_DEBUG_FILE;
+	return SYM_SRC_ELF;
+}
+
+/* A row of FDE ranges (record/capture.c): function starts, not names. */
+static bool is_fde_row(const struct rec_binary *b)
+{
+	return b->source && !strcmp(b->source, ".eh_frame");
+}
+
 int symbolizer__add_binary(struct symbolizer *sym, const struct rec_binary *b)
 {
+	bool fde = is_fde_row(b);
 	struct bin *p;
 	size_t i;
 
@@ -45,28 +70,40 @@ int symbolizer__add_binary(struct symbolizer *sym, const struct rec_binary *b)
 			return -ENOMEM;
 		memcpy(p->segs, b->segments, b->nr_segments * sizeof(*p->segs));
 	}
-	if (b->nr_symbols) {
+	if (b->nr_symbols && fde) {
+		p->fdes = calloc(b->nr_symbols, sizeof(*p->fdes));
+		if (!p->fdes) {
+			free(p->segs);
+			return -ENOMEM;
+		}
+		for (i = 0; i < b->nr_symbols; i++)
+			p->fdes[i] = (struct rec_symbol){ b->symbols[i].addr, b->symbols[i].size,
+							  "" };
+		p->nr_fdes = b->nr_symbols;
+	} else if (b->nr_symbols) {
 		p->syms = calloc(b->nr_symbols, sizeof(*p->syms));
 		if (!p->syms) {
 			free(p->segs);
 			return -ENOMEM;
 		}
 	}
-	for (i = 0; i < b->nr_symbols; i++) {
-		p->syms[i].addr = b->symbols[i].addr;
-		p->syms[i].size = b->symbols[i].size;
-		p->syms[i].name = strtab__dup(&sym->names, b->symbols[i].name ? b->symbols[i].name
-									     : "[unknown]");
-		if (!p->syms[i].name) {
+	for (i = 0; !fde && i < b->nr_symbols; i++) {
+		struct bin_sym *s = &p->syms[i];
+
+		s->s.addr = b->symbols[i].addr;
+		s->s.size = b->symbols[i].size;
+		s->s.name = strtab__dup(&sym->names, b->symbols[i].name ? b->symbols[i].name
+									: "[unknown]");
+		if (!s->s.name) {
 			free(p->segs);
 			free(p->syms);
 			return -ENOMEM;
 		}
+		s->src = row_source(p->view.source, s->s.name);
 	}
 	p->view.nr_segments = b->nr_segments;
 	p->view.segments = p->segs;
-	p->view.nr_symbols = b->nr_symbols;
-	p->view.symbols = p->syms;
+	p->view.nr_symbols = fde ? 0 : b->nr_symbols;
 	sym->nr_bins++;
 	return 0;
 }
@@ -93,15 +130,26 @@ static int cmp_bin(const void *a, const void *b)
 			   y->view.build_id_len, y->view.build_id, y->view.path);
 }
 
-static int cmp_symbol(const void *a, const void *b)
+static int cmp_rec_symbol(const struct rec_symbol *x, const struct rec_symbol *y)
 {
-	const struct rec_symbol *x = a, *y = b;
-
 	if (x->addr != y->addr)
 		return CMP(x->addr, y->addr);
 	if (x->size != y->size)
 		return CMP(y->size, x->size);	/* the widest first */
 	return strcmp(x->name, y->name);
+}
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	const struct bin_sym *x = a, *y = b;
+	int c = cmp_rec_symbol(&x->s, &y->s);
+
+	return c ? c : CMP(x->src, y->src);
+}
+
+static int cmp_fde(const void *a, const void *b)
+{
+	return cmp_rec_symbol(a, b);
 }
 
 const struct bin *symbolizer__find_bin(const struct symbolizer *sym, const struct map *m)
@@ -230,47 +278,56 @@ int symbolizer__build_objects(struct symbolizer *sym)
  * row that has any. bins must be sorted by key. On ENOMEM the table is left
  * whole (some keys merged, the rest not), so a later attempt may go on.
  */
+/* Appends n items of size elem at src to the calloc'd *dst of *nr items. */
+static int append(void *dst, size_t *nr, const void *src, size_t n, size_t elem)
+{
+	char *p;
+
+	if (!n)
+		return 0;
+	p = realloc(*(void **)dst, (*nr + n) * elem);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + *nr * elem, src, n * elem);
+	*(void **)dst = p;
+	*nr += n;
+	return 0;
+}
+
 static int merge_bins(struct symbolizer *sym)
 {
-	size_t i, j, k, out = 0, n;
+	size_t i, j, out = 0, nr_syms;
 
 	for (i = 0; i < sym->nr_bins; i = j) {
 		struct bin *b = &sym->bins[i];
-		struct rec_symbol *syms;
 
-		n = b->view.nr_symbols;
-		for (j = i + 1; j < sym->nr_bins && !cmp_bin(b, &sym->bins[j]); j++)
-			n += sym->bins[j].view.nr_symbols;
-		if (j - i > 1) {
-			syms = calloc(n ? n : 1, sizeof(*syms));
-			if (!syms) {
-				memmove(&sym->bins[out], b, (sym->nr_bins - i) * sizeof(*b));
-				sym->nr_bins = out + sym->nr_bins - i;
+		for (j = i + 1; j < sym->nr_bins && !cmp_bin(b, &sym->bins[j]); j++) {
+			struct bin *o = &sym->bins[j];
+
+			nr_syms = b->view.nr_symbols;
+			if (append(&b->syms, &nr_syms, o->syms, o->view.nr_symbols, sizeof(*b->syms)) ||
+			    append(&b->fdes, &b->nr_fdes, o->fdes, o->nr_fdes, sizeof(*b->fdes))) {
+				/* keep the table whole: the rows not merged yet stay apart */
+				b->view.nr_symbols = nr_syms;
+				if (out != i)
+					sym->bins[out] = *b;
+				out++;
+				memmove(&sym->bins[out], o, (sym->nr_bins - j) * sizeof(*b));
+				sym->nr_bins = out + sym->nr_bins - j;
 				return -ENOMEM;
 			}
-			for (k = i, n = 0; k < j; k++) {
-				struct bin *o = &sym->bins[k];
-
-				if (o->view.nr_symbols)
-					memcpy(syms + n, o->syms, o->view.nr_symbols * sizeof(*syms));
-				n += o->view.nr_symbols;
-				if (k == i)
-					continue;
-				if (!b->view.nr_segments && o->view.nr_segments) {
-					b->segs = o->segs;
-					b->view.segments = o->segs;
-					b->view.nr_segments = o->view.nr_segments;
-					o->segs = NULL;
-				}
-				if (!b->view.nr_symbols && o->view.nr_symbols)
-					b->view.source = o->view.source;	/* not "none" */
-				free(o->segs);
-				free(o->syms);
+			if (!b->view.nr_symbols && o->view.nr_symbols)
+				b->view.source = o->view.source;	/* not "none" */
+			b->view.nr_symbols = nr_syms;
+			if (!b->view.nr_segments && o->view.nr_segments) {
+				b->segs = o->segs;
+				b->view.segments = o->segs;
+				b->view.nr_segments = o->view.nr_segments;
+				o->segs = NULL;
 			}
-			free(b->syms);
-			b->syms = syms;
-			b->view.symbols = syms;
-			b->view.nr_symbols = n;
+			free(o->segs);
+			free(o->syms);
+			free(o->fdes);
 		}
 		if (out != i)
 			sym->bins[out] = *b;
@@ -281,13 +338,24 @@ static int merge_bins(struct symbolizer *sym)
 }
 
 /* Drops exact repeats from sorted symbols (rows that overlap); returns the count left. */
-static size_t unique_symbols(struct rec_symbol *s, size_t n)
+static size_t unique_symbols(struct bin_sym *s, size_t n)
 {
 	size_t i, out = 0;
 
 	for (i = 0; i < n; i++)
-		if (!out || s[out - 1].addr != s[i].addr || s[out - 1].size != s[i].size ||
-		    strcmp(s[out - 1].name, s[i].name))
+		if (!out || s[out - 1].s.addr != s[i].s.addr || s[out - 1].s.size != s[i].s.size ||
+		    strcmp(s[out - 1].s.name, s[i].s.name))
+			s[out++] = s[i];
+	return out;
+}
+
+/* Drops repeated and nested FDE ranges from sorted ones; returns the count left. */
+static size_t unique_fdes(struct rec_symbol *s, size_t n)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < n; i++)
+		if (!out || s[i].addr - s[out - 1].addr >= s[out - 1].size)
 			s[out++] = s[i];
 	return out;
 }
@@ -304,18 +372,20 @@ int symbolizer__index_binaries(struct symbolizer *sym)
 
 		sort(b->syms, b->view.nr_symbols, sizeof(*b->syms), cmp_symbol);
 		b->view.nr_symbols = unique_symbols(b->syms, b->view.nr_symbols);
+		sort(b->fdes, b->nr_fdes, sizeof(*b->fdes), cmp_fde);
+		b->nr_fdes = unique_fdes(b->fdes, b->nr_fdes);
 	}
 	return 0;
 }
 
-const struct rec_symbol *bin__find_symbol(const struct bin *b, uint64_t v)
+const struct bin_sym *bin__find_symbol(const struct bin *b, uint64_t v)
 {
-	const struct rec_symbol *syms = b->syms;
+	const struct bin_sym *syms = b->syms;
 	size_t lo = 0, hi = b->view.nr_symbols, mid, i, steps;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (syms[mid].addr <= v)
+		if (syms[mid].s.addr <= v)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -326,15 +396,29 @@ const struct rec_symbol *bin__find_symbol(const struct bin *b, uint64_t v)
 	 * zero-size symbol covers only its own address.
 	 */
 	for (i = lo, steps = 0; i-- > 0 && steps < 16; steps++) {
-		const struct rec_symbol *s = &syms[i];
+		const struct bin_sym *s = &syms[i];
 
-		if (v == s->addr || v - s->addr < s->size) {
-			while (i > 0 && syms[i - 1].addr == s->addr)
+		if (v == s->s.addr || v - s->s.addr < s->s.size) {
+			while (i > 0 && syms[i - 1].s.addr == s->s.addr)
 				s = &syms[--i];	/* aliases: the first in sort order */
 			return s;
 		}
 	}
 	return NULL;
+}
+
+const struct rec_symbol *bin__find_fde(const struct bin *b, uint64_t v)
+{
+	size_t lo = 0, hi = b->nr_fdes, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (b->fdes[mid].addr <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && v - b->fdes[lo - 1].addr < b->fdes[lo - 1].size ? &b->fdes[lo - 1] : NULL;
 }
 
 const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid, uint64_t t,
@@ -397,8 +481,10 @@ struct dbg_file *symbolizer__debug_file(struct symbolizer *sym, struct object *o
 	o->tried = true;
 	if (o->special)
 		return NULL;
-	if (o->pub.embedded_dwarf && sym->rec && embedded_file(sym, o))
+	if (o->pub.embedded_dwarf && sym->rec && embedded_file(sym, o)) {
+		o->dbg_src = SYM_SRC_EMBEDDED;
 		return o->dbg;
+	}
 	if (!sym->opts.local)
 		return NULL;
 	err = dbg_file__find(sym->opts.debug_dirs, sym->opts.nr_debug_dirs, o->pub.build_id,
@@ -407,8 +493,13 @@ struct dbg_file *symbolizer__debug_file(struct symbolizer *sym, struct object *o
 		pr_warn("%s: skipped %s than the recorded one", o->pub.path, why);
 	else if (err && strcmp(why, "no local file"))	/* a FIFO, a device, too large */
 		pr_warn("%s: skipped %s", o->pub.path, why);
-	if (err == -ENOENT)	/* DEBUGINFOD_URLS: the distribution's servers */
+	if (!err)
+		o->dbg_src = dbg_file__found(o->dbg) == DBG_FOUND_BINARY ? SYM_SRC_ELF
+			     : SYM_SRC_DEBUG_FILE;
+	if (err == -ENOENT) {	/* --debuginfod, DEBUGINFOD_URLS: the distribution's servers */
 		err = debuginfod__find(sym, o->pub.build_id, o->pub.build_id_len, &o->dbg);
+		o->dbg_src = SYM_SRC_DEBUGINFOD;
+	}
 	if (!err) {
 		o->pub.local = strtab__dup(&sym->names, dbg_file__path(o->dbg));
 		return o->dbg;

@@ -43,6 +43,7 @@ struct dbg_file {
 	struct rec_segment *segs;	/* PT_LOAD segments, read on first use */
 	size_t nr_segs;
 	bool segs_loaded;
+	enum dbg_found found;
 };
 
 /* A function symbol in dwfl addresses; name points into the Dwfl's ELF. */
@@ -129,6 +130,11 @@ int dbg_file__open_memory(void *data, size_t size, const char *name, struct dbg_
 	return dbg_open(name, -1, data, size, out);
 }
 
+enum dbg_found dbg_file__found(const struct dbg_file *f)
+{
+	return f->found;
+}
+
 const char *dbg_file__path(const struct dbg_file *f)
 {
 	return f->path;
@@ -206,16 +212,20 @@ int dbg_file__find(const char *const *dirs, size_t nr_dirs, const uint8_t *build
 			r = try_candidate(buf, build_id, build_id_len, out);
 			if (r == -ENOMEM)
 				return r;
-			if (r == 1)
+			if (r == 1) {
+				(*out)->found = k ? DBG_FOUND_NAME : DBG_FOUND_BUILD_ID;
 				return 0;
+			}
 			note_skipped(why, why_len, buf, r);
 		}
 	}
 	r = real ? try_candidate(path, build_id, build_id_len, out) : -ENOENT;
 	if (r == -ENOMEM)
 		return r;
-	if (r == 1)
+	if (r == 1) {
+		(*out)->found = DBG_FOUND_BINARY;
 		return 0;
+	}
 	note_skipped(why, why_len, path, r);
 	if (!why[0])
 		snprintf(why, why_len, "no local file");

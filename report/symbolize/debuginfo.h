@@ -56,6 +56,15 @@ int dbg_file__open_memory(void *data, size_t size, const char *name, struct dbg_
 /* Accepts NULL. */
 void dbg_file__close(struct dbg_file *f);
 
+/* How dbg_file__find() found a file. */
+enum dbg_found {
+	DBG_FOUND_BUILD_ID,	/* DIR/.build-id/xx/rest.debug */
+	DBG_FOUND_NAME,		/* DIR/BASENAME or DIR/BASENAME.debug of a --debug-dir */
+	DBG_FOUND_BINARY,	/* the original path: the binary itself */
+};
+
+enum dbg_found dbg_file__found(const struct dbg_file *f);
+
 const char *dbg_file__path(const struct dbg_file *f);
 
 /* True when the file has DWARF (.debug_info). */

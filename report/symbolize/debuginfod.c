@@ -5,7 +5,9 @@
  * and cc1 are stripped, and the distribution serves their DWARF at
  * https://debuginfod.debian.net.
  *
- * Opt-in as perf and gdb do it: only when DEBUGINFOD_URLS names servers.
+ * Opt-in as perf and gdb do it: when DEBUGINFOD_URLS names servers, or
+ * report --debuginfod[=URLS] asks; --no-debuginfod turns it off whatever
+ * the environment says.
  * The fetching, the cache (DEBUGINFOD_CACHE_PATH, else
  * $XDG_CACHE_HOME/debuginfod_client, cleaned as debuginfod clients do) and
  * the timeouts are libdebuginfod's, elfutils' own client beside libdw. The
@@ -22,10 +24,14 @@
 #include "report/symbolize/internal.h"
 #include "util/log.h"
 
-static bool debuginfod_enabled(void)
+static bool debuginfod_enabled(const struct symbolizer *sym)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
 
+	if (sym->opts.debuginfod < 0)
+		return false;
+	if (sym->opts.debuginfod_urls && *sym->opts.debuginfod_urls)
+		return true;
 	return urls && *urls;
 }
 
@@ -35,13 +41,20 @@ int debuginfod__find(struct symbolizer *sym, const uint8_t *id, uint32_t len,
 	char *path = NULL;
 	int fd, err;
 
-	if (!len || sym->dic_failed || !debuginfod_enabled())
+	if (!len || sym->dic_failed || !debuginfod_enabled(sym))
 		return -ENOENT;
 	if (!sym->dic) {
+		/* libdebuginfod reads its servers from the environment only */
+		if (sym->opts.debuginfod_urls && *sym->opts.debuginfod_urls &&
+		    setenv("DEBUGINFOD_URLS", sym->opts.debuginfod_urls, 1)) {
+			sym->dic_failed = true;
+			pr_warn("cannot pass --debuginfod's servers to libdebuginfod");
+			return -ENOENT;
+		}
 		sym->dic = debuginfod_begin();
 		if (!sym->dic) {
 			sym->dic_failed = true;
-			pr_warn("cannot start a debuginfod client: DEBUGINFOD_URLS not used");
+			pr_warn("cannot start a debuginfod client: no debug file fetched");
 			return -ENOENT;
 		}
 	}

@@ -31,10 +31,22 @@ struct raw_stack {
 	size_t off;			/* into symbolizer.frames */
 };
 
+/* A stored symbol and the source its row named (enum sym_source). */
+struct bin_sym {
+	struct rec_symbol s;		/* name interned */
+	uint32_t src;
+};
+
 struct bin {
-	struct rec_binary view;		/* segments/symbols point at the arrays below */
+	struct rec_binary view;		/* segments point at segs; nr_symbols counts syms */
 	struct rec_segment *segs;
-	struct rec_symbol *syms;	/* names interned */
+	struct bin_sym *syms;
+	/*
+	 * The FDE ranges the recorder stored for sampled offsets no symbol
+	 * covers (rows of source ".eh_frame"): not names, function starts.
+	 */
+	struct rec_symbol *fdes;
+	size_t nr_fdes;
 };
 
 struct map {
@@ -73,6 +85,7 @@ struct object {
 	struct sym_object pub;
 	const struct bin *bin;		/* the recording's symbols, or NULL */
 	struct dbg_file *dbg;		/* the local file, or NULL */
+	uint32_t dbg_src;		/* enum sym_source of the names dbg gives */
 	bool tried;			/* local lookup done */
 	bool special;			/* "[vdso]", "//anon"...: no local file can exist */
 };
@@ -127,13 +140,14 @@ struct symbolizer {
 
 	bool prepared;
 	struct sym_stats stats;
-	struct debuginfod_client *dic;	/* DEBUGINFOD_URLS: started at its first use */
+	struct debuginfod_client *dic;	/* started at its first use */
 	bool dic_failed;
 };
 
 /*
  * debuginfod.c: the debug file of build-id id from the servers of
- * DEBUGINFOD_URLS, through libdebuginfod's cache. 0 (*out set), -ENOENT
+ * --debuginfod=URLS or DEBUGINFOD_URLS (none with --no-debuginfod),
+ * through libdebuginfod's cache. 0 (*out set), -ENOENT
  * (none: not asked, not found, or not the recorded build-id), -ENOMEM.
  */
 int debuginfod__find(struct symbolizer *sym, const uint8_t *id, uint32_t len,
@@ -177,7 +191,9 @@ const struct map *symbolizer__find_map(const struct symbolizer *sym, const struc
 /* Sorts the binaries, merges rows of one key and their symbols. -ENOMEM. */
 int symbolizer__index_binaries(struct symbolizer *sym);
 const struct bin *symbolizer__find_bin(const struct symbolizer *sym, const struct map *m);
-const struct rec_symbol *bin__find_symbol(const struct bin *b, uint64_t v);
+const struct bin_sym *bin__find_symbol(const struct bin *b, uint64_t v);
+/* The stored FDE range covering v, or NULL. */
+const struct rec_symbol *bin__find_fde(const struct bin *b, uint64_t v);
 /* (Re)builds objs and jits once maps and binaries are indexed. -ENOMEM. */
 int symbolizer__build_objects(struct symbolizer *sym);
 /*

@@ -76,6 +76,7 @@ void symbolizer__free(struct symbolizer *sym)
 	for (i = 0; i < sym->nr_bins; i++) {
 		free(sym->bins[i].segs);
 		free(sym->bins[i].syms);
+		free(sym->bins[i].fdes);
 	}
 	free(sym->bins);
 	free(sym->ksyms);
@@ -165,7 +166,8 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	uint64_t look = is_return && addr ? addr - 1 : addr, vaddr = 0, off;
 	const struct map *m = pm ? symbolizer__find_map(sym, pm, look, t) : NULL;
 	struct dbg_frame chain[DBG_MAX_INLINE];
-	const struct rec_symbol *s = NULL;
+	const struct bin_sym *s = NULL;
+	const struct rec_symbol *fde;
 	struct sym_frame *f = &out[0];
 	const char *name = NULL, *system = NULL;
 	struct dbg_file *dbg = NULL;
@@ -179,15 +181,17 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	f->dso = NULL;
 	f->system_name = NULL;
 	f->obj = OBJ_UNKNOWN + 1;
+	f->source = SYM_SRC_UNRESOLVED;
 	if (!m || !is_file_path(m->path)) {
 		uint32_t gen;
 		const struct jit *j = symbolizer__find_jit(sym, tgid, t, &gen);
 
 		s = j ? bin__find_symbol(j->bin, look) : NULL;
 		if (s) {
-			f->name = symbolizer__intern_fmt(sym, "%s_[j]", s->name);
+			f->name = symbolizer__intern_fmt(sym, "%s_[j]", s->s.name);
 			f->dso = j->bin->view.path;
 			f->flags = SYM_FRAME_RESOLVED | SYM_FRAME_JIT;
+			f->source = SYM_SRC_JIT;
 			f->obj = j->obj + 1;
 			return f->name ? 1 : -ENOMEM;
 		}
@@ -205,7 +209,8 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 							    m->bin->view.nr_segments, off, &vaddr);
 	if (m->bin) {
 		s = bin__find_symbol(m->bin, have_vaddr ? vaddr : off);
-		name = s ? s->name : NULL;
+		name = s ? s->s.name : NULL;
+		f->source = s ? s->src : SYM_SRC_UNRESOLVED;
 	}
 	if (!name || sym->opts.inline_frames || sym->opts.lines)
 		dbg = symbolizer__debug_file(sym, o);
@@ -215,17 +220,33 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 		name = dbg_file__symbol(dbg, vaddr);
 		if (name && !(name = strtab__dup(&sym->names, name)))
 			return -ENOMEM;
+		f->source = o->dbg_src;
 	}
 	if (dbg && have_vaddr && (sym->opts.inline_frames || sym->opts.lines))
 		n = dbg_file__frames(dbg, vaddr, chain, DBG_MAX_INLINE);
-	if (!name && n && chain[n - 1].func)
+	if (!name && n && chain[n - 1].func) {
 		name = strtab__dup(&sym->names, chain[n - 1].func);
+		f->source = o->dbg_src;
+	}
 	if (!name) {
 		if (!o->pub.why)
 			o->pub.why = o->bin && o->bin->view.nr_symbols ? "not in the symbols"
 				     : dbg ? "not in the local file's symbols" : "no symbols";
-		f->name = symbolizer__intern_fmt(sym, "%s+0x%" PRIx64, m->base,
-						 addr - m->start + m->pgoff);
+		f->source = SYM_SRC_UNRESOLVED;
+		/*
+		 * A stripped function: every address in it is spelled by the
+		 * function's start, which its FDE gives, so that it makes one
+		 * row and one tower; the frame stays unresolved (pprof keeps
+		 * the address, with no function).
+		 */
+		fde = m->bin && have_vaddr ? bin__find_fde(m->bin, vaddr) : NULL;
+		if (fde && !elf_segments__vaddr_to_offset(m->bin->view.segments,
+							   m->bin->view.nr_segments, fde->addr,
+							   &off, &vaddr))
+			f->name = symbolizer__intern_fmt(sym, "%s+0x%" PRIx64, m->base, off);
+		else
+			f->name = symbolizer__intern_fmt(sym, "%s+0x%" PRIx64, m->base,
+							 addr - m->start + m->pgoff);
 		return f->name ? 1 : -ENOMEM;
 	}
 	f->flags = SYM_FRAME_RESOLVED;
@@ -298,6 +319,8 @@ static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
 
 		if (i < raw->nr_kernel) {
 			err = symbolizer__kernel_frame(sym, addr, i > 0, &st->frames[k]);
+			st->frames[k].source = st->frames[k].flags & SYM_FRAME_RESOLVED
+					       ? SYM_SRC_KERNEL : SYM_SRC_UNRESOLVED;
 			n = 1;
 		} else {
 			n = symbolize_user(sym, pm, tgid, t, addr, i > raw->nr_kernel,
@@ -449,6 +472,9 @@ static void count_objects(struct symbolizer *sym, const struct sym_stack *st, ui
 		const struct sym_frame *f = &st->frames[i];
 		struct object *o;
 
+		/* a resolved frame has a source, an unresolved one none */
+		sym->stats.by_source[f->flags & SYM_FRAME_RESOLVED && f->source < SYM_SRC_MAX
+				     ? f->source : SYM_SRC_UNRESOLVED] += count;
 		if (!f->obj || f->obj > sym->nr_objs)
 			continue;
 		o = &sym->objs[f->obj - 1];
@@ -520,6 +546,62 @@ static int cmp_unresolved(const void *a, const void *b)
 }
 
 #define MAX_UNRESOLVED_SHOWN	8
+
+const char *sym_source__name(enum sym_source s)
+{
+	static const char *const names[SYM_SRC_MAX] = {
+		[SYM_SRC_UNRESOLVED] = "unresolved",
+		[SYM_SRC_ELF] = "binary",
+		[SYM_SRC_DEBUG_FILE] = "debug file",
+		[SYM_SRC_DEBUGLINK] = "debuglink",
+		[SYM_SRC_DEBUGDATA] = ".gnu_debugdata",
+		[SYM_SRC_DEBUGINFOD] = "debuginfod",
+		[SYM_SRC_EMBEDDED] = "embedded DWARF",
+		[SYM_SRC_JIT] = "JIT map",
+		[SYM_SRC_KERNEL] = "kernel",
+		[SYM_SRC_PLT] = "PLT",
+	};
+
+	return (unsigned int)s < SYM_SRC_MAX ? names[s] : "?";
+}
+
+const char *sym_source__key(enum sym_source s)
+{
+	static const char *const keys[SYM_SRC_MAX] = {
+		[SYM_SRC_UNRESOLVED] = "unresolved",
+		[SYM_SRC_ELF] = "binary",
+		[SYM_SRC_DEBUG_FILE] = "debug_file",
+		[SYM_SRC_DEBUGLINK] = "debuglink",
+		[SYM_SRC_DEBUGDATA] = "gnu_debugdata",
+		[SYM_SRC_DEBUGINFOD] = "debuginfod",
+		[SYM_SRC_EMBEDDED] = "embedded_dwarf",
+		[SYM_SRC_JIT] = "jit_map",
+		[SYM_SRC_KERNEL] = "kernel",
+		[SYM_SRC_PLT] = "plt",
+	};
+
+	return (unsigned int)s < SYM_SRC_MAX ? keys[s] : "unknown";
+}
+
+void sym_sources__print(const uint64_t *by_source, const char *lead, FILE *f)
+{
+	const char *sep = "";
+	int i;
+
+	/* unresolved last, the sources in their fixed order before it */
+	for (i = 1; i <= SYM_SRC_MAX; i++) {
+		int s = i % SYM_SRC_MAX;
+
+		if (!by_source[s])
+			continue;
+		if (!*sep)
+			fputs(lead, f);
+		fprintf(f, "%s %s %" PRIu64, sep, sym_source__name(s), by_source[s]);
+		sep = ",";
+	}
+	if (*sep)
+		fputc('\n', f);
+}
 
 void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f)
 {

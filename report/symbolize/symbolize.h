@@ -34,6 +34,30 @@ enum sym_frame_flags {
 	SYM_FRAME_INLINE = 1u << 3,	/* an inlined function (--inline), not a real frame */
 };
 
+/*
+ * Where a frame's name came from, so that a report can say how many
+ * frames each source named. Unresolved frames (also those a stripped
+ * binary's FDE groups by function start) are SYM_SRC_UNRESOLVED.
+ */
+enum sym_source {
+	SYM_SRC_UNRESOLVED,
+	SYM_SRC_ELF,			/* the binary's own .symtab or .dynsym */
+	SYM_SRC_DEBUG_FILE,		/* a separate debug file found by build-id */
+	SYM_SRC_DEBUGLINK,		/* a separate debug file found by .gnu_debuglink */
+	SYM_SRC_DEBUGDATA,		/* the binary's MiniDebugInfo (.gnu_debugdata) */
+	SYM_SRC_DEBUGINFOD,		/* a debug file from a debuginfod server */
+	SYM_SRC_EMBEDDED,		/* the DWARF file record --debuginfo embedded */
+	SYM_SRC_JIT,			/* a JIT map (/tmp/perf-PID.map) */
+	SYM_SRC_KERNEL,			/* kernel symbols */
+	SYM_SRC_PLT,			/* a PLT stub, "name@plt" */
+	SYM_SRC_MAX
+};
+
+/* A short name of a source for reports: "binary", "debug file", ... */
+const char *sym_source__name(enum sym_source s);
+/* The same as a JSON key: "binary", "debug_file", "gnu_debugdata", ... */
+const char *sym_source__key(enum sym_source s);
+
 struct sym_frame {
 	/*
 	 * The function name; unresolved: "basename+0xOFF" (OFF: file offset)
@@ -46,6 +70,7 @@ struct sym_frame {
 	uint64_t addr;			/* the address as sampled */
 	uint32_t flags;			/* enum sym_frame_flags */
 	uint32_t obj;			/* index + 1 of its sym_object; 0: none */
+	uint32_t source;		/* enum sym_source */
 	/*
 	 * The symbol as the binary spells it (C++/Rust mangled) when name is
 	 * its demangled form; NULL when name is the symbol itself (pprof's
@@ -72,7 +97,15 @@ struct sym_stats {
 	uint64_t resolved;
 	uint64_t missing_stack_samples;	/* samples whose stack id was not found */
 	uint64_t debuginfod_files;	/* debug files found through debuginfod */
+	uint64_t by_source[SYM_SRC_MAX];	/* frames by where their name came from */
 };
+
+/*
+ * lead, then "binary 120, .gnu_debugdata 30, unresolved 4" for the
+ * non-zero counts of by_source (SYM_SRC_MAX of them), unresolved last, and
+ * a newline; nothing when all are zero.
+ */
+void sym_sources__print(const uint64_t *by_source, const char *lead, FILE *f);
 
 /*
  * How a report symbolizes beyond the recording's symbols. A frame they do
@@ -89,6 +122,12 @@ struct sym_opts {
 	bool lines;			/* names get ":FILE:LINE" (file basename) */
 	bool addresses;			/* names get "@0xVADDR" (the ELF address looked up) */
 	bool no_demangle;		/* keep C++/Rust names mangled (--no-demangle) */
+	/*
+	 * debuginfod: 0 as DEBUGINFOD_URLS says (on when it names servers),
+	 * 1 on (--debuginfod[=URLS]), -1 off (--no-debuginfod).
+	 */
+	int debuginfod;
+	const char *debuginfod_urls;	/* --debuginfod=URLS, else NULL (kept, not copied) */
 };
 
 /*

@@ -6,7 +6,8 @@
 # - a debug file with another build-id is skipped, and report says so;
 # - with --debug-dir the frames resolve, and with --inline --lines the
 #   frames of each sampled leaf address are what addr2line -f -i says;
-# - a debug file next to the binary (.gnu_debuglink) is used at record time,
+# - a debug file next to the binary (.gnu_debuglink) is used at record time
+#   (info says "embedded debuglink .symtab"),
 #   so the recording alone names the frames.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_cmd addr2line
@@ -21,6 +22,8 @@ cp "$WORKLOADS/stripped/inline_app" "$TMP/bin/inline_app"
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/plain" 2>"$TMP/plain.err" || fail "report failed"
 cat "$TMP/plain.err"
 grep -q 'outer_work' "$TMP/plain" && fail "outer_work resolved without its debug file"
+grep -Eq '^eprof: frames named by:.* unresolved [1-9]' "$TMP/plain.err" ||
+	fail "report does not count the stripped binary's frames as unresolved"
 grep -Eq '^eprof: unresolved frames:.* inline_app [0-9]+ \(' "$TMP/plain.err" ||
 	fail "report's stderr does not count inline_app's unresolved frames"
 "$EPROF" info "$TMP/r.eprof" >"$TMP/info" 2>/dev/null || fail "info failed"
@@ -39,7 +42,9 @@ grep -q 'work_a\|outer_work' "$TMP/wrong.fold" && fail "a debug file with anothe
 
 # 3. --debug-dir resolves; --inline --lines match addr2line
 "$EPROF" report -i "$TMP/r.eprof" --fold --debug-dir "$TMP/wrong" --debug-dir "$WORKLOADS/debug" \
-	>"$TMP/dd" 2>/dev/null || fail "report --debug-dir failed"
+	>"$TMP/dd" 2>"$TMP/dd.err" || fail "report --debug-dir failed"
+grep -Eq '^eprof: frames named by:.* debug file [1-9]' "$TMP/dd.err" ||
+	{ cat "$TMP/dd.err"; fail "report does not count the frames the --debug-dir file named"; }
 total=$(samples "$TMP/dd" '')
 outer=$(samples "$TMP/dd" ';main;outer_work( |$)')
 check_share "outer_work with --debug-dir" "$(share_pct "$outer" "$total")" 97 5
@@ -71,8 +76,10 @@ cp "$DBG" "$TMP/bin2/inline_app.debug"
 "$EPROF" record -F 999 -o "$TMP/r2.eprof" -- "$TMP/bin2/inline_app" 300 2>"$TMP/rec2.err" ||
 	{ cat "$TMP/rec2.err"; fail "record failed"; }
 rm -rf "$TMP/bin2"
-"$EPROF" report -i "$TMP/r2.eprof" --fold >"$TMP/r2.fold" 2>/dev/null || fail "report failed"
+"$EPROF" report -i "$TMP/r2.eprof" --fold >"$TMP/r2.fold" 2>"$TMP/r2.err" || fail "report failed"
+grep -Eq '^eprof: frames named by:.* debuglink [1-9]' "$TMP/r2.err" ||
+	{ cat "$TMP/r2.err"; fail "report does not count the frames the debuglink file named"; }
 grep -q ';main;outer_work ' "$TMP/r2.fold" || { cat "$TMP/r2.fold"; fail "the debug file was not used at record time"; }
-"$EPROF" info "$TMP/r2.eprof" 2>/dev/null | grep -q 'inline_app *embedded debug file .symtab' ||
+"$EPROF" info "$TMP/r2.eprof" 2>/dev/null | grep -q 'inline_app *embedded debuglink .symtab' ||
 	fail "info does not say the symbols came from the debug file"
 exit 0

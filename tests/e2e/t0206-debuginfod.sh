@@ -6,7 +6,10 @@
 # workload's separate debug file; no network. Without DEBUGINFOD_URLS the
 # frames stay unresolved; with it they resolve; the file is then in
 # libdebuginfod's cache (DEBUGINFOD_CACHE_PATH) and a report with the
-# server gone still resolves them from there.
+# server gone still resolves them from there. report --debuginfod=URL asks
+# the server without DEBUGINFOD_URLS, --no-debuginfod never asks even with
+# it, and --debuginfod alone with no server named is a one-line usage
+# error. The stderr line counts the frames debuginfod's file named.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_cmd debuginfod; require_cmd curl; require_cmd readelf
 
@@ -28,6 +31,10 @@ rm "$TMP/bin/inline_app"	# no local file to fall back on
 unset DEBUGINFOD_URLS
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/plain" 2>/dev/null || fail "report failed"
 grep -q 'outer_work' "$TMP/plain" && fail "outer_work resolved without its debug file"
+"$EPROF" report -i "$TMP/r.eprof" --fold --debuginfod >/dev/null 2>"$TMP/none.err" &&
+	fail "--debuginfod with no server named succeeded"
+one_line_error "$TMP/none.err"
+grep -q 'DEBUGINFOD_URLS' "$TMP/none.err" || fail "the error does not say how to name a server"
 
 # a free port, then the server, until it has indexed the debug file
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -47,6 +54,19 @@ total=$(samples "$TMP/d.fold" '')
 outer=$(samples "$TMP/d.fold" ';main;outer_work( |$)')
 check_share "outer_work through debuginfod" "$(share_pct "$outer" "$total")" 97 5
 find "$TMP/cache" -path "*$id*" -name debuginfo | grep -q . || fail "nothing in the debuginfod cache"
+grep -Eq '^eprof: frames named by:.* debuginfod [1-9]' "$TMP/d.err" ||
+	{ cat "$TMP/d.err"; fail "report does not count the frames debuginfod's file named"; }
+
+# --debuginfod=URL without DEBUGINFOD_URLS (another cache: fetched again)
+DEBUGINFOD_CACHE_PATH=$TMP/cache2 "$EPROF" report -i "$TMP/r.eprof" --fold --debuginfod="$url" \
+	>"$TMP/o.fold" 2>"$TMP/o.err" || { cat "$TMP/o.err"; fail "report --debuginfod=URL failed"; }
+outer=$(samples "$TMP/o.fold" ';main;outer_work( |$)')
+check_share "outer_work through --debuginfod=URL" "$(share_pct "$outer" "$total")" 97 5
+
+# --no-debuginfod wins over DEBUGINFOD_URLS, and over a file in the cache
+DEBUGINFOD_URLS=$url DEBUGINFOD_CACHE_PATH=$TMP/cache "$EPROF" report -i "$TMP/r.eprof" --fold \
+	--no-debuginfod >"$TMP/n.fold" 2>/dev/null || fail "report --no-debuginfod failed"
+grep -q 'outer_work' "$TMP/n.fold" && fail "outer_work resolved with --no-debuginfod"
 
 kill "$srv"
 wait "$srv" 2>/dev/null

@@ -530,8 +530,12 @@ static int fake_recording(struct recording *rec, const uint8_t *data, size_t len
 	return 0;
 }
 
+/* What encoding 2's user frames are coded against, when the parameters ask for it. */
+static const uint64_t fuzz_bases[] = { 0, 0x1000, 0x7f0000000000ull, UINT64_MAX - 0xfff };
+
 static enum fuzz_result codec_stacks(const struct params *p, const uint8_t *data, size_t len)
 {
+	bool by_mapping = p->a & (1u << 16);
 	struct stack_check sc = { .first_id = p->b, .last_id = p->c };
 	struct idset seen = { 0 };
 	struct recording rec;
@@ -547,7 +551,9 @@ static enum fuzz_result codec_stacks(const struct params *p, const uint8_t *data
 		return FUZZ_REJECTED;
 	}
 	rc = rec_read_stack_chunk(&rec, 1, sc.first_id, sc.last_id, (int64_t)(p->a & 0xffff),
-				  &seen, on_chunk_stack, &sc);
+				  by_mapping ? fuzz_bases : NULL,
+				  by_mapping ? sizeof(fuzz_bases) / sizeof(*fuzz_bases) : 0, &seen,
+				  on_chunk_stack, &sc);
 	if (sc.w.bad || (rc && rc != -EBADMSG))
 		res = violation("rec_read_stack_chunk", rc);
 	else if (seen.ids.nr != sc.w.n)
@@ -719,6 +725,9 @@ const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR] = {
 	{ "mapping_chunk", 4, "INSERT INTO mapping_chunk (id, nr_mappings, encoding, data) "
 			      "VALUES (?, ?, ?, ?)",
 	  "SELECT id, nr_mappings, encoding, data FROM mapping_chunk", 3 },
+	{ "comm_chunk", 4, "INSERT INTO comm_chunk (id, nr_comms, encoding, data) "
+			   "VALUES (?, ?, ?, ?)",
+	  "SELECT id, nr_comms, encoding, data FROM comm_chunk", 3 },
 };
 
 struct input {

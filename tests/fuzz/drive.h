@@ -23,7 +23,8 @@ extern FILE *fuzz_report;
  */
 enum fuzz_codec {
 	FUZZ_CODEC_SAMPLES,	/* a: first_time, b: n (mod 2^16) */
-	FUZZ_CODEC_STACKS,	/* b: first_id, c: last_id, a: n (mod 2^16) */
+	FUZZ_CODEC_STACKS,	/* b: first_id, c: last_id, a: n (mod 2^16), bit 16 of a:
+				 * encoding 2 (user frames by 4 fixed mapping starts) */
 	FUZZ_CODEC_BINARY,
 	FUZZ_CODEC_KSYMS,	/* b: n (mod 2^16) */
 	FUZZ_CODEC_ZSTD,	/* b: cap (mod 2^20) */
@@ -80,7 +81,7 @@ struct fuzz_table {
 	int data_column;	/* the zstd BLOB column, or -1 */
 };
 
-#define FUZZ_TABLES_NR	10
+#define FUZZ_TABLES_NR	11
 extern const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR];
 
 /*

@@ -17,6 +17,11 @@
  * yields rows, and most mutations land in the CFI, not in ELF headers.
  * tests/fuzz/gen_cfi_seeds.sh cuts the seeds from binaries of the build.
  *
+ * Each file also goes through cfi_fdes__read (the FDE ranges that name
+ * stripped functions: sorted, not overlapping, not empty) and
+ * elf_file__open (symbols, PLT stubs, and the xz-packed MiniDebugInfo of
+ * .gnu_debugdata, which gen_cfi_seeds.sh gives a few seeds, one damaged).
+ *
  * Besides crashes, leaks, UB and timeouts it checks cfi_table__build's
  * promises: a documented error code and a zeroed table on failure; on
  * success rows strictly increasing, known types, a NONE row last, the
@@ -32,6 +37,8 @@
 #include <unistd.h>
 
 #include "elf/cfi.h"
+#include "elf/elf_file.h"
+#include <libelf.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
@@ -152,6 +159,42 @@ static void check_table(int err, const struct cfi_table *t)
 		violation("cfi_table__lookup finds a row before the first");
 }
 
+/* The FDE ranges and the symbols of the file at memfd. */
+static void check_fdes_and_symbols(void)
+{
+	struct cfi_fde *v = NULL;
+	struct elf_file *f = NULL;
+	size_t nr = 0, i;
+	Elf *elf;
+	int fd, err;
+
+	elf = elf_begin(memfd, ELF_C_READ, NULL);
+	if (elf) {
+		err = cfi_fdes__read(elf, &v, &nr);
+		if (err && err != -ENOENT && err != -ENOEXEC && err != -EBADMSG && err != -E2BIG &&
+		    err != -ENOMEM)
+			violation("cfi_fdes__read returned an undocumented error");
+		if (err && (v || nr))
+			violation("cfi_fdes__read failed but left ranges");
+		for (i = 0; i < nr; i++)
+			if (v[i].end <= v[i].start || (i && v[i].start < v[i - 1].end))
+				violation("FDE ranges empty, unsorted or overlapping");
+		free(v);
+		elf_end(elf);
+	}
+	fd = dup(memfd);
+	if (fd < 0)
+		abort();
+	if (!elf_file__open(fd, NULL, 0, &f)) {	/* takes fd */
+		for (i = 0; i < f->nr_syms; i++)
+			if (!f->syms[i].size || !f->syms[i].name || f->srcs[i] > ELF_SYM_PLT)
+				violation("a symbol without a size, a name or a source");
+		if (f->debugdata_err && f->debugdata_err != -EBADMSG && f->debugdata_err != -EFBIG)
+			violation("MiniDebugInfo refused with an undocumented error");
+	}
+	elf_file__close(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	struct cfi_table t;
@@ -196,5 +239,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	err = cfi_table__build(memfd, &t);
 	check_table(err, &t);
 	cfi_table__release(&t);
+	check_fdes_and_symbols();
 	return 0;
 }

@@ -28,6 +28,27 @@ section() {
 
 bytes() { tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
 
+# mini FILE: FILE with its .symtab packed into .gnu_debugdata as Fedora's
+# find-debuginfo does (then stripped), whole (mode 0); and with the xz
+# stream cut in half, a damaged one.
+mini() {
+	local t
+	t=$(mktemp -d)
+	nm "$1" --format=posix --defined-only | awk '$2 ~ /^[TtWw]$/ { print $1 }' >"$t/keep"
+	objcopy --only-keep-debug "$1" "$t/debug" &&
+	objcopy -S --keep-symbols="$t/keep" "$t/debug" "$t/mini" && xz -f "$t/mini" &&
+	head -c $(($(stat -c %s "$t/mini.xz") / 2)) "$t/mini.xz" >"$t/bad.xz" &&
+	strip --strip-all -o "$t/bin" "$1" && cp "$t/bin" "$t/badbin" &&
+	objcopy --add-section .gnu_debugdata="$t/mini.xz" "$t/bin" &&
+	objcopy --add-section .gnu_debugdata="$t/bad.xz" "$t/badbin" &&
+	if [ "$(stat -c %s "$t/bin")" -le 60000 ]; then
+		{ printf '\x00'; cat "$t/bin"; } >"$out/$(basename "$1")-minidebuginfo"
+		{ printf '\x00'; cat "$t/badbin"; } >"$out/$(basename "$1")-minidebuginfo-damaged"
+	fi
+	rm -rf "$t"
+}
+command -v xz >/dev/null && command -v objcopy >/dev/null && mini "$1"
+
 for f in "$@"; do
 	name=$(basename "$f")
 	if [ "$(stat -L -c %s "$f")" -le 60000 ]; then

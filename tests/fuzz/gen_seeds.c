@@ -250,17 +250,58 @@ static int write_codec_seed(const char *name, int kind, uint64_t a, uint32_t b, 
 }
 
 /*
+ * v2 stack chunks are compressed with the stacks of the chunk before as a
+ * zstd prefix (format/writer.c): decompressing them in id order needs the
+ * last one's stacks, which are its bytes after the leading mapping chunk
+ * id (a varint). *lead is that varint's length.
+ */
+static struct bytebuf stack_chain;
+
+static void *unzstd(const void *blob, size_t len, unsigned long long size, bool chained,
+		    size_t *lead)
+{
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	void *raw = malloc(size ? size : 1);
+	size_t got = 0, i;
+
+	*lead = 0;
+	if (dctx && raw && chained && stack_chain.len)
+		got = ZSTD_DCtx_refPrefix(dctx, stack_chain.data, stack_chain.len);
+	if (dctx && raw && !ZSTD_isError(got))
+		got = ZSTD_decompressDCtx(dctx, raw, size, blob, len);
+	ZSTD_freeDCtx(dctx);
+	if (!dctx || !raw || ZSTD_isError(got) || got != size) {
+		free(raw);
+		return NULL;
+	}
+	if (chained) {
+		for (i = 0; i < size && (((uint8_t *)raw)[i] & 0x80); i++)
+			;
+		*lead = i < size ? i + 1 : size;
+		stack_chain.len = 0;
+		if (bytebuf__put(&stack_chain, (uint8_t *)raw + *lead, size - *lead)) {
+			free(raw);
+			return NULL;
+		}
+	}
+	return raw;
+}
+
+/*
  * One table's BLOBs: the SELECT gives a, b, c, then the compressed data.
  * Each becomes a decoder seed and a zstd seed.
  */
 static int extract(sqlite3 *db, const char *rec_name, const char *prefix, int kind,
 		   const char *sql)
 {
+	bool chained = kind == FUZZ_CODEC_STACKS;	/* a: encoding 2 in bit 16 */
 	sqlite3_stmt *st = NULL;
 	char name[256];
 	void *raw = NULL;
+	size_t lead;
 	int nr = 0, err = 0;
 
+	stack_chain.len = 0;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(sqlite3_errmsg(db));
 	while (!err && sqlite3_step(st) == SQLITE_ROW) {
@@ -272,18 +313,22 @@ static int extract(sqlite3 *db, const char *rec_name, const char *prefix, int ki
 			err = fail("a BLOB without a zstd content size");
 			break;
 		}
-		raw = malloc(size ? size : 1);
-		if (!raw || ZSTD_isError(ZSTD_decompress(raw, size, blob, len))) {
+		raw = unzstd(blob, len, size, chained, &lead);
+		if (!raw) {
 			err = fail("cannot decompress a BLOB");
 			break;
 		}
 		snprintf(name, sizeof(name), "%s-%s-%d.bin", prefix, rec_name, nr);
-		err = write_codec_seed(name, kind, (uint64_t)sqlite3_column_int64(st, 0),
+		err = write_codec_seed(name, kind, (uint64_t)sqlite3_column_int64(st, 0) |
+				       (chained ? 1u << 16 : 0),
 				       (uint32_t)sqlite3_column_int64(st, 1),
-				       (uint32_t)sqlite3_column_int64(st, 2), raw, size);
+				       (uint32_t)sqlite3_column_int64(st, 2), (uint8_t *)raw + lead,
+				       size - lead);
 		snprintf(name, sizeof(name), "zstd-%s-%s-%d.bin", prefix, rec_name, nr);
-		err = err ?: write_codec_seed(name, FUZZ_CODEC_ZSTD, 0, (uint32_t)size + 16, 0,
-					      blob, len);
+		/* a frame that needs its prefix is no seed for the plain decoder */
+		if (!chained || nr == 0)
+			err = err ?: write_codec_seed(name, FUZZ_CODEC_ZSTD, 0,
+						      (uint32_t)size + 16, 0, blob, len);
 		free(raw);
 		raw = NULL;
 		nr++;
@@ -304,10 +349,10 @@ static int put_le(struct bytebuf *b, uint64_t v, int bytes)
 }
 
 /* One value in the layout fuzz_build_tables() reads. */
-static int put_value(struct bytebuf *b, sqlite3_stmt *st, int i, bool data)
+static int put_value(struct bytebuf *b, sqlite3_stmt *st, int i, bool data, bool chained)
 {
 	const void *p = sqlite3_column_blob(st, i);
-	size_t len = (size_t)sqlite3_column_bytes(st, i);
+	size_t len = (size_t)sqlite3_column_bytes(st, i), lead;
 	unsigned long long size;
 	void *raw;
 	int err;
@@ -329,12 +374,11 @@ static int put_value(struct bytebuf *b, sqlite3_stmt *st, int i, bool data)
 		}
 		size = ZSTD_getFrameContentSize(p, len);
 		if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN ||
-		    size > 0xffff || !(raw = malloc(size ? size : 1)))
+		    size > 0xffff)
 			return fail("a data BLOB that does not fit a table seed");
-		if (ZSTD_isError(ZSTD_decompress(raw, size, p, len))) {
-			free(raw);
+		raw = unzstd(p, len, size, chained, &lead);
+		if (!raw)
 			return fail("cannot decompress a BLOB");
-		}
 		err = bytebuf__put(b, (uint8_t[]){ FUZZ_ZSTD }, 1);
 		err = err ?: put_le(b, size, 2);
 		err = err ?: bytebuf__put(b, raw, size);
@@ -358,12 +402,16 @@ static int table_seed(sqlite3 *db, const char *rec_name)
 	int t, i, err = 0;
 
 	for (t = 0; t < FUZZ_TABLES_NR && !err; t++) {
+		bool chained = !strcmp(fuzz_tables[t].name, "stack_chunk");
+
 		if (sqlite3_prepare_v2(db, fuzz_tables[t].select, -1, &st, NULL) != SQLITE_OK)
 			return fail(sqlite3_errmsg(db));
+		stack_chain.len = 0;
 		while (!err && sqlite3_step(st) == SQLITE_ROW) {
 			err = bytebuf__put(&b, (uint8_t[]){ (uint8_t)t }, 1);
 			for (i = 0; i < fuzz_tables[t].nr_columns && !err; i++)
-				err = put_value(&b, st, i, i == fuzz_tables[t].data_column);
+				err = put_value(&b, st, i, i == fuzz_tables[t].data_column,
+						chained);
 		}
 		sqlite3_finalize(st);
 	}

@@ -35,6 +35,7 @@ target_compile_definitions(test_cfi PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BIN
 add_dependencies(test_cfi known_split plt_loop_ibt cfi_exec cfi_dbgframe)
 eprof_unit_test(test_demangle LIBS eprof_report)
 eprof_unit_test(test_elf_symbols LIBS eprof_elf)
+eprof_unit_test(test_minidebug LIBS eprof_elf)
 target_compile_definitions(test_elf_symbols PRIVATE EPROF_WORKLOADS="${CMAKE_CURRENT_BINARY_DIR}/workloads")
 add_dependencies(test_elf_symbols plt_loop plt_loop_ibt)
 # record/: what can be tested without the kernel (stacks, side-band order, targets)

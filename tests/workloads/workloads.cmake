@@ -62,9 +62,11 @@ add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
 eprof_workload(gen_hostile LIBS eprof_format)
 
 # unwinding (issue 11): a frameless hot leaf under two callers (70/30), the
-# hot work in a signal handler, threads and a recursion deeper than 127.
+# hot work in a signal handler, threads and a recursion deeper than 127,
+# and clock reads in the vDSO.
 eprof_workload(frameless FLAGS -momit-leaf-frame-pointer)
 eprof_workload(sighandler)
+eprof_workload(vdso_clock)
 eprof_workload(threads_deep LIBS pthread)
 
 # off-CPU (issue 12): known run/sleep/wait split, and mutex contention.
