@@ -93,6 +93,8 @@ struct offcpu {
 	struct u64map tid_comm;		/* tid -> index into comms: its name in a stack record */
 	char (*comms)[REC_COMM_LEN];
 	size_t nr_comms, alloc_comms;
+	struct rec_offcpu_sum *rows;	/* one flush's rows, merged before they are written */
+	size_t nr_rows, alloc_rows;
 	uint64_t file_rows;		/* interval and sum rows in the current file */
 	uint64_t file_start;		/* its start_ns after a switch; 0: the first file */
 	uint64_t file_since;		/* the earliest interval start written in it */
@@ -130,6 +132,7 @@ void offcpu__free(struct offcpu *o)
 	free(o->frames);
 	u64map__release(&o->tid_comm);
 	free(o->comms);
+	free(o->rows);
 	free(o->shadow);
 	free(o->prev);
 	free(o->keys);
@@ -310,9 +313,9 @@ static struct shadow *shadow_get(struct offcpu *o, const struct offcpu_key *k)
 	return &o->shadow[*slot];
 }
 
-/* One sum as read now: a row for what grew. */
-static int flush_one(struct offcpu *o, struct recording *rec, uint64_t time,
-		     const struct offcpu_key *k, const struct offcpu_sum *v)
+/* One sum as read now: a row for what grew, into o->rows. */
+static int flush_one(struct offcpu *o, uint64_t time, const struct offcpu_key *k,
+		     const struct offcpu_sum *v)
 {
 	struct rec_offcpu_sum r;
 	struct shadow *sh = shadow_get(o, k);
@@ -339,7 +342,47 @@ static int flush_one(struct offcpu *o, struct recording *rec, uint64_t time,
 		return r.stack_id ? 0 : -ENOMEM;
 	sh->val = *v;
 	o->kept += r.count;
-	return note_row(o, time, k->tgid, k->tid) ?: recording__add_offcpu_sum(rec, &r);
+	if (vec__grow(&o->rows, &o->alloc_rows, o->nr_rows + 1, sizeof(*o->rows)))
+		return pr_errno(-ENOMEM, "cannot keep the off-CPU sums");
+	o->rows[o->nr_rows++] = r;
+	return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct rec_offcpu_sum *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->state != y->state)
+		return x->state < y->state ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->stack_id < y->stack_id ? -1 : x->stack_id > y->stack_id;
+}
+
+/*
+ * One flush's rows, one per (thread, state, CPU, stack): two keys can
+ * name one stack (stacks that never came share the empty one), and a
+ * batch read of a map that changes under it can return a key twice.
+ */
+static int write_rows(struct offcpu *o, struct recording *rec)
+{
+	size_t i, j;
+	int err = 0;
+
+	qsort(o->rows, o->nr_rows, sizeof(*o->rows), cmp_row);
+	for (i = 0; i < o->nr_rows && !err; i = j) {
+		struct rec_offcpu_sum r = o->rows[i];
+
+		for (j = i + 1; j < o->nr_rows && !cmp_row(&o->rows[j], &r); j++) {
+			r.count += o->rows[j].count;
+			r.total_ns += o->rows[j].total_ns;
+		}
+		err = note_row(o, r.time_ns, r.tgid, r.tid) ?: recording__add_offcpu_sum(rec, &r);
+	}
+	o->nr_rows = 0;
+	return err;
 }
 
 static int flush_sums(struct offcpu *o, struct recording *rec, uint64_t time)
@@ -356,11 +399,15 @@ static int flush_sums(struct offcpu *o, struct recording *rec, uint64_t time)
 		if (ret && errno != ENOENT)
 			return pr_errno(-errno, "cannot read the off-CPU sums");
 		for (i = 0; i < n && !err; i++)
-			err = flush_one(o, rec, time, &o->keys[i], &o->vals[i]);
+			err = flush_one(o, time, &o->keys[i], &o->vals[i]);
 		in = out;
 		first = false;
 	} while (!ret && !err);
-	return err;
+	if (err) {
+		o->nr_rows = 0;
+		return err;
+	}
+	return write_rows(o, rec);
 }
 
 static int add_loss_rows(struct offcpu *o, struct recording *rec, uint64_t time,
