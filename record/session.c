@@ -263,10 +263,18 @@ out:
 	return err ? pr_errno(err, "cannot forget ended processes") : 0;
 }
 
-int session__start_file(struct session *s)
+int session__start_file(struct session *s, const char *path)
 {
 	size_t i;
 
+	recording__close(s->rec);
+	s->rec = NULL;
+	capture__free(s->capture);
+	jitmaps__free(s->jitmaps);
+	s->capture = capture__new();
+	s->jitmaps = jitmaps__new();
+	if (!s->capture || !s->jitmaps)
+		return pr_errno(-ENOMEM, "cannot start the next file");
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
 	u64map__release(&s->procs);
@@ -274,7 +282,7 @@ int session__start_file(struct session *s)
 	s->nr_comms = 0;
 	for (i = 0; i < s->maps.nr; i++)
 		s->maps.v[i].written = false;
-	return forget_ended(s);
+	return forget_ended(s) ?: recording__create(path, &s->rec);
 }
 
 void session__release_kept(struct session *s)

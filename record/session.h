@@ -149,13 +149,14 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 		       const char *comm);
 
 /*
- * A new recording replaced s->rec (record --switch-output): forgets what
- * was stored in the previous one, so that the new file gets again every
- * stack, mapping, comm row and symbol its own samples need. Stack ids
- * start again at 1. The mappings and exec times of processes that ended
- * are forgotten. -ENOMEM (printed).
+ * record --switch-output: closes s->rec (finished by the caller) and goes
+ * on in a new recording at path, forgetting what was stored in the
+ * previous one, so that the new file gets again every stack, mapping,
+ * comm row and symbol its own samples need. Stack ids start again at 1.
+ * The mappings and exec times of processes that ended are forgotten.
+ * Prints; -errno.
  */
-int session__start_file(struct session *s);
+int session__start_file(struct session *s, const char *path);
 
 /* Frees what the session keeps for deciding what is stored. */
 void session__release_kept(struct session *s);

@@ -962,8 +962,8 @@ static void print_json(const struct info *in, FILE *f)
 
 static void print_info_usage(FILE *f)
 {
-	fprintf(f, "usage: eprof info [FILE] [--json] [--debug-dir DIR]...\n\n"
-		   "   FILE             the recording (default: eprof.data)\n"
+	fprintf(f, "usage: eprof info [FILE | -i FILE] [--json] [--debug-dir DIR]...\n\n"
+		   "   FILE, -i FILE    the recording (default: eprof.data); -i as report takes it\n"
 		   "   --json           one JSON object instead of text\n"
 		   "   --debug-dir DIR  where report would look for debug files first\n"
 		   "   -h, --help       this text\n");
@@ -974,6 +974,7 @@ enum { OPT_JSON = 0x100, OPT_DEBUG_DIR };
 #define MAX_DEBUG_DIRS	64
 
 static const struct option info_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "help", no_argument, NULL, 'h' },
@@ -987,12 +988,12 @@ int cmd_info(int argc, char **argv)
 	const char *path = "eprof.data";
 	static const char *debug_dirs[MAX_DEBUG_DIRS];
 	struct sym_opts so = { .local = true, .debug_dirs = debug_dirs };
-	bool json = false;
+	bool json = false, named = false;
 	int opt, err, status = EXIT_FAIL;
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", info_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":hi:", info_options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_DEBUG_DIR:
 			if (!optarg[0] || so.nr_debug_dirs == MAX_DEBUG_DIRS) {
@@ -1002,12 +1003,25 @@ int cmd_info(int argc, char **argv)
 			}
 			debug_dirs[so.nr_debug_dirs++] = optarg;
 			break;
+		case 'i':
+			/* perf's habit and report's spelling: one recording only */
+			if (named) {
+				pr_err("info reads one recording (see 'eprof info --help')");
+				return EXIT_USAGE;
+			}
+			path = optarg;
+			named = true;
+			break;
 		case OPT_JSON:
 			json = true;
 			break;
 		case 'h':
 			print_info_usage(stdout);
 			return EXIT_OK;
+		case ':':
+			pr_err("option '%s' needs a value (see 'eprof info --help')",
+			       argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
 			if (optopt > 0 && optopt < 0x80)
 				pr_err("unknown option '-%c' (see 'eprof info --help')", optopt);
@@ -1017,7 +1031,7 @@ int cmd_info(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
+	if (optind < argc && !named)
 		path = argv[optind++];
 	if (optind < argc) {
 		pr_err("unexpected argument '%s' (see 'eprof info --help')", argv[optind]);
