@@ -204,6 +204,7 @@ struct recording {
 	bool has_start, has_end;
 	uint64_t span_start;	/* meta start_ns: no sample before it */
 	uint64_t span_end;	/* meta end_ns (written when recording ends): none after */
+	uint64_t offcpu_since;	/* meta offcpu_since_ns, else span_start: no offcpu row before */
 	uint32_t nr_cpus;	/* meta nr_cpus, 0: unknown; every CPU number is below it */
 	struct writer w;
 	struct reader r;

@@ -910,10 +910,16 @@ static bool within_span(const struct recording *rec, uint64_t t, uint64_t d)
 	return !rec->has_end || t + d <= rec->span_end;
 }
 
+/* An interval may begin before the span when the file says so (REC_META_OFFCPU_SINCE). */
 static bool offcpu_ok(const struct recording *rec, const struct rec_offcpu *o)
 {
-	return o->duration_ns && o->state < REC_OFFCPU_STATES && within_span(rec, o->time_ns,
-									     o->duration_ns) &&
+	uint64_t t = o->time_ns, d = o->duration_ns;
+
+	if (rec->has_start && t < rec->span_start && t >= rec->offcpu_since && t + d > t) {
+		d -= rec->span_start - t < d ? rec->span_start - t : d;
+		t = rec->span_start;
+	}
+	return o->duration_ns && o->state < REC_OFFCPU_STATES && within_span(rec, t, d) &&
 	       (!rec->nr_cpus || o->cpu < rec->nr_cpus) && o->tgid <= REC_MAX_PID &&
 	       o->tid <= REC_MAX_PID;
 }

@@ -694,6 +694,10 @@ static int read_bounds(struct recording *rec)
 		return err;
 	if (!has)
 		rec->offcpu_thresh_ns = 0;
+	err = meta_number(rec, REC_META_OFFCPU_SINCE, 0, UINT64_MAX, &has, &v);
+	if (err)
+		return err;
+	rec->offcpu_since = has && v < rec->span_start ? v : rec->span_start;
 	err = check_numa_map(rec);
 	if (err)
 		return err;

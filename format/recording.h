@@ -60,6 +60,12 @@ struct recording;
 #define REC_META_UNWIND_BUDGET	"unwind_budget"	/* bytes of unwind tables held at once */
 #define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
 							   this long are offcpu rows */
+/*
+ * record --off-cpu --switch-output: the start of the earliest offcpu row,
+ * when it lies before start_ns (an interval open at the switch that began
+ * the file: it is kept whole in the file it ends in). Absent: none does.
+ */
+#define REC_META_OFFCPU_SINCE	"offcpu_since_ns"
 
 /* One sample; stack_id refers to a stack added with recording__add_stack. */
 struct rec_sample {

@@ -117,7 +117,8 @@ static void print_help(FILE *f)
 		   "    --switch-output SIZE|TIME  close the file when it reaches SIZE (e.g.\n"
 		   "                     100M, 2G) or after TIME (30s, 10m, 1h) and go on\n"
 		   "                     in FILE.0001, FILE.0002, ...: each reports on its own,\n"
-		   "                     several -i merge them\n"
+		   "                     several -i merge them (--off-cpu: an interval goes\n"
+		   "                     whole into the file it ends in)\n"
 		   "    -a               every process on every CPU, kernel included\n"
 		   "    -G, --cgroup PATH  only the tasks of this cgroup v2 directory and the\n"
 		   "                     cgroups below it, on every CPU (absolute, or relative\n"
@@ -322,8 +323,6 @@ static int pick_target(struct record_opts *o, const struct option_state *st, cha
 
 	if (st->thresh_given && !o->off_cpu)
 		return usage_error("--off-cpu-thresh needs --off-cpu");
-	if ((o->switch_bytes || o->switch_ns) && o->off_cpu)
-		return usage_error("--switch-output does not go with --off-cpu yet");
 	if (o->cgroup && (o->pids || first < argc))
 		return usage_error("--cgroup samples a cgroup's tasks on every CPU: give it alone "
 				   "or with -a, not with -p or a command");
@@ -809,22 +808,34 @@ static bool switch_due(const struct session *s, const struct rotation *r)
  * FILE.NNNN, which gets again all that its own samples need (stacks,
  * mappings, names, symbols). The sampler runs on: what it queues meanwhile
  * is read into the new file. The new file's span starts the ring buffer's
- * reordering bound before the switch, so that a sample taken just before
- * it but read after it still lies within its file's span.
+ * reordering bound before the switch began (before its last read of the
+ * ring buffer, not after: reading the side-band can take tens of ms on a
+ * busy machine), so that a sample taken just before it but read after it
+ * still lies within its file's span. The spans overlap by that much.
  */
 static int switch_output(struct session *s, struct rotation *r)
 {
 	struct capture_stats cst;
-	uint64_t t;
+	uint64_t t, since;
 	bool more;
 	char *name;
 	int err;
 
+	/*
+	 * A sample taken before since may still be read after the consume,
+	 * into the next file (the ring buffer's reordering; a busy machine
+	 * can also keep this thread off the CPU): that file's span starts
+	 * there. Every sample read by t is in this one.
+	 */
+	since = now_ns() - SWITCH_OVERLAP_NS;
 	err = sampler__consume(s->sampler, SIZE_MAX, &more);
 	err = err ?: sideband__consume(s->sideband);
 	t = now_ns();
 	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
+	/* the sums read now are flushed at t, within the file's span, as at the end */
+	s->final_ns = t;
 	err = err ?: commit(s);
+	s->final_ns = 0;
 	err = err ?: capture_all(s, &cst);
 	err = err ?: jitmaps__after_commit(s->jitmaps, s->rec);
 	err = err ?: recording__finish(s->rec);
@@ -833,6 +844,8 @@ static int switch_output(struct session *s, struct rotation *r)
 	if (asprintf(&name, "%s.%04u", r->base, r->seq + 1) < 0)
 		return pr_errno(-ENOMEM, "cannot name the next file");
 	err = session__start_file(s, name);
+	if (!err)
+		offcpu__start_file(s->offcpu, since);
 	if (err) {
 		free(name);
 		return err;
@@ -844,7 +857,7 @@ static int switch_output(struct session *s, struct rotation *r)
 	r->opts->output = name;
 	free(r->name);
 	r->name = name;
-	err = write_start_meta(s, r->online, r->nr_online, t - SWITCH_OVERLAP_NS);
+	err = write_start_meta(s, r->online, r->nr_online, since);
 	return err ?: commit(s);
 }
 
@@ -1412,9 +1425,17 @@ int cmd_record(int argc, char **argv)
 	err = stop_and_finish(&s, err, entry_ns, &end_ns, &cst);
 	if (err)
 		goto out;
-	/* --switch-output never leaves a file without samples: the end came right after a switch */
-	if (rot.seq && s.nr_samples == rot.file_first_sample && !unlink(opts.output))
+	/*
+	 * --switch-output never leaves a file without samples: the end came
+	 * right after a switch (one with off-CPU time only is kept). Discarded
+	 * while open, with its journal: an unlink before the close left
+	 * FILE.NNNN-journal behind.
+	 */
+	if (rot.seq && s.nr_samples == rot.file_first_sample && !offcpu__file_rows(s.offcpu)) {
 		pr_info("'%s' got no samples before the end: removed", opts.output);
+		recording__discard(s.rec);
+		s.rec = NULL;
+	}
 	print_end(&s, &cst, end_ns - start_ns);
 	status = EXIT_OK;
 out:

@@ -19,11 +19,24 @@
  * locks held long) are kept with their times. A thread can end at most
  * 1000 such intervals per second, which bounds the event rate; switch
  * storms (a pipe ping-pong at 100k switches/s) stay in the in-kernel sums.
+ *
+ * With --switch-output, all off-CPU data is read into exactly one file:
+ * an interval belongs to the file it ends in (its event, or the sum it
+ * joins, is read there), kept whole even when it began before that file
+ * did (the file's meta offcpu_since_ns says so, and the report counts the
+ * part before a file's start at its start); the sums are flushed into the
+ * closing file at the switch, and what they gain after goes to the next.
+ * Nothing is cut, so nothing is counted twice or lost; an interval still
+ * open at the very end is closed there, as without switching. on_switch
+ * sends each stack once per run, but stack ids start again in each file:
+ * the frames and the thread names that came with stacks are kept here, to
+ * be stored again in the files after a switch that use them.
  */
 #include <errno.h>
 #include <bpf/bpf.h>
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +63,13 @@ struct shadow {
 	struct offcpu_sum val;
 };
 
+/* A stack as on_switch sent it, kept for the files after a switch. */
+struct kept_stack {
+	size_t off;			/* into offcpu.frames */
+	uint32_t nr_kernel, nr_user;
+	uint32_t tgid;
+};
+
 struct offcpu {
 	struct offcpu_config cfg;
 	int start_fd, sums_fd;
@@ -64,6 +84,20 @@ struct offcpu {
 	struct offcpu_sum *vals;
 	uint64_t kept, lost;
 	bool final;			/* the hook is gone: the sums are still */
+	/* --switch-output: what a later file needs again (cfg.keep_for_switch) */
+	struct u64map kept_index;	/* stack hash -> index into kept_stacks */
+	struct kept_stack *kept_stacks;
+	size_t nr_kept, alloc_kept;
+	uint64_t *frames;
+	size_t nr_frames, alloc_frames;
+	struct u64map tid_comm;		/* tid -> index into comms: its name in a stack record */
+	char (*comms)[REC_COMM_LEN];
+	size_t nr_comms, alloc_comms;
+	struct rec_offcpu_sum *rows;	/* one flush's rows, merged before they are written */
+	size_t nr_rows, alloc_rows;
+	uint64_t file_rows;		/* interval and sum rows in the current file */
+	uint64_t file_start;		/* its start_ns after a switch; 0: the first file */
+	uint64_t file_since;		/* the earliest interval start written in it */
 };
 
 int offcpu__new(const struct offcpu_config *cfg, struct offcpu **out)
@@ -93,6 +127,12 @@ void offcpu__free(struct offcpu *o)
 		return;
 	u64map__release(&o->stack_ids);
 	hashmap__release(&o->shadow_index);
+	u64map__release(&o->kept_index);
+	free(o->kept_stacks);
+	free(o->frames);
+	u64map__release(&o->tid_comm);
+	free(o->comms);
+	free(o->rows);
 	free(o->shadow);
 	free(o->prev);
 	free(o->keys);
@@ -104,6 +144,37 @@ void offcpu__totals(const struct offcpu *o, uint64_t *kept, uint64_t *lost)
 {
 	*kept = o ? o->kept : 0;
 	*lost = o ? o->lost : 0;
+}
+
+/* --switch-output: keeps the frames of a new stack hash and the name of its thread. */
+static int keep_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
+{
+	size_t nr = (size_t)e->nr_kframes + e->nr_uframes;
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	err = u64map__upsert(&o->tid_comm, e->tid, o->nr_comms, &slot, &added);
+	if (!err && added)
+		err = vec__grow(&o->comms, &o->alloc_comms, ++o->nr_comms, sizeof(*o->comms));
+	if (err)
+		return err;
+	memset(o->comms[*slot], 0, REC_COMM_LEN);
+	memcpy(o->comms[*slot], e->comm, REC_COMM_LEN - 1);	/* the same length, NUL kept */
+
+	err = u64map__upsert(&o->kept_index, e->hash, o->nr_kept, &slot, &added);
+	if (err || !added)
+		return err;	/* sent again after an eviction: the same content */
+	if (vec__grow(&o->kept_stacks, &o->alloc_kept, o->nr_kept + 1, sizeof(*o->kept_stacks)) ||
+	    vec__grow(&o->frames, &o->alloc_frames, o->nr_frames + nr, sizeof(*o->frames)))
+		return -ENOMEM;
+	memcpy(o->frames + o->nr_frames, e->frames, nr * sizeof(*o->frames));
+	o->kept_stacks[o->nr_kept++] = (struct kept_stack){
+		.off = o->nr_frames, .nr_kernel = e->nr_kframes, .nr_user = e->nr_uframes,
+		.tgid = e->tgid,
+	};
+	o->nr_frames += nr;
+	return 0;
 }
 
 int offcpu__on_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
@@ -118,6 +189,8 @@ int offcpu__on_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
 	if (!id)
 		return -ENOMEM;
 	err = u64map__upsert(&o->stack_ids, e->hash, id, &slot, &added);
+	if (!err && o->cfg.keep_for_switch)
+		err = keep_stack(o, e);
 	if (err)
 		return pr_errno(err, "cannot keep the stacks seen");
 	*slot = id;	/* sent again after an eviction: the same content, the same id */
@@ -128,12 +201,73 @@ int offcpu__on_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
 static uint32_t stack_of(struct offcpu *o, uint64_t hash, uint32_t tgid, uint64_t time_ns)
 {
 	const uint64_t *id = hash ? u64map__find(&o->stack_ids, hash) : NULL;
+	const struct kept_stack *k;
+	uint64_t *slot;
+	uint32_t nid;
+	bool added;
 
 	if (id)
 		return (uint32_t)*id;
+	id = hash ? u64map__find(&o->kept_index, hash) : NULL;
+	if (id) {
+		/* sent before a switch: stored again in this file */
+		k = &o->kept_stacks[*id];
+		nid = o->cfg.intern(o->cfg.ctx, o->frames + k->off, k->nr_kernel, k->nr_user,
+				    k->tgid, time_ns);
+		if (nid && u64map__upsert(&o->stack_ids, hash, nid, &slot, &added)) {
+			pr_errno(-ENOMEM, "cannot keep the stacks seen");
+			return 0;
+		}
+		return nid;
+	}
 	if (!o->empty_id)
 		o->empty_id = o->cfg.intern(o->cfg.ctx, NULL, 0, 0, tgid, time_ns);
 	return o->empty_id;
+}
+
+/*
+ * A row of thread tid goes into the file: after a switch, the thread gets
+ * its name again (from the stack record that last named it).
+ */
+static int note_row(struct offcpu *o, uint64_t time_ns, uint32_t tgid, uint32_t tid)
+{
+	const uint64_t *c;
+
+	o->file_rows++;
+	if (!o->cfg.keep_for_switch || !o->file_start || !o->cfg.name)
+		return 0;
+	c = u64map__find(&o->tid_comm, tid);
+	return c ? o->cfg.name(o->cfg.ctx, time_ns, tgid, tid, o->comms[*c]) : 0;
+}
+
+/*
+ * An interval open at the switch that began this file goes into it whole:
+ * the file says from when its intervals run, in the same commit as the row.
+ */
+static int note_since(struct offcpu *o, struct recording *rec, uint64_t start_ns)
+{
+	char buf[24];
+
+	if (!o->file_start || start_ns >= o->file_since)
+		return 0;
+	o->file_since = start_ns;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)start_ns);
+	return recording__set_meta(rec, REC_META_OFFCPU_SINCE, buf);
+}
+
+void offcpu__start_file(struct offcpu *o, uint64_t start_ns)
+{
+	if (!o)
+		return;
+	u64map__release(&o->stack_ids);
+	o->empty_id = 0;
+	o->file_rows = 0;
+	o->file_start = o->file_since = start_ns;
+}
+
+uint64_t offcpu__file_rows(const struct offcpu *o)
+{
+	return o ? o->file_rows : 0;
 }
 
 int offcpu__on_interval(struct offcpu *o, struct recording *rec, const struct ev_offcpu *e)
@@ -150,7 +284,8 @@ int offcpu__on_interval(struct offcpu *o, struct recording *rec, const struct ev
 	if (!r.stack_id)
 		return -ENOMEM;
 	o->kept++;
-	return recording__add_offcpu(rec, &r);
+	return note_row(o, e->start_ns, e->tgid, e->tid) ?: note_since(o, rec, e->start_ns) ?:
+	       recording__add_offcpu(rec, &r);
 }
 
 static bool shadow_eq(uint32_t val, const void *key, const void *ctx)
@@ -178,9 +313,9 @@ static struct shadow *shadow_get(struct offcpu *o, const struct offcpu_key *k)
 	return &o->shadow[*slot];
 }
 
-/* One sum as read now: a row for what grew. */
-static int flush_one(struct offcpu *o, struct recording *rec, uint64_t time,
-		     const struct offcpu_key *k, const struct offcpu_sum *v)
+/* One sum as read now: a row for what grew, into o->rows. */
+static int flush_one(struct offcpu *o, uint64_t time, const struct offcpu_key *k,
+		     const struct offcpu_sum *v)
 {
 	struct rec_offcpu_sum r;
 	struct shadow *sh = shadow_get(o, k);
@@ -207,7 +342,47 @@ static int flush_one(struct offcpu *o, struct recording *rec, uint64_t time,
 		return r.stack_id ? 0 : -ENOMEM;
 	sh->val = *v;
 	o->kept += r.count;
-	return recording__add_offcpu_sum(rec, &r);
+	if (vec__grow(&o->rows, &o->alloc_rows, o->nr_rows + 1, sizeof(*o->rows)))
+		return pr_errno(-ENOMEM, "cannot keep the off-CPU sums");
+	o->rows[o->nr_rows++] = r;
+	return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct rec_offcpu_sum *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->state != y->state)
+		return x->state < y->state ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->stack_id < y->stack_id ? -1 : x->stack_id > y->stack_id;
+}
+
+/*
+ * One flush's rows, one per (thread, state, CPU, stack): two keys can
+ * name one stack (stacks that never came share the empty one), and a
+ * batch read of a map that changes under it can return a key twice.
+ */
+static int write_rows(struct offcpu *o, struct recording *rec)
+{
+	size_t i, j;
+	int err = 0;
+
+	qsort(o->rows, o->nr_rows, sizeof(*o->rows), cmp_row);
+	for (i = 0; i < o->nr_rows && !err; i = j) {
+		struct rec_offcpu_sum r = o->rows[i];
+
+		for (j = i + 1; j < o->nr_rows && !cmp_row(&o->rows[j], &r); j++) {
+			r.count += o->rows[j].count;
+			r.total_ns += o->rows[j].total_ns;
+		}
+		err = note_row(o, r.time_ns, r.tgid, r.tid) ?: recording__add_offcpu_sum(rec, &r);
+	}
+	o->nr_rows = 0;
+	return err;
 }
 
 static int flush_sums(struct offcpu *o, struct recording *rec, uint64_t time)
@@ -224,11 +399,15 @@ static int flush_sums(struct offcpu *o, struct recording *rec, uint64_t time)
 		if (ret && errno != ENOENT)
 			return pr_errno(-errno, "cannot read the off-CPU sums");
 		for (i = 0; i < n && !err; i++)
-			err = flush_one(o, rec, time, &o->keys[i], &o->vals[i]);
+			err = flush_one(o, time, &o->keys[i], &o->vals[i]);
 		in = out;
 		first = false;
 	} while (!ret && !err);
-	return err;
+	if (err) {
+		o->nr_rows = 0;
+		return err;
+	}
+	return write_rows(o, rec);
 }
 
 static int add_loss_rows(struct offcpu *o, struct recording *rec, uint64_t time,

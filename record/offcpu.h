@@ -35,6 +35,15 @@ struct offcpu_config {
 	uint32_t (*intern)(void *ctx, const uint64_t *frames, uint32_t nr_kernel,
 			   uint32_t nr_user, uint32_t tgid, uint64_t time_ns);
 	void *ctx;
+	/*
+	 * --switch-output: keeps the stacks and thread names on_switch sent,
+	 * which it never sends again, for the files after a switch; there
+	 * name() gives a thread whose row goes in the file its name (comm, as
+	 * its last stack record said) unless the caller knows it already.
+	 * 0 or an error (printed).
+	 */
+	bool keep_for_switch;
+	int (*name)(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid, const char *comm);
 };
 
 /* -ENOMEM (printed). */
@@ -59,6 +68,18 @@ int offcpu__flush(struct offcpu *o, struct recording *rec, uint64_t time,
  * end_ns (an offcpu row when long, else an offcpu_sum row at end_ns).
  */
 int offcpu__close_open(struct offcpu *o, struct recording *rec, uint64_t end_ns);
+
+/*
+ * A new file replaced the recording (--switch-output), from start_ns (its
+ * meta start_ns): stacks are interned again as its rows need them, and an
+ * interval that began before start_ns (it was open at the switch: it goes
+ * whole into the file it ends in) moves the file's REC_META_OFFCPU_SINCE
+ * back. Accepts NULL.
+ */
+void offcpu__start_file(struct offcpu *o, uint64_t start_ns);
+
+/* Interval and sum rows written into the current file; 0 for NULL. */
+uint64_t offcpu__file_rows(const struct offcpu *o);
 
 /* Intervals recorded so far, and those lost (for the summary line). */
 void offcpu__totals(const struct offcpu *o, uint64_t *kept, uint64_t *lost);

@@ -132,6 +132,10 @@ static void cancel_exit(struct session *s, uint32_t pid)
 		if (s->exits[i].pid != pid)
 			s->exits[kept++] = s->exits[i];
 	s->nr_exits = kept;
+	for (i = kept = 0; i < s->nr_ended; i++)
+		if (s->ended[i] != pid)
+			s->ended[kept++] = s->ended[i];
+	s->nr_ended = kept;
 }
 
 /*
@@ -139,7 +143,7 @@ static void cancel_exit(struct session *s, uint32_t pid)
  * a sample, two commits after their exit: by then the sampler has read
  * every sample they took (they were queued before the exit record), so
  * none will come. Processes with samples keep theirs, for the capture at
- * the end.
+ * the end of the file (and forget them when the next one starts).
  */
 static int forget_exited(struct session *s)
 {
@@ -156,8 +160,15 @@ static int forget_exited(struct session *s)
 			s->exits[kept++] = *e;
 			continue;
 		}
-		if (!u64map__find(&s->procs, e->pid) &&
-		    u64map__upsert(&gone, e->pid, 0, &slot, &added)) {
+		if (u64map__find(&s->procs, e->pid)) {
+			/* its mappings serve this file's capture: forgotten at the next file */
+			if (vec__grow(&s->ended, &s->alloc_ended, s->nr_ended + 1,
+				      sizeof(*s->ended))) {
+				err = pr_errno(-ENOMEM, "cannot forget ended processes");
+				goto out;
+			}
+			s->ended[s->nr_ended++] = e->pid;
+		} else if (u64map__upsert(&gone, e->pid, 0, &slot, &added)) {
 			err = pr_errno(-ENOMEM, "cannot forget ended processes");
 			goto out;
 		}
@@ -203,6 +214,55 @@ out:
 	return err;
 }
 
+/*
+ * The processes that ended with samples in the previous file have none to
+ * come: their mappings go, and the exec times of processes without a
+ * mapping left (gone ones, whether sampled or not).
+ */
+static int forget_ended(struct session *s)
+{
+	struct u64map gone = U64MAP_INIT, live = U64MAP_INIT, exec = U64MAP_INIT;
+	size_t i, kept = 0;
+	uint64_t *slot;
+	bool added;
+	int err = 0;
+
+	for (i = 0; i < s->nr_ended && !err; i++)
+		err = u64map__upsert(&gone, s->ended[i], 0, &slot, &added);
+	s->nr_ended = 0;
+	for (i = 0; i < s->maps.nr; i++) {
+		struct mapping *k = &s->maps.v[i];
+
+		if (u64map__find(&gone, k->tgid)) {
+			free(k->path);
+			continue;
+		}
+		s->maps.v[kept++] = *k;
+		if (!err)
+			err = u64map__upsert(&live, k->tgid, 0, &slot, &added);
+	}
+	if (kept != s->maps.nr)
+		s->maps.dirty = true;
+	s->maps.nr = kept;
+	if (err)
+		goto out;	/* the exec times stay: not knowing the live ones */
+	u64map__for_each(&s->exec_ns, i) {
+		if (!u64map__find(&live, s->exec_ns.keys[i]))
+			continue;
+		err = u64map__upsert(&exec, s->exec_ns.keys[i], s->exec_ns.vals[i], &slot, &added);
+		if (err)
+			goto out;
+	}
+	u64map__release(&s->exec_ns);
+	s->exec_ns = exec;
+	exec = (struct u64map)U64MAP_INIT;
+out:
+	u64map__release(&gone);
+	u64map__release(&live);
+	u64map__release(&exec);
+	return err ? pr_errno(err, "cannot forget ended processes") : 0;
+}
+
 int session__start_file(struct session *s, const char *path)
 {
 	size_t i;
@@ -223,7 +283,7 @@ int session__start_file(struct session *s, const char *path)
 	cgroup_log__start_file(&s->cgroups);
 	for (i = 0; i < s->maps.nr; i++)
 		s->maps.v[i].written = false;
-	return recording__create(path, &s->rec);
+	return forget_ended(s) ?: recording__create(path, &s->rec);
 }
 
 void session__release_kept(struct session *s)
@@ -236,6 +296,9 @@ void session__release_kept(struct session *s)
 	s->pending_comms = NULL;
 	free(s->exits);
 	s->exits = NULL;
+	free(s->ended);
+	s->ended = NULL;
+	s->nr_ended = s->alloc_ended = 0;
 	u64map__release(&s->held_comms);
 }
 
@@ -509,13 +572,25 @@ static uint32_t intern_offcpu(void *ctx, const uint64_t *frames, uint32_t nk, ui
 	return use_stack(ctx, frames, nk, nu, tgid, time_ns, &id) ? 0 : id;
 }
 
+/* A thread with an off-CPU row in a file after a switch: its name again. */
+static int name_offcpu(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid,
+		       const char *comm)
+{
+	struct session *s = ctx;
+
+	return u64map__find(&s->tid_comm, tid) ? 0 : session__note_comm(s, time_ns, tgid, tid, comm);
+}
+
 void session__offcpu_config(struct session *s, int start_fd, int sums_fd,
 			    struct offcpu_config *out)
 {
+	const struct record_opts *o = s->opts;
+
 	*out = (struct offcpu_config){
 		.start_fd = start_fd, .sums_fd = sums_fd, .nr_possible_cpus = s->nr_possible_cpus,
-		.thresh_ns = s->opts ? s->opts->off_cpu_thresh_ns : 0,
+		.thresh_ns = o ? o->off_cpu_thresh_ns : 0,
 		.intern = intern_offcpu, .ctx = s,
+		.keep_for_switch = o && (o->switch_bytes || o->switch_ns), .name = name_offcpu,
 	};
 }
 

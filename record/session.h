@@ -103,6 +103,14 @@ struct session {
 	struct u64map held_comms;	/* tgid -> rows of it in pending_comms */
 	struct exit_note *exits;	/* exited, not yet forgotten */
 	size_t nr_exits, alloc_exits;
+	/*
+	 * Processes with samples in this file that ended: their mappings
+	 * serve its capture, and are forgotten when the next file starts
+	 * (--switch-output), so that a recording of hours on a machine that
+	 * runs many short processes holds those of the live ones only.
+	 */
+	uint32_t *ended;
+	size_t nr_ended, alloc_ended;
 	uint64_t nr_commits;
 	uint64_t nr_maps_dropped, nr_comms_dropped;
 
@@ -147,6 +155,7 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
  * on in a new recording at path, forgetting what was stored in the
  * previous one, so that the new file gets again every stack, mapping,
  * comm row and symbol its own samples need. Stack ids start again at 1.
+ * The mappings and exec times of processes that ended are forgotten.
  * Prints; -errno.
  */
 int session__start_file(struct session *s, const char *path);

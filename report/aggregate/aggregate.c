@@ -47,6 +47,23 @@ void stack_agg__release(struct stack_agg *agg)
 	stack_agg__init(agg);
 }
 
+void stack_agg__compact(struct stack_agg *agg)
+{
+	struct agg_entry *e;
+
+	hashmap__release(&agg->index);
+	free(agg->rows);
+	agg->rows = NULL;
+	agg->nr_rows = agg->alloc_rows = 0;
+	if (agg->nr && agg->nr < agg->alloc) {
+		e = reallocarray(agg->entries, agg->nr, sizeof(*e));
+		if (e) {
+			agg->entries = e;
+			agg->alloc = agg->nr;
+		}
+	}
+}
+
 int stack_agg__intern_comm(struct stack_agg *agg, const char *comm, uint32_t *id)
 {
 	return strtab__intern(&agg->comms, comm, id);

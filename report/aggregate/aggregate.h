@@ -134,6 +134,13 @@ void stack_agg__init(struct stack_agg *agg);
 /* Frees everything the aggregate holds. Accepts NULL. */
 void stack_agg__release(struct stack_agg *agg);
 
+/*
+ * Frees what only loading needs (the key index and the comm rows), once
+ * the aggregate is complete: entries and thread names stay for the views;
+ * nothing may be added, found or walked after.
+ */
+void stack_agg__compact(struct stack_agg *agg);
+
 /* Interns a thread name (sanitising is the emitters' job). 0 or -ENOMEM. */
 int stack_agg__intern_comm(struct stack_agg *agg, const char *comm, uint32_t *id);
 

@@ -9,6 +9,7 @@ eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/dri
   ${CMAKE_SOURCE_DIR}/tests/fuzz/drive_report.c LIBS eprof_report)
 eprof_unit_test(test_report_views LIBS eprof_report)
 eprof_unit_test(test_symbol_merge LIBS eprof_report)
+eprof_unit_test(test_stack_store LIBS eprof_report)
 # test_cfi compares elf/cfi.c with readelf on libc and on three builds of a
 # workload: known_split (PIE) and cfi_exec, the same source linked as a
 # non-PIE ET_EXEC without frame pointers (its virtual addresses are not its
