@@ -9,7 +9,7 @@
 #ifndef EPROF_BPF_EVENTS_H
 #define EPROF_BPF_EVENTS_H
 
-#define EV_ABI_VERSION	3
+#define EV_ABI_VERSION	4
 #define EV_MAX_FRAMES	127	/* kernel.perf_event_max_stack default */
 #define EV_COMM_LEN	16	/* TASK_COMM_LEN */
 
@@ -17,6 +17,7 @@ enum ev_type {
 	EV_SAMPLE = 1,
 	EV_OFFCPU_STACK,	/* struct ev_offcpu_stack: a stack off-CPU records refer to */
 	EV_OFFCPU,		/* struct ev_offcpu: one long off-CPU interval */
+	EV_CGROUP,		/* struct ev_cgroup: a thread's cgroup, first seen or moved */
 };
 
 /* How a thread left the CPU (record --off-cpu). */
@@ -172,6 +173,19 @@ struct ev_offcpu {
 	__u32 tid;
 	__u32 cpu;		/* the CPU it left */
 	__u32 state;		/* enum ev_offcpu_state */
+};
+
+/*
+ * The cgroup (v2) a sampled or switched-out thread is in, sent before its
+ * sample only when the thread's cgroup differs from the last one sent for
+ * its tid (or none was): a change log, so no sample carries the id.
+ */
+struct ev_cgroup {
+	struct ev_hdr hdr;
+	__u64 time_ns;		/* of the sample or switch that saw it */
+	__u64 cgroup_id;	/* bpf_get_current_cgroup_id() */
+	__u32 tgid;
+	__u32 tid;
 };
 
 /* offcpu_sums key: short intervals summed per (thread, stack, state, CPU left). */

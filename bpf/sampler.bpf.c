@@ -122,6 +122,18 @@ struct {
 	__type(value, __u8);
 } offcpu_known SEC(".maps");
 
+/*
+ * The cgroup last sent for each tid (note_cgroup). LRU: a thread evicted
+ * here has its cgroup sent again with its next sample, and record/ keeps
+ * a row only when the cgroup differs from the one it has.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32);
+	__type(value, __u64);
+} thread_cgroup SEC(".maps");
+
 static __always_inline void stat_inc(__u32 which)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &which);
@@ -160,6 +172,33 @@ static __always_inline bool user_mode_tick(struct bpf_perf_event_data *ctx)
 #if defined(__TARGET_ARCH_x86)
 #include "unwind.bpf.h"
 #endif
+
+/*
+ * Sends the current thread's cgroup when it is not the one last sent for
+ * tid: once per thread, and again when it moves. Without ring-buffer room
+ * nothing is noted, so the thread's next sample tries again.
+ */
+static __always_inline void note_cgroup(__u32 tgid, __u32 tid, __u64 now)
+{
+	__u64 cg = bpf_get_current_cgroup_id(), *last;
+	struct ev_cgroup *e;
+
+	last = bpf_map_lookup_elem(&thread_cgroup, &tid);
+	if (last && *last == cg)
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return;
+	e->hdr.type = EV_CGROUP;
+	e->hdr.flags = 0;
+	e->hdr.size = sizeof(*e);
+	e->time_ns = now;
+	e->cgroup_id = cg;
+	e->tgid = tgid;
+	e->tid = tid;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	bpf_map_update_elem(&thread_cgroup, &tid, &cg, BPF_ANY);
+}
 
 SEC("perf_event")
 int on_cpu_clock(struct bpf_perf_event_data *ctx)
@@ -240,6 +279,7 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	if (size > sizeof(*sc))
 		return 0;
 	s->hdr.size = size;
+	note_cgroup(tgid, s->tid, s->time_ns);
 
 	flags = BPF_RB_NO_WAKEUP;	/* user space polls every 100 ms anyway */
 	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
@@ -495,6 +535,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		return 0;	/* the idle task, or a thread that will not run again */
 	if (filter_tgids && !bpf_map_lookup_elem(&targets, &ptgid))
 		return 0;
+	note_cgroup(ptgid, ptid, now);
 	start.start_ns = now;
 	start.tgid = ptgid;
 	start.cpu = bpf_get_smp_processor_id();

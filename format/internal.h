@@ -116,6 +116,12 @@ struct pending_ksyms {
 	size_t blob_len;
 };
 
+/* A cgroup name waiting for its commit (path owned). */
+struct pending_cgroup {
+	uint64_t id;
+	char *path;
+};
+
 struct pending_meta {
 	char *key;
 	char *value;
@@ -158,6 +164,10 @@ struct writer {
 	size_t nr_offcpu_sum, cap_offcpu_sum;
 	struct rec_offcpu_loss *offcpu_loss;
 	size_t nr_offcpu_loss, cap_offcpu_loss;
+	struct pending_cgroup *cgroups;
+	size_t nr_cgroups, cap_cgroups;
+	struct rec_thread_cgroup *thread_cgroups;
+	size_t nr_thread_cgroups, cap_thread_cgroups;
 	struct rec_unwind *unwind;	/* paths owned */
 	size_t nr_unwind, cap_unwind;
 	bool finished;
@@ -184,6 +194,7 @@ struct recording {
 	bool has_offcpu_tables;	/* v2 files written before off-CPU lack them */
 	bool has_mapping_chunks;	/* mapping_chunk, mapped_file: older v2 files lack them */
 	bool has_comm_chunks;	/* comm_chunk: older v2 files lack it */
+	bool has_cgroup_tables;		/* cgroup, thread_cgroup_chunk: older v2 files lack them */
 	uint64_t offcpu_thresh_ns;	/* meta off_cpu_thresh_ns; 0: no off-CPU data */
 	/*
 	 * What the metadata says that bounds the rest of the file, checked at
@@ -291,6 +302,19 @@ int rec_encode_comms(const struct rec_comm *c, size_t n, struct bytebuf *raw);
 int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size_t n);
 int rec_write_comms(struct recording *rec);
 int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx);
+
+/*
+ * format/cgroup.c. rec_write_cgroups() writes the buffered cgroup names
+ * and one thread_cgroup_chunk (printed errors); rec_clear_cgroups() forgets
+ * them after a commit (release: frees the arrays too). The codec pair is
+ * exposed for tests/fuzz/: rec_decode_thread_cgroups() decodes exactly n
+ * rows or returns -EBADMSG.
+ */
+int rec_write_cgroups(struct recording *rec);
+void rec_clear_cgroups(struct writer *w, bool release);
+int rec_encode_thread_cgroups(const struct rec_thread_cgroup *t, size_t n, struct bytebuf *raw);
+int rec_decode_thread_cgroups(const uint8_t *data, size_t len, struct rec_thread_cgroup *out,
+			      size_t n);
 
 /*
  * Decompresses column i of st (a BLOB of encoding enc, from row id of

@@ -525,6 +525,12 @@ static const char *const comm_checks[][2] = {
 	{ "comm_chunk", "SELECT id, nr_comms, encoding, data FROM comm_chunk" },
 };
 
+/* The cgroup tables: v2 files written before them have no cgroup data. */
+static const char *const cgroup_checks[][2] = {
+	{ "thread_cgroup_chunk", "SELECT id, nr_rows, encoding, data FROM thread_cgroup_chunk" },
+	{ "cgroup", "SELECT id, path FROM cgroup" },
+};
+
 /*
  * A group of v2 tables added after the first v2 files: absent as a whole
  * (*has false) when its first table is, else every table must have the
@@ -587,9 +593,12 @@ static int check_tables(struct recording *rec)
 	rc = rc ?: check_optional_tables(rec, mapping_checks,
 					 sizeof(mapping_checks) / sizeof(*mapping_checks),
 					 &rec->has_mapping_chunks);
-	return rc ?: check_optional_tables(rec, comm_checks,
-					   sizeof(comm_checks) / sizeof(*comm_checks),
-					   &rec->has_comm_chunks);
+	rc = rc ?: check_optional_tables(rec, comm_checks,
+					 sizeof(comm_checks) / sizeof(*comm_checks),
+					 &rec->has_comm_chunks);
+	return rc ?: check_optional_tables(rec, cgroup_checks,
+					   sizeof(cgroup_checks) / sizeof(*cgroup_checks),
+					   &rec->has_cgroup_tables);
 }
 
 /*

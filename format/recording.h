@@ -262,6 +262,28 @@ struct rec_offcpu_loss {
 	uint64_t lost_stacks;	/* intervals kept on an empty stack */
 };
 
+/*
+ * A cgroup v2 (format v2, table cgroup): its id, the inode number of its
+ * directory (what bpf_get_current_cgroup_id() gives), and its path from
+ * the cgroup2 mount ("/" for the root).
+ */
+struct rec_cgroup {
+	uint64_t id;		/* >= 1 */
+	const char *path;
+};
+
+/*
+ * Thread tid of process tgid ran in cgroup cgroup_id from time_ns on
+ * (table thread_cgroup_chunk): a change log, a row per thread first seen
+ * and per move. time_ns 0: since before the thread's first sample.
+ */
+struct rec_thread_cgroup {
+	uint64_t time_ns;
+	uint32_t tgid;
+	uint32_t tid;
+	uint64_t cgroup_id;	/* >= 1; the cgroup row names it, if any */
+};
+
 /* What the tick rows of one CPU say, in ticks. */
 struct tick_breakdown {
 	uint64_t expected;	/* enabled time over the period */
@@ -336,6 +358,9 @@ int recording__add_ksyms(struct recording *rec, const struct rec_ksym *syms, siz
 int recording__add_offcpu(struct recording *rec, const struct rec_offcpu *o);
 int recording__add_offcpu_sum(struct recording *rec, const struct rec_offcpu_sum *o);
 int recording__add_offcpu_loss(struct recording *rec, const struct rec_offcpu_loss *l);
+/* cgroup names and the threads' change log (format v2), buffered; bad values: -EINVAL. */
+int recording__add_cgroup(struct recording *rec, const struct rec_cgroup *c);
+int recording__add_thread_cgroup(struct recording *rec, const struct rec_thread_cgroup *t);
 /* Buffers unwind count rows (copied) for the next commit. */
 int recording__add_unwind(struct recording *rec, const struct rec_unwind *rows, size_t nr);
 
@@ -387,6 +412,8 @@ typedef int (*rec_jit_cut_fn)(void *ctx, const struct rec_jit_cut *c);
 typedef int (*rec_offcpu_fn)(void *ctx, const struct rec_offcpu *o);
 typedef int (*rec_offcpu_sum_fn)(void *ctx, const struct rec_offcpu_sum *o);
 typedef int (*rec_offcpu_loss_fn)(void *ctx, const struct rec_offcpu_loss *l);
+typedef int (*rec_cgroup_fn)(void *ctx, const struct rec_cgroup *c);
+typedef int (*rec_thread_cgroup_fn)(void *ctx, const struct rec_thread_cgroup *t);
 
 /* Samples in chunk order (time order within a chunk). Pointers in the
  * callback argument are valid only during the call. */
@@ -430,6 +457,16 @@ int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, 
 int recording__for_each_offcpu_loss(struct recording *rec, rec_offcpu_loss_fn fn, void *ctx);
 /* The off-CPU loss rows summed into *out (zeroed first; time and cpu stay 0). */
 int recording__offcpu_loss_total(struct recording *rec, struct rec_offcpu_loss *out);
+/*
+ * Whether the file can say which cgroup a sample ran in (format v2 with
+ * the cgroup tables); v1 and older v2 files: "not recorded".
+ */
+bool recording__has_cgroups(const struct recording *rec);
+/* The cgroup names by id; none without cgroup data. */
+int recording__for_each_cgroup(struct recording *rec, rec_cgroup_fn fn, void *ctx);
+/* The threads' cgroup rows in write order; none without cgroup data. */
+int recording__for_each_thread_cgroup(struct recording *rec, rec_thread_cgroup_fn fn,
+				      void *ctx);
 /* JIT maps cut by the recorder, by tgid; none in a v1 file. */
 int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx);
 

@@ -1060,6 +1060,7 @@ static void clear_pending(struct writer *w)
 	w->nr_mappings = w->nr_losses = w->nr_binaries = w->nr_ksyms = w->nr_meta = 0;
 	w->nr_ticks = 0;
 	w->nr_offcpu = w->nr_offcpu_sum = w->nr_offcpu_loss = 0;
+	rec_clear_cgroups(w, false);
 }
 
 void writer__release(struct writer *w)
@@ -1082,6 +1083,7 @@ void writer__release(struct writer *w)
 	free(w->offcpu);
 	free(w->offcpu_sum);
 	free(w->offcpu_loss);
+	rec_clear_cgroups(w, true);
 	idset__release(&w->stack_ids);
 	bytebuf__release(&w->stack_prefix);
 	bytebuf__release(&w->stack_prefix_next);
@@ -1105,6 +1107,7 @@ static int commit(struct recording *rec, bool finishing)
 	err = err ?: write_blobs(rec);
 	err = err ?: write_unwind(rec);
 	err = err ?: write_offcpu(rec);
+	err = err ?: rec_write_cgroups(rec);
 	err = err ?: write_meta(rec, finishing);
 	if (!err) {
 		rc = sqlite3_exec(rec->db, "COMMIT", NULL, NULL, NULL);

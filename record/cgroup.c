@@ -10,18 +10,28 @@
  * tick of every task, would pay for the ticks it drops. cgroup v2 only:
  * that is where perf_event is on a current system (and v1's perf_event
  * hierarchy is rarely mounted).
+ *
+ * The cgroup log (cgroup_log__*) names the cgroups samples ran in. The BPF
+ * side gives ids, the inode numbers of the cgroup directories; a cgroup v2
+ * file system hands out a directory by its id (open_by_handle_at with a
+ * kernfs file handle, as the kernel's exportfs support for cgroupfs
+ * intends), and /proc/self/fd gives its path: one lookup per cgroup, with
+ * no walk of the tree. A cgroup removed before the lookup stays unnamed.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "format/recording.h"
 #include "record/cgroup.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 #define CGROUP2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC, linux/magic.h */
 
@@ -79,4 +89,169 @@ int cgroup__open(const char *path)
 		return -ENOTDIR;
 	}
 	return fd;
+}
+
+/* --- the cgroup log ----------------------------------------------------------- */
+
+#define FILEID_KERNFS	0xfe	/* include/linux/exportfs.h: a kernfs node by its 64-bit id */
+
+void cgroup_log__init(struct cgroup_log *cl)
+{
+	char mnt[PATH_MAX];
+
+	memset(cl, 0, sizeof(*cl));
+	cl->mnt_fd = -1;
+	if (cgroup2_mount(mnt, sizeof(mnt)))
+		return;		/* cgroup v1 only: ids stay unnamed ("cgroup:ID") */
+	cl->mnt = strdup(mnt);
+	if (cl->mnt)
+		cl->mnt_fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+void cgroup_log__release(struct cgroup_log *cl)
+{
+	size_t i;
+
+	u64map__release(&cl->known);
+	u64map__release(&cl->written);
+	u64map__release(&cl->named);
+	u64map__release(&cl->named_here);
+	for (i = 0; i < cl->nr_paths; i++)
+		free(cl->paths[i]);
+	free(cl->paths);
+	free(cl->mnt);
+	if (cl->mnt && cl->mnt_fd >= 0)	/* a zeroed log holds no fd */
+		close(cl->mnt_fd);
+	memset(cl, 0, sizeof(*cl));
+	cl->mnt_fd = -1;
+}
+
+void cgroup_log__start_file(struct cgroup_log *cl)
+{
+	u64map__release(&cl->written);
+	u64map__release(&cl->named_here);
+}
+
+/* The path of cgroup id below the mount ("/": its root) into buf; -errno when gone. */
+static int lookup_path(const struct cgroup_log *cl, uint64_t id, char *buf, size_t size)
+{
+	char raw[sizeof(struct file_handle) + sizeof(id)] __attribute__((aligned(8)));
+	struct file_handle *fh = (struct file_handle *)raw;
+	char link[64], full[PATH_MAX];
+	static const char deleted[] = " (deleted)";
+	size_t m, n;
+	ssize_t got;
+	int fd;
+
+	if (cl->mnt_fd < 0)
+		return -ENOENT;
+	fh->handle_bytes = sizeof(id);
+	fh->handle_type = FILEID_KERNFS;
+	memcpy(fh->f_handle, &id, sizeof(id));
+	fd = open_by_handle_at(cl->mnt_fd, fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;		/* ESTALE: removed */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	got = readlink(link, full, sizeof(full) - 1);
+	close(fd);
+	if (got < 0)
+		return -errno;
+	n = (size_t)got;
+	full[n] = '\0';
+	m = strlen(cl->mnt);
+	if (n >= sizeof(deleted) - 1 && !strcmp(full + n - (sizeof(deleted) - 1), deleted))
+		return -ENOENT;	/* removed while we looked */
+	if (strncmp(full, cl->mnt, m) || (full[m] && full[m] != '/'))
+		return -ENOENT;	/* outside the mount we know (another namespace) */
+	if ((size_t)snprintf(buf, size, "%s", full[m] ? full + m : "/") >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Adds the name row of cgroup id to this file, the first time it needs it. */
+static int name_cgroup(struct cgroup_log *cl, struct recording *rec, uint64_t id)
+{
+	struct rec_cgroup c = { .id = id };
+	char path[PATH_MAX];
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	err = u64map__upsert(&cl->named_here, id, 1, &slot, &added);
+	if (err || !added)
+		return err;
+	slot = u64map__find(&cl->named, id);
+	if (!slot) {
+		uint64_t idx = 0;
+
+		if (!lookup_path(cl, id, path, sizeof(path))) {
+			if (vec__grow(&cl->paths, &cl->alloc_paths, cl->nr_paths + 1,
+				      sizeof(*cl->paths)))
+				return -ENOMEM;
+			cl->paths[cl->nr_paths] = strdup(path);
+			if (!cl->paths[cl->nr_paths])
+				return -ENOMEM;
+			idx = ++cl->nr_paths;
+		} else {
+			cl->nr_vanished++;
+		}
+		err = u64map__upsert(&cl->named, id, idx, &slot, &added);
+		if (err)
+			return err;
+	}
+	if (!*slot || id > INT64_MAX)
+		return 0;	/* vanished: reports say "cgroup:ID" */
+	c.path = cl->paths[*slot - 1];
+	return recording__add_cgroup(rec, &c);
+}
+
+static int add_row(struct cgroup_log *cl, struct recording *rec, uint64_t time_ns,
+		   uint32_t tgid, uint32_t tid, uint64_t id)
+{
+	struct rec_thread_cgroup t = { .tgid = tgid, .tid = tid, .cgroup_id = id };
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	err = u64map__upsert(&cl->written, tid, id, &slot, &added);
+	if (err)
+		return pr_errno(err, "cannot keep the threads' cgroups");
+	if (!added && *slot == id)
+		return 0;
+	*slot = id;
+	/* a thread's first row in a file covers its samples from the file's start */
+	t.time_ns = added ? 0 : time_ns;
+	err = name_cgroup(cl, rec, id);
+	if (err == -ENOMEM)
+		return pr_errno(err, "cannot keep the cgroups' names");
+	if (err)
+		return err;
+	cl->nr_rows++;
+	return recording__add_thread_cgroup(rec, &t);
+}
+
+int cgroup_log__note(struct cgroup_log *cl, struct recording *rec, uint64_t time_ns,
+		     uint32_t tgid, uint32_t tid, uint64_t id)
+{
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	if (!id)
+		return 0;	/* no cgroup: nothing to say */
+	err = u64map__upsert(&cl->known, tid, id, &slot, &added);
+	if (err)
+		return pr_errno(err, "cannot keep the threads' cgroups");
+	*slot = id;
+	return add_row(cl, rec, time_ns, tgid, tid, id);
+}
+
+int cgroup_log__seen(struct cgroup_log *cl, struct recording *rec, uint32_t tgid, uint32_t tid)
+{
+	const uint64_t *id;
+
+	if (u64map__find(&cl->written, tid))
+		return 0;
+	id = u64map__find(&cl->known, tid);
+	return id ? add_row(cl, rec, 0, tgid, tid, *id) : 0;
 }

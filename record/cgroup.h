@@ -6,6 +6,13 @@
 #ifndef EPROF_RECORD_CGROUP_H
 #define EPROF_RECORD_CGROUP_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/hashmap.h"
+
+struct recording;
+
 /*
  * Opens the cgroup v2 directory path: absolute, or relative to the
  * cgroup2 mount (/sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid
@@ -14,5 +21,47 @@
  * message saying what to give instead.
  */
 int cgroup__open(const char *path);
+
+/*
+ * Which cgroup each sampled thread is in, as the recording stores it: a
+ * change log (format's thread_cgroup rows), and each cgroup's path, named
+ * at record time because a cgroup is gone once its tasks are. The BPF
+ * sampler sends a thread's cgroup id only when it differs from the last one
+ * it sent (EV_CGROUP); this keeps what the current file has, so that a
+ * file started by --switch-output gets its threads' rows again.
+ */
+struct cgroup_log {
+	struct u64map known;		/* tid -> cgroup id last heard (across files) */
+	struct u64map written;		/* tid -> cgroup id of its last row in this file */
+	struct u64map named;		/* cgroup id -> 1 + index into paths; 0: vanished */
+	char **paths;
+	size_t nr_paths, alloc_paths;
+	struct u64map named_here;	/* cgroup ids with a name row in this file */
+	int mnt_fd;			/* the cgroup2 mount (open_by_handle_at), -1: none */
+	char *mnt;			/* its path */
+	uint64_t nr_rows, nr_vanished;
+};
+
+/* Finds the cgroup2 mount (none is not an error: ids stay unnamed). */
+void cgroup_log__init(struct cgroup_log *cl);
+void cgroup_log__release(struct cgroup_log *cl);
+
+/*
+ * Thread tid of process tgid was in cgroup id at time_ns (an EV_CGROUP):
+ * adds a row to rec when that is news for this file, and the cgroup's name
+ * the first time the file uses it. Prints; -ENOMEM or the writer's error.
+ */
+int cgroup_log__note(struct cgroup_log *cl, struct recording *rec, uint64_t time_ns,
+		     uint32_t tgid, uint32_t tid, uint64_t id);
+
+/*
+ * A sample or interval of thread tid: when the file has no row for it yet
+ * but an earlier file had (the sampler sends nothing while the cgroup stays
+ * the same), adds one. Cheap when there is nothing to do.
+ */
+int cgroup_log__seen(struct cgroup_log *cl, struct recording *rec, uint32_t tgid, uint32_t tid);
+
+/* A new file (record --switch-output): it has no rows and no names yet. */
+void cgroup_log__start_file(struct cgroup_log *cl);
 
 #endif

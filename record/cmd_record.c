@@ -208,7 +208,171 @@ static int parse_switch_output(const char *arg, struct record_opts *o)
 	return -EINVAL;
 }
 
-/* Returns 0, or EXIT_USAGE after the message. */
+/* What parse_options() learns along the way, beside struct record_opts. */
+struct option_state {
+	const char *cpu_list;		/* -C, --cpu */
+	bool all;			/* -a */
+	bool thresh_given;		/* --off-cpu-thresh */
+};
+
+/* One option c with its value arg. 0, -1 after --help, or EXIT_USAGE after the message. */
+static int take_option(struct record_opts *o, struct option_state *st, int c, const char *arg)
+{
+	uint64_t thresh_us;
+
+	switch (c) {
+	case 'F':
+		if (parse_u64(arg, 1, 100000, &o->freq))
+			return usage_error("invalid frequency '%s' (expected 1 to 100000 Hz)", arg);
+		break;
+	case 'o':
+		if (!*arg)
+			return usage_error("the output file name is empty");
+		o->output = arg;
+		break;
+	case 'd':
+		if (parse_seconds_ns(arg, &o->duration_ns) || !o->duration_ns)
+			return usage_error("invalid duration '%s' (expected seconds, e.g. 2.5)", arg);
+		break;
+	case 'p':
+		free(o->pids);
+		o->pids = NULL;
+		if (parse_u32_list(arg, 0x3fffffff, &o->pids, &o->nr_pids) || !o->nr_pids ||
+		    o->pids[0] == 0)
+			return usage_error("invalid pid list '%s' (expected PID[,PID...])", arg);
+		break;
+	case 'a':
+		st->all = true;
+		break;
+	case 'v':
+		log_set_level(log_get_level() < LOG_INFO ? LOG_INFO : LOG_DEBUG);
+		break;
+	case 'C':
+		st->cpu_list = arg;
+		break;
+	case 'D':
+		o->debuginfo = true;
+		break;
+	case 'G':
+		if (!*arg)
+			return usage_error("the cgroup path is empty");
+		o->cgroup = arg;
+		break;
+	case 'W':
+		if (parse_switch_output(arg, o))
+			return usage_error("invalid --switch-output '%s' (expected a size such as "
+					   "100M or 2G, or a time such as 30s, 10m or 1h)", arg);
+		break;
+	case 'K':
+		if (!strcmp(arg, "dwarf"))
+			o->call_graph = CALL_GRAPH_DWARF;
+		else if (!strcmp(arg, "fp"))
+			o->call_graph = CALL_GRAPH_FP;
+		else
+			return usage_error("invalid call-graph mode '%s' (expected dwarf or fp)",
+					   arg);
+		break;
+	case 'e':
+		/*
+		 * perf's spelling, for its users. Modifiers (:u, :k) are refused
+		 * rather than half-honoured: report's --user-only and
+		 * --kernel-only keep one half of each stack.
+		 */
+		if (strcmp(arg, "cpu-clock"))
+			return usage_error("event '%s' is not supported: eprof samples 'cpu-clock' "
+					   "only (user and kernel stacks; report --user-only keeps "
+					   "the user half)", arg);
+		break;
+	case 'g':
+		break;		/* perf's "record stacks": eprof always does */
+	case 'I':
+		o->no_inherit = true;
+		break;
+	case 'q':
+		/* errors and warnings only: notices such as "kept the previous recording" too */
+		o->quiet = true;
+		if (log_get_level() == LOG_NOTICE)
+			log_set_level(LOG_WARN);
+		break;
+	case 'O':
+		o->off_cpu = true;
+		break;
+	case 'T':
+		if (parse_u64(arg, 1, 3600000000ull, &thresh_us))
+			return usage_error("invalid off-CPU threshold '%s' (expected 1 to "
+					   "3600000000 microseconds)", arg);
+		o->off_cpu_thresh_ns = thresh_us * 1000;
+		st->thresh_given = true;
+		break;
+	case 'h':
+		print_help(stdout);
+		return -1;
+	default:
+		return usage_error("unknown option '%s' (see 'eprof record --help')", arg);
+	}
+	return 0;
+}
+
+/* -a, -p or -- CMD (argv[first ..]), exactly one. 0, or EXIT_USAGE after the message. */
+static int pick_target(struct record_opts *o, const struct option_state *st, char **argv,
+		       int first, int argc)
+{
+	bool all = st->all || o->cgroup;
+	int nmodes;
+
+	if (st->thresh_given && !o->off_cpu)
+		return usage_error("--off-cpu-thresh needs --off-cpu");
+	if ((o->switch_bytes || o->switch_ns) && o->off_cpu)
+		return usage_error("--switch-output does not go with --off-cpu yet");
+	if (o->cgroup && (o->pids || first < argc))
+		return usage_error("--cgroup samples a cgroup's tasks on every CPU: give it alone "
+				   "or with -a, not with -p or a command");
+	nmodes = all + (o->pids != NULL) + (first < argc);
+	if (nmodes == 0)
+		return usage_error("nothing to record: give -a, -p PID or -- CMD");
+	if (nmodes > 1)
+		return usage_error("give only one of -a, -p PID and -- CMD");
+	if (all) {
+		o->mode = TARGET_ALL;
+		o->target_desc = o->cgroup ? join_args("--cgroup", (char **)&o->cgroup, 1)
+					   : strdup("-a");
+	} else if (o->pids) {
+		o->mode = TARGET_PIDS;
+		o->target_desc = pid_list_desc(o->pids, o->nr_pids);
+	} else {
+		o->mode = TARGET_CMD;
+		o->cmd = argv + first;
+		o->target_desc = join_args("--", argv + first, argc - first);
+	}
+	return 0;
+}
+
+/* --cpu LIST, each CPU online, or every online CPU. 0, or EXIT_USAGE after the message. */
+static int pick_cpus(struct record_opts *o, const char *cpu_list, const uint32_t *online,
+		     size_t nr_online)
+{
+	size_t i, j;
+
+	if (!cpu_list) {
+		o->cpus = malloc(nr_online * sizeof(*o->cpus));
+		if (!o->cpus)
+			return usage_error("out of memory");
+		memcpy(o->cpus, online, nr_online * sizeof(*o->cpus));
+		o->nr_cpus = nr_online;
+		return 0;
+	}
+	if (parse_u32_list(cpu_list, 65535, &o->cpus, &o->nr_cpus) || !o->nr_cpus)
+		return usage_error("invalid CPU list '%s' (expected e.g. 0-3,8)", cpu_list);
+	for (i = 0; i < o->nr_cpus; i++) {
+		for (j = 0; j < nr_online && online[j] != o->cpus[i]; j++)
+			;
+		if (j == nr_online)
+			return usage_error("CPU %u is not online", o->cpus[i]);
+	}
+	return 0;
+}
+
+/* Returns 0, -1 after --help, or EXIT_USAGE after the message. */
 static int parse_options(int argc, char **argv, struct record_opts *o, const uint32_t *online,
 			 size_t nr_online)
 {
@@ -226,11 +390,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "off-cpu-thresh", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cpu_list = NULL;
-	uint64_t thresh_us;
-	bool all = false, thresh_given = false;
-	size_t i, j;
-	int c, nmodes;
+	struct option_state st = { NULL, false, false };
+	int c, err;
 
 	o->freq = 99;
 	o->call_graph = CALL_GRAPH_DWARF;
@@ -240,146 +401,15 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:F:o:d:p:avhC:e:gqG:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			if (parse_u64(optarg, 1, 100000, &o->freq))
-				return usage_error("invalid frequency '%s' (expected 1 to 100000 Hz)",
-						   optarg);
-			break;
-		case 'o':
-			if (!*optarg)
-				return usage_error("the output file name is empty");
-			o->output = optarg;
-			break;
-		case 'd':
-			if (parse_seconds_ns(optarg, &o->duration_ns) || !o->duration_ns)
-				return usage_error("invalid duration '%s' (expected seconds, e.g. 2.5)",
-						   optarg);
-			break;
-		case 'p':
-			free(o->pids);
-			o->pids = NULL;
-			if (parse_u32_list(optarg, 0x3fffffff, &o->pids, &o->nr_pids) ||
-			    !o->nr_pids || o->pids[0] == 0)
-				return usage_error("invalid pid list '%s' (expected PID[,PID...])",
-						   optarg);
-			break;
-		case 'a':
-			all = true;
-			break;
-		case 'v':
-			log_set_level(log_get_level() < LOG_INFO ? LOG_INFO : LOG_DEBUG);
-			break;
-		case 'C':
-			cpu_list = optarg;
-			break;
-		case 'D':
-			o->debuginfo = true;
-			break;
-		case 'G':
-			if (!*optarg)
-				return usage_error("the cgroup path is empty");
-			o->cgroup = optarg;
-			break;
-		case 'W':
-			if (parse_switch_output(optarg, o))
-				return usage_error("invalid --switch-output '%s' (expected a size such "
-						   "as 100M or 2G, or a time such as 30s, 10m or "
-						   "1h)", optarg);
-			break;
-		case 'K':
-			if (!strcmp(optarg, "dwarf"))
-				o->call_graph = CALL_GRAPH_DWARF;
-			else if (!strcmp(optarg, "fp"))
-				o->call_graph = CALL_GRAPH_FP;
-			else
-				return usage_error("invalid call-graph mode '%s' (expected dwarf or fp)",
-						   optarg);
-			break;
-		case 'e':
-			/*
-			 * perf's spelling, for its users. Modifiers (:u, :k) are
-			 * refused rather than half-honoured: report's --user-only
-			 * and --kernel-only keep one half of each stack.
-			 */
-			if (strcmp(optarg, "cpu-clock"))
-				return usage_error("event '%s' is not supported: eprof samples "
-						   "'cpu-clock' only (user and kernel stacks; "
-						   "report --user-only keeps the user half)", optarg);
-			break;
-		case 'g':
-			break;		/* perf's "record stacks": eprof always does */
-		case 'I':
-			o->no_inherit = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'O':
-			o->off_cpu = true;
-			break;
-		case 'T':
-			if (parse_u64(optarg, 1, 3600000000ull, &thresh_us))
-				return usage_error("invalid off-CPU threshold '%s' (expected 1 to "
-						   "3600000000 microseconds)", optarg);
-			o->off_cpu_thresh_ns = thresh_us * 1000;
-			thresh_given = true;
-			break;
-		case 'h':
-			print_help(stdout);
-			return -1;
-		case ':':
+		if (c == ':')
 			return usage_error("option '%s' needs a value (see 'eprof record --help')",
 					   argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s' (see 'eprof record --help')",
-					   argv[optind - 1]);
-		}
+		err = take_option(o, &st, c, c == '?' ? argv[optind - 1] : optarg);
+		if (err)
+			return err;
 	}
-	if (thresh_given && !o->off_cpu)
-		return usage_error("--off-cpu-thresh needs --off-cpu");
-	if ((o->switch_bytes || o->switch_ns) && o->off_cpu)
-		return usage_error("--switch-output does not go with --off-cpu yet");
-	if (o->cgroup && (o->pids || optind < argc))
-		return usage_error("--cgroup samples a cgroup's tasks on every CPU: give it alone "
-				   "or with -a, not with -p or a command");
-	if (o->cgroup)
-		all = true;
-	nmodes = all + (o->pids != NULL) + (optind < argc);
-	if (nmodes == 0)
-		return usage_error("nothing to record: give -a, -p PID or -- CMD");
-	if (nmodes > 1)
-		return usage_error("give only one of -a, -p PID and -- CMD");
-	if (all) {
-		o->mode = TARGET_ALL;
-		o->target_desc = o->cgroup ? join_args("--cgroup", (char **)&o->cgroup, 1)
-					   : strdup("-a");
-	} else if (o->pids) {
-		o->mode = TARGET_PIDS;
-		o->target_desc = pid_list_desc(o->pids, o->nr_pids);
-	} else {
-		o->mode = TARGET_CMD;
-		o->cmd = argv + optind;
-		o->target_desc = join_args("--", argv + optind, argc - optind);
-	}
-
-	if (cpu_list) {
-		if (parse_u32_list(cpu_list, 65535, &o->cpus, &o->nr_cpus) || !o->nr_cpus)
-			return usage_error("invalid CPU list '%s' (expected e.g. 0-3,8)", cpu_list);
-		for (i = 0; i < o->nr_cpus; i++) {
-			for (j = 0; j < nr_online && online[j] != o->cpus[i]; j++)
-				;
-			if (j == nr_online)
-				return usage_error("CPU %u is not online", o->cpus[i]);
-		}
-	} else {
-		o->cpus = malloc(nr_online * sizeof(*o->cpus));
-		if (!o->cpus)
-			return usage_error("out of memory");
-		memcpy(o->cpus, online, nr_online * sizeof(*o->cpus));
-		o->nr_cpus = nr_online;
-	}
-	return 0;
+	err = pick_target(o, &st, argv, optind, argc);
+	return err ? err : pick_cpus(o, st.cpu_list, online, nr_online);
 }
 
 /* CAP_PERFMON (38) and CAP_BPF (39) in the effective set, or root. */
@@ -802,18 +832,7 @@ static int switch_output(struct session *s, struct rotation *r)
 		return err;
 	if (asprintf(&name, "%s.%04u", r->base, r->seq + 1) < 0)
 		return pr_errno(-ENOMEM, "cannot name the next file");
-	recording__close(s->rec);
-	s->rec = NULL;
-	capture__free(s->capture);
-	jitmaps__free(s->jitmaps);
-	s->capture = capture__new();
-	s->jitmaps = jitmaps__new();
-	if (!s->capture || !s->jitmaps) {
-		free(name);
-		return pr_errno(-ENOMEM, "cannot start the next file");
-	}
-	session__start_file(s);
-	err = recording__create(name, &s->rec);
+	err = session__start_file(s, name);
 	if (err) {
 		free(name);
 		return err;
@@ -1225,6 +1244,71 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	return err;
 }
 
+/*
+ * What can fail before anything is created, so that a failure changes
+ * nothing: privileges, BTF, and -- CMD runnable (a typo in it must not move
+ * an old recording aside). EXIT_OK, or the exit status after the message.
+ */
+static int preflight(const struct record_opts *o)
+{
+	int err;
+
+	if (!has_privileges()) {
+		pr_err("recording needs BPF and perf privileges (run as root, or grant CAP_BPF and "
+		       "CAP_PERFMON)");
+		return EXIT_FAIL;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		pr_err("this kernel has no BTF ('/sys/kernel/btf/vmlinux' is missing): eprof needs "
+		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+		return EXIT_FAIL;
+	}
+	if (o->mode == TARGET_CMD) {
+		err = target__check_cmd(o->cmd[0]);
+		if (err)
+			return err == -ENOENT ? 127 : 126;	/* the shell's statuses */
+	}
+	return EXIT_OK;
+}
+
+/* The -v lines about what was stored, then the summary line (not with -q). */
+static void print_end(const struct session *s, const struct capture_stats *cst,
+		      uint64_t elapsed_ns)
+{
+	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
+		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "
+		"forgotten), %llu truncated stacks, %llu side-band records lost", cst->binaries,
+		cst->symbols, cst->missing, cst->ksyms, s->stacks.nr,
+		(unsigned long long)s->maps.nr_written, (unsigned long long)s->nr_maps_dropped,
+		(unsigned long long)s->total_truncated,
+		(unsigned long long)s->total_lost_sideband);
+	if (s->opts->debuginfo)
+		pr_info("embedded the DWARF of %zu binaries (%.1f MB before compression)",
+			cst->dwarf_files, (double)cst->dwarf_bytes / 1e6);
+	if (!s->opts->quiet)
+		print_summary(s, elapsed_ns);
+}
+
+/*
+ * -- CMD at the end: killed at its gate if it never started; else, stopped
+ * by a signal or -d, ended too, as perf does. Returns the exit status: the
+ * command's own when the recording went well.
+ */
+static int end_command(struct target *t, bool started, int status)
+{
+	if (!started) {
+		target__abort_child(t);
+		return status;
+	}
+	target__try_reap(t);
+	target__stop_child(t);
+	if (status == EXIT_OK && t->child_reaped)
+		return child_exit_status(t);
+	if (status == EXIT_OK && stop_signal)
+		return 128 + stop_signal;
+	return status;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts opts;
@@ -1265,24 +1349,10 @@ int cmd_record(int argc, char **argv)
 		pr_errno(-ENOMEM, "cannot start recording");
 		goto out;
 	}
-	if (!has_privileges()) {
-		pr_err("recording needs BPF and perf privileges (run as root, or grant CAP_BPF and "
-		       "CAP_PERFMON)");
+	status = preflight(&opts);
+	if (status != EXIT_OK)
 		goto out;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		pr_err("this kernel has no BTF ('/sys/kernel/btf/vmlinux' is missing): eprof needs "
-		       "a kernel built with CONFIG_DEBUG_INFO_BTF=y");
-		goto out;
-	}
-	/* before the file exists: a typo in -- CMD must not move an old recording aside */
-	if (opts.mode == TARGET_CMD) {
-		err = target__check_cmd(opts.cmd[0]);
-		if (err) {
-			status = err == -ENOENT ? 127 : 126;
-			goto out;
-		}
-	}
+	status = EXIT_FAIL;
 	libbpf_set_print(libbpf_print);
 	if (install_signals())
 		goto out;
@@ -1345,33 +1415,11 @@ int cmd_record(int argc, char **argv)
 	/* --switch-output never leaves a file without samples: the end came right after a switch */
 	if (rot.seq && s.nr_samples == rot.file_first_sample && !unlink(opts.output))
 		pr_info("'%s' got no samples before the end: removed", opts.output);
-	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
-		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "
-		"forgotten), %llu truncated stacks, %llu side-band records lost", cst.binaries,
-		cst.symbols, cst.missing, cst.ksyms, s.stacks.nr,
-		(unsigned long long)s.maps.nr_written, (unsigned long long)s.nr_maps_dropped,
-		(unsigned long long)s.total_truncated,
-		(unsigned long long)s.total_lost_sideband);
-	if (opts.debuginfo)
-		pr_info("embedded the DWARF of %zu binaries (%.1f MB before compression)",
-			cst.dwarf_files, (double)cst.dwarf_bytes / 1e6);
-	if (!opts.quiet)
-		print_summary(&s, end_ns - start_ns);
+	print_end(&s, &cst, end_ns - start_ns);
 	status = EXIT_OK;
 out:
-	if (opts.mode == TARGET_CMD && t.child) {
-		if (!started) {
-			target__abort_child(&t);
-		} else {
-			/* Stopped by a signal or -d: end the command too, as perf does. */
-			target__try_reap(&t);
-			target__stop_child(&t);
-			if (status == EXIT_OK && t.child_reaped)
-				status = child_exit_status(&t);
-			else if (status == EXIT_OK && stop_signal)
-				status = 128 + stop_signal;
-		}
-	}
+	if (opts.mode == TARGET_CMD && t.child)
+		status = end_command(&t, started, status);
 	close_all(&s);
 	pr_debug("released at %.3f s", (now_ns() - entry_ns) / 1e9);
 	free(rot.name);		/* opts.output points to it */

@@ -20,17 +20,12 @@ int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m)
 	if (vec__grow(&t->v, &t->alloc, t->nr + 1, sizeof(*t->v)))
 		return pr_errno(-ENOMEM, "cannot keep mappings");
 	k = &t->v[t->nr];
-	k->path = strdup(m->path);
+	*k = (struct mapping){ .time_ns = m->time_ns, .start = m->start, .end = m->end,
+			       .pgoff = m->pgoff, .tgid = m->tgid,
+			       .build_id_len = m->build_id_len, .path = strdup(m->path) };
 	if (!k->path)
 		return pr_errno(-ENOMEM, "cannot keep mappings");
-	k->time_ns = m->time_ns;
-	k->start = m->start;
-	k->end = m->end;
-	k->pgoff = m->pgoff;
-	k->tgid = m->tgid;
-	k->build_id_len = m->build_id_len;
 	memcpy(k->build_id, m->build_id, sizeof(k->build_id));
-	k->written = false;
 	t->nr++;
 	t->dirty = true;
 	return 0;

@@ -40,7 +40,8 @@ _Static_assert(sizeof(struct ev_hdr) == 8, "ev_hdr changed: bump EV_ABI_VERSION"
 _Static_assert(sizeof(struct ev_sample) == 56, "ev_sample changed: bump EV_ABI_VERSION");
 _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample frames moved");
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
-_Static_assert(EV_ABI_VERSION == 3, "record/ reads ABI v3");
+_Static_assert(sizeof(struct ev_cgroup) == 32, "ev_cgroup changed: bump EV_ABI_VERSION");
+_Static_assert(EV_ABI_VERSION == 4, "record/ reads ABI v4");
 _Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "unwind maps changed");
 
 /* on_record's return when the consumer's budget is spent: stops libbpf's loop. */
@@ -123,6 +124,10 @@ static int take_record(struct sampler *sp, const void *data, size_t size)
 	else if (h->type == EV_OFFCPU && off_cpu && size == sizeof(*oi) && oi->duration_ns &&
 		 oi->state < EV_OFFCPU_STATES)
 		err = k->offcpu(k->ctx, oi);
+	else if (h->type == EV_CGROUP && k->cgroup && size == sizeof(struct ev_cgroup) &&
+		 ((const struct ev_cgroup *)data)->tid <= REC_MAX_PID &&
+		 ((const struct ev_cgroup *)data)->tgid <= REC_MAX_PID)
+		err = k->cgroup(k->ctx, data);
 	else
 		sp->nr_malformed++;
 	if (err && !sp->err)

@@ -15,6 +15,7 @@
 struct ev_sample;
 struct ev_offcpu_stack;
 struct ev_offcpu;
+struct ev_cgroup;
 struct sampler;
 
 /* What the sampler is set up for (from the record options). */
@@ -38,6 +39,7 @@ struct sampler_sink {
 	int (*sample)(void *ctx, const struct ev_sample *e);
 	int (*offcpu_stack)(void *ctx, const struct ev_offcpu_stack *e);
 	int (*offcpu)(void *ctx, const struct ev_offcpu *e);
+	int (*cgroup)(void *ctx, const struct ev_cgroup *e);	/* NULL: ignored */
 	void *ctx;
 };
 

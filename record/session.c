@@ -203,17 +203,27 @@ out:
 	return err;
 }
 
-void session__start_file(struct session *s)
+int session__start_file(struct session *s, const char *path)
 {
 	size_t i;
 
+	recording__close(s->rec);
+	s->rec = NULL;
+	capture__free(s->capture);
+	jitmaps__free(s->jitmaps);
+	s->capture = capture__new();
+	s->jitmaps = jitmaps__new();
+	if (!s->capture || !s->jitmaps)
+		return pr_errno(-ENOMEM, "cannot start the next file");
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
 	u64map__release(&s->procs);
 	u64map__release(&s->tid_comm);
 	s->nr_comms = 0;
+	cgroup_log__start_file(&s->cgroups);
 	for (i = 0; i < s->maps.nr; i++)
 		s->maps.v[i].written = false;
+	return recording__create(path, &s->rec);
 }
 
 void session__release_kept(struct session *s)
@@ -436,6 +446,8 @@ static int on_sample(void *ctx, const struct ev_sample *e)
 		return err;
 	/* Idle tasks share tid 0 but are "swapper/N" per CPU: one name, as perf shows it. */
 	err = session__note_comm(s, e->time_ns, e->tgid, e->tid, e->tid ? e->comm : "swapper");
+	if (!err)
+		err = cgroup_log__seen(&s->cgroups, s->rec, e->tgid, e->tid);
 	if (err)
 		return err;
 	rs.time_ns = e->time_ns;
@@ -464,14 +476,27 @@ static int on_offcpu_stack(void *ctx, const struct ev_offcpu_stack *e)
 static int on_offcpu(void *ctx, const struct ev_offcpu *e)
 {
 	struct session *s = ctx;
+	int err;
 
-	return s->offcpu ? offcpu__on_interval(s->offcpu, s->rec, e) : 0;
+	if (!s->offcpu)
+		return 0;
+	err = cgroup_log__seen(&s->cgroups, s->rec, e->tgid, e->tid);
+	return err ? err : offcpu__on_interval(s->offcpu, s->rec, e);
+}
+
+/* A thread's cgroup, first seen or moved: the cgroup log decides what the file gets. */
+static int on_cgroup(void *ctx, const struct ev_cgroup *e)
+{
+	struct session *s = ctx;
+
+	return cgroup_log__note(&s->cgroups, s->rec, e->time_ns, e->tgid, e->tid, e->cgroup_id);
 }
 
 void session__sampler_sink(struct session *s, struct sampler_sink *out)
 {
 	*out = (struct sampler_sink){
-		.sample = on_sample, .offcpu_stack = on_offcpu_stack, .offcpu = on_offcpu, .ctx = s,
+		.sample = on_sample, .offcpu_stack = on_offcpu_stack, .offcpu = on_offcpu,
+		.cgroup = on_cgroup, .ctx = s,
 	};
 }
 
@@ -587,6 +612,7 @@ void session__capture_source(struct session *s, struct capture_source *out)
 int session__init(struct session *s, const struct record_opts *opts, int nr_possible_cpus)
 {
 	memset(s, 0, sizeof(*s));
+	cgroup_log__init(&s->cgroups);
 	s->opts = opts;
 	s->nr_possible_cpus = nr_possible_cpus;
 	s->lost_sideband = calloc((size_t)nr_possible_cpus, sizeof(*s->lost_sideband));
@@ -616,6 +642,7 @@ void session__release(struct session *s)
 	free(s->stats_prev);
 	free(s->stats_total);
 	free(s->tick_sum);
+	cgroup_log__release(&s->cgroups);
 	recording__close(s->rec);
 	memset(s, 0, sizeof(*s));
 }

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "format/recording.h"
+#include "record/cgroup.h"
 #include "record/mappings.h"
 #include "record/stacks.h"
 
@@ -88,6 +89,7 @@ struct session {
 	size_t nr_comms, alloc_comms;
 	struct u64map procs;		/* tgids that have samples */
 	struct u64map exec_ns;		/* tgid -> time of its last exec (side-band) */
+	struct cgroup_log cgroups;	/* the threads' cgroups, as this file has them */
 
 	/*
 	 * Every mapping of a live process, and of a process with samples:
@@ -141,12 +143,13 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 		       const char *comm);
 
 /*
- * A new recording replaced s->rec (record --switch-output): forgets what
- * was stored in the previous one, so that the new file gets again every
- * stack, mapping, comm row and symbol its own samples need. Stack ids
- * start again at 1.
+ * record --switch-output: closes s->rec (finished by the caller) and goes
+ * on in a new recording at path, forgetting what was stored in the
+ * previous one, so that the new file gets again every stack, mapping,
+ * comm row and symbol its own samples need. Stack ids start again at 1.
+ * Prints; -errno.
  */
-void session__start_file(struct session *s);
+int session__start_file(struct session *s, const char *path);
 
 /* Frees what the session keeps for deciding what is stored. */
 void session__release_kept(struct session *s);

@@ -131,6 +131,9 @@ struct info {
 	uint64_t oc_intervals, oc_summed;	/* kept one by one, summed */
 	uint64_t oc_state_ns[REC_OFFCPU_STATES];
 	struct rec_offcpu_loss oc_loss;	/* summed */
+	/* which cgroup threads ran in (v2): shown only for recordings that have it */
+	bool has_cgroups;
+	uint64_t cgroups_named, cgroup_rows;
 };
 
 static void info__release(struct info *in)
@@ -240,6 +243,24 @@ static int on_offcpu_sum(void *ctx, const struct rec_offcpu_sum *o)
 
 	in->oc_summed += o->count;
 	in->oc_state_ns[o->state] += o->total_ns;
+	return 0;
+}
+
+static int on_cgroup(void *ctx, const struct rec_cgroup *c)
+{
+	struct info *in = ctx;
+
+	(void)c;
+	in->cgroups_named++;
+	return 0;
+}
+
+static int on_thread_cgroup(void *ctx, const struct rec_thread_cgroup *t)
+{
+	struct info *in = ctx;
+
+	(void)t;
+	in->cgroup_rows++;
 	return 0;
 }
 
@@ -491,6 +512,11 @@ static int info__gather(struct info *in, struct recording *rec, const struct sym
 		err = recording__for_each_offcpu_sum(rec, on_offcpu_sum, in);
 	if (!err)
 		err = recording__offcpu_loss_total(rec, &in->oc_loss);
+	in->has_cgroups = recording__has_cgroups(rec);
+	if (!err)
+		err = recording__for_each_cgroup(rec, on_cgroup, in);
+	if (!err)
+		err = recording__for_each_thread_cgroup(rec, on_thread_cgroup, in);
 	if (!err)
 		err = recording__for_each_sample(rec, on_sample, &w);
 	if (!err)
@@ -730,6 +756,9 @@ static void print_text(const struct info *in, FILE *f)
 			(double)in->oc_state_ns[REC_OFFCPU_RUNNABLE] / 1e9, in->oc_loss.lost,
 			(double)in->oc_loss.lost_ns / 1e9, in->oc_loss.untracked,
 			in->oc_loss.lost_stacks);
+	if (in->has_cgroups)
+		fprintf(f, "%-22s %" PRIu64 " named, %" PRIu64 " thread rows\n", "cgroups",
+			in->cgroups_named, in->cgroup_rows);
 	print_ticks_text(in, f);
 	fprintf(f, "\nbinaries: %zu\n", in->nr_bins);
 	if (!in->nr_bins)
@@ -923,6 +952,9 @@ static void print_json(const struct info *in, FILE *f)
 			in->oc_summed, in->oc_state_ns[REC_OFFCPU_BLOCKED],
 			in->oc_state_ns[REC_OFFCPU_RUNNABLE], in->oc_loss.lost, in->oc_loss.lost_ns,
 			in->oc_loss.untracked, in->oc_loss.lost_stacks);
+	if (in->has_cgroups)
+		fprintf(f, ",\"cgroups\":{\"named\":%" PRIu64 ",\"thread_rows\":%" PRIu64 "}",
+			in->cgroups_named, in->cgroup_rows);
 	fputs(",\"jit_map_cuts\":[", f);
 	for (i = 0; i < in->nr_cuts; i++) {
 		const struct rec_jit_cut *c = &in->cuts[i].c;
@@ -962,8 +994,8 @@ static void print_json(const struct info *in, FILE *f)
 
 static void print_info_usage(FILE *f)
 {
-	fprintf(f, "usage: eprof info [FILE] [--json] [--debug-dir DIR]...\n\n"
-		   "   FILE             the recording (default: eprof.data)\n"
+	fprintf(f, "usage: eprof info [FILE | -i FILE] [--json] [--debug-dir DIR]...\n\n"
+		   "   FILE, -i FILE    the recording (default: eprof.data); -i as report takes it\n"
 		   "   --json           one JSON object instead of text\n"
 		   "   --debug-dir DIR  where report would look for debug files first\n"
 		   "   -h, --help       this text\n");
@@ -974,6 +1006,7 @@ enum { OPT_JSON = 0x100, OPT_DEBUG_DIR };
 #define MAX_DEBUG_DIRS	64
 
 static const struct option info_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "help", no_argument, NULL, 'h' },
@@ -987,12 +1020,12 @@ int cmd_info(int argc, char **argv)
 	const char *path = "eprof.data";
 	static const char *debug_dirs[MAX_DEBUG_DIRS];
 	struct sym_opts so = { .local = true, .debug_dirs = debug_dirs };
-	bool json = false;
+	bool json = false, named = false;
 	int opt, err, status = EXIT_FAIL;
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", info_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":hi:", info_options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_DEBUG_DIR:
 			if (!optarg[0] || so.nr_debug_dirs == MAX_DEBUG_DIRS) {
@@ -1002,12 +1035,25 @@ int cmd_info(int argc, char **argv)
 			}
 			debug_dirs[so.nr_debug_dirs++] = optarg;
 			break;
+		case 'i':
+			/* perf's habit and report's spelling: one recording only */
+			if (named) {
+				pr_err("info reads one recording (see 'eprof info --help')");
+				return EXIT_USAGE;
+			}
+			path = optarg;
+			named = true;
+			break;
 		case OPT_JSON:
 			json = true;
 			break;
 		case 'h':
 			print_info_usage(stdout);
 			return EXIT_OK;
+		case ':':
+			pr_err("option '%s' needs a value (see 'eprof info --help')",
+			       argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
 			if (optopt > 0 && optopt < 0x80)
 				pr_err("unknown option '-%c' (see 'eprof info --help')", optopt);
@@ -1017,7 +1063,7 @@ int cmd_info(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
+	if (optind < argc && !named)
 		path = argv[optind++];
 	if (optind < argc) {
 		pr_err("unexpected argument '%s' (see 'eprof info --help')", argv[optind]);

@@ -54,7 +54,8 @@ static void print_report_usage(FILE *f)
 		   "                       runnable (preempted) time; --by tid: a tower per thread;\n"
 		   "                       --fold counts are microseconds; --html has all three\n"
 		   "                       views and opens on this one\n"
-		   "   --by pid|tid|comm   add that level at the root (fold, SVG); group --top\n"
+		   "   --by pid|tid|comm|cgroup   add that level at the root (fold, SVG, HTML);\n"
+		   "                       group --top by it\n"
 		   "   -o, --output OUT    write to OUT instead of stdout\n"
 		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
 		   "   --inline            inlined functions as frames of their own (needs DWARF)\n"
@@ -255,8 +256,10 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 			o->by = REPORT_BY_TID;
 		else if (!strcmp(optarg, "comm"))
 			o->by = REPORT_BY_COMM;
+		else if (!strcmp(optarg, "cgroup"))
+			o->by = REPORT_BY_CGROUP;
 		else {
-			pr_err("--by wants pid, tid or comm, not '%s'", optarg);
+			pr_err("--by wants pid, tid, comm or cgroup, not '%s'", optarg);
 			return -EINVAL;
 		}
 		return 0;
@@ -345,9 +348,9 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 		pr_err("--csv goes with --timeline");
 		return -EINVAL;
 	}
-	if (o->by && (!(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP)) ||
-		      (o->diff_base && (out & REPORT_OUT_TOP)))) {
-		pr_err("--by goes with --fold, --svg or --top (not --diff --top)");
+	if (o->by && (!(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP |
+			       REPORT_OUT_HTML)) || (o->diff_base && (out & REPORT_OUT_TOP)))) {
+		pr_err("--by goes with --fold, --svg, --top or --html (not --diff --top)");
 		return -EINVAL;
 	}
 	if (o->weight && (out & REPORT_OUT_SAMPLES)) {

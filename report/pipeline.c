@@ -379,6 +379,12 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	cfg->from_ns = o->from_ns;
 	cfg->to_ns = o->has_to ? o->to_ns : 0;
 	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
+	/* pprof labels every sample with its cgroup where the recording knows it */
+	cfg->key_cgroup = o->by == REPORT_BY_CGROUP ||
+			  ((o->outputs & REPORT_OUT_PPROF) && recording__has_cgroups(s->rec));
+	if (o->by == REPORT_BY_CGROUP && !recording__has_cgroups(s->rec))
+		pr_warn("'%s' has no cgroup data (recorded by an older eprof): its samples are "
+			"all in [unknown cgroup]", s->path);
 	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF |
 				      REPORT_OUT_HTML)) != 0;
 	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns :

@@ -27,12 +27,13 @@ enum report_output {
 	REPORT_OUT_HTML = 1u << 8,
 };
 
-/* The level --by adds at the root of fold and SVG output, and groups top by. */
+/* The level --by adds at the root of fold, SVG and HTML output, and groups top by. */
 enum report_by {
 	REPORT_BY_NONE,
 	REPORT_BY_PID,
 	REPORT_BY_TID,
 	REPORT_BY_COMM,
+	REPORT_BY_CGROUP,	/* the cgroup (v2) path the thread ran in */
 };
 
 /* What a stack's count is (--off-cpu, --wall): samples, or nanoseconds. */

@@ -75,6 +75,9 @@ void view__by_label(struct strbuf *sb, enum report_by by, const struct report_sr
 	case REPORT_BY_TID:
 		strbuf_addf(sb, "tid %" PRIu32, e->tid);
 		break;
+	case REPORT_BY_CGROUP:
+		fold__add_name(sb, stack_agg__cgroup(&s->agg, e->cgroup));
+		break;
 	default: {
 		const char *c = stack_agg__comm(&s->agg, e->comm_id);
 
@@ -118,7 +121,8 @@ int view_names__build(struct view_names *v, const struct report_ctx *rc,
 
 	strbuf_reset(&v->sb);
 	v->nr = 0;
-	if (rc->opts->by == REPORT_BY_PID || rc->opts->by == REPORT_BY_TID) {
+	if (rc->opts->by == REPORT_BY_PID || rc->opts->by == REPORT_BY_TID ||
+	    rc->opts->by == REPORT_BY_CGROUP) {
 		view__by_label(&v->sb, rc->opts->by, s, e);
 		err = push(v, 0);
 		if (err)

@@ -82,7 +82,8 @@ int view__parse_numa_map(const char *map, int32_t **cpu_node, size_t *nr);
 
 /*
  * Frame names of an entry from the root: the --by level ("pid 1234",
- * "tid 1235"; none for comm or no --by, the comm being the root anyway),
+ * "tid 1235", the cgroup path; none for comm or no --by, the comm being
+ * the root anyway),
  * the comm, user frames outermost first, then kernel frames outermost first
  * with "_[k]". A stack without frames gets "[unknown]". Names are sanitized
  * as in the folded output (';' -> ':', control bytes -> '?').
@@ -100,7 +101,7 @@ int view_names__build(struct view_names *v, const struct report_ctx *rc,
 		      const struct report_src *s, const struct agg_entry *e);
 void view_names__release(struct view_names *v);
 
-/* The --by level text of an entry into sb ("pid 1234", "tid 1235", the comm). */
+/* The --by level text of an entry into sb ("pid 1234", "tid 1235", the comm, the cgroup). */
 void view__by_label(struct strbuf *sb, enum report_by by, const struct report_src *s,
 		    const struct agg_entry *e);
 

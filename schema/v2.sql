@@ -149,3 +149,25 @@ CREATE TABLE comm_chunk (
 	encoding	INTEGER NOT NULL,	-- 1: zstd of four columns (README.md)
 	data		BLOB NOT NULL		-- the encoded names
 );
+
+-- The cgroups (v2) samples and off-CPU intervals ran in, named when the
+-- recorder first met them (a cgroup is gone once its tasks are, so the
+-- name cannot be looked up later). A cgroup that vanished before the
+-- recorder looked has no row: reports call it "cgroup:ID". v2 files
+-- written before these two tables existed lack both: no cgroup data.
+CREATE TABLE cgroup (
+	id		INTEGER PRIMARY KEY,	-- the cgroup v2 id (the inode number of its directory)
+	path		TEXT NOT NULL		-- from the cgroup2 mount: "/" the root,
+						-- "/system.slice/ssh.service"
+);
+
+-- Which cgroup each thread was in, as a change log: a row when a thread
+-- is first seen in a file and when it moves, never per sample. A sample
+-- or interval of thread tid at time t was in the cgroup of tid's latest
+-- row at or before t. One chunk per commit, columnar (README.md).
+CREATE TABLE thread_cgroup_chunk (
+	id		INTEGER PRIMARY KEY,	-- chunk number, in write order
+	nr_rows		INTEGER NOT NULL,	-- rows in data (>= 1)
+	encoding	INTEGER NOT NULL,	-- 1: zstd of four varint columns (README.md)
+	data		BLOB NOT NULL		-- the encoded rows
+);

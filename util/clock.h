@@ -10,13 +10,19 @@
 #include <stdint.h>
 #include <time.h>
 
-/* Current CLOCK_MONOTONIC time in ns. */
-static inline uint64_t now_ns(void)
+/* The time of clock id in ns. */
+static inline uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Current CLOCK_MONOTONIC time in ns. */
+static inline uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 #endif

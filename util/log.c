@@ -8,7 +8,7 @@
 
 #include "util/log.h"
 
-static enum log_level cur_level = LOG_WARN;
+static enum log_level cur_level = LOG_NOTICE;
 static unsigned int nr_errors;
 
 void log_set_level(enum log_level level)
@@ -79,7 +79,7 @@ void pr_notice(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(LOG_WARN, "", fmt, ap, NULL);
+	vlog(LOG_NOTICE, "", fmt, ap, NULL);
 	va_end(ap);
 }
 

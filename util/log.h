@@ -11,9 +11,11 @@
 
 #include <stdarg.h>
 
-enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+/* LOG_NOTICE: plain facts the user should see (a file kept as .old), which
+ * record -q hides along with its status and summary lines. */
+enum log_level { LOG_ERR, LOG_WARN, LOG_NOTICE, LOG_INFO, LOG_DEBUG };
 
-/* Messages at or below this level are printed; default LOG_WARN. */
+/* Messages at or below this level are printed; default LOG_NOTICE. */
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
 

@@ -9,12 +9,16 @@
  * (sorted once by tid and time), because a thread renames itself on exec or
  * prctl(PR_SET_NAME) and a sample must carry the name it had at that time.
  *
+ * The cgroup of a sample is looked up the same way, in the recording's
+ * change log of each thread's cgroup (read only when a view asks for it).
+ *
  * The report's filters (pid, tid, comm, cpu or node, time window) act here,
  * before anything is symbolized, and the optional key fields (tid, cpu,
  * time slot) are filled only when a view asks for them, so a plain --fold
  * keeps one entry per (comm, process, stack).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +31,7 @@ void stack_agg__init(struct stack_agg *agg)
 {
 	memset(agg, 0, sizeof(*agg));
 	strtab__init(&agg->comms);
+	strtab__init(&agg->cgroups);
 }
 
 void stack_agg__release(struct stack_agg *agg)
@@ -37,6 +42,8 @@ void stack_agg__release(struct stack_agg *agg)
 	hashmap__release(&agg->index);
 	free(agg->rows);
 	strtab__release(&agg->comms);
+	free(agg->cg_rows);
+	strtab__release(&agg->cgroups);
 	stack_agg__init(agg);
 }
 
@@ -47,22 +54,30 @@ int stack_agg__intern_comm(struct stack_agg *agg, const char *comm, uint32_t *id
 
 /* --- comm rows ------------------------------------------------------------ */
 
-int stack_agg__add_comm(struct stack_agg *agg, const struct rec_comm *c)
+/* Appends (time, tid, id) to a comm or cgroup row array. 0 or -ENOMEM. */
+static int push_row(struct agg_comm_row **rows, size_t *nr, size_t *alloc, uint64_t time_ns,
+		    uint32_t tid, uint32_t id)
 {
 	struct agg_comm_row *row;
+
+	if (vec__grow(rows, alloc, *nr + 1, sizeof(**rows)))
+		return -ENOMEM;
+	row = &(*rows)[(*nr)++];
+	row->time_ns = time_ns;
+	row->tid = tid;
+	row->comm_id = id;
+	return 0;
+}
+
+int stack_agg__add_comm(struct stack_agg *agg, const struct rec_comm *c)
+{
 	uint32_t id;
 	int err;
 
 	err = strtab__intern_len(&agg->comms, c->comm, strnlen(c->comm, REC_COMM_LEN), &id);
 	if (err)
 		return err;
-	if (vec__grow(&agg->rows, &agg->alloc_rows, agg->nr_rows + 1, sizeof(*agg->rows)))
-		return -ENOMEM;
-	row = &agg->rows[agg->nr_rows++];
-	row->time_ns = c->time_ns;
-	row->tid = c->tid;
-	row->comm_id = id;
-	return 0;
+	return push_row(&agg->rows, &agg->nr_rows, &agg->alloc_rows, c->time_ns, c->tid, id);
 }
 
 static int cmp_comm_row(const void *a, const void *b)
@@ -83,30 +98,36 @@ void stack_agg__sort_comms(struct stack_agg *agg)
 		qsort(agg->rows, agg->nr_rows, sizeof(*agg->rows), cmp_comm_row);
 }
 
-/* Name of tid at t from its own rows; false when tid has none. */
-static bool comm_of_tid(const struct stack_agg *agg, uint32_t tid, uint64_t t, uint32_t *id)
+/* The value of tid at t from its own rows (sorted by tid, time); false when tid has none. */
+static bool row_of_tid(const struct agg_comm_row *rows, size_t nr, uint32_t tid, uint64_t t,
+		       uint32_t *id)
 {
-	size_t lo = 0, hi = agg->nr_rows, mid;
+	size_t lo = 0, hi = nr, mid;
 	const struct agg_comm_row *r;
 
 	/* first row with (tid, time) > (tid, t) */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		r = &agg->rows[mid];
+		r = &rows[mid];
 		if (r->tid < tid || (r->tid == tid && r->time_ns <= t))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo > 0 && agg->rows[lo - 1].tid == tid) {
-		*id = agg->rows[lo - 1].comm_id;
+	if (lo > 0 && rows[lo - 1].tid == tid) {
+		*id = rows[lo - 1].comm_id;
 		return true;
 	}
-	if (lo < agg->nr_rows && agg->rows[lo].tid == tid) {
-		*id = agg->rows[lo].comm_id;	/* earliest row, after t */
+	if (lo < nr && rows[lo].tid == tid) {
+		*id = rows[lo].comm_id;	/* earliest row, after t */
 		return true;
 	}
 	return false;
+}
+
+static bool comm_of_tid(const struct stack_agg *agg, uint32_t tid, uint64_t t, uint32_t *id)
+{
+	return row_of_tid(agg->rows, agg->nr_rows, tid, t, id);
 }
 
 int stack_agg__comm_at(struct stack_agg *agg, uint32_t tgid, uint32_t tid, uint64_t time_ns,
@@ -119,6 +140,82 @@ int stack_agg__comm_at(struct stack_agg *agg, uint32_t tgid, uint32_t tid, uint6
 	return stack_agg__intern_comm(agg, tid == 0 ? "swapper" : "[unknown]", comm_id);
 }
 
+/* --- cgroup rows ---------------------------------------------------------- */
+
+#define AGG_UNKNOWN_CGROUP	"[unknown cgroup]"
+
+/* The cgroup of a sample: its thread's row, else its main thread's, else unknown (id 0). */
+static uint32_t cgroup_at(const struct stack_agg *agg, uint32_t tgid, uint32_t tid, uint64_t t)
+{
+	uint32_t id;
+
+	if (row_of_tid(agg->cg_rows, agg->nr_cg_rows, tid, t, &id))
+		return id;
+	if (tid != tgid && row_of_tid(agg->cg_rows, agg->nr_cg_rows, tgid, t, &id))
+		return id;
+	return 0;
+}
+
+struct cgroup_ctx {
+	struct stack_agg *agg;
+	struct u64map names;		/* cgroup id -> id in agg->cgroups */
+	char buf[32];
+	int err;			/* ours (unprinted), not the reader's */
+};
+
+static int on_cgroup_name(void *ctx, const struct rec_cgroup *c)
+{
+	struct cgroup_ctx *cc = ctx;
+	uint64_t *slot;
+	uint32_t id;
+	bool added;
+
+	cc->err = strtab__intern(&cc->agg->cgroups, c->path, &id);
+	if (!cc->err)
+		cc->err = u64map__upsert(&cc->names, c->id, id, &slot, &added);
+	return cc->err;
+}
+
+static int on_thread_cgroup(void *ctx, const struct rec_thread_cgroup *t)
+{
+	struct cgroup_ctx *cc = ctx;
+	struct stack_agg *agg = cc->agg;
+	const uint64_t *name = u64map__find(&cc->names, t->cgroup_id);
+	uint32_t id;
+
+	if (name) {
+		id = (uint32_t)*name;
+	} else {
+		/* gone before the recorder could name it */
+		snprintf(cc->buf, sizeof(cc->buf), "cgroup:%llu", (unsigned long long)t->cgroup_id);
+		cc->err = strtab__intern(&agg->cgroups, cc->buf, &id);
+		if (cc->err)
+			return cc->err;
+	}
+	return cc->err = push_row(&agg->cg_rows, &agg->nr_cg_rows, &agg->alloc_cg_rows,
+				  t->time_ns, t->tid, id);
+}
+
+/* Reads the cgroup names and rows of rec; id 0 is "[unknown cgroup]". Prints. */
+static int load_cgroups(struct stack_agg *agg, struct recording *rec)
+{
+	struct cgroup_ctx cc = { .agg = agg, .names = U64MAP_INIT };
+	uint32_t unknown;
+	int err;
+
+	err = strtab__intern(&agg->cgroups, AGG_UNKNOWN_CGROUP, &unknown);
+	if (!err)
+		err = recording__for_each_cgroup(rec, on_cgroup_name, &cc);
+	if (!err)
+		err = recording__for_each_thread_cgroup(rec, on_thread_cgroup, &cc);
+	u64map__release(&cc.names);
+	if (err && cc.err)
+		pr_errno(err, "cannot read the cgroups of '%s'", recording__path(rec));
+	if (!err && agg->nr_cg_rows)
+		qsort(agg->cg_rows, agg->nr_cg_rows, sizeof(*agg->cg_rows), cmp_comm_row);
+	return err;
+}
+
 /* --- the key -> count table -------------------------------------------- */
 
 static inline uint64_t key_hash(const struct agg_key *k)
@@ -126,9 +223,9 @@ static inline uint64_t key_hash(const struct agg_key *k)
 	uint64_t h = hash_mix((uint64_t)k->tgid << 32 | k->stack_id, k->comm_id);
 
 	/* the optional fields are usually 0: mix them in only when set */
-	if (k->tid | k->cpu | k->slot | k->state)
-		h = hash_mix(hash_mix(h, (uint64_t)k->tid << 32 | k->cpu),
-			     (uint64_t)k->state << 32 | k->slot);
+	if (k->tid | k->cpu | k->slot | k->state | k->cgroup)
+		h = hash_mix(hash_mix(hash_mix(h, (uint64_t)k->tid << 32 | k->cpu),
+				      (uint64_t)k->state << 32 | k->slot), k->cgroup);
 	return h;
 }
 
@@ -138,7 +235,8 @@ static inline bool key_eq(uint32_t i, const void *key, const void *ctx)
 	const struct agg_key *k = key;
 
 	return e->stack_id == k->stack_id && e->tgid == k->tgid && e->comm_id == k->comm_id &&
-	       e->tid == k->tid && e->cpu == k->cpu && e->slot == k->slot && e->state == k->state;
+	       e->tid == k->tid && e->cpu == k->cpu && e->slot == k->slot && e->state == k->state &&
+	       e->cgroup == k->cgroup;
 }
 
 struct agg_entry *stack_agg__find_key(const struct stack_agg *agg, const struct agg_key *k)
@@ -182,6 +280,7 @@ int stack_agg__add_key(struct stack_agg *agg, const struct agg_key *k, uint64_t 
 		e->cpu = k->cpu;
 		e->slot = k->slot;
 		e->state = k->state;
+		e->cgroup = k->cgroup;
 		agg->nr++;
 	}
 	e->count += count;
@@ -283,6 +382,8 @@ static int filter_sample(struct load_ctx *lc, const struct rec_sample *s, struct
 		k->tid = s->tid;
 	if (cfg->key_cpu)
 		k->cpu = s->cpu;
+	if (cfg->key_cgroup)
+		k->cgroup = cgroup_at(lc->agg, s->tgid, s->tid, s->time_ns);
 	if (cfg->slot_ns) {
 		uint64_t slot = rel / cfg->slot_ns;
 
@@ -448,6 +549,8 @@ int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
 		stack_agg__sort_comms(agg);
 		err = load_ctx__start(&lc);
 	}
+	if (!err && cfg && cfg->key_cgroup)
+		err = load_cgroups(agg, rec);
 	if (!err && !(cfg && cfg->no_samples))
 		err = recording__for_each_sample(rec, cfg ? on_sample_cfg : on_sample, &lc);
 	if (!err && cfg && cfg->offcpu_states)

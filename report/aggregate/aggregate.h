@@ -33,6 +33,7 @@ struct agg_key {
 	uint32_t cpu;			/* agg_config.key_cpu */
 	uint32_t slot;			/* agg_config.slot_ns: (time - start) / slot_ns */
 	uint32_t state;			/* agg_config.key_state: AGG_ONCPU, AGG_BLOCKED, ... */
+	uint32_t cgroup;		/* agg_config.key_cgroup: in stack_agg.cgroups */
 };
 
 /* What time an entry counts, when agg_config.key_state keeps it apart. */
@@ -51,13 +52,18 @@ struct agg_entry {
 	uint32_t cpu;
 	uint32_t slot;
 	uint32_t state;
+	uint32_t cgroup;
 	/* the values */
 	uint64_t count;
 	uint64_t last_ns;		/* time of the key's latest sample */
 	const struct sym_stack *stack;	/* set by symbolizer__resolve(); NULL before */
 };
 
-/* One comm row, reduced: thread tid is called comm_id from time_ns on. */
+/*
+ * One comm row, reduced: thread tid is called comm_id from time_ns on. The
+ * cgroup rows have the same shape: tid ran in cgroup comm_id (an id in
+ * stack_agg.cgroups) from time_ns on.
+ */
 struct agg_comm_row {
 	uint64_t time_ns;
 	uint32_t tid;
@@ -74,6 +80,11 @@ struct stack_agg {
 	struct agg_comm_row *rows;	/* sorted by (tid, time) after stack_agg__sort_comms() */
 	size_t nr_rows;
 	size_t alloc_rows;
+
+	struct strtab cgroups;		/* cgroup paths; id 0 "[unknown cgroup]" (key_cgroup) */
+	struct agg_comm_row *cg_rows;	/* sorted by (tid, time) */
+	size_t nr_cg_rows;
+	size_t alloc_cg_rows;
 
 	uint64_t nr_samples;		/* every sample counted */
 	uint64_t nr_filtered;		/* samples a filter left out (stack_agg__load_cfg) */
@@ -105,6 +116,7 @@ struct agg_config {
 	uint64_t to_ns;			/* 0: no end */
 	bool key_tid;
 	bool key_cpu;
+	bool key_cgroup;		/* the cgroup of each sample (its thread's, at its time) */
 	uint64_t slot_ns;		/* 0: no time slots */
 	/*
 	 * Weighing by time (report --off-cpu, --wall): counts become ns. A
@@ -128,6 +140,12 @@ int stack_agg__intern_comm(struct stack_agg *agg, const char *comm, uint32_t *id
 static inline const char *stack_agg__comm(const struct stack_agg *agg, uint32_t comm_id)
 {
 	return strtab__str(&agg->comms, comm_id);
+}
+
+/* The path of a cgroup id of the key ("/", "/system.slice", "cgroup:ID", "[unknown cgroup]"). */
+static inline const char *stack_agg__cgroup(const struct stack_agg *agg, uint32_t cgroup)
+{
+	return strtab__str(&agg->cgroups, cgroup);
 }
 
 /* Adds one comm row (thread c->tid is c->comm from c->time_ns on). */

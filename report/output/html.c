@@ -481,7 +481,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 
 	fprintf(out, "{\"version\":2,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
 		",\"cpu_stride\":%" PRIu32 ",\"origin_ns\":%llu,", VIEW_HTML_SLOT_NS,
-		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID ? 2 : 1, rc->total, h->cpu_stride,
+		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID || o->by == REPORT_BY_CGROUP ? 2 : 1, rc->total, h->cpu_stride,
 		h->origin * VIEW_HTML_SLOT_NS);
 	put_field_str(out, "title", o->title);
 	if (h->nr_states > 1) {

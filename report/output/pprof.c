@@ -104,6 +104,7 @@ struct sample {
 	bool has_labels;
 	uint32_t pid, tid, cpu;
 	uint32_t comm;		/* string id, 0: none */
+	uint32_t cgroup;	/* string id, 0: none */
 	uint64_t count;
 	uint64_t off_ns;	/* off-CPU nanoseconds (pprof__add_off_cpu) */
 };
@@ -116,6 +117,7 @@ struct fixed_strs {
 struct pprof_builder {
 	uint64_t period_ns, time_ns, duration_ns;
 	struct fixed_strs fs;
+	uint32_t cgroup_key;		/* "cgroup", interned with the first cgroup label; 0: none */
 	bool has_off_cpu;		/* a third sample type: off_cpu nanoseconds */
 
 	char **strs;
@@ -332,6 +334,7 @@ static bool sample_eq(uint32_t pos, const void *key, const void *ctx)
 
 	return a->nr_locs == k->nr_locs && a->has_labels == k->has_labels && a->pid == k->pid &&
 	       a->tid == k->tid && a->cpu == k->cpu && a->comm == k->comm &&
+	       a->cgroup == k->cgroup &&
 	       (!a->nr_locs || !memcmp(&b->loc_ids[a->locs], &b->loc_ids[k->locs],
 				       (size_t)a->nr_locs * sizeof(*b->loc_ids)));
 }
@@ -434,10 +437,15 @@ static int add_values(struct pprof_builder *b, const struct pprof_frame *frames,
 		err = intern_str(b, labels->comm, &key.comm);
 		if (err)
 			return err;
+		if (labels->cgroup && !b->cgroup_key)
+			err = intern_str(b, "cgroup", &b->cgroup_key);
+		err = err ?: intern_str(b, labels->cgroup, &key.cgroup);
+		if (err)
+			return err;
 	}
 	hash = hash_mix(hash, (uint64_t)key.has_labels << 32 | key.pid);
 	hash = hash_mix(hash, (uint64_t)key.tid << 32 | key.cpu);
-	hash = hash_mix(hash, key.comm);
+	hash = hash_mix(hash, (uint64_t)key.cgroup << 32 | key.comm);
 
 	pos = hashmap__find(&b->sample_index, hash, sample_eq, &key, b);
 	if (pos) {
@@ -575,6 +583,11 @@ static int put_samples(const struct pprof_builder *b, const struct fixed_strs *f
 			if (s->comm) {
 				pb_uint(inner, PB_LABEL_KEY, fs->comm);
 				pb_uint(inner, PB_LABEL_STR, s->comm);
+				pb_message(msg, PB_SAMPLE_LABEL, inner);
+			}
+			if (s->cgroup) {
+				pb_uint(inner, PB_LABEL_KEY, b->cgroup_key);
+				pb_uint(inner, PB_LABEL_STR, s->cgroup);
 				pb_message(msg, PB_SAMPLE_LABEL, inner);
 			}
 			put_num_label(msg, inner, fs, fs->pid, s->pid);

@@ -38,6 +38,7 @@ struct pprof_frame {
 struct pprof_labels {
 	uint32_t pid, tid, cpu;	/* num labels "pid", "tid", "cpu" */
 	const char *comm;	/* str label "comm"; NULL: none */
+	const char *cgroup;	/* str label "cgroup" (its path); NULL: none */
 };
 
 /*

@@ -3,8 +3,9 @@
  * report/output/profile.c - --pprof OUT: the resolved aggregates through the
  * profile.proto builder (output/pprof.c).
  *
- * The aggregate kept tid and cpu in its key for this view, so each entry is
- * one pprof sample with labels pid, tid, comm and cpu. Frames go leaf first,
+ * The aggregate kept tid, cpu and cgroup (where recorded) in its key for
+ * this view, so each entry is one pprof sample with labels pid, tid, comm,
+ * cpu and cgroup. Frames go leaf first,
  * as the recording stores them (kernel innermost first, then user innermost
  * first). Function names are the symbol names without the folded output's
  * "_[k]" (the kernel mapping "[kernel.kallsyms]" says where they live), so
@@ -368,6 +369,8 @@ static int add_entry(struct entry_ctx *ec, const struct report_src *s, const str
 		nr = 1;
 	}
 	lab.comm = stack_agg__comm(&s->agg, e->comm_id);
+	if (s->cfg.key_cgroup)
+		lab.cgroup = stack_agg__cgroup(&s->agg, e->cgroup);
 	if (e->state != AGG_ONCPU)
 		return pprof__add_off_cpu(ec->b, ec->frames, nr, e->count, &lab);
 	if (s->cfg.sample_ns)	/* weighed by time: back to samples */

@@ -259,12 +259,12 @@ static int put_tables(FILE *out, struct counts *c, unsigned int n)
 
 /* --- grouping ---------------------------------------------------------------- */
 
-enum group_by { GROUP_NONE, GROUP_PID, GROUP_TID, GROUP_COMM, GROUP_CPU, GROUP_NODE };
+enum group_by { GROUP_NONE, GROUP_PID, GROUP_TID, GROUP_COMM, GROUP_CPU, GROUP_NODE, GROUP_CGROUP };
 
 struct grouping {
 	struct ref *refs;
 	size_t nr;
-	struct strtab labels;		/* GROUP_COMM: comm text -> key */
+	struct strtab labels;		/* GROUP_COMM, GROUP_CGROUP: text -> key */
 };
 
 static int cmp_ref(const void *a, const void *b)
@@ -314,8 +314,11 @@ static int group(struct grouping *g, const struct report_ctx *rc, enum group_by 
 				r->key = (uint32_t)report_src__node(s, e->cpu);
 				break;
 			case GROUP_COMM:
-				err = strtab__intern(&g->labels, stack_agg__comm(&s->agg, e->comm_id),
-						     &id);
+			case GROUP_CGROUP:
+				/* by text: ids differ between recordings */
+				err = strtab__intern(&g->labels, by == GROUP_COMM ?
+						     stack_agg__comm(&s->agg, e->comm_id) :
+						     stack_agg__cgroup(&s->agg, e->cgroup), &id);
 				if (err)
 					return err;
 				r->key = id;
@@ -397,6 +400,7 @@ static void put_group_label(FILE *out, enum group_by by, const struct grouping *
 		fprintf(out, "tid %" PRIu64, r->key);
 		break;
 	case GROUP_COMM:
+	case GROUP_CGROUP:
 		fputs(strtab__str(&g->labels, (uint32_t)r->key), out);
 		break;
 	case GROUP_CPU:
@@ -422,6 +426,8 @@ static enum group_by top_group(enum report_by by)
 		return GROUP_TID;
 	case REPORT_BY_COMM:
 		return GROUP_COMM;
+	case REPORT_BY_CGROUP:
+		return GROUP_CGROUP;
 	default:
 		return GROUP_NONE;
 	}

@@ -17,14 +17,21 @@ echo "the user's own file" >"$D/target"
 chown nobody "$D/target"
 cat >"$TMP/plant.sh" <<'SH'
 #!/bin/sh
-# plants $1 as a symlink to $2 again and again until $3 exists
-while [ ! -e "$3" ]; do ln -s "$2" "$1" 2>/dev/null; done
+# plants $1 as a symlink to $2 again and again until $3 exists (or its
+# directory is gone: the test ended without saying stop)
+while [ ! -e "$3" ] && [ -d "${1%/*}" ]; do ln -s "$2" "$1" 2>/dev/null; done
 SH
 chmod 755 "$TMP/plant.sh"
 as_nobody "$TMP/plant.sh" "$D/r.eprof-journal" "$D/target" "$TMP/stop" &
 planter=$!
-sleep 0.3
-[ -L "$D/r.eprof-journal" ] || fail "the planter did not plant the link"
+# A planter left running after a failure would hold ctest's output pipe open
+# and the test would hang until ctest's timeout: stop it on every exit, and
+# wait for it before $TMP is removed (an ln racing rm -rf keeps the directory
+# and the planter alive). On a loaded machine it may take seconds to start:
+# wait for its first link.
+trap 'touch "$TMP/stop"; wait $planter; rm -rf "$TMP"' EXIT
+for _ in $(seq 300); do [ -L "$D/r.eprof-journal" ] && break; sleep 0.1; done
+[ -L "$D/r.eprof-journal" ] || fail "the planter did not plant the link in 30 s"
 "$EPROF" record -a -F 199 -d 3 -o "$D/r.eprof" 2>"$TMP/rec.err"
 rc=$?
 touch "$TMP/stop"

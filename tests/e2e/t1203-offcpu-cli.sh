@@ -35,8 +35,9 @@ one_line_error "$TMP/err"
 	2>/dev/null || fail "record --off-cpu failed"
 "$EPROF" info "$TMP/oc.eprof" >"$TMP/info" || fail "info failed"
 grep "^off-CPU intervals" "$TMP/info" || fail "info does not show the off-CPU intervals"
-# the 300 ms sleep is the one interval >= 100 ms kept with its times; the rest is summed
-grep -q "^off-CPU intervals *[1-3] kept with their times (>= 100000 us), [0-9]* summed; .* 0 lost" "$TMP/info" ||
+# the 300 ms sleep is an interval >= 100 ms kept with its times (on a loaded
+# machine a thread may also wait that long to run again); the rest is summed
+grep -q "^off-CPU intervals *[1-9][0-9]* kept with their times (>= 100000 us), [0-9]* summed; .* 0 lost" "$TMP/info" ||
 	fail "info's off-CPU line is not what the recording holds"
 "$EPROF" report -i "$TMP/oc.eprof" --fold >"$TMP/cpu.fold" 2>/dev/null || fail "report (samples) failed"
 grep -q ';spin_phase ' "$TMP/cpu.fold" || fail "the CPU samples of an --off-cpu recording are not reported"

@@ -262,6 +262,30 @@ static int on_offcpu_loss(void *ctx, const struct rec_offcpu_loss *l)
 	return walk_step(w);
 }
 
+static int on_cgroup(void *ctx, const struct rec_cgroup *c)
+{
+	struct walk *w = ctx;
+
+	if (!c->id || !c->path || !c->path[0] || strlen(c->path) > REC_MAX_PATH)
+		bad(w, "cgroup out of its documented ranges");
+	else
+		w->sink += c->id + (unsigned char)c->path[0];
+	return walk_step(w);
+}
+
+static int on_thread_cgroup(void *ctx, const struct rec_thread_cgroup *t)
+{
+	struct walk *w = ctx;
+
+	if (!t->cgroup_id || t->tgid > REC_MAX_PID || t->tid > REC_MAX_PID ||
+	    (t->time_ns && ((promised.has_start && t->time_ns < promised.start) ||
+			    (promised.has_end && t->time_ns > promised.end))))
+		bad(w, "thread cgroup row out of its documented ranges");
+	else
+		w->sink += t->time_ns + t->tgid + t->tid + t->cgroup_id;
+	return walk_step(w);
+}
+
 typedef int (*walk_fn)(struct recording *rec, void *fn, void *ctx);
 
 #define WALKER(name, type)                                                          \
@@ -280,6 +304,8 @@ WALKER(jit_cut, rec_jit_cut_fn)
 WALKER(offcpu, rec_offcpu_fn)
 WALKER(offcpu_sum, rec_offcpu_sum_fn)
 WALKER(offcpu_loss, rec_offcpu_loss_fn)
+WALKER(cgroup, rec_cgroup_fn)
+WALKER(thread_cgroup, rec_thread_cgroup_fn)
 #undef WALKER
 
 static const struct {
@@ -298,6 +324,8 @@ static const struct {
 	{ "for_each_offcpu", walk_offcpu, (void *)on_offcpu },
 	{ "for_each_offcpu_sum", walk_offcpu_sum, (void *)on_offcpu_sum },
 	{ "for_each_offcpu_loss", walk_offcpu_loss, (void *)on_offcpu_loss },
+	{ "for_each_cgroup", walk_cgroup, (void *)on_cgroup },
+	{ "for_each_thread_cgroup", walk_thread_cgroup, (void *)on_thread_cgroup },
 };
 
 /*
@@ -728,6 +756,11 @@ const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR] = {
 	{ "comm_chunk", 4, "INSERT INTO comm_chunk (id, nr_comms, encoding, data) "
 			   "VALUES (?, ?, ?, ?)",
 	  "SELECT id, nr_comms, encoding, data FROM comm_chunk", 3 },
+	{ "cgroup", 2, "INSERT INTO cgroup (id, path) VALUES (?, ?)",
+	  "SELECT id, path FROM cgroup", -1 },
+	{ "thread_cgroup_chunk", 4, "INSERT INTO thread_cgroup_chunk (id, nr_rows, encoding, "
+				    "data) VALUES (?, ?, ?, ?)",
+	  "SELECT id, nr_rows, encoding, data FROM thread_cgroup_chunk", 3 },
 };
 
 struct input {

@@ -151,6 +151,10 @@ static int add_tables(struct recording *rec)
 	struct rec_offcpu_sum s1 = { 10000000, 100, 100, REC_OFFCPU_BLOCKED, 0, 1, 12, 90000 };
 	struct rec_offcpu_sum s2 = { 20000000, 101, 102, REC_OFFCPU_RUNNABLE, 3, 4, 3, 2500 };
 	struct rec_offcpu_loss ol = { 20000000, 2, 1, 5000, 0, 1 };
+	/* cgroups (v2): two named, one gone; threads first seen, then one moved */
+	struct rec_cgroup g1 = { 1, "/" }, g2 = { 4242, "/system.slice/seed.service" };
+	struct rec_thread_cgroup t1 = { 0, 100, 100, 4242 }, t2 = { 0, 101, 102, 1 };
+	struct rec_thread_cgroup t3 = { 15000000, 100, 100, 9999 };
 	int err;
 
 	err = recording__add_comm(rec, &c);
@@ -166,6 +170,11 @@ static int add_tables(struct recording *rec)
 	err = err ?: recording__add_offcpu_sum(rec, &s1);
 	err = err ?: recording__add_offcpu_sum(rec, &s2);
 	err = err ?: recording__add_offcpu_loss(rec, &ol);
+	err = err ?: recording__add_cgroup(rec, &g1);
+	err = err ?: recording__add_cgroup(rec, &g2);
+	err = err ?: recording__add_thread_cgroup(rec, &t1);
+	err = err ?: recording__add_thread_cgroup(rec, &t2);
+	err = err ?: recording__add_thread_cgroup(rec, &t3);
 	return err;
 }
 

@@ -1855,6 +1855,152 @@ static void offcpu_roundtrip_and_damage(void)
 	recording__close(rec);
 }
 
+/* --- cgroup tables (v2) ----------------------------------------------------- */
+
+/* A finished recording over [1 ms, 20 ms] with two cgroups and four rows in two chunks. */
+static void make_cgroups(const char *path)
+{
+	static const struct rec_cgroup names[] = { { 1, "/" }, { 4242, "/system.slice/a b" } };
+	static const struct rec_thread_cgroup rows[] = {
+		{ 0, 10, 10, 4242 }, { 0, 10, 11, 1 }, { 0, 30, 30, 99 }, { 15000000, 10, 11, 4242 },
+	};
+	struct recording *rec = NULL;
+	char old[600];
+	size_t i;
+
+	snprintf(old, sizeof(old), "%s.old", path);
+	unlink(path);
+	unlink(old);
+	CHECK_OK(recording__create(path, &rec));
+	CHECK_OK(recording__set_meta(rec, REC_META_START_NS, "1000000"));
+	CHECK_OK(recording__set_meta(rec, REC_META_END_NS, "20000000"));
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		CHECK_OK(recording__add_cgroup(rec, &names[i]));
+	for (i = 0; i < 3; i++)
+		CHECK_OK(recording__add_thread_cgroup(rec, &rows[i]));
+	CHECK_OK(recording__commit(rec));
+	CHECK_OK(recording__add_thread_cgroup(rec, &rows[3]));
+	CHECK_OK(recording__finish(rec));
+	recording__close(rec);
+}
+
+struct cg_seen {
+	size_t names, rows;
+	uint64_t id_sum, time_sum;
+	char text[256];		/* "tgid/tid:id@time " per row, in order */
+};
+
+static int cg_name(void *ctx, const struct rec_cgroup *c)
+{
+	struct cg_seen *v = ctx;
+
+	v->names++;
+	v->id_sum += c->id;
+	if (c->id == 4242)
+		CHECK_STR(c->path, "/system.slice/a b");
+	return 0;
+}
+
+static int cg_row(void *ctx, const struct rec_thread_cgroup *t)
+{
+	struct cg_seen *v = ctx;
+	size_t len = strlen(v->text);
+
+	snprintf(v->text + len, sizeof(v->text) - len, "%u/%u:%llu@%llu ", t->tgid, t->tid,
+		 (unsigned long long)t->cgroup_id, (unsigned long long)t->time_ns);
+	v->rows++;
+	return 0;
+}
+
+static int walk_cgroups(const char *path, struct cg_seen *v)
+{
+	struct recording *rec = NULL;
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	err = recording__open(path, &rec);
+	if (!err)
+		err = recording__for_each_cgroup(rec, cg_name, v);
+	if (!err)
+		err = recording__for_each_thread_cgroup(rec, cg_row, v);
+	recording__close(rec);
+	return err;
+}
+
+static void cgroups_roundtrip_and_damage(void)
+{
+	static const char *const lies[] = {
+		"UPDATE cgroup SET path = '' WHERE id = 1",
+		"UPDATE cgroup SET path = x'2f00' WHERE id = 1",		/* a NUL inside */
+		"UPDATE cgroup SET path = x'2f' WHERE id = 1",		/* a BLOB */
+		"UPDATE cgroup SET id = -5 WHERE id = 1",
+		"UPDATE thread_cgroup_chunk SET nr_rows = 4 WHERE id = 1",	/* 3 in the data */
+		"UPDATE thread_cgroup_chunk SET nr_rows = 0 WHERE id = 1",
+		"UPDATE thread_cgroup_chunk SET encoding = 2 WHERE id = 1",
+		"UPDATE thread_cgroup_chunk SET data = x'00' WHERE id = 1",
+		"UPDATE thread_cgroup_chunk SET nr_rows = 'x' WHERE id = 2",
+		"UPDATE meta SET value = '14000000' WHERE key = 'end_ns'",	/* a row after it */
+	};
+	const char *path = path_in("cgroups.eprof");
+	struct recording *rec = NULL;
+	struct cg_seen v;
+	size_t i;
+	int err;
+
+	make_cgroups(path);
+	CHECK_OK(walk_cgroups(path, &v));
+	CHECK_EQ_U64(v.names, 2);
+	CHECK_EQ_U64(v.id_sum, 4243);
+	CHECK_STR(v.text, "10/10:4242@0 10/11:1@0 30/30:99@0 10/11:4242@15000000 ");
+	CHECK_OK(recording__open(path, &rec));
+	CHECK(recording__has_cgroups(rec));
+	recording__close(rec);
+	rec = NULL;
+
+	for (i = 0; i < ARRAY_SIZE(lies); i++) {
+		make_cgroups(path);
+		CHECK_OK(exec_sql(path, lies[i]));
+		capture_begin(true);
+		err = walk_cgroups(path, &v);
+		capture_end();
+		if (err != -EBADMSG || count_lines(captured) != 1) {
+			fprintf(stderr, "  \"%s\": %d, %zu lines\n", lies[i], err,
+				count_lines(captured));
+			harness_failures++;
+		}
+	}
+
+	/* a v2 file from before the cgroup tables: no data, and no damage */
+	make_cgroups(path);
+	CHECK_OK(exec_sql(path, "DROP TABLE cgroup; DROP TABLE thread_cgroup_chunk"));
+	CHECK_OK(walk_cgroups(path, &v));
+	CHECK_EQ_U64(v.names + v.rows, 0);
+	CHECK_OK(recording__open(path, &rec));
+	CHECK(!recording__has_cgroups(rec));
+	recording__close(rec);
+	/* one of the two missing: damage */
+	make_cgroups(path);
+	CHECK_OK(exec_sql(path, "DROP TABLE cgroup"));
+	capture_begin(true);
+	CHECK_EQ_U64(walk_cgroups(path, &v), -EBADMSG);
+	capture_end();
+	/* the writer refuses what the reader would call damage */
+	unlink(path);
+	CHECK_OK(recording__create(path, &rec));
+	{
+		struct rec_cgroup noname = { 3, "" }, noid = { 0, "/" };
+		struct rec_thread_cgroup zero = { 0, 1, 1, 0 }, pid = { 0, REC_MAX_PID + 1, 1, 1 };
+
+		capture_begin(false);
+		CHECK_EQ_U64(recording__add_cgroup(rec, &noname), -EINVAL);
+		CHECK_EQ_U64(recording__add_cgroup(rec, &noid), -EINVAL);
+		CHECK_EQ_U64(recording__add_thread_cgroup(rec, &zero), -EINVAL);
+		CHECK_EQ_U64(recording__add_thread_cgroup(rec, &pid), -EINVAL);
+		capture_end();
+	}
+	recording__close(rec);
+}
+
 /* --- tick rows (v2) -------------------------------------------------------- */
 
 /* A finished 2-CPU recording over [1 ms, 20 ms] with the given tick rows. */
@@ -1954,6 +2100,8 @@ static const struct test tests[] = {
 	  debuginfo_roundtrip_and_damage },
 	{ "off-CPU rows round-trip; overlaps, copies and rows out of the span are damage",
 	  offcpu_roundtrip_and_damage },
+	{ "cgroup names and rows: round trip, damage, files without them",
+	  cgroups_roundtrip_and_damage },
 	{ "a tick row may keep a late sample; a CPU's sums may not keep more than fired",
 	  tick_rows_hold_kept_by_sums },
 };

@@ -538,9 +538,9 @@ static const struct pprof_frame f_entry = {
 	.binary = "vmlinux",	/* ignored: kernel frames all go to [kernel.kallsyms] */
 };
 
-static const struct pprof_labels l_app = { 100, 100, 0, "app" };
-static const struct pprof_labels l_app_t2 = { 100, 101, 1, "app" };
-static const struct pprof_labels l_idle = { 0, 0, 1, NULL };
+static const struct pprof_labels l_app = { 100, 100, 0, "app", NULL };
+static const struct pprof_labels l_app_t2 = { 100, 101, 1, "app", "/system.slice" };
+static const struct pprof_labels l_idle = { 0, 0, 1, NULL, NULL };
 
 struct add {
 	const struct pprof_frame *frames[6];	/* leaf first, NULL-terminated */
@@ -672,6 +672,11 @@ static void profile_decodes_with_deduplicated_tables(void)
 	CHECK(lab && lab->num == 0 && dec_str_is(d, lab->unit, "id"));
 	lab = dec_label(d, &d->samples[1], "tid");
 	CHECK(lab && lab->num == 101);
+	/* a cgroup only where one was given: a string label with its path */
+	CHECK(!dec_label(d, &d->samples[0], "cgroup"));
+	CHECK_EQ_U64(d->samples[1].nr_labels, 5);
+	lab = dec_label(d, &d->samples[1], "cgroup");
+	CHECK(lab && dec_str_is(d, lab->str, "/system.slice"));
 	CHECK_EQ_U64(d->samples[1].values[0], 20);
 	/* the unlabelled sample has no labels; the idle one has pid 0, cpu 1, no comm */
 	CHECK_EQ_U64(d->samples[2].values[0], 10);

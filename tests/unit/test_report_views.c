@@ -222,14 +222,13 @@ static bool has_line(const char *text, const char *const *parts, size_t nr)
  * beta (200/200, cpu 1, 2.5 s):      k2;k3 x1 (a kernel thread's stack)
  * beta (200/201, cpu 0, 0.5 s):      u0;u2;k0;k1 x4
  */
-static const char *filter_recording(void)
+static struct builder *filter_builder(const char *path, const char *numa)
 {
-	const char *path = path_in("filters.eprof");
-	struct builder *b = builder_new(path, "0:0,1:1");
+	struct builder *b = builder_new(path, numa);
 	uint32_t s1, s2, s3;
 
 	if (!b)
-		return path;
+		return NULL;
 	thread(b, 100, 100, "alpha");
 	thread(b, 100, 101, "alpha-w");
 	thread(b, 200, 200, "beta");
@@ -241,7 +240,14 @@ static const char *filter_recording(void)
 	samples(b, SEC / 2, 200, 201, 0, s2, 4);
 	samples(b, 3 * SEC / 2, 100, 101, 1, s2, 2);
 	samples(b, 5 * SEC / 2, 200, 200, 1, s3, 1);
-	builder_finish(b);
+	return b;
+}
+
+static const char *filter_recording(void)
+{
+	const char *path = path_in("filters.eprof");
+
+	builder_finish(filter_builder(path, "0:0,1:1"));
 	return path;
 }
 
@@ -371,6 +377,62 @@ static void by_levels_go_at_the_root(void)
 	CHECK(out && strstr(out, "## beta: 5 samples (50.00%)") &&
 	      strstr(out, "## alpha: 3 samples (30.00%)") &&
 	      strstr(out, "## alpha-w: 2 samples (20.00%)"));
+	free(out);
+}
+
+/*
+ * --by cgroup: the filter recording with its threads' cgroup rows. alpha
+ * (100) is in /app from before its first sample; alpha-w (101) has no row
+ * of its own and goes with its main thread; beta's main thread (200) is
+ * in cgroup 77, gone before it was named; beta's 201 was in /db and moved
+ * to /db/slow at 1 s, so only its samples at 0.5 s are in /db. A file
+ * without rows has every sample in [unknown cgroup] (t0125: a v1 file).
+ */
+static void by_cgroup_follows_the_threads(void)
+{
+	const char *path = filter_recording();
+	struct rec_cgroup names[] = { { 5, "/app" }, { 6, "/db" }, { 8, "/db/slow" } };
+	struct rec_thread_cgroup rows[] = {
+		{ 0, 100, 100, 5 }, { 0, 200, 200, 77 }, { 0, 200, 201, 6 },
+		{ START + SEC, 200, 201, 8 },
+	};
+	struct report_opts o = { .input = path, .outputs = REPORT_OUT_FOLD, .by = REPORT_BY_CGROUP };
+	char *out;
+	size_t i;
+
+	/* the filter recording again, with the rows and 5 samples of 201 (u0;u1) at 3 s */
+	{
+		struct builder *b = filter_builder(path, NULL);
+
+		if (!b)
+			return;
+		samples(b, 3 * SEC, 200, 201, 0, 1, 5);
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			CHECK_OK(recording__add_cgroup(b->rec, &names[i]));
+		for (i = 0; i < ARRAY_SIZE(rows); i++)
+			CHECK_OK(recording__add_thread_cgroup(b->rec, &rows[i]));
+		builder_finish(b);
+	}
+	check_run(&o, "/app;alpha-w;u0;u2;k0_[k];k1_[k] 2\n"
+		      "/app;alpha;u0;u1 3\n"
+		      "/db/slow;beta;u0;u1 5\n"
+		      "/db;beta;u0;u2;k0_[k];k1_[k] 4\n"
+		      "cgroup:77;beta;k2_[k];k3_[k] 1\n");
+	o.outputs = REPORT_OUT_TOP;
+	out = run(&o);
+	CHECK(out && strstr(out, "## /db/slow: 5 samples (33.33%)") &&
+	      strstr(out, "## /app: 5 samples (33.33%)") &&
+	      strstr(out, "## /db: 4 samples (26.67%)") &&
+	      strstr(out, "## cgroup:77: 1 samples (6.67%)"));
+	free(out);
+
+	/* rows of no thread: every sample in the one unknown group */
+	path = filter_recording();
+	o = (struct report_opts){ .input = path, .outputs = REPORT_OUT_FOLD,
+				  .by = REPORT_BY_CGROUP };
+	out = run(&o);
+	CHECK(out && !strncmp(out, "[unknown cgroup];", 17) && !strstr(out, "\n/") &&
+	      !strstr(out, "\ncgroup:"));
 	free(out);
 }
 
@@ -684,6 +746,7 @@ static const struct test tests[] = {
 	{ "filters give exact folds", filters_give_exact_folds },
 	{ "the summary counts what the filters left out", filter_summary_counts_what_was_left_out },
 	{ "--by levels go at the root; --top groups by them", by_levels_go_at_the_root },
+	{ "--by cgroup follows each thread's cgroup rows", by_cgroup_follows_the_threads },
 	{ "--top counts a recursive function once per sample", top_counts_recursion_once },
 	{ "two NUMA nodes show as two; per-cpu", two_nodes_show_as_two },
 	{ "--timeline rows follow the phases", timeline_rows_follow_the_phases },

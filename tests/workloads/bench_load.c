@@ -31,17 +31,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
+
 #define UNIT_LOOPS 20000
 
 volatile uint64_t sink;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 #define UNIT_BODY(units)                                                          \
 	volatile uint64_t acc[4] = { 1, 2, 3, 4 };                                \

@@ -14,22 +14,12 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "util/clock.h"	/* now_ns(): the clock of the recording's timestamps */
+
 /* CPU time of the calling thread, in ns. */
 static inline uint64_t cpu_time_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* CLOCK_MONOTONIC in ns: the clock of the recording's timestamps. */
-static inline uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 #endif

@@ -149,13 +149,13 @@ int main(int argc, char **argv)
 		if (pipe(ask) || pipe(answer) || pthread_create(&a, NULL, answerer, NULL))
 			return 2;
 		fprintf(stderr, "main tid %d\n", (int)gettid());
-		t0 = monotonic_ns();
+		t0 = now_ns();
 		spin_phase(arg(argv[2]));
-		t1 = monotonic_ns();
+		t1 = now_ns();
 		sleep_phase(arg(argv[3]));
-		t2 = monotonic_ns();
+		t2 = now_ns();
 		wait_phase();
-		t3 = monotonic_ns();
+		t3 = now_ns();
 		pthread_join(a, NULL);
 		fprintf(stderr, "phase spin %llu\nphase sleep %llu\nphase wait %llu\n",
 			(unsigned long long)(t1 - t0), (unsigned long long)(t2 - t1),
@@ -167,12 +167,12 @@ int main(int argc, char **argv)
 		hold_ms = arg(argv[3]);
 		if (pipe(held) || pipe(done))
 			return 2;
-		t0 = monotonic_ns();
+		t0 = now_ns();
 		if (pthread_create(&a, NULL, holder, NULL) || pthread_create(&b, NULL, waiter, NULL))
 			return 2;
 		pthread_join(a, NULL);
 		pthread_join(b, NULL);
-		fprintf(stderr, "phase total %llu\n", (unsigned long long)(monotonic_ns() - t0));
+		fprintf(stderr, "phase total %llu\n", (unsigned long long)(now_ns() - t0));
 		return 0;
 	}
 	fprintf(stderr, "usage: offcpu_split split SPIN_MS SLEEP_MS WAIT_MS | mutex ROUNDS HOLD_MS\n");

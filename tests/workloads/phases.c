@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 	uint64_t ms = argc > 1 ? strtoull(argv[1], NULL, 10) : 4000;
 
 	sink += phase_a(ms * 500000ull);
-	printf("switch %llu\n", (unsigned long long)monotonic_ns());
+	printf("switch %llu\n", (unsigned long long)now_ns());
 	fflush(stdout);
 	sink += phase_b(ms * 500000ull);
 	return (int)(sink & 0);
