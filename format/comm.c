@@ -64,9 +64,10 @@ int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size
 		out[i].time_ns = prev;
 	}
 	for (i = 0, pid = 0; i < n; i++) {
-		if (cursor__varint(&c, &v))
+		/* two pids differ by at most REC_MAX_PID: a larger delta would overflow pid */
+		if (cursor__varint(&c, &v) || v > 2ull * REC_MAX_PID)
 			return -EBADMSG;
-		pid += codec__unzigzag(v);	/* |pid| stays below 2^22 * (i + 1) */
+		pid += codec__unzigzag(v);
 		if (pid < 0 || pid > REC_MAX_PID)
 			return -EBADMSG;
 		out[i].tgid = (uint32_t)pid;

@@ -22,6 +22,7 @@
 #include <zstd.h>
 
 #include "format/codec.h"
+#include "format/internal.h"
 #include "format/recording.h"
 #include "tests/unit/harness.h"
 
@@ -2061,8 +2062,26 @@ static void tick_rows_hold_kept_by_sums(void)
 	capture_end();
 }
 
+/*
+ * A comm_chunk's tgid column is deltas: one so large it would overflow the
+ * running pid (undefined behaviour) is damage, found before the addition.
+ */
+static void comm_tgid_delta_overflow_is_damage(void)
+{
+	static const uint8_t data[] = {
+		0x00, 0x00,					/* times */
+		0x0a,						/* tgid 5 */
+		0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, /* +INT64_MAX */
+		0x00, 0x00, 0x00, 0x00,				/* tids, names */
+	};
+	struct rec_comm out[2];
+
+	CHECK(rec_decode_comms(data, sizeof(data), out, 2) == -EBADMSG);
+}
+
 static const struct test tests[] = {
 	{ "every table and field round-trips", roundtrip_every_table },
+	{ "a comm tgid delta that overflows is damage", comm_tgid_delta_overflow_is_damage },
 	{ "an unfinished file warns once and reads its commits", unfinished_file_warns_and_reads },
 	{ "a newer user_version is refused", newer_version_is_refused },
 	{ "text, empty, foreign SQLite and missing files are refused", foreign_files_are_refused },
