@@ -1409,8 +1409,9 @@ int cmd_record(int argc, char **argv)
 
 	pr_debug("started in %.3f s", (start_ns - entry_ns) / 1e9);
 	if (opts.duration_ns && start_ns - entry_ns > opts.duration_ns / 2)
-		pr_warn("started %.1f s after its exec on a busy machine: samples %.1f s of the "
-			"%.1f s asked", (start_ns - entry_ns) / 1e9,
+		pr_warn("eprof took %.1f s to start (loading BPF, preparing unwind tables): it "
+			"samples %.1f s of the %.1f s asked (give a longer -d)",
+			(start_ns - entry_ns) / 1e9,
 			start_ns - entry_ns < opts.duration_ns ?
 			(opts.duration_ns - (start_ns - entry_ns)) / 1e9 : 0.0,
 			opts.duration_ns / 1e9);
