@@ -201,32 +201,39 @@ cat "$T/input" "$T/input" "$T/input" "$T/input" >"$T/input4"
 # Whole-command wall time of xz -9 on the input, bare and under each
 # recorder, one after the other in every round (never two recorders at
 # once), so that each round sees the same load; medians over the rounds.
+# The workload's own CPU time (user + system, /usr/bin/time inside the
+# recorder) is the second figure: on a shared machine it varies far less
+# than wall time, and it holds what the sampler costs the workload itself.
+XZ="/usr/bin/time -f %U+%S -o $T/cpu xz -9 -c $T/input4"
 for rep in $(seq "$REPS"); do
 	for who in none dwarf fp perf-g true; do
+		echo 0+0 >"$T/cpu"
 		t0=$(now)
 		case $who in
-		none) xz -9 -c "$T/input4" >/dev/null ;;
+		none) $XZ >/dev/null ;;
 		true) "$E" record -F 999 -o "$T/s.eprof" -- true 2>"$T/s.err" ;;
-		dwarf | fp) "$E" record -F 999 --call-graph $who -o "$T/s.eprof" -- xz -9 -c "$T/input4" >/dev/null 2>"$T/s.err" ;;
+		dwarf | fp) "$E" record -F 999 --call-graph $who -o "$T/s.eprof" -- $XZ >/dev/null 2>"$T/s.err" ;;
 		perf-g) [ $have_perf = 1 ] && perf record -q -e cpu-clock -F 999 -g $PERF_FLAGS -o "$T/s.data" -- \
-			xz -9 -c "$T/input4" >/dev/null 2>&1 ;;
+			$XZ >/dev/null 2>&1 ;;
 		esac
 		t1=$(now)
-		echo "$who $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" >>"$T/slow"
+		echo "$who $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') $(tail -1 "$T/cpu" | awk -F+ '{ print $1 + $2 }')" >>"$T/slow"
 	done
 done
-awk -v reps="$REPS" 'function med(w,   n, i, j, t, a) { n = 0; for (i = 1; i <= N; i++) if (who[i] == w) a[++n] = s[i]
+awk -v reps="$REPS" 'function med(w, col,   n, i, j, t, a) { n = 0; for (i = 1; i <= N; i++) if (who[i] == w) a[++n] = v[i, col]
 		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-	{ who[++N] = $1; s[N] = $2 }
-	END { b = med("none"); p = med("perf-g")
-		print "| recorder | median wall (s) | slowdown | against perf record -g |"
-		print "|---|---|---|---|"
+	function r(a, b) { return b > 0 ? a / b : 0 }
+	{ who[++N] = $1; v[N, 1] = $2; v[N, 2] = $3 }
+	END { b = med("none", 1); p = med("perf-g", 1); bc = med("none", 2); pc = med("perf-g", 2)
+		print "| recorder | median wall (s) | slowdown | against perf record -g | workload CPU (s) | slowdown | against perf record -g |"
+		print "|---|---|---|---|---|---|---|"
 		split("none dwarf fp perf-g", order, " ")
 		name["none"] = "none"; name["dwarf"] = "eprof record (dwarf, the default)"
 		name["fp"] = "eprof record --call-graph fp"; name["perf-g"] = "perf record -g"
-		for (k = 1; k <= 4; k++) { m = med(order[k])
-			printf "| %s | %.3f | %.2fx | %.2fx |\n", name[order[k]], m, m / b, (p > 0 ? m / p : 0) } }' "$T/slow"
+		for (k = 1; k <= 4; k++) { m = med(order[k], 1); c = med(order[k], 2)
+			printf "| %s | %.3f | %.2fx | %.2fx | %.3f | %.2fx | %.2fx |\n", name[order[k]], m, r(m, b), r(m, p),
+				c, r(c, bc), r(c, pc) } }' "$T/slow"
 echo
 echo "xz -9 on 4 x 2.4 MB, whole command. Start + finish of \`eprof record -F 999 -- true\`"
 echo "(dwarf) in the same rounds, median: $(awk '$1 == "true" { print $2 }' "$T/slow" | sort -n | awk '{ a[NR] = $1 } END { printf "%.3f s", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')."

@@ -199,7 +199,7 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 /*
  * Whether this kernel takes the mmap hook: the hook's program loaded alone
  * (a few ms, maps at their smallest). A failed load of the whole object
- * costs a full verification of the sampler first (0.2 s of CPU here, where
+ * costs a full verification of the sampler first (13 ms of CPU here, where
  * fexit is refused), paid again by the next try.
  */
 static bool hook_loads(enum mmap_hook hook)
