@@ -4,7 +4,8 @@
 # switches between on-CPU samples, off-CPU (blocked) time and wall time, as
 # report --off-cpu and --wall count them: a thread that spins, sleeps in
 # nanosleep, then waits in read() on a pipe has spin_phase alone in the
-# on-CPU tables, sleep_phase and wait_phase (not spin_phase) in the off-CPU
+# on-CPU tables (but for the odd sample of a thread switched back in),
+# sleep_phase and wait_phase (not spin_phase) in the off-CPU
 # ones, and the search's matched share of each phase in each view is the
 # share --fold gives with the same weighing; --off-cpu opens the page on
 # its off-CPU view; a recording without off-CPU time has no switch.
@@ -18,6 +19,8 @@ require_browser
 "$EPROF" report -i "$TMP/r.eprof" --html "$TMP/r.html" 2>"$TMP/rep.err" ||
 	{ cat "$TMP/rep.err"; fail "report --html failed"; }
 has() { awk -F'\t' -v t="$2" -v f="$3" '$1 == t && $2 == f { ok = 1 } END { exit !ok }' "$1"; }
+# share FILE TABLE FUNC: its share in that table, in percent (0 when absent)
+share() { awk -F'\t' -v t="$2" -v f="$3" '$1 == t && $2 == f { s = $3 + 0 } END { print s + 0 }' "$1"; }
 
 # the switch, on-CPU first; --off-cpu opens on the off-CPU view
 drive "$TMP/r.html" views >"$TMP/v" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
@@ -31,8 +34,15 @@ drive "$TMP/r.html" top >"$TMP/on" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fai
 drive "$TMP/r.html" view off top >"$TMP/off" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
 head -3 "$TMP/on" "$TMP/off"
 has "$TMP/on" top-self spin_phase || fail "on-CPU: spin_phase is not in top-self"
+awk -v s="$(share "$TMP/on" top-total spin_phase)" 'BEGIN { exit !(s >= 80) }' ||
+	fail "on-CPU: spin_phase has only $(share "$TMP/on" top-total spin_phase)% in top-total"
+# A thread that blocks still runs a little on the CPU: entering the syscall,
+# and right after it is switched back in, where a tick held back while the
+# scheduler ran lands (finish_task_switch). On a busy machine that can be a
+# sample or two in the on-CPU view; a few percent at most, not absent.
 for f in sleep_phase wait_phase; do
-	has "$TMP/on" top-total $f && fail "on-CPU: $f (which blocks) is in top-total"
+	awk -v s="$(share "$TMP/on" top-total $f)" 'BEGIN { exit !(s < 5) }' ||
+		fail "on-CPU: $f (which blocks) has $(share "$TMP/on" top-total $f)% in top-total"
 	has "$TMP/off" top-total $f || fail "off-CPU: no $f in top-total"
 done
 has "$TMP/off" top-total spin_phase && fail "off-CPU: spin_phase (which never blocks) is in top-total"
