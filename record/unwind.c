@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <bpf/bpf.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <linux/types.h>
 #include <pthread.h>
 #include <poll.h>
@@ -277,6 +278,30 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 }
 
 /*
+ * Writes rows as elements 1.. of the array map_fd, a bounded batch at a
+ * time straight from the builder's table: no second copy of a table that
+ * can be tens of MB.
+ */
+static int load_rows(int map_fd, const struct unw_row *rows, size_t nr)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, bopts);
+	enum { BATCH = 8192 };
+	__u32 keys[BATCH], count, i;
+	size_t done;
+
+	for (done = 0; done < nr; done += count) {
+		count = nr - done < BATCH ? (__u32)(nr - done) : BATCH;
+		for (i = 0; i < count; i++)
+			keys[i] = (__u32)(done + i + 1);
+		if (bpf_map_update_batch(map_fd, keys, &rows[done], &count, &bopts))
+			return errno ? -errno : -EIO;
+		if (!count)
+			return -EIO;
+	}
+	return 0;
+}
+
+/*
  * Builds the table of the file open at fd, or of the ELF image in memory
  * when fd is -1, into a new inner map (j->map_fd). Touches nothing shared:
  * the builder thread runs it.
@@ -284,10 +309,9 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 static int make_table(int fd, const void *image, size_t size, uint64_t budget, struct unw_job *j)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
-	LIBBPF_OPTS(bpf_map_batch_opts, bopts);
 	struct cfi_table t = { 0 };
-	struct unw_row *rows = NULL;
-	__u32 *keys = NULL, count, i, n;
+	struct unw_row head = { 0 };
+	__u32 zero = 0, n;
 	uint64_t t0 = now_ns();
 	int err, map_fd = -1;
 
@@ -302,27 +326,20 @@ static int make_table(int fd, const void *image, size_t size, uint64_t budget, s
 		err = -E2BIG;
 		goto out;
 	}
-	err = -ENOMEM;
-	rows = malloc((size_t)n * sizeof(*rows));
-	keys = malloc((size_t)n * sizeof(*keys));
-	if (!rows || !keys)
-		goto out;
-	memset(&rows[0], 0, sizeof(rows[0]));
-	rows[0].off = n - 1;	/* row 0: how many rows follow (unw_find_row) */
-	memcpy(&rows[1], t.rows, t.nr_rows * sizeof(*rows));
-	for (i = 0; i < n; i++)
-		keys[i] = i;
 	map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw", sizeof(__u32),
 				sizeof(struct unw_row), n, &mopts);
 	if (map_fd < 0) {
 		err = -errno;
 		goto out;
 	}
-	count = n;
-	if (bpf_map_update_batch(map_fd, keys, rows, &count, &bopts) || count != n) {
-		err = errno ? -errno : -EIO;
+	head.off = n - 1;	/* row 0: how many rows follow (unw_find_row) */
+	if (bpf_map_update_elem(map_fd, &zero, &head, BPF_ANY)) {
+		err = -errno;
 		goto out;
 	}
+	err = load_rows(map_fd, t.rows, t.nr_rows);
+	if (err)
+		goto out;
 	j->map_fd = map_fd;
 	map_fd = -1;
 	j->nr_rows = t.nr_rows;
@@ -332,9 +349,13 @@ static int make_table(int fd, const void *image, size_t size, uint64_t budget, s
 out:
 	if (map_fd >= 0)
 		close(map_fd);
-	free(rows);
-	free(keys);
 	cfi_table__release(&t);
+	/*
+	 * A big binary's table is tens of MB of heap for a moment (cc1, a
+	 * browser); give it back now, or the recorder's RSS keeps the peak of
+	 * every build for the rest of a long recording.
+	 */
+	malloc_trim(0);
 	return err;
 }
 
