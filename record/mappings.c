@@ -10,21 +10,62 @@
 #include <string.h>
 
 #include "record/mappings.h"
+#include "util/hash.h"
 #include "util/log.h"
 #include "util/vec.h"
 
+static bool path_eq(uint32_t val, const void *key, const void *ctx)
+{
+	const struct path_pool *p = ctx;
+
+	return !strcmp(p->strs[val], key);
+}
+
+/* path's copy in p, added when new; NULL when out of memory. */
+static const char *path_pool__intern(struct path_pool *p, const char *path)
+{
+	uint64_t hash = hash_bytes(path, strlen(path));
+	uint32_t *slot;
+	char *copy;
+
+	slot = hashmap__find(&p->index, hash, path_eq, path, p);
+	if (slot)
+		return p->strs[*slot];
+	if (p->nr >= UINT32_MAX || vec__grow(&p->strs, &p->alloc, p->nr + 1, sizeof(*p->strs)))
+		return NULL;
+	copy = strdup(path);
+	if (!copy)
+		return NULL;
+	if (hashmap__add(&p->index, hash, (uint32_t)p->nr)) {
+		free(copy);
+		return NULL;
+	}
+	p->strs[p->nr++] = copy;
+	return copy;
+}
+
+static void path_pool__release(struct path_pool *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		free(p->strs[i]);
+	free(p->strs);
+	hashmap__release(&p->index);
+	memset(p, 0, sizeof(*p));
+}
+
 int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m)
 {
+	const char *path = path_pool__intern(&t->paths, m->path);
 	struct mapping *k;
 
-	if (vec__grow(&t->v, &t->alloc, t->nr + 1, sizeof(*t->v)))
+	if (!path || vec__grow(&t->v, &t->alloc, t->nr + 1, sizeof(*t->v)))
 		return pr_errno(-ENOMEM, "cannot keep mappings");
 	k = &t->v[t->nr];
 	*k = (struct mapping){ .time_ns = m->time_ns, .start = m->start, .end = m->end,
 			       .pgoff = m->pgoff, .tgid = m->tgid,
-			       .build_id_len = m->build_id_len, .path = strdup(m->path) };
-	if (!k->path)
-		return pr_errno(-ENOMEM, "cannot keep mappings");
+			       .build_id_len = m->build_id_len, .path = path };
 	memcpy(k->build_id, m->build_id, sizeof(k->build_id));
 	t->nr++;
 	t->dirty = true;
@@ -60,12 +101,35 @@ int mapping__write(struct mapping_table *t, struct recording *rec, struct mappin
 	return 0;
 }
 
-void mapping_table__release(struct mapping_table *t)
+int mapping_table__repool(struct mapping_table *t)
 {
+	struct path_pool fresh = { HASHMAP_INIT, NULL, 0, 0 };
+	const char **paths;
 	size_t i;
 
+	/* the new paths go aside first: on failure every mapping keeps its old one */
+	paths = calloc(t->nr ? t->nr : 1, sizeof(*paths));
+	if (!paths)
+		return pr_errno(-ENOMEM, "cannot keep mappings");
+	for (i = 0; i < t->nr; i++) {
+		paths[i] = path_pool__intern(&fresh, t->v[i].path);
+		if (!paths[i]) {
+			free(paths);
+			path_pool__release(&fresh);
+			return pr_errno(-ENOMEM, "cannot keep mappings");
+		}
+	}
 	for (i = 0; i < t->nr; i++)
-		free(t->v[i].path);
+		t->v[i].path = paths[i];
+	free(paths);
+	path_pool__release(&t->paths);
+	t->paths = fresh;
+	return 0;
+}
+
+void mapping_table__release(struct mapping_table *t)
+{
 	free(t->v);
+	path_pool__release(&t->paths);
 	memset(t, 0, sizeof(*t));
 }

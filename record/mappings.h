@@ -14,8 +14,9 @@
 #include <stdint.h>
 
 #include "format/recording.h"
+#include "util/hashmap.h"
 
-/* A mapping as record/ keeps it (path owned). */
+/* A mapping as record/ keeps it (its path is its table's). */
 struct mapping {
 	uint64_t time_ns;
 	uint64_t start;
@@ -25,7 +26,19 @@ struct mapping {
 	uint32_t build_id_len;
 	uint8_t build_id[REC_BUILD_ID_MAX];
 	bool written;		/* in the recording: a sample fell in it */
-	char *path;
+	const char *path;	/* in the table's path pool */
+};
+
+/*
+ * Each distinct path once: a fork storm maps the same few files (sh, libc,
+ * ld.so) hundreds of thousands of times, a copy each when paths were owned
+ * by mappings. The pool lives until mapping_table__repool() rebuilds it
+ * from the mappings still kept, so it holds the paths of one file's span.
+ */
+struct path_pool {
+	struct hashmap index;	/* hash of a path -> its position in strs */
+	char **strs;
+	size_t nr, alloc;
 };
 
 struct mapping_table {
@@ -34,9 +47,10 @@ struct mapping_table {
 	bool dirty;		/* added to or compacted since capture sorted it */
 	size_t nr_sorted;	/* v[0 .. nr_sorted) are still in capture's order */
 	uint64_t nr_written;	/* mappings written to the recording so far */
+	struct path_pool paths;
 };
 
-/* Keeps m, copying its path; it moves t->v. Prints; -ENOMEM. */
+/* Keeps m, its path in t's pool; it moves t->v. Prints; -ENOMEM. */
 int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m);
 
 /* The row of kept mapping k (m->path points into k). */
@@ -44,6 +58,12 @@ void mapping__to_rec(const struct mapping *k, struct rec_mapping *m);
 
 /* Adds kept mapping k of t to rec, once: a sample fell in it. */
 int mapping__write(struct mapping_table *t, struct recording *rec, struct mapping *k);
+
+/*
+ * Rebuilds t's path pool from the mappings t still keeps, freeing the
+ * paths no mapping uses any more. -ENOMEM leaves the old pool in place.
+ */
+int mapping_table__repool(struct mapping_table *t);
 
 /* Frees every mapping and the table's memory; t is empty after. */
 void mapping_table__release(struct mapping_table *t);

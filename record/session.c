@@ -184,7 +184,6 @@ static int forget_exited(struct session *s)
 			s->maps.v[kept++] = *k;
 			continue;
 		}
-		free(k->path);
 		s->nr_maps_dropped++;
 	}
 	if (kept != s->maps.nr)
@@ -233,10 +232,8 @@ static int forget_ended(struct session *s)
 	for (i = 0; i < s->maps.nr; i++) {
 		struct mapping *k = &s->maps.v[i];
 
-		if (u64map__find(&gone, k->tgid)) {
-			free(k->path);
+		if (u64map__find(&gone, k->tgid))
 			continue;
-		}
 		s->maps.v[kept++] = *k;
 		if (!err)
 			err = u64map__upsert(&live, k->tgid, 0, &slot, &added);
@@ -244,6 +241,8 @@ static int forget_ended(struct session *s)
 	if (kept != s->maps.nr)
 		s->maps.dirty = true;
 	s->maps.nr = kept;
+	if (!err)
+		err = mapping_table__repool(&s->maps);	/* the paths of the mappings gone go too */
 	if (err)
 		goto out;	/* the exec times stay: not knowing the live ones */
 	u64map__for_each(&s->exec_ns, i) {

@@ -4,12 +4,15 @@
  * is never attributed to a stack it did not have" rests on (record/hashmap.c):
  * equal content gives the same id, different content never does, even when
  * every stack is given the same 64-bit hash, and ids stay dense and stable
- * while the table grows. Also the u64 map beside it.
+ * while the table grows. Also the u64 map beside it, and the path pool of
+ * the kept mappings (record/mappings.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/mappings.h"
 #include "record/stacks.h"
 #include "tests/unit/harness.h"
 
@@ -209,7 +212,42 @@ static void u64map_basics(void)
 	CHECK(u64map__find(&m, 0) == NULL);
 }
 
+/* Mappings of the same file share one copy of its path; a repool keeps only the used ones. */
+static void mapping_paths_pooled(void)
+{
+	struct mapping_table t = { 0 };
+	struct rec_mapping m = { .start = 0x1000, .end = 0x2000 };
+	char path[64];
+	size_t i, kept;
+
+	for (i = 0; i < 3000; i++) {
+		snprintf(path, sizeof(path), "/usr/lib/lib%zu.so", i % 3);
+		m.path = path;	/* a buffer the caller reuses: the table copies */
+		m.tgid = (uint32_t)i;
+		CHECK_OK(mapping_table__add(&t, &m));
+	}
+	CHECK_EQ_U64(t.nr, 3000);
+	CHECK_EQ_U64(t.paths.nr, 3);
+	CHECK(t.v[0].path == t.v[3].path && t.v[1].path != t.v[0].path);
+	CHECK_STR(t.v[2].path, "/usr/lib/lib2.so");
+	/* forget every mapping of lib1 and lib2 but one of lib2 */
+	for (i = kept = 0; i < t.nr; i++)
+		if (t.v[i].tgid % 3 == 0 || t.v[i].tgid == 2999)
+			t.v[kept++] = t.v[i];
+	t.nr = kept;
+	CHECK_OK(mapping_table__repool(&t));
+	CHECK_EQ_U64(t.paths.nr, 2);
+	CHECK_STR(t.v[0].path, "/usr/lib/lib0.so");
+	CHECK_STR(t.v[t.nr - 1].path, "/usr/lib/lib2.so");
+	m.path = "/usr/lib/lib0.so";
+	CHECK_OK(mapping_table__add(&t, &m));
+	CHECK(t.v[t.nr - 1].path == t.v[0].path);
+	mapping_table__release(&t);
+	CHECK_EQ_U64(t.nr, 0);
+}
+
 static const struct test tests[] = {
+	{ "mapping paths: one copy each, repool drops the unused", mapping_paths_pooled },
 	{ "equal content gives the same id", equal_content_same_id },
 	{ "different content never shares an id", different_content_different_ids },
 	{ "one hash for 3000 stacks: still one id each", forced_collisions_keep_stacks_apart },
