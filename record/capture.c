@@ -1007,6 +1007,16 @@ static void sort_maps(const struct capture_source *s)
 	s->maps->nr_sorted = s->maps->nr;
 }
 
+bool capture__retrying(const struct capture *c, uint32_t tgid)
+{
+	size_t i;
+
+	for (i = 0; c && i < c->retry.nr; i++)
+		if (c->retry.v[i] >> 32 == tgid)
+			return true;
+	return false;
+}
+
 int capture__step(struct capture *c, const struct capture_source *s)
 {
 	struct u64vec tmp;

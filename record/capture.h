@@ -53,6 +53,12 @@ void capture__free(struct capture *c);
 int capture__note_pair(struct capture *c, uint64_t pair);
 
 /*
+ * Whether a pair of process tgid waits for a mapping (it is tried again at
+ * the next step): that process's mappings are still needed.
+ */
+bool capture__retrying(const struct capture *c, uint32_t tgid);
+
+/*
  * Before a commit: adds to s->rec the symbol data of the pairs noted and the
  * stacks interned since the previous step, leaving out what is stored
  * already. Sorts s->maps. Costs nothing when nothing new was sampled.

@@ -1289,8 +1289,8 @@ static void print_end(const struct session *s, const struct capture_stats *cst,
 		      uint64_t elapsed_ns)
 {
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
-		"symbols; %zu stacks, %llu mappings stored (%llu of processes without samples "
-		"forgotten), %llu truncated stacks, %llu side-band records lost", cst->binaries,
+		"symbols; %zu stacks, %llu mappings stored (%llu of ended processes forgotten "
+		"while recording), %llu truncated stacks, %llu side-band records lost", cst->binaries,
 		cst->symbols, cst->missing, cst->ksyms, s->stacks.nr,
 		(unsigned long long)s->maps.nr_written, (unsigned long long)s->nr_maps_dropped,
 		(unsigned long long)s->total_truncated,

@@ -109,27 +109,34 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 }
 
 /*
- * Process pid ended (side-band exit). Unless it had samples, its mappings
- * and pending comm rows are forgotten at the second commit from now, when
- * every sample it took has been read: it cannot get one any more.
+ * Process pid ended at time_ns (side-band exit). Its mappings and pending
+ * comm rows are forgotten at the second commit from now, when every sample
+ * it took has been read and captured (forget_exited).
  */
-static int note_exit(struct session *s, uint32_t pid)
+static int note_exit(struct session *s, uint32_t pid, uint64_t time_ns)
 {
 	if (vec__grow(&s->exits, &s->alloc_exits, s->nr_exits + 1, sizeof(*s->exits)))
 		return pr_errno(-ENOMEM, "cannot keep process exits");
 	s->exits[s->nr_exits].pid = pid;
+	s->exits[s->nr_exits].time_ns = time_ns;
 	s->exits[s->nr_exits].commit = s->nr_commits;
 	s->nr_exits++;
 	return 0;
 }
 
-/* A new process took pid: the exit noted for its previous owner is not its own. */
-static void cancel_exit(struct session *s, uint32_t pid)
+/*
+ * A new process took pid at fork_ns: an exit noted before then was its
+ * previous owner's, not its own. Its own exit may be noted already: forks
+ * are applied once every buffer was read past them (sideband.c), exits at
+ * once, so a short-lived child's exit often comes first. Cancelling that
+ * one kept every process of a fork storm in memory to the end of the file.
+ */
+static void cancel_exit(struct session *s, uint32_t pid, uint64_t fork_ns)
 {
 	size_t i, kept = 0;
 
 	for (i = 0; i < s->nr_exits; i++)
-		if (s->exits[i].pid != pid)
+		if (s->exits[i].pid != pid || s->exits[i].time_ns >= fork_ns)
 			s->exits[kept++] = s->exits[i];
 	s->nr_exits = kept;
 	for (i = kept = 0; i < s->nr_ended; i++)
@@ -139,11 +146,14 @@ static void cancel_exit(struct session *s, uint32_t pid)
 }
 
 /*
- * Forgets the mappings and held comm rows of processes that ended without
- * a sample, two commits after their exit: by then the sampler has read
- * every sample they took (they were queued before the exit record), so
- * none will come. Processes with samples keep theirs, for the capture at
- * the end of the file (and forget them when the next one starts).
+ * Forgets the mappings and held comm rows of processes that ended, two
+ * commits after their exit: by then the sampler has read every sample they
+ * took (they were queued before the exit record), so none will come, and
+ * the capture step of this commit has stored the symbols of all of them.
+ * A process with a pair that still waits for a mapping keeps its mappings
+ * to the end of the file. (Keeping every sampled process's mappings to the
+ * end of the file made a long -a recording beside a fork storm grow to
+ * 500 MB within one 150 s file.)
  */
 static int forget_exited(struct session *s)
 {
@@ -160,8 +170,8 @@ static int forget_exited(struct session *s)
 			s->exits[kept++] = *e;
 			continue;
 		}
-		if (u64map__find(&s->procs, e->pid)) {
-			/* its mappings serve this file's capture: forgotten at the next file */
+		if (u64map__find(&s->procs, e->pid) && capture__retrying(s->capture, e->pid)) {
+			/* a pair still waits for a mapping: forgotten at the next file */
 			if (vec__grow(&s->ended, &s->alloc_ended, s->nr_ended + 1,
 				      sizeof(*s->ended))) {
 				err = pr_errno(-ENOMEM, "cannot forget ended processes");
@@ -179,7 +189,7 @@ static int forget_exited(struct session *s)
 	for (i = kept = sorted = 0; i < s->maps.nr; i++) {
 		struct mapping *k = &s->maps.v[i];
 
-		if (k->written || !u64map__find(&gone, k->tgid)) {
+		if (!u64map__find(&gone, k->tgid)) {
 			sorted += i < s->maps.nr_sorted;	/* the order stays */
 			s->maps.v[kept++] = *k;
 			continue;
@@ -314,7 +324,7 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 	const uint64_t *exec = u64map__find(&s->exec_ns, ppid);
 	uint64_t since = exec && *exec <= fork_ns ? *exec : 0;
 
-	cancel_exit(s, pid);
+	cancel_exit(s, pid, fork_ns);
 	/*
 	 * A forked child shares its parent's mappings without mmap records:
 	 * those the parent had at fork time, less those its last exec replaced
@@ -640,10 +650,10 @@ static int sb_fork(void *ctx, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 }
 
 /* Read its JIT map before it is gone. */
-static int sb_exit(void *ctx, uint32_t pid)
+static int sb_exit(void *ctx, uint32_t pid, uint64_t time_ns)
 {
 	struct session *s = ctx;
-	int err = note_exit(s, pid);
+	int err = note_exit(s, pid, time_ns);
 
 	return err ? err : jitmaps__read(s->jitmaps, pid);
 }

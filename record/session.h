@@ -57,6 +57,7 @@ struct record_opts {
 /* A process whose exit the side-band saw, in the commit it saw it. */
 struct exit_note {
 	uint32_t pid;
+	uint64_t time_ns;	/* of the exit */
 	uint64_t commit;	/* session.nr_commits then */
 };
 
@@ -104,10 +105,11 @@ struct session {
 	struct exit_note *exits;	/* exited, not yet forgotten */
 	size_t nr_exits, alloc_exits;
 	/*
-	 * Processes with samples in this file that ended: their mappings
-	 * serve its capture, and are forgotten when the next file starts
-	 * (--switch-output), so that a recording of hours on a machine that
-	 * runs many short processes holds those of the live ones only.
+	 * Processes with samples in this file that ended while a pair of
+	 * theirs still waited for a mapping: their mappings serve the last
+	 * capture pass, and are forgotten when the next file starts
+	 * (--switch-output). Other ended processes are forgotten two commits
+	 * after their exit (forget_exited).
 	 */
 	uint32_t *ended;
 	size_t nr_ended, alloc_ended;

@@ -314,7 +314,7 @@ static int on_exit_record(struct sideband *sb, const struct perf_event_header *h
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
 	if (ids[0] != ids[2] || !is_target(sb, ids[0]))
 		return 0;
-	return sb->sink.exit(sb->sink.ctx, ids[0]);
+	return sb->sink.exit(sb->sink.ctx, ids[0], record_time(h));
 }
 
 int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_header *h)

@@ -29,7 +29,7 @@ struct sideband_sink {
 	/* Process pid was forked from ppid at fork_ns; forks come oldest first. */
 	int (*fork)(void *ctx, uint32_t ppid, uint32_t pid, uint64_t fork_ns);
 	/* Process pid ended. */
-	int (*exit)(void *ctx, uint32_t pid);
+	int (*exit)(void *ctx, uint32_t pid, uint64_t time_ns);
 	/* The kernel dropped nr side-band records of CPU cpu (-1: unknown). */
 	void (*lost)(void *ctx, int cpu, uint64_t nr);
 	/* Whether pid is recorded; NULL: every process is. */

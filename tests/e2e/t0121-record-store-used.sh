@@ -56,13 +56,13 @@ wait "$ks"
 kill -INT "$rec"
 wait "$rec" || { cat "$TMP/rec.err"; fail "record failed"; }
 grep -E '^eprof: (recorded|captured)' "$TMP/rec.err"
-line=$(grep -o '[0-9]* mappings stored ([0-9]* of processes without samples forgotten)' \
+line=$(grep -o '[0-9]* mappings stored ([0-9]* of ended processes forgotten' \
 	"$TMP/rec.err") || fail "record -v does not say how many mappings it stored"
 stored=${line%% *}
 forgotten=$(echo "$line" | sed 's/.*(\([0-9]*\) of.*/\1/')
 read -r lo hi <<<"$(pairs "$TMP/r.eprof")"
 say "stored $stored mappings, forgot $forgotten; sampled (pid, binary) pairs: $lo .. $hi"
-[ "$forgotten" -gt 0 ] || fail "no mapping of the storm's unsampled processes was forgotten"
+[ "$forgotten" -gt 0 ] || fail "no mapping of the storm's ended processes was forgotten"
 [ $((stored * 100)) -le $((hi * 105)) ] ||
 	fail "$stored mappings stored for $hi sampled (pid, binary) pairs"
 [ "$stored" -gt 0 ] || fail "no mapping stored"

@@ -442,7 +442,39 @@ static void only_what_samples_use_is_stored(void)
 	fixture__release(&f);
 }
 
+/*
+ * A child that lives a few ms: its exit is read in the same batch as its
+ * fork, and applied first (forks wait for the batch's end). The fork must
+ * not take the child's own exit for a previous owner's: its mappings are
+ * still forgotten two commits later. An exit from before the fork is a
+ * previous owner's, and is not the new process's.
+ */
+static void short_child_exit_before_its_fork_is_applied(void)
+{
+	struct fixture f;
+
+	fixture__init(&f, "short.eprof");
+	handle(&f, 0, exec_rec(&f.r, P, 1, "parent"));
+	handle(&f, 0, mmap2(&f.r, P, 2, 0x7000, PROT_EXEC, "/lib/hot.so"));
+	CHECK_OK(sideband__end_batch(f.sb));
+	handle(&f, 1, exit_rec(&f.r, C, 3));	/* a previous owner of pid C */
+	handle(&f, 0, fork_rec(&f.r, P, C, C, 4));
+	handle(&f, 1, exit_rec(&f.r, C, 6));	/* read before the fork is applied */
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 1);	/* inherited */
+	CHECK_EQ_U64(f.s.nr_exits, 1);			/* its own exit, not the old one */
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 0);
+	CHECK_EQ_U64(mapped(&f, P, 0x7000, NULL), 1);
+	CHECK_OK(recording__finish(f.s.rec));
+	fixture__release(&f);
+}
+
 static const struct test tests[] = {
+	{ "a short child's exit read before its fork still forgets it",
+	  short_child_exit_before_its_fork_is_applied },
 	{ "a fork read before its parent's earlier mmap inherits it", fork_before_earlier_mmap },
 	{ "a grandchild gets what its parent inherited", grandchild_after_child_whatever_the_order },
 	{ "a fork copies only the image after the last exec", exec_replaces_the_image },
