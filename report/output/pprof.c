@@ -7,9 +7,9 @@
  * integers), so it is written here rather than through a protobuf library.
  * The builder interns every string, function, mapping, location and sample
  * in util/hashmap indexes as stacks are added; the writer then
- * encodes the whole message into memory in first-seen order (so the output
- * is deterministic) and zlib compresses it into one gzip member, as pprof's
- * own writer does.
+ * encodes the message in first-seen order (so the output is deterministic)
+ * and zlib compresses it into one gzip member, as pprof's own writer does,
+ * a megabyte of message at a time.
  *
  * A mapping says it has functions only when every location in it has one:
  * pprof symbolizes the locations of the other mappings itself (from the
@@ -557,10 +557,105 @@ static void put_num_label(struct strbuf *sb, struct strbuf *msg, const struct fi
 	pb_message(sb, PB_SAMPLE_LABEL, msg);
 }
 
+/* ---- gzip, through zlib ------------------------------------------------ */
+
+#define GZIP_WINDOW	(15 + 16)	/* zlib: a 32 KiB window, a gzip wrapper */
+#define GZIP_CHUNK	(64u << 10)
+
+/* One gzip member written as its input comes (gz_feed), a chunk at a time. */
+struct gz {
+	z_stream zs;
+	FILE *out;
+	int err;
+};
+
+static int gz_open(struct gz *g, FILE *out)
+{
+	memset(g, 0, sizeof(*g));
+	g->out = out;
+	/* zlib's gzip header has no name and MTIME 0, so equal input gives equal output */
+	if (deflateInit2(&g->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Compresses data[0 .. len) into the member; finish ends it. Keeps the first error. */
+static int gz_feed(struct gz *g, const void *data, size_t len, bool finish)
+{
+	unsigned char buf[GZIP_CHUNK];
+	const unsigned char *p = data;
+	size_t left = len, n;
+	int rc = Z_OK, flush;
+
+	if (g->err)
+		return g->err;
+	do {
+		/* avail_in is 32 bits: hand the input over a piece at a time */
+		n = left < UINT32_MAX ? left : UINT32_MAX;
+		g->zs.next_in = (unsigned char *)p;
+		g->zs.avail_in = (uInt)n;
+		p += n;
+		left -= n;
+		flush = left || !finish ? Z_NO_FLUSH : Z_FINISH;
+		do {
+			g->zs.next_out = buf;
+			g->zs.avail_out = sizeof(buf);
+			rc = deflate(&g->zs, flush);
+			if (rc == Z_STREAM_ERROR)
+				return g->err = -ENOMEM;
+			n = sizeof(buf) - g->zs.avail_out;
+			if (n && fwrite(buf, 1, n, g->out) != n)
+				return g->err = -EIO;
+		} while (g->zs.avail_out == 0);
+	} while (left);
+	if (finish && rc != Z_STREAM_END)
+		g->err = -ENOMEM;
+	else if (finish && ferror(g->out))
+		g->err = -EIO;
+	return g->err;
+}
+
+static void gz_close(struct gz *g)
+{
+	deflateEnd(&g->zs);
+}
+
+int pprof__gzip_write(const void *data, size_t len, FILE *out)
+{
+	struct gz g;
+	int err = gz_open(&g, out);
+
+	if (!err)
+		err = gz_feed(&g, data, len, true);
+	gz_close(&g);
+	return err;
+}
+
+/*
+ * The encoded message goes to gzip a megabyte at a time: held whole, it
+ * was the largest single buffer of a report over many files (67 MB of a
+ * 24-file hour). Fields are whole when spilled; pprof's readers see one
+ * message either way.
+ */
+#define SPILL_BYTES	(1u << 20)
+
+static int spill(struct strbuf *out, struct gz *g)
+{
+	int err;
+
+	if (out->len < SPILL_BYTES || out->oom)
+		return 0;
+	err = gz_feed(g, out->buf, out->len, false);
+	strbuf_reset(out);
+	return err;
+}
+
 static int put_samples(const struct pprof_builder *b, const struct fixed_strs *fs,
-		       struct strbuf *out, struct strbuf *msg, struct strbuf *inner)
+		       struct strbuf *out, struct strbuf *msg, struct strbuf *inner, struct gz *g)
 {
 	size_t i, j;
+	int err;
 
 	for (i = 0; i < b->nr_samples; i++) {
 		const struct sample *s = &b->samples[i];
@@ -595,14 +690,18 @@ static int put_samples(const struct pprof_builder *b, const struct fixed_strs *f
 			put_num_label(msg, inner, fs, fs->cpu, s->cpu);
 		}
 		pb_message(out, PB_PROFILE_SAMPLE, msg);
+		err = spill(out, g);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
-static void put_tables(const struct pprof_builder *b, struct strbuf *out, struct strbuf *msg,
-		       struct strbuf *inner)
+static int put_tables(const struct pprof_builder *b, struct strbuf *out, struct strbuf *msg,
+		      struct strbuf *inner, struct gz *g)
 {
 	size_t i;
+	int err = 0;
 
 	for (i = 0; i < b->nr_maps; i++) {
 		const struct mapping *m = &b->maps[i];
@@ -616,7 +715,7 @@ static void put_tables(const struct pprof_builder *b, struct strbuf *out, struct
 		pb_uint(msg, PB_MAPPING_HAS_FUNCTIONS, !m->unresolved);
 		pb_message(out, PB_PROFILE_MAPPING, msg);
 	}
-	for (i = 0; i < b->nr_locs; i++) {
+	for (i = 0; !err && i < b->nr_locs; i++) {
 		const struct location *l = &b->locs[i];
 
 		pb_uint(msg, PB_LOCATION_ID, i + 1);
@@ -629,8 +728,9 @@ static void put_tables(const struct pprof_builder *b, struct strbuf *out, struct
 		}
 		pb_uint(msg, PB_LOCATION_IS_FOLDED, 0);	/* false: the default, left out */
 		pb_message(out, PB_PROFILE_LOCATION, msg);
+		err = spill(out, g);
 	}
-	for (i = 0; i < b->nr_funcs; i++) {
+	for (i = 0; !err && i < b->nr_funcs; i++) {
 		const struct function *f = &b->funcs[i];
 
 		pb_uint(msg, PB_FUNCTION_ID, i + 1);
@@ -638,10 +738,12 @@ static void put_tables(const struct pprof_builder *b, struct strbuf *out, struct
 		pb_uint(msg, PB_FUNCTION_SYSTEM_NAME, f->system_name);
 		pb_uint(msg, PB_FUNCTION_FILENAME, f->file);
 		pb_message(out, PB_PROFILE_FUNCTION, msg);
+		err = spill(out, g);
 	}
+	return err;
 }
 
-static int encode(const struct pprof_builder *b, struct strbuf *out)
+static int encode(const struct pprof_builder *b, struct strbuf *out, struct gz *g)
 {
 	struct strbuf msg = STRBUF_INIT, inner = STRBUF_INIT;
 	const struct fixed_strs *fs = &b->fs;
@@ -654,12 +756,15 @@ static int encode(const struct pprof_builder *b, struct strbuf *out)
 	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->cpu, fs->nanoseconds);
 	if (b->has_off_cpu)
 		put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->off_cpu, fs->nanoseconds);
-	err = put_samples(b, fs, out, &msg, &inner);
+	err = put_samples(b, fs, out, &msg, &inner, g);
+	if (!err)
+		err = put_tables(b, out, &msg, &inner, g);
+	for (i = 0; !err && i < b->nr_strs; i++) {
+		pb_bytes(out, PB_PROFILE_STRING_TABLE, b->strs[i], strlen(b->strs[i]));
+		err = spill(out, g);
+	}
 	if (err)
 		goto out;
-	put_tables(b, out, &msg, &inner);
-	for (i = 0; i < b->nr_strs; i++)
-		pb_bytes(out, PB_PROFILE_STRING_TABLE, b->strs[i], strlen(b->strs[i]));
 	pb_uint(out, PB_PROFILE_TIME_NANOS, b->time_ns);
 	pb_uint(out, PB_PROFILE_DURATION_NANOS, b->duration_ns);
 	put_value_type(out, PB_PROFILE_PERIOD_TYPE, &msg, fs->cpu, fs->nanoseconds);
@@ -672,63 +777,20 @@ out:
 	return err;
 }
 
-/* ---- gzip, through zlib ------------------------------------------------ */
-
-#define GZIP_WINDOW	(15 + 16)	/* zlib: a 32 KiB window, a gzip wrapper */
-#define GZIP_CHUNK	(64u << 10)
-
-int pprof__gzip_write(const void *data, size_t len, FILE *out)
-{
-	unsigned char buf[GZIP_CHUNK];
-	const unsigned char *p = data;
-	z_stream zs = { 0 };
-	size_t left = len, n;
-	int rc, err = 0, flush;
-
-	/* zlib's gzip header has no name and MTIME 0, so equal input gives equal output */
-	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		return -ENOMEM;
-	do {
-		/* avail_in is 32 bits: hand the input over a piece at a time */
-		n = left < UINT32_MAX ? left : UINT32_MAX;
-		zs.next_in = (unsigned char *)p;
-		zs.avail_in = (uInt)n;
-		p += n;
-		left -= n;
-		flush = left ? Z_NO_FLUSH : Z_FINISH;
-		do {
-			zs.next_out = buf;
-			zs.avail_out = sizeof(buf);
-			rc = deflate(&zs, flush);
-			if (rc == Z_STREAM_ERROR) {
-				err = -ENOMEM;
-				goto out;
-			}
-			n = sizeof(buf) - zs.avail_out;
-			if (n && fwrite(buf, 1, n, out) != n) {
-				err = -EIO;
-				goto out;
-			}
-		} while (zs.avail_out == 0);
-	} while (flush != Z_FINISH);
-	if (rc != Z_STREAM_END || ferror(out))
-		err = rc != Z_STREAM_END ? -ENOMEM : -EIO;
-out:
-	deflateEnd(&zs);
-	return err;
-}
-
 /* ---- public: writing ---------------------------------------------------- */
 
 int pprof__write(const struct pprof_builder *b, FILE *out)
 {
 	struct strbuf pb = STRBUF_INIT;
+	struct gz g;
 	int err;
 
-	err = encode(b, &pb);
+	err = gz_open(&g, out);
 	if (!err)
-		err = pprof__gzip_write(pb.buf, pb.len, out);
+		err = encode(b, &pb, &g);
+	if (!err)
+		err = gz_feed(&g, pb.buf, pb.len, true);
+	gz_close(&g);
 	strbuf_release(&pb);
 	return err;
 }

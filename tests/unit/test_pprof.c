@@ -847,6 +847,57 @@ static void writing_is_deterministic_and_repeatable(void)
 	pprof__free(b);
 }
 
+/*
+ * A message of several megabytes goes to gzip in pieces (spill): one valid
+ * member, every sample in it, once, and each sample's own count.
+ */
+static void large_profile_is_one_member_with_every_sample(void)
+{
+	enum { N = 60000 };
+	struct pprof_builder *b = pprof__new(10000000, 1, 2);
+	struct pprof_labels lab = { 0 };
+	struct pprof_frame fr[3] = { f_leaf, f_mid, f_main };
+	const char *path;
+	unsigned char *raw = NULL;
+	struct decoded *d = calloc(1, sizeof(*d));
+	size_t len = 0, i;
+
+	CHECK(b && d);
+	if (!b || !d)
+		goto out;
+	lab.comm = "app";
+	for (i = 0; i < N; i++) {
+		lab.pid = lab.tid = (uint32_t)(i + 1);	/* a sample each */
+		CHECK_OK(pprof__add_sample(b, fr, 3, i % 7 + 1, &lab));
+	}
+	path = write_profile(b, "large.pb.gz");
+	raw = path ? gunzip(path, &len) : NULL;
+	CHECK(raw != NULL && len > (2u << 20));	/* spilled more than once */
+	if (!raw)
+		goto out;
+	/* decode() keeps the first MAX_DEC samples and calls more "bad": walk it whole here */
+	{
+		struct pb r = { raw, raw + len, false }, sub;
+		unsigned int f;
+		uint64_t v;
+		size_t samples = 0;
+
+		while (pb_next(&r, &f, &v, &sub))
+			samples += f == 2;
+		CHECK(!r.bad && r.p == r.end);
+		CHECK_EQ_U64(samples, N);
+	}
+	decode(raw, len, d);
+	CHECK_EQ_U64(d->nr_samples, N);
+	CHECK_EQ_U64(d->nr_funcs, 3);
+	CHECK_EQ_U64(d->samples[0].values[0], 1);
+	CHECK_EQ_U64(d->samples[6].values[0], 7);
+out:
+	free(raw);
+	free(d);
+	pprof__free(b);
+}
+
 static void bad_arguments_and_failed_writes(void)
 {
 	struct pprof_builder *b = pprof__new(PERIOD_NS, 0, 0);
@@ -1211,6 +1262,7 @@ out:
 }
 
 static const struct test tests[] = {
+	{ "a large profile is one gzip member with every sample", large_profile_is_one_member_with_every_sample },
 	{ "gzip members round-trip through 'gzip -dc'", gzip_round_trips_through_gzip_program },
 	{ "'gzip -dc' rejects a damaged member", gzip_program_rejects_a_damaged_member },
 	{ "gzip write errors give -EIO", gzip_write_errors_are_reported },
