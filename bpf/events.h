@@ -50,6 +50,18 @@ enum unw_stop {
 	UNW_STOP_MAX,
 };
 
+/*
+ * The `ticks` map's one per-CPU word: TICK_FIRED for every tick that ran the
+ * sampler, plus TICK_KEPT when it passed the filter, added in one store so
+ * that a read of the word never sees a tick kept but not yet fired. Two
+ * counters read one after the other split a tick between two files at a
+ * --switch-output (fired in one, kept in the next). record/ takes the
+ * difference of two reads: fired in the high half, kept in the low, exact
+ * while fewer than 2^32 ticks fall between two reads.
+ */
+#define TICK_FIRED	(1ull << 32)
+#define TICK_KEPT	1ull
+
 /* Per-CPU counters in the `stats` map; every loss is counted, none is silent. */
 enum ev_stat {
 	EV_STAT_SAMPLES,	/* samples that passed the filter */

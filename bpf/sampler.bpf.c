@@ -65,9 +65,10 @@ struct {
 } stats SEC(".maps");
 
 /*
- * Every tick that ran this program, target or not: record/ compares it with
- * what the clock should have fired to tell throttled and missed ticks apart
- * from samples of other processes. Kept apart from `stats` on purpose.
+ * Every tick that ran this program, target or not, and those kept, as one
+ * word (TICK_FIRED, TICK_KEPT): record/ compares it with what the clock
+ * should have fired to tell throttled and missed ticks apart from samples
+ * of other processes. Kept apart from `stats` on purpose.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -210,14 +211,18 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	__u32 tgid = id >> 32, zero = 0;
 	__u64 kbytes = 0, ubytes = 0, size, flags;
 	bool user_tick = user_mode_tick(ctx);
-	__u64 *fired;
+	__u64 *ticks_word;
 	long ret;
 
-	fired = bpf_map_lookup_elem(&ticks, &zero);
-	if (fired)
-		*fired += 1;	/* per-CPU slot; perf_event programs do not nest */
-	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid))
+	/* per-CPU slot; perf_event programs do not nest: one plain store */
+	ticks_word = bpf_map_lookup_elem(&ticks, &zero);
+	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid)) {
+		if (ticks_word)
+			*ticks_word += TICK_FIRED;
 		return 0;
+	}
+	if (ticks_word)
+		*ticks_word += TICK_FIRED | TICK_KEPT;
 	sc = bpf_map_lookup_elem(&scratch, &zero);
 	if (!sc)
 		return 0;

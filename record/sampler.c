@@ -62,7 +62,7 @@ struct sampler {
 	struct cpu_clock *clocks;	/* one per attached CPU, outliving the links */
 	size_t nr_clocks;
 	uint64_t period_ns;
-	uint64_t *prev_fired, *prev_kept;	/* per possible CPU, at the last account */
+	uint64_t *prev_ticks;		/* per possible CPU, at the last account (TICK_FIRED) */
 	int hook;			/* enum mmap_hook loaded */
 	uint64_t *percpu;		/* scratch: one value per possible CPU */
 	struct ring_buffer *rb;
@@ -365,10 +365,9 @@ int sampler__attach(struct sampler *sp, const uint32_t *cpus, size_t nr, uint64_
 
 	sp->links = calloc(nr, sizeof(*sp->links));
 	sp->clocks = calloc(nr, sizeof(*sp->clocks));
-	sp->prev_fired = calloc(ncpu, sizeof(*sp->prev_fired));
-	sp->prev_kept = calloc(ncpu, sizeof(*sp->prev_kept));
+	sp->prev_ticks = calloc(ncpu, sizeof(*sp->prev_ticks));
 	sp->percpu = calloc(ncpu, sizeof(*sp->percpu));
-	if (!sp->links || !sp->clocks || !sp->prev_fired || !sp->prev_kept || !sp->percpu)
+	if (!sp->links || !sp->clocks || !sp->prev_ticks || !sp->percpu)
 		return pr_errno(-ENOMEM, "cannot attach the sampler");
 	sp->period_ns = cpu_clock__period_ns(freq);
 	for (i = 0; i < nr; i++) {
@@ -496,25 +495,18 @@ int sampler__account_ticks(struct sampler *sp, uint64_t now, struct rec_ticks *r
 				t->cpu, (unsigned long long)a.lost_records);
 	}
 	/*
-	 * The counters after the clocks, kept before fired: a tick between the
-	 * two reads is then fired in this row and kept in the next. A row may
-	 * still keep a little more than it fired; only the sums of a CPU's rows
-	 * are exact (kept <= fired), and that is what the reader checks.
+	 * The counters after the clocks, fired and kept from one word per CPU
+	 * (TICK_FIRED): every row, and so every file after a switch, keeps
+	 * no more than it fired.
 	 */
-	err = read_percpu(sp, sp->skel->maps.stats, EV_STAT_SAMPLES);
+	err = read_percpu(sp, sp->skel->maps.ticks, 0);
 	for (i = 0; !err && i < sp->nr_clocks; i++) {
 		uint32_t c = sp->clocks[i].cpu;
+		uint64_t d = sp->percpu[c] - sp->prev_ticks[c];
 
-		rows[i].kept = sp->percpu[c] - sp->prev_kept[c];
-		sp->prev_kept[c] = sp->percpu[c];
-	}
-	if (!err)
-		err = read_percpu(sp, sp->skel->maps.ticks, 0);
-	for (i = 0; !err && i < sp->nr_clocks; i++) {
-		uint32_t c = sp->clocks[i].cpu;
-
-		rows[i].fired = sp->percpu[c] - sp->prev_fired[c];
-		sp->prev_fired[c] = sp->percpu[c];
+		rows[i].fired = d / TICK_FIRED;
+		rows[i].kept = d % TICK_FIRED;
+		sp->prev_ticks[c] = sp->percpu[c];
 	}
 	if (!err)
 		*nr = sp->nr_clocks;
@@ -560,8 +552,7 @@ void sampler__close(struct sampler *sp)
 	for (i = 0; i < sp->nr_clocks; i++)
 		cpu_clock__close(&sp->clocks[i]);
 	free(sp->clocks);
-	free(sp->prev_fired);
-	free(sp->prev_kept);
+	free(sp->prev_ticks);
 	free(sp->percpu);
 	ring_buffer__free(sp->rb);
 	sampler_bpf__destroy(sp->skel);
