@@ -88,6 +88,19 @@ int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size
 	return cursor__left(&c) ? -EBADMSG : 0;
 }
 
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct rec_comm *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return memcmp(x->comm, y->comm, sizeof(x->comm));
+}
+
 int rec_write_comms(struct recording *rec)
 {
 	struct writer *w = &rec->w;
@@ -101,6 +114,8 @@ int rec_write_comms(struct recording *rec)
 		       rec->path, w->nr_comms);
 		return -E2BIG;
 	}
+	/* in time order: the threads' first names (time 0) first, the rest in short deltas */
+	qsort(w->comms, w->nr_comms, sizeof(*w->comms), cmp_comm);
 	if (rec_encode_comms(w->comms, w->nr_comms, &raw))
 		return pr_errno(-ENOMEM, "'%s': buffering recorded data", rec->path);
 	err = rec_write_chunk(rec, "INSERT INTO comm_chunk (nr_comms, encoding, data) "

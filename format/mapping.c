@@ -245,6 +245,25 @@ int rec_write_chunk(struct recording *rec, const char *sql, size_t n, const stru
 	return err;
 }
 
+#define CMP(a, b)	((a) < (b) ? -1 : (a) > (b))
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct pending_mapping *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return CMP(x->time_ns, y->time_ns);
+	if (x->tgid != y->tgid)
+		return CMP(x->tgid, y->tgid);
+	if (x->start != y->start)
+		return CMP(x->start, y->start);
+	if (x->end != y->end)
+		return CMP(x->end, y->end);
+	if (x->pgoff != y->pgoff)
+		return CMP(x->pgoff, y->pgoff);
+	return CMP(x->file, y->file);
+}
+
 int rec_write_mappings(struct recording *rec)
 {
 	struct writer *w = &rec->w;
@@ -256,6 +275,12 @@ int rec_write_mappings(struct recording *rec)
 	err = write_files(rec);
 	if (err)
 		return err;
+	/*
+	 * In time order: the rows "from the file's start" (time 0) first, by
+	 * process and address, then the rest with short time deltas. The
+	 * commit's stacks refer to the rows in this order (written after).
+	 */
+	qsort(w->mappings, w->nr_mappings, sizeof(*w->mappings), cmp_row);
 	if (rec_encode_mappings(w->mappings, w->nr_mappings, &raw))
 		return pr_errno(-ENOMEM, "'%s': buffering recorded data", rec->path);
 	err = rec_write_chunk(rec, "INSERT INTO mapping_chunk (nr_mappings, encoding, data) "

@@ -356,7 +356,7 @@ static int add_user_addr(struct capture *c, const struct capture_source *s, uint
 
 	/* the recording keeps the mappings samples fall in, and only those */
 	if (m) {
-		err = mapping__write(s->maps, s->rec, m);
+		err = mapping__write(s->maps, s->rec, m, s->complete_ns);
 		if (err)
 			return err;
 	}

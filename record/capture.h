@@ -31,6 +31,7 @@ struct capture_source {
 	struct mapping_table *maps;	/* sorted here; a mapping a sample falls in is written */
 	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of the sampled processes */
 	bool debuginfo;			/* --debuginfo: embed each binary's DWARF */
+	uint64_t complete_ns;		/* maps holds every mapping stamped before it */
 };
 
 struct capture_stats {

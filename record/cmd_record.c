@@ -771,6 +771,19 @@ out:
  * Runs until the targets are gone, the duration (from since_ns) is over, or
  * a signal.
  */
+/*
+ * Reads the side-band, and notes how far it is surely complete: the
+ * session writes a name or mapping that no earlier one of its thread or
+ * address can still follow with time 0 (session.h, sideband_past_ns).
+ */
+static int read_sideband(struct session *s)
+{
+	int err = sideband__consume(s->sideband);
+
+	s->sideband_past_ns = sideband__read_past(s->sideband);
+	return err;
+}
+
 /* --switch-output: the file being written and what the next one needs. */
 struct rotation {
 	struct record_opts *opts;	/* opts->output names the current file */
@@ -829,7 +842,7 @@ static int switch_output(struct session *s, struct rotation *r)
 	 */
 	since = now_ns() - SWITCH_OVERLAP_NS;
 	err = sampler__consume(s->sampler, SIZE_MAX, &more);
-	err = err ?: sideband__consume(s->sideband);
+	err = err ?: read_sideband(s);
 	t = now_ns();
 	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
 	/* the sums read now are flushed at t, within the file's span, as at the end */
@@ -912,7 +925,7 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 		}
 		err = sampler__consume(s->sampler, CONSUME_BUDGET, &more);
 		if (!err)
-			err = sideband__consume(s->sideband);
+			err = read_sideband(s);
 		if (!err)
 			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
 		if (!err && commit_due(s))
@@ -1232,9 +1245,10 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	if (!err)
 		err = sampler__consume(s->sampler, SIZE_MAX, &more);
 	if (!err)
-		err = sideband__consume(s->sideband);
+		err = read_sideband(s);
 	if (!err)
 		err = sideband__end_batch(s->sideband);	/* nothing more comes */
+	s->sideband_past_ns = sideband__read_past(s->sideband);
 	if (!err && s->offcpu) {
 		err = offcpu__close_open(s->offcpu, s->rec, *end_ns);
 		s->final_ns = *end_ns;	/* the last sums are flushed at the end */

@@ -85,7 +85,27 @@ void mapping__to_rec(const struct mapping *k, struct rec_mapping *m)
 	memcpy(m->build_id, k->build_id, sizeof(m->build_id));
 }
 
-int mapping__write(struct mapping_table *t, struct recording *rec, struct mapping *k)
+/* No other mapping of k's process covers any of k's addresses, as far as t knows. */
+static bool alone(const struct mapping_table *t, const struct mapping *k)
+{
+	const struct mapping *m;
+
+	if (t->dirty || k < t->v || k >= t->v + t->nr || u64map__find(&t->forgot_written, k->tgid))
+		return false;
+	/* sorted by (tgid, start): those before start at or below k's start */
+	for (m = k; m > t->v && m[-1].tgid == k->tgid;) {
+		m--;
+		if (m->end > k->start)
+			return false;
+	}
+	for (m = k + 1; m < t->v + t->nr && m->tgid == k->tgid; m++)
+		if (m->start < k->end)
+			return false;
+	return true;
+}
+
+int mapping__write(struct mapping_table *t, struct recording *rec, struct mapping *k,
+		   uint64_t complete_ns)
 {
 	struct rec_mapping m;
 	int err;
@@ -93,6 +113,8 @@ int mapping__write(struct mapping_table *t, struct recording *rec, struct mappin
 	if (k->written)
 		return 0;
 	mapping__to_rec(k, &m);
+	if (k->time_ns < complete_ns && alone(t, k))
+		m.time_ns = 0;
 	err = recording__add_mapping(rec, &m);
 	if (err)
 		return err;
@@ -131,5 +153,6 @@ void mapping_table__release(struct mapping_table *t)
 {
 	free(t->v);
 	path_pool__release(&t->paths);
+	u64map__release(&t->forgot_written);
 	memset(t, 0, sizeof(*t));
 }

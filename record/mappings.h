@@ -48,6 +48,12 @@ struct mapping_table {
 	size_t nr_sorted;	/* v[0 .. nr_sorted) are still in capture's order */
 	uint64_t nr_written;	/* mappings written to the recording so far */
 	struct path_pool paths;
+	/*
+	 * Processes whose mappings were forgotten (they ended) after some were
+	 * written to this file: a process that takes the pid later does not
+	 * see those rows in v, so its rows keep their times.
+	 */
+	struct u64map forgot_written;
 };
 
 /* Keeps m, its path in t's pool; it moves t->v. Prints; -ENOMEM. */
@@ -56,8 +62,15 @@ int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m);
 /* The row of kept mapping k (m->path points into k). */
 void mapping__to_rec(const struct mapping *k, struct rec_mapping *m);
 
-/* Adds kept mapping k of t to rec, once: a sample fell in it. */
-int mapping__write(struct mapping_table *t, struct recording *rec, struct mapping *k);
+/*
+ * Adds kept mapping k of t to rec, once: a sample fell in it. t is sorted
+ * by (tgid, start) unless dirty. k's row gets time 0, "from the file's
+ * start", when it is older than complete_ns (t holds every mapping
+ * stamped before then) and no other mapping of its process overlaps it:
+ * a time only orders the mappings that cover one address.
+ */
+int mapping__write(struct mapping_table *t, struct recording *rec, struct mapping *k,
+		   uint64_t complete_ns);
 
 /*
  * Rebuilds t's path pool from the mappings t still keeps, freeing the

@@ -31,6 +31,25 @@
 #include "util/vec.h"
 
 /*
+ * A name row into the file. The first of its thread here takes time 0 when
+ * no older row of the thread can still come (session.h, sideband_past_ns):
+ * the reader takes a thread's latest row at or before a sample, so only
+ * the times of its later rows matter.
+ */
+static int write_comm(struct session *s, const struct rec_comm *c)
+{
+	struct rec_comm first = *c;
+	uint64_t *slot;
+	bool added;
+
+	if (u64map__upsert(&s->named_here, c->tid, 0, &slot, &added))
+		return pr_errno(-ENOMEM, "cannot keep thread names");
+	if (added && c->time_ns + SIDEBAND_MARGIN_NS < s->sideband_past_ns)
+		first.time_ns = 0;
+	return recording__add_comm(s->rec, &first);
+}
+
+/*
  * Comm rows of a process are written once it has a sample (the sampler
  * notes the process before the sample's own comm, which writes the held
  * rows first), held until then, and dropped with its mappings if it ends
@@ -42,7 +61,7 @@ static int write_or_hold_comm(struct session *s, const struct rec_comm *c)
 	bool added;
 
 	if (u64map__find(&s->procs, c->tgid))
-		return recording__add_comm(s->rec, c);
+		return write_comm(s, c);
 	if (vec__grow(&s->pending_comms, &s->alloc_pending_comms, s->nr_pending_comms + 1,
 		      sizeof(*s->pending_comms)) ||
 	    u64map__upsert(&s->held_comms, c->tgid, 0, &slot, &added))
@@ -67,7 +86,7 @@ static int write_held_comms(struct session *s, uint32_t tgid)
 		if (p->tgid != tgid)
 			s->pending_comms[kept++] = *p;
 		else if (!err)
-			err = recording__add_comm(s->rec, p);
+			err = write_comm(s, p);
 	}
 	s->nr_pending_comms = kept;
 	*held = 0;
@@ -186,6 +205,16 @@ static int forget_exited(struct session *s)
 	s->nr_exits = kept;
 	if (!gone.nr)
 		goto out;
+	/* first, as it may fail: the rows a later owner of the pid must not be taken for */
+	for (i = 0; i < s->maps.nr; i++) {
+		const struct mapping *k = &s->maps.v[i];
+
+		if (k->written && u64map__find(&gone, k->tgid) &&
+		    u64map__upsert(&s->maps.forgot_written, k->tgid, 0, &slot, &added)) {
+			err = pr_errno(-ENOMEM, "cannot forget ended processes");
+			goto out;
+		}
+	}
 	for (i = kept = sorted = 0; i < s->maps.nr; i++) {
 		struct mapping *k = &s->maps.v[i];
 
@@ -288,10 +317,12 @@ int session__start_file(struct session *s, const char *path)
 	u64map__release(&s->pairs);
 	u64map__release(&s->procs);
 	u64map__release(&s->tid_comm);
+	u64map__release(&s->named_here);
 	s->nr_comms = 0;
 	cgroup_log__start_file(&s->cgroups);
 	for (i = 0; i < s->maps.nr; i++)
 		s->maps.v[i].written = false;
+	u64map__release(&s->maps.forgot_written);	/* their rows are in the file before */
 	return forget_ended(s) ?: recording__create(path, &s->rec);
 }
 
@@ -688,6 +719,8 @@ void session__capture_source(struct session *s, struct capture_source *out)
 	*out = (struct capture_source){
 		.rec = s->rec, .stacks = &s->stacks, .pairs = &s->pairs, .maps = &s->maps,
 		.jitmaps = s->jitmaps, .debuginfo = s->opts && s->opts->debuginfo,
+		.complete_ns = s->sideband_past_ns > SIDEBAND_MARGIN_NS ?
+			       s->sideband_past_ns - SIDEBAND_MARGIN_NS : 0,
 	};
 }
 
@@ -717,6 +750,7 @@ void session__release(struct session *s)
 	capture__free(s->capture);
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
+	u64map__release(&s->named_here);
 	u64map__release(&s->tid_comm);
 	u64map__release(&s->procs);
 	u64map__release(&s->exec_ns);

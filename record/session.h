@@ -72,6 +72,12 @@ struct unwinder;
 struct offcpu;
 struct offcpu_config;
 
+/*
+ * A side-band record is readable a little after the time it is stamped
+ * with; sideband_past_ns is trusted only this far back.
+ */
+#define SIDEBAND_MARGIN_NS	10000000ull
+
 struct session {
 	const struct record_opts *opts;
 	struct recording *rec;
@@ -86,6 +92,7 @@ struct session {
 	struct stack_table stacks;
 	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
 	struct u64map tid_comm;		/* tid -> index into comms */
+	struct u64map named_here;	/* tids with a name row in this file */
 	char (*comms)[REC_COMM_LEN];
 	size_t nr_comms, alloc_comms;
 	struct u64map procs;		/* tgids that have samples */
@@ -125,6 +132,16 @@ struct session {
 	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
 	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;
+	/*
+	 * The side-band has handled every record stamped before this
+	 * (sideband__read_past(), set by whoever reads it). A thread's first
+	 * name in a file, and a mapping no other of its process overlaps, are
+	 * written with time 0 ("from the file's start") when older than this:
+	 * no row of the same thread or address that came before them can be
+	 * read after. A row's time only orders rows that compete; written
+	 * exact, it cost most of a fork storm's names and mappings.
+	 */
+	uint64_t sideband_past_ns;
 };
 
 /*

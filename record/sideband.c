@@ -79,6 +79,7 @@ struct sideband {
 	size_t nr_bids, alloc_bids;
 	uint8_t vdso_id[REC_BUILD_ID_MAX];
 	uint32_t vdso_id_len;
+	uint64_t read_past_ns;		/* sideband__read_past() */
 };
 
 /* The MMAP2 record up to the file name (include/uapi/linux/perf_event.h). */
@@ -301,6 +302,7 @@ static int apply_forks_before(struct sideband *sb, uint64_t limit_ns)
 
 int sideband__end_batch(struct sideband *sb)
 {
+	sb->read_past_ns = UINT64_MAX;
 	return apply_forks_before(sb, UINT64_MAX);
 }
 
@@ -439,7 +441,13 @@ int sideband__consume(struct sideband *sb)
 		if (err < 0)
 			return pr_errno(err, "cannot read the side-band events");
 	} while (sb->nr_forks > before && ++passes < 4);
+	sb->read_past_ns = pass_ns;
 	return apply_forks_before(sb, pass_ns);		/* prints its own error */
+}
+
+uint64_t sideband__read_past(const struct sideband *sb)
+{
+	return sb ? sb->read_past_ns : 0;
 }
 
 /*

@@ -71,6 +71,13 @@ int sideband__epoll_fd(struct sideband *sb);
 int sideband__consume(struct sideband *sb);
 
 /*
+ * Every record stamped before this time has been handled: the start of the
+ * last pass of sideband__consume() (UINT64_MAX after sideband__end_batch(),
+ * 0 before the first pass or for NULL). A later record is never older.
+ */
+uint64_t sideband__read_past(const struct sideband *sb);
+
+/*
  * Adds the executable file mappings (time 0) and the thread names of the
  * existing processes pids[0 .. nr), or of every process when all is set.
  */

@@ -417,12 +417,13 @@ static struct rt_stack rt_stacks[RT_STACKS];
 static struct rec_sample *rt_samples;
 static size_t rt_nr_samples, rt_next_sample;
 
+/* in time order: a commit's names (and mappings) come back sorted by time */
 static const struct rec_comm rt_comms[] = {
 	{ 0, 1, 1, "systemd" },
 	{ 10, 4242, 4242, "fifteen-chars-x" },
 	{ 20, 4242, 4243, "" },
-	{ UINT64_MAX, REC_MAX_PID, REC_MAX_PID, "max" },
 	{ 30, 0, REC_MAX_PID, "far tid" },
+	{ UINT64_MAX, REC_MAX_PID, REC_MAX_PID, "max" },
 };
 
 static const struct rec_mapping rt_maps[] = {

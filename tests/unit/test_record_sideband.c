@@ -168,6 +168,7 @@ static void fixture__release(struct fixture *f)
 	session__release_kept(&f->s);
 	free(f->s.comms);
 	u64map__release(&f->s.tid_comm);
+	u64map__release(&f->s.named_here);
 	u64map__release(&f->s.exec_ns);
 	u64map__release(&f->s.procs);
 	recording__close(f->s.rec);
@@ -419,7 +420,7 @@ static void only_what_samples_use_is_stored(void)
 	CHECK_OK(session__note_comm(&f.s, 7, P, P, "parent"));
 	for (i = 0; i < f.s.maps.nr; i++)
 		if (f.s.maps.v[i].tgid == P && f.s.maps.v[i].start == 0x7000)
-			CHECK_OK(mapping__write(&f.s.maps, f.s.rec, &f.s.maps.v[i]));
+			CHECK_OK(mapping__write(&f.s.maps, f.s.rec, &f.s.maps.v[i], 0));
 	handle(&f, 0, exit_rec(&f.r, C, 8));
 	CHECK_OK(session__commit(&f.s, NULL));
 	CHECK_OK(session__commit(&f.s, NULL));
@@ -472,6 +473,151 @@ static void short_child_exit_before_its_fork_is_applied(void)
 	fixture__release(&f);
 }
 
+/* The rows read back, by their start (mappings) or time order (names). */
+struct rows_seen {
+	struct rec_mapping maps[8];
+	char paths[8][32];		/* maps[i].path: valid only in the callback */
+	struct rec_comm comms[8];
+	size_t nr_maps, nr_comms;
+};
+
+static int keep_mapping(void *ctx, const struct rec_mapping *m)
+{
+	struct rows_seen *r = ctx;
+
+	if (r->nr_maps < ARRAY_SIZE(r->maps)) {
+		r->maps[r->nr_maps] = *m;
+		snprintf(r->paths[r->nr_maps], sizeof(r->paths[0]), "%s", m->path ? m->path : "");
+		r->maps[r->nr_maps].path = r->paths[r->nr_maps];
+	}
+	r->nr_maps++;
+	return 0;
+}
+
+static int keep_comm(void *ctx, const struct rec_comm *c)
+{
+	struct rows_seen *r = ctx;
+
+	if (r->nr_comms < ARRAY_SIZE(r->comms))
+		r->comms[r->nr_comms] = *c;
+	r->nr_comms++;
+	return 0;
+}
+
+static int by_pid_start_time(const void *a, const void *b)
+{
+	const struct mapping *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->time_ns < y->time_ns ? -1 : x->time_ns > y->time_ns;
+}
+
+/* Writes P's kept mapping at start mapped at time (its table sorted as capture sorts it). */
+static void write_mapping(struct fixture *f, uint32_t pid, uint64_t start, uint64_t time,
+			  uint64_t complete_ns)
+{
+	size_t i;
+
+	qsort(f->s.maps.v, f->s.maps.nr, sizeof(*f->s.maps.v), by_pid_start_time);
+	f->s.maps.dirty = false;
+	for (i = 0; i < f->s.maps.nr; i++)
+		if (f->s.maps.v[i].tgid == pid && f->s.maps.v[i].start == start &&
+		    f->s.maps.v[i].time_ns == time)
+			CHECK_OK(mapping__write(&f->s.maps, f->s.rec, &f->s.maps.v[i], complete_ns));
+}
+
+static uint64_t mapping_time(const struct rows_seen *r, uint32_t pid, uint64_t start,
+			     const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_maps && i < ARRAY_SIZE(r->maps); i++)
+		if (r->maps[i].tgid == pid && r->maps[i].start == start &&
+		    !strcmp(r->maps[i].path, path))
+			return r->maps[i].time_ns;
+	CHECK(!"a mapping row is missing");
+	return UINT64_MAX;
+}
+
+/*
+ * A row's time only orders the rows that compete for one thread or one
+ * address. A mapping that no other of its process overlaps, and a
+ * thread's first name in the file, go "from the file's start" (time 0),
+ * once the side-band is surely read past them; the others keep theirs.
+ * A pid whose written rows were forgotten keeps its next owner's times.
+ */
+static void rows_alone_go_from_the_start(void)
+{
+	struct recording *rec = NULL;
+	struct rows_seen r = { 0 };
+	struct fixture f;
+	uint64_t *slot;
+	bool added;
+
+	fixture__init(&f, "alone.eprof");
+	handle(&f, 0, exec_rec(&f.r, P, 1, "parent"));
+	handle(&f, 0, mmap2(&f.r, P, 2, 0x7000, PROT_EXEC, "/lib/alone.so"));
+	handle(&f, 0, mmap2(&f.r, P, 3, 0x9000, PROT_EXEC, "/lib/first.so"));
+	handle(&f, 0, mmap2(&f.r, P, 4, 0x9000, PROT_EXEC, "/lib/second.so"));	/* same place */
+	handle(&f, 0, mmap2(&f.r, P, 60, 0xb000, PROT_EXEC, "/lib/late.so"));
+	handle(&f, 0, exec_rec(&f.r, C, 5, "other"));
+	handle(&f, 0, mmap2(&f.r, C, 6, 0x5000, PROT_EXEC, "/bin/other"));
+	CHECK_OK(sideband__end_batch(f.sb));
+	f.s.sideband_past_ns = 50 + SIDEBAND_MARGIN_NS;
+	CHECK_OK(u64map__upsert(&f.s.procs, P, 0, &slot, &added));
+	CHECK_OK(u64map__upsert(&f.s.procs, C, 0, &slot, &added));
+	CHECK_OK(session__note_comm(&f.s, 7, P, P, "parent"));
+	CHECK_OK(session__note_comm(&f.s, 8, P, P, "renamed"));	/* competes: exact */
+	CHECK_OK(session__note_comm(&f.s, 70, C, C + 1, "late thread"));	/* not surely read past */
+	write_mapping(&f, P, 0x7000, 2, 50);
+	write_mapping(&f, P, 0x9000, 3, 50);
+	write_mapping(&f, P, 0x9000, 4, 50);
+	write_mapping(&f, P, 0xb000, 60, 50);
+	/* C ends with a row written: a later owner of its pid keeps its times */
+	write_mapping(&f, C, 0x5000, 6, 50);
+	handle(&f, 0, exit_rec(&f.r, C, 9));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_EQ_U64(mapped(&f, C, 0x5000, NULL), 0);
+	handle(&f, 0, exec_rec(&f.r, C, 20, "new owner"));
+	handle(&f, 0, mmap2(&f.r, C, 21, 0x3000, PROT_EXEC, "/bin/new"));
+	CHECK_OK(sideband__end_batch(f.sb));
+	write_mapping(&f, C, 0x3000, 21, 50);
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(recording__finish(f.s.rec));
+
+	CHECK_OK(recording__open(path_in("alone.eprof"), &rec));
+	CHECK_OK(recording__for_each_mapping(rec, keep_mapping, &r));
+	CHECK_OK(recording__for_each_comm(rec, keep_comm, &r));
+	recording__close(rec);
+	CHECK_EQ_U64(r.nr_maps, 6);
+	CHECK_EQ_U64(mapping_time(&r, P, 0x7000, "/lib/alone.so"), 0);
+	CHECK_EQ_U64(mapping_time(&r, P, 0x9000, "/lib/first.so"), 3);
+	CHECK_EQ_U64(mapping_time(&r, P, 0x9000, "/lib/second.so"), 4);
+	CHECK_EQ_U64(mapping_time(&r, P, 0xb000, "/lib/late.so"), 60);
+	CHECK_EQ_U64(mapping_time(&r, C, 0x5000, "/bin/other"), 0);
+	CHECK_EQ_U64(mapping_time(&r, C, 0x3000, "/bin/new"), 21);
+	/*
+	 * Names by commit, each in time order: P's and C's first from the
+	 * start, P's rename, C's late thread; then the pid's new owner,
+	 * whose tid had a row in this file already.
+	 */
+	CHECK_EQ_U64(r.nr_comms, 5);
+	CHECK_EQ_U64(r.comms[0].time_ns, 0);
+	CHECK_EQ_U64(r.comms[1].time_ns, 0);
+	CHECK_EQ_U64(r.comms[2].time_ns, 8);
+	CHECK_STR(r.comms[2].comm, "renamed");
+	CHECK_EQ_U64(r.comms[3].time_ns, 70);
+	CHECK_STR(r.comms[3].comm, "late thread");
+	CHECK_EQ_U64(r.comms[4].time_ns, 20);
+	CHECK_STR(r.comms[4].comm, "new owner");
+	fixture__release(&f);
+}
+
 static const struct test tests[] = {
 	{ "a short child's exit read before its fork still forgets it",
 	  short_child_exit_before_its_fork_is_applied },
@@ -483,6 +629,8 @@ static const struct test tests[] = {
 	{ "a reused pid's JIT map is its own, read at its own exit", reused_pid_jit_map },
 	{ "only the mappings and names of sampled processes are stored",
 	  only_what_samples_use_is_stored },
+	{ "rows alone go from the file's start, competing ones keep their times",
+	  rows_alone_go_from_the_start },
 };
 
 int main(void)
