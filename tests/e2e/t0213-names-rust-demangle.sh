@@ -18,8 +18,8 @@ for m in legacy v0; do
 	[ $m = v0 ] && flags=(-C symbol-mangling-version=v0)
 	"$RUSTC" --crate-name rs -O -g -C force-frame-pointers=yes "${flags[@]}" -o "$TMP/rs_$m" "$src" \
 		2>"$TMP/rustc.err" || { cat "$TMP/rustc.err"; fail "rustc ($m) failed"; }
-	# 30000 rounds: about 1.4 s of CPU, whatever the load
-	"$EPROF" record -F 999 -o "$TMP/$m.eprof" -- "$TMP/rs_$m" 30000 2>"$TMP/rec.err" ||
+	# 1.4 s of its CPU time, whatever the load
+	"$EPROF" record -F 999 -o "$TMP/$m.eprof" -- "$TMP/rs_$m" 1400 2>"$TMP/rec.err" ||
 		{ cat "$TMP/rec.err"; fail "$m: record failed"; }
 	"$EPROF" report -i "$TMP/$m.eprof" --fold >"$TMP/$m.fold" 2>/dev/null || fail "$m: report failed"
 	"$EPROF" report -i "$TMP/$m.eprof" --fold --no-demangle >"$TMP/$m.raw" 2>/dev/null ||
