@@ -31,22 +31,46 @@
 #include "util/vec.h"
 
 /*
- * A name row into the file. The first of its thread here takes time 0 when
- * no older row of the thread can still come (session.h, sideband_past_ns):
- * the reader takes a thread's latest row at or before a sample, so only
- * the times of its later rows matter.
+ * A name row into the file. The first of its thread here waits for the
+ * commit (write_first_names): a sample names its process a few ms after
+ * the exec, before the side-band is read past it.
  */
 static int write_comm(struct session *s, const struct rec_comm *c)
 {
-	struct rec_comm first = *c;
 	uint64_t *slot;
 	bool added;
 
 	if (u64map__upsert(&s->named_here, c->tid, 0, &slot, &added))
 		return pr_errno(-ENOMEM, "cannot keep thread names");
-	if (added && c->time_ns + SIDEBAND_MARGIN_NS < s->sideband_past_ns)
-		first.time_ns = 0;
-	return recording__add_comm(s->rec, &first);
+	if (!added)
+		return recording__add_comm(s->rec, c);
+	if (vec__grow(&s->first_names, &s->alloc_first_names, s->nr_first_names + 1,
+		      sizeof(*s->first_names)))
+		return pr_errno(-ENOMEM, "cannot keep thread names");
+	s->first_names[s->nr_first_names++] = *c;
+	return 0;
+}
+
+/*
+ * The threads' first names in this file since the last commit. One takes
+ * time 0 when no older row of its thread can still come (session.h,
+ * sideband_past_ns): the reader takes a thread's latest row at or before
+ * a sample, so only the times of its later rows matter.
+ */
+static int write_first_names(struct session *s)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < s->nr_first_names && !err; i++) {
+		struct rec_comm *c = &s->first_names[i];
+
+		if (c->time_ns + SIDEBAND_MARGIN_NS < s->sideband_past_ns)
+			c->time_ns = 0;
+		err = recording__add_comm(s->rec, c);
+	}
+	s->nr_first_names = 0;
+	return err;
 }
 
 /*
@@ -318,6 +342,7 @@ int session__start_file(struct session *s, const char *path)
 	u64map__release(&s->procs);
 	u64map__release(&s->tid_comm);
 	u64map__release(&s->named_here);
+	s->nr_first_names = 0;	/* written by the commit that ended the file before */
 	s->nr_comms = 0;
 	cgroup_log__start_file(&s->cgroups);
 	for (i = 0; i < s->maps.nr; i++)
@@ -334,6 +359,9 @@ void session__release_kept(struct session *s)
 	s->maps.nr_written = written;	/* for the summary */
 	free(s->pending_comms);
 	s->pending_comms = NULL;
+	free(s->first_names);
+	s->first_names = NULL;
+	s->nr_first_names = s->alloc_first_names = 0;
 	free(s->exits);
 	s->exits = NULL;
 	free(s->ended);
@@ -475,7 +503,9 @@ int session__commit(struct session *s, const struct session_counters *c)
 	int err;
 
 	session__capture_source(s, &src);
-	err = capture__step(s->capture, &src);
+	err = write_first_names(s);
+	if (!err)
+		err = capture__step(s->capture, &src);
 	if (!err)
 		err = forget_exited(s);
 	if (!err && c)

@@ -93,6 +93,8 @@ struct session {
 	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
 	struct u64map tid_comm;		/* tid -> index into comms */
 	struct u64map named_here;	/* tids with a name row in this file */
+	struct rec_comm *first_names;	/* their first rows, written at the next commit */
+	size_t nr_first_names, alloc_first_names;
 	char (*comms)[REC_COMM_LEN];
 	size_t nr_comms, alloc_comms;
 	struct u64map procs;		/* tgids that have samples */

@@ -77,7 +77,13 @@ say "work_a=$a work_b=$b work_c=$c"
 [ "$total" -ge 50 ] || fail "only $total samples of known_split's functions"
 [ "$a" -gt "$c" ] && [ "$b" -gt "$c" ] || fail "work_c has more samples than work_a or work_b"
 read -r n t <<<"$(named "$TMP/r.eprof")"
-check_at_least "known_split's user frames named" "$n" "$t" 100
+# known_split starts during this recording: a frame-pointer step the walker
+# takes before the table of ld.so or libc is built may read a garbage
+# return address, in no mapping (1 frame of 3,877 in one run of 20).
+# Mappings missing from a commit would leave whole stacks unnamed.
+[ "$n" = "$t" ] || "$EPROF" report -i "$TMP/r.eprof" --samples --pid "$ks" 2>/dev/null |
+	grep -B4 '\[unknown\]' | head -12 >&2
+check_at_least "known_split's user frames named" "$n" "$t" 99.9
 
 # Killed: what was committed is named, and no more mappings than it needs.
 "$WORKLOADS/known_split" 100000 &
