@@ -265,7 +265,7 @@ static int cut_halves(struct report_src *s, enum report_half half)
 	for (i = 0; i < s->agg.nr; i++) {
 		struct agg_entry *e = &s->agg.entries[i];
 		const struct sym_stack *st = e->stack;
-		uint32_t first, n;
+		uint32_t first, n, j;
 
 		if (!st)
 			continue;
@@ -281,7 +281,9 @@ static int cut_halves(struct report_src *s, enum report_half half)
 				goto out;
 			}
 			memcpy(cut, st, sizeof(*cut));
-			memcpy(cut->frames, st->frames + first, (size_t)n * sizeof(cut->frames[0]));
+			cut->shared = NULL;
+			for (j = 0; j < n; j++)
+				cut->frames[j] = *sym_stack__frame(st, first + j);
 			cut->nr_kernel = half == REPORT_HALF_KERNEL ? n : 0;
 			cut->nr_user = half == REPORT_HALF_USER ? n : 0;
 			*to = (uintptr_t)cut;

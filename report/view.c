@@ -138,9 +138,9 @@ int view_names__build(struct view_names *v, const struct report_ctx *rc,
 			err = push(v, off);
 	} else {
 		for (i = st->nr_user; !err && i-- > 0;)
-			err = push_frame(v, &st->frames[st->nr_kernel + i]);
+			err = push_frame(v, sym_stack__frame(st, st->nr_kernel + i));
 		for (i = st->nr_kernel; !err && i-- > 0;)
-			err = push_frame(v, &st->frames[i]);
+			err = push_frame(v, sym_stack__frame(st, i));
 	}
 	if (err)
 		return err;
@@ -264,7 +264,7 @@ int func_tab__stack(struct func_tab *ft, const struct sym_stack *st, uint32_t *l
 		return 0;
 	}
 	for (i = 0; i < nr; i++) {
-		err = func_tab__frame(ft, &st->frames[i], &id);
+		err = func_tab__frame(ft, sym_stack__frame(st, i), &id);
 		if (err)
 			return err;
 		if (i == 0)

@@ -64,10 +64,10 @@ static void append_frames(struct strbuf *sb, const struct sym_stack *st)
 	}
 	/* user frames: outermost (last) first */
 	for (i = st->nr_user; i-- > 0;)
-		add_frame(sb, &st->frames[st->nr_kernel + i]);
+		add_frame(sb, sym_stack__frame(st, st->nr_kernel + i));
 	/* then the kernel, from its entry point down to the sampled instruction */
 	for (i = st->nr_kernel; i-- > 0;)
-		add_frame(sb, &st->frames[i]);
+		add_frame(sb, sym_stack__frame(st, i));
 }
 
 static void append_comm(struct strbuf *sb, const char *comm)

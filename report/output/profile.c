@@ -188,7 +188,7 @@ static void kernel_range(const struct report_ctx *rc, struct frame_ctx *fc)
 			const struct sym_stack *st = agg->entries[k].stack;
 
 			for (j = 0; st && agg->entries[k].count && j < st->nr_kernel; j++) {
-				uint64_t a = st->frames[j].addr;
+				uint64_t a = sym_stack__frame(st, j)->addr;
 
 				if (a < fc->kernel_start)
 					fc->kernel_start = a;
@@ -300,7 +300,7 @@ static const struct pmap *sampled_mapping(const struct report_src *s, const stru
 		if (e->tgid != tgid || !e->count || !st)
 			continue;
 		for (j = st->nr_kernel; j < st->nr_kernel + st->nr_user; j++) {
-			const struct sym_frame *f = &st->frames[j];
+			const struct sym_frame *f = sym_stack__frame(st, j);
 
 			if (!f->dso || strcmp(f->dso, main->path))
 				continue;
@@ -361,7 +361,7 @@ static int add_entry(struct entry_ctx *ec, const struct report_src *s, const str
 	if (vec__grow(&ec->frames, &ec->alloc, nr + 1, sizeof(*ec->frames)))
 		return -ENOMEM;
 	for (j = 0; j < nr; j++)
-		to_pprof_frame(&ec->fc, e, &st->frames[j], &ec->frames[j]);
+		to_pprof_frame(&ec->fc, e, sym_stack__frame(st, j), &ec->frames[j]);
 	if (!nr) {
 		/* no stack at all: one frame says so */
 		memset(ec->frames, 0, sizeof(*ec->frames));

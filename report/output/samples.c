@@ -154,7 +154,7 @@ static void put_sample(const struct samples_ctx *c, const struct pending *p)
 		": %10" PRIu64 " cpu-clock:\n", p->tgid, p->tid, p->cpu, rel / 1000000000u,
 		rel % 1000000000u / 1000u, c->period_ns);
 	for (i = 0; i < n; i++)
-		put_frame(c->out, &st->frames[i]);
+		put_frame(c->out, sym_stack__frame(st, i));
 	if (!n)
 		fprintf(c->out, "\t%16x [unknown] ([unknown])\n", 0);
 	fputc('\n', c->out);

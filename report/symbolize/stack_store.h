@@ -7,10 +7,11 @@
  * files, a fleet) would hold every file's symbolizer (its symbol tables,
  * its kernel symbols, its DWARF) until the views are written, because
  * each aggregate entry points into it. The pipeline copies the stacks an
- * aggregate uses here instead and frees the symbolizer: strings are
- * interned once for all files, and a stack met in several files (the same
- * frames, names and, unless names_only, addresses) is stored once. Memory then follows the
- * merged result, not the number of files.
+ * aggregate uses here instead and frees the symbolizer: strings and
+ * frames are interned once for all files, and a stack met in several
+ * files (the same frames, names and, unless names_only, addresses) is
+ * stored once. Memory then follows the merged result, not the number of
+ * files.
  */
 #ifndef EPROF_REPORT_STACK_STORE_H
 #define EPROF_REPORT_STACK_STORE_H
@@ -32,7 +33,15 @@ struct stack_store {
 	 */
 	bool names_only;
 	struct strtab strs;		/* names, binary paths, system names */
-	struct sym_stack **stacks;	/* owned copies */
+	/*
+	 * Each distinct frame once, in blocks that never move: a stored
+	 * stack is an array of pointers to them (8 bytes a frame, not 48),
+	 * and the frames of one hot path are shared by all its stacks.
+	 */
+	struct sym_frame **blocks;
+	size_t nr_frames, nr_blocks;
+	struct hashmap frame_index;	/* hash of a frame -> its number */
+	struct sym_stack **stacks;	/* owned copies, their frames shared */
 	size_t nr, alloc;
 	struct hashmap index;		/* hash of a copy -> index into stacks */
 };

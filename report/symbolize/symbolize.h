@@ -80,16 +80,25 @@ struct sym_frame {
 };
 
 /*
- * A symbolized stack, in the recording's order: frames[0 .. nr_kernel)
- * kernel innermost first, then nr_user user frames innermost first.
+ * A symbolized stack, in the recording's order: frames 0 .. nr_kernel - 1
+ * kernel innermost first, then nr_user user frames innermost first. Read
+ * them with sym_stack__frame(): a symbolizer's stacks hold their frames,
+ * a stack store's (several -i) point to frames it keeps once for all.
  */
 struct sym_stack {
 	uint32_t nr_kernel;
 	uint32_t nr_user;
 	uint32_t nr_resolved;
 	bool missing;			/* the stack id is not in the recording */
+	const struct sym_frame *const *shared;	/* NULL: the frames are frames[] */
 	struct sym_frame frames[];
 };
+
+/* Frame i of st (i < nr_kernel + nr_user). */
+static inline const struct sym_frame *sym_stack__frame(const struct sym_stack *st, size_t i)
+{
+	return st->shared ? st->shared[i] : &st->frames[i];
+}
 
 /* Frame counts of symbolizer__resolve(), weighted by samples. */
 struct sym_stats {

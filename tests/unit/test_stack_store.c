@@ -62,14 +62,15 @@ static void copies_outlive_and_dedup(void)
 	drop(c);
 	drop(d);
 	/* the originals are gone: the copies hold their own strings */
-	CHECK_STR(ca->frames[0].name, "do_sys_poll");
-	CHECK_STR(ca->frames[1].name, "main");
-	CHECK_STR(ca->frames[1].dso, "/usr/bin/app");
-	CHECK_EQ_U64(ca->frames[1].addr, 0x401000);
-	CHECK_EQ_U64(ca->frames[1].obj, 3);
+	CHECK_STR(sym_stack__frame(ca, 0)->name, "do_sys_poll");
+	CHECK_STR(sym_stack__frame(ca, 1)->name, "main");
+	CHECK_STR(sym_stack__frame(ca, 1)->dso, "/usr/bin/app");
+	CHECK_EQ_U64(sym_stack__frame(ca, 1)->addr, 0x401000);
+	CHECK_EQ_U64(sym_stack__frame(ca, 1)->obj, 3);
 	CHECK_EQ_U64(cc->nr_kernel + cc->nr_user, 2);
-	CHECK_STR(cc->frames[1].name, "work");
-	CHECK(ca->frames[1].dso == cc->frames[1].dso);	/* strings interned once */
+	CHECK_STR(sym_stack__frame(cc, 1)->name, "work");
+	CHECK(sym_stack__frame(ca, 1)->dso == sym_stack__frame(cc, 1)->dso);	/* strings interned once */
+	CHECK(sym_stack__frame(ca, 0) == sym_stack__frame(cc, 0));	/* and frames */
 	stack_store__release(&ss);
 	stack_store__release(NULL);
 }
@@ -87,8 +88,8 @@ static void names_only_merges_addresses(void)
 	CHECK_OK(stack_store__intern(&ss, b, &cb));
 	CHECK(ca == cb);
 	CHECK_EQ_U64(ss.nr, 1);
-	CHECK_EQ_U64(ca->frames[1].addr, 0);
-	CHECK_EQ_U64(ca->frames[1].obj, 0);
+	CHECK_EQ_U64(sym_stack__frame(ca, 1)->addr, 0);
+	CHECK_EQ_U64(sym_stack__frame(ca, 1)->obj, 0);
 	b->frames[1].flags = 0;		/* unresolved: another stack */
 	CHECK_OK(stack_store__intern(&ss, b, &cb));
 	CHECK(ca != cb);
