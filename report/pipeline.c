@@ -497,8 +497,10 @@ static int compact_source(struct report_src *s, const struct report_opts *o,
 	s->nr_cut = 0;
 	symbolizer__free(s->sym);
 	s->sym = NULL;
-	if (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_HTML))
+	if (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_HTML)) {
+		recording__shrink(s->rec);	/* open for its mappings or metadata only */
 		return 0;
+	}
 	stack_agg__compact(&s->agg);
 	recording__close(s->rec);
 	s->rec = NULL;
