@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -638,6 +639,8 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		err = load_source(&rc.srcs[i], opts, sum);
 		if (!err && nr > 1)
 			err = compact_source(&rc.srcs[i], opts, &store);
+		if (!err && nr > 1)
+			malloc_trim(0);	/* the next file's loading reuses the pages this one freed */
 		if (err)
 			goto out;
 		rc.total += rc.srcs[i].nr_samples;
