@@ -768,10 +768,6 @@ out:
 }
 
 /*
- * Runs until the targets are gone, the duration (from since_ns) is over, or
- * a signal.
- */
-/*
  * Reads the side-band, and notes how far it is surely complete: the
  * session writes a name or mapping that no earlier one of its thread or
  * address can still follow with time 0 (session.h, sideband_past_ns).
@@ -874,6 +870,10 @@ static int switch_output(struct session *s, struct rotation *r)
 	return err ?: commit(s);
 }
 
+/*
+ * Runs until the targets are gone, the duration (from since_ns) is over, or
+ * a signal.
+ */
 static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 		       struct status_line *sl, struct rotation *rot)
 {

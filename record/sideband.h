@@ -73,7 +73,8 @@ int sideband__consume(struct sideband *sb);
 /*
  * Every record stamped before this time has been handled: the start of the
  * last pass of sideband__consume() (UINT64_MAX after sideband__end_batch(),
- * 0 before the first pass or for NULL). A later record is never older.
+ * 0 before the first pass or for NULL). No record handled later is stamped
+ * before it.
  */
 uint64_t sideband__read_past(const struct sideband *sb);
 
