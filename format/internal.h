@@ -84,13 +84,33 @@ struct mapped_file {
 	uint32_t build_id_len;
 };
 
-/* The files of a recording being written; files[committed ..] are not on disk yet. */
+/*
+ * The files of a recording being written; files[committed ..] are not on
+ * disk yet, files[written ..] not even in the commit under way.
+ */
 struct file_table {
 	struct mapped_file *files;
 	size_t nr, cap;
 	size_t committed;
+	size_t written;
 	struct hashmap index;	/* hash of (path, build-id) -> index into files */
 };
+
+/* The mapped_file table as a reader loads it, by id. */
+struct file_list {
+	int64_t *ids;			/* sorted: the table's INTEGER PRIMARY KEY order */
+	struct mapped_file *files;	/* paths owned */
+	size_t nr, cap_ids, cap_files;
+};
+
+/* Loads rec's mapped_file rows, checked (printed errors). */
+int file_list__load(struct recording *rec, struct file_list *l);
+/* The file of id, NULL if l has none. */
+const struct mapped_file *file_list__find(const struct file_list *l, uint32_t id);
+void file_list__release(struct file_list *l);
+
+/* Writes the files interned since the last call in this commit (printed errors). */
+int rec_write_files(struct recording *rec);
 
 struct pending_binary {
 	uint8_t build_id[REC_BUILD_ID_MAX];
@@ -99,6 +119,7 @@ struct pending_binary {
 	char *source;
 	void *blob;		/* zstd, REC_ENCODING_ZSTD_V1 */
 	size_t blob_len;
+	uint32_t file;		/* its mapped_file id, set when a commit writes it */
 };
 
 struct pending_debuginfo {
@@ -194,6 +215,7 @@ struct recording {
 	bool has_offcpu_tables;	/* v2 files written before off-CPU lack them */
 	bool has_mapping_chunks;	/* mapping_chunk, mapped_file: older v2 files lack them */
 	bool has_comm_chunks;	/* comm_chunk: older v2 files lack it */
+	bool has_binary_chunks;	/* binary_chunk: older v2 files lack it */
 	bool has_cgroup_tables;		/* cgroup, thread_cgroup_chunk: older v2 files lack them */
 	uint64_t offcpu_thresh_ns;	/* meta off_cpu_thresh_ns; 0: no off-CPU data */
 	/*

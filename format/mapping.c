@@ -186,18 +186,18 @@ int rec_decode_mappings(const uint8_t *data, size_t len, struct pending_mapping 
 
 /* --- writing -------------------------------------------------------------- */
 
-static int write_files(struct recording *rec)
+int rec_write_files(struct recording *rec)
 {
 	struct file_table *t = &rec->w.files;
 	sqlite3_stmt *st = NULL;
 	size_t i;
 	int err, rc;
 
-	if (t->committed == t->nr)
+	if (t->written == t->nr)
 		return 0;
 	err = rec_prepare(rec, "INSERT INTO mapped_file (id, path, build_id) VALUES (?, ?, ?)",
 			  "writing mapped files", &st);
-	for (i = t->committed; !err && i < t->nr; i++) {
+	for (i = t->written; !err && i < t->nr; i++) {
 		const struct mapped_file *f = &t->files[i];
 
 		sqlite3_bind_int64(st, 1, (int64_t)i + 1);
@@ -211,6 +211,8 @@ static int write_files(struct recording *rec)
 			err = rec_sql_error(rec, rc, "writing mapped files");
 	}
 	sqlite3_finalize(st);
+	if (!err)
+		t->written = t->nr;
 	return err;
 }
 
@@ -272,7 +274,7 @@ int rec_write_mappings(struct recording *rec)
 
 	if (!w->nr_mappings)
 		return 0;
-	err = write_files(rec);
+	err = rec_write_files(rec);
 	if (err)
 		return err;
 	/*
@@ -293,13 +295,7 @@ int rec_write_mappings(struct recording *rec)
 
 /* --- reading -------------------------------------------------------------- */
 
-struct file_list {
-	int64_t *ids;			/* sorted: the table's INTEGER PRIMARY KEY order */
-	struct mapped_file *files;	/* paths owned */
-	size_t nr, cap_ids, cap_files;
-};
-
-static void file_list__release(struct file_list *l)
+void file_list__release(struct file_list *l)
 {
 	size_t i;
 
@@ -309,7 +305,7 @@ static void file_list__release(struct file_list *l)
 	free(l->files);
 }
 
-static const struct mapped_file *file_list__find(const struct file_list *l, uint32_t id)
+const struct mapped_file *file_list__find(const struct file_list *l, uint32_t id)
 {
 	size_t lo = 0, hi = l->nr, mid;
 
@@ -323,7 +319,7 @@ static const struct mapped_file *file_list__find(const struct file_list *l, uint
 	return lo < l->nr && l->ids[lo] == (int64_t)id ? &l->files[lo] : NULL;
 }
 
-static int load_files(struct recording *rec, struct file_list *l)
+int file_list__load(struct recording *rec, struct file_list *l)
 {
 	sqlite3_stmt *st = NULL;
 	struct mapped_file *f;
@@ -444,7 +440,7 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 	int64_t id, n;
 	int err, rc = SQLITE_DONE;
 
-	err = load_files(rec, &files);
+	err = file_list__load(rec, &files);
 	if (!err)
 		err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
 				       "ORDER BY id", "reading mappings", &st);

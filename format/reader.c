@@ -736,6 +736,56 @@ int rec_decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment
 	return 0;
 }
 
+/* v2's binary_chunk rows: as binary rows, their path and build-id those of a mapped file. */
+static int read_binary_chunks(struct recording *rec, rec_binary_fn fn, void *ctx)
+{
+	struct file_list files = { 0 };
+	struct rec_segment *segs = NULL;
+	struct rec_symbol *syms = NULL;
+	const struct mapped_file *f;
+	sqlite3_stmt *st = NULL;
+	struct rec_binary b;
+	int64_t id, file, enc;
+	int err;
+
+	if (!rec->has_binary_chunks)
+		return 0;
+	err = file_list__load(rec, &files);
+	err = err ?: rec_prepare(rec, "SELECT id, file, source, encoding, data FROM binary_chunk "
+				      "ORDER BY id", "reading symbols", &st);
+	while (!err && (err = step_row(rec, st, "reading symbols")) == 1) {
+		err = 0;
+		memset(&b, 0, sizeof(b));
+		if (!col_i64(st, 0, &id) || !col_i64(st, 1, &file) || file < 1 ||
+		    file > UINT32_MAX || !(f = file_list__find(&files, (uint32_t)file)) ||
+		    !col_text(st, 2, REC_MAX_PATH, &b.source) || !col_i64(st, 3, &enc)) {
+			err = rec_damaged(rec, "binary_chunk row: bad value or no such file");
+			break;
+		}
+		b.path = f->path;
+		memcpy(b.build_id, f->build_id, f->build_id_len);
+		b.build_id_len = f->build_id_len;
+		err = rec_unzstd_column(rec, st, 4, enc, "binary_chunk", id);
+		if (err)
+			break;
+		err = rec_decode_binary(&rec->r, &b, &segs, &syms);
+		if (err == -ENOMEM)
+			err = pr_errno(err, "'%s': reading symbols", rec->path);
+		else if (err)
+			err = rec_damaged(rec, "binary_chunk chunk %" PRId64 ": bad segments or "
+					  "symbols", id);
+		if (!err)
+			err = fn(ctx, &b);
+		free(segs);
+		free(syms);
+		segs = NULL;
+		syms = NULL;
+	}
+	sqlite3_finalize(st);
+	file_list__release(&files);
+	return err;
+}
+
 int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx)
 {
 	struct rec_segment *segs = NULL;
@@ -773,7 +823,7 @@ int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ct
 		syms = NULL;
 	}
 	sqlite3_finalize(st);
-	return err;
+	return err ?: read_binary_chunks(rec, fn, ctx);
 }
 
 int rec_read_ksym_chunk(struct recording *rec, int64_t id, int64_t n, rec_ksym_fn fn,

@@ -363,6 +363,7 @@ int recording__create(const char *path, struct recording **out)
 	if (err)
 		goto out;
 	rec->has_debuginfo = true;
+	rec->has_binary_chunks = true;	/* a writer reads its own symbols back (JIT maps) */
 	rec->version = REC_SCHEMA_VERSION;
 	rec->w.cctx = ZSTD_createCCtx();
 	if (!rec->w.cctx)
@@ -525,6 +526,11 @@ static const char *const comm_checks[][2] = {
 	{ "comm_chunk", "SELECT id, nr_comms, encoding, data FROM comm_chunk" },
 };
 
+/* The binaries by file id: v2 files written before them have binary rows only. */
+static const char *const binary_checks[][2] = {
+	{ "binary_chunk", "SELECT id, file, source, encoding, data FROM binary_chunk" },
+};
+
 /* The cgroup tables: v2 files written before them have no cgroup data. */
 static const char *const cgroup_checks[][2] = {
 	{ "thread_cgroup_chunk", "SELECT id, nr_rows, encoding, data FROM thread_cgroup_chunk" },
@@ -596,6 +602,9 @@ static int check_tables(struct recording *rec)
 	rc = rc ?: check_optional_tables(rec, comm_checks,
 					 sizeof(comm_checks) / sizeof(*comm_checks),
 					 &rec->has_comm_chunks);
+	rc = rc ?: check_optional_tables(rec, binary_checks,
+					 sizeof(binary_checks) / sizeof(*binary_checks),
+					 &rec->has_binary_chunks);
 	return rc ?: check_optional_tables(rec, cgroup_checks,
 					   sizeof(cgroup_checks) / sizeof(*cgroup_checks),
 					   &rec->has_cgroup_tables);

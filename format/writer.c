@@ -963,17 +963,27 @@ static int write_blobs(struct recording *rec)
 	size_t i;
 	int err;
 
-	err = rec_prepare(rec, "INSERT INTO binary (build_id, path, source, encoding, data) "
-			       "VALUES (?, ?, ?, ?, ?)", "writing symbols", &st);
+	/*
+	 * Each row names its binary by mapped_file id (v2's binary_chunk): a
+	 * binary that gains symbols at every commit has its path and build-id
+	 * stored once, with the files its mappings use.
+	 */
+	for (i = 0; i < w->nr_binaries; i++) {
+		struct pending_binary *b = &w->binaries[i];
+
+		if (file_table__intern(&w->files, b->path, b->build_id, b->build_id_len, &b->file))
+			return oom(rec);
+	}
+	err = rec_write_files(rec);
+	err = err ?: rec_prepare(rec, "INSERT INTO binary_chunk (file, source, encoding, data) "
+				      "VALUES (?, ?, ?, ?)", "writing symbols", &st);
 	for (i = 0; !err && i < w->nr_binaries; i++) {
 		const struct pending_binary *b = &w->binaries[i];
 
-		if (b->build_id_len)
-			sqlite3_bind_blob(st, 1, b->build_id, (int)b->build_id_len, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, b->path, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, b->source, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 4, REC_ENCODING_ZSTD_V1);
-		sqlite3_bind_blob(st, 5, b->blob, (int)b->blob_len, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 1, b->file);
+		sqlite3_bind_text(st, 2, b->source, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, REC_ENCODING_ZSTD_V1);
+		sqlite3_bind_blob(st, 4, b->blob, (int)b->blob_len, SQLITE_STATIC);
 		err = step_insert(rec, st, "writing symbols");
 	}
 	sqlite3_finalize(st);
@@ -1101,6 +1111,7 @@ static int commit(struct recording *rec, bool finishing)
 	if (rc != SQLITE_OK)
 		return rec_sql_error(rec, rc, "starting a commit");
 	rec->w.mapping_chunk = 0;
+	rec->w.files.written = rec->w.files.committed;	/* a rolled-back commit wrote none */
 	err = write_samples(rec);
 	err = err ?: write_rows(rec);	/* the mappings first: stacks refer to them */
 	err = err ?: write_stacks(rec);
@@ -1122,7 +1133,7 @@ static int commit(struct recording *rec, bool finishing)
 		return err;
 	}
 	clear_pending(&rec->w);
-	rec->w.files.committed = rec->w.files.nr;
+	rec->w.files.committed = rec->w.files.written;
 	if (rec->w.has_prefix_next) {
 		bytebuf__release(&rec->w.stack_prefix);
 		rec->w.stack_prefix = rec->w.stack_prefix_next;

@@ -171,3 +171,16 @@ CREATE TABLE thread_cgroup_chunk (
 	encoding	INTEGER NOT NULL,	-- 1: zstd of four varint columns (README.md)
 	data		BLOB NOT NULL		-- the encoded rows
 );
+
+-- Symbol data of the sampled binaries as v2 writers store it: v1's binary
+-- rows, each naming its binary by mapped_file id, so that a binary's path
+-- and build-id are stored once however many commits add symbols of it.
+-- v2 writers leave v1's binary table empty; readers read its rows, then
+-- these in id order. v2 files written before this table existed lack it.
+CREATE TABLE binary_chunk (
+	id		INTEGER PRIMARY KEY,	-- row number, in write order
+	file		INTEGER NOT NULL,	-- mapped_file.id: the binary's path and build-id
+	source		TEXT NOT NULL,		-- symbol source: ".symtab", ".dynsym", ...
+	encoding	INTEGER NOT NULL,	-- 1: zstd of segments then symbols (README.md)
+	data		BLOB NOT NULL		-- the encoded segments and symbols
+);

@@ -62,7 +62,8 @@ say "$checked unresolved names, each an FDE start"
 
 # the recording without its FDE rows: one name per address, as before
 cp r.eprof nofde.eprof
-sqlite3 nofde.eprof "DELETE FROM binary WHERE source = '.eh_frame'" || fail "sqlite3 failed"
+sqlite3 nofde.eprof "DELETE FROM binary WHERE source = '.eh_frame'; DELETE FROM binary_chunk WHERE source = '.eh_frame'" ||
+	fail "sqlite3 failed"
 "$EPROF" report -i nofde.eprof --fold >nofde.fold 2>/dev/null || fail "report without FDE rows failed"
 before=$( (names nofde.fold xz; names nofde.fold "$(basename "$LZMA")") | wc -l)
 after=$( (names r.fold xz; names r.fold "$(basename "$LZMA")") | wc -l)

@@ -761,6 +761,10 @@ const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR] = {
 	{ "thread_cgroup_chunk", 4, "INSERT INTO thread_cgroup_chunk (id, nr_rows, encoding, "
 				    "data) VALUES (?, ?, ?, ?)",
 	  "SELECT id, nr_rows, encoding, data FROM thread_cgroup_chunk", 3 },
+	/* last: the inputs found before it keep their table numbers */
+	{ "binary_chunk", 5, "INSERT INTO binary_chunk (id, file, source, encoding, data) "
+			     "VALUES (?, ?, ?, ?, ?)",
+	  "SELECT id, file, source, encoding, data FROM binary_chunk", 4 },
 };
 
 struct input {

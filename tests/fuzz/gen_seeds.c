@@ -444,7 +444,8 @@ static int extract_all(const char *path, const char *rec_name)
 	err = err ?: extract(db, rec_name, "stacks", FUZZ_CODEC_STACKS,
 			     "SELECT nr_stacks, first_id, last_id, data FROM stack_chunk");
 	err = err ?: extract(db, rec_name, "binary", FUZZ_CODEC_BINARY,
-			     "SELECT 0, 0, 0, data FROM binary");
+			     "SELECT 0, 0, 0, data FROM binary UNION ALL "
+			     "SELECT 0, 0, 0, data FROM binary_chunk");
 	err = err ?: extract(db, rec_name, "ksyms", FUZZ_CODEC_KSYMS,
 			     "SELECT 0, nr_syms, 0, data FROM ksym_chunk");
 	err = err ?: table_seed(db, rec_name);

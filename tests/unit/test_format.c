@@ -1058,6 +1058,10 @@ static bool every_line_says(const char *s, const char *what)
 #define V1_ROW	"INSERT INTO mapping (time, tgid, start_addr, end_addr, pgoff, path, build_id) " \
 		"VALUES (0, 7, 4096, 8192, 0, '/bin/v1', NULL); "
 
+/* A v1 binary row (v2 writers write binary_chunk rows) for the lies about that table. */
+#define V1_BINARY "INSERT INTO binary (build_id, path, source, encoding, data) " \
+		  "SELECT NULL, '/lib/v1.so', source, encoding, data FROM binary_chunk LIMIT 1; "
+
 /* A v1 comm row (v2 writers write none) for the lies about that table. */
 #define V1_COMM	"INSERT INTO comm (time, tgid, tid, comm) VALUES (0, 7, 7, 'v1'); "
 
@@ -1118,12 +1122,17 @@ static void lying_columns_are_damage(void)
 		"UPDATE comm_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 1)",
 		"UPDATE loss SET lost_samples = 'x'",
 		"UPDATE loss SET cpu = -1",
-		"UPDATE binary SET build_id = zeroblob(21)",
-		"UPDATE binary SET encoding = 0",
-		"UPDATE binary SET data = (SELECT data FROM sample_chunk WHERE id = 1)",
+		V1_BINARY "UPDATE binary SET build_id = zeroblob(21)",
+		V1_BINARY "UPDATE binary SET encoding = 0",
+		V1_BINARY "UPDATE binary SET data = (SELECT data FROM sample_chunk WHERE id = 1)",
+		"UPDATE binary_chunk SET file = file + 100",
+		"UPDATE binary_chunk SET file = 'lib'",
+		"UPDATE binary_chunk SET encoding = 0",
+		"UPDATE binary_chunk SET source = zeroblob(3)",
+		"UPDATE binary_chunk SET data = (SELECT data FROM sample_chunk WHERE id = 1)",
 		"UPDATE ksym_chunk SET nr_syms = nr_syms + 1",
 		"UPDATE ksym_chunk SET nr_syms = nr_syms - 1",
-		"UPDATE ksym_chunk SET data = (SELECT data FROM binary)",
+		"UPDATE ksym_chunk SET data = (SELECT data FROM binary_chunk LIMIT 1)",
 		"UPDATE meta SET value = zeroblob(10) WHERE key = 'hostname'",
 		/* what the rest of the file says (issue 9) */
 		"INSERT INTO sample_chunk (first_time, last_time, nr_samples, encoding, data) "
@@ -1229,7 +1238,7 @@ static void mutate_blob(sqlite3 *db, const char *table, int64_t id, int how)
 
 static void damaged_blob_contents_never_crash(void)
 {
-	static const char *const tables[] = { "sample_chunk", "stack_chunk", "binary",
+	static const char *const tables[] = { "sample_chunk", "stack_chunk", "binary_chunk",
 					      "ksym_chunk" };
 	char *good = path_dup("blob-src.eprof"), *bad = path_dup("blob.eprof");
 	size_t len = 0, nr = 0, ok = 0, damaged = 0;
