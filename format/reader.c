@@ -736,12 +736,37 @@ int rec_decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment
 	return 0;
 }
 
+/*
+ * The data of a binary row (column col of st, in table) decoded into b and
+ * handed to fn; the row's other columns are b's already.
+ */
+static int hand_binary(struct recording *rec, sqlite3_stmt *st, int col, int64_t enc,
+		       const char *table, int64_t id, struct rec_binary *b, rec_binary_fn fn,
+		       void *ctx)
+{
+	struct rec_segment *segs = NULL;
+	struct rec_symbol *syms = NULL;
+	int err;
+
+	err = rec_unzstd_column(rec, st, col, enc, table, id);
+	if (err)
+		return err;
+	err = rec_decode_binary(&rec->r, b, &segs, &syms);
+	if (err == -ENOMEM)
+		err = pr_errno(err, "'%s': reading symbols", rec->path);
+	else if (err)
+		err = rec_damaged(rec, "%s chunk %" PRId64 ": bad segments or symbols", table, id);
+	if (!err)
+		err = fn(ctx, b);
+	free(segs);
+	free(syms);
+	return err;
+}
+
 /* v2's binary_chunk rows: as binary rows, their path and build-id those of a mapped file. */
 static int read_binary_chunks(struct recording *rec, rec_binary_fn fn, void *ctx)
 {
 	struct file_list files = { 0 };
-	struct rec_segment *segs = NULL;
-	struct rec_symbol *syms = NULL;
 	const struct mapped_file *f;
 	sqlite3_stmt *st = NULL;
 	struct rec_binary b;
@@ -765,21 +790,7 @@ static int read_binary_chunks(struct recording *rec, rec_binary_fn fn, void *ctx
 		b.path = f->path;
 		memcpy(b.build_id, f->build_id, f->build_id_len);
 		b.build_id_len = f->build_id_len;
-		err = rec_unzstd_column(rec, st, 4, enc, "binary_chunk", id);
-		if (err)
-			break;
-		err = rec_decode_binary(&rec->r, &b, &segs, &syms);
-		if (err == -ENOMEM)
-			err = pr_errno(err, "'%s': reading symbols", rec->path);
-		else if (err)
-			err = rec_damaged(rec, "binary_chunk chunk %" PRId64 ": bad segments or "
-					  "symbols", id);
-		if (!err)
-			err = fn(ctx, &b);
-		free(segs);
-		free(syms);
-		segs = NULL;
-		syms = NULL;
+		err = hand_binary(rec, st, 4, enc, "binary_chunk", id, &b, fn, ctx);
 	}
 	sqlite3_finalize(st);
 	file_list__release(&files);
@@ -788,8 +799,6 @@ static int read_binary_chunks(struct recording *rec, rec_binary_fn fn, void *ctx
 
 int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ctx)
 {
-	struct rec_segment *segs = NULL;
-	struct rec_symbol *syms = NULL;
 	sqlite3_stmt *st = NULL;
 	struct rec_binary b;
 	int64_t id, enc;
@@ -806,21 +815,7 @@ int recording__for_each_binary(struct recording *rec, rec_binary_fn fn, void *ct
 			err = rec_damaged(rec, "binary row: bad value");
 			break;
 		}
-		err = rec_unzstd_column(rec, st, 5, enc, "binary", id);
-		if (err)
-			break;
-		err = rec_decode_binary(&rec->r, &b, &segs, &syms);
-		if (err == -ENOMEM)
-			err = pr_errno(err, "'%s': reading symbols", rec->path);
-		else if (err)
-			err = rec_damaged(rec, "binary chunk %" PRId64 ": bad segments or symbols",
-					  id);
-		if (!err)
-			err = fn(ctx, &b);
-		free(segs);
-		free(syms);
-		segs = NULL;
-		syms = NULL;
+		err = hand_binary(rec, st, 5, enc, "binary", id, &b, fn, ctx);
 	}
 	sqlite3_finalize(st);
 	return err ?: read_binary_chunks(rec, fn, ctx);
