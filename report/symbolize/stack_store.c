@@ -6,9 +6,10 @@
  * A copy is made in two steps: its strings are interned first, then each
  * frame, so that two stacks are the same when they point to the same
  * frames; only a stack not yet stored is then kept, as an array of
- * pointers to the store's frames. The addresses are part of a stack (pprof writes them), so
- * a stack is shared across processes and files where the binaries were
- * mapped alike, or, names_only, wherever the names are the same.
+ * pointers to the store's frames. The addresses are part of a stack
+ * (pprof writes them), so a stack is shared across processes and files
+ * where the binaries were mapped alike, or, names_only, wherever the
+ * names are the same.
  */
 #include <errno.h>
 #include <stddef.h>
