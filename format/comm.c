@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "format/internal.h"
+#include "util/cmp.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -93,11 +94,11 @@ static int cmp_comm(const void *a, const void *b)
 	const struct rec_comm *x = a, *y = b;
 
 	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
+		return CMP(x->time_ns, y->time_ns);
 	if (x->tgid != y->tgid)
-		return x->tgid < y->tgid ? -1 : 1;
+		return CMP(x->tgid, y->tgid);
 	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+		return CMP(x->tid, y->tid);
 	return memcmp(x->comm, y->comm, sizeof(x->comm));
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "format/internal.h"
+#include "util/cmp.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -246,8 +247,6 @@ int rec_write_chunk(struct recording *rec, const char *sql, size_t n, const stru
 	free(blob);
 	return err;
 }
-
-#define CMP(a, b)	((a) < (b) ? -1 : (a) > (b))
 
 static int cmp_row(const void *a, const void *b)
 {

@@ -22,6 +22,7 @@
 #include "report/symbolize/debuginfo.h"
 #include "report/symbolize/demangle.h"
 #include "report/symbolize/symbolize.h"
+#include "util/cmp.h"
 #include "util/hashmap.h"
 
 struct raw_stack {
@@ -153,8 +154,6 @@ struct symbolizer {
 int debuginfod__find(struct symbolizer *sym, const uint8_t *id, uint32_t len,
 		     struct dbg_file **out);
 void debuginfod__end(struct symbolizer *sym);
-
-#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
 
 /* qsort() wants a non-NULL base even for nothing to sort. */
 static inline void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
