@@ -9,12 +9,16 @@
  * --kernel-only/--user-only cut each distinct stack once, and the chosen
  * view writes from the resolved aggregates. Each recording keeps its own
  * aggregate: stack and comm ids are per file, so views that merge several
- * recordings (a fleet, or a diff) merge by names. With several, each
- * file's symbolized stacks are copied into one stack store as soon as the
- * file is aggregated (strings interned once for all files), and its
- * symbolizer, its open file and its loading state are freed before the
- * next file is read: memory follows the merged aggregates, not the number
- * of files (24 one-hour files of an -a run: see bench/RESULTS.md).
+ * recordings (a fleet, or a diff) merge by names.
+ *
+ * With several recordings, --fold, --svg, --top, --per-cpu, --per-node and
+ * --pprof merge them one at a time (view.h, struct view_merge_ops): each file, once resolved,
+ * goes into the view's own lines, tree, function counts or profile, and
+ * everything of that file but its title (aggregate, symbols, open file) is
+ * freed before the next is read. A report over 24 files of an hour of
+ * -a needs about what the largest of them needs alone (bench/RESULTS.md).
+ * The other views keep every file's aggregate, their stacks moved into one
+ * stack store (strings interned once for all files).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,18 +41,21 @@ struct emitter {
 	const char *what;		/* for the error message */
 	int (*write)(const struct report_ctx *rc, FILE *out);
 	int (*write_diff)(const struct report_ctx *rc, FILE *out);	/* NULL: not with --diff */
+	const struct view_merge_ops *merge;	/* several -i, one at a time; NULL: all kept */
 };
 
 static const struct emitter emitters[] = {
-	{ REPORT_OUT_FOLD, "the folded stacks", view_fold__write, view_diff_fold__write },
-	{ REPORT_OUT_SVG, "the flame graph", view_svg__write, view_svg__write },
-	{ REPORT_OUT_TOP, "the top table", view_top__write, view_diff_top__write },
-	{ REPORT_OUT_PERCPU, "the per-CPU table", view_percpu__write, NULL },
-	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL },
-	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL },
-	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL },
-	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL },
-	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL },
+	{ REPORT_OUT_FOLD, "the folded stacks", view_fold__write, view_diff_fold__write,
+	  &view_fold_merge },
+	{ REPORT_OUT_SVG, "the flame graph", view_svg__write, view_svg__write, &view_svg_merge },
+	{ REPORT_OUT_TOP, "the top table", view_top__write, view_diff_top__write, &view_top_merge },
+	{ REPORT_OUT_PERCPU, "the per-CPU table", view_percpu__write, NULL, &view_percpu_merge },
+	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL,
+	  &view_pernode_merge },
+	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL, NULL },
+	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL, &view_pprof_merge },
+	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL, NULL },
+	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -472,6 +479,20 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	return 0;
 }
 
+/* Frees s's symbolizer and what its stacks were cut into. */
+static void free_symbols(struct report_src *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_cut; i++)
+		free(s->cut[i]);
+	free(s->cut);
+	s->cut = NULL;
+	s->nr_cut = 0;
+	symbolizer__free(s->sym);
+	s->sym = NULL;
+}
+
 /*
  * One of several recordings is aggregated and symbolized: its stacks move
  * into the store and what only loading needed goes. --samples walks the
@@ -491,13 +512,7 @@ static int compact_source(struct report_src *s, const struct report_opts *o,
 		if (err)
 			return pr_errno(err, "cannot report '%s'", s->path);
 	}
-	for (i = 0; i < s->nr_cut; i++)
-		free(s->cut[i]);
-	free(s->cut);
-	s->cut = NULL;
-	s->nr_cut = 0;
-	symbolizer__free(s->sym);
-	s->sym = NULL;
+	free_symbols(s);
 	if (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_HTML)) {
 		recording__shrink(s->rec);	/* open for its mappings or metadata only */
 		return 0;
@@ -508,16 +523,21 @@ static int compact_source(struct report_src *s, const struct report_opts *o,
 	return 0;
 }
 
-static void release_source(struct report_src *s)
+/*
+ * A recording a view has merged: only what names it (path, command, host,
+ * times, samples) stays for the output's title.
+ */
+static void drop_source(struct report_src *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->nr_cut; i++)
-		free(s->cut[i]);
-	free(s->cut);
-	symbolizer__free(s->sym);
+	free_symbols(s);
 	stack_agg__release(&s->agg);
 	recording__close(s->rec);
+	s->rec = NULL;
+}
+
+static void release_source(struct report_src *s)
+{
+	drop_source(s);
 	free(s->hostname);
 	free(s->command);
 	free(s->cpu_node);
@@ -600,8 +620,10 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	const struct emitter *em;
 	const char *const *paths;
 	const char *diff_paths[2];
+	void *merged = NULL;
 	FILE *file = NULL;
 	size_t i, nr;
+	bool merge;
 	int err = 0;
 
 	if (!sum)
@@ -635,17 +657,31 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		stack_agg__init(&rc.srcs[i].agg);
 		rc.srcs[i].path = paths[i];
 	}
+	/*
+	 * Several recordings: the view takes each in turn (starting once the
+	 * first is loaded, whose times may title the output), or the store
+	 * keeps their stacks.
+	 */
+	merge = nr > 1 && !rc.diff && em->merge;
 	for (i = 0; i < nr; i++) {
 		err = load_source(&rc.srcs[i], opts, sum);
-		if (!err && nr > 1)
+		if (!err && merge) {
+			err = i ? 0 : em->merge->start(&merged, &rc);
+			if (!err)
+				err = em->merge->add(merged, &rc, &rc.srcs[i]);
+			if (err)
+				pr_errno(err, "cannot report '%s'", rc.srcs[i].path);
+			drop_source(&rc.srcs[i]);
+		} else if (!err && nr > 1) {
 			err = compact_source(&rc.srcs[i], opts, &store);
+		}
 		if (!err && nr > 1)
 			malloc_trim(0);	/* the next file's loading reuses the pages this one freed */
 		if (err)
 			goto out;
 		rc.total += rc.srcs[i].nr_samples;
 	}
-	if (nr > 1)
+	if (nr > 1 && !merge)
 		pr_info("%zu distinct symbolized stacks kept for %zu recordings", store.nr, nr);
 
 	if (em->output == REPORT_OUT_TIMELINE) {
@@ -666,7 +702,8 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		}
 		out = file;
 	}
-	err = (rc.diff ? em->write_diff : em->write)(&rc, out);
+	err = merge ? em->merge->write(merged, &rc, out) :
+		      (rc.diff ? em->write_diff : em->write)(&rc, out);
 	if (err) {
 		pr_errno(err, "cannot write %s to %s%s%s", em->what, file ? "'" : "",
 			 file ? opts->output : "the standard output", file ? "'" : "");
@@ -684,6 +721,8 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 out:
 	if (file)
 		fclose(file);
+	if (merged)
+		em->merge->free(merged);
 	for (i = 0; i < rc.nr_srcs; i++)
 		release_source(&rc.srcs[i]);
 	free(rc.srcs);

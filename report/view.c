@@ -308,3 +308,18 @@ int view__check_stream(FILE *out)
 		return errno ? -errno : -EIO;
 	return 0;
 }
+
+int view__write_merged(const struct view_merge_ops *ops, const struct report_ctx *rc, FILE *out)
+{
+	void *state = NULL;
+	size_t i;
+	int err;
+
+	err = ops->start(&state, rc);
+	for (i = 0; !err && i < rc->nr_srcs; i++)
+		err = ops->add(state, rc, &rc->srcs[i]);
+	if (!err)
+		err = ops->write(state, rc, out);
+	ops->free(state);
+	return err;
+}

@@ -7,7 +7,7 @@
  * filtered aggregate, resolved by its own symbolizer, and the metadata the
  * views print. Views never look at samples: they walk the aggregates, whose
  * size follows the number of distinct keys. A view that merges recordings
- * (several -i) does it by text (folded lines, function names), since stack
+ * (several -i) does it by names (of frames, functions, comms), since stack
  * ids and comm ids mean nothing across files.
  */
 #ifndef EPROF_REPORT_VIEW_H
@@ -156,6 +156,34 @@ static inline double view__pct(uint64_t part, uint64_t whole)
 
 /* Returns -EIO (or -errno) when out has seen a write error, else 0. */
 int view__check_stream(FILE *out);
+
+/* --- merging several recordings, one at a time --------------------------- */
+
+/*
+ * A view that merges several recordings keeps only what it writes (its
+ * folded lines, its tree, its functions, its profile): the pipeline hands
+ * it each recording once resolved (add), frees that recording's aggregate,
+ * symbols and file before reading the next, and asks for the output once
+ * all are in (write). Its memory follows the distinct lines, frames or
+ * functions of the whole, not the number of recordings.
+ */
+struct view_merge_ops {
+	int (*start)(void **state, const struct report_ctx *rc);
+	/* s is one of rc->srcs, resolved; it is freed once add returns */
+	int (*add)(void *state, const struct report_ctx *rc, const struct report_src *s);
+	int (*write)(void *state, const struct report_ctx *rc, FILE *out);
+	void (*free)(void *state);	/* accepts NULL */
+};
+
+extern const struct view_merge_ops view_fold_merge;
+extern const struct view_merge_ops view_svg_merge;
+extern const struct view_merge_ops view_top_merge;
+extern const struct view_merge_ops view_percpu_merge;
+extern const struct view_merge_ops view_pernode_merge;
+extern const struct view_merge_ops view_pprof_merge;
+
+/* start, add every one of rc->srcs, write, free: a view's write from its merge. */
+int view__write_merged(const struct view_merge_ops *ops, const struct report_ctx *rc, FILE *out);
 
 /* --- the emitters (one per report_output) ---------------------------------- */
 

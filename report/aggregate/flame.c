@@ -28,20 +28,26 @@
 #define NODE_BLOCK	1024
 #define SCAN_MAX	4	/* children found by scanning rather than the table */
 
+/*
+ * 40 bytes a node: links are node ids, and a node's self count is its total
+ * less its children's, found when the walk visits it.
+ */
 struct flame_node {
 	const char *name;
-	struct flame_node *parent;
-	struct flame_node *first_child;
-	struct flame_node *next_sibling;
-	uint64_t total, self;
-	uint64_t total2, self2;
-	size_t nr_children;
-	uint32_t id;			/* blocks[id / NODE_BLOCK][id % NODE_BLOCK] is this node */
+	uint64_t total, total2;		/* inclusive new and baseline counts */
+	uint32_t parent;		/* node ids; ROOT_ID, or NO_NODE for none */
+	uint32_t first_child;
+	uint32_t next_sibling;
+	uint32_t nr_children;
 };
+
+#define NO_NODE		UINT32_MAX
+#define ROOT_ID		(UINT32_MAX - 1)
+#define MAX_NODES	(UINT32_MAX - 1)	/* ids below ROOT_ID */
 
 /* What a probe of the (parent, name) -> child table looks for. */
 struct kid_key {
-	const struct flame_node *parent;
+	uint32_t parent;
 	const char *name;
 };
 
@@ -58,13 +64,15 @@ struct flame_tree {
 	size_t path_cap;
 };
 
-static uint64_t hash_kid(const struct flame_node *parent, const char *name)
+static uint64_t hash_kid(uint32_t parent, const char *name)
 {
-	return hash_mix(hash_u64((uintptr_t)parent), (uintptr_t)name);
+	return hash_mix(hash_u64(parent), (uintptr_t)name);
 }
 
 static struct flame_node *node_at(const struct flame_tree *t, uint32_t id)
 {
+	if (id == ROOT_ID)
+		return (struct flame_node *)&t->root;
 	return &t->blocks[id / NODE_BLOCK][id % NODE_BLOCK];
 }
 
@@ -83,6 +91,7 @@ struct flame_tree *flame_tree__new(void)
 	if (!t)
 		return NULL;
 	t->root.name = "all";
+	t->root.parent = t->root.first_child = t->root.next_sibling = NO_NODE;
 	strtab__init(&t->names);
 	hashmap__init(&t->kids);
 	return t;
@@ -103,13 +112,13 @@ void flame_tree__free(struct flame_tree *t)
 	free(t);
 }
 
-/* A zeroed node, the t->nr_nodes'th; NULL when out of memory. */
+/* A new node, the t->nr_nodes'th, with no links; NULL when out of memory. */
 static struct flame_node *alloc_node(struct flame_tree *t)
 {
 	size_t blk = t->nr_nodes / NODE_BLOCK;
 	struct flame_node *n;
 
-	if (t->nr_nodes >= UINT32_MAX)
+	if (t->nr_nodes >= MAX_NODES)
 		return NULL;	/* ids are 32-bit (and 4G nodes would not fit anyway) */
 	if (blk == t->nr_blocks) {
 		if (vec__grow(&t->blocks, &t->alloc_blocks, t->nr_blocks + 1, sizeof(*t->blocks)))
@@ -120,46 +129,45 @@ static struct flame_node *alloc_node(struct flame_tree *t)
 		t->nr_blocks++;
 	}
 	n = memset(&t->blocks[blk][t->nr_nodes % NODE_BLOCK], 0, sizeof(struct flame_node));
-	n->id = (uint32_t)t->nr_nodes;
+	n->first_child = n->next_sibling = NO_NODE;
 	return n;
 }
 
-/* Enters n, a child of a parent with more than SCAN_MAX children; the caller made room. */
-static void add_kid(struct flame_tree *t, struct flame_node *n)
+/* Enters child id of parent, which has more than SCAN_MAX children; the caller made room. */
+static void add_kid(struct flame_tree *t, uint32_t parent, uint32_t id)
 {
-	struct kid_key k = { n->parent, n->name };
+	struct kid_key k = { parent, node_at(t, id)->name };
 	uint32_t *slot;
 	bool added;
 
 	/* cannot fail: the room was made (hashmap__reserve) */
-	hashmap__upsert(&t->kids, hash_kid(n->parent, n->name), kid_eq, &k, t, n->id, &slot,
-			&added);
+	hashmap__upsert(&t->kids, hash_kid(parent, k.name), kid_eq, &k, t, id, &slot, &added);
 }
 
 /*
- * The child of parent called name (interned), created when missing; NULL
- * when out of memory. Most nodes have one or two children, usually allocated
- * next to them: scanning those is cheaper than a probe into a table far
- * bigger than the cache. Parents of more than SCAN_MAX children (the few near
- * the root) have their children in the table.
+ * The id of the child of node pid called name (interned), created when
+ * missing; NO_NODE when out of memory. Most nodes have one or two children,
+ * usually allocated next to them: scanning those is cheaper than a probe
+ * into a table far bigger than the cache. Parents of more than SCAN_MAX
+ * children (the few near the root) have their children in the table.
  */
-static struct flame_node *get_child(struct flame_tree *t, struct flame_node *parent,
-				    const char *name)
+static uint32_t get_child(struct flame_tree *t, uint32_t pid, const char *name)
 {
-	struct flame_node *n;
+	struct flame_node *parent = node_at(t, pid), *n;
+	uint32_t id, c;
 	size_t need;
 
 	if (parent->nr_children <= SCAN_MAX) {
-		for (n = parent->first_child; n; n = n->next_sibling) {
-			if (n->name == name)
-				return n;
+		for (c = parent->first_child; c != NO_NODE; c = node_at(t, c)->next_sibling) {
+			if (node_at(t, c)->name == name)
+				return c;
 		}
 	} else {
-		struct kid_key k = { parent, name };
-		uint32_t *slot = hashmap__find(&t->kids, hash_kid(parent, name), kid_eq, &k, t);
+		struct kid_key k = { pid, name };
+		uint32_t *slot = hashmap__find(&t->kids, hash_kid(pid, name), kid_eq, &k, t);
 
 		if (slot)
-			return node_at(t, *slot);
+			return *slot;
 	}
 	/*
 	 * Make room in the table first, so a failure leaves no half-entered
@@ -168,32 +176,31 @@ static struct flame_node *get_child(struct flame_tree *t, struct flame_node *par
 	if (parent->nr_children >= SCAN_MAX) {
 		need = parent->nr_children == SCAN_MAX ? SCAN_MAX + 1 : 1;
 		if (hashmap__reserve(&t->kids, t->kids.nr + need))
-			return NULL;
+			return NO_NODE;
 	}
 	n = alloc_node(t);
 	if (!n)
-		return NULL;
+		return NO_NODE;
+	id = (uint32_t)t->nr_nodes++;
 	n->name = name;
-	n->parent = parent;
+	n->parent = pid;
 	n->next_sibling = parent->first_child;
-	parent->first_child = n;
+	parent->first_child = id;
 	parent->nr_children++;
-	t->nr_nodes++;
 	if (parent->nr_children == SCAN_MAX + 1) {
 		/* the parent just outgrew scanning: enter all its children */
-		for (n = parent->first_child; n; n = n->next_sibling)
-			add_kid(t, n);
-		return parent->first_child;
+		for (c = parent->first_child; c != NO_NODE; c = node_at(t, c)->next_sibling)
+			add_kid(t, pid, c);
+	} else if (parent->nr_children > SCAN_MAX) {
+		add_kid(t, pid, id);
 	}
-	if (parent->nr_children > SCAN_MAX)
-		add_kid(t, n);
-	return n;
+	return id;
 }
 
 int flame_tree__add(struct flame_tree *t, const char *const *frames, size_t nr, uint64_t count,
 		    uint64_t count2)
 {
-	struct flame_node *cur = &t->root, *leaf;
+	uint32_t cur = ROOT_ID;
 	uint64_t sum;
 	const char *name;
 	size_t i;
@@ -220,9 +227,9 @@ int flame_tree__add(struct flame_tree *t, const char *const *frames, size_t nr, 
 		if (!name)
 			return -ENOMEM;
 		cur = get_child(t, cur, name);
-		if (!cur)
+		if (cur == NO_NODE)
 			return -ENOMEM;
-		t->path[i] = cur;
+		t->path[i] = node_at(t, cur);	/* blocks do not move */
 	}
 	t->root.total += count;
 	t->root.total2 += count2;
@@ -230,9 +237,6 @@ int flame_tree__add(struct flame_tree *t, const char *const *frames, size_t nr, 
 		t->path[i]->total += count;
 		t->path[i]->total2 += count2;
 	}
-	leaf = nr ? t->path[nr - 1] : &t->root;
-	leaf->self += count;
-	leaf->self2 += count2;
 	return 0;
 }
 
@@ -265,15 +269,16 @@ static int by_name(const void *a, const void *b)
 	return strcmp((*x)->name, (*y)->name);
 }
 
-static int fill_level(struct walk_level *l, const struct flame_node *parent, uint64_t start)
+static int fill_level(const struct flame_tree *t, struct walk_level *l,
+		      const struct flame_node *parent, uint64_t start)
 {
-	const struct flame_node *c;
+	uint32_t c;
 	size_t i = 0;
 
 	if (vec__grow(&l->kids, &l->alloc, parent->nr_children, sizeof(*l->kids)))
 		return -ENOMEM;
-	for (c = parent->first_child; c; c = c->next_sibling)
-		l->kids[i++] = c;
+	for (c = parent->first_child; c != NO_NODE; c = node_at(t, c)->next_sibling)
+		l->kids[i++] = node_at(t, c);
 	l->nr = i;
 	l->next = 0;
 	l->cursor = start;
@@ -287,6 +292,7 @@ int flame_tree__walk(const struct flame_tree *t, flame_visit_fn fn, void *ctx)
 	size_t depth = 0, alloc = 0, i;
 	const struct flame_node *n;
 	struct flame_frame f;
+	uint32_t c;
 	int err = 0;
 
 	/*
@@ -298,7 +304,7 @@ int flame_tree__walk(const struct flame_tree *t, flame_visit_fn fn, void *ctx)
 	if (!levels)
 		return -ENOMEM;
 	alloc = 16;
-	err = fill_level(&levels[0], &t->root, 0);
+	err = fill_level(t, &levels[0], &t->root, 0);
 	if (err)
 		goto out;
 	depth = 1;		/* number of live levels */
@@ -313,9 +319,13 @@ int flame_tree__walk(const struct flame_tree *t, flame_visit_fn fn, void *ctx)
 		f.depth = depth - 1;
 		f.start = l->cursor;
 		f.total = n->total;
-		f.self = n->self;
+		f.self = n->total;
 		f.total2 = n->total2;
-		f.self2 = n->self2;
+		f.self2 = n->total2;
+		for (c = n->first_child; c != NO_NODE; c = node_at(t, c)->next_sibling) {
+			f.self -= node_at(t, c)->total;
+			f.self2 -= node_at(t, c)->total2;
+		}
 		f.nr_children = n->nr_children;
 		l->cursor += n->total;
 		err = fn(&f, ctx);
@@ -334,7 +344,7 @@ int flame_tree__walk(const struct flame_tree *t, flame_visit_fn fn, void *ctx)
 			}
 			memset(levels + had, 0, (alloc - had) * sizeof(*levels));
 		}
-		err = fill_level(&levels[depth], n, f.start);
+		err = fill_level(t, &levels[depth], n, f.start);
 		if (err)
 			goto out;
 		depth++;

@@ -5,145 +5,110 @@
  * SVG flame graph (flame.c builds the tree, output/svg.c draws it).
  *
  * One recording without --by goes straight to output/fold.c, the fast path.
- * Everything else is merged by text: each entry's root-first names are
- * joined into a line, the line interned (so equal lines from different
- * keys, threads or recordings add up) and its counts kept per side; the
- * cost follows the number of distinct lines, never the samples.
+ * Everything else is merged by names: each entry's root-first names are
+ * interned, and the sequence of their ids (aggregate/lines.c) or the tree
+ * of them (aggregate/flame.c) keeps its counts per side, so equal lines
+ * from different keys, threads or recordings add up; the cost follows the
+ * distinct lines or frames, never the samples nor the recordings.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "report/aggregate/flame.h"
+#include "report/aggregate/lines.h"
 #include "report/output/fold.h"
 #include "report/output/svg.h"
 #include "report/view.h"
-#include "util/vec.h"
 
-struct lines {
-	struct strtab texts;		/* line text -> id */
-	uint64_t *count[2];		/* id -> count, per side (new/only, base) */
-	size_t alloc;
-	struct strbuf sb;
+/* One entry's root-first names into the lines, on side (0: new or the only one, 1: base). */
+static int add_entry_line(struct fold_lines *l, struct view_names *v, const struct report_ctx *rc,
+			  const struct report_src *s, const struct agg_entry *e, int side)
+{
+	int err = view_names__build(v, rc, s, e);
+
+	return err ? err : fold_lines__add(l, v->names, v->nr, side, e->count);
+}
+
+struct fold_merge {
+	struct fold_lines lines;
 	struct view_names names;
 };
 
-static void lines__release(struct lines *l)
+static int fold_start(void **state, const struct report_ctx *rc)
 {
-	strtab__release(&l->texts);
-	free(l->count[0]);
-	free(l->count[1]);
-	strbuf_release(&l->sb);
-	view_names__release(&l->names);
-}
+	struct fold_merge *m = calloc(1, sizeof(*m));
 
-static int lines__add(struct lines *l, const struct report_ctx *rc, const struct report_src *s,
-		      const struct agg_entry *e, int side)
-{
-	uint32_t id;
-	size_t i;
-	int err;
-
-	err = view_names__build(&l->names, rc, s, e);
-	if (err)
-		return err;
-	strbuf_reset(&l->sb);
-	for (i = 0; i < l->names.nr; i++) {
-		if (i)
-			strbuf_addch(&l->sb, ';');
-		strbuf_addstr(&l->sb, l->names.names[i]);
-	}
-	if (l->sb.oom)
+	(void)rc;
+	if (!m)
 		return -ENOMEM;
-	err = strtab__intern_len(&l->texts, l->sb.buf, l->sb.len, &id);
-	if (err)
-		return err;
-	if (id >= l->alloc) {
-		size_t n = 0, k;
-
-		/* both sides grow alike: vec__grow's size follows from (alloc, need) */
-		for (k = 0; k < 2; k++) {
-			n = l->alloc;
-			if (vec__grow(&l->count[k], &n, (size_t)id + 1, sizeof(*l->count[k])))
-				return -ENOMEM;
-			memset(l->count[k] + l->alloc, 0, (n - l->alloc) * sizeof(*l->count[k]));
-		}
-		l->alloc = n;
-	}
-	l->count[side][id] += e->count;
+	fold_lines__init(&m->lines);
+	m->names = (struct view_names)VIEW_NAMES_INIT;
+	*state = m;
 	return 0;
 }
 
-static int cmp_text(const void *a, const void *b, void *texts)
+static int fold_add(void *state, const struct report_ctx *rc, const struct report_src *s)
 {
-	return strcmp(strtab__str(texts, *(const uint32_t *)a),
-		      strtab__str(texts, *(const uint32_t *)b));
+	struct fold_merge *m = state;
+	size_t k;
+	int err = 0;
+
+	for (k = 0; k < s->agg.nr && !err; k++)
+		if (s->agg.entries[k].count)
+			err = add_entry_line(&m->lines, &m->names, rc, s, &s->agg.entries[k], 0);
+	return err;
 }
 
-/* Writes every line, sorted: "line count" or, with two sides, "line base new". */
-static int lines__write(struct lines *l, bool two, FILE *out)
+static int fold_write(void *state, const struct report_ctx *rc, FILE *out)
 {
-	uint32_t *ids, i, n = l->texts.nr;
+	struct fold_merge *m = state;
 
-	ids = calloc(n ? n : 1, sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		ids[i] = i;
-	if (n > 1)
-		qsort_r(ids, n, sizeof(*ids), cmp_text, &l->texts);
-	for (i = 0; i < n; i++) {
-		const char *t = strtab__str(&l->texts, ids[i]);
-
-		if (two)
-			fprintf(out, "%s %" PRIu64 " %" PRIu64 "\n", t, l->count[1][ids[i]],
-				l->count[0][ids[i]]);
-		else if (l->count[0][ids[i]])
-			fprintf(out, "%s %" PRIu64 "\n", t, l->count[0][ids[i]]);
-	}
-	free(ids);
-	return view__check_stream(out);
+	(void)rc;
+	return fold_lines__write(&m->lines, false, out);
 }
+
+static void fold_free(void *state)
+{
+	struct fold_merge *m = state;
+
+	if (!m)
+		return;
+	fold_lines__release(&m->lines);
+	view_names__release(&m->names);
+	free(m);
+}
+
+const struct view_merge_ops view_fold_merge = { fold_start, fold_add, fold_write, fold_free };
 
 int view_fold__write(const struct report_ctx *rc, FILE *out)
 {
-	struct lines l = { .texts = STRTAB_INIT, .sb = STRBUF_INIT, .names = VIEW_NAMES_INIT };
-	size_t i, k;
-	int err = 0;
-
 	if (rc->nr_srcs == 1 && (rc->opts->by == REPORT_BY_NONE || rc->opts->by == REPORT_BY_COMM))
 		return fold__write(&rc->srcs[0].agg, out);
-	for (i = 0; i < rc->nr_srcs && !err; i++) {
-		const struct report_src *s = &rc->srcs[i];
-
-		for (k = 0; k < s->agg.nr && !err; k++)
-			if (s->agg.entries[k].count)
-				err = lines__add(&l, rc, s, &s->agg.entries[k], 0);
-	}
-	if (!err)
-		err = lines__write(&l, false, out);
-	lines__release(&l);
-	return err;
+	return view__write_merged(&view_fold_merge, rc, out);
 }
 
 /* difffolded.pl's format: "stack base_count new_count", raw counts of each recording. */
 int view_diff_fold__write(const struct report_ctx *rc, FILE *out)
 {
-	struct lines l = { .texts = STRTAB_INIT, .sb = STRBUF_INIT, .names = VIEW_NAMES_INIT };
+	struct view_names v = VIEW_NAMES_INIT;
+	struct fold_lines l;
 	size_t i, k;
 	int err = 0;
 
+	fold_lines__init(&l);
 	for (i = 0; i < 2 && !err; i++) {
 		const struct report_src *s = &rc->srcs[i];
 
 		for (k = 0; k < s->agg.nr && !err; k++)
 			if (s->agg.entries[k].count)
-				err = lines__add(&l, rc, s, &s->agg.entries[k], i == 0 ? 1 : 0);
+				err = add_entry_line(&l, &v, rc, s, &s->agg.entries[k],
+						     i == 0 ? 1 : 0);
 	}
 	if (!err)
-		err = lines__write(&l, true, out);
-	lines__release(&l);
+		err = fold_lines__write(&l, true, out);
+	fold_lines__release(&l);
+	view_names__release(&v);
 	return err;
 }
 
@@ -212,51 +177,86 @@ static void subtitle(struct strbuf *sb, const struct report_ctx *rc)
 	add_amount(sb, rc->opts, rc->total);
 }
 
-int view_svg__write(const struct report_ctx *rc, FILE *out)
+struct svg_merge {
+	struct flame_tree *tree;
+	struct view_names names;
+};
+
+static int svg_start(void **state, const struct report_ctx *rc)
 {
-	struct view_names v = VIEW_NAMES_INIT;
-	struct strbuf sub = STRBUF_INIT;
-	struct svg_opts so = { 0 };
-	struct flame_tree *t;
-	size_t i, k;
+	struct svg_merge *m = calloc(1, sizeof(*m));
+
+	(void)rc;
+	if (!m)
+		return -ENOMEM;
+	m->names = (struct view_names)VIEW_NAMES_INIT;
+	m->tree = flame_tree__new();
+	if (!m->tree) {
+		free(m);
+		return -ENOMEM;
+	}
+	*state = m;
+	return 0;
+}
+
+static int svg_add(void *state, const struct report_ctx *rc, const struct report_src *s)
+{
+	struct svg_merge *m = state;
+	bool base = rc->diff && s == &rc->srcs[0];
+	size_t k;
 	int err = 0;
 
-	t = flame_tree__new();
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < rc->nr_srcs && !err; i++) {
-		const struct report_src *s = &rc->srcs[i];
-		bool base = rc->diff && i == 0;
+	for (k = 0; k < s->agg.nr && !err; k++) {
+		const struct agg_entry *e = &s->agg.entries[k];
 
-		for (k = 0; k < s->agg.nr && !err; k++) {
-			const struct agg_entry *e = &s->agg.entries[k];
-
-			if (!e->count)
-				continue;
-			err = view_names__build(&v, rc, s, e);
-			if (!err)
-				err = flame_tree__add(t, v.names, v.nr, base ? 0 : e->count,
-						      base ? e->count : 0);
-		}
+		if (!e->count)
+			continue;
+		err = view_names__build(&m->names, rc, s, e);
+		if (!err)
+			err = flame_tree__add(m->tree, m->names.names, m->names.nr,
+					      base ? 0 : e->count, base ? e->count : 0);
 	}
-	if (err)
-		goto out;
+	return err;
+}
+
+static int svg_write(void *state, const struct report_ctx *rc, FILE *out)
+{
+	struct svg_merge *m = state;
+	struct strbuf sub = STRBUF_INIT;
+	struct svg_opts so = { 0 };
+	int err;
+
 	subtitle(&sub, rc);
 	if (sub.oom) {
-		err = -ENOMEM;
-		goto out;
+		strbuf_release(&sub);
+		return -ENOMEM;
 	}
 	so.title = rc->opts->title;
 	so.subtitle = sub.buf;
 	so.icicle = rc->opts->icicle;
 	so.diff = rc->diff;
 	so.time_ns = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
-	err = svg__write(t, &so, out);
+	err = svg__write(m->tree, &so, out);
 	if (!err)
 		err = view__check_stream(out);
-out:
 	strbuf_release(&sub);
-	view_names__release(&v);
-	flame_tree__free(t);
 	return err;
+}
+
+static void svg_free(void *state)
+{
+	struct svg_merge *m = state;
+
+	if (!m)
+		return;
+	flame_tree__free(m->tree);
+	view_names__release(&m->names);
+	free(m);
+}
+
+const struct view_merge_ops view_svg_merge = { svg_start, svg_add, svg_write, svg_free };
+
+int view_svg__write(const struct report_ctx *rc, FILE *out)
+{
+	return view__write_merged(&view_svg_merge, rc, out);
 }

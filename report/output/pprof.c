@@ -142,9 +142,22 @@ struct pprof_builder {
 
 	uint32_t *loc_ids;	/* every sample's location ids, leaf first */
 	size_t nr_loc_ids, alloc_loc_ids;
+
+	uint32_t kernel_map;	/* the kernel mapping's id, 0: none yet */
+	uint32_t main_map;	/* the mapping written as id 1, 0: first-seen order */
+
+	/*
+	 * pprof__send_samples(): the start of the message (sample types and
+	 * the samples sent), compressed into sent_gz; NULL: none sent.
+	 */
+	struct gz *sent_gz;
+	struct strbuf sent;
 };
 
 /* ---- small helpers ---------------------------------------------------- */
+
+struct gz;
+static void gz_close(struct gz *g);
 
 #define GROW(arr, alloc, need) vec__grow(&(arr), &(alloc), (need), sizeof(*(arr)))
 
@@ -273,6 +286,37 @@ static int intern_loc(struct pprof_builder *b, const struct location *l, uint32_
 			    sizeof(*b->locs), id);
 }
 
+/*
+ * The one kernel mapping, whose range grows to hold every kernel address
+ * added: the recordings merged need not agree on where the kernel is.
+ */
+static int intern_kernel_map(struct pprof_builder *b, uint64_t addr, uint32_t *id)
+{
+	struct mapping *m;
+	uint32_t file;
+	int err;
+
+	if (!b->kernel_map) {
+		err = intern_str(b, KERNEL_MAPPING_NAME, &file);
+		if (err)
+			return err;
+		if (b->nr_maps >= MAX_ENTRIES)
+			return -ENOMEM;
+		err = GROW(b->maps, b->alloc_maps, b->nr_maps + 1);
+		if (err)
+			return err;
+		b->maps[b->nr_maps] = (struct mapping){ .file = file, .start = addr, .end = addr };
+		b->kernel_map = (uint32_t)++b->nr_maps;
+	}
+	m = &b->maps[b->kernel_map - 1];
+	if (addr < m->start)
+		m->start = addr;
+	if (addr >= m->end)
+		m->end = addr == UINT64_MAX ? addr : addr + 1;
+	*id = b->kernel_map;
+	return 0;
+}
+
 /* The mapping id of frame f (0: none), interning its strings. */
 static int intern_frame_map(struct pprof_builder *b, const struct pprof_frame *fr, uint32_t *id)
 {
@@ -280,7 +324,9 @@ static int intern_frame_map(struct pprof_builder *b, const struct pprof_frame *f
 	int err;
 
 	*id = 0;
-	err = intern_str(b, fr->kernel ? KERNEL_MAPPING_NAME : fr->binary, &map.file);
+	if (fr->kernel)
+		return intern_kernel_map(b, fr->address, id);
+	err = intern_str(b, fr->binary, &map.file);
 	if (err || !map.file)
 		return err;
 	map.start = fr->map_start;
@@ -325,6 +371,19 @@ int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f)
 	uint32_t id;
 
 	return b && f ? intern_frame_map(b, f, &id) : -EINVAL;
+}
+
+int pprof__set_main_mapping(struct pprof_builder *b, const struct pprof_frame *f)
+{
+	uint32_t id = 0;
+	int err;
+
+	if (!b)
+		return -EINVAL;
+	err = f ? intern_frame_map(b, f, &id) : 0;
+	if (!err)
+		b->main_map = id;
+	return err;
 }
 
 static bool sample_eq(uint32_t pos, const void *key, const void *ctx)
@@ -401,6 +460,11 @@ void pprof__free(struct pprof_builder *b)
 	free(b->samples);
 	hashmap__release(&b->sample_index);
 	free(b->loc_ids);
+	if (b->sent_gz) {
+		gz_close(b->sent_gz);
+		free(b->sent_gz);
+	}
+	strbuf_release(&b->sent);
 	free(b);
 }
 
@@ -487,6 +551,8 @@ void pprof__set_off_cpu(struct pprof_builder *b)
 int pprof__add_off_cpu(struct pprof_builder *b, const struct pprof_frame *frames, size_t nr,
 		       uint64_t ns, const struct pprof_labels *labels)
 {
+	if (b && b->sent_gz && !b->has_off_cpu)
+		return -EINVAL;	/* samples went out with two values each */
 	if (b)
 		b->has_off_cpu = true;
 	return add_values(b, frames, nr, 0, ns, labels);
@@ -566,13 +632,15 @@ static void put_num_label(struct strbuf *sb, struct strbuf *msg, const struct fi
 struct gz {
 	z_stream zs;
 	FILE *out;
+	struct strbuf *mem;	/* instead of out: the compressed bytes kept in memory */
 	int err;
 };
 
-static int gz_open(struct gz *g, FILE *out)
+static int gz_open(struct gz *g, FILE *out, struct strbuf *mem)
 {
 	memset(g, 0, sizeof(*g));
 	g->out = out;
+	g->mem = mem;
 	/* zlib's gzip header has no name and MTIME 0, so equal input gives equal output */
 	if (deflateInit2(&g->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
@@ -605,15 +673,32 @@ static int gz_feed(struct gz *g, const void *data, size_t len, bool finish)
 			if (rc == Z_STREAM_ERROR)
 				return g->err = -ENOMEM;
 			n = sizeof(buf) - g->zs.avail_out;
-			if (n && fwrite(buf, 1, n, g->out) != n)
+			if (n && g->mem) {
+				strbuf_add(g->mem, buf, n);
+				if (g->mem->oom)
+					return g->err = -ENOMEM;
+			} else if (n && fwrite(buf, 1, n, g->out) != n) {
 				return g->err = -EIO;
+			}
 		} while (g->zs.avail_out == 0);
 	} while (left);
 	if (finish && rc != Z_STREAM_END)
 		g->err = -ENOMEM;
-	else if (finish && ferror(g->out))
+	else if (finish && g->out && ferror(g->out))
 		g->err = -EIO;
 	return g->err;
+}
+
+/* A copy of from that goes on into out, from leaving off; from is unchanged. */
+static int gz_copy(struct gz *g, struct gz *from, FILE *out)
+{
+	memset(g, 0, sizeof(*g));
+	g->out = out;
+	if (from->err)
+		return from->err;
+	if (deflateCopy(&g->zs, &from->zs) != Z_OK)
+		return -ENOMEM;
+	return 0;
 }
 
 static void gz_close(struct gz *g)
@@ -624,7 +709,7 @@ static void gz_close(struct gz *g)
 int pprof__gzip_write(const void *data, size_t len, FILE *out)
 {
 	struct gz g;
-	int err = gz_open(&g, out);
+	int err = gz_open(&g, out, NULL);
 
 	if (!err)
 		err = gz_feed(&g, data, len, true);
@@ -697,16 +782,28 @@ static int put_samples(const struct pprof_builder *b, const struct fixed_strs *f
 	return 0;
 }
 
+/* The id mapping id is written with: main_map's is 1, the others follow in first-seen order. */
+static uint32_t map_id(const struct pprof_builder *b, uint32_t id)
+{
+	if (!b->main_map || !id || id > b->main_map)
+		return id;
+	return id == b->main_map ? 1 : id + 1;
+}
+
 static int put_tables(const struct pprof_builder *b, struct strbuf *out, struct strbuf *msg,
 		      struct strbuf *inner, struct gz *g)
 {
-	size_t i;
+	size_t i, k;
 	int err = 0;
 
-	for (i = 0; i < b->nr_maps; i++) {
-		const struct mapping *m = &b->maps[i];
+	for (k = 0; k < b->nr_maps; k++) {
+		const struct mapping *m;
 
-		pb_uint(msg, PB_MAPPING_ID, i + 1);
+		/* main_map first */
+		i = !b->main_map ? k : !k ? b->main_map - 1 : k <= b->main_map - 1 ? k - 1 : k;
+		m = &b->maps[i];
+
+		pb_uint(msg, PB_MAPPING_ID, map_id(b, (uint32_t)i + 1));
 		pb_uint(msg, PB_MAPPING_MEMORY_START, m->start);
 		pb_uint(msg, PB_MAPPING_MEMORY_LIMIT, m->end);
 		pb_uint(msg, PB_MAPPING_FILE_OFFSET, m->offset);
@@ -719,7 +816,7 @@ static int put_tables(const struct pprof_builder *b, struct strbuf *out, struct 
 		const struct location *l = &b->locs[i];
 
 		pb_uint(msg, PB_LOCATION_ID, i + 1);
-		pb_uint(msg, PB_LOCATION_MAPPING_ID, l->mapping);
+		pb_uint(msg, PB_LOCATION_MAPPING_ID, map_id(b, l->mapping));
 		pb_uint(msg, PB_LOCATION_ADDRESS, l->address);
 		if (l->function) {
 			pb_uint(inner, PB_LINE_FUNCTION_ID, l->function);
@@ -743,6 +840,18 @@ static int put_tables(const struct pprof_builder *b, struct strbuf *out, struct 
 	return err;
 }
 
+/* What the message starts with: the sample types. */
+static void put_head(const struct pprof_builder *b, struct strbuf *out, struct strbuf *msg)
+{
+	const struct fixed_strs *fs = &b->fs;
+
+	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, msg, fs->samples, fs->count);
+	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, msg, fs->cpu, fs->nanoseconds);
+	if (b->has_off_cpu)
+		put_value_type(out, PB_PROFILE_SAMPLE_TYPE, msg, fs->off_cpu, fs->nanoseconds);
+}
+
+/* The message after what was sent (all of it when nothing was) into g. */
 static int encode(const struct pprof_builder *b, struct strbuf *out, struct gz *g)
 {
 	struct strbuf msg = STRBUF_INIT, inner = STRBUF_INIT;
@@ -752,10 +861,8 @@ static int encode(const struct pprof_builder *b, struct strbuf *out, struct gz *
 
 	if (b->time_ns > INT64_MAX || b->duration_ns > INT64_MAX || b->period_ns > INT64_MAX)
 		return -EOVERFLOW;
-	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->samples, fs->count);
-	put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->cpu, fs->nanoseconds);
-	if (b->has_off_cpu)
-		put_value_type(out, PB_PROFILE_SAMPLE_TYPE, &msg, fs->off_cpu, fs->nanoseconds);
+	if (!b->sent_gz)
+		put_head(b, out, &msg);
 	err = put_samples(b, fs, out, &msg, &inner, g);
 	if (!err)
 		err = put_tables(b, out, &msg, &inner, g);
@@ -779,13 +886,61 @@ out:
 
 /* ---- public: writing ---------------------------------------------------- */
 
-int pprof__write(const struct pprof_builder *b, FILE *out)
+int pprof__send_samples(struct pprof_builder *b)
+{
+	struct strbuf pb = STRBUF_INIT, msg = STRBUF_INIT, inner = STRBUF_INIT;
+	int err;
+
+	if (!b)
+		return -EINVAL;
+	if (!b->nr_samples)
+		return 0;
+	if (!b->sent_gz) {
+		b->sent_gz = malloc(sizeof(*b->sent_gz));
+		if (!b->sent_gz)
+			return -ENOMEM;
+		err = gz_open(b->sent_gz, NULL, &b->sent);
+		if (err) {
+			free(b->sent_gz);
+			b->sent_gz = NULL;
+			return err;
+		}
+		put_head(b, &pb, &msg);
+	}
+	err = put_samples(b, &b->fs, &pb, &msg, &inner, b->sent_gz);
+	if (!err && (pb.oom || msg.oom || inner.oom))
+		err = -ENOMEM;
+	if (!err)
+		err = gz_feed(b->sent_gz, pb.buf, pb.len, false);
+	strbuf_release(&pb);
+	strbuf_release(&msg);
+	strbuf_release(&inner);
+	if (err)
+		return b->sent_gz->err = err;	/* part went out: every later write fails */
+	free(b->samples);
+	b->samples = NULL;
+	b->nr_samples = b->alloc_samples = 0;
+	hashmap__release(&b->sample_index);
+	free(b->loc_ids);
+	b->loc_ids = NULL;
+	b->nr_loc_ids = b->alloc_loc_ids = 0;
+	return 0;
+}
+
+int pprof__write(struct pprof_builder *b, FILE *out)
 {
 	struct strbuf pb = STRBUF_INIT;
 	struct gz g;
 	int err;
 
-	err = gz_open(&g, out);
+	if (b->sent_gz) {
+		/* a copy of the stream goes on, so the builder can be written again */
+		err = gz_copy(&g, b->sent_gz, out);
+		if (!err && b->sent.len && fwrite(b->sent.buf, 1, b->sent.len, out) != b->sent.len)
+			err = -EIO;
+	} else {
+		err = gz_open(&g, out, NULL);
+	}
 	if (!err)
 		err = encode(b, &pb, &g);
 	if (!err)

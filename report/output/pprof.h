@@ -31,7 +31,7 @@ struct pprof_frame {
 	const char *binary;	/* path; NULL: no mapping (ignored for kernel frames) */
 	const char *build_id;	/* hex or NULL */
 	uint64_t map_start, map_end, map_offset;	/* map_offset: file offset of map_start */
-	bool kernel;		/* mapping "[kernel.kallsyms]" */
+	bool kernel;		/* mapping "[kernel.kallsyms]", spanning every kernel address added */
 	const char *system_name; /* the mangled name (Function.system_name); NULL: function */
 };
 
@@ -86,13 +86,32 @@ void pprof__set_off_cpu(struct pprof_builder *b);
 int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f);
 
 /*
+ * Makes the mapping of frame f (added now if new) mapping 1 of the output,
+ * the others keeping their first-seen order: pprof names a profile after
+ * mapping 1, and which process is the profiled one may be known only once
+ * every recording is in. NULL: first-seen order. 0, -EINVAL or -ENOMEM.
+ */
+int pprof__set_main_mapping(struct pprof_builder *b, const struct pprof_frame *f);
+
+/*
+ * Encodes and compresses the samples added so far, keeping their bytes in
+ * memory (a tenth of their size, or less) and freeing them: several
+ * recordings go through the builder one at a time, and their samples are
+ * most of a profile. A sample added afterwards is not merged with one
+ * sent, which pprof's readers do themselves. pprof__set_off_cpu() must come
+ * before the first call. 0, -EINVAL, -ENOMEM or -EOVERFLOW; after an
+ * error pprof__write() fails too.
+ */
+int pprof__send_samples(struct pprof_builder *b);
+
+/*
  * Writes gzip(profile.proto) to out. The output is deterministic: objects
  * appear in the order they were first added. Returns 0, -ENOMEM, -EOVERFLOW
  * (a value does not fit in int64) or -EIO (a write to out failed). Prints
  * nothing: the caller knows the output's name and says what failed. It does
- * not flush or close out.
+ * not flush or close out, and it leaves the builder as it was.
  */
-int pprof__write(const struct pprof_builder *b, FILE *out);
+int pprof__write(struct pprof_builder *b, FILE *out);
 
 /*
  * The gzip layer, exposed for unit tests: one complete gzip member holding

@@ -143,7 +143,6 @@ static const struct pmap *pmaps__find(const struct pmaps *pm, uint32_t tgid, uin
 /* What every frame of the profile is converted with. */
 struct frame_ctx {
 	const struct pmaps *maps;
-	uint64_t kernel_start, kernel_end;	/* the sampled kernel addresses */
 };
 
 static void to_pprof_frame(const struct frame_ctx *fc, const struct agg_entry *e,
@@ -158,9 +157,7 @@ static void to_pprof_frame(const struct frame_ctx *fc, const struct agg_entry *e
 		p->system_name = f->system_name;
 	}
 	if (f->flags & SYM_FRAME_KERNEL) {
-		p->kernel = true;
-		p->map_start = fc->kernel_start;
-		p->map_end = fc->kernel_end;
+		p->kernel = true;	/* the builder spans the kernel addresses */
 		return;
 	}
 	if (!f->dso || !f->dso[0])
@@ -175,35 +172,8 @@ static void to_pprof_frame(const struct frame_ctx *fc, const struct agg_entry *e
 	p->map_offset = m->pgoff;
 }
 
-static void kernel_range(const struct report_ctx *rc, struct frame_ctx *fc)
-{
-	size_t i, k, j;
-
-	fc->kernel_start = UINT64_MAX;
-	fc->kernel_end = 0;
-	for (i = 0; i < rc->nr_srcs; i++) {
-		const struct stack_agg *agg = &rc->srcs[i].agg;
-
-		for (k = 0; k < agg->nr; k++) {
-			const struct sym_stack *st = agg->entries[k].stack;
-
-			for (j = 0; st && agg->entries[k].count && j < st->nr_kernel; j++) {
-				uint64_t a = sym_stack__frame(st, j)->addr;
-
-				if (a < fc->kernel_start)
-					fc->kernel_start = a;
-				if (a >= fc->kernel_end)
-					fc->kernel_end = a == UINT64_MAX ? a : a + 1;
-			}
-		}
-	}
-	if (fc->kernel_start > fc->kernel_end)
-		fc->kernel_start = fc->kernel_end = 0;
-}
-
 struct proc_count {
 	uint32_t tgid;
-	uint32_t src;
 	uint64_t samples;
 };
 
@@ -211,42 +181,36 @@ static int cmp_proc(const void *a, const void *b)
 {
 	const struct proc_count *x = a, *y = b;
 
-	if (x->src != y->src)
-		return x->src < y->src ? -1 : 1;
 	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
 }
 
 /*
- * The process with the most samples over every recording (*src, *tgid); the
- * idle task (0) is none. 1 when there is one, 0 when not, or -ENOMEM.
+ * The process with the most samples in s (*tgid, its samples *n); the idle
+ * task (0) is none. 1 when there is one, 0 when not, or -ENOMEM.
  */
-static int busiest_process(const struct report_ctx *rc, size_t *src, uint32_t *tgid)
+static int busiest_process(const struct report_src *s, uint32_t *tgid, uint64_t *n)
 {
 	struct proc_count *v;
-	uint64_t best = 0, n;
-	size_t nr = 0, i, k;
+	uint64_t best = 0, sum;
+	size_t nr = s->agg.nr, i, k;
 
-	for (i = 0; i < rc->nr_srcs; i++)
-		nr += rc->srcs[i].agg.nr;
 	v = calloc(nr ? nr : 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (i = 0, nr = 0; i < rc->nr_srcs; i++)
-		for (k = 0; k < rc->srcs[i].agg.nr; k++)
-			v[nr++] = (struct proc_count){ rc->srcs[i].agg.entries[k].tgid, (uint32_t)i,
-						       rc->srcs[i].agg.entries[k].count };
+	for (k = 0; k < nr; k++)
+		v[k] = (struct proc_count){ s->agg.entries[k].tgid, s->agg.entries[k].count };
 	if (nr > 1)
 		qsort(v, nr, sizeof(*v), cmp_proc);
 	for (i = 0; i < nr; i = k) {
-		for (n = 0, k = i; k < nr && !cmp_proc(&v[k], &v[i]); k++)
-			n += v[k].samples;
-		if (n > best && v[i].tgid) {
-			best = n;
-			*src = v[i].src;
+		for (sum = 0, k = i; k < nr && !cmp_proc(&v[k], &v[i]); k++)
+			sum += v[k].samples;
+		if (sum > best && v[i].tgid) {
+			best = sum;
 			*tgid = v[i].tgid;
 		}
 	}
 	free(v);
+	*n = best;
 	return best > 0;
 }
 
@@ -313,111 +277,143 @@ static const struct pmap *sampled_mapping(const struct report_src *s, const stru
 }
 
 /*
- * Gives the profiled program's main binary mapping id 1: the mapping of
- * its first sampled frame in that binary (its code), else the binary's
- * mapping main_binary() found.
+ * The profiled program's main binary in s, the busiest process's: the
+ * mapping of its first sampled frame in that binary (its code), else the
+ * binary's mapping main_binary() found. 1 when found (*p), 0 when not.
  */
-static int add_main_mapping(const struct report_ctx *rc, const struct pmaps *maps,
-			    struct pprof_builder *b)
+static int main_mapping(const struct report_src *s, const struct pmaps *maps, uint32_t tgid,
+			struct pprof_frame *p)
 {
 	const struct pmap *main, *m;
-	struct pprof_frame p = { 0 };
-	uint32_t tgid = 0;
-	size_t src = 0;
-	int err;
 
-	err = busiest_process(rc, &src, &tgid);
-	if (err <= 0)
-		return err;
-	main = main_binary(&rc->srcs[src], &maps[src], tgid);
+	main = main_binary(s, maps, tgid);
 	if (!main)
 		return 0;
-	m = sampled_mapping(&rc->srcs[src], &maps[src], tgid, main);
+	m = sampled_mapping(s, maps, tgid, main);
 	if (m)
 		main = m;
-	p.binary = main->path;
-	p.build_id = main->build_id;
-	p.map_start = main->start;
-	p.map_end = main->end;
-	p.map_offset = main->pgoff;
-	return pprof__add_mapping(b, &p);
+	memset(p, 0, sizeof(*p));
+	p->binary = main->path;
+	p->build_id = main->build_id;
+	p->map_start = main->start;
+	p->map_end = main->end;
+	p->map_offset = main->pgoff;
+	return 1;
 }
 
-/* frame_ctx, plus the frames array reused from one entry to the next */
-struct entry_ctx {
-	struct frame_ctx fc;
+/* the builder, and the frames array reused from one entry to the next */
+struct pprof_merge {
 	struct pprof_builder *b;
+	struct frame_ctx fc;
 	struct pprof_frame *frames;
 	size_t alloc;
+	uint64_t busiest;		/* samples of the busiest process so far */
 };
 
 /* One aggregate entry of s as one pprof sample with its labels. */
-static int add_entry(struct entry_ctx *ec, const struct report_src *s, const struct agg_entry *e)
+static int add_entry(struct pprof_merge *pm, const struct report_src *s, const struct agg_entry *e)
 {
 	const struct sym_stack *st = e->stack;
 	size_t nr = st ? (size_t)st->nr_kernel + st->nr_user : 0, j;
 	struct pprof_labels lab = { .pid = e->tgid, .tid = e->tid, .cpu = e->cpu };
 
-	if (vec__grow(&ec->frames, &ec->alloc, nr + 1, sizeof(*ec->frames)))
+	if (vec__grow(&pm->frames, &pm->alloc, nr + 1, sizeof(*pm->frames)))
 		return -ENOMEM;
 	for (j = 0; j < nr; j++)
-		to_pprof_frame(&ec->fc, e, sym_stack__frame(st, j), &ec->frames[j]);
+		to_pprof_frame(&pm->fc, e, sym_stack__frame(st, j), &pm->frames[j]);
 	if (!nr) {
 		/* no stack at all: one frame says so */
-		memset(ec->frames, 0, sizeof(*ec->frames));
-		ec->frames[0].function = "[unknown]";
+		memset(pm->frames, 0, sizeof(*pm->frames));
+		pm->frames[0].function = "[unknown]";
 		nr = 1;
 	}
 	lab.comm = stack_agg__comm(&s->agg, e->comm_id);
 	if (s->cfg.key_cgroup)
 		lab.cgroup = stack_agg__cgroup(&s->agg, e->cgroup);
 	if (e->state != AGG_ONCPU)
-		return pprof__add_off_cpu(ec->b, ec->frames, nr, e->count, &lab);
+		return pprof__add_off_cpu(pm->b, pm->frames, nr, e->count, &lab);
 	if (s->cfg.sample_ns)	/* weighed by time: back to samples */
-		return pprof__add_sample(ec->b, ec->frames, nr, e->count / s->cfg.sample_ns, &lab);
-	return pprof__add_sample(ec->b, ec->frames, nr, e->count, &lab);
+		return pprof__add_sample(pm->b, pm->frames, nr, e->count / s->cfg.sample_ns, &lab);
+	return pprof__add_sample(pm->b, pm->frames, nr, e->count, &lab);
 }
 
-int view_pprof__write(const struct report_ctx *rc, FILE *out)
+static int pprof_start(void **state, const struct report_ctx *rc)
 {
 	const struct report_src *first = &rc->srcs[0];
 	uint64_t period = first->freq_hz ? 1000000000ull / first->freq_hz : 0;
-	struct entry_ctx ec = { 0 };
-	struct pmaps *maps;
-	size_t i, k;
-	int err = 0;
+	struct pprof_merge *pm = calloc(1, sizeof(*pm));
 
-	ec.b = pprof__new(period, first->start_realtime * 1000000000ull,
-			  first->end_ns > first->start_ns ? first->end_ns - first->start_ns : 0);
-	maps = calloc(rc->nr_srcs, sizeof(*maps));
-	if (!ec.b || !maps) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!pm)
+		return -ENOMEM;
+	*state = pm;
+	/* the first recording is loaded before the view starts: its times are known */
+	pm->b = pprof__new(period, first->start_realtime * 1000000000ull,
+			   first->end_ns > first->start_ns ? first->end_ns - first->start_ns : 0);
+	if (!pm->b)
+		return -ENOMEM;
 	if (rc->opts->weight != REPORT_WEIGHT_SAMPLES)
-		pprof__set_off_cpu(ec.b);
-	for (i = 0; i < rc->nr_srcs && !err; i++)
-		err = pmaps__load(&maps[i], rc->srcs[i].rec);
-	if (!err)
-		err = add_main_mapping(rc, maps, ec.b);
-	kernel_range(rc, &ec.fc);
-	for (i = 0; i < rc->nr_srcs && !err; i++) {
-		const struct report_src *s = &rc->srcs[i];
+		pprof__set_off_cpu(pm->b);
+	return 0;
+}
 
-		ec.fc.maps = &maps[i];
-		for (k = 0; k < s->agg.nr && !err; k++)
-			if (s->agg.entries[k].count)
-				err = add_entry(&ec, s, &s->agg.entries[k]);
+/*
+ * A recording's samples go into the builder, which sends them on
+ * compressed; its mappings are read for its frames only. Its busiest
+ * process names the profile if no recording before had a busier one.
+ */
+static int pprof_add(void *state, const struct report_ctx *rc, const struct report_src *s)
+{
+	struct pprof_merge *pm = state;
+	struct pprof_frame main;
+	struct pmaps maps = { 0 };
+	uint32_t tgid = 0;
+	uint64_t n = 0;
+	size_t k;
+	int err;
+
+	(void)rc;
+	err = pmaps__load(&maps, s->rec);
+	if (!err)
+		err = busiest_process(s, &tgid, &n);
+	if (err > 0 && n > pm->busiest) {
+		pm->busiest = n;
+		err = pprof__set_main_mapping(pm->b, main_mapping(s, &maps, tgid, &main) ?
+						      &main : NULL);
 	}
-	if (!err)
-		err = pprof__write(ec.b, out);
-	if (!err)
-		err = view__check_stream(out);
-out:
-	for (i = 0; maps && i < rc->nr_srcs; i++)
-		pmaps__release(&maps[i]);
-	free(maps);
-	free(ec.frames);
-	pprof__free(ec.b);
-	return err;
+	pm->fc.maps = &maps;
+	for (k = 0; k < s->agg.nr && err >= 0; k++)
+		if (s->agg.entries[k].count)
+			err = add_entry(pm, s, &s->agg.entries[k]);
+	if (err >= 0)
+		err = pprof__send_samples(pm->b);
+	pmaps__release(&maps);
+	return err < 0 ? err : 0;
+}
+
+static int pprof_write(void *state, const struct report_ctx *rc, FILE *out)
+{
+	struct pprof_merge *pm = state;
+	int err;
+
+	(void)rc;
+	err = pprof__write(pm->b, out);
+	return err ? err : view__check_stream(out);
+}
+
+static void pprof_free(void *state)
+{
+	struct pprof_merge *pm = state;
+
+	if (!pm)
+		return;
+	pprof__free(pm->b);
+	free(pm->frames);
+	free(pm);
+}
+
+const struct view_merge_ops view_pprof_merge = { pprof_start, pprof_add, pprof_write, pprof_free };
+
+int view_pprof__write(const struct report_ctx *rc, FILE *out)
+{
+	return view__write_merged(&view_pprof_merge, rc, out);
 }

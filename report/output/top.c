@@ -6,12 +6,14 @@
  * changes of total share, then of self share, each with its sampling
  * noise).
  *
- * Every table is built the same way: the aggregate entries of all
- * recordings are listed with a group key (0 when ungrouped), sorted by it,
- * and each run of equal keys is counted into per-function arrays: self for
- * the stack's leaf, total once for each distinct function on the stack.
- * Only the functions a run touched are reset for the next run, so the cost
- * follows entries and functions, not groups times functions.
+ * --per-cpu and --per-node list the aggregate entries of all recordings
+ * with a group key, sort them by it, and count each run of equal keys into
+ * per-function arrays: self for the stack's leaf, total once for each
+ * distinct function on the stack. Only the functions a run touched are
+ * reset for the next run, so the cost follows entries and functions, not
+ * groups times functions. --top takes the recordings one at a time
+ * instead (struct top_merge): each entry adds to its (group, function)
+ * cells, and each group's run is read from its cells into the same arrays.
  *
  * The noise of a change of share p1 -> p2 (n1, n2 samples) is the standard
  * error of a difference of two proportions, sqrt(p1(1-p1)/n1 +
@@ -32,12 +34,6 @@
 #define TOP_DEFAULT	20
 #define PER_GROUP_TOP	5
 #define SIGNIFICANT_Z	3.0
-
-struct ref {
-	uint64_t key;
-	const struct report_src *src;
-	const struct agg_entry *e;
-};
 
 /* Per-function counts of one run of entries, with the list of functions touched. */
 struct counts {
@@ -67,29 +63,6 @@ static int touch(struct counts *c, uint32_t id)
 	return 0;
 }
 
-/* Counts one entry: self for its leaf, total for each distinct function. */
-static int counts__add(struct counts *c, const struct agg_entry *e)
-{
-	uint32_t leaf, i;
-	int err;
-
-	err = func_tab__stack(&c->ft, e->stack, &leaf);
-	if (!err)
-		err = func_tab__grow_counts(&c->ft, &c->self, &c->alloc_self);
-	if (!err)
-		err = func_tab__grow_counts(&c->ft, &c->total, &c->alloc_total);
-	for (i = 0; !err && i < c->ft.nr_ids; i++) {
-		err = touch(c, c->ft.ids[i]);
-		if (!err)
-			c->total[c->ft.ids[i]] += e->count;
-	}
-	if (err)
-		return err;
-	c->self[leaf] += e->count;
-	c->samples += e->count;
-	return 0;
-}
-
 static void counts__reset(struct counts *c)
 {
 	size_t i;
@@ -108,12 +81,14 @@ static int cmp_func(const void *a, const void *b)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	const uint64_t *v = sort_by_total ? sort_counts->total : sort_counts->self;
 	const uint64_t *w = sort_by_total ? sort_counts->self : sort_counts->total;
+	int c;
 
 	if (v[x] != v[y])
 		return v[x] > v[y] ? -1 : 1;
 	if (w[x] != w[y])
 		return w[x] > w[y] ? -1 : 1;
-	return strcmp(sort_counts->ft.name[x], sort_counts->ft.name[y]);
+	c = strcmp(sort_counts->ft.name[x], sort_counts->ft.name[y]);
+	return c ? c : strcmp(sort_counts->ft.binary[x], sort_counts->ft.binary[y]);
 }
 
 /* The touched functions sorted by self (or total), largest first; the caller frees. */
@@ -261,110 +236,12 @@ static int put_tables(FILE *out, struct counts *c, unsigned int n)
 
 enum group_by { GROUP_NONE, GROUP_PID, GROUP_TID, GROUP_COMM, GROUP_CPU, GROUP_NODE, GROUP_CGROUP };
 
-struct grouping {
-	struct ref *refs;
-	size_t nr;
-	struct strtab labels;		/* GROUP_COMM, GROUP_CGROUP: text -> key */
-};
-
-static int cmp_ref(const void *a, const void *b)
-{
-	const struct ref *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-static int group(struct grouping *g, const struct report_ctx *rc, enum group_by by)
-{
-	size_t i, k, n = 0;
-	uint32_t id;
-	int err;
-
-	strtab__init(&g->labels);
-	for (i = 0; i < rc->nr_srcs; i++)
-		n += rc->srcs[i].agg.nr;
-	g->refs = calloc(n ? n : 1, sizeof(*g->refs));
-	if (!g->refs)
-		return -ENOMEM;
-	g->nr = 0;
-	for (i = 0; i < rc->nr_srcs; i++) {
-		const struct report_src *s = &rc->srcs[i];
-
-		for (k = 0; k < s->agg.nr; k++) {
-			const struct agg_entry *e = &s->agg.entries[k];
-			struct ref *r;
-
-			if (!e->count)
-				continue;
-			r = &g->refs[g->nr++];
-			r->src = s;
-			r->e = e;
-			switch (by) {
-			case GROUP_PID:
-				r->key = e->tgid;
-				break;
-			case GROUP_TID:
-				r->key = e->tid;
-				break;
-			case GROUP_CPU:
-				r->key = e->cpu;
-				break;
-			case GROUP_NODE:
-				/* unknown node (-1) sorts last */
-				r->key = (uint32_t)report_src__node(s, e->cpu);
-				break;
-			case GROUP_COMM:
-			case GROUP_CGROUP:
-				/* by text: ids differ between recordings */
-				err = strtab__intern(&g->labels, by == GROUP_COMM ?
-						     stack_agg__comm(&s->agg, e->comm_id) :
-						     stack_agg__cgroup(&s->agg, e->cgroup), &id);
-				if (err)
-					return err;
-				r->key = id;
-				break;
-			default:
-				r->key = 0;
-			}
-		}
-	}
-	if (g->nr > 1)
-		qsort(g->refs, g->nr, sizeof(*g->refs), cmp_ref);
-	return 0;
-}
-
-static void grouping__release(struct grouping *g)
-{
-	free(g->refs);
-	strtab__release(&g->labels);
-}
-
-/* Runs of equal keys: [start, end) pairs, with their sample counts. */
+/* A group's cells: [start, end) of the sorted cells, with its sample count. */
 struct run {
 	size_t start, end;
 	uint64_t samples;
 	uint64_t key;
 };
-
-static struct run *runs_of(const struct grouping *g, size_t *nr)
-{
-	struct run *runs = calloc(g->nr ? g->nr : 1, sizeof(*runs));
-	size_t i, n = 0;
-
-	if (!runs)
-		return NULL;
-	for (i = 0; i < g->nr; i++) {
-		if (!i || g->refs[i].key != g->refs[i - 1].key) {
-			runs[n].start = i;
-			runs[n].key = g->refs[i].key;
-			n++;
-		}
-		runs[n - 1].end = i + 1;
-		runs[n - 1].samples += g->refs[i].e->count;
-	}
-	*nr = n;
-	return runs;
-}
 
 static int cmp_run_samples(const void *a, const void *b)
 {
@@ -375,21 +252,7 @@ static int cmp_run_samples(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-static int count_run(struct counts *c, const struct grouping *g, const struct run *r)
-{
-	size_t i;
-	int err;
-
-	counts__reset(c);
-	for (i = r->start; i < r->end; i++) {
-		err = counts__add(c, g->refs[i].e);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static void put_group_label(FILE *out, enum group_by by, const struct grouping *g,
+static void put_group_label(FILE *out, enum group_by by, const struct strtab *labels,
 			    const struct run *r)
 {
 	switch (by) {
@@ -401,7 +264,7 @@ static void put_group_label(FILE *out, enum group_by by, const struct grouping *
 		break;
 	case GROUP_COMM:
 	case GROUP_CGROUP:
-		fputs(strtab__str(&g->labels, (uint32_t)r->key), out);
+		fputs(strtab__str(labels, (uint32_t)r->key), out);
 		break;
 	case GROUP_CPU:
 		fprintf(out, "cpu %" PRIu64, r->key);
@@ -446,71 +309,271 @@ static void put_header(FILE *out, const struct report_ctx *rc, const char *what)
 			rc->total, rc->nr_srcs, rc->nr_srcs == 1 ? "" : "s");
 }
 
-int view_top__write(const struct report_ctx *rc, FILE *out)
+/*
+ * --top merges recordings one at a time: each entry adds to the (group,
+ * function) cells it touches, and the entries go with their recording. A
+ * group is a pid, a tid, or a comm or cgroup by its text (0 ungrouped).
+ */
+struct top_cell {
+	uint64_t self, total;
+};
+
+struct top_merge {
+	enum group_by by;
+	struct counts c;		/* its func_tab names functions across recordings */
+	struct strtab labels;		/* GROUP_COMM, GROUP_CGROUP: text -> key */
+	struct u64map cells;		/* group << 32 | function id -> position in cell[] */
+	struct top_cell *cell;
+	size_t alloc_cell;
+	struct u64map groups;		/* group -> samples */
+};
+
+static int start_by(void **state, enum group_by by)
 {
-	enum group_by by = top_group(rc->opts->by);
+	struct top_merge *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	m->by = by;
+	func_tab__init(&m->c.ft);
+	strtab__init(&m->labels);
+	*state = m;
+	return 0;
+}
+
+static int top_start(void **state, const struct report_ctx *rc)
+{
+	return start_by(state, top_group(rc->opts->by));
+}
+
+static int percpu_start(void **state, const struct report_ctx *rc)
+{
+	(void)rc;
+	return start_by(state, GROUP_CPU);
+}
+
+static int pernode_start(void **state, const struct report_ctx *rc)
+{
+	(void)rc;
+	return start_by(state, GROUP_NODE);
+}
+
+static int top_cell_add(struct top_merge *m, uint64_t group, uint32_t id, uint64_t self,
+			uint64_t total)
+{
+	uint64_t *pos;
+	bool added;
+	int err;
+
+	err = u64map__upsert(&m->cells, group << 32 | id, m->cells.nr, &pos, &added);
+	if (err)
+		return err;
+	if (added) {
+		if (vec__grow(&m->cell, &m->alloc_cell, m->cells.nr, sizeof(*m->cell)))
+			return -ENOMEM;	/* the cell's key stays, counting nothing: freed with the map */
+		m->cell[*pos] = (struct top_cell){ 0, 0 };
+	}
+	m->cell[*pos].self += self;
+	m->cell[*pos].total += total;
+	return 0;
+}
+
+/* Counts each entry of s: self for its leaf, total once for each distinct function. */
+static int top_add(void *state, const struct report_ctx *rc, const struct report_src *s)
+{
+	struct top_merge *m = state;
+	uint64_t *samples;
+	uint32_t leaf, id, i;
+	bool added;
+	size_t k;
+	int err = 0;
+
+	(void)rc;
+	for (k = 0; k < s->agg.nr && !err; k++) {
+		const struct agg_entry *e = &s->agg.entries[k];
+		uint64_t group = 0;
+
+		if (!e->count)
+			continue;
+		switch (m->by) {
+		case GROUP_PID:
+			group = e->tgid;
+			break;
+		case GROUP_TID:
+			group = e->tid;
+			break;
+		case GROUP_CPU:
+			group = e->cpu;
+			break;
+		case GROUP_NODE:
+			/* unknown node (-1) sorts last */
+			group = (uint32_t)report_src__node(s, e->cpu);
+			break;
+		case GROUP_COMM:
+		case GROUP_CGROUP:
+			/* by text: ids differ between recordings */
+			err = strtab__intern(&m->labels, m->by == GROUP_COMM ?
+					     stack_agg__comm(&s->agg, e->comm_id) :
+					     stack_agg__cgroup(&s->agg, e->cgroup), &id);
+			group = id;
+			break;
+		default:
+			break;
+		}
+		if (!err)
+			err = func_tab__stack(&m->c.ft, e->stack, &leaf);
+		for (i = 0; !err && i < m->c.ft.nr_ids; i++)
+			err = top_cell_add(m, group, m->c.ft.ids[i], 0, e->count);
+		if (!err)
+			err = top_cell_add(m, group, leaf, e->count, 0);
+		if (!err)
+			err = u64map__upsert(&m->groups, group, 0, &samples, &added);
+		if (!err)
+			*samples += e->count;
+	}
+	return err;
+}
+
+static const struct u64map *sort_cells;	/* qsort() has no context in C */
+
+static int cmp_cell(const void *a, const void *b)
+{
+	uint64_t x = sort_cells->keys[*(const uint32_t *)a];
+	uint64_t y = sort_cells->keys[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* The cells sorted by (group, function) and each group's run of them. */
+static int top_runs(struct top_merge *m, uint32_t **order, struct run **runs, size_t *nr_runs)
+{
+	size_t i, n = m->cells.nr, r = 0;
+	uint64_t key;
+
+	*order = calloc(n ? n : 1, sizeof(**order));
+	*runs = calloc(m->groups.nr ? m->groups.nr : 1, sizeof(**runs));
+	if (!*order || !*runs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		(*order)[i] = (uint32_t)i;
+	sort_cells = &m->cells;
+	if (n > 1)
+		qsort(*order, n, sizeof(**order), cmp_cell);
+	for (i = 0; i < n; i++) {
+		key = m->cells.keys[(*order)[i]] >> 32;
+		if (!i || key != (*runs)[r - 1].key) {
+			if (r == m->groups.nr)
+				return -EINVAL;	/* every group has its samples counted */
+			(*runs)[r].start = i;
+			(*runs)[r].key = key;
+			(*runs)[r].samples = *u64map__find(&m->groups, key);
+			r++;
+		}
+		(*runs)[r - 1].end = i + 1;
+	}
+	*nr_runs = r;
+	return 0;
+}
+
+/* Loads group run r into m->c, as count_run() does from entries. */
+static int top_load_run(struct top_merge *m, const uint32_t *order, const struct run *r)
+{
+	size_t i;
+	int err;
+
+	err = func_tab__grow_counts(&m->c.ft, &m->c.self, &m->c.alloc_self);
+	if (!err)
+		err = func_tab__grow_counts(&m->c.ft, &m->c.total, &m->c.alloc_total);
+	if (err)
+		return err;
+	counts__reset(&m->c);
+	for (i = r->start; i < r->end; i++) {
+		const struct top_cell *cell = &m->cell[order[i]];
+		uint32_t id = (uint32_t)m->cells.keys[order[i]];
+
+		err = touch(&m->c, id);
+		if (err)
+			return err;
+		m->c.self[id] = cell->self;
+		m->c.total[id] = cell->total;
+	}
+	m->c.samples = r->samples;
+	return 0;
+}
+
+static int top_write(void *state, const struct report_ctx *rc, FILE *out)
+{
+	struct top_merge *m = state;
 	unsigned int n = rc->opts->top_n ? rc->opts->top_n : TOP_DEFAULT;
-	struct grouping g = { 0 };
-	struct counts c = { 0 };
+	uint32_t *order = NULL;
 	struct run *runs = NULL;
 	size_t nr_runs = 0, i;
 	int err;
 
-	func_tab__init(&c.ft);
-	err = group(&g, rc, by);
+	err = top_runs(m, &order, &runs, &nr_runs);
 	if (err)
 		goto out;
-	runs = runs_of(&g, &nr_runs);
-	if (!runs) {
-		err = -ENOMEM;
-		goto out;
-	}
 	if (nr_runs > 1)
 		qsort(runs, nr_runs, sizeof(*runs), cmp_run_samples);
 	put_header(out, rc, "top");
 	for (i = 0; i < nr_runs; i++) {
-		err = count_run(&c, &g, &runs[i]);
+		err = top_load_run(m, order, &runs[i]);
 		if (err)
 			goto out;
-		if (by != GROUP_NONE) {
+		if (m->by != GROUP_NONE) {
 			fputs("\n## ", out);
-			put_group_label(out, by, &g, &runs[i]);
+			put_group_label(out, m->by, &m->labels, &runs[i]);
 			fputs(": ", out);
 			put_n(out, 0, runs[i].samples);
 			fprintf(out, " %s (%.2f%%)\n", time_ms ? "ms" : "samples",
 				view__pct(runs[i].samples, rc->total));
 		}
-		err = put_tables(out, &c, n);
+		err = put_tables(out, &m->c, n);
 		if (err)
 			goto out;
 	}
 	err = view__check_stream(out);
 out:
+	free(order);
 	free(runs);
-	grouping__release(&g);
-	counts__release(&c);
 	return err;
 }
 
-/* --per-cpu / --per-node: each group's samples and share, then its top functions by self. */
-static int per_group(const struct report_ctx *rc, FILE *out, enum group_by by)
+static void top_free(void *state)
 {
-	struct grouping g = { 0 };
-	struct counts c = { 0 };
+	struct top_merge *m = state;
+
+	if (!m)
+		return;
+	counts__release(&m->c);
+	strtab__release(&m->labels);
+	u64map__release(&m->cells);
+	free(m->cell);
+	u64map__release(&m->groups);
+	free(m);
+}
+
+const struct view_merge_ops view_top_merge = { top_start, top_add, top_write, top_free };
+
+int view_top__write(const struct report_ctx *rc, FILE *out)
+{
+	return view__write_merged(&view_top_merge, rc, out);
+}
+
+/* --per-cpu / --per-node: each group's samples and share, then its top functions by self. */
+static int group_write(void *state, const struct report_ctx *rc, FILE *out)
+{
+	struct top_merge *m = state;
+	enum group_by by = m->by;
+	struct counts *c = &m->c;
+	uint32_t *order = NULL, *ids;
 	struct run *runs = NULL;
 	size_t nr_runs = 0, i, j;
-	uint32_t *ids;
 	int err;
 
-	func_tab__init(&c.ft);
-	err = group(&g, rc, by);
+	err = top_runs(m, &order, &runs, &nr_runs);	/* in key order */
 	if (err)
 		goto out;
-	runs = runs_of(&g, &nr_runs);
-	if (!runs) {
-		err = -ENOMEM;
-		goto out;
-	}
 	put_header(out, rc, by == GROUP_CPU ? "per-cpu" : "per-node");
 	if (by == GROUP_NODE) {
 		size_t nodes = 0;
@@ -523,42 +586,44 @@ static int per_group(const struct report_ctx *rc, FILE *out, enum group_by by)
 		"BINARY\n", by == GROUP_CPU ? "CPU" : "NODE", time_ms ? "MS" : "SAMPLES", "SHARE",
 		PER_GROUP_TOP, time_ms ? "MS" : "SAMPLES");
 	for (i = 0; i < nr_runs; i++) {
-		err = count_run(&c, &g, &runs[i]);
+		err = top_load_run(m, order, &runs[i]);
 		if (err)
 			goto out;
-		put_group_label(out, by, &g, &runs[i]);
+		put_group_label(out, by, &m->labels, &runs[i]);
 		fputc(' ', out);
 		put_n(out, 10, runs[i].samples);
 		fprintf(out, " %7.2f%%\n", view__pct(runs[i].samples, rc->total));
-		ids = ranked(&c, false);
+		ids = ranked(c, false);
 		if (!ids) {
 			err = -ENOMEM;
 			goto out;
 		}
-		for (j = 0; j < c.nr_touched && j < PER_GROUP_TOP && c.self[ids[j]]; j++) {
+		for (j = 0; j < c->nr_touched && j < PER_GROUP_TOP && c->self[ids[j]]; j++) {
 			fputs("    ", out);
-			put_n(out, 10, c.self[ids[j]]);
-			fprintf(out, " %7.2f%%  %s  %s\n", view__pct(c.self[ids[j]], c.samples),
-				c.ft.name[ids[j]], c.ft.binary[ids[j]]);
+			put_n(out, 10, c->self[ids[j]]);
+			fprintf(out, " %7.2f%%  %s  %s\n", view__pct(c->self[ids[j]], c->samples),
+				c->ft.name[ids[j]], c->ft.binary[ids[j]]);
 		}
 		free(ids);
 	}
 	err = view__check_stream(out);
 out:
+	free(order);
 	free(runs);
-	grouping__release(&g);
-	counts__release(&c);
 	return err;
 }
 
+const struct view_merge_ops view_percpu_merge = { percpu_start, top_add, group_write, top_free };
+const struct view_merge_ops view_pernode_merge = { pernode_start, top_add, group_write, top_free };
+
 int view_percpu__write(const struct report_ctx *rc, FILE *out)
 {
-	return per_group(rc, out, GROUP_CPU);
+	return view__write_merged(&view_percpu_merge, rc, out);
 }
 
 int view_pernode__write(const struct report_ctx *rc, FILE *out)
 {
-	return per_group(rc, out, GROUP_NODE);
+	return view__write_merged(&view_pernode_merge, rc, out);
 }
 
 /* --- diff --------------------------------------------------------------------- */

@@ -78,7 +78,7 @@ static int run_capture(const char *cmd, unsigned char **out, size_t *out_len)
  * Writes a profile to a file in the test directory; returns its path, in a
  * static buffer of its own (path_in's is reused by the next call).
  */
-static const char *write_profile(const struct pprof_builder *b, const char *name)
+static const char *write_profile(struct pprof_builder *b, const char *name)
 {
 	static char path[512];
 	FILE *f;
@@ -495,7 +495,7 @@ static const struct dec_label *dec_label(const struct decoded *d, const struct d
 }
 
 /* Decompresses (with gzip) and decodes; returns the raw buffer for the caller to free. */
-static unsigned char *load_profile(const struct pprof_builder *b, const char *name,
+static unsigned char *load_profile(struct pprof_builder *b, const char *name,
 				   struct decoded *d)
 {
 	const char *path = write_profile(b, name);
@@ -818,6 +818,129 @@ static void empty_profile_is_valid(void)
 	CHECK_EQ_U64(d->value_sum[0], 3);
 	CHECK_EQ_U64(d->nr_locs, 0);
 	CHECK_EQ_U64(d->nr_maps, 0);
+out:
+	free(raw);
+	free(d);
+	pprof__free(b);
+}
+
+/* A profile's bytes (gzip), written to memory; NULL on failure. */
+static char *profile_bytes(struct pprof_builder *b, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	CHECK(f != NULL);
+	if (!f)
+		return NULL;
+	CHECK_OK(pprof__write(b, f));
+	CHECK(fclose(f) == 0);
+	return buf;
+}
+
+/*
+ * Several recordings send their samples on as each is added: the profile
+ * has the same tables and totals, a sample sent is not merged with a later
+ * equal one, and the builder writes the same bytes every time.
+ */
+static void samples_sent_early_keep_the_profile(void)
+{
+	struct decoded *kept = calloc(1, sizeof(*kept)), *sent = calloc(1, sizeof(*sent));
+	struct pprof_builder *a = NULL, *b = pprof__new(PERIOD_NS, TIME_NS, DURATION_NS);
+	unsigned char *raw_a = NULL, *raw_b = NULL;
+	struct pprof_frame frames[6];
+	char *one = NULL, *two = NULL;
+	size_t i, n, len1 = 0, len2 = 0;
+	uint64_t total;
+
+	CHECK(kept && sent && b);
+	if (!kept || !sent || !b)
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(scenario); i++) {
+		n = add_frames(&scenario[i], frames);
+		CHECK_OK(pprof__add_sample(b, frames, n, scenario[i].count, scenario[i].labels));
+		if (i == 0 || i == 5)	/* scenario[1] merges with [0] when both are kept */
+			CHECK_OK(pprof__send_samples(b));
+	}
+	CHECK_OK(pprof__send_samples(b));
+	CHECK_OK(pprof__send_samples(b));	/* nothing left: changes nothing */
+	a = build_scenario(&total);
+	raw_a = load_profile(a, "kept.pb.gz", kept);
+	raw_b = load_profile(b, "sent.pb.gz", sent);
+	if (kept->bad || sent->bad)
+		goto out;
+	CHECK_EQ_U64(sent->nr_samples, SCENARIO_SAMPLES + 1);
+	CHECK_EQ_U64(sent->value_sum[0], total);
+	CHECK_EQ_U64(sent->value_sum[1], total * PERIOD_NS);
+	CHECK_EQ_U64(sent->nr_sample_types, 2);
+	CHECK_EQ_U64(sent->nr_strs, kept->nr_strs);
+	CHECK_EQ_U64(sent->nr_locs, kept->nr_locs);
+	CHECK_EQ_U64(sent->nr_funcs, kept->nr_funcs);
+	CHECK_EQ_U64(sent->nr_maps, kept->nr_maps);
+	CHECK(sent->ids_in_order);
+	for (i = 0; i < sent->nr_maps && i < kept->nr_maps; i++) {
+		CHECK_EQ_U64(sent->map_start[i], kept->map_start[i]);
+		CHECK_EQ_U64(sent->map_limit[i], kept->map_limit[i]);
+		CHECK_EQ_U64(sent->map_has_functions[i], kept->map_has_functions[i]);
+	}
+	for (i = 0; i < sent->nr_locs && i < kept->nr_locs; i++) {
+		CHECK_EQ_U64(sent->loc_address[i], kept->loc_address[i]);
+		CHECK_EQ_U64(sent->loc_mapping[i], kept->loc_mapping[i]);
+	}
+	one = profile_bytes(b, &len1);
+	two = profile_bytes(b, &len2);
+	CHECK(one && two && len1 == len2 && !memcmp(one, two, len1));
+	/* off-CPU time needs its sample type before any sample went out */
+	CHECK_EQ_U64(pprof__add_off_cpu(b, frames, n, 1000, NULL), (uint64_t)-EINVAL);
+out:
+	free(one);
+	free(two);
+	free(raw_a);
+	free(raw_b);
+	free(kept);
+	free(sent);
+	pprof__free(a);
+	pprof__free(b);
+}
+
+/*
+ * Mapping 1 is the one set as the program's, whenever it was set; the
+ * kernel mapping spans every kernel address added.
+ */
+static void main_mapping_first_and_kernel_span(void)
+{
+	struct decoded *d = calloc(1, sizeof(*d));
+	unsigned char *raw = NULL;
+	struct pprof_builder *b;
+	uint64_t total;
+	size_t i, m;
+
+	CHECK(d != NULL);
+	b = d ? build_scenario(&total) : NULL;
+	if (!b)
+		goto out;
+	CHECK_OK(pprof__set_main_mapping(b, &f_memcpy));
+	raw = load_profile(b, "main.pb.gz", d);
+	if (d->bad)
+		goto out;
+	CHECK_EQ_U64(d->nr_maps, SCENARIO_MAPPINGS);
+	CHECK(dec_str_is(d, d->map_file[0], LIBC));
+	CHECK(dec_str_is(d, d->map_file[1], APP));
+	CHECK(dec_str_is(d, d->map_file[2], "[kernel.kallsyms]"));
+	CHECK_EQ_U64(d->map_start[2], f_do_syscall.address);
+	CHECK_EQ_U64(d->map_limit[2], f_entry.address + 1);
+	for (i = 0; i < d->nr_locs; i++) {
+		m = d->loc_mapping[i] - 1;
+		CHECK(d->loc_mapping[i] && m < d->nr_maps && d->map_start[m] <= d->loc_address[i] &&
+		      d->loc_address[i] < d->map_limit[m]);
+	}
+	/* NULL goes back to first-seen order */
+	free(raw);
+	memset(d, 0, sizeof(*d));
+	CHECK_OK(pprof__set_main_mapping(b, NULL));
+	raw = load_profile(b, "unset.pb.gz", d);
+	if (!d->bad)
+		CHECK(dec_str_is(d, d->map_file[0], APP));
 out:
 	free(raw);
 	free(d);
@@ -1272,6 +1395,9 @@ static const struct test tests[] = {
 	{ "system_name is the mangled name", system_name_is_the_mangled_name },
 	{ "an empty profile is valid", empty_profile_is_valid },
 	{ "writing is deterministic and repeatable", writing_is_deterministic_and_repeatable },
+	{ "samples sent early keep the profile", samples_sent_early_keep_the_profile },
+	{ "mapping 1 is the program's, the kernel mapping spans its addresses",
+	  main_mapping_first_and_kernel_span },
 	{ "bad arguments and failed writes", bad_arguments_and_failed_writes },
 	{ "'go tool pprof -top' agrees on flat and cum", go_tool_pprof_reads_the_profile },
 	{ "--pprof: the program is mapping 1, real ranges, unresolved frames bare",

@@ -586,6 +586,82 @@ static void inputs_merge(void)
 	check_run(&o, "app;u0;u1 11\napp;u0;u2 2\napp;u0;u3 5\n");
 }
 
+/* Part 1, part 2 or both (3) of one machine's samples, in one recording. */
+static const char *merge_part(const char *name, unsigned part)
+{
+	const char *path = path_in(name);
+	struct builder *b = builder_new(path, NULL);
+
+	if (!b)
+		return path;
+	/* comms whose folded lines sort by their bytes: "app 2" < "app2" < "app;..." */
+	thread(b, 10, 10, "app");
+	thread(b, 10, 11, "app");
+	thread(b, 20, 20, "app2");
+	thread(b, 30, 30, "app 2");
+	if (part & 1) {
+		uint32_t s1 = stack(b, "main;u1"), s2 = stack(b, "main;u1;k2;k3");
+
+		samples(b, 1, 10, 10, 0, s1, 7);
+		samples(b, 2, 10, 11, 1, s2, 3);
+		samples(b, 3, 20, 20, 0, s1, 2);
+	}
+	if (part & 2) {
+		uint32_t s3 = stack(b, "main;u1"), s4 = stack(b, "main;u2;u1");
+
+		samples(b, 4, 10, 10, 1, s3, 5);
+		samples(b, 5, 30, 30, 0, s4, 4);
+		samples(b, 6, 20, 20, 1, s4, 1);
+	}
+	builder_finish(b);
+	return path;
+}
+
+/*
+ * Several -i are merged one recording at a time, each freed before the
+ * next is read: the views must say what one recording of all the samples
+ * says, whatever the grouping.
+ */
+static void inputs_merge_one_at_a_time(void)
+{
+	static const enum report_by bys[] = { REPORT_BY_NONE, REPORT_BY_PID, REPORT_BY_TID,
+					      REPORT_BY_COMM };
+	static const unsigned int views[] = { REPORT_OUT_FOLD, REPORT_OUT_TOP, REPORT_OUT_PERCPU,
+					      REPORT_OUT_PERNODE };
+	char a[4096], b[4096], all[4096];
+	const char *inputs[2] = { a, b };
+	struct report_opts one = { 0 }, two = { .inputs = inputs, .nr_inputs = 2 };
+	size_t i, k;
+
+	snprintf(a, sizeof(a), "%s", merge_part("p1.eprof", 1));
+	snprintf(b, sizeof(b), "%s", merge_part("p2.eprof", 2));
+	snprintf(all, sizeof(all), "%s", merge_part("p12.eprof", 3));
+	one.input = all;
+	for (i = 0; i < ARRAY_SIZE(views); i++) {
+		for (k = 0; k < ARRAY_SIZE(bys); k++) {
+			char *x, *y, *hx, *hy;
+
+			one.outputs = two.outputs = views[i];
+			one.by = two.by = bys[k];
+			x = run(&one);
+			y = run(&two);
+			/* the tables' header counts the recordings: compare from the next line */
+			hx = x && views[i] != REPORT_OUT_FOLD ? strchr(x, '\n') : x;
+			hy = y && views[i] != REPORT_OUT_FOLD ? strchr(y, '\n') : y;
+			CHECK(hx && hy);
+			if (hx && hy)
+				CHECK_STR(hy, hx);
+			free(x);
+			free(y);
+		}
+	}
+	/* the order of the lines is the bytes' */
+	two.outputs = REPORT_OUT_FOLD;
+	two.by = REPORT_BY_NONE;
+	check_run(&two, "app 2;main;u2;u1 4\napp2;main;u1 2\napp2;main;u2;u1 1\n"
+			"app;main;u1 12\napp;main;u1;k2_[k];k3_[k] 3\n");
+}
+
 static void diff_fold_and_top(void)
 {
 	char base[4096], now[4096];
@@ -751,6 +827,7 @@ static const struct test tests[] = {
 	{ "two NUMA nodes show as two; per-cpu", two_nodes_show_as_two },
 	{ "--timeline rows follow the phases", timeline_rows_follow_the_phases },
 	{ "several -i merge", inputs_merge },
+	{ "several -i merge one at a time as one recording of them all", inputs_merge_one_at_a_time },
 	{ "--diff fold and top with noise", diff_fold_and_top },
 	{ "--samples: each sample in time order, filtered", samples_in_time_order_with_filters },
 	{ "--diff --top ranks the caller whose total share grew", diff_top_names_the_caller_that_grew },
