@@ -257,13 +257,19 @@ static bool map_eq(uint32_t pos, const void *key, const void *ctx)
 	const struct pprof_builder *b = ctx;
 	const struct mapping *a = &b->maps[pos], *k = key;
 
-	return a->file == k->file && a->build_id == k->build_id && a->start == k->start;
+	return a->file == k->file && a->build_id == k->build_id && a->offset == k->offset &&
+	       a->end - a->start == k->end - k->start;
 }
 
-/* The 1-based id of the mapping (file, build_id, start); the first one seen sets end and offset. */
+/*
+ * The 1-based id of the mapping (file, build_id, offset, size): one binary
+ * mapped alike by many processes, wherever each put it, is one mapping,
+ * at the first one's addresses (as pprof's own merge does).
+ */
 static int intern_map(struct pprof_builder *b, const struct mapping *m, uint32_t *id)
 {
-	uint64_t hash = hash_mix(hash_mix(hash_u64(m->file), m->build_id), m->start);
+	uint64_t hash = hash_mix(hash_mix(hash_mix(hash_u64(m->file), m->build_id), m->offset),
+				 m->end - m->start);
 
 	return intern_entry(b, &b->map_index, hash, map_eq, m, &b->maps, &b->nr_maps, &b->alloc_maps,
 			    sizeof(*b->maps), id);
@@ -346,6 +352,8 @@ static int intern_frame(struct pprof_builder *b, const struct pprof_frame *fr, u
 	err = intern_frame_map(b, fr, &loc.mapping);
 	if (err)
 		return err;
+	if (loc.mapping && !fr->kernel)	/* the same file offset in the mapping kept */
+		loc.address = fr->address - fr->map_start + b->maps[loc.mapping - 1].start;
 	if (fr->function) {
 		fn.binary = loc.mapping ? b->maps[loc.mapping - 1].file : 0;
 		err = intern_str(b, fr->function, &fn.name);

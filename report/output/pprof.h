@@ -27,7 +27,12 @@ struct pprof_frame {
 	const char *function;
 	const char *file;	/* source file or NULL */
 	uint32_t line;		/* 0: unknown */
-	uint64_t address;	/* as sampled: in [map_start, map_end) of the process */
+	/*
+	 * As sampled: in [map_start, map_end) of the process. Mappings of one
+	 * binary (path, build-id, offset and size) at different starts are
+	 * one mapping, the first one's: the address moves into it.
+	 */
+	uint64_t address;
 	const char *binary;	/* path; NULL: no mapping (ignored for kernel frames) */
 	const char *build_id;	/* hex or NULL */
 	uint64_t map_start, map_end, map_offset;	/* map_offset: file offset of map_start */

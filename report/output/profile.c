@@ -17,6 +17,9 @@
  * - Each user frame keeps the address it was sampled at and the
  *   recording's mapping that held it then (start, limit, file offset,
  *   path, build-id), so address - start + offset is its file offset.
+ *   Processes that map a binary alike share one mapping (the builder's),
+ *   their addresses moved into it: the locations of a fork storm or of
+ *   many recordings are those of the binary, not of each process.
  * - A frame eprof could not name gets no function at all (rather than a
  *   made-up "lib.so+0x1234"), and its mapping says it lacks functions:
  *   pprof, Pyroscope or Parca symbolize it from the binary or build-id.

@@ -764,6 +764,55 @@ out:
 	pprof__free(b);
 }
 
+/*
+ * Two processes map one binary alike at different addresses (ASLR, or two
+ * recordings): one mapping, at the first one's addresses, and one location
+ * for the same file offset; another size or offset is another mapping.
+ */
+static void one_binary_mapped_alike_is_one_mapping(void)
+{
+	struct pprof_builder *b = pprof__new(PERIOD_NS, 0, 0);
+	struct decoded *d = calloc(1, sizeof(*d));
+	struct pprof_frame fr[2];
+	unsigned char *raw = NULL;
+	const uint64_t shift = 0x10000000;
+
+	CHECK(b && d);
+	if (!b || !d)
+		goto out;
+	fr[0] = f_leaf;
+	fr[1] = f_main;
+	CHECK_OK(pprof__add_sample(b, fr, 2, 1, &l_app));
+	fr[0].address += shift;
+	fr[0].map_start += shift;
+	fr[0].map_end += shift;
+	fr[1].address += shift;
+	fr[1].map_start += shift;
+	fr[1].map_end += shift;
+	CHECK_OK(pprof__add_sample(b, fr, 2, 2, &l_app_t2));
+	fr[1] = fr[0];
+	fr[1].map_end += 0x1000;			/* another size: another mapping */
+	CHECK_OK(pprof__add_sample(b, fr + 1, 1, 4, &l_app));
+	raw = load_profile(b, "alike.pb.gz", d);
+	if (d->bad)
+		goto out;
+	CHECK_EQ_U64(d->nr_maps, 2);
+	CHECK_EQ_U64(d->map_start[0], f_leaf.map_start);
+	CHECK_EQ_U64(d->map_start[1], f_leaf.map_start + shift);
+	CHECK_EQ_U64(d->nr_locs, 3);			/* leaf and main, then leaf again */
+	CHECK_EQ_U64(d->loc_address[0], f_leaf.address);
+	CHECK_EQ_U64(d->loc_mapping[0], 1);
+	CHECK_EQ_U64(d->loc_address[2], f_leaf.address + shift);
+	CHECK_EQ_U64(d->loc_mapping[2], 2);
+	CHECK_EQ_U64(d->nr_samples, 3);
+	CHECK_EQ_U64(d->samples[1].locs[0], d->samples[0].locs[0]);
+	CHECK_EQ_U64(d->value_sum[0], 7);
+out:
+	free(raw);
+	free(d);
+	pprof__free(b);
+}
+
 /* A demangled function keeps its mangled name as system_name; others repeat the name. */
 static void system_name_is_the_mangled_name(void)
 {
@@ -1393,6 +1442,8 @@ static const struct test tests[] = {
 	{ "functions are keyed by name, file and binary",
 	  functions_are_keyed_by_name_file_and_binary },
 	{ "system_name is the mangled name", system_name_is_the_mangled_name },
+	{ "one binary mapped alike by two processes is one mapping",
+	  one_binary_mapped_alike_is_one_mapping },
 	{ "an empty profile is valid", empty_profile_is_valid },
 	{ "writing is deterministic and repeatable", writing_is_deterministic_and_repeatable },
 	{ "samples sent early keep the profile", samples_sent_early_keep_the_profile },
