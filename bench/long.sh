@@ -9,9 +9,9 @@
 #    WORK/rss.csv. Prints RSS first/middle/last/max, the recorder's CPU
 #    share, bytes and samples per hour. Run it beside the machine's usual
 #    work: a quiet machine proves nothing here.
-# 2. Peak RSS (/usr/bin/time) and times of report --top, --fold, --svg and
-#    --pprof over the first file against all of them (a file the recorder
-#    left damaged is named and left out).
+# 2. bench/report-many.sh over its files: the peak RSS of each view over
+#    all of them against the largest file alone (a file the recorder left
+#    damaged is named and left out).
 # LONG_SECONDS=600 LONG_SWITCH=25s gives a quick run of the same shape.
 set -u
 BUILD=${1:?usage: bench/long.sh BUILD [WORK]}
@@ -63,14 +63,4 @@ END {
 		bytes / 1e6, bytes / 1e6 * 3600 / wall, samples, samples * 3600 / wall
 }' "$WORK/rss.csv"
 
-args=()
-for f in "${files[@]}"; do args+=(-i "$f"); done
-echo "| view | 1 file: peak RSS, wall | ${#files[@]} files: peak RSS, wall |"
-echo "|---|---|---|"
-for v in --top --fold "--svg $WORK/o.svg" "--pprof $WORK/o.pb.gz"; do
-	/usr/bin/time -o "$WORK/t1" -f "%M %e" "$E" report -i "${files[0]}" $v >/dev/null 2>&1
-	/usr/bin/time -o "$WORK/t2" -f "%M %e" "$E" report "${args[@]}" $v >/dev/null 2>&1
-	read -r m1 e1 <"$WORK/t1"
-	read -r m2 e2 <"$WORK/t2"
-	echo "| ${v%% *} | $((m1 / 1024)) MB, $e1 s | $((m2 / 1024)) MB, $e2 s |"
-done
+bash "$(dirname "$0")/report-many.sh" "$BUILD" "${files[@]}"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # bench/report-many.sh BUILD FILE...: does `report` over many recordings stay
-# within the memory one needs (issue 14)? For --top, --fold, --svg and
-# --pprof: the peak RSS (/usr/bin/time) of the report of each file alone,
+# within the memory one needs (issue 14)? For --top, --fold, --svg, --pprof
+# and --html: the peak RSS (/usr/bin/time) of the report of each file alone,
 # the largest of them, and of the report of all the files at once (several
 # -i), with its wall time. With BASE=OTHER_BUILD, the same for that build.
 # The files of bench/long.sh (WORK/l.eprof*) are the case it was made for.
@@ -27,7 +27,7 @@ table() {
 	echo "$e: ${#files[@]} files"
 	echo "| view | largest one file | all ${#files[@]} files | ratio |"
 	echo "|---|---|---|---|"
-	for v in top fold svg pprof; do
+	for v in top fold svg pprof html; do
 		local o=() max=0 maxf="" m s f
 		case $v in
 		top|fold) o=(--$v -o "$out/o") ;;

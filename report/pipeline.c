@@ -11,14 +11,14 @@
  * aggregate: stack and comm ids are per file, so views that merge several
  * recordings (a fleet, or a diff) merge by names.
  *
- * With several recordings, --fold, --svg, --top, --per-cpu, --per-node and
- * --pprof merge them one at a time (view.h, struct view_merge_ops): each file, once resolved,
+ * With several recordings, every view but --samples and --diff merges
+ * them one at a time (view.h, struct view_merge_ops): each file, once resolved,
  * goes into the view's own lines, tree, function counts or profile, and
  * everything of that file but its title (aggregate, symbols, open file) is
  * freed before the next is read. A report over 24 files of an hour of
  * -a needs about what the largest of them needs alone (bench/RESULTS.md).
- * The other views keep every file's aggregate, their stacks moved into one
- * stack store (strings interned once for all files).
+ * --samples keeps every file open (it walks the samples again), and its
+ * stacks move into one stack store (strings interned once for all files).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -52,10 +52,11 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_PERCPU, "the per-CPU table", view_percpu__write, NULL, &view_percpu_merge },
 	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL,
 	  &view_pernode_merge },
-	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL, NULL },
+	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL,
+	  &view_timeline_merge },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL, &view_pprof_merge },
 	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL, NULL },
-	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL, NULL },
+	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL, &view_html_merge },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -525,12 +526,19 @@ static int compact_source(struct report_src *s, const struct report_opts *o,
 
 /*
  * A recording a view has merged: only what names it (path, command, host,
- * times, samples) stays for the output's title.
+ * times, samples) stays for the output's title, with its aggregate's sums.
  */
 static void drop_source(struct report_src *s)
 {
+	struct stack_agg sums = s->agg;
+
 	free_symbols(s);
 	stack_agg__release(&s->agg);
+	/* its sums and span stay: the checks before writing read them */
+	s->agg.nr_samples = sums.nr_samples;
+	s->agg.first_ns = sums.first_ns;
+	s->agg.last_ns = sums.last_ns;
+	s->agg.max_slot = sums.max_slot;
 	recording__close(s->rec);
 	s->rec = NULL;
 }

@@ -181,6 +181,8 @@ extern const struct view_merge_ops view_top_merge;
 extern const struct view_merge_ops view_percpu_merge;
 extern const struct view_merge_ops view_pernode_merge;
 extern const struct view_merge_ops view_pprof_merge;
+extern const struct view_merge_ops view_html_merge;
+extern const struct view_merge_ops view_timeline_merge;
 
 /* start, add every one of rc->srcs, write, free: a view's write from its merge. */
 int view__write_merged(const struct view_merge_ops *ops, const struct report_ctx *rc, FILE *out);

@@ -34,8 +34,8 @@
  * answers it by summing the rows that fall in the selection into the
  * stacks, then the stacks up the tree.
  *
- * Several -i are merged as the other views merge them: by names, each
- * recording's buckets counted from its own start.
+ * Several -i are merged as the other views merge them, one recording at
+ * a time: by names, each recording's buckets counted from its own start.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -76,8 +76,13 @@ struct html_ctx {
 	uint32_t *stack_node;		/* stack rank -> node */
 	size_t nr_stacks;
 	struct html_row *rows;
-	size_t nr_rows;
+	size_t nr_rows, alloc_rows;
 	uint32_t origin;		/* the first row's bucket, rounded down to a second */
+	struct view_names names_of;	/* scratch: an entry's names */
+	char *sources;			/* each recording's put_source(), comma-separated */
+	size_t sources_len;
+	FILE *sources_f;		/* writes sources until the page is written */
+	size_t nr_sources;
 };
 
 /*
@@ -338,62 +343,6 @@ static int html__check(const struct html_ctx *h)
 	return 0;
 }
 
-/* Every non-empty entry of every recording as a row. */
-static int html__collect(struct html_ctx *h, const struct report_ctx *rc)
-{
-	struct view_names v = VIEW_NAMES_INIT;
-	size_t i, k, nr = 0;
-	int err = 0;
-
-	for (i = 0; i < rc->nr_srcs; i++) {
-		nr += rc->srcs[i].agg.nr;
-		if (rc->srcs[i].cfg.key_state)	/* the pipeline kept the off-CPU states apart */
-			h->nr_states = AGG_RUNNABLE + 1;
-	}
-	h->rows = calloc(nr ? nr : 1, sizeof(*h->rows));
-	h->parent = calloc(1, sizeof(*h->parent));
-	h->name = calloc(1, sizeof(*h->name));
-	if (!h->rows || !h->parent || !h->name)
-		return -ENOMEM;
-	h->alloc_parent = h->alloc_name = h->nr_nodes = 1;	/* the root */
-	for (i = 0; i < rc->nr_srcs && !err; i++) {
-		const struct report_src *s = &rc->srcs[i];
-
-		for (k = 0; k < s->agg.nr && !err; k++) {
-			const struct agg_entry *e = &s->agg.entries[k];
-			struct html_row *r = &h->rows[h->nr_rows];
-
-			if (!e->count)
-				continue;
-			err = view_names__build(&v, rc, s, e);
-			if (!err)
-				err = html__stack_node(h, &v, &r->stack);
-			r->slot = e->slot;
-			r->cpu = e->cpu;
-			r->state = e->state < h->nr_states ? e->state : 0;
-			if (e->cpu >= h->cpu_stride)
-				h->cpu_stride = e->cpu + 1;
-			r->count = e->count;
-			h->nr_rows++;
-		}
-	}
-	view_names__release(&v);
-	if (!err)
-		err = html__order_nodes(h);
-	if (!err)
-		err = html__order_stacks(h);
-	/* the page starts at the whole second before the first sample (--from, a late -i) */
-	for (k = 0; k < h->nr_rows; k++)
-		if (!k || h->rows[k].slot < h->origin)
-			h->origin = h->rows[k].slot;
-	h->origin -= h->origin % (1000000000ull / VIEW_HTML_SLOT_NS);
-	for (k = 0; k < h->nr_rows; k++)
-		h->rows[k].slot -= h->origin;
-	if (!err && h->nr_rows > 1)
-		qsort(h->rows, h->nr_rows, sizeof(*h->rows), cmp_row);
-	return err;
-}
-
 /*
  * What one recording says about itself, as a JSON object. A value that is
  * absent (or that format/ refuses) shows as unknown: the header informs, and
@@ -426,6 +375,61 @@ static void put_source(FILE *out, const struct report_src *s)
 	fprintf(out, "\"start_realtime\":%" PRIu64 ",\"duration_ns\":%" PRIu64
 		",\"freq_hz\":%" PRIu64 ",\"samples\":%" PRIu64 "}", s->start_realtime,
 		s->end_ns > s->start_ns ? s->end_ns - s->start_ns : 0, s->freq_hz, s->nr_samples);
+}
+
+/* Every non-empty entry of s as a row, and what s says about itself. */
+static int html_add(void *state, const struct report_ctx *rc, const struct report_src *s)
+{
+	struct html_ctx *h = state;
+	size_t k;
+	int err = 0;
+
+	if (s->cfg.key_state)	/* the pipeline kept the off-CPU states apart */
+		h->nr_states = AGG_RUNNABLE + 1;
+	if (vec__grow(&h->rows, &h->alloc_rows, h->nr_rows + s->agg.nr, sizeof(*h->rows)))
+		return -ENOMEM;
+	for (k = 0; k < s->agg.nr && !err; k++) {
+		const struct agg_entry *e = &s->agg.entries[k];
+		struct html_row *r = &h->rows[h->nr_rows];
+
+		if (!e->count)
+			continue;
+		err = view_names__build(&h->names_of, rc, s, e);
+		if (!err)
+			err = html__stack_node(h, &h->names_of, &r->stack);
+		r->slot = e->slot;
+		r->cpu = e->cpu;
+		r->state = e->state < h->nr_states ? e->state : 0;
+		if (e->cpu >= h->cpu_stride)
+			h->cpu_stride = e->cpu + 1;
+		r->count = e->count;
+		h->nr_rows++;
+	}
+	if (h->nr_sources++)
+		fputc(',', h->sources_f);
+	put_source(h->sources_f, s);
+	return err;
+}
+
+/* The tree and the stacks in the page's order; the rows by time from the origin. */
+static int html__order(struct html_ctx *h)
+{
+	size_t k;
+	int err;
+
+	err = html__order_nodes(h);
+	if (!err)
+		err = html__order_stacks(h);
+	/* the page starts at the whole second before the first sample (--from, a late -i) */
+	for (k = 0; k < h->nr_rows; k++)
+		if (!k || h->rows[k].slot < h->origin)
+			h->origin = h->rows[k].slot;
+	h->origin -= h->origin % (1000000000ull / VIEW_HTML_SLOT_NS);
+	for (k = 0; k < h->nr_rows; k++)
+		h->rows[k].slot -= h->origin;
+	if (!err && h->nr_rows > 1)
+		qsort(h->rows, h->nr_rows, sizeof(*h->rows), cmp_row);
+	return err;
 }
 
 /* The recordings' CPU -> NUMA node map (the first recording that lists a CPU wins). */
@@ -491,11 +495,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 			o->weight == REPORT_WEIGHT_OFFCPU ? "off" : "on");
 	}
 	fputs("\"sources\":[", out);
-	for (i = 0; i < rc->nr_srcs; i++) {
-		if (i)
-			fputc(',', out);
-		put_source(out, &rc->srcs[i]);
-	}
+	fwrite(h->sources, 1, h->sources_len, out);
 	fputs("],", out);
 	put_nodes(out, rc);
 	put_quality(out, rc->sum);
@@ -536,15 +536,41 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	fputs("\"}", out);
 }
 
-int view_html__write(const struct report_ctx *rc, FILE *out)
+static int html_start(void **state, const struct report_ctx *rc)
 {
-	struct html_ctx h = { .out = out, .edges = U64MAP_INIT, .cpu_stride = 1, .nr_states = 1 };
+	struct html_ctx *h = calloc(1, sizeof(*h));
+
+	(void)rc;
+	if (!h)
+		return -ENOMEM;
+	*state = h;
+	h->edges = (struct u64map)U64MAP_INIT;
+	h->cpu_stride = 1;
+	h->nr_states = 1;
+	h->names_of = (struct view_names)VIEW_NAMES_INIT;
+	strtab__init(&h->names);
+	h->parent = calloc(1, sizeof(*h->parent));
+	h->name = calloc(1, sizeof(*h->name));
+	h->sources_f = open_memstream(&h->sources, &h->sources_len);
+	if (!h->parent || !h->name || !h->sources_f)
+		return -ENOMEM;
+	h->alloc_parent = h->alloc_name = h->nr_nodes = 1;	/* the root */
+	return 0;
+}
+
+static int html_write(void *state, const struct report_ctx *rc, FILE *out)
+{
+	struct html_ctx *h = state;
 	int err;
 
-	strtab__init(&h.names);
-	err = html__collect(&h, rc) ?: html__check(&h);
+	h->out = out;
+	if (fclose(h->sources_f))
+		err = -ENOMEM;
+	else
+		err = html__order(h) ?: html__check(h);
+	h->sources_f = NULL;
 	if (err)
-		goto out;
+		return err;
 	/* no network: a page that tried to fetch anything would be a bug, and is refused */
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -553,19 +579,37 @@ int view_html__write(const struct report_ctx *rc, FILE *out)
 	      "<title>eprof report</title>\n<style>\n", out);
 	fputs(eprof_html_app_css, out);
 	fputs("</style></head>\n<body>\n<script id=\"eprof-data\" type=\"application/json\">", out);
-	put_data(&h, rc);
+	put_data(h, rc);
 	fputs("</script>\n<script>\n", out);
 	fputs(eprof_html_app_js, out);
 	fputs("</script>\n</body></html>\n", out);
-	err = view__check_stream(out);
-out:
-	free(h.rows);
-	free(h.parent);
-	free(h.name);
-	free(h.pre);
-	free(h.by_pre);
-	free(h.stack_node);
-	strtab__release(&h.names);
-	u64map__release(&h.edges);
-	return err;
+	return view__check_stream(out);
+}
+
+static void html_free(void *state)
+{
+	struct html_ctx *h = state;
+
+	if (!h)
+		return;
+	if (h->sources_f)
+		fclose(h->sources_f);
+	free(h->sources);
+	free(h->rows);
+	free(h->parent);
+	free(h->name);
+	free(h->pre);
+	free(h->by_pre);
+	free(h->stack_node);
+	strtab__release(&h->names);
+	u64map__release(&h->edges);
+	view_names__release(&h->names_of);
+	free(h);
+}
+
+const struct view_merge_ops view_html_merge = { html_start, html_add, html_write, html_free };
+
+int view_html__write(const struct report_ctx *rc, FILE *out)
+{
+	return view__write_merged(&view_html_merge, rc, out);
 }

@@ -6,7 +6,8 @@
  * moving from one column to another. --csv writes the same as CSV.
  *
  * The aggregate was keyed by interval (agg_config.slot_ns), so this walks
- * entries, not samples. The columns are the TIMELINE_COLUMNS functions with
+ * entries, not samples, one recording at a time: what stays is the self
+ * count of each (interval, leaf function). The columns are the TIMELINE_COLUMNS functions with
  * the most self samples over the whole report; "other" is the rest.
  */
 #include <errno.h>
@@ -16,48 +17,100 @@
 
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 
 #define TIMELINE_COLUMNS	5
 
-int view_timeline__write(const struct report_ctx *rc, FILE *out)
-{
-	uint64_t *self = NULL, *rows = NULL, *samples = NULL, width = rc->opts->timeline_ns;
-	size_t alloc = 0, nr_slots = 0, i, k, j, nr_cols = 0;
-	uint32_t cols[TIMELINE_COLUMNS], leaf, f;
-	bool csv = rc->opts->csv, ms = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
+/* What the timeline keeps of the recordings merged so far. */
+struct timeline_merge {
 	struct func_tab ft;
+	uint64_t *self;			/* function -> self over everything */
+	size_t alloc_self;
+	struct u64map cells;		/* slot << 32 | leaf function -> count */
+	uint64_t *samples;		/* slot -> count */
+	size_t nr_slots, alloc_samples;
+	bool too_many;			/* a slot past VIEW_TIMELINE_MAX_ROWS */
+};
+
+static int timeline_start(void **state, const struct report_ctx *rc)
+{
+	struct timeline_merge *m = calloc(1, sizeof(*m));
+
+	(void)rc;
+	if (!m)
+		return -ENOMEM;
+	func_tab__init(&m->ft);
+	*state = m;
+	return 0;
+}
+
+/* Self per function over everything, and per interval; each interval's samples. */
+static int timeline_add(void *state, const struct report_ctx *rc, const struct report_src *s)
+{
+	struct timeline_merge *m = state;
+	uint64_t *cell;
+	uint32_t leaf;
+	bool added;
+	size_t k, n;
 	int err = 0;
 
-	func_tab__init(&ft);
-	/* pass 1: self per function over everything; the number of intervals */
-	for (i = 0; i < rc->nr_srcs && !err; i++) {
-		const struct report_src *s = &rc->srcs[i];
+	(void)rc;
+	for (k = 0; k < s->agg.nr && !err; k++) {
+		const struct agg_entry *e = &s->agg.entries[k];
 
-		for (k = 0; k < s->agg.nr && !err; k++) {
-			const struct agg_entry *e = &s->agg.entries[k];
-
-			if (!e->count)
-				continue;
-			err = func_tab__stack(&ft, e->stack, &leaf);
-			if (!err)
-				err = func_tab__grow_counts(&ft, &self, &alloc);
-			if (!err)
-				self[leaf] += e->count;
-			if ((size_t)e->slot + 1 > nr_slots)
-				nr_slots = (size_t)e->slot + 1;
+		if (!e->count)
+			continue;
+		if (e->slot >= VIEW_TIMELINE_MAX_ROWS) {
+			/* report__run() refuses it, with a message, before writing */
+			m->too_many = true;
+			continue;
 		}
+		err = func_tab__stack(&m->ft, e->stack, &leaf);
+		if (!err)
+			err = func_tab__grow_counts(&m->ft, &m->self, &m->alloc_self);
+		if (!err)
+			err = u64map__upsert(&m->cells, (uint64_t)e->slot << 32 | leaf, 0, &cell,
+					     &added);
+		if (err)
+			break;
+		m->self[leaf] += e->count;
+		*cell += e->count;
+		if (e->slot >= m->nr_slots) {
+			n = m->alloc_samples;
+			if (vec__grow(&m->samples, &n, (size_t)e->slot + 1, sizeof(*m->samples)))
+				return -ENOMEM;
+			memset(m->samples + m->alloc_samples, 0,
+			       (n - m->alloc_samples) * sizeof(*m->samples));
+			m->alloc_samples = n;
+			m->nr_slots = (size_t)e->slot + 1;
+		}
+		m->samples[e->slot] += e->count;
 	}
-	if (err)
-		goto out;
+	return err;
+}
+
+static int timeline_write(void *state, const struct report_ctx *rc, FILE *out)
+{
+	struct timeline_merge *m = state;
+	const struct func_tab *ft = &m->ft;
+	uint64_t *rows = NULL, *samples = m->samples, width = rc->opts->timeline_ns;
+	size_t nr_slots = m->nr_slots, i, j, nr_cols = 0;
+	uint32_t cols[TIMELINE_COLUMNS], f;
+	bool csv = rc->opts->csv, ms = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
+	uint64_t *self = m->self;
+
+	if (m->too_many)
+		return -E2BIG;
 	/* the leading functions, by self then name */
-	for (f = 0; f < func_tab__nr(&ft); f++) {
+	for (f = 0; f < func_tab__nr(ft); f++) {
 		if (!self[f])
 			continue;
 		for (j = nr_cols; j > 0; j--) {
 			uint32_t o = cols[j - 1];
 
 			if (self[o] > self[f] ||
-			    (self[o] == self[f] && strcmp(ft.name[o], ft.name[f]) <= 0))
+			    (self[o] == self[f] && strcmp(ft->name[o], ft->name[f]) <= 0))
 				break;
 			if (j < TIMELINE_COLUMNS)
 				cols[j] = o;
@@ -68,44 +121,23 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out)
 				nr_cols++;
 		}
 	}
-
-	/* report__run() refused more with a message; a direct caller gets -E2BIG */
-	if (nr_slots > VIEW_TIMELINE_MAX_ROWS) {
-		err = -E2BIG;
-		goto out;
-	}
-	/* pass 2: per interval, its samples and each column's self samples */
+	/* per interval, each column's self samples */
 	rows = calloc(nr_slots ? nr_slots * TIMELINE_COLUMNS : 1, sizeof(*rows));
-	samples = calloc(nr_slots ? nr_slots : 1, sizeof(*samples));
-	if (!rows || !samples) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < rc->nr_srcs && !err; i++) {
-		const struct report_src *s = &rc->srcs[i];
+	if (!rows)
+		return -ENOMEM;
+	u64map__for_each(&m->cells, i) {
+		uint64_t key = m->cells.keys[i];
 
-		for (k = 0; k < s->agg.nr && !err; k++) {
-			const struct agg_entry *e = &s->agg.entries[k];
-
-			if (!e->count)
-				continue;
-			err = func_tab__stack(&ft, e->stack, &leaf);
-			if (err)
-				break;
-			samples[e->slot] += e->count;
-			for (j = 0; j < nr_cols; j++)
-				if (cols[j] == leaf)
-					rows[(size_t)e->slot * TIMELINE_COLUMNS + j] += e->count;
-		}
+		for (j = 0; j < nr_cols; j++)
+			if (cols[j] == (uint32_t)key)
+				rows[(key >> 32) * TIMELINE_COLUMNS + j] += m->cells.vals[i];
 	}
-	if (err)
-		goto out;
 
 	if (csv) {
 		fputs(ms ? "start_s,end_s,ms" : "start_s,end_s,samples", out);
 		for (j = 0; j < nr_cols; j++) {
 			fputc(',', out);
-			view__csv_field(out, ft.name[cols[j]]);
+			view__csv_field(out, ft->name[cols[j]]);
 		}
 		fputs(",other\n", out);
 	} else {
@@ -122,7 +154,7 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out)
 		fprintf(out, "# columns: share of the interval's %s whose leaf is the function\n",
 			ms ? "time" : "samples");
 		for (j = 0; j < nr_cols; j++)
-			fprintf(out, "# f%zu = %s  %s\n", j + 1, ft.name[cols[j]], ft.binary[cols[j]]);
+			fprintf(out, "# f%zu = %s  %s\n", j + 1, ft->name[cols[j]], ft->binary[cols[j]]);
 		fprintf(out, "%10s %10s %10s", "START_S", "END_S", ms ? "MS" : "SAMPLES");
 		for (j = 0; j < nr_cols; j++)
 			fprintf(out, " %7sf%zu", "", j + 1);
@@ -147,11 +179,27 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out)
 		}
 		fprintf(out, csv ? ",%.2f\n" : " %8.2f%%\n", view__pct(rest, samples[i]));
 	}
-	err = view__check_stream(out);
-out:
 	free(rows);
-	free(samples);
-	free(self);
-	func_tab__release(&ft);
-	return err;
+	return view__check_stream(out);
+}
+
+static void timeline_free(void *state)
+{
+	struct timeline_merge *m = state;
+
+	if (!m)
+		return;
+	func_tab__release(&m->ft);
+	free(m->self);
+	u64map__release(&m->cells);
+	free(m->samples);
+	free(m);
+}
+
+const struct view_merge_ops view_timeline_merge = { timeline_start, timeline_add, timeline_write,
+						    timeline_free };
+
+int view_timeline__write(const struct report_ctx *rc, FILE *out)
+{
+	return view__write_merged(&view_timeline_merge, rc, out);
 }

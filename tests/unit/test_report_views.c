@@ -627,10 +627,11 @@ static void inputs_merge_one_at_a_time(void)
 	static const enum report_by bys[] = { REPORT_BY_NONE, REPORT_BY_PID, REPORT_BY_TID,
 					      REPORT_BY_COMM };
 	static const unsigned int views[] = { REPORT_OUT_FOLD, REPORT_OUT_TOP, REPORT_OUT_PERCPU,
-					      REPORT_OUT_PERNODE };
+					      REPORT_OUT_PERNODE, REPORT_OUT_TIMELINE };
 	char a[4096], b[4096], all[4096];
 	const char *inputs[2] = { a, b };
-	struct report_opts one = { 0 }, two = { .inputs = inputs, .nr_inputs = 2 };
+	struct report_opts one = { .timeline_ns = SEC },
+			   two = { .inputs = inputs, .nr_inputs = 2, .timeline_ns = SEC };
 	size_t i, k;
 
 	snprintf(a, sizeof(a), "%s", merge_part("p1.eprof", 1));
