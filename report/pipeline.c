@@ -436,7 +436,7 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		err = symbolizer__resolve(s->sym, &s->agg);
 	if (err)
 		return err;
-	symbolizer__print_unresolved(s->sym, stderr);
+	symbolizer__print_unresolved(s->sym, o->nr_inputs > 1 || o->diff_base ? s->path : NULL, stderr);
 	st = symbolizer__stats(s->sym);
 	sum->frames += st->frames;
 	sum->resolved += st->resolved;

@@ -603,7 +603,7 @@ void sym_sources__print(const uint64_t *by_source, const char *lead, FILE *f)
 		fputc('\n', f);
 }
 
-void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f)
+void symbolizer__print_unresolved(const struct symbolizer *sym, const char *path, FILE *f)
 {
 	const struct sym_object **v;
 	size_t i, nr = 0;
@@ -615,7 +615,9 @@ void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f)
 		if (sym->objs[i].pub.unresolved)
 			v[nr++] = &sym->objs[i].pub;
 	sort(v, nr, sizeof(*v), cmp_unresolved);
-	if (nr)
+	if (nr && path)
+		fprintf(f, "eprof: unresolved frames in '%s':", path);
+	else if (nr)
 		fputs("eprof: unresolved frames:", f);
 	for (i = 0; i < nr && i < MAX_UNRESOLVED_SHOWN; i++)
 		fprintf(f, "%s %s %" PRIu64 " (%s)", i ? "," : "", basename_of(v[i]->path),

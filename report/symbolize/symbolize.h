@@ -213,8 +213,9 @@ const struct sym_object *symbolizer__object(const struct symbolizer *sym, size_t
 
 /*
  * One line, when frames stayed unresolved: "eprof: unresolved frames:
- * libfoo.so 123 (no symbols), [unknown] 45 (no mapping)", most first.
+ * libfoo.so 123 (no symbols), [unknown] 45 (no mapping)", most first;
+ * "unresolved frames in 'PATH':" when path (of several recordings) is given.
  */
-void symbolizer__print_unresolved(const struct symbolizer *sym, FILE *f);
+void symbolizer__print_unresolved(const struct symbolizer *sym, const char *path, FILE *f);
 
 #endif
