@@ -41,10 +41,18 @@ namespace ns {
 
 namespace detail {
 
-/* One step of the work, always inlined: `report --inline` shows it as a frame. */
+/*
+ * One step of the work, always inlined: `report --inline` shows it as a
+ * frame. It updates all four words, so that the loop around it (spin's own
+ * lines) takes a small part of the samples: with one word, about 45% of
+ * them fell on the loop's own instructions.
+ */
 template <typename T> __attribute__((always_inline)) inline void step(volatile T *acc, int i)
 {
 	acc[i & 3] = (T)(acc[i & 3] * 2862933555777941757ull + 3037000493ull);
+	acc[(i + 1) & 3] = (T)(acc[(i + 1) & 3] * 2862933555777941757ull + 3037000493ull);
+	acc[(i + 2) & 3] = (T)(acc[(i + 2) & 3] * 2862933555777941757ull + 3037000493ull);
+	acc[(i + 3) & 3] = (T)(acc[(i + 3) & 3] * 2862933555777941757ull + 3037000493ull);
 }
 
 } // namespace detail
