@@ -339,7 +339,7 @@ static void counts_to_us(struct stack_agg *agg)
 
 /* Opens, filters, aggregates and symbolizes one recording. */
 static int load_source(struct report_src *s, const struct report_opts *o,
-		       struct report_summary *sum)
+		       struct report_summary *sum, struct sym_tally *unresolved)
 {
 	struct agg_config *cfg = &s->cfg;
 	const struct sym_stats *st;
@@ -436,7 +436,12 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		err = symbolizer__resolve(s->sym, &s->agg);
 	if (err)
 		return err;
-	symbolizer__print_unresolved(s->sym, o->nr_inputs > 1 || o->diff_base ? s->path : NULL, stderr);
+	if (unresolved)	/* several recordings: one line for all, at the end */
+		err = sym_tally__add(unresolved, s->sym);
+	else
+		symbolizer__print_unresolved(s->sym, o->diff_base ? s->path : NULL, stderr);
+	if (err)
+		return pr_errno(err, "cannot symbolize '%s'", s->path);
 	st = symbolizer__stats(s->sym);
 	sum->frames += st->frames;
 	sum->resolved += st->resolved;
@@ -628,8 +633,10 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	const struct emitter *em;
 	const char *const *paths;
 	const char *diff_paths[2];
+	struct sym_tally *unresolved = NULL;
 	void *merged = NULL;
 	FILE *file = NULL;
+	char what[64];
 	size_t i, nr;
 	bool merge;
 	int err = 0;
@@ -658,6 +665,13 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	rc.srcs = calloc(nr, sizeof(*rc.srcs));
 	if (!rc.srcs)
 		return pr_errno(-ENOMEM, "cannot report");
+	if (!rc.diff && nr > 1) {
+		unresolved = sym_tally__new();
+		if (!unresolved) {
+			free(rc.srcs);
+			return pr_errno(-ENOMEM, "cannot report");
+		}
+	}
 	stack_store__init(&store);
 	store.names_only = !(opts->outputs & REPORT_OUT_PPROF);
 	rc.nr_srcs = nr;
@@ -672,7 +686,7 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	 */
 	merge = nr > 1 && !rc.diff && em->merge;
 	for (i = 0; i < nr; i++) {
-		err = load_source(&rc.srcs[i], opts, sum);
+		err = load_source(&rc.srcs[i], opts, sum, unresolved);
 		if (!err && merge) {
 			err = i ? 0 : em->merge->start(&merged, &rc);
 			if (!err)
@@ -691,6 +705,10 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	}
 	if (nr > 1 && !merge)
 		pr_info("%zu distinct symbolized stacks kept for %zu recordings", store.nr, nr);
+	if (unresolved) {
+		snprintf(what, sizeof(what), "in %zu recordings", nr);
+		sym_tally__print(unresolved, what, stderr);
+	}
 
 	if (em->output == REPORT_OUT_TIMELINE) {
 		err = check_timeline_rows(&rc);
@@ -735,6 +753,7 @@ out:
 		release_source(&rc.srcs[i]);
 	free(rc.srcs);
 	stack_store__release(&store);
+	sym_tally__free(unresolved);
 	return err;
 }
 

@@ -43,8 +43,10 @@
 #include "elf/elf_file.h"
 #include "format/recording.h"
 #include "report/aggregate/aggregate.h"
+#include "report/aggregate/strtab.h"
 #include "report/symbolize/internal.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 #include "util/vec.h"
 
 struct symbolizer *symbolizer__new(void)
@@ -535,16 +537,6 @@ const struct sym_object *symbolizer__object(const struct symbolizer *sym, size_t
 	return i < sym->nr_objs ? &sym->objs[i].pub : NULL;
 }
 
-static int cmp_unresolved(const void *a, const void *b)
-{
-	const struct sym_object *x = *(const struct sym_object *const *)a;
-	const struct sym_object *y = *(const struct sym_object *const *)b;
-
-	if (x->unresolved != y->unresolved)
-		return x->unresolved > y->unresolved ? -1 : 1;
-	return strcmp(x->path, y->path);
-}
-
 #define MAX_UNRESOLVED_SHOWN	8
 
 const char *sym_source__name(enum sym_source s)
@@ -603,28 +595,114 @@ void sym_sources__print(const uint64_t *by_source, const char *lead, FILE *f)
 		fputc('\n', f);
 }
 
-void symbolizer__print_unresolved(const struct symbolizer *sym, const char *path, FILE *f)
-{
-	const struct sym_object **v;
-	size_t i, nr = 0;
+struct sym_tally {
+	struct strtab keys;		/* "why\x01path" -> id */
+	uint64_t *count;		/* id -> unresolved frames */
+	size_t alloc;
+};
 
-	v = calloc(sym->nr_objs ? sym->nr_objs : 1, sizeof(*v));
+struct sym_tally *sym_tally__new(void)
+{
+	struct sym_tally *t = calloc(1, sizeof(*t));
+
+	if (t)
+		strtab__init(&t->keys);
+	return t;
+}
+
+void sym_tally__free(struct sym_tally *t)
+{
+	if (!t)
+		return;
+	strtab__release(&t->keys);
+	free(t->count);
+	free(t);
+}
+
+int sym_tally__add(struct sym_tally *t, const struct symbolizer *sym)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n;
+	uint32_t id;
+	int err = 0;
+
+	for (i = 0; i < sym->nr_objs && !err; i++) {
+		const struct sym_object *o = &sym->objs[i].pub;
+
+		if (!o->unresolved)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s\x01%s", o->why ? o->why : "no symbols", o->path);
+		err = sb.oom ? -ENOMEM : strtab__intern(&t->keys, sb.buf, &id);
+		if (err || id < t->alloc)
+			goto count;
+		n = t->alloc;
+		if (vec__grow(&t->count, &n, (size_t)id + 1, sizeof(*t->count))) {
+			err = -ENOMEM;
+			break;
+		}
+		memset(t->count + t->alloc, 0, (n - t->alloc) * sizeof(*t->count));
+		t->alloc = n;
+count:
+		if (!err)
+			t->count[id] += o->unresolved;
+	}
+	strbuf_release(&sb);
+	return err;
+}
+
+static const struct sym_tally *sort_tally;	/* qsort() has no context in C */
+
+/* Most unresolved first, then by path (after the why). */
+static int cmp_tally(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (sort_tally->count[x] != sort_tally->count[y])
+		return sort_tally->count[x] > sort_tally->count[y] ? -1 : 1;
+	return strcmp(strchr(strtab__str(&sort_tally->keys, x), '\x01'),
+		      strchr(strtab__str(&sort_tally->keys, y), '\x01'));
+}
+
+void sym_tally__print(const struct sym_tally *t, const char *what, FILE *f)
+{
+	uint32_t *v, i, nr = t->keys.nr;
+	const char *key, *sep;
+
+	if (!nr)
+		return;
+	v = calloc(nr, sizeof(*v));
 	if (!v)
 		return;
-	for (i = 0; i < sym->nr_objs; i++)
-		if (sym->objs[i].pub.unresolved)
-			v[nr++] = &sym->objs[i].pub;
-	sort(v, nr, sizeof(*v), cmp_unresolved);
-	if (nr && path)
-		fprintf(f, "eprof: unresolved frames in '%s':", path);
-	else if (nr)
+	for (i = 0; i < nr; i++)
+		v[i] = i;
+	sort_tally = t;
+	qsort(v, nr, sizeof(*v), cmp_tally);
+	if (what)
+		fprintf(f, "eprof: unresolved frames %s:", what);
+	else
 		fputs("eprof: unresolved frames:", f);
-	for (i = 0; i < nr && i < MAX_UNRESOLVED_SHOWN; i++)
-		fprintf(f, "%s %s %" PRIu64 " (%s)", i ? "," : "", basename_of(v[i]->path),
-			v[i]->unresolved, v[i]->why ? v[i]->why : "no symbols");
+	for (i = 0; i < nr && i < MAX_UNRESOLVED_SHOWN; i++) {
+		key = strtab__str(&t->keys, v[i]);
+		sep = strchr(key, '\x01');
+		fprintf(f, "%s %s %" PRIu64 " (%.*s)", i ? "," : "", basename_of(sep + 1),
+			t->count[v[i]], (int)(sep - key), key);
+	}
 	if (nr > MAX_UNRESOLVED_SHOWN)
-		fprintf(f, ", and %zu more binaries", nr - MAX_UNRESOLVED_SHOWN);
-	if (nr)
-		fputc('\n', f);
+		fprintf(f, ", and %u more binaries", nr - MAX_UNRESOLVED_SHOWN);
+	fputc('\n', f);
 	free(v);
+}
+
+void symbolizer__print_unresolved(const struct symbolizer *sym, const char *path, FILE *f)
+{
+	struct sym_tally *t = sym_tally__new();
+	struct strbuf what = STRBUF_INIT;
+
+	if (path)
+		strbuf_addf(&what, "in '%s'", path);
+	if (t && !what.oom && !sym_tally__add(t, sym))
+		sym_tally__print(t, path ? what.buf : NULL, f);
+	strbuf_release(&what);
+	sym_tally__free(t);
 }

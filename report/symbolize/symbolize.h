@@ -218,4 +218,16 @@ const struct sym_object *symbolizer__object(const struct symbolizer *sym, size_t
  */
 void symbolizer__print_unresolved(const struct symbolizer *sym, const char *path, FILE *f);
 
+/*
+ * Unresolved frames summed over several symbolizers (report over several
+ * recordings, each symbolizer freed before the next): one line for all,
+ * "eprof: unresolved frames WHAT: ...", binaries of one path and reason
+ * counted together.
+ */
+struct sym_tally;
+struct sym_tally *sym_tally__new(void);			/* NULL on ENOMEM */
+void sym_tally__free(struct sym_tally *t);		/* accepts NULL */
+int sym_tally__add(struct sym_tally *t, const struct symbolizer *sym);	/* 0 or -ENOMEM */
+void sym_tally__print(const struct sym_tally *t, const char *what, FILE *f);
+
 #endif

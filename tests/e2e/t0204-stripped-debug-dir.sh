@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # t0204: a stripped binary whose DWARF lives in a separate debug file.
 # - without the debug file its frames stay unresolved, and both report's
-#   stderr and `eprof info` count them for that binary;
+#   stderr and `eprof info` count them for that binary, and several -i
+#   give one stderr line with the counts summed;
 # - a debug file with another build-id is skipped, and report says so;
 # - with --debug-dir the frames resolve, and with --inline --lines the
 #   frames of each sampled leaf address are what addr2line -f -i says;
@@ -26,6 +27,15 @@ grep -Eq '^eprof: frames named by:.* unresolved [1-9]' "$TMP/plain.err" ||
 	fail "report does not count the stripped binary's frames as unresolved"
 grep -Eq '^eprof: unresolved frames:.* inline_app [0-9]+ \(' "$TMP/plain.err" ||
 	fail "report's stderr does not count inline_app's unresolved frames"
+# several -i (a copy: the same file twice is refused): one line for all, the counts summed
+one=$(grep -Eo ' inline_app [0-9]+ \(' "$TMP/plain.err" | grep -Eo '[0-9]+')
+cp "$TMP/r.eprof" "$TMP/copy.eprof"
+"$EPROF" report -i "$TMP/r.eprof" -i "$TMP/copy.eprof" --top >/dev/null 2>"$TMP/two.err" ||
+	fail "report of two -i failed"
+[ "$(grep -c 'unresolved frames' "$TMP/two.err")" = 1 ] ||
+	{ cat "$TMP/two.err"; fail "two -i give other than one unresolved-frames line"; }
+grep -Eq "^eprof: unresolved frames in 2 recordings:.* inline_app $((one * 2)) \\(" "$TMP/two.err" ||
+	{ cat "$TMP/two.err"; fail "two -i do not sum inline_app's $one unresolved frames"; }
 "$EPROF" info "$TMP/r.eprof" >"$TMP/info" 2>/dev/null || fail "info failed"
 awk '$4 ~ /\/inline_app$/ && $3 > 0 { found = 1 } END { exit !found }' "$TMP/info" ||
 	{ cat "$TMP/info"; fail "info has no row with unresolved frames for inline_app"; }
