@@ -279,12 +279,7 @@ int func_tab__stack(struct func_tab *ft, const struct sym_stack *st, uint32_t *l
 
 int func_tab__grow_counts(const struct func_tab *ft, uint64_t **counts, size_t *alloc)
 {
-	size_t n = func_tab__nr(ft), had = *alloc;
-
-	if (vec__grow(counts, alloc, n, sizeof(**counts)))
-		return -ENOMEM;
-	memset(*counts + had, 0, (*alloc - had) * sizeof(**counts));
-	return 0;
+	return vec__grow_zero(counts, alloc, func_tab__nr(ft), sizeof(**counts));
 }
 
 void view__csv_field(FILE *out, const char *s)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/vec.h"
 
@@ -29,5 +30,17 @@ int vec__grow(void *arr, size_t *alloc, size_t need, size_t elem)
 		return -ENOMEM;
 	*p = q;
 	*alloc = n;
+	return 0;
+}
+
+int vec__grow_zero(void *arr, size_t *alloc, size_t need, size_t elem)
+{
+	char **p = arr;
+	size_t had = *alloc;
+
+	if (vec__grow(arr, alloc, need, elem))
+		return -ENOMEM;
+	/* had * elem fitted before, and *alloc * elem fits now */
+	memset(*p + had * elem, 0, (*alloc - had) * elem);
 	return 0;
 }

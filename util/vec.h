@@ -18,4 +18,7 @@
  */
 int vec__grow(void *arr, size_t *alloc, size_t need, size_t elem);
 
+/* vec__grow(), the new elements zeroed (counts, maps by id). */
+int vec__grow_zero(void *arr, size_t *alloc, size_t need, size_t elem);
+
 #endif

@@ -335,14 +335,10 @@ int flame_tree__walk(const struct flame_tree *t, flame_visit_fn fn, void *ctx)
 			err = 0;
 			continue;
 		}
-		if (depth == alloc) {
-			size_t had = alloc;
-
-			if (vec__grow(&levels, &alloc, depth + 1, sizeof(*levels))) {
-				err = -ENOMEM;
-				goto out;
-			}
-			memset(levels + had, 0, (alloc - had) * sizeof(*levels));
+		if (depth == alloc &&
+		    vec__grow_zero(&levels, &alloc, depth + 1, sizeof(*levels))) {
+			err = -ENOMEM;
+			goto out;
 		}
 		err = fill_level(t, &levels[depth], n, f.start);
 		if (err)

@@ -52,7 +52,7 @@ static int timeline_add(void *state, const struct report_ctx *rc, const struct r
 	uint64_t *cell;
 	uint32_t leaf;
 	bool added;
-	size_t k, n;
+	size_t k;
 	int err = 0;
 
 	(void)rc;
@@ -77,12 +77,9 @@ static int timeline_add(void *state, const struct report_ctx *rc, const struct r
 		m->self[leaf] += e->count;
 		*cell += e->count;
 		if (e->slot >= m->nr_slots) {
-			n = m->alloc_samples;
-			if (vec__grow(&m->samples, &n, (size_t)e->slot + 1, sizeof(*m->samples)))
+			if (vec__grow_zero(&m->samples, &m->alloc_samples, (size_t)e->slot + 1,
+					   sizeof(*m->samples)))
 				return -ENOMEM;
-			memset(m->samples + m->alloc_samples, 0,
-			       (n - m->alloc_samples) * sizeof(*m->samples));
-			m->alloc_samples = n;
 			m->nr_slots = (size_t)e->slot + 1;
 		}
 		m->samples[e->slot] += e->count;

@@ -113,12 +113,7 @@ void demangler__release(struct demangler *d)
 /* Makes d->map cover id. */
 static int map_reserve(struct demangler *d, uint32_t id)
 {
-	size_t had = d->alloc;
-
-	if (vec__grow(&d->map, &d->alloc, (size_t)id + 1, sizeof(*d->map)))
-		return -ENOMEM;
-	memset(d->map + had, 0, (d->alloc - had) * sizeof(*d->map));
-	return 0;
+	return vec__grow_zero(&d->map, &d->alloc, (size_t)id + 1, sizeof(*d->map));
 }
 
 int demangler__get(struct demangler *d, const char *name, const char **out)

@@ -622,8 +622,8 @@ void sym_tally__free(struct sym_tally *t)
 int sym_tally__add(struct sym_tally *t, const struct symbolizer *sym)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, n;
 	uint32_t id;
+	size_t i;
 	int err = 0;
 
 	for (i = 0; i < sym->nr_objs && !err; i++) {
@@ -634,16 +634,8 @@ int sym_tally__add(struct sym_tally *t, const struct symbolizer *sym)
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s\x01%s", o->why ? o->why : "no symbols", o->path);
 		err = sb.oom ? -ENOMEM : strtab__intern(&t->keys, sb.buf, &id);
-		if (err || id < t->alloc)
-			goto count;
-		n = t->alloc;
-		if (vec__grow(&t->count, &n, (size_t)id + 1, sizeof(*t->count))) {
-			err = -ENOMEM;
-			break;
-		}
-		memset(t->count + t->alloc, 0, (n - t->alloc) * sizeof(*t->count));
-		t->alloc = n;
-count:
+		if (!err)
+			err = vec__grow_zero(&t->count, &t->alloc, (size_t)id + 1, sizeof(*t->count));
 		if (!err)
 			t->count[id] += o->unresolved;
 	}

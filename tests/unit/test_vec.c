@@ -4,6 +4,7 @@
  * keeps what it held, doubles, and refuses sizes that would wrap.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -46,9 +47,34 @@ static void overflow_is_refused(void)
 	free(v);
 }
 
+static void grow_zero_zeroes_only_new_elements(void)
+{
+	uint64_t *v = NULL;
+	size_t alloc = 0, i, had;
+	bool zero = true;
+
+	CHECK_OK(vec__grow_zero(&v, &alloc, 3, sizeof(*v)));
+	CHECK(v && alloc >= 3);
+	if (!v)
+		return;
+	for (i = 0; i < alloc; i++)
+		v[i] = i + 1;
+	had = alloc;
+	CHECK_OK(vec__grow_zero(&v, &alloc, had + 1, sizeof(*v)));
+	CHECK(alloc > had);
+	for (i = 0; i < had; i++)
+		CHECK_EQ_U64(v[i], i + 1);
+	for (i = had; i < alloc; i++)
+		zero = zero && !v[i];
+	CHECK(zero);
+	CHECK_EQ_U64(vec__grow_zero(&v, &alloc, SIZE_MAX, sizeof(*v)), (uint64_t)-ENOMEM);
+	free(v);
+}
+
 static const struct test tests[] = {
 	{ "grows, keeps what it held, never shrinks", grows_and_keeps_contents },
 	{ "sizes that would wrap are -ENOMEM, the array untouched", overflow_is_refused },
+	{ "grow_zero zeroes the new elements only", grow_zero_zeroes_only_new_elements },
 };
 
 int main(void)
