@@ -30,24 +30,6 @@ void reader__release(struct reader *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void recording__shrink(struct recording *rec)
-{
-	struct reader *r;
-
-	if (!rec)
-		return;
-	r = &rec->r;
-	bytebuf__release(&r->buf);
-	free(r->samples);
-	r->samples = NULL;
-	r->cap_samples = 0;
-	free(r->frames);
-	r->frames = NULL;
-	r->cap_frames = 0;
-	if (rec->db)
-		sqlite3_db_release_memory(rec->db);
-}
-
 /* --- checked column access ---------------------------------------------- */
 
 static bool col_i64(sqlite3_stmt *st, int i, int64_t *out)

@@ -326,14 +326,6 @@ int recording__open(const char *path, struct recording **out);
 void recording__close(struct recording *rec);
 
 /*
- * Frees what reading keeps from call to call (the last chunk, decoded, and
- * SQLite's page cache) while rec stays open: a report over many files
- * keeps some of them open until it writes. Reading again works as before.
- * Accepts NULL.
- */
-void recording__shrink(struct recording *rec);
-
-/*
  * Closes a recording being written and removes its file, putting back the
  * file recording__create() moved to FILE.old (the older FILE.old it
  * replaced, as stderr said then, is not restored). For a recording that

@@ -12,13 +12,14 @@
  * recordings (a fleet, or a diff) merge by names.
  *
  * With several recordings, every view but --samples and --diff merges
- * them one at a time (view.h, struct view_merge_ops): each file, once resolved,
- * goes into the view's own lines, tree, function counts or profile, and
- * everything of that file but its title (aggregate, symbols, open file) is
- * freed before the next is read. A report over 24 files of an hour of
- * -a needs about what the largest of them needs alone (bench/RESULTS.md).
- * --samples keeps every file open (it walks the samples again), and its
- * stacks move into one stack store (strings interned once for all files).
+ * them one at a time (view.h, struct view_merge_ops): each file, once
+ * resolved, goes into the view's own lines, tree, function counts or
+ * profile, and everything of that file but its title (aggregate, symbols,
+ * open file) is freed before the next is read. A report over 24 files of
+ * an hour of -a needs about what the largest of them needs alone
+ * (bench/RESULTS.md). --samples keeps every file whole (it walks the
+ * samples again); --diff moves the stacks of its two into one stack store
+ * (strings interned once for both) and frees their symbolizers.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -500,10 +501,9 @@ static void free_symbols(struct report_src *s)
 }
 
 /*
- * One of several recordings is aggregated and symbolized: its stacks move
- * into the store and what only loading needed goes. --samples walks the
- * file again with its symbolizer, --pprof reads its mappings and --html
- * its metadata when they write: they keep the file open.
+ * One of the two recordings of --diff is aggregated and symbolized: its
+ * stacks move into the store and what only loading needed goes. --samples
+ * walks the files again with their symbolizers: it keeps them whole.
  */
 static int compact_source(struct report_src *s, const struct report_opts *o,
 			  struct stack_store *ss)
@@ -519,10 +519,6 @@ static int compact_source(struct report_src *s, const struct report_opts *o,
 			return pr_errno(err, "cannot report '%s'", s->path);
 	}
 	free_symbols(s);
-	if (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_HTML)) {
-		recording__shrink(s->rec);	/* open for its mappings or metadata only */
-		return 0;
-	}
 	stack_agg__compact(&s->agg);
 	recording__close(s->rec);
 	s->rec = NULL;
@@ -673,7 +669,7 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		}
 	}
 	stack_store__init(&store);
-	store.names_only = !(opts->outputs & REPORT_OUT_PPROF);
+	store.names_only = true;	/* --diff compares by names */
 	rc.nr_srcs = nr;
 	for (i = 0; i < nr; i++) {
 		stack_agg__init(&rc.srcs[i].agg);

@@ -374,13 +374,6 @@ static int intern_frame(struct pprof_builder *b, const struct pprof_frame *fr, u
 	return intern_loc(b, &loc, id);
 }
 
-int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f)
-{
-	uint32_t id;
-
-	return b && f ? intern_frame_map(b, f, &id) : -EINVAL;
-}
-
 int pprof__set_main_mapping(struct pprof_builder *b, const struct pprof_frame *f)
 {
 	uint32_t id = 0;

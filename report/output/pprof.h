@@ -83,14 +83,6 @@ int pprof__add_off_cpu(struct pprof_builder *b, const struct pprof_frame *frames
 void pprof__set_off_cpu(struct pprof_builder *b);
 
 /*
- * Adds the mapping of frame f (its binary, build-id and range; the kernel
- * mapping for a kernel frame) now, so that it takes the next mapping id:
- * pprof names a profile after mapping 1, which should be the profiled
- * program. Adding it again later changes nothing. 0, -EINVAL or -ENOMEM.
- */
-int pprof__add_mapping(struct pprof_builder *b, const struct pprof_frame *f);
-
-/*
  * Makes the mapping of frame f (added now if new) mapping 1 of the output,
  * the others keeping their first-seen order: pprof names a profile after
  * mapping 1, and which process is the profiled one may be known only once
