@@ -68,6 +68,9 @@ struct report_opts {
 	const uint32_t *tids;
 	size_t nr_tids;
 	const char *comm;
+	const uint32_t *xpids;		/* left out: --exclude-pid, --exclude-comm */
+	size_t nr_xpids;
+	const char *xcomm;
 	const uint32_t *cpus;
 	size_t nr_cpus;
 	const uint32_t *nodes;

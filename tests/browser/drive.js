@@ -26,6 +26,11 @@
  *                     search_ms .. hover_ms .." (redraw: the script's work after the last
  *                     selection; paint: from its mouse-up to the frame that shows it;
  *                     search, hover: the last keystroke's and mouse move's handling)
+ *   cell T            print "cell T R G B HATCHED BUSY IDLE" for the heat map's cell at
+ *                     second T: the colour of most of its pixels, whether some are
+ *                     the hatch's grey, and what the page says it holds
+ *   cellhover T       move over that cell; print "cellhover" and the readout's lines
+ *   idle              press the switch that shows or hides the idle task
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -156,6 +161,33 @@ async function main() {
 					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\tpaint_ms ' + t.lastPaint.toFixed(1) +
 					'\tsearch_ms ' + t.lastSearch.toFixed(1) + '\thover_ms ' + t.lastHover.toFixed(1) +
 					'\t' + JSON.stringify(t.parts || {}));
+			} else if (cmd === 'cell' || cmd === 'cellhover') {
+				const t = Number(cmds[++i]);
+				const p = await page.evaluate((ns) => window.eprofUI.heatPoint(ns), t * 1e9);
+				if (cmd === 'cellhover') {
+					await page.mouse.move(p.x, p.y);
+					const tip = await page.evaluate(() => document.getElementById('tip').textContent);
+					console.log('cellhover\t' + tip.replace(/\n/g, '\t'));
+					continue;
+				}
+				const c = await page.evaluate((p, ns) => {
+					const cv = document.getElementById('heat'), r = cv.getBoundingClientRect();
+					const d = cv.getContext('2d').getImageData(Math.floor(p.x - r.left) - 2,
+						Math.floor(p.y - r.top) - 2, 5, 4).data;
+					const seen = new Map();
+					let hatched = 0;
+					for (let k = 0; k < d.length; k += 4) {
+						const key = d[k] + '\t' + d[k + 1] + '\t' + d[k + 2];
+						if (d[k] === 96 && d[k + 1] === 96 && d[k + 2] === 96) hatched = 1;
+						seen.set(key, (seen.get(key) || 0) + 1);
+					}
+					const most = [...seen.entries()].sort((a, b) => b[1] - a[1])[0][0];
+					const ci = window.eprofUI.heatCell(ns);
+					return [most, hatched, ci.busy, ci.idle].join('\t');
+				}, p, t * 1e9);
+				console.log('cell\t' + t + '\t' + c);
+			} else if (cmd === 'idle') {
+				await page.click('#idle');
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

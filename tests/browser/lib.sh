@@ -31,3 +31,12 @@ require_browser() {
 drive() {
 	NODE_PATH="$BROWSER_NODE_PATH" timeout 180 node "$BROWSER_DIR/drive.js" "$@"
 }
+
+# artifacts NAME: a directory in the build tree (tests/artifacts/NAME) that
+# keeps what a test shows (screenshots) after it ends; its path on stdout.
+artifacts() {
+	local dir
+	dir=$(cd "$WORKLOADS/.." && pwd)/artifacts/$1
+	mkdir -p "$dir" || fail "cannot create $dir"
+	printf '%s\n' "$dir"
+}

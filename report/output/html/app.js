@@ -79,6 +79,24 @@
 			path[len++] = n;
 		}
 	}());
+	/*
+	 * The idle task's stacks (pid 0, a CPU with nothing to run): D.idle
+	 * names the top node of each, and everything under it is idle. The
+	 * flame graph leaves them out unless asked; the heat map and strips
+	 * count them apart, to shade the busy share of each cell.
+	 */
+	var idleNode = new Uint8Array(nNodes), idleList = [];
+	rd = new Reader(D.idle || '');
+	while (rd.p < rd.s.length) {
+		i = rd.num();
+		if (i <= 0 || i >= nNodes || depth[i] !== 1) throw new Error('damaged idle node ' + i);
+		idleNode[i] = 1;
+	}
+	for (i = 1; i < nNodes; i++) {
+		if (idleNode[par[i]]) idleNode[i] = 1;
+		if (idleNode[i]) idleList.push(i);
+	}
+	var hasIdle = idleList.length > 0, showIdle = false;
 	var nStacks = D.nr_stacks, stackNode = new Int32Array(nStacks);
 	rd = new Reader(D.stacks);
 	for (i = 0; i < nStacks; i++) {
@@ -110,6 +128,8 @@
 		if (cpu > maxCpu) maxCpu = cpu;
 	}
 	if (N) maxSlot = rowSlot[N - 1];
+	var rowIdle = new Uint8Array(N);
+	if (hasIdle) for (i = 0; i < N; i++) rowIdle[i] = idleNode[rowStk[i]];
 	D.tree = D.stacks = D.rows = rd = null;	/* the typed copies are what stays */
 
 	/* times on the page count from origin (the whole second before the first sample), labels from the start */
@@ -195,13 +215,18 @@
 		bit('samples', fmtInt(src.samples));
 	});
 	var q = D.quality, qbits = [];
-	/* as report__print_summary(): under -a every tick is a sample, else missed ticks were anyone's */
-	var gone = q.ticks ? q.ticks.throttled + q.ticks.missed : 0;
+	/*
+	 * as report__print_summary(): under -a every tick is a sample, else
+	 * throttled ticks were anyone's; ticks that did not fire are no lost
+	 * samples (an idle CPU stops its timer), said apart
+	 */
+	var gone = q.ticks ? q.ticks.throttled : 0;
 	var everyTick = q.ticks && q.ticks.kept === q.ticks.fired, lost = q.lost_samples + (everyTick ? gone : 0);
 	qbits.push(fmtInt(lost) + ' samples lost' + (everyTick ? ' (' + fmtInt(q.ticks.throttled) +
-		' throttled, ' + fmtInt(q.ticks.missed) + ' missed by a late timer, ' + fmtInt(q.lost_samples) +
-		' ring buffer full)' : gone ? ' (ring buffer full; the clock also lost ' + fmtInt(gone) +
-		' ticks of any task)' : ''));
+		' throttled, ' + fmtInt(q.lost_samples) + ' with the ring buffer full)' :
+		gone ? ' (the ring buffer); the kernel throttled ' + fmtInt(gone) + ' ticks of any task' : ''));
+	if (q.ticks && q.ticks.missed)
+		qbits.push(fmtInt(q.ticks.missed) + ' ticks did not fire (idle CPUs stop their timer; else a late timer)');
 	qbits.push(fmtInt(q.lost_stacks) + ' stacks not captured');
 	qbits.push(fmtInt(q.truncated_stacks) + ' stacks truncated');
 	if (q.unwind)
@@ -245,6 +270,10 @@
 		});
 	}
 	var modeBtn = el('button', { id: 'mode' }, bar, 'Icicle');
+	/* the idle task: out of the flame graph and tables by default, the heat map shades busyness */
+	var idleBtn = hasIdle ? el('button', { id: 'idle', 'aria-pressed': 'false', title: 'the idle task (pid 0, ' +
+		'a CPU with nothing to run): left out of the flame graph and tables, counted apart in the heat map' },
+		bar, 'Show idle') : null;
 	var unzoomBtn = el('button', { id: 'unzoom' }, bar, 'Reset zoom');
 	var clearBtn = el('button', { id: 'clear' }, bar, 'Select all');
 	el('span', null, bar, ' Search: ');
@@ -287,7 +316,7 @@
 	 * going back to one costs nothing.
 	 */
 	var selCache = [];
-	function selKey(se) { return view.id + ':' + se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
+	function selKey(se) { return view.id + (showIdle ? '+idle:' : ':') + se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
 	/* the weight of row r in the current view (1 without states) */
 	var W = new Float64Array(3);
 	function weighRows() { W.set(view.w); }
@@ -313,6 +342,7 @@
 			else
 				for (i = firstAt(null, lo); i < k; i++) sv[rowStk[i]] += rowN[i];
 		}
+		if (!showIdle) for (k = 0; k < idleList.length; k++) sv[idleList[k]] = 0;
 		var v = sv.slice();
 		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
 		var res = { sv: sv, v: v, total: v[0] };
@@ -332,51 +362,125 @@
 	var CW = Math.max(2, Math.min(16, Math.floor(1100 / nCol)));
 	heat.width = HX + nCol * CW + 4;
 	heat.height = HY + ROWS * CH + 2;
-	/* samples per cell (second, 20 ms row) of some CPUs (null: all) */
+	/*
+	 * Busyness. Under -a every CPU is sampled at the clock's rate, the idle
+	 * task (pid 0) included, so a cell's shade is the busy share of the
+	 * ticks that were sampled there, linear from 0 to 100%; ticks the clock
+	 * should have given and did not (a late timer, a full ring buffer, a
+	 * CPU whose timer slept) are not idle: a cell with more than a quarter
+	 * of them is hatched. Other recordings (or filtered ones, or time
+	 * views) sample some tasks only: the shade is then the cell's count
+	 * against the busiest cell's, linear.
+	 */
+	var src0 = D.sources[0] || {}, freq = src0.freq_hz || 0;
+	var wholeSystem = D.sources.length === 1 && src0.command === '-a' && freq > 0 && !D.quality.filtered;
+	var recCpus = Math.max(1, src0.cpus || nCpu);
+	function busyMode() { return wholeSystem && view.id === 'on' && !showIdle; }
+	/* the ticks the clock owed ncpu CPUs in [t0, t1) (page times), within the recording */
+	function ticksOwed(t0, t1, ncpu) {
+		var a = Math.max(t0, -origin), b = Math.min(t1, (src0.duration_ns || 0) - origin);
+		return b > a ? (b - a) / 1e9 * freq * ncpu : 0;
+	}
+	function missedIn(busy, idle, owed) { return owed >= 1 && busy + idle < 0.75 * owed; }
+	/* per cell (second, 20 ms row) of some CPUs (null: all): busy and idle counts of the view */
 	function heatCellsOf(cpus) {
-		var cells = new Float64Array(nCol * ROWS), per = CELL_NS / slotNs, i;
+		var n = nCol * ROWS, c = { busy: new Float64Array(n), idle: new Float64Array(n) };
+		var per = CELL_NS / slotNs, i;
 		function add(r) {
 			var cell = Math.floor(rowSlot[r] / per), sec = Math.floor(cell / ROWS);
 			cell = Math.floor(sec / SPC) * ROWS + cell % ROWS;
-			if (cell < cells.length) cells[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
+			if (cell < n) (rowIdle[r] ? c.idle : c.busy)[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
 		}
 		if (cpus)
-			cpus.forEach(function (c) { var rows = cpuRows[c] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+			cpus.forEach(function (cp) { var rows = cpuRows[cp] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
 		else
 			for (i = 0; i < N; i++) add(i);
-		return cells;
+		return c;
 	}
-	/* 65 shades, from white through yellow and orange to red */
-	var SHADES = [];
+	/*
+	 * 65 shades, linear from 0 (cream) to 1 (deep red): green and blue
+	 * fall in step with the value, so the legend reads as a ruler. A cell
+	 * with nothing in it is grey.
+	 */
+	var SHADES = [], EMPTY = [236, 236, 236], HATCH = [96, 96, 96];
 	for (i = 0; i <= 64; i++) {
-		var tt = Math.sqrt(i / 64);
-		SHADES.push(i ? [Math.round(255 - 40 * tt), Math.round(235 - 200 * tt), Math.round(200 - 180 * tt)] :
-			[244, 244, 244]);
+		var tt = i / 64;
+		SHADES.push([Math.round(255 - 76 * tt), Math.round(247 - 247 * tt), Math.round(236 - 236 * tt)]);
 	}
-	function shadeOf(v, max) { return v ? Math.max(1, Math.round(64 * v / max)) : 0; }
+	/* the shade of a cell or strip pixel: busy share, or count against max (max 0: busyness) */
+	function shadeFor(busy, idle, max) {
+		var v = max ? (showIdle ? busy + idle : busy) / max : busy / (busy + idle);
+		if (!(busy + idle) || (max && !(showIdle ? busy + idle : busy))) return busy + idle ? SHADES[0] : EMPTY;
+		return SHADES[Math.max(0, Math.min(64, Math.round(64 * v)))];
+	}
+	/* the legend under the heat map's title: what a shade means */
+	var legend = el('div', { id: 'legend', 'class': 'hint' }, null);
+	heatTitle.parentNode.insertBefore(legend, heatTitle.nextSibling);
+	function drawLegend(max) {
+		legend.textContent = '';
+		var cv = el('canvas', { width: 130, height: 10, 'aria-hidden': 'true' }, null), g = cv.getContext('2d');
+		for (var x = 0; x < 130; x++) {
+			var c = SHADES[Math.round(x / 129 * 64)];
+			g.fillStyle = 'rgb(' + c.join(',') + ')';
+			g.fillRect(x, 0, 1, 10);
+		}
+		el('span', null, legend, busyMode() ? 'busy share of the sampled ticks: 0% ' : 'per cell: 0 ');
+		legend.appendChild(cv);
+		el('span', null, legend, busyMode() ? ' 100%' : ' ' + fmtAmount(max) + ' (linear)');
+		if (wholeSystem && view.id === 'on') {
+			var hc = el('canvas', { width: 14, height: 10, 'aria-hidden': 'true' }, null), h = hc.getContext('2d');
+			h.fillStyle = 'rgb(' + EMPTY.join(',') + ')';
+			h.fillRect(0, 0, 14, 10);
+			h.fillStyle = 'rgb(' + HATCH.join(',') + ')';
+			for (var k = 0; k < 14 * 10; k++) if ((k % 14 + Math.floor(k / 14)) % 4 === 0) h.fillRect(k % 14, Math.floor(k / 14), 1, 1);
+			el('span', null, legend, '   ');
+			legend.appendChild(hc);
+			el('span', null, legend, ' over a quarter of the ticks not sampled (missed, not idle)');
+		}
+		if (hasIdle)
+			el('span', null, legend, showIdle ? '; idle shown (counted as samples)' : '; idle (pid 0) left out');
+	}
 	/*
 	 * The cells of the heat map, drawn as pixels into a canvas that every
 	 * redraw copies before shading the selections; redrawn only when the
 	 * CPUs a selection looks at change.
 	 */
-	var heatBase = document.createElement('canvas'), heatBaseFor = '-';
+	var heatBase = document.createElement('canvas'), heatBaseFor = '-', heatNow = null;
 	heatBase.width = heat.width;
 	heatBase.height = heat.height;
 	var heatCache = new Map();	/* CPUs -> cells */
-	function paintHeatBase(cpus, label) {
-		var key = view.id + ':' + (cpus ? cpus.join(',') : '*');
-		if (key === heatBaseFor) return;
-		heatBaseFor = key;
-		var cells = heatCache.get(key), max = 0, sec, row, x, y;
+	function heatCells(cpus) {
+		var key = view.id + ':' + (cpus ? cpus.join(',') : '*'), cells = heatCache.get(key);
 		if (!cells) {
 			cells = heatCellsOf(cpus);
 			if (heatCache.size > 8) heatCache.clear();
 			heatCache.set(key, cells);
 		}
-		for (i = 0; i < cells.length; i++) if (cells[i] > max) max = cells[i];
-		var g = heatBase.getContext('2d'), w = nCol * CW, h = ROWS * CH, col;
+		return cells;
+	}
+	/* what cell k (column * ROWS + row) of the current heat map holds */
+	function cellInfo(k) {
+		var c = heatNow.cells, col = Math.floor(k / ROWS), row = k % ROWS, t0 = col * SPC * 1e9 + row * CELL_NS;
+		var ncpu = heatNow.cpus ? heatNow.cpus.length : recCpus, owed = 0;
+		for (var s2 = 0; s2 < SPC; s2++) owed += ticksOwed(t0 + s2 * 1e9, t0 + s2 * 1e9 + CELL_NS, ncpu);
+		var busy = c.busy[k], idle = c.idle[k];
+		return { t0: t0, busy: busy, idle: idle, owed: owed,
+			 share: busy + idle ? busy / (busy + idle) : 0, missed: wholeSystem && view.id === 'on' && missedIn(busy, idle, owed) };
+	}
+	function paintHeatBase(cpus, label) {
+		var key = view.id + ':' + showIdle + ':' + (cpus ? cpus.join(',') : '*');
+		if (key === heatBaseFor) return;
+		heatBaseFor = key;
+		var cells = heatCells(cpus), max = 0, row, x, y, col;
+		heatNow = { cells: cells, cpus: cpus };
+		if (!busyMode())
+			for (i = 0; i < cells.busy.length; i++) {
+				var v = showIdle ? cells.busy[i] + cells.idle[i] : cells.busy[i];
+				if (v > max) max = v;
+			}
+		var g = heatBase.getContext('2d'), w = nCol * CW, h = ROWS * CH;
 		g.clearRect(0, 0, heatBase.width, heatBase.height);
-		g.fillStyle = '#555';
+		g.fillStyle = '#444';
 		g.font = '10px sans-serif';
 		for (row = 0; row < ROWS; row += 10)
 			g.fillText(row * 20 + ' ms', 2, HY + row * CH + 8);
@@ -390,17 +494,54 @@
 		var img = g.createImageData(w, h), px = img.data, gapX = CW > 3 ? 1 : 0;
 		for (col = 0; col < nCol; col++)
 			for (row = 0; row < ROWS; row++) {
-				var c = SHADES[shadeOf(cells[col * ROWS + row], max)];
+				var k = col * ROWS + row, c = shadeFor(cells.busy[k], cells.idle[k], max);
+				var hatch = wholeSystem && view.id === 'on' && cellInfo(k).missed;
 				for (y = row * CH; y < row * CH + CH - 1; y++)
 					for (x = col * CW; x < col * CW + CW - gapX; x++) {
-						var o = (y * w + x) * 4;
-						px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+						var o = (y * w + x) * 4, cc = hatch && (x + y) % 4 === 0 ? HATCH : c;
+						px[o] = cc[0]; px[o + 1] = cc[1]; px[o + 2] = cc[2]; px[o + 3] = 255;
 					}
 			}
 		g.putImageData(img, HX, HY);
 		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + (VIEWS.length > 1 ? ', ' +
 			view.label + ' ' + (view.time ? 'time' : 'samples') : '') + ': ' +
-			(SPC > 1 ? SPC + ' seconds' : 'seconds') + ' across, 20 ms steps down';
+			(SPC > 1 ? SPC + ' seconds' : 'seconds') + ' across, 20 ms steps down' +
+			(busyMode() ? ', shaded by how busy the CPUs were' : '');
+		drawLegend(max);
+	}
+	/*
+	 * Search: the cells whose samples have a matching frame light up, the
+	 * more the larger their share of the cell. hits: per cell, or null.
+	 */
+	var heatHits = null, heatHitsFor = '';
+	function searchHits() {
+		var key = String(searchRe) + ':' + heatBaseFor;
+		if (!searchRe) { heatHits = null; heatHitsFor = ''; return; }
+		if (key === heatHitsFor) return;
+		heatHitsFor = key;
+		var hp = new Uint8Array(nNodes), n, r, per = CELL_NS / slotNs, cpus = heatNow.cpus;
+		for (n = 1; n < nNodes; n++) hp[n] = hitName[nm[n]] | hp[par[n]];
+		heatHits = new Float64Array(nCol * ROWS);
+		function add(r) {
+			if (!hp[rowStk[r]] || (rowIdle[r] && !showIdle)) return;
+			var cell = Math.floor(rowSlot[r] / per), sec = Math.floor(cell / ROWS);
+			cell = Math.floor(sec / SPC) * ROWS + cell % ROWS;
+			if (cell < heatHits.length) heatHits[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
+		}
+		if (cpus)
+			cpus.forEach(function (cp) { var rows = cpuRows[cp] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+		else
+			for (r = 0; r < N; r++) add(r);
+	}
+	function lightHits(g) {
+		if (!heatHits) return;
+		var c = heatNow.cells;
+		for (var k = 0; k < heatHits.length; k++) {
+			if (!heatHits[k]) continue;
+			var all = showIdle ? c.busy[k] + c.idle[k] : c.busy[k], sh = all ? Math.min(1, heatHits[k] / all) : 1;
+			g.fillStyle = 'rgba(200,0,200,' + (0.35 + 0.6 * sh).toFixed(2) + ')';
+			g.fillRect(HX + Math.floor(k / ROWS) * CW, HY + (k % ROWS) * CH, CW - (CW > 3 ? 1 : 0), CH - 1);
+		}
 	}
 	/* a time range as one run of cells per second it touches */
 	function shadeHeat(g, se, colour) {
@@ -419,6 +560,8 @@
 		paintHeatBase(a.cpus, a.what);
 		g.clearRect(0, 0, heat.width, heat.height);
 		g.drawImage(heatBase, 0, 0);
+		searchHits();
+		lightHits(g);
 		shadeHeat(g, a, 'rgba(0,100,220,0.4)');
 		shadeHeat(g, pending && pending.b ? pending.se : sel.b, 'rgba(230,120,0,0.45)');
 	}
@@ -448,38 +591,51 @@
 	stripBase.width = cpuCv.width;
 	stripBase.height = cpuCv.height;
 	function paintStripBase() {
-		if (stripBaseFor === view.id) return;
-		stripBaseFor = view.id;
-		var bins = strips.map(function () { return new Float64Array(SW); }), cpuMax = 0, x;
+		var key = view.id + ':' + showIdle;
+		if (stripBaseFor === key) return;
+		stripBaseFor = key;
+		var busy = strips.map(function () { return new Float64Array(SW); });
+		var idle = strips.map(function () { return new Float64Array(SW); }), cpuMax = 0, x;
 		for (i = 0; i < N; i++) {
 			var px = Math.min(SW - 1, Math.floor(rowSlot[i] * slotNs / dur * SW)), ks = cpuStrips[rowCpu[i]];
-			var w = rowState ? rowN[i] * W[rowState[i]] : rowN[i];
+			var w = rowState ? rowN[i] * W[rowState[i]] : rowN[i], bins = rowIdle[i] ? idle : busy;
 			if (ks && w) for (j = 0; j < ks.length; j++) bins[ks[j]][px] += w;
 		}
-		/* CPUs share a scale; a node's strip has its own: it sums several CPUs */
+		/* outside busyness: CPUs share a scale; a node's strip has its own (it sums several CPUs) */
 		var maxOf = strips.map(function (st, k) {
-			var m = 0, b = bins[k];
-			for (x = 0; x < SW; x++) if (b[x] > m) m = b[x];
+			var m = 0, b = busy[k], d = idle[k];
+			if (busyMode()) return 0;
+			for (x = 0; x < SW; x++) if (b[x] + (showIdle ? d[x] : 0) > m) m = b[x] + (showIdle ? d[x] : 0);
 			if (st.cpus.length === 1 && m > cpuMax) cpuMax = m;
 			return m;
 		});
 		var g = stripBase.getContext('2d'), img = g.createImageData(SW, strips.length * SH), px = img.data;
 		g.clearRect(0, 0, stripBase.width, stripBase.height);
 		g.font = '10px sans-serif';
+		/*
+		 * A pixel may be shorter than the clock's period: under -a, the
+		 * busy share and the missed ticks are of blocks of pixels that
+		 * span two ticks at least.
+		 */
+		var bw = wholeSystem && view.id === 'on' ? Math.max(1, Math.ceil(2e9 / freq / (dur / SW))) : 1;
 		strips.forEach(function (st, k) {
-			var b = bins[k], max = st.cpus.length === 1 ? cpuMax : maxOf[k], y;
+			var max = st.cpus.length === 1 ? cpuMax : maxOf[k], y, x0;
 			g.fillStyle = '#333';
 			g.fillText(st.label, 2, k * SH + 10);
-			for (x = 0; x < SW; x++) {
-				var c = SHADES[shadeOf(b[x], max)];
-				for (y = k * SH; y < k * SH + SH - 2; y++) {
-					var o = (y * SW + x) * 4;
-					px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
-				}
+			for (x0 = 0; x0 < SW; x0 += bw) {
+				var b = 0, d = 0, x1 = Math.min(SW, x0 + bw), t0 = x0 / SW * dur;
+				for (x = x0; x < x1; x++) { b += busy[k][x]; d += idle[k][x]; }
+				var c = shadeFor(b, d, max), hatch = wholeSystem && view.id === 'on' &&
+					missedIn(b, d, ticksOwed(t0, x1 / SW * dur, st.cpus.length));
+				for (x = x0; x < x1; x++)
+					for (y = k * SH; y < k * SH + SH - 2; y++) {
+						var o = (y * SW + x) * 4, cc = hatch && (x + y) % 4 === 0 ? HATCH : c;
+						px[o] = cc[0]; px[o + 1] = cc[1]; px[o + 2] = cc[2]; px[o + 3] = 255;
+					}
 			}
 		});
 		g.putImageData(img, SX, 0);
-		g.fillStyle = '#555';
+		g.fillStyle = '#444';
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
 			g.fillText(secLabel(sec), SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
@@ -568,6 +724,33 @@
 		setSel('a', ALL);
 	}
 	heat.addEventListener('dblclick', selectAll);
+	/* the readout of the cell under the mouse: its time, samples, busy share, ticks not sampled */
+	function cellText(k) {
+		var ci = cellInfo(k), t = ci.t0 + origin, txt = fmtSec(t) + ' - ' + fmtSec(t + CELL_NS) +
+			(SPC > 1 ? ' (and the same 20 ms of ' + (SPC - 1) + ' seconds after)' : '') + '\n';
+		if (hasIdle || wholeSystem)
+			txt += 'busy ' + fmtAmount(ci.busy) + ', idle ' + fmtAmount(ci.idle) + (view.id === 'on' ?
+				'; busy share ' + fmtPct(ci.share) : '');
+		else
+			txt += fmtAmount(ci.busy);
+		if (wholeSystem && view.id === 'on')
+			txt += '\n' + fmtInt(ci.owed) + ' ticks due, ' + fmtInt(Math.max(0, ci.owed - ci.busy - ci.idle)) +
+				' not sampled' + (ci.missed ? ' (hatched: missed, not idle)' : '');
+		return txt;
+	}
+	heat.addEventListener('mousemove', function (ev) {
+		if (drag || !heatNow) return;
+		var ns = heatCellAt(ev), k = Math.floor(ns / 1e9 / SPC) * ROWS + Math.floor(ns % 1e9 / CELL_NS);
+		showTip(ev, cellText(k));
+	});
+	heat.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+	if (idleBtn)
+		idleBtn.addEventListener('click', function () {
+			showIdle = !showIdle;
+			idleBtn.textContent = showIdle ? 'Hide idle' : 'Show idle';
+			idleBtn.setAttribute('aria-pressed', String(showIdle));
+			redraw();
+		});
 	clearBtn.addEventListener('click', selectAll);
 	modeBtn.addEventListener('click', function () {
 		icicle = !icicle;
@@ -584,6 +767,7 @@
 			}
 		}
 		drawFlame();
+		drawHeat();
 		timing.lastSearch = performance.now() - t;
 	});
 
@@ -770,6 +954,9 @@
 		if (n < 0) { details.textContent = ' '; tip.style.display = 'none'; return; }
 		var txt = hoverText(n);
 		details.textContent = txt.replace(/\n/g, '; ');
+		showTip(ev, txt);
+	}
+	function showTip(ev, txt) {
 		tip.textContent = txt;
 		tip.style.display = 'block';
 		var x = ev.pageX + 14, y = ev.pageY + 14;
@@ -958,6 +1145,11 @@
 					   v2: cur.diff ? cur.v2[n] : 0 });
 			}
 			return out;
+		},
+		/* what the heat map's cell at ns (from the recording's start) holds */
+		heatCell: function (ns) {
+			var c = Math.floor((ns - origin) / CELL_NS);
+			return cellInfo(Math.floor(c / ROWS / SPC) * ROWS + c % ROWS);
 		},
 		endNs: origin + dur
 	};
