@@ -22,6 +22,7 @@
 #include "record/capture.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
+#include "record/rawstack.h"
 #include "record/sampler.h"
 #include "record/session.h"
 #include "record/sideband.h"
@@ -496,12 +497,23 @@ int session__ticks(const struct session *s, struct tick_breakdown *out)
 	return 1;
 }
 
+static int take_sample(void *ctx, const struct ev_sample *e);
+
+bool session__raw_waiting(struct session *s)
+{
+	return rawstack__waiting(s->rawstack);
+}
+
 int session__commit(struct session *s, const struct session_counters *c)
 {
 	uint64_t t = c ? c->time_ns : now_ns();
 	struct capture_source src;
 	int err;
 
+	/* samples finished from their stack copies first: they belong to this chunk */
+	err = rawstack__flush(s->rawstack, s->raw_final, take_sample, s);
+	if (err)
+		return err;
 	session__capture_source(s, &src);
 	err = write_first_names(s);
 	if (!err)
@@ -566,7 +578,7 @@ static int use_stack(struct session *s, const uint64_t *frames, uint32_t nk, uin
  * A valid sample: its stack is written once, then every sample refers to it
  * by id. Nothing here allocates except a new stack's copy and table growth.
  */
-static int on_sample(void *ctx, const struct ev_sample *e)
+static int take_sample(void *ctx, const struct ev_sample *e)
 {
 	const uint64_t *frames = (const uint64_t *)e->frames;	/* __u64 and uint64_t: one size */
 	struct session *s = ctx;
@@ -593,6 +605,16 @@ static int on_sample(void *ctx, const struct ev_sample *e)
 		return err;
 	s->nr_samples++;
 	return 0;
+}
+
+/* One with a stack copy waits for its tables (rawstack.h); the others are taken. */
+static int on_sample(void *ctx, const struct ev_sample *e)
+{
+	struct session *s = ctx;
+
+	if ((e->hdr.flags & EV_SAMPLE_F_RAW) && s->rawstack)
+		return rawstack__hold(s->rawstack, e, e->hdr.size);
+	return take_sample(s, e);
 }
 
 static int on_offcpu_stack(void *ctx, const struct ev_offcpu_stack *e)
@@ -776,6 +798,7 @@ int session__init(struct session *s, const struct record_opts *opts, int nr_poss
 
 void session__release(struct session *s)
 {
+	rawstack__free(s->rawstack);
 	jitmaps__free(s->jitmaps);
 	capture__free(s->capture);
 	stack_table__release(&s->stacks);

@@ -69,6 +69,7 @@ struct jitmaps;
 struct capture;
 struct capture_source;
 struct unwinder;
+struct rawstack;
 struct offcpu;
 struct offcpu_config;
 
@@ -86,6 +87,8 @@ struct session {
 	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of sampled processes */
 	struct capture *capture;	/* symbol data stored so far, and what is new */
 	struct unwinder *unwinder;	/* --call-graph dwarf: tables for the BPF walker */
+	struct rawstack *rawstack;	/* samples waiting for their tables (record/rawstack.h) */
+	bool raw_final;			/* the next commit ends a file: no sample waits */
 	struct offcpu *offcpu;		/* --off-cpu */
 	uint64_t final_ns;		/* set at the end: the time of the last off-CPU flush */
 
@@ -212,6 +215,12 @@ struct session_counters {
  * commits. c is NULL before there is a sampler.
  */
 int session__commit(struct session *s, const struct session_counters *c);
+
+/*
+ * Whether samples wait for their unwind tables (record/rawstack.h): the
+ * commit waits with them, so that they land in the chunk of their time.
+ */
+bool session__raw_waiting(struct session *s);
 
 /* The ticks of every sampled CPU so far into *out; 0 when nothing was accounted yet. */
 int session__ticks(const struct session *s, struct tick_breakdown *out);
