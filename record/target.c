@@ -191,8 +191,12 @@ static void child_run(int gate, int errfd, pid_t parent, char **argv, uint64_t n
 	int e;
 	char go;
 
+	const char *base = strrchr(argv[0], '/');
+
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(127);	/* the recorder is already gone */
+	/* until its exec, the child is CMD to whoever looks, not "eprof" */
+	prctl(PR_SET_NAME, base && base[1] ? base + 1 : argv[0]);
 	do {
 		n = read(gate, &go, 1);
 	} while (n < 0 && errno == EINTR);

@@ -49,6 +49,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -111,6 +112,7 @@ struct unw_file {
 	struct unw_key key;
 	enum file_state state;
 	unsigned int tries;
+	bool not_elf;			/* a mapped file that is not code (a header, data) */
 	size_t bin;			/* index + 1 into bins, 0: not known */
 };
 
@@ -587,8 +589,17 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 		err = 1;	/* every builder has work for a while: later */
 		goto out;
 	}
-	if (elf_file__read_build_id(fd, id, &len))
+	err = elf_file__read_build_id(fd, id, &len);
+	if (err == -ENOEXEC) {
+		/* mapped data, not code: no table, and no binary in the counts */
+		f->not_elf = true;
+		f->state = FILE_EMPTY;
+		err = set_table(u, &k, u->empty_fd);
+		goto out;
+	}
+	if (err)
 		len = 0;
+	err = 0;
 	b = binary_for(u, id, len, &ident, path);
 	if (!b) {
 		err = -ENOMEM;
@@ -824,6 +835,11 @@ int unwinder__drain(struct unwinder *u, uint64_t timeout_ns)
 
 void unwinder__prepare_path(struct unwinder *u, const char *path)
 {
+	char real[PATH_MAX];
+
+	/* /lib/x86_64-linux-gnu/libc.so.6 is /usr/lib/...: one spelling, the kernel's */
+	if (path && path[0] == '/' && realpath(path, real))
+		path = real;
 	if (u && path && path[0] == '/' && load_file(u, 0, 0, 0, path, NULL) != 0)
 		pr_debug("no unwind table prepared for '%s'", path);
 }
@@ -891,13 +907,16 @@ void unwinder__totals(const struct unwinder *u, struct unwind_totals *t)
 		*t = u->st;
 }
 
-static const struct unw_binary *binary_of_key(const struct unwinder *u, const struct unw_key *k)
+static const struct unw_binary *binary_of_key(const struct unwinder *u, const struct unw_key *k,
+					      bool *not_elf)
 {
 	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
 	uint64_t bin;
 
+	*not_elf = false;
 	if (!slot)
 		return NULL;
+	*not_elf = u->files[*slot].not_elf;
 	bin = u->files[*slot].bin;
 	return bin ? &u->bins[bin - 1] : NULL;
 }
@@ -914,6 +933,9 @@ static void fill_counts(struct rec_unwind *r, const struct unw_bin_stats *v)
 	}
 }
 
+/* The row of the files a walk met that are not ELF (a bad return address). */
+#define NOT_ELF_ROW	"[not an ELF file]"
+
 /* One row per binary the walker counted something in, merged by build-id. */
 static int store_binaries(struct unwinder *u, struct recording *rec)
 {
@@ -927,15 +949,18 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 	while (!bpf_map_get_next_key(u->bins_fd, prev, &k)) {
 		const struct unw_binary *b;
 		struct rec_unwind *r = NULL;
+		bool not_elf;
 
 		prev = &k;
 		if (bpf_map_lookup_elem(u->bins_fd, &k, &v))
 			continue;
-		b = binary_of_key(u, &k);
-		for (i = 0; i < nr && b; i++)
-			if (rows[i].build_id_len == b->build_id_len &&
-			    !strcmp(rows[i].path, b->path) &&
-			    !memcmp(rows[i].build_id, b->build_id, b->build_id_len))
+		b = binary_of_key(u, &k, &not_elf);
+		/* one row per build-id, whatever path reached it; one for non-code files */
+		for (i = 0; i < nr && (b || not_elf); i++)
+			if (b ? rows[i].build_id_len == b->build_id_len &&
+				(b->build_id_len || !strcmp(rows[i].path, b->path)) &&
+				!memcmp(rows[i].build_id, b->build_id, b->build_id_len)
+			      : !strcmp(rows[i].path, NOT_ELF_ROW))
 				r = &rows[i];
 		if (!r) {
 			if (vec__grow(&rows, &alloc, nr + 1, sizeof(*rows))) {
@@ -953,6 +978,8 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 				r->path = b->path;
 			} else if (key_eq(&k, &zero_key)) {
 				r->path = "[anonymous]";
+			} else if (not_elf) {
+				r->path = NOT_ELF_ROW;
 			} else {
 				snprintf(other, sizeof(other), "[file %u:%u inode %llu]", k.dev >> 20,
 					 k.dev & 0xfffff, (unsigned long long)k.ino);

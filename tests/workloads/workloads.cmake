@@ -74,3 +74,4 @@ eprof_workload(threads_deep LIBS pthread)
 # off-CPU (issue 12): known run/sleep/wait split, and mutex contention.
 eprof_workload(offcpu_split LIBS pthread)
 eprof_workload(pingpong LIBS pthread)
+eprof_workload(names_public LIBS pthread)
