@@ -409,6 +409,11 @@ void session__release_kept(struct session *s)
 	s->ended = NULL;
 	s->nr_ended = s->alloc_ended = 0;
 	u64map__release(&s->held_comms);
+	u64map__release(&s->comm_rows);
+	u64map__release(&s->late_index);
+	free(s->late_comms);
+	s->late_comms = NULL;
+	s->nr_late_comms = s->alloc_late_comms = 0;
 }
 
 /*
@@ -825,9 +830,6 @@ void session__release(struct session *s)
 	u64map__release(&s->pairs);
 	u64map__release(&s->named_here);
 	u64map__release(&s->tid_comm);
-	u64map__release(&s->comm_rows);
-	u64map__release(&s->late_index);
-	free(s->late_comms);
 	u64map__release(&s->procs);
 	u64map__release(&s->exec_ns);
 	free(s->comms);
