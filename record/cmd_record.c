@@ -43,6 +43,7 @@
 #include "record/cgroup.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
+#include "record/rawstack.h"
 #include "record/perf_events.h"
 #include "record/record.h"
 #include "record/sampler.h"
@@ -691,10 +692,11 @@ static int capture_all(struct session *s, struct capture_stats *st)
  * callback, and the ring buffer (about a second of samples) holds what
  * arrives meanwhile.
  */
-static bool commit_due(const struct session *s)
+static bool commit_due(struct session *s)
 {
-	return now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
-	       recording__pending_samples(s->rec) >= PENDING_COMMIT;
+	return (now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
+		recording__pending_samples(s->rec) >= PENDING_COMMIT) &&
+	       !session__raw_waiting(s);	/* a bounded wait: RAWSTACK_HOLD_NS */
 }
 
 static void format_size(char *buf, size_t len, off_t size)
@@ -926,7 +928,9 @@ static int switch_output(struct session *s, struct rotation *r)
 	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
 	/* the sums read now are flushed at t, within the file's span, as at the end */
 	s->final_ns = t;
+	s->raw_final = true;
 	err = err ?: commit(s);
+	s->raw_final = false;
 	s->final_ns = 0;
 	err = err ?: capture_all(s, &cst);
 	err = err ?: jitmaps__after_commit(s->jitmaps, s->rec);
@@ -1255,6 +1259,7 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		.dwarf = o->call_graph == CALL_GRAPH_DWARF,
 		.off_cpu = o->off_cpu,
 		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
+		.raw_budget = RAWSTACK_BUDGET_DEFAULT,
 	};
 	struct sampler_sink ssink;
 	struct sideband_sink bsink;
@@ -1282,6 +1287,9 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 				     &s->unwinder);
 		if (err)
 			return err;
+		s->rawstack = rawstack__new(s->unwinder);
+		if (!s->rawstack)
+			return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
 	}
 	if (o->mode == TARGET_CMD) {
 		err = target__fork(t, o->cmd);
@@ -1339,13 +1347,17 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	}
 	if (!err)
 		err = set_meta_u64(s->rec, REC_META_END_NS, *end_ns);
+	s->raw_final = true;
 	if (!err)
 		err = commit(s);
 	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (!err)
 		err = capture_all(s, cst);
+	rawstack__adjust_stats(s->rawstack, s->stats_total);	/* as the stacks are stored */
 	if (!err)
 		err = unwinder__store(s->unwinder, s->rec, s->stats_total);
+	if (!err && s->rawstack)
+		err = rawstack__store(s->rawstack, s->rec, s->stats_total, RAWSTACK_BUDGET_DEFAULT);
 	if (!err)
 		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (!err)

@@ -47,6 +47,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,8 @@ struct unw_binary {
 	uint64_t bytes;
 	uint64_t last_used;
 	uint64_t build_ns;
+	const struct unw_row *rows;	/* its table mapped read-only (rows[0]: the count), or NULL */
+	size_t rows_len;
 };
 
 /* One file key seen. */
@@ -260,6 +263,33 @@ static int set_table(struct unwinder *u, const struct unw_key *k, int inner_fd)
 	return 0;
 }
 
+/* Maps b's table for unwinder__row(); without the mapping its rows are not found. */
+static void map_rows(struct unw_binary *b)
+{
+	size_t len = (b->nr_rows + 1) * sizeof(struct unw_row);
+	void *p;
+
+	len = (len + 4095) & ~(size_t)4095;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, b->fd, 0);
+	if (p == MAP_FAILED) {
+		pr_debug("cannot map the unwind table of '%s': %s", b->path, strerror(errno));
+		return;
+	}
+	b->rows = p;
+	b->rows_len = len;
+}
+
+/* Closes b's table (the kernel frees it once no key refers to it). */
+static void drop_table(struct unw_binary *b)
+{
+	if (b->rows)
+		munmap((void *)b->rows, b->rows_len);
+	b->rows = NULL;
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+}
+
 /* Drops least recently used tables until used + need fits the budget. */
 static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary *keep)
 {
@@ -287,8 +317,7 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 		}
 		pr_debug("unwind table of '%s' evicted (%llu KiB)", lru->path,
 			 (unsigned long long)(lru->bytes >> 10));
-		close(lru->fd);
-		lru->fd = -1;
+		drop_table(lru);
 		u->used -= lru->bytes;
 		u->st.evicted++;
 	}
@@ -325,7 +354,7 @@ static int load_rows(int map_fd, const struct unw_row *rows, size_t nr)
  */
 static int make_table(int fd, const void *image, size_t size, uint64_t budget, struct unw_job *j)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = UNW_TABLE_MAP_FLAGS);
 	struct cfi_table t = { 0 };
 	struct unw_row head = { 0 };
 	__u32 zero = 0, n;
@@ -396,6 +425,7 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 	b->nr_rows = j->nr_rows;
 	b->bytes = j->bytes;
 	b->build_ns = j->build_ns;
+	map_rows(b);
 	u->used += j->bytes;
 	if (u->used > u->st.peak_bytes)
 		u->st.peak_bytes = u->used;
@@ -643,7 +673,7 @@ static int load_vdso(struct unwinder *u)
 int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
 		   struct unwinder **out)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = UNW_TABLE_MAP_FLAGS);
 	struct unw_row header = { 0 };
 	struct unwinder *u;
 	__u32 zero = 0;
@@ -796,6 +826,57 @@ void unwinder__prepare_path(struct unwinder *u, const char *path)
 {
 	if (u && path && path[0] == '/' && load_file(u, 0, 0, 0, path, NULL) != 0)
 		pr_debug("no unwind table prepared for '%s'", path);
+}
+
+enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uint64_t off,
+				struct unw_row *row)
+{
+	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
+	const struct unw_binary *b;
+	const struct unw_row *r;
+	size_t lo = 1, hi, mid, found = 0;
+
+	if (!slot)
+		return UNWINDER_ROW_PENDING;
+	switch (u->files[*slot].state) {
+	case FILE_EMPTY:
+		return UNWINDER_ROW_NO_CFI;	/* the empty table: the walker finds no row */
+	case FILE_LOADED:
+		break;
+	default:
+		return UNWINDER_ROW_PENDING;
+	}
+	b = &u->bins[u->files[*slot].bin - 1];
+	r = b->rows;
+	if (!r)
+		return UNWINDER_ROW_NO_TABLE;
+	/* unw_find_row: the last row at or before off, rows[0].off of them after row 0 */
+	hi = r[0].off;
+	if (hi > b->nr_rows)
+		return UNWINDER_ROW_NO_TABLE;
+	while (lo <= hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r[mid].off <= off) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (!found)
+		return UNWINDER_ROW_NO_CFI;
+	*row = r[found];
+	return UNWINDER_ROW_FOUND;
+}
+
+int unwinder__request(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t end,
+		      const struct unw_key *k)
+{
+	struct unw_miss m = { .tgid = tgid, .start = start, .end = end };
+	char path[4096];
+
+	miss_path(&m, path, sizeof(path));
+	return load_file(u, tgid, start, end, path, k);
 }
 
 int unwinder__event_fd(const struct unwinder *u)
@@ -979,8 +1060,7 @@ void unwinder__close(struct unwinder *u)
 	pthread_mutex_destroy(&u->lock);
 	pthread_cond_destroy(&u->wake);
 	for (i = 0; i < u->nr_bins; i++) {
-		if (u->bins[i].fd >= 0)
-			close(u->bins[i].fd);
+		drop_table(&u->bins[i]);
 		free(u->bins[i].path);
 	}
 	for (i = u->q_head; i < u->q_nr; i++)
