@@ -855,6 +855,58 @@ static bool switch_due(const struct session *s, const struct rotation *r)
  * busy machine), so that a sample taken just before it but read after it
  * still lies within its file's span. The spans overlap by that much.
  */
+/* Whether path is free or a regular file of ours: the recorder may move it aside. */
+static bool ours_or_free(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
+/*
+ * The next file's name, BASE.NNNN after the current one. A name that some
+ * other user took (in /tmp, say), or that is not a regular file (a
+ * directory), or whose ".old" or journal is such, is skipped: the
+ * recording goes on in the next free one instead of stopping there.
+ */
+static char *next_name(struct rotation *r)
+{
+	static const char *const side[] = { "", ".old", "-journal", "-wal", "-shm" };
+	char *name = NULL, *other;
+	unsigned int n;
+	size_t i;
+	bool ok;
+
+	for (n = r->seq + 1; n <= 99999; n++) {
+		free(name);
+		if (asprintf(&name, "%s.%04u", r->base, n) < 0)
+			break;
+		for (i = 0, ok = true; ok && i < sizeof(side) / sizeof(side[0]); i++) {
+			if (asprintf(&other, "%s%s", name, side[i]) < 0) {
+				free(name);
+				name = NULL;
+				break;
+			}
+			ok = ours_or_free(other);
+			free(other);
+		}
+		if (!name)
+			break;
+		if (ok) {
+			r->seq = n - 1;
+			return name;
+		}
+		pr_warn("'%s' (or its .old or journal) is taken by another user or is not a file: "
+			"skipped", name);
+	}
+	if (!name)
+		pr_errno(-ENOMEM, "cannot name the next file");
+	else
+		pr_err("no free name after '%s' for --switch-output (choose another -o)", name);
+	free(name);
+	return NULL;
+}
+
 static int switch_output(struct session *s, struct rotation *r)
 {
 	struct capture_stats cst;
@@ -885,8 +937,9 @@ static int switch_output(struct session *s, struct rotation *r)
 	err = err ?: recording__finish(s->rec);
 	if (err)
 		return err;
-	if (asprintf(&name, "%s.%04u", r->base, r->seq + 1) < 0)
-		return pr_errno(-ENOMEM, "cannot name the next file");
+	name = next_name(r);
+	if (!name)
+		return -ENOMEM;
 	err = session__start_file(s, name);
 	if (!err)
 		offcpu__start_file(s->offcpu, since);

@@ -118,6 +118,44 @@ static int write_held_comms(struct session *s, uint32_t tgid)
 	return err;
 }
 
+/* The rows folded in this commit: each thread's latest name, once. */
+static int write_late_comms(struct session *s)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < s->nr_late_comms && !err; i++)
+		err = write_or_hold_comm(s, &s->late_comms[i]);
+	s->nr_late_comms = 0;
+	u64map__release(&s->late_index);
+	u64map__release(&s->comm_rows);
+	return err;
+}
+
+/* 1: c is past its thread's bound for this commit, kept as its latest name. */
+static int fold_comm(struct session *s, const struct rec_comm *c)
+{
+	uint64_t *slot;
+	bool added;
+
+	if (u64map__upsert(&s->comm_rows, c->tid, 0, &slot, &added))
+		return pr_errno(-ENOMEM, "cannot keep thread names");
+	if (++*slot <= SESSION_COMMS_PER_COMMIT)
+		return 0;
+	if (u64map__upsert(&s->late_index, c->tid, 0, &slot, &added))
+		return pr_errno(-ENOMEM, "cannot keep thread names");
+	if (added) {
+		if (vec__grow(&s->late_comms, &s->alloc_late_comms, s->nr_late_comms + 1,
+			      sizeof(*s->late_comms)))
+			return pr_errno(-ENOMEM, "cannot keep thread names");
+		*slot = ++s->nr_late_comms;
+	} else {
+		s->nr_comms_folded++;	/* the row it replaces is never written */
+	}
+	s->late_comms[*slot - 1] = *c;
+	return 1;
+}
+
 int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid,
 		       const char *comm)
 {
@@ -149,6 +187,9 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 	c.tgid = tgid;
 	c.tid = tid;
 	memcpy(c.comm, name, sizeof(c.comm));
+	err = fold_comm(s, &c);
+	if (err)
+		return err < 0 ? err : 0;
 	return write_or_hold_comm(s, &c);
 }
 
@@ -377,6 +418,11 @@ void session__release_kept(struct session *s)
 	s->ended = NULL;
 	s->nr_ended = s->alloc_ended = 0;
 	u64map__release(&s->held_comms);
+	u64map__release(&s->comm_rows);
+	u64map__release(&s->late_index);
+	free(s->late_comms);
+	s->late_comms = NULL;
+	s->nr_late_comms = s->alloc_late_comms = 0;
 }
 
 /*
@@ -578,7 +624,9 @@ int session__commit(struct session *s, const struct session_counters *c)
 	if (err)
 		return err;
 	session__capture_source(s, &src);
-	err = write_first_names(s);
+	err = write_late_comms(s);
+	if (!err)
+		err = write_first_names(s);
 	if (!err)
 		err = capture__step(s->capture, &src);
 	if (!err)

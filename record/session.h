@@ -79,6 +79,8 @@ struct offcpu_config;
  */
 #define SIDEBAND_MARGIN_NS	10000000ull
 
+#define SESSION_COMMS_PER_COMMIT	4	/* name rows of one thread, then folded */
+
 struct session {
 	const struct record_opts *opts;
 	struct recording *rec;
@@ -100,6 +102,16 @@ struct session {
 	size_t nr_first_names, alloc_first_names;
 	char (*comms)[REC_COMM_LEN];
 	size_t nr_comms, alloc_comms;
+	/*
+	 * A thread renaming itself in a loop: past SESSION_COMMS_PER_COMMIT
+	 * rows in one commit, its names are folded into one row, its latest,
+	 * written at the commit (late_comms, one per thread).
+	 */
+	struct u64map comm_rows;	/* tid -> rows this commit */
+	struct u64map late_index;	/* tid -> index + 1 into late_comms */
+	struct rec_comm *late_comms;
+	size_t nr_late_comms, alloc_late_comms;
+	uint64_t nr_comms_folded;
 	struct u64map procs;		/* tgids that have samples */
 	struct u64map exec_ns;		/* tgid -> time of its last exec (side-band) */
 	struct cgroup_log cgroups;	/* the threads' cgroups, as this file has them */
