@@ -42,6 +42,7 @@ static void print_report_usage(FILE *f)
 		   "   --pprof OUT         gzip profile.proto for go tool pprof and others\n"
 		   "   --html OUT          one page: heat map, per-CPU strips, time ranges, flame\n"
 		   "                       graph, top table and diff of two ranges (no network)\n"
+		   "   --speedscope OUT    speedscope's JSON file format: a profile per thread\n"
 		   "   --samples           every sample in time order, as perf script prints them\n"
 		   "filters:\n"
 		   "   --pid LIST, --tid LIST, --cpu LIST, --node LIST   e.g. 1,4-7\n"
@@ -77,7 +78,7 @@ enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE, 
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
        OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES,
-       OPT_HTML, OPT_OFF_CPU, OPT_WALL, OPT_XPID, OPT_XCOMM };
+       OPT_HTML, OPT_OFF_CPU, OPT_WALL, OPT_XPID, OPT_XCOMM, OPT_SPEEDSCOPE };
 
 #define MAX_DEBUG_DIRS	64
 
@@ -99,6 +100,7 @@ static const struct option long_options[] = {
 	{ "pprof", required_argument, NULL, OPT_PPROF },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -186,12 +188,14 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	case OPT_SVG:
 	case OPT_PPROF:
 	case OPT_HTML:
+	case OPT_SPEEDSCOPE:
 		if (!optarg[0]) {
 			pr_err("an empty file name was given (see 'eprof report --help')");
 			return -EINVAL;
 		}
 		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG :
-			      opt == OPT_HTML ? REPORT_OUT_HTML : REPORT_OUT_PPROF;
+			      opt == OPT_HTML ? REPORT_OUT_HTML :
+			      opt == OPT_SPEEDSCOPE ? REPORT_OUT_SPEEDSCOPE : REPORT_OUT_PPROF;
 		va->file = optarg;
 		return 0;
 	case OPT_TOP:
@@ -324,13 +328,14 @@ static bool same_input_twice(const struct view_args *va)
 static int check_view_options(struct report_opts *o, struct view_args *va)
 {
 	unsigned int out = o->outputs;
-	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF | REPORT_OUT_HTML;
+	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF | REPORT_OUT_HTML |
+				       REPORT_OUT_SPEEDSCOPE;
 
 	if (!out)	/* as perf report: no view asked for is the top table */
 		o->outputs = out = REPORT_OUT_TOP;
 	if (out & (out - 1)) {
 		pr_err("choose one output of --fold, --svg, --top, --per-cpu, --per-node, "
-		       "--timeline, --pprof, --samples, --html");
+		       "--timeline, --pprof, --samples, --html, --speedscope");
 		return -EINVAL;
 	}
 	if (o->diff_base && va->nr_inputs) {
@@ -343,7 +348,8 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	}
 	if ((out & with_file) && o->output) {
 		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" :
-		       out & REPORT_OUT_HTML ? "--html" : "--pprof");
+		       out & REPORT_OUT_HTML ? "--html" :
+		       out & REPORT_OUT_SPEEDSCOPE ? "--speedscope" : "--pprof");
 		return -EINVAL;
 	}
 	if (va->kernel_only && va->user_only) {
@@ -365,7 +371,7 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	}
 	if (o->weight && (out & REPORT_OUT_SAMPLES)) {
 		pr_err("%s weighs stacks by time: it goes with --fold, --svg, --top, --per-cpu, "
-		       "--per-node, --timeline, --pprof or --html", o->weight == REPORT_WEIGHT_WALL ?
+		       "--per-node, --timeline, --pprof, --html or --speedscope", o->weight == REPORT_WEIGHT_WALL ?
 		       "--wall" : "--off-cpu");
 		return -EINVAL;
 	}

@@ -58,6 +58,8 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL, &view_pprof_merge },
 	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL, NULL },
 	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL, &view_html_merge },
+	{ REPORT_OUT_SPEEDSCOPE, "the speedscope profile", view_speedscope__write, NULL,
+	  &view_speedscope_merge },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -399,7 +401,7 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	cfg->start_ns = s->start_ns;
 	cfg->from_ns = o->from_ns;
 	cfg->to_ns = o->has_to ? o->to_ns : 0;
-	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
+	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_SPEEDSCOPE));
 	/* pprof labels every sample with its cgroup where the recording knows it */
 	cfg->key_cgroup = o->by == REPORT_BY_CGROUP ||
 			  ((o->outputs & REPORT_OUT_PPROF) && recording__has_cgroups(s->rec));

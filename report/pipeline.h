@@ -25,6 +25,7 @@ enum report_output {
 	REPORT_OUT_PPROF = 1u << 6,
 	REPORT_OUT_SAMPLES = 1u << 7,
 	REPORT_OUT_HTML = 1u << 8,
+	REPORT_OUT_SPEEDSCOPE = 1u << 9,
 };
 
 /* The level --by adds at the root of fold, SVG and HTML output, and groups top by. */

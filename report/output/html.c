@@ -91,32 +91,12 @@ struct html_ctx {
 	size_t nr_sources;
 };
 
-/*
- * s as a JSON string. '<', '>' and '&' go as \u escapes, so no name can
- * close the <script> element that holds the data or open a comment in it.
- */
-static void put_json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 /* "key":"value", (or null) */
 static void put_field_str(FILE *out, const char *key, const char *val)
 {
 	fprintf(out, "\"%s\":", key);
 	if (val)
-		put_json_str(out, val);
+		view__put_json_str(out, val);
 	else
 		fputs("null", out);
 	fputc(',', out);
@@ -520,7 +500,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	for (i = 0; i < h->names.nr; i++) {
 		if (i)
 			fputc(',', out);
-		put_json_str(out, strtab__str(&h->names, (uint32_t)i));
+		view__put_json_str(out, strtab__str(&h->names, (uint32_t)i));
 	}
 	/* nodes 1.. in depth-first order: the step back to the parent, the name */
 	fprintf(out, "],\n\"nr_nodes\":%zu,\"tree\":\"", h->nr_nodes);

@@ -31,6 +31,14 @@
  *                     the hatch's grey, and what the page says it holds
  *   cellhover T       move over that cell; print "cellhover" and the readout's lines
  *   idle              press the switch that shows or hides the idle task
+ *   viewport W H      resize the window (the page is loaded at 1300 x 1000)
+ *   key KEY           press KEY (a puppeteer key name: Slash, Escape, ArrowUp, Equal, Minus...)
+ *   type TEXT         type TEXT where the focus is
+ *   state             print "state" and the view as JSON (zoom, cursor, search, folds, hash, title)
+ *   inview            print "inview N": labelled frames of the flame graph inside the window
+ *   reload, back      reload the page (it restores its view from the URL) / go Back
+ *   wheel F DY        turn the wheel by DY over the flame graph's root, at F (0..1) of its width
+ *   pan DX            drag the flame graph's root row DX pixels sideways
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -188,6 +196,44 @@ async function main() {
 				console.log('cell\t' + t + '\t' + c);
 			} else if (cmd === 'idle') {
 				await page.click('#idle');
+			} else if (cmd === 'viewport') {
+				await page.setViewport({ width: Number(cmds[++i]), height: Number(cmds[++i]) });
+			} else if (cmd === 'key') {
+				await page.keyboard.press(cmds[++i]);
+			} else if (cmd === 'type') {
+				await page.keyboard.type(cmds[++i]);
+			} else if (cmd === 'state') {
+				console.log('state\t' + JSON.stringify(await page.evaluate(() => window.eprofUI.state())));
+			} else if (cmd === 'inview') {
+				const n = await page.evaluate(() => window.eprofUI.frames().filter((f) => f.w > 20 &&
+					f.y >= 0 && f.y + f.h <= window.innerHeight && f.x >= 0 && f.x + f.w / 2 <= window.innerWidth).length);
+				console.log('inview\t' + n);
+			} else if (cmd === 'wheel' || cmd === 'pan') {
+				const r = await page.evaluate(() => {
+					const f = window.eprofUI.frames().filter((f) => f.name === 'all')[0];
+					const cv = document.getElementById('flame').getBoundingClientRect();
+					return { x: cv.left, w: cv.width, y: f.y + f.h / 2 };
+				});
+				await page.evaluate((y) => window.scrollBy(0, y - window.innerHeight / 2), r.y);
+				const y = await page.evaluate(() => {
+					const f = window.eprofUI.frames().filter((f) => f.name === 'all')[0];
+					return f.y + f.h / 2;
+				});
+				if (cmd === 'wheel') {
+					await page.mouse.move(r.x + Number(cmds[++i]) * r.w, y);
+					await page.mouse.wheel({ deltaY: Number(cmds[++i]) });
+					await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 20))));
+				} else {
+					const dx = Number(cmds[++i]), x = r.x + r.w / 2;
+					await page.mouse.move(x, y);
+					await page.mouse.down();
+					await page.mouse.move(x + dx, y, { steps: 5 });
+					await page.mouse.up();
+				}
+			} else if (cmd === 'reload' || cmd === 'back') {
+				if (cmd === 'reload') await page.reload({ waitUntil: 'load' });
+				else await page.goBack({ waitUntil: 'load' });
+				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

@@ -189,6 +189,12 @@
 	var body = document.body;
 	var hdr = el('header', { id: 'hdr' }, body);
 	el('h1', null, hdr, D.title || 'eprof report');
+	/* the window's title names what was recorded */
+	(function () {
+		var c = D.sources.length === 1 ? D.sources[0].command : null;
+		if (c) document.title = 'eprof: ' + (c === '-a' ? 'whole system' : c.replace(/^-- /, '')) +
+			(D.sources[0].host ? ' on ' + D.sources[0].host : '');
+	}());
 	/* what was recorded: the target as `eprof record` was given it (-- CMD, -a, -p PIDS) */
 	function target(t) {
 		if (!t) return null;
@@ -247,16 +253,21 @@
 	    (q.offcpu && (q.offcpu.lost || q.offcpu.lost_stacks)))
 		qual.className += ' warn';
 
-	var heatTitle = el('h2', null, body, 'Heat map: seconds across, 20 ms steps down');
-	el('div', { 'class': 'hint' }, body, 'Drag to select a time range; shift-drag for a ' +
+	/* the heat map and the strips fold away (their summary stays), so the flame graph can be in view */
+	var heatBox = el('details', { id: 'heatbox', open: '' }, body);
+	var heatSummary = el('summary', null, heatBox);
+	var heatTitle = el('h2', null, heatSummary, 'Heat map: seconds across, 20 ms steps down');
+	el('div', { 'class': 'hint' }, heatBox, 'Drag to select a time range; shift-drag for a ' +
 		'second range to compare with the first; double-click to select everything.');
-	var heatWrap = el('div', { 'class': 'scroll' }, body);
-	var heat = el('canvas', { id: 'heat' }, heatWrap);
-	el('h2', null, body, 'CPUs' + (nodeIds.length > 1 ? ' and NUMA nodes' : ''));
-	el('div', { 'class': 'hint' }, body, 'Click a strip for its CPU over the whole ' +
+	var heatWrap = el('div', { 'class': 'scroll' }, heatBox);
+	var heat = el('canvas', { id: 'heat', role: 'img', 'aria-label': 'heat map of the recording: ' +
+		'seconds across, 20 ms steps down; the readout and the tables below say what it shows' }, heatWrap);
+	var cpuBox = el('details', { id: 'cpubox', open: '' }, body);
+	el('h2', null, el('summary', null, cpuBox), 'CPUs' + (nodeIds.length > 1 ? ' and NUMA nodes' : ''));
+	el('div', { 'class': 'hint' }, cpuBox, 'Click a strip for its CPU over the whole ' +
 		'recording, drag along it for a time range on that CPU (shift: second selection).');
-	var cpuWrap = el('div', { 'class': 'scroll' }, body);
-	var cpuCv = el('canvas', { id: 'cpus' }, cpuWrap);
+	var cpuWrap = el('div', { 'class': 'scroll' }, cpuBox);
+	var cpuCv = el('canvas', { id: 'cpus', role: 'img', 'aria-label': 'CPU strips: each CPU over time' }, cpuWrap);
 
 	var bar = el('div', { id: 'bar' }, body);
 	/* the switch between on-CPU, off-CPU and wall time: only when the recording has off-CPU data */
@@ -288,7 +299,7 @@
 	/* --- state ------------------------------------------------------------------ */
 	var ALL = { t0: 0, t1: Infinity, cpus: null, what: 'everything' };
 	var sel = { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
-	var icicle = false, zoom = 0, searchRe = null;
+	var icicle = false, zoom = 0, searchRe = null, vx0 = 0, vx1 = 1, spanZoom = 0;
 	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0, lastSearch: 0, lastHover: 0 };
 
 	/* the rows of each CPU, in time order: a CPU selection reads only its own */
@@ -415,7 +426,7 @@
 	}
 	/* the legend under the heat map's title: what a shade means */
 	var legend = el('div', { id: 'legend', 'class': 'hint' }, null);
-	heatTitle.parentNode.insertBefore(legend, heatTitle.nextSibling);
+	heatBox.insertBefore(legend, heatSummary.nextSibling);
 	function drawLegend(max) {
 		legend.textContent = '';
 		var cv = el('canvas', { width: 130, height: 10, 'aria-hidden': 'true' }, null), g = cv.getContext('2d');
@@ -757,7 +768,7 @@
 		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
 		drawFlame();
 	});
-	unzoomBtn.addEventListener('click', function () { zoom = 0; drawFlame(); drawTables(); });
+	unzoomBtn.addEventListener('click', function () { zoom = 0; vx0 = 0; vx1 = 1; drawFlame(); drawTables(); });
 	search.addEventListener('input', function () {
 		var v = search.value, t = performance.now();
 		searchRe = null;
@@ -844,7 +855,13 @@
 	 * fillRect each.
 	 */
 	function drawFlame() {
-		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, n, k;
+		/* within the zoomed frame, the part [vx0, vx1) of its width fills the canvas (wheel, drag) */
+		if (zoom !== spanZoom) {	/* a new zoomed frame starts whole */
+			spanZoom = zoom;
+			vx0 = 0;
+			vx1 = 1;
+		}
+		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] / (vx1 - vx0) : 0, minW = 0.3, rows = 0, n, k;
 		if (searchRe) {
 			hitName = new Uint8Array(nNames);
 			for (n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
@@ -869,10 +886,10 @@
 			if (depth[n] + 1 > rows) rows = depth[n] + 1;
 			for (var c = firstKid[n]; c >= 0; c = nextSib[c]) {
 				var w = v[c] * scale;
-				if (w >= minW) walk(c, x);
+				if (w >= minW && x + w > 0 && x < W) walk(c, x);
 				x += w;
 			}
-		}(z, 0));
+		}(z, -vx0 * v[z] * scale));
 		drawn.nr = nr;
 		drawn.rows = rows;
 		flame.width = W;
@@ -882,12 +899,13 @@
 		/* the background stays transparent: app.css paints the canvas white */
 		for (k = 0; k < nr; k++) {
 			n = drawn.n[k];
-			var c = fillOf(n), x0 = Math.round(drawn.x[k]), x1 = Math.round(drawn.x[k] + drawn.w[k]);
+			var c = fillOf(n), x0 = Math.max(0, Math.round(drawn.x[k])), x1 = Math.round(drawn.x[k] + drawn.w[k]);
 			var word = little ? (0xff000000 | (c & 255) << 16 | (c & 0xff00) | (c >> 16 & 255)) >>> 0 :
 				((c << 8) | 0xff) >>> 0;
 			if (x1 - x0 >= 3) x1--;	/* a gap between frames wide enough to afford one */
 			if (x1 <= x0) x1 = x0 + 1;
 			if (x1 > W) x1 = W;
+			if (x0 >= W) continue;
 			/* most frames are a pixel or two wide: plain stores beat a call per row */
 			for (var y = frameY(n), ye = y + FH - 1; y < ye; y++) {
 				if (x1 - x0 > 8) {
@@ -902,13 +920,20 @@
 		g.textBaseline = 'middle';
 		g.fillStyle = '#000';
 		for (k = 0; k < nr; k++) {
-			var w = drawn.w[k];
-			if (w <= 20) continue;
+			/* the part of the frame inside the canvas */
+			var lx = Math.max(0, drawn.x[k]), w = Math.min(W, drawn.x[k] + drawn.w[k]) - lx;
 			n = drawn.n[k];
+			if (n === cursor) {
+				g.strokeStyle = '#000';
+				g.lineWidth = 2;
+				g.strokeRect(lx + 1, frameY(n) + 1, Math.max(2, w - 2), FH - 3);
+			}
+			if (w <= 20) continue;
 			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
 			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
-			if (label) g.fillText(label, drawn.x[k] + 3, frameY(n) + FH / 2);
+			if (label) g.fillText(label, lx + 3, frameY(n) + FH / 2);
 		}
+		writeHash();
 		if (hitName) {
 			var mt = matchedSamples(z), share0 = v[z] ? mt / v[z] : 0;
 			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtVal(mt) + ' of ' + fmtVal(v[z]) + ')';
@@ -966,13 +991,221 @@
 		tip.style.top = y + 'px';
 	}
 	flame.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+	/*
+	 * Wheel zoom and drag pan: a part [vx0, vx1) of the zoomed frame's
+	 * width fills the canvas; the wheel narrows or widens it about the
+	 * mouse, a drag slides it. A click without a drag zooms to a frame.
+	 */
+	var flameDrag = null, wheelQueued = false;
+	function setSpan(a, b) {
+		var w = Math.min(1, Math.max(1e-9, b - a));
+		a = Math.min(1 - w, Math.max(0, a));
+		vx0 = a;
+		vx1 = w >= 1 ? 1 : a + w;
+	}
+	flame.addEventListener('wheel', function (ev) {
+		if (ev.ctrlKey || !cur || !cur.v[zoom]) return;
+		ev.preventDefault();
+		var r = flame.getBoundingClientRect(), f = Math.max(0, Math.min(1, (ev.clientX - r.left) / flameW));
+		var at = vx0 + f * (vx1 - vx0), w = (vx1 - vx0) * Math.exp((ev.deltaY || ev.deltaX) * 0.0015);
+		w = Math.max(w, 1e-6);
+		setSpan(at - f * w, at - f * w + w);
+		if (wheelQueued) return;
+		wheelQueued = true;
+		requestAnimationFrame(function () { wheelQueued = false; drawFlame(); });
+	}, { passive: false });
+	flame.addEventListener('mousedown', function (ev) {
+		flameDrag = { x: ev.clientX, a: vx0, b: vx1, moved: false };
+	});
+	window.addEventListener('mousemove', function (ev) {
+		if (!flameDrag) return;
+		var dx = ev.clientX - flameDrag.x;
+		if (Math.abs(dx) < 4 && !flameDrag.moved) return;
+		flameDrag.moved = true;
+		var span = flameDrag.b - flameDrag.a;
+		setSpan(flameDrag.a - dx / flameW * span, flameDrag.b - dx / flameW * span);
+		drawFlame();
+	});
+	window.addEventListener('mouseup', function () {
+		if (flameDrag && flameDrag.moved) flameDrag.ignoreClick = true; else flameDrag = null;
+	});
 	flame.addEventListener('click', function (ev) {
+		var dragged = flameDrag && flameDrag.ignoreClick;
+		flameDrag = null;
+		if (dragged) return;
 		var n = frameAt(ev);
 		if (n < 0) return;
 		zoom = n;
+		vx0 = 0;
+		vx1 = 1;
+		cursor = -1;
 		drawFlame();
 		drawTables();
 	});
+
+	/* --- keyboard ------------------------------------------------------------- */
+	/*
+	 * '/' searches, Esc resets (the search, then the zoom), the arrows move
+	 * a cursor between frames (towards the leaves, the root, the siblings),
+	 * Enter or '+' zooms to it (or to the widest child), '-' zooms out.
+	 */
+	var cursor = -1;	/* the frame the arrows are on; -1: none */
+	flame.setAttribute('tabindex', '0');
+	flame.setAttribute('role', 'img');
+	flame.setAttribute('aria-label', 'flame graph of the selection: the tables below hold what it shows; ' +
+		'arrows move between frames, Enter zooms, Escape resets');
+	function widestKid(n) {
+		var best = -1;
+		for (var c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c] && (best < 0 || cur.v[c] > cur.v[best])) best = c;
+		return best;
+	}
+	function sibling(n, dir) {
+		var p = par[n], prev = -1, c;
+		if (p < 0) return -1;
+		for (c = firstKid[p]; c >= 0; c = nextSib[c]) {
+			if (!cur.v[c]) continue;
+			if (c === n) { if (dir < 0) return prev; }
+			else if (prev === n && dir > 0) return c;
+			prev = c;
+		}
+		return -1;
+	}
+	function moveCursor(to) {
+		if (to < 0) return;
+		cursor = to;
+		details.textContent = hoverText(to).replace(/\n/g, '; ');
+		drawFlame();
+	}
+	document.addEventListener('keydown', function (ev) {
+		var inSearch = document.activeElement === search;
+		if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+		if (ev.key === 'Escape') {
+			if (search.value) {
+				search.value = '';
+				search.dispatchEvent(new Event('input'));
+			} else {
+				zoom = 0;
+				vx0 = 0;
+				vx1 = 1;
+				cursor = -1;
+				drawFlame();
+				drawTables();
+			}
+			if (inSearch) search.blur();
+			ev.preventDefault();
+			return;
+		}
+		if (inSearch || (document.activeElement && document.activeElement.tagName === 'INPUT')) return;
+		var c = cursor >= 0 ? cursor : zoom, deeper = icicle ? 'ArrowDown' : 'ArrowUp';
+		if (ev.key === '/') {
+			search.focus();
+			search.select();
+		} else if (ev.key === deeper) {
+			moveCursor(cursor < 0 ? zoom : widestKid(c));
+		} else if (ev.key === (icicle ? 'ArrowUp' : 'ArrowDown')) {
+			moveCursor(cursor < 0 ? zoom : par[c]);
+		} else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+			moveCursor(cursor < 0 ? zoom : sibling(c, ev.key === 'ArrowLeft' ? -1 : 1));
+		} else if (ev.key === 'Enter' || ev.key === '+' || ev.key === '=') {
+			var to = cursor >= 0 && cursor !== zoom ? cursor : widestKid(zoom);
+			if (to < 0) return;
+			zoom = to;
+			cursor = -1;
+			drawFlame();
+			drawTables();
+		} else if (ev.key === '-' || ev.key === '_') {
+			if (zoom <= 0) return;
+			cursor = zoom;
+			zoom = par[zoom];
+			drawFlame();
+			drawTables();
+		} else {
+			return;
+		}
+		ev.preventDefault();
+	});
+
+	/* --- the view in the URL: Back, Reload and a shared link restore it --------------- */
+	/*
+	 * #z=NODE&q=SEARCH&m=icicle&v=VIEW&idle=1&a=T0,T1,CPUS&b=...: node
+	 * numbers are those of this page's tree, the same at every load of it.
+	 */
+	var restoring = false, lastHash = null;
+	function selStr(se) {
+		return se.t0 + ',' + (se.t1 === Infinity ? 'inf' : se.t1) + (se.cpus ? ',' + se.cpus.join('.') : '');
+	}
+	function selOf(str) {
+		var p = str.split(','), t0 = Number(p[0]), t1 = p[1] === 'inf' ? Infinity : Number(p[1]);
+		if (!(t0 >= 0) || !(t1 > t0)) return null;
+		var cpus = p[2] ? p[2].split('.').map(Number).filter(function (c) { return c >= 0 && c < nCpu; }) : null;
+		var what = '';
+		if (cpus) strips.forEach(function (st) { if (sameCpus(st.cpus, cpus)) what = st.label; });
+		return { t0: t0, t1: t1, cpus: cpus && cpus.length ? cpus : null, what: what };
+	}
+	function hashNow() {
+		var p = [];
+		if (zoom) p.push('z=' + zoom);
+		if (vx0 > 0 || vx1 < 1) p.push('x=' + vx0.toPrecision(6) + ',' + vx1.toPrecision(6));
+		if (search.value) p.push('q=' + encodeURIComponent(search.value));
+		if (icicle) p.push('m=icicle');
+		if (VIEWS.length > 1) p.push('v=' + view.id);
+		if (showIdle) p.push('idle=1');
+		if (sel.a !== ALL) p.push('a=' + selStr(sel.a));
+		if (sel.b) p.push('b=' + selStr(sel.b));
+		return p.length ? '#' + p.join('&') : '';
+	}
+	function writeHash() {
+		if (restoring || !cur) return;
+		var h = hashNow();
+		if (h === lastHash) return;
+		/* typing a search, a wheel or a drag replace the entry; every other change is a step Back can undo */
+		var strip = function (x) { return x.replace(/(^#|&)[qx]=[^&]*/g, ''); };
+		var onlySearch = lastHash !== null && strip(h) === strip(lastHash);
+		if (lastHash === null || onlySearch)
+			history.replaceState(null, '', h || location.pathname + location.search);
+		else
+			history.pushState(null, '', h || location.pathname + location.search);
+		lastHash = h;
+	}
+	function readHash() {
+		var st = {};
+		location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+			var k = kv.indexOf('=');
+			if (k > 0) st[kv.slice(0, k)] = decodeURIComponent(kv.slice(k + 1));
+		});
+		restoring = true;
+		var vw = VIEWS.filter(function (x) { return x.id === st.v; })[0];
+		if (vw) { view = vw; weighRows(); }
+		showIdle = hasIdle && st.idle === '1';
+		if (idleBtn) {
+			idleBtn.textContent = showIdle ? 'Hide idle' : 'Show idle';
+			idleBtn.setAttribute('aria-pressed', String(showIdle));
+		}
+		icicle = st.m === 'icicle';
+		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
+		sel.a = st.a && selOf(st.a) || ALL;
+		sel.b = st.b ? selOf(st.b) : null;
+		search.value = st.q || '';
+		searchRe = null;
+		if (search.value) {
+			try { searchRe = new RegExp(search.value); } catch (e) {
+				searchRe = new RegExp(search.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+			}
+		}
+		var z = Number(st.z);
+		zoom = z > 0 && z < nNodes ? z : 0;
+		spanZoom = zoom;
+		var x = (st.x || '').split(',').map(Number);
+		vx0 = 0;
+		vx1 = 1;
+		if (x.length === 2 && x[0] >= 0 && x[1] > x[0] && x[1] <= 1) setSpan(x[0], x[1]);
+		cursor = -1;
+		viewBtns.forEach(function (btn) { btn.className = btn.getAttribute('data-view') === view.id ? 'on' : ''; });
+		redraw();
+		restoring = false;
+		lastHash = hashNow();
+	}
+	window.addEventListener('popstate', readHash);
 
 	/* --- top tables ------------------------------------------------------------- */
 	/*
@@ -1151,9 +1384,25 @@
 			var c = Math.floor((ns - origin) / CELL_NS);
 			return cellInfo(Math.floor(c / ROWS / SPC) * ROWS + c % ROWS);
 		},
+		/* the view: zoomed frame and its part in view, cursor, search, mode, what count, the folds */
+		state: function () {
+			return { zoom: zoom ? names[nm[zoom]] : 'all', span: [vx0, vx1], cursor: cursor < 0 ? '' : cursor ? names[nm[cursor]] : 'all',
+				 search: search.value, icicle: icicle, view: view.id, idle: showIdle,
+				 sel: describe(sel.a), heatOpen: heatBox.open, cpusOpen: cpuBox.open, hash: location.hash,
+				 title: document.title, focus: document.activeElement ? document.activeElement.id : '' };
+		},
 		endNs: origin + dur
 	};
-	if (viewBtns.length) setView(view); else redraw();
+	if (location.hash.length > 1) readHash(); else if (viewBtns.length) setView(view); else redraw();
+	writeHash();
+	/*
+	 * The flame graph in view at load: the strips, then the heat map, fold
+	 * away while its top would leave fewer than some 12 rows of frames in
+	 * the window (their summaries open them again).
+	 */
+	[cpuBox, heatBox].forEach(function (box) {
+		if (flameWrap.getBoundingClientRect().top > window.innerHeight - 200) box.open = false;
+	});
 	timing.firstView = performance.now();
 	timing.parse = t0Load;
 }());
