@@ -29,7 +29,8 @@
 #include "util/vec.h"
 
 #define RETRY_NS	20000000ull		/* between two tries of the held samples */
-#define END_WAIT_NS	5000000000ull		/* at the end: tables being built, at most */
+#define END_WAIT_NS	1000000000ull		/* at the end: tables being built, at most
+						   (the end of a -d recording keeps its time) */
 #define HELD_MAX_BYTES	(64ull << 20)		/* copies held at once; beyond: not held */
 
 struct held {
@@ -241,7 +242,7 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 	if (final) {
 		/* the tables asked for and being built: a bounded wait */
 		try_all(r, true);
-		err = unwinder__work(r->u, END_WAIT_NS / 10, &more);
+		err = unwinder__work(r->u, END_WAIT_NS / 20, &more);
 		err = err ?: unwinder__drain(r->u, END_WAIT_NS);
 		if (err)
 			return err;
