@@ -150,6 +150,11 @@ struct ev_hdr {
 #define EV_SAMPLE_F_RAW		1
 #define EV_RAW_STACK_MAX	65536	/* a power of two */
 #define EV_RAW_VMAS		16	/* = UNW_VMA_CACHE */
+/*
+ * The copy starts this far below sp: the red zone, where an epilogue's CFI
+ * may still place a register it has popped (the walker reads it there).
+ */
+#define EV_RAW_BELOW_SP		128
 
 /* A mapping of the sampled process, as the walker keys it (struct unw_key). */
 struct ev_raw_vma {
@@ -167,7 +172,8 @@ struct ev_raw {
 	__u8 nr_vmas;		/* valid entries of vmas[] */
 	__u8 walk_stop;		/* enum unw_stop: how the walker's own walk ended */
 	__u8 pad[2];
-	__u32 stack_len;	/* bytes of stack after this struct, copied from sp */
+	__u32 stack_len;	/* bytes of stack after this struct, copied from
+				   sp - EV_RAW_BELOW_SP */
 	__u32 pad2;
 	__u64 pc, sp, bp, bx;	/* the registers of that frame */
 	struct ev_raw_vma vmas[EV_RAW_VMAS];

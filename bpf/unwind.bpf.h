@@ -892,7 +892,7 @@ __noinline int unw_raw_attach(__u32 off)
 		stat_inc(EV_STAT_RAW_OVER);
 		return 0;
 	}
-	got = unw_raw_copy(r->stack, st->raw_sp);
+	got = unw_raw_copy(r->stack, st->raw_sp - EV_RAW_BELOW_SP);
 	if (!got)
 		return 0;
 	__sync_fetch_and_add(&b->bytes, got);

@@ -29,7 +29,8 @@
 #include "util/vec.h"
 
 #define RETRY_NS	20000000ull		/* between two tries of the held samples */
-#define END_WAIT_NS	5000000000ull		/* at the end: tables being built, at most */
+#define END_WAIT_NS	1000000000ull		/* at the end: tables being built, at most
+						   (the end of a -d recording keeps its time) */
 #define HELD_MAX_BYTES	(64ull << 20)		/* copies held at once; beyond: not held */
 
 struct held {
@@ -117,7 +118,7 @@ static void try_one(struct rawstack *r, struct held *h)
 	c.nr_vmas = i;
 	w.vmas = vmas;
 	w.nr_vmas = i;
-	w.mem_base = raw->sp;
+	w.mem_base = raw->sp - EV_RAW_BELOW_SP;
 	w.mem = raw->stack;
 	w.mem_len = raw->stack_len;
 	w.row = try_row;
@@ -132,11 +133,19 @@ static void try_one(struct rawstack *r, struct held *h)
 	n = uwalk__run(&w, frames, raw->frame, EV_MAX_FRAMES);
 	if (c.pending)
 		return;
-	if (w.stop != UNW_STOP_END && w.stop != UNW_STOP_ZERO)
+	if (w.stop != UNW_STOP_END && w.stop != UNW_STOP_ZERO) {
+		struct unw_row dr = { 0 };
+		uint64_t lpc = w.exact ? w.pc : w.pc - 1;
+
+		if (w.cur)
+			unwinder__row(r->u, &w.cur->key, lpc - w.cur->start + (w.cur->pgoff << 12), &dr);
 		pr_debug("raw stack of %u: stop %u after %u frames (%u from the copy), sp %#llx, "
-			 "%u bytes copied, now at sp %#llx pc %#llx bp %#llx", h->e->tgid, w.stop, n,
-			 n - raw->frame, (unsigned long long)raw->sp, raw->stack_len,
-			 (unsigned long long)w.sp, (unsigned long long)w.pc, (unsigned long long)w.bp);
+			 "%u bytes copied, now at sp %#llx pc %#llx bp %#llx, row %u%+d (vma %#llx)",
+			 h->e->tgid, w.stop, n, n - raw->frame, (unsigned long long)raw->sp,
+			 raw->stack_len, (unsigned long long)w.sp, (unsigned long long)w.pc,
+			 (unsigned long long)w.bp, dr.cfa_type, dr.cfa_off,
+			 (unsigned long long)(w.cur ? w.cur->start : 0));
+	}
 	h->walk_stop = raw->walk_stop;
 	h->stop = w.stop;
 	h->fb = w.fb;
@@ -233,7 +242,7 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 	if (final) {
 		/* the tables asked for and being built: a bounded wait */
 		try_all(r, true);
-		err = unwinder__work(r->u, END_WAIT_NS / 10, &more);
+		err = unwinder__work(r->u, END_WAIT_NS / 20, &more);
 		err = err ?: unwinder__drain(r->u, END_WAIT_NS);
 		if (err)
 			return err;
