@@ -436,7 +436,7 @@ static int open_binary(struct binary *b, const struct mapping_table *t,
 		if (fd < 0)
 			continue;
 		/* only the very file the mapping was resolved to */
-		if (file && (file->dev || file->ino) && !mapped_file__is(file, fd)) {
+		if (file && !mapped_file__is(file, fd)) {
 			close(fd);
 			continue;
 		}

@@ -512,18 +512,49 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return log_libbpf_print((int)level, fmt, ap);
 }
 
+/*
+ * First thing: a SIGINT sent a few milliseconds after start is never lost,
+ * not even when the parent left it ignored (a background job of a script)
+ * or blocked; an exec'd command gets SIG_DFL back for handled signals.
+ * SIGHUP left ignored (nohup) stays so.
+ */
 static int install_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
+	sigset_t set;
 
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;		/* no SA_RESTART: epoll_wait returns EINTR */
 	sigemptyset(&sa.sa_mask);
 	/* SIGHUP too: a closed terminal ends the recording cleanly, not the process */
 	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGHUP, &sa, NULL))
+	    sigaction(SIGHUP, NULL, &old) || sigprocmask(SIG_UNBLOCK, &set, NULL))
+		return pr_errno(-errno, "cannot install signal handlers");
+	/* under nohup, a closed terminal goes on recording */
+	if (old.sa_handler != SIG_IGN && sigaction(SIGHUP, &sa, NULL))
 		return pr_errno(-errno, "cannot install signal handlers");
 	return 0;
+}
+
+/*
+ * The soft limit on open files up to the hard one: the recorder holds a
+ * descriptor per CPU and event and a few per table being built, never one
+ * per user mapping, but a 1,024 soft limit is small on a big machine.
+ */
+static void raise_nofile(struct target *t)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		t->child_nofile = rl.rlim_cur;	/* what -- CMD runs with */
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			pr_debug("cannot raise the open-file limit: %s", strerror(errno));
+	}
 }
 
 /* "cpu:node,..." for the online CPUs, node 0 where sysfs says nothing. */
@@ -1366,6 +1397,9 @@ int cmd_record(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	memset(&rot, 0, sizeof(rot));
 	target__init(&t);
+	if (install_signals())
+		goto out;
+	raise_nofile(&t);
 
 	if (cpus__online(&online, &nr_online))
 		goto out;
@@ -1393,8 +1427,6 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	status = EXIT_FAIL;
 	libbpf_set_print(libbpf_print);
-	if (install_signals())
-		goto out;
 	if (opts.mode == TARGET_PIDS && target__watch_pids(&t, opts.pids, opts.nr_pids))
 		goto out;
 

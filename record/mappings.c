@@ -187,12 +187,21 @@ int mapping__resolve(struct mapping_table *t, struct mapping *k)
 	memset(&key, 0, sizeof(key));
 	key.id_len = k->build_id_len;
 	memcpy(key.real_id, k->build_id, k->build_id_len);
+	/*
+	 * A file that cannot be opened any more (its process ended, its path
+	 * is gone) is recorded under its build-id, as before identities: there
+	 * is nothing to tell it from another file with that build-id, and no
+	 * symbols of its own are stored for it either.
+	 */
 	fd = mapped_file__open(k->tgid, k->start, k->end, k->path);
-	if (fd >= 0) {
-		if (!fstat(fd, &st))
-			ident_of(&st, &key);
-		close(fd);
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0)
+			close(fd);
+		k->file = MAPPING_FILE_UNKNOWN;
+		return 0;
 	}
+	close(fd);
+	ident_of(&st, &key);
 	hash = file_hash(&key);
 	slot = hashmap__find(&t->file_index, hash, file_eq, &key, t);
 	if (slot) {
@@ -211,8 +220,8 @@ int mapping__resolve(struct mapping_table *t, struct mapping *k)
 	*f = key;
 	k->file = (uint32_t)t->nr_files;
 	if (memcmp(f->rec_id, f->real_id, f->id_len))
-		pr_debug("'%s' carries the build-id of another file: recorded under its own",
-			 k->path);
+		pr_debug("'%s' (inode %llu) carries the build-id of another file: recorded under "
+			 "its own", k->path, (unsigned long long)f->ino);
 	return 0;
 }
 

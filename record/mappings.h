@@ -23,7 +23,8 @@ struct mapping {
 	uint64_t end;
 	uint64_t pgoff;
 	uint32_t tgid;
-	uint32_t file;		/* index + 1 into the table's files; 0: not resolved */
+	uint32_t file;		/* index + 1 into the table's files; 0: not resolved,
+				 * MAPPING_FILE_UNKNOWN: its file could not be opened */
 	uint8_t build_id[REC_BUILD_ID_MAX];	/* as the kernel or the file gave it */
 	uint8_t build_id_len;
 	bool written;		/* in the recording: a sample fell in it */
@@ -39,8 +40,10 @@ struct mapping {
  * carries the build-id of root's program gets rows of its own, so report/
  * never names root's frames with the user's symbols.
  */
+#define MAPPING_FILE_UNKNOWN	UINT32_MAX
+
 struct mapped_file {
-	uint64_t dev, ino, ctime_ns, size;	/* all 0: it could not be opened */
+	uint64_t dev, ino, ctime_ns, size;
 	uint8_t real_id[REC_BUILD_ID_MAX];
 	uint8_t rec_id[REC_BUILD_ID_MAX];
 	uint8_t id_len;

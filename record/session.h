@@ -127,6 +127,18 @@ struct session {
 	size_t nr_ended, alloc_ended;
 	uint64_t nr_commits;
 	uint64_t nr_maps_dropped, nr_comms_dropped;
+	/*
+	 * The unsorted tail of maps (v[nr_sorted, nr)) by process, so that a
+	 * fork copies its parent's mappings without a scan of every mapping
+	 * added since the last sort (inherit_mappings): tgid -> position + 1
+	 * of its latest tail mapping, and per position the one before it of
+	 * the same process. Valid for tail_from == nr_sorted and the layout
+	 * maps_layout counts (bumped wherever mappings are dropped or moved).
+	 */
+	struct u64map tail_heads;
+	uint32_t *tail_prev;
+	size_t tail_alloc, tail_from, tail_upto;
+	uint64_t tail_layout, maps_layout;
 
 	int nr_possible_cpus;
 	uint64_t *lost_sideband;	/* per possible CPU, since the last loss rows */

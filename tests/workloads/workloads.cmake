@@ -3,6 +3,7 @@
 eprof_workload(known_split)
 eprof_workload(forker)
 eprof_workload(short_lived)
+eprof_workload(mmap_storm)
 eprof_workload(bench_load LIBS pthread)
 
 # dlopener loads libhotlib.so (built next to it) in the middle of its run.
