@@ -37,6 +37,11 @@
  *   state             print "state" and the view as JSON (zoom, cursor, search, folds, hash, title)
  *   inview            print "inview N": labelled frames of the flame graph inside the window
  *   reload, back      reload the page (it restores its view from the URL) / go Back
+ *   sandwich NAME     click NAME's row in the top-by-total table; print "caller NAME SHARE"
+ *                     and "callee NAME SHARE" rows of its sandwich, and "sandwich" its title
+ *   sort TABLE K      click the head of column K (from 0) of the table with that id; print
+ *                     "sorted TABLE" and the functions in the order then shown
+ *   allrows           press the button that shows every function (or the top ones again)
  *   wheel F DY        turn the wheel by DY over the flame graph's root, at F (0..1) of its width
  *   pan DX            drag the flame graph's root row DX pixels sideways
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
@@ -208,6 +213,29 @@ async function main() {
 				const n = await page.evaluate(() => window.eprofUI.frames().filter((f) => f.w > 20 &&
 					f.y >= 0 && f.y + f.h <= window.innerHeight && f.x >= 0 && f.x + f.w / 2 <= window.innerWidth).length);
 				console.log('inview\t' + n);
+			} else if (cmd === 'sandwich') {
+				const name = cmds[++i];
+				const row = await page.evaluateHandle((n) => [...document.querySelectorAll('#top-total tr')]
+					.filter((tr) => tr.dataset.fn === n)[0], name);
+				if (!row.asElement()) throw new Error('no row ' + name + ' in top-total');
+				await row.asElement().click();
+				const out = await page.evaluate(() => {
+					const o = ['sandwich\t' + document.querySelector('#sandwich h2').textContent];
+					['callers', 'callees'].forEach((id) => document.querySelectorAll('#' + id + ' tr').forEach((tr) => {
+						const td = tr.querySelectorAll('td');
+						if (td.length) o.push(id.slice(0, -1) + '\t' + tr.dataset.fn + '\t' + td[0].textContent);
+					}));
+					return o;
+				});
+				out.forEach((l) => console.log(l));
+			} else if (cmd === 'sort') {
+				const id = cmds[++i], k = Number(cmds[++i]);
+				await page.click('#' + id + ' th:nth-child(' + (k + 1) + ')');
+				const fns = await page.evaluate((id) => [...document.querySelectorAll('#' + id + ' tr')]
+					.filter((tr) => tr.dataset.fn).map((tr) => tr.dataset.fn), id);
+				console.log('sorted\t' + id + '\t' + fns.join('\t'));
+			} else if (cmd === 'allrows') {
+				await page.click('#allrows');
 			} else if (cmd === 'wheel' || cmd === 'pan') {
 				const r = await page.evaluate(() => {
 					const f = window.eprofUI.frames().filter((f) => f.name === 'all')[0];

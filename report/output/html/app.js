@@ -1224,18 +1224,48 @@
 			if (firstOcc[n] && depth[n] > labelDepth) total[nm[n]] += v[z];
 		return { self: self, total: total, n: v[z] };
 	}
-	function table(title, id, head, rows) {
-		var box = el('div', null, tables), t;
+	/*
+	 * A table: a click on a column's head sorts by it (again: the other
+	 * way), the function's full name is its cell's tooltip, and a click on
+	 * a row of the top tables opens the function's sandwich. r.vals: the
+	 * numbers to sort by, one per cell but the last.
+	 */
+	function table(title, id, head, rows, parent) {
+		var box = el('div', null, parent || tables), t;
 		el('h2', null, box, title);
 		t = el('table', { id: id }, box);
-		var tr = el('tr', null, t);
-		head.forEach(function (h, k) { el('th', k === head.length - 1 ? { 'class': 'fn' } : null, tr, h); });
-		rows.forEach(function (r) {
-			var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, t);
-			r.cells.forEach(function (c, k) { el('td', k === r.cells.length - 1 ? { 'class': 'fn' } : null, row, c); });
+		var tr = el('tr', null, t), body = el('tbody', null, t);
+		head.forEach(function (h, k) {
+			var th = el('th', k === head.length - 1 ? { 'class': 'fn', 'aria-sort': 'none' } :
+				{ 'aria-sort': 'none', title: 'sort by ' + h }, tr, h);
+			th.addEventListener('click', function () {
+				var down = th.getAttribute('aria-sort') !== 'descending', list = rows.slice();
+				list.sort(function (a, b) {
+					var x = k < head.length - 1 ? (a.vals ? a.vals[k] : 0) : a.fn, y = k < head.length - 1 ? (b.vals ? b.vals[k] : 0) : b.fn;
+					return (x < y ? -1 : x > y ? 1 : 0) * (down ? -1 : 1);
+				});
+				[].forEach.call(tr.children, function (h2) { h2.setAttribute('aria-sort', 'none'); });
+				th.setAttribute('aria-sort', down ? 'descending' : 'ascending');
+				fill(list);
+			});
 		});
+		function fill(list) {
+			body.textContent = '';
+			list.forEach(function (r) {
+				var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, body);
+				r.cells.forEach(function (c, k) {
+					el('td', k === r.cells.length - 1 ? { 'class': 'fn', title: c } : null, row, c);
+				});
+				if (r.id !== undefined) {
+					row.className += ' pick';
+					row.addEventListener('click', function () { openSandwich(r.id); });
+				}
+			});
+		}
+		fill(rows);
+		return box;
 	}
-	var TOP = 25;
+	var TOP = 25, allRows = false;
 	/*
 	 * The TOP ids with the largest key (ties: the smaller id first) among
 	 * those with a non-zero key: one pass that keeps the best so far in
@@ -1243,6 +1273,10 @@
 	 */
 	function ranked(key) {
 		var top = [], k, j;
+		if (allRows) {
+			for (k = 0; k < key.length; k++) if (key[k]) top.push(k);
+			return top.sort(function (a, b) { return key[b] - key[a] || a - b; });
+		}
 		for (k = 0; k < key.length; k++) {
 			var v = key[k];
 			if (!v || (top.length === TOP && v <= key[top[TOP - 1]])) continue;
@@ -1251,6 +1285,48 @@
 			if (top.length > TOP) top.pop();
 		}
 		return top;
+	}
+	/*
+	 * The sandwich of one function: its callers above (who called it, by
+	 * the share of its total they account for), its callees below (what
+	 * it called, the same way), over the current selection. A recursive
+	 * call counts at its outermost frame only, as "total" does.
+	 */
+	var sandwichFn = -1, sandwich = el('div', { id: 'sandwich' }, null);
+	tables.parentNode.insertBefore(sandwich, tables);
+	function openSandwich(k) {
+		sandwichFn = k;
+		drawSandwich();
+		sandwich.scrollIntoView({ block: 'nearest' });
+	}
+	function drawSandwich() {
+		sandwich.textContent = '';
+		if (sandwichFn < 0 || cur.diff) return;
+		var f = sandwichFn, callers = new Map(), callees = new Map(), total = 0, self = 0, n, c;
+		function add(m, key, x) { m.set(key, (m.get(key) || 0) + x); }
+		for (n = 1; n < nNodes; n++) {
+			if (nm[n] !== f || depth[n] <= labelDepth) continue;
+			self += cur.sv[n];
+			if (!firstOcc[n] || !cur.v[n]) continue;
+			total += cur.v[n];
+			var p = par[n];
+			add(callers, depth[p] <= labelDepth ? '[' + names[nm[p]] + ']' : names[nm[p]], cur.v[n]);
+			for (c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c]) add(callees, names[nm[c]], cur.v[c]);
+		}
+		var head = el('div', { 'class': 'sandhead' }, sandwich);
+		el('h2', null, head, 'Sandwich of ' + names[f] + ': ' + fmtAmount(total) + ' (' +
+			fmtPct(share(total, cur.total)) + ' of the selection), self ' + fmtVal(self));
+		var close = el('button', { id: 'sandwich-close' }, head, 'Close');
+		close.addEventListener('click', function () { sandwichFn = -1; drawSandwich(); });
+		var row = el('div', { 'class': 'sandrows' }, sandwich);
+		[['Callers of ' + names[f], 'callers', callers], ['Callees of ' + names[f], 'callees', callees]].forEach(function (t) {
+			var list = [];
+			t[2].forEach(function (x, name) {
+				list.push({ fn: name, vals: [x, x], cells: [fmtPct(share(x, total)), fmtVal(x), name] });
+			});
+			list.sort(function (a, b) { return b.vals[0] - a.vals[0] || (a.fn < b.fn ? -1 : 1); });
+			table(t[0], t[1], ['share', view.time ? 'time' : 'samples', 'function'], list, row);
+		});
 	}
 	function zoomNote() { return zoom ? ' (under ' + names[nm[zoom]] + ')' : ''; }
 	function drawTables() {
@@ -1262,10 +1338,17 @@
 				table('Top by ' + by + zoomNote() + (VIEWS.length > 1 ? ', ' + view.label : ''), 'top-' + by,
 					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'function'],
 					ranked(f[by]).map(function (k) {
-						return { fn: names[k], cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
+						return { fn: names[k], id: k, vals: [f[by][k], f[by][k], f[other][k]],
+							cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
 							fmtPct(share(f[other][k], f.n)), names[k]] };
 					}));
 			});
+			var nf = 0;
+			for (var k2 = 0; k2 < nNames; k2++) if (f.total[k2] || f.self[k2]) nf++;
+			var more = el('button', { id: 'allrows' }, el('div', null, tables),
+				allRows ? 'Show the top ' + TOP : 'Show all ' + nf + ' functions');
+			more.addEventListener('click', function () { allRows = !allRows; drawTables(); });
+			if (sandwichFn >= 0) drawSandwich();
 			return;
 		}
 		/* first selection = base (1), second = new (2), as --diff BASE NEW */
