@@ -471,10 +471,11 @@ static int scan_maps(struct sideband *sb, struct proc_reader *pr, uint32_t pid,
 	}
 	for (i = 0; i < maps.nr && !err; i++) {
 		const struct proc_map *m = &maps.v[i];
+		int fd = m->same ? maps.v[m->same - 1].fd : m->fd;
 
 		/* -2: opening it might wait for the lock again: no build-id */
 		err = add_mapping(sb, 0, pid, m->start, m->end, m->pgoff, m->path, NULL, 0,
-				  m->fd >= 0 ? m->fd : -2);
+				  fd >= 0 ? fd : -2);
 	}
 	proc_maps__release(&maps);
 	return err;

@@ -60,6 +60,7 @@ add_custom_command(
 add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
 # issue 9: small recordings as a hostile user could hand them to the reader.
 eprof_workload(gen_hostile LIBS eprof_format)
+eprof_workload(gen_busy LIBS eprof_format)
 
 # unwinding (issue 11): a frameless hot leaf under two callers (70/30), the
 # hot work in a signal handler, threads and a recursion deeper than 127,
