@@ -63,6 +63,7 @@
 #include "record/stacks.h"
 #include "util/hashmap.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/vec.h"
 
 #define MAX_CANDIDATES	8
@@ -259,12 +260,6 @@ static struct mapping *find_mapping(const struct capture_source *s, uint32_t tgi
 		}
 	}
 	return best ? best : any;
-}
-
-/* A mapped file, as report/ tells them from "//anon", "[heap]" and the like. */
-static bool is_file_path(const char *path)
-{
-	return path[0] == '/' && path[1] != '/';
 }
 
 /* What binary_for() looks for: the key of a mapping's binary. */

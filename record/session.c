@@ -29,6 +29,7 @@
 #include "record/unwind.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/vec.h"
 
 /*
@@ -795,11 +796,6 @@ void session__offcpu_config(struct session *s, int start_fd, int sums_fd,
 		.intern = intern_offcpu, .ctx = s,
 		.keep_for_switch = o && (o->switch_bytes || o->switch_ns), .name = name_offcpu,
 	};
-}
-
-static bool is_file_path(const char *path)
-{
-	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
 }
 
 /* Kept; it reaches the recording only when a sample falls in it (capture). */

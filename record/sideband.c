@@ -45,6 +45,7 @@
 #include "util/hashmap.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/vec.h"
 
 #define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
@@ -113,11 +114,6 @@ _Static_assert(sizeof(struct mmap2_head) == 72, "PERF_RECORD_MMAP2 layout");
 static bool is_target(const struct sideband *sb, uint32_t pid)
 {
 	return !sb->sink.is_target || sb->sink.is_target(sb->sink.ctx, pid);
-}
-
-static bool is_file_path(const char *path)
-{
-	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
 }
 
 struct file_id {
