@@ -208,18 +208,35 @@ static int sym_cmp(const void *a, const void *b)
 	return strcmp(x->s.name, y->s.name);
 }
 
-static int sym_rank(const GElf_Sym *sym)
+static int sym_rank(const GElf_Sym *sym, const char *name)
 {
-	int r = GELF_ST_TYPE(sym->st_info) == STT_NOTYPE ? 4 : 0;
+	return elf_sym__rank(GELF_ST_TYPE(sym->st_info), GELF_ST_BIND(sym->st_info), name);
+}
 
-	switch (GELF_ST_BIND(sym->st_info)) {
-	case STB_GLOBAL:
-		return r;
-	case STB_WEAK:
-		return r + 1;
-	default:
-		return r + 2;
-	}
+int elf_sym__underscores(const char *name)
+{
+	int n = 0;
+
+	while (name[n] == '_' && n < 8)
+		n++;
+	return n;
+}
+
+/*
+ * The name people search for wins among aliases at one address, as perf
+ * picks: a typed symbol over a label, a global or weak one over a local
+ * (glibc's __GI_ names), then the fewest leading underscores (malloc over
+ * __libc_malloc, fputs over _IO_fputs, mprotect over __mprotect), then
+ * global over weak.
+ */
+int elf_sym__rank(int type, int bind, const char *name)
+{
+	int r = type == STT_NOTYPE ? 64 : 0;
+
+	if (bind != STB_GLOBAL && bind != STB_WEAK)
+		r += 32;
+	r += 2 * elf_sym__underscores(name);
+	return bind == STB_WEAK ? r + 1 : r;
 }
 
 /* The end address of executable section shndx, or 0 when it is not one. */
@@ -321,7 +338,7 @@ static int collect_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint8_t s
 		t->s.size = sym.st_size;
 		t->s.name = name;
 		t->sec_end = sec_end;
-		t->rank = sym_rank(&sym);
+		t->rank = sym_rank(&sym, name);
 		t->src = src;
 		acc->nr++;
 	}

@@ -108,6 +108,14 @@ int elf_file__offset_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *
 int elf_segments__read(void *elf, struct rec_segment **segs, size_t *nr);
 
 /*
+ * The rank of a symbol among its aliases at one address (lower wins):
+ * type and bind as in ELF (STT_*, STB_*). elf_sym__underscores: how many
+ * leading underscores name has (at most 8).
+ */
+int elf_sym__rank(int type, int bind, const char *name);
+int elf_sym__underscores(const char *name);
+
+/*
  * The same for a separate debug file, whose PT_LOAD segments may have no
  * file bytes (NOBITS sections): such a segment spans its memory size, so
  * offsets of the binary it describes still translate.

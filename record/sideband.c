@@ -47,6 +47,7 @@
 #include "util/hashmap.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/vec.h"
 
 #define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
@@ -117,11 +118,6 @@ _Static_assert(sizeof(struct mmap2_head) == 72, "PERF_RECORD_MMAP2 layout");
 static bool is_target(const struct sideband *sb, uint32_t pid)
 {
 	return !sb->sink.is_target || sb->sink.is_target(sb->sink.ctx, pid);
-}
-
-static bool is_file_path(const char *path)
-{
-	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
 }
 
 struct file_id {
@@ -555,10 +551,11 @@ static int scan_maps(struct sideband *sb, struct proc_reader *pr, uint32_t pid,
 	}
 	for (i = 0; i < maps.nr && !err; i++) {
 		const struct proc_map *m = &maps.v[i];
+		int fd = m->same ? maps.v[m->same - 1].fd : m->fd;
 
 		/* -2: opening it might wait for the lock again: no build-id */
 		err = add_mapping(sb, 0, pid, m->start, m->end, m->pgoff, m->path, NULL,
-				  m->fd >= 0 ? m->fd : -2);
+				  fd >= 0 ? fd : -2);
 	}
 	proc_maps__release(&maps);
 	return err;

@@ -205,14 +205,17 @@ static int intern_func(struct func_tab *ft, const char *name, bool kernel, const
 			return -ENOMEM;
 		ft->alloc = a;
 	}
-	/* the key is "display name" \x01 binary */
+	/*
+	 * the key is "display name" \x01 binary, \x02 after it for a kernel
+	 * function: its name has no "_[k]", the binary says kernel
+	 */
 	strbuf_reset(sb);
 	strbuf_addstr(sb, name);
-	if (kernel)
-		strbuf_addstr(sb, "_[k]");
 	name_len = sb->len;
 	strbuf_addch(sb, '\x01');
 	strbuf_addstr(sb, binary);
+	if (kernel)
+		strbuf_addch(sb, '\x02');
 	if (sb->oom)
 		return -ENOMEM;
 	err = strtab__intern_len(&ft->keys, sb->buf, sb->len, id);
@@ -225,6 +228,11 @@ static int intern_func(struct func_tab *ft, const char *name, bool kernel, const
 	err = strtab__intern_len(&ft->strs, key, name_len, &nr);
 	if (!err)
 		ft->name[*id] = strtab__str(&ft->strs, nr);
+	if (!err && kernel) {	/* the binary without its \x02 */
+		err = strtab__intern_len(&ft->strs, binary, strlen(binary), &nr);
+		if (!err)
+			ft->binary[*id] = strtab__str(&ft->strs, nr);
+	}
 	return err;
 }
 
@@ -293,6 +301,22 @@ void view__csv_field(FILE *out, const char *s)
 		if (*s == '"')
 			fputc('"', out);
 		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void view__put_json_str(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
 	}
 	fputc('"', out);
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/elf_file.h"
 #include "report/symbolize/internal.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -136,6 +137,9 @@ static int cmp_rec_symbol(const struct rec_symbol *x, const struct rec_symbol *y
 		return CMP(x->addr, y->addr);
 	if (x->size != y->size)
 		return CMP(y->size, x->size);	/* the widest first */
+	/* then the public name: malloc, not __libc_malloc (elf_sym__rank) */
+	if (elf_sym__underscores(x->name) != elf_sym__underscores(y->name))
+		return CMP(elf_sym__underscores(x->name), elf_sym__underscores(y->name));
 	return strcmp(x->name, y->name);
 }
 

@@ -51,6 +51,7 @@ struct dbg_sym {
 	uint64_t addr;
 	uint64_t end;		/* addr + size, or the next symbol's address when sizeless */
 	const char *name;
+	int rank;		/* elf_sym__rank: the lower wins among aliases */
 };
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -269,8 +270,12 @@ static int cmp_dbg_sym(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* at one address prefer the sized symbol, then the longer one */
-	return x->end > y->end ? -1 : x->end < y->end;
+	/* at one address prefer the sized symbol, then the public name */
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
 /*
@@ -303,6 +308,7 @@ static void load_symbols(struct dbg_file *f)
 		v[nr].addr = addr;
 		v[nr].end = addr + sym.st_size;
 		v[nr].name = name;
+		v[nr].rank = elf_sym__rank(type, GELF_ST_BIND(sym.st_info), name);
 		nr++;
 	}
 	qsort(v, nr, sizeof(*v), cmp_dbg_sym);

@@ -369,7 +369,7 @@ static void by_levels_go_at_the_root(void)
 	      strstr(out, "## pid 100") < strstr(out, "## pid 200"));
 	/* in pid 100: u1 self 3 of 5, k1 self 2 of 5 */
 	HAS_LINE(out, " 3 ", " 60.00% ", "  u1  /bin/app");
-	HAS_LINE(out, " 4 ", " 80.00% ", "  k1_[k]  [kernel.kallsyms]");
+	HAS_LINE(out, " 4 ", " 80.00% ", "  k1  [kernel.kallsyms]");
 	free(out);
 
 	o.by = REPORT_BY_COMM;

@@ -61,6 +61,7 @@ add_custom_command(
 add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
 # issue 9: small recordings as a hostile user could hand them to the reader.
 eprof_workload(gen_hostile LIBS eprof_format)
+eprof_workload(gen_busy LIBS eprof_format)
 
 # unwinding (issue 11): a frameless hot leaf under two callers (70/30), the
 # hot work in a signal handler, threads and a recursion deeper than 127,
@@ -73,3 +74,4 @@ eprof_workload(threads_deep LIBS pthread)
 # off-CPU (issue 12): known run/sleep/wait split, and mutex contention.
 eprof_workload(offcpu_split LIBS pthread)
 eprof_workload(pingpong LIBS pthread)
+eprof_workload(names_public LIBS pthread)
