@@ -22,8 +22,10 @@ if [ "${1:-}" = --tests ]; then
 	# and linux-perf to compare with perf --call-graph dwarf;
 	# nodejs, npm: puppeteer-core drives chromium through the HTML report)
 	# (debuginfod: t0206 serves a debug file from a local server)
+	# (libllvm14: test_cfi's million-row table; hyperfine: bench/)
 	pkgs+=(sqlite3 elfutils debuginfod curl binutils util-linux libxml2-utils chromium golang-go gzip
-	       procps time libclang-rt-14-dev rustc python3 xz-utils libc6-dbg linux-perf nodejs)
+	       procps time libclang-rt-14-dev rustc python3 xz-utils libc6-dbg linux-perf nodejs
+	       libllvm14 hyperfine)
 	# Debian's npm conflicts with a nodejs that ships its own npm (NodeSource's):
 	# ask for the package only where there is no npm at all.
 	command -v npm >/dev/null 2>&1 || pkgs+=(npm)

@@ -11,14 +11,20 @@
 # BUILD is an eprof build directory (default: build); the tool is
 # BUILD/tests/helper/cfi-dump. Prints a Markdown table.
 #
+# bench/cfi-tables.sh --speed [BUILD] instead prints rows per second of
+# CPU for the one-pass builder and for libdw's row-by-row path (cfi-dump
+# -R, the builder before it) on libc, python3.11, cc1, libLLVM-14 and
+# libclang-cpp 14, best of three in-process means, same run.
+#
 # bench/cfi-tables.sh --sweep [BUILD] instead builds the table of every
 # file in /usr/bin, /usr/sbin, /usr/lib/x86_64-linux-gnu and gcc 12's
 # libexec directory, and prints how many built, how many were refused and
 # why, the rows and the unsupported share (the worst files first).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-sweep=0
+sweep=0 speed=0
 [ "${1:-}" = --sweep ] && { sweep=1; shift; }
+[ "${1:-}" = --speed ] && { speed=1; shift; }
 build=${1:-$top/build}
 dump=$build/tests/helper/cfi-dump
 [ -x "$dump" ] || { echo "cfi-tables.sh: no $dump (cmake --build $build --target cfi-dump)" >&2; exit 2; }
@@ -53,6 +59,34 @@ files=(/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/python3.11 /usr/lib/gcc/x86_64-l
 
 # field NAME LINE: the value of NAME=... in a cfi-dump summary line
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+# best_cpu FLAGS FILE REPS: the least of three mean CPU ms per build
+best_cpu() {
+	local best="" cpu _
+	for _ in 1 2 3; do
+		cpu=$(field cpu_ms "$("$dump" $1 -q -r "$3" "$2")")
+		best=$(awk -v a="$cpu" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
+	done
+	echo "$best"
+}
+
+if [ $speed = 1 ]; then
+	echo "| binary | rows | FDEs left to libdw | row by row (CPU ms, rows/s) | one pass (CPU ms, rows/s) | speed-up |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	for f in "${files[@]}" /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1 \
+		 /usr/lib/x86_64-linux-gnu/libclang-cpp.so.14; do
+		[ -r "$f" ] || { echo "| $f | (not installed) |||||"; continue; }
+		one=$("$dump" -q -r 1 "$f")
+		reps=$(awk -v ms="$(field cpu_ms "$one")" 'BEGIN { r = int(1000 / (ms + 0.001)); print r < 3 ? 3 : r }')
+		old=$(best_cpu -R "$f" "$reps")
+		new=$(best_cpu "" "$f" "$reps")
+		awk -v f="$(basename "$f")" -v rows="$(field rows "$one")" -v left="$(field per_row "$one")" \
+		    -v fdes="$(field fdes "$one")" -v old="$old" -v new="$new" 'BEGIN {
+			printf "| %s | %d | %d of %d | %.1f ms, %.2f M/s | %.1f ms, %.2f M/s | %.1fx |\n",
+			       f, rows, left, fdes, old, rows / old / 1e3, new, rows / new / 1e3, old / new }'
+	done
+	exit 0
+fi
 
 echo "| binary | size | FDEs | rows | unsupported | table | build (wall) | build (CPU) | cfi-dump run (hyperfine) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"

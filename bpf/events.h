@@ -9,7 +9,7 @@
 #ifndef EPROF_BPF_EVENTS_H
 #define EPROF_BPF_EVENTS_H
 
-#define EV_ABI_VERSION	4
+#define EV_ABI_VERSION	5
 #define EV_MAX_FRAMES	127	/* kernel.perf_event_max_stack default */
 #define EV_COMM_LEN	16	/* TASK_COMM_LEN */
 
@@ -88,6 +88,10 @@ enum ev_stat {
 	EV_STAT_OFFCPU_UNTRACKED,	/* switches out not followed: offcpu_start full */
 	EV_STAT_OFFCPU_STACK_LOST,	/* stack records not delivered (the interval is
 					   kept with an empty stack unless a retry succeeds) */
+	/* raw-stack fallback (ev_raw): walks that met a binary without its table yet */
+	EV_STAT_RAW_SAMPLES,	/* samples sent with a copy of the stack */
+	EV_STAT_RAW_BYTES,	/* stack bytes copied into them */
+	EV_STAT_RAW_OVER,	/* samples that wanted one but the budget was spent */
 	EV_STAT_MAX,
 };
 
@@ -130,8 +134,50 @@ struct unw_bin_stats {
 
 struct ev_hdr {
 	__u16 type;		/* enum ev_type */
-	__u16 flags;
+	__u16 flags;		/* EV_SAMPLE: EV_SAMPLE_F_RAW */
 	__u32 size;		/* whole record, header included */
+};
+
+/*
+ * The raw-stack fallback. When the walker meets a file mapping whose table
+ * is not loaded yet (UNW_FB_NO_TABLE), it notes the registers there and the
+ * sample carries, after its frames, a struct ev_raw and a copy of the user
+ * stack from that sp upward (at most EV_RAW_STACK_MAX bytes, within a byte
+ * budget per second), and the frames from ev_raw.frame on are the walker's
+ * frame-pointer guess. record/ walks that part again with the same table
+ * rows once the table is built (record/rawstack.c) and stores only PCs.
+ */
+#define EV_SAMPLE_F_RAW		1
+#define EV_RAW_STACK_MAX	65536	/* a power of two */
+#define EV_RAW_VMAS		16	/* = UNW_VMA_CACHE */
+/*
+ * The copy starts this far below sp: the red zone, where an epilogue's CFI
+ * may still place a register it has popped (the walker reads it there).
+ */
+#define EV_RAW_BELOW_SP		128
+
+/* A mapping of the sampled process, as the walker keys it (struct unw_key). */
+struct ev_raw_vma {
+	__u64 start, end, pgoff;	/* pgoff in pages */
+	__u32 dev;
+	__u32 pad;
+	__u64 ino;
+	__u64 ctime_ns;
+};
+
+struct ev_raw {
+	__u16 frame;		/* user frame index (0: innermost) whose pc is `pc` */
+	__u8 exact;		/* pc is looked up as is, not pc - 1 */
+	__u8 bx_ok;		/* bx is known */
+	__u8 nr_vmas;		/* valid entries of vmas[] */
+	__u8 walk_stop;		/* enum unw_stop: how the walker's own walk ended */
+	__u8 pad[2];
+	__u32 stack_len;	/* bytes of stack after this struct, copied from
+				   sp - EV_RAW_BELOW_SP */
+	__u32 pad2;
+	__u64 pc, sp, bp, bx;	/* the registers of that frame */
+	struct ev_raw_vma vmas[EV_RAW_VMAS];
+	__u8 stack[];
 };
 
 /*

@@ -38,6 +38,7 @@ const volatile bool follow_forks;	/* -- CMD: children and grandchildren too */
 const volatile __u64 wakeup_bytes = 1;	/* wake user space once this much is queued */
 const volatile bool unwind_tables;	/* --call-graph dwarf: walk user stacks with tables */
 const volatile __u64 offcpu_thresh_ns = 1000000;	/* --off-cpu-thresh: longer ones are events */
+const volatile __u64 raw_budget_bytes;	/* raw-stack fallback: bytes a second, 0: off */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -85,8 +86,9 @@ struct {
 } sideband SEC(".maps");
 
 /* An ev_sample with room for both stacks (bytes: the flexible array ends it). */
+#define SAMPLE_BYTES	(sizeof(struct ev_sample) + 2 * STACK_BYTES)
 struct scratch {
-	__u8 raw[sizeof(struct ev_sample) + 2 * STACK_BYTES];
+	__u8 raw[SAMPLE_BYTES];
 };
 
 struct {
@@ -95,6 +97,25 @@ struct {
 	__type(key, __u32);
 	__type(value, struct scratch);
 } scratch SEC(".maps");
+
+/*
+ * A sample with a stack copy (events.h, ev_raw) is put together here, one
+ * per CPU (key: the CPU; record/ sizes it), too big for a per-CPU value:
+ * the sample from the scratch, then at an offset masked to 4 KiB the
+ * ev_raw and the copy (unw_raw_attach; + 4096: a page copied at any masked
+ * offset fits).
+ */
+struct raw_scratch {
+	__u8 raw[4096 + sizeof(struct ev_raw) + EV_RAW_STACK_MAX + 4096];
+};
+_Static_assert(SAMPLE_BYTES <= 4096, "unw_raw_attach masks the offset with 4095");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* the possible CPUs, set by record/ */
+	__type(key, __u32);
+	__type(value, struct raw_scratch);
+} raw_scratch SEC(".maps");
 
 /* --off-cpu: target threads off the CPU now, by tid (see ev_offcpu_stack). */
 struct {
@@ -201,6 +222,39 @@ static __always_inline void note_cgroup(__u32 tgid, __u32 tid, __u64 now)
 	bpf_map_update_elem(&thread_cgroup, &tid, &cg, BPF_ANY);
 }
 
+#if defined(__TARGET_ARCH_x86)
+/*
+ * Sends the sample in sc (size bytes) with the rbytes of ev_raw and stack
+ * copy unw_raw_attach() put after it in raw_scratch. False when there is no
+ * room: the sample then goes as the walker left it.
+ */
+static __always_inline bool output_raw(struct scratch *sc, __u64 size, __u64 rbytes, __u64 flags)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct raw_scratch *rs = bpf_map_lookup_elem(&raw_scratch, &cpu);
+	struct ev_sample *s;
+
+	if (!rs || size > SAMPLE_BYTES || rbytes > sizeof(struct ev_raw) + EV_RAW_STACK_MAX)
+		return false;
+	s = (struct ev_sample *)rs->raw;
+	if (bpf_probe_read_kernel(rs->raw, size, sc))
+		return false;
+	s->hdr.flags = EV_SAMPLE_F_RAW;
+	s->hdr.size = size + rbytes;
+	size += rbytes;
+	barrier_var(size);
+	if (size > sizeof(*rs))
+		return false;
+	if (!bpf_ringbuf_output(&events, rs, size, flags))
+		return true;
+	/* no room for the stack copy: counted as not sent */
+	stat_add(EV_STAT_RAW_SAMPLES, (__u64)-1);
+	stat_add(EV_STAT_RAW_BYTES, sizeof(struct ev_raw) - rbytes);
+	stat_inc(EV_STAT_RAW_OVER);
+	return false;
+}
+#endif
+
 SEC("perf_event")
 int on_cpu_clock(struct bpf_perf_event_data *ctx)
 {
@@ -209,8 +263,8 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	struct scratch *sc;
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, zero = 0;
-	__u64 kbytes = 0, ubytes = 0, size, flags;
-	bool user_tick = user_mode_tick(ctx);
+	__u64 kbytes = 0, ubytes = 0, rbytes = 0, size, flags;
+	bool user_tick = user_mode_tick(ctx), walked = false;
 	__u64 *ticks_word;
 	long ret;
 
@@ -261,6 +315,7 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 		ubytes = unw_walk(ctx, user_tick, kbytes / sizeof(__u64)) * sizeof(__u64);
 		if (ubytes > STACK_BYTES)
 			ubytes = STACK_BYTES;
+		walked = true;
 #endif
 	} else {
 		ret = bpf_get_stack(ctx, (void *)s->frames + kbytes, STACK_BYTES,
@@ -280,6 +335,12 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	s->nr_uframes = ubytes / sizeof(__u64);
 
 	size = sizeof(*s) + kbytes + ubytes;
+#if defined(__TARGET_ARCH_x86)
+	if (walked && raw_budget_bytes && size <= SAMPLE_BYTES)
+		rbytes = unw_raw_attach(size);
+	if (rbytes > sizeof(struct ev_raw) + EV_RAW_STACK_MAX)
+		rbytes = 0;
+#endif
 	barrier_var(size);	/* keep the bound check on the register that is passed */
 	if (size > sizeof(*sc))
 		return 0;
@@ -289,8 +350,11 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	flags = BPF_RB_NO_WAKEUP;	/* user space polls every 100 ms anyway */
 	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
 		flags = BPF_RB_FORCE_WAKEUP;
-	if (bpf_ringbuf_output(&events, sc, size, flags))
-		stat_inc(EV_STAT_RINGBUF_FULL);
+	if (rbytes && output_raw(sc, size, rbytes, flags))
+		return 0;
+	if (!bpf_ringbuf_output(&events, sc, size, flags))
+		return 0;
+	stat_inc(EV_STAT_RINGBUF_FULL);
 	return 0;
 }
 

@@ -64,7 +64,7 @@
 
 struct unw_inner {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_INNER_MAP);	/* tables differ in size */
+	__uint(map_flags, UNW_TABLE_MAP_FLAGS);	/* tables differ in size; mappable */
 	__uint(max_entries, 1);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(struct unw_row));	/* only a pointer would reach its BTF */
@@ -95,6 +95,7 @@ struct {
 } unw_bins SEC(".maps");
 
 #define UNW_VMA_CACHE		16	/* mappings cached per process */
+_Static_assert(UNW_VMA_CACHE == EV_RAW_VMAS, "ev_raw carries the whole cache");
 #define UNW_SEQ_UNKNOWN		1	/* odd: a writer holds the lock, or no seqcount */
 
 /* A mapping as the walker keeps it. */
@@ -159,6 +160,10 @@ struct unw_state {
 	struct unw_row row;		/* the last row found: recursion repeats it */
 	__u64 row_lo, row_hi;
 	__u64 blk_lo, blk_len;		/* user stack copied into blk: [blk_lo, + blk_len) */
+	/* the registers at the first "no table yet" step (events.h, ev_raw) */
+	__u64 raw_pc, raw_sp, raw_bp, raw_bx;
+	__u16 raw_frame;		/* its user frame index */
+	__u8 raw_have, raw_exact, raw_bx_ok;
 	/* from here on not cleared per walk (blk_len says what holds) */
 	__u8 blk[UNW_BLK_BYTES + 8];	/* + 8: a word read at any masked offset fits */
 };
@@ -529,6 +534,18 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 	__u64 ra, bp;
 	__u8 stop = why == UNW_FB_NO_TABLE ? UNW_STOP_NO_TABLE : UNW_STOP_NO_CFI;
 
+	/* record/ may walk from here again once the table is in (unw_raw_attach) */
+	if (why == UNW_FB_NO_TABLE && !st->raw_have && raw_budget_bytes && st->n) {
+		st->raw_have = 1;
+		st->raw_frame = st->n - 1;	/* st->pc is stored already */
+		st->raw_pc = st->pc;
+		st->raw_sp = st->sp;
+		st->raw_bp = st->bp;
+		st->raw_bx = st->bx;
+		st->raw_exact = st->exact;
+		st->raw_bx_ok = st->bx_ok;
+	}
+
 	/*
 	 * Code of a binary that has CFI but none here, and rbp zero: a process
 	 * entry point written in assembly (ld.so's _start). The kernel starts a
@@ -793,6 +810,124 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 		unw_bin_count(&st->fb_key, true, st->fb);
 	}
 	return st->n;
+}
+
+/*
+ * The raw-stack fallback (events.h, ev_raw): the bytes spent in the current
+ * second, shared by every CPU. A race at the turn of a second can let a few
+ * more through: the stats count exactly what was sent.
+ */
+struct unw_raw_spend {
+	__u64 sec;
+	__u64 bytes;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct unw_raw_spend);
+} unw_raw_spent SEC(".maps");
+
+/*
+ * Copies the user stack from sp upward into dst: EV_RAW_STACK_MAX bytes,
+ * or page by page up to where it stops being readable (the top of the
+ * stack). Returns the bytes copied.
+ */
+static __always_inline __u64 unw_raw_copy(__u8 *dst, __u64 sp)
+{
+	__u64 got = 0, n;
+	int i;
+
+	if (!bpf_probe_read_user(dst, EV_RAW_STACK_MAX, (void *)sp))
+		return EV_RAW_STACK_MAX;
+	for (i = 0; i < EV_RAW_STACK_MAX / 4096 + 1; i++) {
+		n = 4096 - ((sp + got) & 4095);
+		if (got >= EV_RAW_STACK_MAX)
+			break;
+		if (n > EV_RAW_STACK_MAX - got)
+			n = EV_RAW_STACK_MAX - got;
+		if (n > 4096 || !n)
+			break;
+		if (bpf_probe_read_user(dst + (got & (EV_RAW_STACK_MAX - 1)), n, (void *)(sp + got)))
+			break;
+		got += n;
+	}
+	return got;
+}
+
+/*
+ * After a walk that noted raw registers: writes an ev_raw and the stack
+ * copy at byte off of raw_scratch (off: the sample's size so far,
+ * at most SAMPLE_BYTES) and returns their bytes; 0 when the walk took no
+ * "no table yet" step, the budget of the second is spent, or nothing
+ * could be read. A global function: the verifier checks it once, not once
+ * per size of the sample before it.
+ */
+__noinline int unw_raw_attach(__u32 off)
+{
+	struct unw_raw_spend *b;
+	struct unw_vma_cache *c;
+	struct unw_state *st;
+	struct raw_scratch *sc;
+	struct unw_vma *e;
+	struct ev_raw *r;
+	__u32 zero = 0, tgid = bpf_get_current_pid_tgid() >> 32, i, nv = 0;
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 sec, got;
+
+	st = bpf_map_lookup_elem(&unw_states, &zero);
+	b = bpf_map_lookup_elem(&unw_raw_spent, &zero);
+	sc = bpf_map_lookup_elem(&raw_scratch, &cpu);
+	if (!st || !st->raw_have || !b || !sc || off > SAMPLE_BYTES)
+		return 0;
+	barrier_var(off);	/* the compiler knows the bound; the verifier must see it */
+	r = (struct ev_raw *)(sc->raw + (off & 4095));
+	sec = bpf_ktime_get_ns() / 1000000000ull;
+	if (b->sec != sec) {
+		b->sec = sec;
+		b->bytes = 0;
+	}
+	if (b->bytes + EV_RAW_STACK_MAX > raw_budget_bytes) {
+		stat_inc(EV_STAT_RAW_OVER);
+		return 0;
+	}
+	got = unw_raw_copy(r->stack, st->raw_sp - EV_RAW_BELOW_SP);
+	if (!got)
+		return 0;
+	__sync_fetch_and_add(&b->bytes, got);
+	stat_inc(EV_STAT_RAW_SAMPLES);
+	stat_add(EV_STAT_RAW_BYTES, got);
+	r->frame = st->raw_frame;
+	r->exact = st->raw_exact;
+	r->bx_ok = st->raw_bx_ok;
+	r->walk_stop = st->stop;
+	r->pad[0] = r->pad[1] = 0;
+	r->pad2 = 0;
+	r->stack_len = got;
+	r->pc = st->raw_pc;
+	r->sp = st->raw_sp;
+	r->bp = st->raw_bp;
+	r->bx = st->raw_bx;
+	/* the process's mappings the walker knows, those still live */
+	c = bpf_map_lookup_elem(&unw_vmas, &tgid);
+	if (c && c->mm == st->mm) {
+		for (i = 0; i < UNW_VMA_CACHE; i++) {
+			e = &c->e[i];
+			if (e->end <= e->start || !unw_vma_valid(e))
+				continue;
+			r->vmas[nv & (EV_RAW_VMAS - 1)].start = e->start;
+			r->vmas[nv & (EV_RAW_VMAS - 1)].end = e->end;
+			r->vmas[nv & (EV_RAW_VMAS - 1)].pgoff = e->pgoff;
+			r->vmas[nv & (EV_RAW_VMAS - 1)].dev = e->key.dev;
+			r->vmas[nv & (EV_RAW_VMAS - 1)].pad = 0;
+			r->vmas[nv & (EV_RAW_VMAS - 1)].ino = e->key.ino;
+			r->vmas[nv & (EV_RAW_VMAS - 1)].ctime_ns = e->key.ctime_ns;
+			nv++;
+		}
+	}
+	r->nr_vmas = nv;
+	return sizeof(*r) + got;
 }
 
 #endif

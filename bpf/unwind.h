@@ -18,7 +18,16 @@
 #ifndef EPROF_BPF_UNWIND_H
 #define EPROF_BPF_UNWIND_H
 
-#define UNW_ABI_VERSION	2
+#define UNW_ABI_VERSION	3
+
+/*
+ * The flags of every table map: inner maps (sizes differ), and mappable, so
+ * that record/ follows the very rows the walker does when it finishes a
+ * raw-stack sample (record/rawstack.c) without a copy. The template in
+ * unwind.bpf.h and every table record/ creates must carry the same flags:
+ * the kernel refuses an inner map whose flags differ from the template's.
+ */
+#define UNW_TABLE_MAP_FLAGS	(BPF_F_INNER_MAP | BPF_F_MMAPABLE)
 
 /* How to find the canonical frame address (CFA) at a PC. */
 enum unw_cfa {

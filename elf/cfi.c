@@ -7,8 +7,11 @@
  * and says for which range [start, end) that answer holds, but it has no
  * public way to list the FDEs. So the FDEs are enumerated with
  * dwarf_next_cfi over the raw section, each FDE's address range is decoded
- * (its pointer encoding is the one field read here), and the range is
- * walked row by row with dwarf_cfi_addrframe. Each row's rules
+ * (its pointer encoding is the one field read here), and its CFA program
+ * is run once, a row emitted as the location advances (one_pass_fde).
+ * An FDE whose program does anything unusual is walked row by row with
+ * dwarf_cfi_addrframe instead (walk_fde), which gives the same rows at
+ * several times the cost. Each row's rules
  * are reduced to what the BPF walker follows (CFA from rsp, rbp or rbx,
  * the return address at CFA-8, rbp and rbx unchanged or saved at CFA+N, plus the PLT,
  * signal-frame and outermost-frame cases); anything else is marked
@@ -32,6 +35,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "elf/cfi.h"
 #include "elf/elf_file.h"
@@ -46,10 +50,13 @@
 /* libdw's fixed cost of one lookup, in the units of CFI_MAX_WORK (bytes). */
 #define LOOKUP_COST	64
 
-/* A row before sorting: the rule for file offsets [start, end). */
+/*
+ * A row before sorting: the rule for file offsets [row.off, end) (20
+ * bytes: a large binary has millions, each touched once).
+ */
 struct span {
-	uint64_t start, end;
-	struct unw_row row;		/* row.off is set when emitted */
+	struct unw_row row;
+	uint32_t end;
 };
 
 /*
@@ -61,10 +68,15 @@ struct fde_spans {
 	size_t first, count;
 };
 
-/* An FDE that passed vetting: walked with libdw. */
+/* An FDE that passed vetting: run in one pass, else walked with libdw. */
 struct good_fde {
 	uint64_t lo, hi;		/* virtual addresses */
 	uint64_t program_len;		/* its CIE's and its own CFA program bytes */
+	const uint8_t *cie_prog, *cie_end;	/* its CIE's initial instructions */
+	const uint8_t *prog, *end;	/* its own instructions */
+	uint64_t code_align;		/* the CIE's factors */
+	int64_t data_align;
+	bool plain;			/* one pass may run it (see one_pass_fde) */
 };
 
 struct builder {
@@ -87,11 +99,32 @@ struct builder {
 	struct fde_spans *fdes;
 	size_t nr_fde_spans, cap_fde_spans;
 	uint64_t work;			/* charged against CFI_MAX_WORK */
+	bool per_row;			/* CFI_BUILD_PER_ROW: libdw for every FDE */
+	size_t nr_advances;		/* location moves in vetted programs */
+	size_t nr_per_row;		/* FDEs walked row by row with libdw */
 	size_t nr_fdes;
 	size_t nr_bad;			/* entries that cannot be read */
 };
 
-static int spans__push(struct builder *b, uint64_t start, uint64_t end, const struct unw_row *row)
+/*
+ * malloc for the builder's large arrays (freed with free): in 2 MiB
+ * pages where the kernel has them, as the arrays are written once, end
+ * to end, and a page fault per 4 KiB was most of a large build's time.
+ */
+#define HUGE_PAGE	(2u << 20)
+static void *big_alloc(size_t bytes)
+{
+	void *p;
+
+	if (bytes < HUGE_PAGE)
+		return malloc(bytes);
+	if (posix_memalign(&p, HUGE_PAGE, bytes))
+		return NULL;
+	madvise(p, bytes & ~(size_t)(HUGE_PAGE - 1), MADV_HUGEPAGE);
+	return p;
+}
+
+static int spans__push(struct builder *b, uint32_t start, uint32_t end, const struct unw_row *row)
 {
 	struct span *s;
 	int err;
@@ -102,9 +135,9 @@ static int spans__push(struct builder *b, uint64_t start, uint64_t end, const st
 	if (err)
 		return err;
 	s = &b->spans[b->nr_spans++];
-	s->start = start;
-	s->end = end;
 	s->row = *row;
+	s->row.off = start;
+	s->end = end;
 	return 0;
 }
 
@@ -123,7 +156,8 @@ static int add_range(struct builder *b, uint64_t lo, uint64_t hi, const struct u
 		hi = lo + left;
 	if (off >= UINT32_MAX)
 		return 0;
-	return spans__push(b, off, off + (hi - lo) > UINT32_MAX ? UINT32_MAX : off + (hi - lo), row);
+	return spans__push(b, (uint32_t)off,
+			   off + (hi - lo) > UINT32_MAX ? UINT32_MAX : (uint32_t)(off + (hi - lo)), row);
 }
 
 /* ---- reading one FDE's address range ---------------------------------- */
@@ -452,7 +486,8 @@ static const char *const cfa_operands[0x40] = {
 	[DW_CFA_GNU_args_size] = "U", [DW_CFA_GNU_negative_offset_extended] = "RU",
 };
 
-static bool program_is_safe(const struct builder *b, const uint8_t *p, const uint8_t *end,
+/* Also counts the ops that move the location in b->nr_advances (rows to come). */
+static bool program_is_safe(struct builder *b, const uint8_t *p, const uint8_t *end,
 			    uint8_t enc)
 {
 	unsigned int depth = 0;
@@ -462,6 +497,9 @@ static bool program_is_safe(const struct builder *b, const uint8_t *p, const uin
 	while (p < end) {
 		uint8_t op = *p++;
 
+		b->nr_advances += (op & 0xc0) == DW_CFA_advance_loc ||
+				  (op >= DW_CFA_set_loc && op <= DW_CFA_advance_loc4) ||
+				  op == DW_CFA_MIPS_advance_loc8;
 		if (op >= 0x40) {		/* advance_loc, restore: nothing more */
 			if ((op & 0xc0) == DW_CFA_offset && !read_uleb(&p, end, &v))
 				return false;
@@ -571,6 +609,15 @@ static bool vet_fde(struct builder *b, const Dwarf_FDE *e, struct good_fde *fde)
 		return false;
 	fde->program_len = (uint64_t)(e->end - e->start) +
 			   (uint64_t)(cie.cie.initial_instructions_end - cie.cie.initial_instructions);
+	fde->cie_prog = cie.cie.initial_instructions;
+	fde->cie_end = cie.cie.initial_instructions_end;
+	fde->prog = p;
+	fde->end = e->end;
+	fde->code_align = cie.cie.code_alignment_factor;
+	fde->data_align = cie.cie.data_alignment_factor;
+	/* A signal frame or another return-address column: libdw's path. */
+	fde->plain = cie.cie.return_address_register == DW_REG_RA &&
+		     !strchr(cie.cie.augmentation, 'S');
 	return program_is_safe(b, cie.cie.initial_instructions, cie.cie.initial_instructions_end,
 			       enc) &&
 	       program_is_safe(b, p, e->end, enc);
@@ -586,7 +633,7 @@ static int group_spans(struct builder *b, size_t first)
 	err = vec__grow(&b->fdes, &b->cap_fde_spans, b->nr_fde_spans + 1, sizeof(*b->fdes));
 	if (err)
 		return err;
-	b->fdes[b->nr_fde_spans++] = (struct fde_spans){ b->spans[first].start, first,
+	b->fdes[b->nr_fde_spans++] = (struct fde_spans){ b->spans[first].row.off, first,
 							 b->nr_spans - first };
 	return 0;
 }
@@ -647,21 +694,391 @@ static int vet_section(struct builder *b)
 	return 0;
 }
 
-/* Walks every vetted FDE with libdw. */
-static int walk_fdes(struct builder *b)
+static int open_cfi(struct builder *b);
+
+/* ---- one pass over an FDE's program ----------------------------------- */
+
+/*
+ * walk_fde asks libdw for each row, and libdw runs the FDE's program from
+ * its start every time. one_pass_fde runs the CIE's and the FDE's
+ * programs once, emitting a row each time the location advances, for the
+ * plain programs real compilers write: CFA = register + offset, and the
+ * return address, rbp and rbx unchanged, undefined or saved at CFA + N.
+ * Each rule is turned into a row exactly as classify() turns libdw's
+ * answer into one, libdw's quirks included (a rule's value is a 61-bit
+ * field there). Anything else (expressions, set_loc, register rules,
+ * signal frames, overlapping FDEs, a state libdw would reject) sends the
+ * whole FDE back to walk_fde, so the table is the same row for row
+ * (tests/unit/test_cfi.c checks it on libc, python3.11 and libLLVM).
+ */
+enum { RULE_UNSPEC, RULE_UNDEF, RULE_SAME, RULE_OFFSET };
+
+struct reg_state {
+	uint8_t rule;
+	int64_t value;			/* RULE_OFFSET: saved at CFA + value */
+};
+
+struct cfa_state {
+	bool set;			/* CFA = reg + off (libdw's cfa_offset) */
+	uint64_t reg, off;
+	struct reg_state ra, rbp, rbx;
+};
+
+/* The program needs libdw's path (not an error). */
+#define ONE_PASS_NO	1
+
+/* libdw keeps a register rule's value in a 61-bit signed bit-field. */
+static int64_t rule_value(uint64_t v)
 {
-	size_t i, first;
+	return (int64_t)(v << 3) >> 3;
+}
+
+static struct reg_state *state_reg(struct cfa_state *st, uint64_t reg)
+{
+	switch (reg) {
+	case DW_REG_RA:
+		return &st->ra;
+	case DW_REG_RBP:
+		return &st->rbp;
+	case DW_REG_RBX:
+		return &st->rbx;
+	default:
+		return NULL;
+	}
+}
+
+/* A callee-saved register's row fields, as saved_rule() gives them. */
+static uint8_t state_saved(const struct reg_state *r, bool rbx, int16_t *off)
+{
+	switch (r->rule) {
+	case RULE_UNSPEC:		/* rbp: x86-64's ABI default is same value */
+	case RULE_SAME:
+		return UNW_RBP_SAME;
+	case RULE_UNDEF:
+		return rbx ? UNW_RBP_SAME : UNW_RBP_UNDEF;
+	default:
+		if (r->value < INT16_MIN || r->value > INT16_MAX)
+			return UNW_RBP_UNDEF;
+		*off = (int16_t)r->value;
+		return UNW_RBP_CFA;
+	}
+}
+
+/* classify() for a one-pass state; ONE_PASS_NO where libdw must say. */
+static int state_row(const struct cfa_state *st, struct unw_row *row)
+{
+	int64_t off;
+
+	memset(row, 0, sizeof(*row));
+	row->cfa_type = UNW_CFA_UNSUPPORTED;
+	switch (st->ra.rule) {
+	case RULE_UNSPEC:
+		return ONE_PASS_NO;
+	case RULE_UNDEF:
+		row->cfa_type = UNW_CFA_END;
+		return 0;
+	case RULE_SAME:
+		return 0;
+	default:
+		if (st->ra.value != -8)
+			return 0;
+		break;
+	}
+	if (!st->set)
+		return ONE_PASS_NO;
+	off = (int64_t)st->off;
+	if ((st->reg != DW_REG_RSP && st->reg != DW_REG_RBP && st->reg != DW_REG_RBX) ||
+	    off < INT32_MIN || off > INT32_MAX)
+		return 0;
+	row->cfa_type = st->reg == DW_REG_RSP ? UNW_CFA_RSP :
+			st->reg == DW_REG_RBP ? UNW_CFA_RBP : UNW_CFA_RBX;
+	row->cfa_off = (int32_t)off;
+	row->rbp_type = state_saved(&st->rbp, false, &row->rbp_off);
+	row->rbx_type = state_saved(&st->rbx, true, &row->rbx_off);
+	return 0;
+}
+
+struct one_pass {
+	struct builder *b;
+	const struct good_fde *fde;
+	const struct cfa_state *cie;	/* NULL while running the CIE's program */
+	struct cfa_state stack[CFI_MAX_REMEMBER];
+	unsigned int depth;
+	uint64_t loc;
+	bool done;			/* loc reached the FDE's end */
+};
+
+/* The location moves to next: the rules so far cover [loc, next). */
+static int one_pass_advance(struct one_pass *op, const struct cfa_state *st, uint64_t delta)
+{
+	uint64_t next = op->loc + delta * op->fde->code_align;
+	struct unw_row row;
 	int err;
 
-	for (i = 0; i < b->nr_good; i++) {
-		first = b->nr_spans;
-		err = walk_fde(b, b->good[i].lo, b->good[i].hi, b->good[i].program_len);
-		if (!err)
-			err = group_spans(b, first);
+	if (!op->cie || next < op->loc)
+		return ONE_PASS_NO;
+	if (next == op->loc)
+		return 0;
+	if (next > op->fde->hi)
+		next = op->fde->hi;
+	err = state_row(st, &row);
+	if (!err)
+		err = add_range(op->b, op->loc, next, &row);
+	op->loc = next;
+	op->done = next == op->fde->hi;
+	return err;
+}
+
+/* Runs [p, end) on st. Operands were checked by program_is_safe. */
+static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t *p,
+			const uint8_t *end)
+{
+	int64_t daf = op->fde->data_align;
+	uint64_t reg = 0, v = 0;
+	int err;
+
+	op->depth = 0;
+	while (p < end && !op->done) {
+		uint8_t code = *p++;
+		struct reg_state *r;
+
+		switch (code & 0xc0) {
+		case DW_CFA_advance_loc:
+			err = one_pass_advance(op, st, code & 0x3f);
+			if (err)
+				return err;
+			continue;
+		case DW_CFA_offset:
+			read_uleb(&p, end, &v);
+			r = state_reg(st, code & 0x3f);
+			if (r)
+				*r = (struct reg_state){ RULE_OFFSET, rule_value(v * (uint64_t)daf) };
+			continue;
+		case DW_CFA_restore:
+			if (!op->cie)
+				return ONE_PASS_NO;
+			r = state_reg(st, code & 0x3f);
+			if (r)
+				*r = *state_reg((struct cfa_state *)op->cie, code & 0x3f);
+			continue;
+		default:
+			break;
+		}
+		switch (code) {
+		case DW_CFA_nop:
+			break;
+		case DW_CFA_advance_loc1:
+		case DW_CFA_advance_loc2:
+		case DW_CFA_advance_loc4:
+			read_fixed(&p, end, code == DW_CFA_advance_loc1 ? 1 :
+					    code == DW_CFA_advance_loc2 ? 2 : 4, false, &v);
+			err = one_pass_advance(op, st, v);
+			if (err)
+				return err;
+			break;
+		case DW_CFA_def_cfa:
+		case DW_CFA_def_cfa_sf:
+			read_uleb(&p, end, &reg);
+			if (code == DW_CFA_def_cfa) {
+				read_uleb(&p, end, &v);
+			} else {
+				read_sleb(&p, end, &v);
+				v *= (uint64_t)daf;
+			}
+			st->set = true;
+			st->reg = reg;
+			st->off = v;
+			break;
+		case DW_CFA_def_cfa_register:
+			read_uleb(&p, end, &reg);
+			if (!st->set)
+				return ONE_PASS_NO;	/* libdw: an invalid CFA */
+			st->reg = reg;
+			break;
+		case DW_CFA_def_cfa_offset:
+		case DW_CFA_def_cfa_offset_sf:
+			if (code == DW_CFA_def_cfa_offset) {
+				read_uleb(&p, end, &v);
+			} else {
+				read_sleb(&p, end, &v);
+				v *= (uint64_t)daf;
+			}
+			if (!st->set)
+				return ONE_PASS_NO;
+			st->off = v;
+			break;
+		case DW_CFA_offset_extended:
+		case DW_CFA_offset_extended_sf:
+		case DW_CFA_GNU_negative_offset_extended:
+			read_uleb(&p, end, &reg);
+			if (code == DW_CFA_offset_extended_sf) {
+				read_sleb(&p, end, &v);
+			} else {
+				read_uleb(&p, end, &v);
+				if (code == DW_CFA_GNU_negative_offset_extended)
+					v = -v;
+			}
+			r = state_reg(st, reg);
+			if (r)
+				*r = (struct reg_state){ RULE_OFFSET, rule_value(v * (uint64_t)daf) };
+			break;
+		case DW_CFA_undefined:
+		case DW_CFA_same_value:
+			read_uleb(&p, end, &reg);
+			r = state_reg(st, reg);
+			if (r)
+				*r = (struct reg_state){ code == DW_CFA_undefined ? RULE_UNDEF :
+									RULE_SAME, 0 };
+			break;
+		case DW_CFA_restore_extended:
+			read_uleb(&p, end, &reg);
+			if (!op->cie)
+				return ONE_PASS_NO;
+			r = state_reg(st, reg);
+			if (r)
+				*r = *state_reg((struct cfa_state *)op->cie, reg);
+			break;
+		case DW_CFA_remember_state:
+			if (op->depth >= CFI_MAX_REMEMBER)
+				return ONE_PASS_NO;
+			op->stack[op->depth++] = *st;
+			break;
+		case DW_CFA_restore_state:
+			if (!op->depth)
+				return ONE_PASS_NO;	/* libdw: an error */
+			*st = op->stack[--op->depth];
+			break;
+		case DW_CFA_GNU_args_size:
+			read_uleb(&p, end, &v);
+			break;
+		default:	/* set_loc, expressions, val_offset, register, ... */
+			return ONE_PASS_NO;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Runs FDE fde in one pass: 0 when its rows are added, ONE_PASS_NO when
+ * libdw must walk it, or an error.
+ */
+static int one_pass_fde(struct builder *b, const struct good_fde *fde)
+{
+	struct one_pass pass, *op = &pass;
+	struct cfa_state cie = { .rbp.rule = RULE_SAME }, st;
+	struct unw_row row;
+	int err;
+
+	if (!fde->plain)
+		return ONE_PASS_NO;
+	b->work += fde->program_len + LOOKUP_COST;
+	if (b->work > CFI_MAX_WORK)
+		return -E2BIG;
+	op->b = b;
+	op->fde = fde;
+	op->cie = NULL;
+	op->loc = fde->lo;
+	op->done = false;
+	err = one_pass_run(op, &cie, fde->cie_prog, fde->cie_end);
+	if (err)
+		return err;
+	op->cie = &cie;
+	st = cie;
+	err = one_pass_run(op, &st, fde->prog, fde->end);
+	if (err || op->done)
+		return err;
+	/* The end of the program: its last rules hold to the FDE's end. */
+	err = state_row(&st, &row);
+	return err ? err : add_range(b, op->loc, fde->hi, &row);
+}
+
+/* Adds FDE fde's spans: in one pass, else row by row with libdw. */
+static int run_fde(struct builder *b, const struct good_fde *fde)
+{
+	size_t first = b->nr_spans;
+	int err = b->per_row ? ONE_PASS_NO : one_pass_fde(b, fde);
+
+	if (err != ONE_PASS_NO)
+		return err;
+	b->nr_spans = first;		/* what one pass added before it gave up */
+	b->nr_per_row++;
+	if (!b->cfi) {
+		err = open_cfi(b);
 		if (err)
 			return err;
 	}
+	return walk_fde(b, fde->lo, fde->hi, fde->program_len);
+}
+
+static int good_cmp(const void *a, const void *c)
+{
+	const struct good_fde *const *x = a, *const *y = c;
+
+	if ((*x)->lo != (*y)->lo)
+		return (*x)->lo < (*y)->lo ? -1 : 1;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * FDEs that overlap another go to libdw, which picks one of them for
+ * each address as it pleases: the one-pass rows must not differ there.
+ */
+static int mark_overlaps(struct builder *b)
+{
+	struct good_fde **v;
+	uint64_t reach = 0;
+	size_t i, last = 0;
+
+	if (b->nr_good < 2)
+		return 0;
+	v = malloc(b->nr_good * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < b->nr_good; i++)
+		v[i] = &b->good[i];
+	qsort(v, b->nr_good, sizeof(*v), good_cmp);
+	for (i = 0; i < b->nr_good; i++) {
+		if (i && v[i]->lo < reach) {
+			v[i]->plain = false;
+			v[last]->plain = false;
+		}
+		if (!i || v[i]->hi > reach) {
+			reach = v[i]->hi;
+			last = i;
+		}
+	}
+	free(v);
 	return 0;
+}
+
+/* Adds every vetted FDE's spans. */
+static int walk_fdes(struct builder *b)
+{
+	size_t i, first, need = b->nr_spans + b->nr_advances + b->nr_good;
+	int err = mark_overlaps(b);
+
+	/* At most a span per advance and one per FDE: no growing, no copying. */
+	if (need > CFI_MAX_ROWS)
+		need = CFI_MAX_ROWS;
+	if (!err && need > b->cap_spans) {
+		struct span *v = big_alloc(need * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		if (b->nr_spans)
+			memcpy(v, b->spans, b->nr_spans * sizeof(*v));
+		free(b->spans);
+		b->spans = v;
+		b->cap_spans = need;
+	}
+
+	for (i = 0; !err && i < b->nr_good; i++) {
+		first = b->nr_spans;
+		err = run_fde(b, &b->good[i]);
+		if (!err)
+			err = group_spans(b, first);
+	}
+	return err;
 }
 
 /* ---- the table --------------------------------------------------------- */
@@ -710,16 +1127,16 @@ static int build_rows(struct builder *b, struct cfi_table *t)
 
 	qsort(b->fdes, b->nr_fde_spans, sizeof(*b->fdes), fde_cmp);
 	/* At most one gap row before each span, and one at the end. */
-	t->rows = calloc(2 * b->nr_spans + 1, sizeof(*t->rows));
+	t->rows = big_alloc((2 * b->nr_spans + 1) * sizeof(*t->rows));
 	if (!t->rows)
 		return -ENOMEM;
 	for (i = 0; i < b->nr_fde_spans; i++) {
 		for (k = 0; k < b->fdes[i].count; k++) {
 			const struct span *s = &b->spans[b->fdes[i].first + k];
 
-			if (t->nr_rows && s->start > covered)
+			if (t->nr_rows && s->row.off > covered)
 				table__push(t, covered, &none);
-			table__push(t, s->start, &s->row);
+			table__push(t, s->row.off, &s->row);
 			if (s->end > covered)
 				covered = s->end;
 		}
@@ -839,10 +1256,10 @@ static int open_cfi(struct builder *b)
 }
 
 /* Builds the table of the ELF file elf (ended here, whatever happens). */
-static int build(Elf *elf, struct cfi_table *out)
+static int build(Elf *elf, unsigned int flags, struct cfi_table *out)
 {
 	struct cfi_table t = { 0 };
-	struct builder b = { .elf = elf };
+	struct builder b = { .elf = elf, .per_row = flags & CFI_BUILD_PER_ROW };
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -866,15 +1283,17 @@ static int build(Elf *elf, struct cfi_table *out)
 	err = vet_section(&b);
 	if (err)
 		goto out;
+	/* A section with an entry libdw or we cannot read is not one a
+	 * toolchain wrote: libdw's own scan may differ from ours past it,
+	 * so libdw answers for every row (the table stays the same). */
+	b.per_row |= b.nr_bad > 0;
 	if (b.nr_good) {
-		err = open_cfi(&b);
-		if (err)
-			goto out;
 		err = walk_fdes(&b);
 		if (err)
 			goto out;
 	}
 	t.nr_fdes = b.nr_fdes;
+	t.nr_per_row = b.nr_per_row;
 	if (!b.nr_spans) {
 		err = b.nr_bad ? -EBADMSG : -ENOENT;
 		goto out;
@@ -916,18 +1335,23 @@ static int row_covers(const void *k, const void *elem)
 	return r != key->last && key->off >= r[1].off;
 }
 
-int cfi_table__build(int fd, struct cfi_table *out)
+int cfi_table__build_flags(int fd, unsigned int flags, struct cfi_table *out)
 {
 	elf_version(EV_CURRENT);
 	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
-	return build(elf_begin(fd, ELF_C_READ, NULL), out);
+	return build(elf_begin(fd, ELF_C_READ, NULL), flags, out);
+}
+
+int cfi_table__build(int fd, struct cfi_table *out)
+{
+	return cfi_table__build_flags(fd, 0, out);
 }
 
 int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out)
 {
 	elf_version(EV_CURRENT);
 	/* libelf does not write to a native-endian image it only reads. */
-	return build(elf_memory((char *)image, size), out);
+	return build(elf_memory((char *)image, size), 0, out);
 }
 
 const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)

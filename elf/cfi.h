@@ -21,8 +21,9 @@
  *  - FDEs: 2Mi;
  *  - work: libdw re-runs an FDE's CFI program from its start for each row
  *    it yields, so crafted CFI with many rows in one long FDE costs
- *    rows x program length. Each lookup is charged its CIE and FDE program
- *    bytes plus a fixed cost, against a budget of about a second of work.
+ *    rows x program length where libdw walks it. Each lookup, and each
+ *    FDE run in one pass, is charged its CIE and FDE program bytes plus a
+ *    fixed cost, against a budget of about a second of work.
  * Past any of them the build fails with -E2BIG (the walker then takes
  * frame-pointer steps in that binary). An FDE whose CFA program libdw
  * could be made to choke on (huge register numbers, deep remember_state
@@ -39,6 +40,7 @@ struct cfi_table {
 	size_t nr_rows;
 	size_t nr_fdes;			/* FDEs read */
 	size_t nr_unsupported;		/* rows of type UNW_CFA_UNSUPPORTED */
+	size_t nr_per_row;		/* FDEs libdw walked row by row (cfi.c) */
 	const char *source;		/* ".eh_frame" or ".debug_frame" (static) */
 };
 
@@ -51,6 +53,15 @@ struct cfi_table {
  * -ENOMEM. Never prints. On failure *out is left zeroed.
  */
 int cfi_table__build(int fd, struct cfi_table *out);
+
+/*
+ * The same, with flags: CFI_BUILD_PER_ROW asks libdw for every row
+ * (dwarf_cfi_addrframe, which reruns the FDE's program each time) instead
+ * of running each FDE's program once. The table is the same; tests and
+ * bench/ compare the two.
+ */
+#define CFI_BUILD_PER_ROW	1u
+int cfi_table__build_flags(int fd, unsigned int flags, struct cfi_table *out);
 
 /*
  * The same for an ELF image in memory (image, size), such as the vDSO

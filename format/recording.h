@@ -58,6 +58,14 @@ struct recording;
 #define REC_META_TARGET		"target"	/* "-a", "-p 12,13" or "-- cmd args" */
 #define REC_META_CALL_GRAPH	"call_graph"	/* "dwarf" or "fp" (absent: fp) */
 #define REC_META_UNWIND_BUDGET	"unwind_budget"	/* bytes of unwind tables held at once */
+/* the raw-stack fallback (record/rawstack.h), written when the recording ends */
+#define REC_META_RAW_BUDGET	"raw_stack_budget"	/* bytes of stack copies a second */
+#define REC_META_RAW_SAMPLES	"raw_stack_samples"	/* samples sent with a stack copy */
+#define REC_META_RAW_BYTES	"raw_stack_bytes"	/* stack bytes copied (not stored) */
+#define REC_META_RAW_OVER	"raw_stack_over_budget"	/* samples the budget refused a copy */
+#define REC_META_RAW_FINISHED	"raw_stack_finished"	/* stacks walked again with their tables */
+#define REC_META_RAW_COMPLETE	"raw_stack_complete"	/* of those, complete */
+#define REC_META_RAW_GIVEN_UP	"raw_stack_given_up"	/* no table came in time: as walked */
 #define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
 							   this long are offcpu rows */
 /*

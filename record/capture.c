@@ -8,10 +8,13 @@
  * This is capture, not symbolization: for each sampled user address it
  * finds the mapping that held it (the latest one for that process that
  * began no later than the sample), turns it into an offset in the mapped
- * file, and groups offsets by binary (build-id, else path). Each binary is
- * opened once, only if its build-id is the recorded one, and the symbols
- * covering sampled addresses are stored with the file's PT_LOAD segments.
- * report/ does every lookup later.
+ * file, and groups offsets by binary: by the file behind the mapping
+ * (mapping__resolve: its device, inode, ctime and size, recorded under its
+ * build-id or, when another file claimed that build-id first, under an id
+ * of its own), else by path. Each binary is opened once, only if it is
+ * that very file with that build-id, and the symbols covering sampled
+ * addresses are stored with the file's PT_LOAD segments. report/ does
+ * every lookup later.
  *
  * Incremental: every commit (about once a second) first runs a step over
  * the (process, stack) pairs sampled for the first time since the previous
@@ -60,6 +63,7 @@
 #include "record/stacks.h"
 #include "util/hashmap.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/vec.h"
 
 #define MAX_CANDIDATES	8
@@ -71,8 +75,9 @@ struct u64vec {
 };
 
 struct binary {
-	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint8_t build_id[REC_BUILD_ID_MAX];	/* the recorded one (mapping__resolve) */
 	uint32_t build_id_len;
+	uint32_t file;			/* index + 1 into the mapping table's files, or 0 */
 	char *path;
 	bool vdso;
 	struct elf_file *f;		/* open (its fd closed) once found */
@@ -257,38 +262,34 @@ static struct mapping *find_mapping(const struct capture_source *s, uint32_t tgi
 	return best ? best : any;
 }
 
-/* A mapped file, as report/ tells them from "//anon", "[heap]" and the like. */
-static bool is_file_path(const char *path)
-{
-	return path[0] == '/' && path[1] != '/';
-}
-
-static bool same_key(const struct binary *b, const struct mapping *m, bool vdso)
-{
-	if (vdso || b->vdso)
-		return vdso && b->vdso;
-	if (b->build_id_len || m->build_id_len)
-		return b->build_id_len == m->build_id_len &&
-		       !memcmp(b->build_id, m->build_id, m->build_id_len);
-	return !strcmp(b->path, m->path);
-}
-
 /* What binary_for() looks for: the key of a mapping's binary. */
 struct bin_key {
 	const struct mapping *m;
+	const uint8_t *id;		/* the recorded build-id */
+	uint32_t len;
 	bool vdso;
 };
 
-static bool bin_eq(uint32_t i, const void *key, const void *ctx)
+static bool same_key(const struct binary *b, const struct bin_key *k)
 {
-	const struct bin_key *k = key;
-
-	return same_key(&((const struct capture *)ctx)->bins[i], k->m, k->vdso);
+	if (k->vdso || b->vdso)
+		return k->vdso && b->vdso;
+	if (b->build_id_len || k->len)
+		return b->build_id_len == k->len && !memcmp(b->build_id, k->id, k->len);
+	return !strcmp(b->path, k->m->path);
 }
 
-static struct binary *binary_for(struct capture *c, const struct mapping *m)
+static bool bin_eq(uint32_t i, const void *key, const void *ctx)
 {
-	struct bin_key k = { m, !strcmp(m->path, "[vdso]") };
+	return same_key(&((const struct capture *)ctx)->bins[i], key);
+}
+
+static struct binary *binary_for(struct capture *c, const struct mapping_table *t,
+				 const struct mapping *m)
+{
+	const struct mapped_file *f = mapping__file(t, m);
+	struct bin_key k = { m, f ? f->rec_id : m->build_id, f ? f->id_len : m->build_id_len,
+			     !strcmp(m->path, "[vdso]") };
 	uint32_t *slot;
 	uint64_t hash;
 	struct binary *b;
@@ -297,8 +298,8 @@ static struct binary *binary_for(struct capture *c, const struct mapping *m)
 
 	if (k.vdso)
 		hash = hash_str("[vdso]");
-	else if (m->build_id_len)
-		hash = hash_bytes(m->build_id, m->build_id_len);
+	else if (k.len)
+		hash = hash_bytes(k.id, k.len);
 	else
 		hash = hash_str(m->path);
 	slot = hashmap__find(&c->bin_index, hash, bin_eq, &k, c);
@@ -316,8 +317,9 @@ static struct binary *binary_for(struct capture *c, const struct mapping *m)
 	memset(b, 0, sizeof(*b));
 	b->vdso = k.vdso;
 	b->path = path;
-	b->build_id_len = m->build_id_len;
-	memcpy(b->build_id, m->build_id, sizeof(b->build_id));
+	b->build_id_len = k.len;
+	memcpy(b->build_id, k.id, k.len);
+	b->file = m->file;
 found:
 	if (!b->in_step) {
 		if (vec__grow(&c->step_bins, &c->alloc_step, c->nr_step + 1, sizeof(*c->step_bins)))
@@ -356,7 +358,9 @@ static int add_user_addr(struct capture *c, const struct capture_source *s, uint
 
 	/* the recording keeps the mappings samples fall in, and only those */
 	if (m) {
-		err = mapping__write(s->maps, s->rec, m, s->complete_ns);
+		err = mapping__resolve(s->maps, m);
+		if (!err)
+			err = mapping__write(s->maps, s->rec, m, s->complete_ns);
 		if (err)
 			return err;
 	}
@@ -369,7 +373,7 @@ static int add_user_addr(struct capture *c, const struct capture_source *s, uint
 		if (strcmp(m->path, "[vdso]"))
 			return 0;	/* anonymous memory: only a JIT map can name it */
 	}
-	b = binary_for(c, m);
+	b = binary_for(c, s->maps, m);
 	if (!b)
 		return -ENOMEM;
 	return u64vec__push(&b->offs, addr - m->start + m->pgoff);
@@ -402,8 +406,12 @@ static int add_pair(struct capture *c, const struct capture_source *s, uint64_t 
 	return unmapped;
 }
 
-static int open_binary(struct binary *b, struct capture_stats *st)
+static int open_binary(struct binary *b, const struct mapping_table *t,
+		       struct capture_stats *st)
 {
+	const struct mapped_file *file = b->file && b->file <= t->nr_files ?
+					 &t->files[b->file - 1] : NULL;
+	const uint8_t *real = file ? file->real_id : b->build_id;
 	const void *image;
 	struct elf_file *f = NULL, *dbg = NULL;
 	size_t i, size;
@@ -422,6 +430,11 @@ static int open_binary(struct binary *b, struct capture_stats *st)
 		fd = mapped_file__open(m->tgid, m->start, m->end, m->path);
 		if (fd < 0)
 			continue;
+		/* only the very file the mapping was resolved to */
+		if (file && !mapped_file__is(file, fd)) {
+			close(fd);
+			continue;
+		}
 		err = elf_file__open(fd, NULL, 0, &f);
 		if (err == -ENOMEM)
 			return err;
@@ -429,7 +442,7 @@ static int open_binary(struct binary *b, struct capture_stats *st)
 			continue;
 		/* Never trust a file whose build-id differs from the mapped one. */
 		if (b->build_id_len && (f->build_id_len != b->build_id_len ||
-					memcmp(f->build_id, b->build_id, b->build_id_len))) {
+					memcmp(f->build_id, real, b->build_id_len))) {
 			elf_file__close(f);
 			f = NULL;
 		}
@@ -480,7 +493,7 @@ static int store_dwarf(struct capture *c, const struct capture_source *s, struct
 	size_t size = 0;
 	int err = 0;
 
-	if (b->vdso || !b->f->build_id_len)
+	if (b->vdso || !b->build_id_len)
 		return 0;
 	if (b->dbg && elf_file__has_section(b->dbg, ".debug_info")) {
 		src = b->dbg;
@@ -505,7 +518,7 @@ static int store_dwarf(struct capture *c, const struct capture_source *s, struct
 			b->path, size >> 20);
 		goto out;
 	}
-	err = recording__add_debuginfo(s->rec, b->f->build_id, b->f->build_id_len, b->path,
+	err = recording__add_debuginfo(s->rec, b->build_id, b->build_id_len, b->path,
 				       bytes, size);
 	if (!err) {
 		c->st.dwarf_files++;
@@ -532,8 +545,9 @@ static int add_row(const struct capture_source *s, struct binary *b, const char 
 	struct rec_binary rb;
 
 	memset(&rb, 0, sizeof(rb));
-	memcpy(rb.build_id, b->f->build_id, sizeof(rb.build_id));
-	rb.build_id_len = b->f->build_id_len;
+	/* the key the mappings carry: report/ matches rows to mappings by it */
+	memcpy(rb.build_id, b->build_id, sizeof(rb.build_id));
+	rb.build_id_len = b->build_id_len;
 	rb.path = b->vdso ? "[vdso]" : b->path;
 	rb.source = source;
 	rb.nr_segments = b->f->nr_segs;
@@ -618,7 +632,7 @@ static int store_binary(struct capture *c, const struct capture_source *s, struc
 	if (!b->sf) {
 		if (b->tries >= MAX_OPEN_TRIES)
 			return 0;
-		err = open_binary(b, &c->st);
+		err = open_binary(b, s->maps, &c->st);
 		if (err == -ENOMEM)
 			goto out;
 		if (err) {

@@ -43,6 +43,7 @@
 #include "record/cgroup.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
+#include "record/rawstack.h"
 #include "record/perf_events.h"
 #include "record/record.h"
 #include "record/sampler.h"
@@ -511,18 +512,49 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return log_libbpf_print((int)level, fmt, ap);
 }
 
+/*
+ * First thing: a SIGINT sent a few milliseconds after start is never lost,
+ * not even when the parent left it ignored (a background job of a script)
+ * or blocked; an exec'd command gets SIG_DFL back for handled signals.
+ * SIGHUP left ignored (nohup) stays so.
+ */
 static int install_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
+	sigset_t set;
 
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;		/* no SA_RESTART: epoll_wait returns EINTR */
 	sigemptyset(&sa.sa_mask);
 	/* SIGHUP too: a closed terminal ends the recording cleanly, not the process */
 	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGHUP, &sa, NULL))
+	    sigaction(SIGHUP, NULL, &old) || sigprocmask(SIG_UNBLOCK, &set, NULL))
+		return pr_errno(-errno, "cannot install signal handlers");
+	/* under nohup, a closed terminal goes on recording */
+	if (old.sa_handler != SIG_IGN && sigaction(SIGHUP, &sa, NULL))
 		return pr_errno(-errno, "cannot install signal handlers");
 	return 0;
+}
+
+/*
+ * The soft limit on open files up to the hard one: the recorder holds a
+ * descriptor per CPU and event and a few per table being built, never one
+ * per user mapping, but a 1,024 soft limit is small on a big machine.
+ */
+static void raise_nofile(struct target *t)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		t->child_nofile = rl.rlim_cur;	/* what -- CMD runs with */
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			pr_debug("cannot raise the open-file limit: %s", strerror(errno));
+	}
 }
 
 /* "cpu:node,..." for the online CPUs, node 0 where sysfs says nothing. */
@@ -660,10 +692,11 @@ static int capture_all(struct session *s, struct capture_stats *st)
  * callback, and the ring buffer (about a second of samples) holds what
  * arrives meanwhile.
  */
-static bool commit_due(const struct session *s)
+static bool commit_due(struct session *s)
 {
-	return now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
-	       recording__pending_samples(s->rec) >= PENDING_COMMIT;
+	return (now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
+		recording__pending_samples(s->rec) >= PENDING_COMMIT) &&
+	       !session__raw_waiting(s);	/* a bounded wait: RAWSTACK_HOLD_NS */
 }
 
 static void format_size(char *buf, size_t len, off_t size)
@@ -822,6 +855,58 @@ static bool switch_due(const struct session *s, const struct rotation *r)
  * busy machine), so that a sample taken just before it but read after it
  * still lies within its file's span. The spans overlap by that much.
  */
+/* Whether path is free or a regular file of ours: the recorder may move it aside. */
+static bool ours_or_free(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
+/*
+ * The next file's name, BASE.NNNN after the current one. A name that some
+ * other user took (in /tmp, say), or that is not a regular file (a
+ * directory), or whose ".old" or journal is such, is skipped: the
+ * recording goes on in the next free one instead of stopping there.
+ */
+static char *next_name(struct rotation *r)
+{
+	static const char *const side[] = { "", ".old", "-journal", "-wal", "-shm" };
+	char *name = NULL, *other;
+	unsigned int n;
+	size_t i;
+	bool ok;
+
+	for (n = r->seq + 1; n <= 99999; n++) {
+		free(name);
+		if (asprintf(&name, "%s.%04u", r->base, n) < 0)
+			break;
+		for (i = 0, ok = true; ok && i < sizeof(side) / sizeof(side[0]); i++) {
+			if (asprintf(&other, "%s%s", name, side[i]) < 0) {
+				free(name);
+				name = NULL;
+				break;
+			}
+			ok = ours_or_free(other);
+			free(other);
+		}
+		if (!name)
+			break;
+		if (ok) {
+			r->seq = n - 1;
+			return name;
+		}
+		pr_warn("'%s' (or its .old or journal) is taken by another user or is not a file: "
+			"skipped", name);
+	}
+	if (!name)
+		pr_errno(-ENOMEM, "cannot name the next file");
+	else
+		pr_err("no free name after '%s' for --switch-output (choose another -o)", name);
+	free(name);
+	return NULL;
+}
+
 static int switch_output(struct session *s, struct rotation *r)
 {
 	struct capture_stats cst;
@@ -843,15 +928,18 @@ static int switch_output(struct session *s, struct rotation *r)
 	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
 	/* the sums read now are flushed at t, within the file's span, as at the end */
 	s->final_ns = t;
+	s->raw_final = true;
 	err = err ?: commit(s);
+	s->raw_final = false;
 	s->final_ns = 0;
 	err = err ?: capture_all(s, &cst);
 	err = err ?: jitmaps__after_commit(s->jitmaps, s->rec);
 	err = err ?: recording__finish(s->rec);
 	if (err)
 		return err;
-	if (asprintf(&name, "%s.%04u", r->base, r->seq + 1) < 0)
-		return pr_errno(-ENOMEM, "cannot name the next file");
+	name = next_name(r);
+	if (!name)
+		return -ENOMEM;
 	err = session__start_file(s, name);
 	if (!err)
 		offcpu__start_file(s->offcpu, since);
@@ -1171,6 +1259,7 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		.dwarf = o->call_graph == CALL_GRAPH_DWARF,
 		.off_cpu = o->off_cpu,
 		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
+		.raw_budget = RAWSTACK_BUDGET_DEFAULT,
 	};
 	struct sampler_sink ssink;
 	struct sideband_sink bsink;
@@ -1198,6 +1287,9 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 				     &s->unwinder);
 		if (err)
 			return err;
+		s->rawstack = rawstack__new(s->unwinder);
+		if (!s->rawstack)
+			return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
 	}
 	if (o->mode == TARGET_CMD) {
 		err = target__fork(t, o->cmd);
@@ -1255,13 +1347,17 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	}
 	if (!err)
 		err = set_meta_u64(s->rec, REC_META_END_NS, *end_ns);
+	s->raw_final = true;
 	if (!err)
 		err = commit(s);
 	pr_debug("last samples committed at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (!err)
 		err = capture_all(s, cst);
+	rawstack__adjust_stats(s->rawstack, s->stats_total);	/* as the stacks are stored */
 	if (!err)
 		err = unwinder__store(s->unwinder, s->rec, s->stats_total);
+	if (!err && s->rawstack)
+		err = rawstack__store(s->rawstack, s->rec, s->stats_total, RAWSTACK_BUDGET_DEFAULT);
 	if (!err)
 		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (!err)
@@ -1354,6 +1450,9 @@ int cmd_record(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	memset(&rot, 0, sizeof(rot));
 	target__init(&t);
+	if (install_signals())
+		goto out;
+	raise_nofile(&t);
 
 	if (cpus__online(&online, &nr_online))
 		goto out;
@@ -1381,8 +1480,6 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	status = EXIT_FAIL;
 	libbpf_set_print(libbpf_print);
-	if (install_signals())
-		goto out;
 	if (opts.mode == TARGET_PIDS && target__watch_pids(&t, opts.pids, opts.nr_pids))
 		goto out;
 

@@ -13,12 +13,17 @@
  *
  * The file lives in a world-writable directory and any user writes it: it
  * is opened without following symlinks, only if it is a regular file
- * (util/safe_open.h), and read only up to a bound. One map is read up to
+ * (util/safe_open.h) owned by root or by the process's owner (as perf
+ * does: another user's file would name root's JIT code), and read only up
+ * to a bound. One map is read up to
  * JIT_MAP_MAX_BYTES of text plus symbol table (64 MiB: 48 MiB of text, at
  * least 16 MiB for 699,050 symbols; about 500,000 lines of V8's
  * --perf-basic-prof, several times what perf-map-agent writes for a large
  * JVM), all maps held at once up to JIT_MAPS_MAX_BYTES; a 7-million-line
- * map would otherwise take the root recorder past 1 GB. The bytes read
+ * map would otherwise take the root recorder past 1 GB. The budget is
+ * shared fairly: a map being read gets its full bound, the largest maps
+ * of other processes giving way (read again when they are needed), so
+ * one user's big maps never leave another process without symbols. The bytes read
  * are kept in one buffer that the names point into (no allocation per
  * line). Past the cut, lines are only counted (within JIT_COUNT_MAX_BYTES,
  * so a sparse terabyte file ends the count too), and the cut is stored in
@@ -72,6 +77,9 @@ struct jitmap {
 	struct timespec mtime;
 	struct u64map stored;		/* hashes of the symbols stored */
 	bool any_stored;
+	bool owner_known;		/* owner: the process's uid, seen while it lived */
+	bool owner_warned;
+	uid_t owner;
 };
 
 struct jitmaps {
@@ -301,6 +309,19 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
 	return 0;
 }
 
+/* Notes the owner of m's process while it lives (not once it ended: the pid may be another's). */
+static void note_owner(struct jitmap *m)
+{
+	char path[32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%u", m->pid);
+	if (!m->final && !stat(path, &st)) {
+		m->owner = st.st_uid;
+		m->owner_known = true;
+	}
+}
+
 /*
  * The map of pid's latest process; with fresh, a new one even if pid has
  * one (the pid was reused). NULL on ENOMEM.
@@ -327,6 +348,7 @@ static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid, bool fresh)
 	m->born_ns = born ? *born : 0;
 	m->older = *slot;	/* 0 when added */
 	*slot = ++j->nr;
+	note_owner(m);
 	return m;
 }
 
@@ -349,33 +371,66 @@ static void map_name(const struct jitmap *m, char *buf, size_t len, bool stored)
 		snprintf(buf, len, "/tmp/perf-%u.map", m->pid);
 }
 
+/* Releases the largest maps of other processes until room bytes more fit the budget. */
+static void make_room(struct jitmaps *j, const struct jitmap *keep, size_t room)
+{
+	while (j->held + room > JIT_MAPS_MAX_BYTES) {
+		struct jitmap *big = NULL;
+		size_t i;
+
+		for (i = 0; i < j->nr; i++)
+			if (&j->maps[i] != keep && j->maps[i].held &&
+			    (!big || j->maps[i].held > big->held))
+				big = &j->maps[i];
+		if (!big)
+			return;
+		pr_debug("JIT map of process %u released (%zu KiB) for process %u's", big->pid,
+			 big->held >> 10, keep->pid);
+		j->held -= big->held;
+		jitmap__release(big);
+		big->have_stat = false;		/* read again when needed */
+	}
+}
+
 /*
  * Reads /tmp/perf-PID.map into m unless it is the file read last time,
- * unchanged. A missing or unreadable map is no error.
+ * unchanged. A missing or unreadable map, or one another user wrote, is no
+ * error.
  */
 static int refresh(struct jitmaps *j, struct jitmap *m)
 {
 	struct jitmap fresh;
 	char path[64];
 	struct stat st;
-	size_t others = j->held - m->held, limit;
+	size_t others, limit;
 	int fd, err;
 
 	map_name(m, path, sizeof(path), false);
+	note_owner(m);
 	fd = safe_open_regular(path, 0, SAFE_OPEN_NOFOLLOW, &st);
 	if (fd < 0)
 		return 0;
+	if (st.st_uid != 0 && (!m->owner_known || st.st_uid != m->owner)) {
+		close(fd);
+		if (!m->owner_warned)
+			pr_debug("'%s' is owned by uid %u, not by its process's owner or root: not read",
+				 path, (unsigned)st.st_uid);
+		m->owner_warned = true;
+		return 0;
+	}
 	if (m->have_stat && st.st_dev == m->dev && st.st_ino == m->ino && st.st_size == m->size &&
 	    st.st_mtim.tv_sec == m->mtime.tv_sec && st.st_mtim.tv_nsec == m->mtime.tv_nsec) {
 		close(fd);
 		return 0;
 	}
+	/* the old contents go first: never two copies of a big map at once */
+	j->held -= m->held;
+	jitmap__release(m);
+	make_room(j, m, JIT_MAP_MAX_BYTES);
+	others = j->held;
 	limit = others < JIT_MAPS_MAX_BYTES ? JIT_MAPS_MAX_BYTES - others : 0;
 	if (limit > JIT_MAP_MAX_BYTES)
 		limit = JIT_MAP_MAX_BYTES;
-	/* the old contents go first: never two copies of a big map at once */
-	jitmap__release(m);
-	j->held = others;
 	memset(&fresh, 0, sizeof(fresh));
 	err = parse(fd, &st, limit, &fresh);
 	close(fd);

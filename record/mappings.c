@@ -8,7 +8,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "elf/elf_file.h"
 #include "record/mappings.h"
 #include "util/hash.h"
 #include "util/log.h"
@@ -65,7 +68,9 @@ int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m)
 	k = &t->v[t->nr];
 	*k = (struct mapping){ .time_ns = m->time_ns, .start = m->start, .end = m->end,
 			       .pgoff = m->pgoff, .tgid = m->tgid,
-			       .build_id_len = m->build_id_len, .path = path };
+			       .build_id_len = (uint8_t)(m->build_id_len > REC_BUILD_ID_MAX ?
+							 REC_BUILD_ID_MAX : m->build_id_len),
+			       .path = path };
 	memcpy(k->build_id, m->build_id, sizeof(k->build_id));
 	t->nr++;
 	t->dirty = true;
@@ -104,15 +109,151 @@ static bool alone(const struct mapping_table *t, const struct mapping *k)
 	return true;
 }
 
+static void ident_of(const struct stat *st, struct mapped_file *f)
+{
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000ull + (uint64_t)st->st_ctim.tv_nsec;
+	f->size = (uint64_t)st->st_size;
+}
+
+static uint64_t file_hash(const struct mapped_file *f)
+{
+	return hash_mix(hash_mix(hash_mix(hash_mix(hash_bytes(f->real_id, f->id_len), f->dev),
+					  f->ino), f->ctime_ns), f->size);
+}
+
+static bool file_eq(uint32_t i, const void *key, const void *ctx)
+{
+	const struct mapped_file *a = &((const struct mapping_table *)ctx)->files[i], *b = key;
+
+	return a->dev == b->dev && a->ino == b->ino && a->ctime_ns == b->ctime_ns &&
+	       a->size == b->size && a->id_len == b->id_len &&
+	       !memcmp(a->real_id, b->real_id, b->id_len);
+}
+
+/* The key of claim_index: a recorded build-id (its length is the file's). */
+struct claim_key {
+	const uint8_t *id;
+	uint8_t len;
+};
+
+static bool claim_eq(uint32_t i, const void *key, const void *ctx)
+{
+	const struct mapped_file *a = &((const struct mapping_table *)ctx)->files[i];
+	const struct claim_key *k = key;
+
+	return a->id_len == k->len && !memcmp(a->rec_id, k->id, k->len);
+}
+
+static bool claimed(const struct mapping_table *t, const uint8_t *id, uint8_t len)
+{
+	struct claim_key k = { id, len };
+
+	return hashmap__find(&t->claim_index, hash_bytes(id, len), claim_eq, &k, t);
+}
+
+/*
+ * f's recorded build-id: its own, or when another file claimed that, the
+ * first of a series derived from it that nobody claimed (a file may carry
+ * a derived id as its real one: it is then a claim like any other).
+ */
+static void choose_rec_id(const struct mapping_table *t, struct mapped_file *f)
+{
+	uint64_t h = hash_bytes(f->real_id, f->id_len), w = 0;
+	uint64_t n;
+	size_t i;
+
+	memcpy(f->rec_id, f->real_id, f->id_len);
+	for (n = 1; claimed(t, f->rec_id, f->id_len); n++) {
+		for (i = 0; i < f->id_len; i++) {
+			if (i % 8 == 0)
+				w = hash_mix(hash_mix(h, n), i);
+			f->rec_id[i] = (uint8_t)(w >> (i % 8 * 8));
+		}
+	}
+}
+
+int mapping__resolve(struct mapping_table *t, struct mapping *k)
+{
+	struct mapped_file key, *f;
+	struct stat st;
+	uint64_t hash;
+	uint32_t *slot;
+	int fd;
+
+	if (k->file || !k->build_id_len || k->path[0] != '/' || k->path[1] == '/')
+		return 0;
+	memset(&key, 0, sizeof(key));
+	key.id_len = k->build_id_len;
+	memcpy(key.real_id, k->build_id, k->build_id_len);
+	/*
+	 * A file that cannot be opened any more (its process ended, its path
+	 * is gone) is recorded under its build-id, as before identities: there
+	 * is nothing to tell it from another file with that build-id, and no
+	 * symbols of its own are stored for it either.
+	 */
+	fd = mapped_file__open(k->tgid, k->start, k->end, k->path);
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0)
+			close(fd);
+		k->file = MAPPING_FILE_UNKNOWN;
+		return 0;
+	}
+	close(fd);
+	ident_of(&st, &key);
+	hash = file_hash(&key);
+	slot = hashmap__find(&t->file_index, hash, file_eq, &key, t);
+	if (slot) {
+		k->file = *slot + 1;
+		return 0;
+	}
+	if (t->nr_files >= UINT32_MAX - 1 ||
+	    vec__grow(&t->files, &t->alloc_files, t->nr_files + 1, sizeof(*t->files)))
+		return pr_errno(-ENOMEM, "cannot keep mappings");
+	choose_rec_id(t, &key);
+	if (hashmap__add(&t->file_index, hash, (uint32_t)t->nr_files) ||
+	    hashmap__add(&t->claim_index, hash_bytes(key.rec_id, key.id_len),
+			 (uint32_t)t->nr_files))
+		return pr_errno(-ENOMEM, "cannot keep mappings");
+	f = &t->files[t->nr_files++];
+	*f = key;
+	k->file = (uint32_t)t->nr_files;
+	if (memcmp(f->rec_id, f->real_id, f->id_len))
+		pr_debug("'%s' (inode %llu) carries the build-id of another file: recorded under "
+			 "its own", k->path, (unsigned long long)f->ino);
+	return 0;
+}
+
+const struct mapped_file *mapping__file(const struct mapping_table *t, const struct mapping *k)
+{
+	return k->file && k->file <= t->nr_files ? &t->files[k->file - 1] : NULL;
+}
+
+bool mapped_file__is(const struct mapped_file *f, int fd)
+{
+	struct mapped_file id;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return false;
+	ident_of(&st, &id);
+	return id.dev == f->dev && id.ino == f->ino && id.ctime_ns == f->ctime_ns &&
+	       id.size == f->size;
+}
+
 int mapping__write(struct mapping_table *t, struct recording *rec, struct mapping *k,
 		   uint64_t complete_ns)
 {
+	const struct mapped_file *f = mapping__file(t, k);
 	struct rec_mapping m;
 	int err;
 
 	if (k->written)
 		return 0;
 	mapping__to_rec(k, &m);
+	if (f)
+		memcpy(m.build_id, f->rec_id, f->id_len);
 	if (k->time_ns < complete_ns && alone(t, k))
 		m.time_ns = 0;
 	err = recording__add_mapping(rec, &m);
@@ -154,5 +295,8 @@ void mapping_table__release(struct mapping_table *t)
 	free(t->v);
 	path_pool__release(&t->paths);
 	u64map__release(&t->forgot_written);
+	free(t->files);
+	hashmap__release(&t->file_index);
+	hashmap__release(&t->claim_index);
 	memset(t, 0, sizeof(*t));
 }

@@ -23,10 +23,30 @@ struct mapping {
 	uint64_t end;
 	uint64_t pgoff;
 	uint32_t tgid;
-	uint32_t build_id_len;
-	uint8_t build_id[REC_BUILD_ID_MAX];
+	uint32_t file;		/* index + 1 into the table's files; 0: not resolved,
+				 * MAPPING_FILE_UNKNOWN: its file could not be opened */
+	uint8_t build_id[REC_BUILD_ID_MAX];	/* as the kernel or the file gave it */
+	uint8_t build_id_len;
 	bool written;		/* in the recording: a sample fell in it */
 	const char *path;	/* in the table's path pool */
+};
+
+/*
+ * A file sampled code was mapped from, told from every other as fstat(2)
+ * tells files apart. Its rows in the recording (mapping, binary) carry
+ * rec_id: the file's build-id, unless another file of this recording
+ * claimed that build-id first; then an id derived from it that no other
+ * file has. A build-id is a note anyone can write: a user's binary that
+ * carries the build-id of root's program gets rows of its own, so report/
+ * never names root's frames with the user's symbols.
+ */
+#define MAPPING_FILE_UNKNOWN	UINT32_MAX
+
+struct mapped_file {
+	uint64_t dev, ino, ctime_ns, size;
+	uint8_t real_id[REC_BUILD_ID_MAX];
+	uint8_t rec_id[REC_BUILD_ID_MAX];
+	uint8_t id_len;
 };
 
 /*
@@ -54,6 +74,11 @@ struct mapping_table {
 	 * see those rows in v, so its rows keep their times.
 	 */
 	struct u64map forgot_written;
+	/* files of the mappings samples fell in (mapping__resolve) */
+	struct mapped_file *files;
+	size_t nr_files, alloc_files;
+	struct hashmap file_index;	/* hash of identity and build-id -> index into files */
+	struct hashmap claim_index;	/* hash of rec_id -> index into files */
 };
 
 /* Keeps m, its path in t's pool; it moves t->v. Prints; -ENOMEM. */
@@ -63,7 +88,21 @@ int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m);
 void mapping__to_rec(const struct mapping *k, struct rec_mapping *m);
 
 /*
- * Adds kept mapping k of t to rec, once: a sample fell in it. t is sorted
+ * Finds the file behind kept mapping k (a file with a build-id; others are
+ * matched by path) and its recorded build-id: k->file. Opens the file
+ * once per mapping. 0 or -ENOMEM (printed).
+ */
+int mapping__resolve(struct mapping_table *t, struct mapping *k);
+
+/* The file k was resolved to, or NULL. */
+const struct mapped_file *mapping__file(const struct mapping_table *t, const struct mapping *k);
+
+/* Whether the file open at fd is f. */
+bool mapped_file__is(const struct mapped_file *f, int fd);
+
+/*
+ * Adds kept mapping k of t to rec, once (with its file's recorded
+ * build-id when resolved): a sample fell in it. t is sorted
  * by (tgid, start) unless dirty. k's row gets time 0, "from the file's
  * start", when it is older than complete_ns (t holds every mapping
  * stamped before then) and no other mapping of its process overlaps it:

@@ -226,7 +226,7 @@ void cpu_clock__close(struct cpu_clock *cc)
 	cc->fd = -1;
 }
 
-void sideband_attr__init(struct perf_event_attr *attr, int with_build_id)
+void sideband_attr__init(struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -236,7 +236,12 @@ void sideband_attr__init(struct perf_event_attr *attr, int with_build_id)
 	attr->sample_id_all = 1;
 	attr->mmap = 1;
 	attr->mmap2 = 1;
-	attr->build_id = with_build_id ? 1 : 0;
+	/*
+	 * No attr.build_id: the kernel writes one mmap record for every
+	 * listener and would OR PERF_RECORD_MISC_MMAP_BUILD_ID into what perf
+	 * receives too (perf 6.1 then cannot read its own file). Build-ids are
+	 * read from the files (record/sideband.c).
+	 */
 	attr->comm = 1;
 	attr->comm_exec = 1;
 	attr->task = 1;

@@ -73,7 +73,10 @@ int cpu_clock__account(struct cpu_clock *cc, uint64_t now, struct clock_account 
 /* Accepts a zeroed or closed cc. */
 void cpu_clock__close(struct cpu_clock *cc);
 
-/* The side-band event attributes: mmap2 with build-ids, comm, task, CLOCK_MONOTONIC times. */
-void sideband_attr__init(struct perf_event_attr *attr, int with_build_id);
+/*
+ * The side-band event attributes: mmap2 (device and inode, never the
+ * build-id), comm, task, CLOCK_MONOTONIC times.
+ */
+void sideband_attr__init(struct perf_event_attr *attr);
 
 #endif

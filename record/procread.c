@@ -72,8 +72,9 @@ static int read_maps(uint32_t pid, struct proc_maps *out)
 {
 	unsigned long long start, end, off, ino;
 	char path[64], line[4096 + 256], perms[8], dev[32];
+	struct { unsigned long long ino; char dev[32]; size_t idx; } open_files[PROC_MAPS_MAX_FDS];
+	size_t alloc = 0, nr_open = 0, i;
 	struct proc_map pm;
-	size_t alloc = 0;
 	int err = 0, pos;
 	FILE *f;
 
@@ -98,7 +99,19 @@ static int read_maps(uint32_t pid, struct proc_maps *out)
 		pm.end = end;
 		pm.pgoff = off;
 		pm.path = strdup(name);
-		pm.fd = name[0] == '/' ? mapped_file__open(pid, start, end, name) : -1;
+		pm.fd = -1;
+		pm.same = 0;
+		for (i = 0; i < nr_open && name[0] == '/'; i++)
+			if (open_files[i].ino == ino && !strcmp(open_files[i].dev, dev))
+				pm.same = open_files[i].idx + 1;
+		if (name[0] == '/' && !pm.same && nr_open < PROC_MAPS_MAX_FDS) {
+			pm.fd = mapped_file__open(pid, start, end, name);
+			if (pm.fd >= 0) {
+				open_files[nr_open].ino = ino;
+				memcpy(open_files[nr_open].dev, dev, sizeof(dev));
+				open_files[nr_open++].idx = out->nr;
+			}
+		}
 		if (!pm.path || maps_push(out, &alloc, &pm)) {
 			free(pm.path);
 			if (pm.fd >= 0)

@@ -19,7 +19,17 @@ struct proc_map {
 	uint64_t start, end, pgoff;
 	char *path;		/* as /proc shows it: a file path or "[vdso]" */
 	int fd;			/* the very file mapped (/proc/PID/map_files), or -1 */
+	size_t same;		/* index + 1 of an earlier mapping of the same file
+				 * (device and inode), whose fd stands for this one */
 };
+
+/*
+ * Files a read holds open at most: one per distinct file, never one per
+ * mapping (a process can map one file thousands of times), and a few
+ * dozen per read (16 stuck reads at most: procread.c), so no process can
+ * exhaust the recorder's descriptors.
+ */
+#define PROC_MAPS_MAX_FDS	32
 
 struct proc_maps {
 	struct proc_map *v;
@@ -33,7 +43,7 @@ int proc_reader__new(struct proc_reader **out);
 
 /*
  * Fills out (the caller releases it) with pid's executable mappings, each
- * file opened. Returns 0 (a process gone has no mappings), -ETIMEDOUT when
+ * distinct file opened once (up to PROC_MAPS_MAX_FDS). Returns 0 (a process gone has no mappings), -ETIMEDOUT when
  * the read took longer than timeout_ns or too many reads are stuck already
  * (nothing is filled; counted by proc_reader__timeouts()), or
  * -ENOMEM (after the message).

@@ -41,7 +41,8 @@ _Static_assert(sizeof(struct ev_sample) == 56, "ev_sample changed: bump EV_ABI_V
 _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample frames moved");
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
 _Static_assert(sizeof(struct ev_cgroup) == 32, "ev_cgroup changed: bump EV_ABI_VERSION");
-_Static_assert(EV_ABI_VERSION == 4, "record/ reads ABI v4");
+_Static_assert(EV_ABI_VERSION == 5, "record/ reads ABI v5");
+_Static_assert(sizeof(struct ev_raw) == 48 + EV_RAW_VMAS * 48, "ev_raw changed: bump EV_ABI_VERSION");
 _Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "unwind maps changed");
 
 /* on_record's return when the consumer's budget is spent: stops libbpf's loop. */
@@ -100,6 +101,26 @@ static bool frames_fit(size_t size, size_t head, unsigned int nk, unsigned int n
 	       size == head + ((size_t)nk + nu) * sizeof(__u64);
 }
 
+/*
+ * A sample's layout: its frames fill size, or with EV_SAMPLE_F_RAW its
+ * frames, an ev_raw that names one of its user frames, and the stack bytes
+ * the ev_raw counts.
+ */
+static bool sample_fits(const struct ev_sample *e, size_t size)
+{
+	size_t head = sizeof(*e) + ((size_t)e->nr_kframes + e->nr_uframes) * sizeof(__u64);
+	const struct ev_raw *r;
+
+	if (!(e->hdr.flags & EV_SAMPLE_F_RAW))
+		return e->hdr.flags == 0 && frames_fit(size, sizeof(*e), e->nr_kframes, e->nr_uframes);
+	if (e->hdr.flags != EV_SAMPLE_F_RAW || e->nr_kframes > EV_MAX_FRAMES ||
+	    e->nr_uframes > EV_MAX_FRAMES || size < head + sizeof(*r))
+		return false;
+	r = (const struct ev_raw *)((const char *)e + head);
+	return r->stack_len <= EV_RAW_STACK_MAX && size == head + sizeof(*r) + r->stack_len &&
+	       r->nr_vmas <= EV_RAW_VMAS && r->frame < e->nr_uframes;
+}
+
 /* Validates one record and keeps it; a negative return is a write failure. */
 static int take_record(struct sampler *sp, const void *data, size_t size)
 {
@@ -115,8 +136,7 @@ static int take_record(struct sampler *sp, const void *data, size_t size)
 		sp->nr_malformed++;
 		return 0;
 	}
-	if (h->type == EV_SAMPLE && size >= sizeof(*e) &&
-	    frames_fit(size, sizeof(*e), e->nr_kframes, e->nr_uframes))
+	if (h->type == EV_SAMPLE && size >= sizeof(*e) && sample_fits(e, size))
 		err = k->sample(k->ctx, e);
 	else if (h->type == EV_OFFCPU_STACK && off_cpu && size >= sizeof(*os) && os->hash &&
 		 frames_fit(size, sizeof(*os), os->nr_kframes, os->nr_uframes))
@@ -168,6 +188,7 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 	sp->skel->rodata->follow_forks = sp->follow;
 	sp->skel->rodata->wakeup_bytes = rb_bytes / 4;
 	sp->skel->rodata->unwind_tables = sp->unwinds;
+	sp->skel->rodata->raw_budget_bytes = sp->unwinds ? sp->cfg.raw_budget : 0;
 	bpf_program__set_autoload(sp->skel->progs.on_mmap_exit,
 				  sp->unwinds && hook == MMAP_HOOK_FEXIT);
 	bpf_program__set_autoload(sp->skel->progs.on_mmap,
@@ -186,7 +207,12 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 	 * is sampled anyway.
 	 */
 	bpf_program__set_autoload(sp->skel->progs.on_fork, sp->follow);
-	err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
+	/* one sample with a stack copy per CPU (unused without the walker) */
+	err = bpf_map__set_max_entries(sp->skel->maps.raw_scratch,
+				       sp->unwinds && sp->cfg.raw_budget ?
+				       (uint32_t)sp->cfg.nr_possible_cpus : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(sp->skel->maps.events, (uint32_t)rb_bytes);
 	if (!err)
 		err = sampler_bpf__load(sp->skel);
 	if (err) {
@@ -264,6 +290,9 @@ int sampler__open(const struct sampler_config *cfg, const struct sampler_sink *s
 	sp->filter = cfg->filter;
 
 	rb_bytes = ringbuf_size(cfg->freq, cfg->nr_cpus);
+	if (cfg->dwarf && cfg->raw_budget)	/* and a second of stack copies */
+		rb_bytes = roundup_pow2(rb_bytes + (cfg->raw_budget < (256ull << 20) ?
+						    cfg->raw_budget : 256ull << 20));
 	sp->follow = cfg->follow;
 #if defined(__x86_64__)
 	sp->unwinds = cfg->dwarf;

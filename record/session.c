@@ -22,12 +22,14 @@
 #include "record/capture.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
+#include "record/rawstack.h"
 #include "record/sampler.h"
 #include "record/session.h"
 #include "record/sideband.h"
 #include "record/unwind.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/vec.h"
 
 /*
@@ -117,6 +119,44 @@ static int write_held_comms(struct session *s, uint32_t tgid)
 	return err;
 }
 
+/* The rows folded in this commit: each thread's latest name, once. */
+static int write_late_comms(struct session *s)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < s->nr_late_comms && !err; i++)
+		err = write_or_hold_comm(s, &s->late_comms[i]);
+	s->nr_late_comms = 0;
+	u64map__release(&s->late_index);
+	u64map__release(&s->comm_rows);
+	return err;
+}
+
+/* 1: c is past its thread's bound for this commit, kept as its latest name. */
+static int fold_comm(struct session *s, const struct rec_comm *c)
+{
+	uint64_t *slot;
+	bool added;
+
+	if (u64map__upsert(&s->comm_rows, c->tid, 0, &slot, &added))
+		return pr_errno(-ENOMEM, "cannot keep thread names");
+	if (++*slot <= SESSION_COMMS_PER_COMMIT)
+		return 0;
+	if (u64map__upsert(&s->late_index, c->tid, 0, &slot, &added))
+		return pr_errno(-ENOMEM, "cannot keep thread names");
+	if (added) {
+		if (vec__grow(&s->late_comms, &s->alloc_late_comms, s->nr_late_comms + 1,
+			      sizeof(*s->late_comms)))
+			return pr_errno(-ENOMEM, "cannot keep thread names");
+		*slot = ++s->nr_late_comms;
+	} else {
+		s->nr_comms_folded++;	/* the row it replaces is never written */
+	}
+	s->late_comms[*slot - 1] = *c;
+	return 1;
+}
+
 int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid,
 		       const char *comm)
 {
@@ -148,6 +188,9 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 	c.tgid = tgid;
 	c.tid = tid;
 	memcpy(c.comm, name, sizeof(c.comm));
+	err = fold_comm(s, &c);
+	if (err)
+		return err < 0 ? err : 0;
 	return write_or_hold_comm(s, &c);
 }
 
@@ -253,6 +296,7 @@ static int forget_exited(struct session *s)
 		s->maps.dirty = true;
 	s->maps.nr = kept;
 	s->maps.nr_sorted = sorted;
+	s->maps_layout++;	/* positions moved: the tail index is rebuilt */
 	for (i = kept = 0; i < s->nr_pending_comms; i++) {
 		const struct rec_comm *c = &s->pending_comms[i];
 		uint64_t *held;
@@ -304,6 +348,7 @@ static int forget_ended(struct session *s)
 	if (kept != s->maps.nr)
 		s->maps.dirty = true;
 	s->maps.nr = kept;
+	s->maps_layout++;
 	if (!err)
 		err = mapping_table__repool(&s->maps);	/* the paths of the mappings gone go too */
 	if (err)
@@ -355,6 +400,12 @@ void session__release_kept(struct session *s)
 {
 	uint64_t written = s->maps.nr_written;
 
+	u64map__release(&s->tail_heads);
+	free(s->tail_prev);
+	s->tail_prev = NULL;
+	s->tail_alloc = s->tail_from = s->tail_upto = 0;
+	s->maps_layout++;
+
 	mapping_table__release(&s->maps);
 	s->maps.nr_written = written;	/* for the summary */
 	free(s->pending_comms);
@@ -368,6 +419,55 @@ void session__release_kept(struct session *s)
 	s->ended = NULL;
 	s->nr_ended = s->alloc_ended = 0;
 	u64map__release(&s->held_comms);
+	u64map__release(&s->comm_rows);
+	u64map__release(&s->late_index);
+	free(s->late_comms);
+	s->late_comms = NULL;
+	s->nr_late_comms = s->alloc_late_comms = 0;
+}
+
+/*
+ * Brings the tail index (session.h) up to the mappings added since it was
+ * last brought up: each mapping is indexed once, unless a sort or a
+ * compaction moved them (then the tail is indexed again from the start).
+ */
+static int index_tail(struct session *s)
+{
+	struct mapping_table *t = &s->maps;
+	uint64_t *slot;
+	bool added;
+	size_t p;
+
+	if (s->tail_from != t->nr_sorted || s->tail_layout != s->maps_layout ||
+	    s->tail_upto > t->nr || s->tail_upto < t->nr_sorted) {
+		u64map__release(&s->tail_heads);
+		s->tail_from = s->tail_upto = t->nr_sorted;
+		s->tail_layout = s->maps_layout;
+	}
+	if (t->nr > UINT32_MAX - 1 ||
+	    vec__grow(&s->tail_prev, &s->tail_alloc, t->nr, sizeof(*s->tail_prev)))
+		return pr_errno(-ENOMEM, "cannot keep mappings");
+	for (p = s->tail_upto; p < t->nr; p++) {
+		if (u64map__upsert(&s->tail_heads, t->v[p].tgid, 0, &slot, &added))
+			return pr_errno(-ENOMEM, "cannot keep mappings");
+		s->tail_prev[p] = (uint32_t)*slot;	/* 0: none before it */
+		*slot = p + 1;
+	}
+	s->tail_upto = t->nr;
+	return 0;
+}
+
+/* Adds a copy of kept mapping i for pid, when ppid had it at fork_ns (since: its exec). */
+static int inherit_one(struct session *s, size_t i, uint32_t pid, uint64_t fork_ns, uint64_t since)
+{
+	const struct mapping *k = &s->maps.v[i];
+	struct rec_mapping m;
+
+	if (k->time_ns > fork_ns || k->time_ns < since)
+		return 0;
+	mapping__to_rec(k, &m);	/* keeps the parent's time: its order of mappings */
+	m.tgid = pid;
+	return mapping_table__add(&s->maps, &m);	/* may move s->maps.v */
 }
 
 /*
@@ -376,8 +476,10 @@ void session__release_kept(struct session *s)
  */
 static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 {
-	struct rec_mapping m;
-	size_t i, n = s->maps.nr, lo = 0, hi = s->maps.nr_sorted, mid;
+	size_t i, n = s->maps.nr, lo = 0, mid, nr_tail = 0;
+	size_t hi = s->maps.nr_sorted < n ? s->maps.nr_sorted : n, sorted = hi;
+	uint32_t tail[256], *more = NULL, *list = tail;
+	uint64_t *head, p;
 	int err;
 
 	const uint64_t *exec = u64map__find(&s->exec_ns, ppid);
@@ -389,10 +491,13 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 	 * those the parent had at fork time, less those its last exec replaced
 	 * (a deep make -> sh -> gcc tree would otherwise copy every ancestor's).
 	 * The parent's are found by bisection in the part capture sorted by
-	 * pid, and by a scan of those added since: a fork storm forks
-	 * thousands of times a second, and a scan of every mapping kept per
-	 * fork was the recorder's largest cost after its unwind tables.
+	 * pid, and through the tail index among those added since: the work
+	 * per fork is the parent's mappings, whatever the number kept (a scan
+	 * of the tail per fork was 38% of the recorder in a fork loop).
 	 */
+	err = index_tail(s);
+	if (err)
+		return err;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (s->maps.v[mid].tgid < ppid)
@@ -400,22 +505,28 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 		else
 			hi = mid;
 	}
-	for (i = lo; i < n; i++) {
-		const struct mapping *k = &s->maps.v[i];
-
-		if (i < s->maps.nr_sorted && k->tgid != ppid) {
-			i = s->maps.nr_sorted - 1;	/* the parent's sorted ones end here */
-			continue;
+	/* the child's copies go after n: not seen again */
+	for (i = lo; i < sorted && s->maps.v[i].tgid == ppid && !err; i++)
+		err = inherit_one(s, i, pid, fork_ns, since);
+	/* the parent's tail mappings, newest first in the index: copied oldest first */
+	head = u64map__find(&s->tail_heads, ppid);
+	for (p = head ? *head : 0; p && !err; p = s->tail_prev[p - 1]) {
+		if (nr_tail == sizeof(tail) / sizeof(tail[0]) && list == tail) {
+			more = malloc(s->maps.nr * sizeof(*more));
+			if (!more)
+				return pr_errno(-ENOMEM, "cannot keep mappings");
+			memcpy(more, tail, sizeof(tail));
+			list = more;
 		}
-		if (k->tgid != ppid || k->time_ns > fork_ns || k->time_ns < since)
-			continue;
-		mapping__to_rec(k, &m);	/* keeps the parent's time: its order of mappings */
-		m.tgid = pid;
-		err = mapping_table__add(&s->maps, &m);	/* may move s->maps.v: index again */
-		if (err)
-			return err;
+		list[nr_tail++] = (uint32_t)(p - 1);
 	}
-	return 0;
+	while (nr_tail && !err) {
+		i = list[--nr_tail];
+		if (i < n)
+			err = inherit_one(s, i, pid, fork_ns, since);
+	}
+	free(more);
+	return err;
 }
 
 /* Loss rows for what the counters cur gained since the last ones. */
@@ -496,14 +607,27 @@ int session__ticks(const struct session *s, struct tick_breakdown *out)
 	return 1;
 }
 
+static int take_sample(void *ctx, const struct ev_sample *e);
+
+bool session__raw_waiting(struct session *s)
+{
+	return rawstack__waiting(s->rawstack);
+}
+
 int session__commit(struct session *s, const struct session_counters *c)
 {
 	uint64_t t = c ? c->time_ns : now_ns();
 	struct capture_source src;
 	int err;
 
+	/* samples finished from their stack copies first: they belong to this chunk */
+	err = rawstack__flush(s->rawstack, s->raw_final, take_sample, s);
+	if (err)
+		return err;
 	session__capture_source(s, &src);
-	err = write_first_names(s);
+	err = write_late_comms(s);
+	if (!err)
+		err = write_first_names(s);
 	if (!err)
 		err = capture__step(s->capture, &src);
 	if (!err)
@@ -566,7 +690,7 @@ static int use_stack(struct session *s, const uint64_t *frames, uint32_t nk, uin
  * A valid sample: its stack is written once, then every sample refers to it
  * by id. Nothing here allocates except a new stack's copy and table growth.
  */
-static int on_sample(void *ctx, const struct ev_sample *e)
+static int take_sample(void *ctx, const struct ev_sample *e)
 {
 	const uint64_t *frames = (const uint64_t *)e->frames;	/* __u64 and uint64_t: one size */
 	struct session *s = ctx;
@@ -593,6 +717,16 @@ static int on_sample(void *ctx, const struct ev_sample *e)
 		return err;
 	s->nr_samples++;
 	return 0;
+}
+
+/* One with a stack copy waits for its tables (rawstack.h); the others are taken. */
+static int on_sample(void *ctx, const struct ev_sample *e)
+{
+	struct session *s = ctx;
+
+	if ((e->hdr.flags & EV_SAMPLE_F_RAW) && s->rawstack)
+		return rawstack__hold(s->rawstack, e, e->hdr.size);
+	return take_sample(s, e);
 }
 
 static int on_offcpu_stack(void *ctx, const struct ev_offcpu_stack *e)
@@ -662,11 +796,6 @@ void session__offcpu_config(struct session *s, int start_fd, int sums_fd,
 		.intern = intern_offcpu, .ctx = s,
 		.keep_for_switch = o && (o->switch_bytes || o->switch_ns), .name = name_offcpu,
 	};
-}
-
-static bool is_file_path(const char *path)
-{
-	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
 }
 
 /* Kept; it reaches the recording only when a sample falls in it (capture). */
@@ -776,6 +905,7 @@ int session__init(struct session *s, const struct record_opts *opts, int nr_poss
 
 void session__release(struct session *s)
 {
+	rawstack__free(s->rawstack);
 	jitmaps__free(s->jitmaps);
 	capture__free(s->capture);
 	stack_table__release(&s->stacks);

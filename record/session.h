@@ -69,6 +69,7 @@ struct jitmaps;
 struct capture;
 struct capture_source;
 struct unwinder;
+struct rawstack;
 struct offcpu;
 struct offcpu_config;
 
@@ -78,6 +79,8 @@ struct offcpu_config;
  */
 #define SIDEBAND_MARGIN_NS	10000000ull
 
+#define SESSION_COMMS_PER_COMMIT	4	/* name rows of one thread, then folded */
+
 struct session {
 	const struct record_opts *opts;
 	struct recording *rec;
@@ -86,6 +89,8 @@ struct session {
 	struct jitmaps *jitmaps;	/* /tmp/perf-PID.map of sampled processes */
 	struct capture *capture;	/* symbol data stored so far, and what is new */
 	struct unwinder *unwinder;	/* --call-graph dwarf: tables for the BPF walker */
+	struct rawstack *rawstack;	/* samples waiting for their tables (record/rawstack.h) */
+	bool raw_final;			/* the next commit ends a file: no sample waits */
 	struct offcpu *offcpu;		/* --off-cpu */
 	uint64_t final_ns;		/* set at the end: the time of the last off-CPU flush */
 
@@ -97,6 +102,16 @@ struct session {
 	size_t nr_first_names, alloc_first_names;
 	char (*comms)[REC_COMM_LEN];
 	size_t nr_comms, alloc_comms;
+	/*
+	 * A thread renaming itself in a loop: past SESSION_COMMS_PER_COMMIT
+	 * rows in one commit, its names are folded into one row, its latest,
+	 * written at the commit (late_comms, one per thread).
+	 */
+	struct u64map comm_rows;	/* tid -> rows this commit */
+	struct u64map late_index;	/* tid -> index + 1 into late_comms */
+	struct rec_comm *late_comms;
+	size_t nr_late_comms, alloc_late_comms;
+	uint64_t nr_comms_folded;
 	struct u64map procs;		/* tgids that have samples */
 	struct u64map exec_ns;		/* tgid -> time of its last exec (side-band) */
 	struct cgroup_log cgroups;	/* the threads' cgroups, as this file has them */
@@ -124,6 +139,18 @@ struct session {
 	size_t nr_ended, alloc_ended;
 	uint64_t nr_commits;
 	uint64_t nr_maps_dropped, nr_comms_dropped;
+	/*
+	 * The unsorted tail of maps (v[nr_sorted, nr)) by process, so that a
+	 * fork copies its parent's mappings without a scan of every mapping
+	 * added since the last sort (inherit_mappings): tgid -> position + 1
+	 * of its latest tail mapping, and per position the one before it of
+	 * the same process. Valid for tail_from == nr_sorted and the layout
+	 * maps_layout counts (bumped wherever mappings are dropped or moved).
+	 */
+	struct u64map tail_heads;
+	uint32_t *tail_prev;
+	size_t tail_alloc, tail_from, tail_upto;
+	uint64_t tail_layout, maps_layout;
 
 	int nr_possible_cpus;
 	uint64_t *lost_sideband;	/* per possible CPU, since the last loss rows */
@@ -212,6 +239,12 @@ struct session_counters {
  * commits. c is NULL before there is a sampler.
  */
 int session__commit(struct session *s, const struct session_counters *c);
+
+/*
+ * Whether samples wait for their unwind tables (record/rawstack.h): the
+ * commit waits with them, so that they land in the chunk of their time.
+ */
+bool session__raw_waiting(struct session *s);
 
 /* The ticks of every sampled CPU so far into *out; 0 when nothing was accounted yet. */
 int session__ticks(const struct session *s, struct tick_breakdown *out);

@@ -3,17 +3,19 @@
  * record/sideband.c - where the targets' code is mapped, and what their
  * threads are called.
  *
- * A dummy software event per CPU delivers PERF_RECORD_MMAP2 (with the
- * build-id since Linux 5.12), COMM and task records for every process; the
+ * A dummy software event per CPU delivers PERF_RECORD_MMAP2, COMM and task
+ * records for every process; the
  * mappings of target processes that can execute code are kept. The events
  * are enabled before the sampler, so even a process that lives for a few
  * milliseconds has its mappings recorded before its first sample. Their
  * times use CLOCK_MONOTONIC, the clock of the samples.
  *
- * When the kernel gives no build-id, it is read from the file itself:
- * through /proc/PID/map_files (the very file mapped, even if it was
- * replaced or deleted since), else /proc/PID/root/PATH, else PATH. Files
- * are read once, keyed by device and inode.
+ * Build-ids are read from the files themselves, never asked of the kernel
+ * (attr.build_id would change the mmap records every other perf user
+ * receives): through /proc/PID/map_files (the very file mapped, even if it
+ * was replaced or deleted since), else /proc/PID/root/PATH, else PATH.
+ * Files are read once, keyed by device and inode; a file the mmap record's
+ * device and inode name was read before is not opened again.
  *
  * Processes that existed before the recording are read from /proc/PID/maps
  * and /proc/PID/task/TID/comm, with time 0 ("from the start"); the maps
@@ -33,6 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "elf/elf_file.h"
@@ -42,6 +45,7 @@
 #include "util/hashmap.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/path.h"
 #include "util/vec.h"
 
 #define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
@@ -112,65 +116,91 @@ static bool is_target(const struct sideband *sb, uint32_t pid)
 	return !sb->sink.is_target || sb->sink.is_target(sb->sink.ctx, pid);
 }
 
-static bool is_file_path(const char *path)
-{
-	return path[0] == '/' && path[1] != '/';	/* not "//anon" */
-}
+struct file_id {
+	uint64_t dev, ino;
+};
 
 static bool bid_eq(uint32_t i, const void *key, const void *ctx)
 {
 	const struct build_id_entry *e = &((const struct sideband *)ctx)->bids[i];
-	const struct stat *st = key;
+	const struct file_id *k = key;
 
-	return e->dev == (uint64_t)st->st_dev && e->ino == (uint64_t)st->st_ino;
+	return e->dev == k->dev && e->ino == k->ino;
 }
 
-/* Build-id of the file mapped at [start, end) in pid; *len 0 when unknown. */
-static void file_build_id(struct sideband *sb, uint32_t pid, uint64_t start, uint64_t end,
-			  const char *path, int given_fd, uint8_t *id, uint32_t *len)
+static uint64_t file_id_hash(const struct file_id *k)
+{
+	return hash_mix(hash_u64(k->dev), k->ino);
+}
+
+/* The build-id read before from the file k; false when not read yet. */
+static bool cached_build_id(struct sideband *sb, const struct file_id *k, uint8_t *id,
+			    uint32_t *len)
+{
+	uint32_t *slot = hashmap__find(&sb->bid_index, file_id_hash(k), bid_eq, k, sb);
+
+	if (!slot)
+		return false;
+	*len = sb->bids[*slot].len;
+	memcpy(id, sb->bids[*slot].id, *len);
+	return true;
+}
+
+/* Remembers that file k has build-id id (len 0: none); not kept without memory. */
+static void cache_build_id(struct sideband *sb, const struct file_id *k, const uint8_t *id,
+			   uint32_t len)
 {
 	struct build_id_entry *e;
-	uint32_t *slot;
-	uint64_t hash;
+
+	if (vec__grow(&sb->bids, &sb->alloc_bids, sb->nr_bids + 1, sizeof(*sb->bids)))
+		return;
+	e = &sb->bids[sb->nr_bids];
+	memset(e, 0, sizeof(*e));
+	e->dev = k->dev;
+	e->ino = k->ino;
+	e->len = len;
+	memcpy(e->id, id, len);
+	if (!hashmap__add(&sb->bid_index, file_id_hash(k), (uint32_t)sb->nr_bids))
+		sb->nr_bids++;
+}
+
+/*
+ * Build-id of the file mapped at [start, end) in pid; *len 0 when unknown.
+ * known (NULL: none) is the file's identity as the mmap record gave it:
+ * a file met before is not opened again.
+ */
+static void file_build_id(struct sideband *sb, uint32_t pid, uint64_t start, uint64_t end,
+			  const char *path, int given_fd, const struct file_id *known,
+			  uint8_t *id, uint32_t *len)
+{
+	struct file_id k;
 	struct stat st;
 	int fd = given_fd;
 
 	*len = 0;
+	if (known && cached_build_id(sb, known, id, len))
+		return;
 	if (fd == -1)		/* -2: the caller tried already */
 		fd = mapped_file__open(pid, start, end, path);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st))
 		goto out;
-	hash = hash_mix(hash_u64(st.st_dev), st.st_ino);
-	slot = hashmap__find(&sb->bid_index, hash, bid_eq, &st, sb);
-	if (slot) {
-		e = &sb->bids[*slot];
-		*len = e->len;
-		memcpy(id, e->id, e->len);
-		goto out;
+	k.dev = st.st_dev;
+	k.ino = st.st_ino;
+	if (!cached_build_id(sb, &k, id, len)) {
+		if (elf_file__read_build_id(fd, id, len))
+			*len = 0;
+		cache_build_id(sb, &k, id, *len);
 	}
-	if (vec__grow(&sb->bids, &sb->alloc_bids, sb->nr_bids + 1, sizeof(*sb->bids)))
-		goto out;
-	e = &sb->bids[sb->nr_bids];
-	memset(e, 0, sizeof(*e));
-	e->dev = st.st_dev;
-	e->ino = st.st_ino;
-	if (elf_file__read_build_id(fd, e->id, &e->len))
-		e->len = 0;
-	if (hashmap__add(&sb->bid_index, hash, (uint32_t)sb->nr_bids))
-		goto out;	/* not kept: asked again next time */
-	sb->nr_bids++;
-	*len = e->len;
-	memcpy(id, e->id, e->len);
 out:
 	if (fd != given_fd)
 		close(fd);	/* ours: the caller keeps given_fd */
 }
 
 static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_t start,
-		       uint64_t end, uint64_t pgoff, const char *path, const uint8_t *kid,
-		       uint32_t kid_len, int fd)
+		       uint64_t end, uint64_t pgoff, const char *path, const struct file_id *known,
+		       int fd)
 {
 	struct rec_mapping m;
 
@@ -181,14 +211,11 @@ static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_
 	m.end = end;
 	m.pgoff = pgoff;
 	m.path = path;
-	if (kid_len) {
-		m.build_id_len = kid_len > REC_BUILD_ID_MAX ? REC_BUILD_ID_MAX : kid_len;
-		memcpy(m.build_id, kid, m.build_id_len);
-	} else if (!strcmp(path, "[vdso]")) {
+	if (!strcmp(path, "[vdso]")) {
 		m.build_id_len = sb->vdso_id_len;
 		memcpy(m.build_id, sb->vdso_id, sb->vdso_id_len);
 	} else if (is_file_path(path)) {
-		file_build_id(sb, pid, start, end, path, fd, m.build_id, &m.build_id_len);
+		file_build_id(sb, pid, start, end, path, fd, known, m.build_id, &m.build_id_len);
 	}
 	return sb->sink.mapping(sb->sink.ctx, &m);
 }
@@ -204,6 +231,7 @@ static uint64_t record_time(const struct perf_event_header *h)
 static int on_mmap2(struct sideband *sb, const struct perf_event_header *h)
 {
 	struct mmap2_head m;
+	struct file_id id;
 	const char *name = (const char *)h + sizeof(m);
 	size_t max_name;
 
@@ -217,11 +245,13 @@ static int on_mmap2(struct sideband *sb, const struct perf_event_header *h)
 		return 0;
 	if (!is_target(sb, m.pid))
 		return 0;
-	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)	/* someone else's attr.build_id */
 		return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
-				   m.build_id, m.build_id_size, -1);
+				   NULL, -1);
+	id.dev = makedev(m.maj, m.min);
+	id.ino = m.ino;
 	return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
-			   NULL, 0, -1);
+			   &id, -1);
 }
 
 static int on_comm(struct sideband *sb, const struct perf_event_header *h)
@@ -394,15 +424,9 @@ int sideband__open(int map_fd, const struct sideband_sink *sink, struct sideband
 		return err;
 	memset(&popts, 0, sizeof(popts));
 	popts.sz = sizeof(popts);
-	sideband_attr__init(&attr, 1);
+	sideband_attr__init(&attr);
 	sb->pb = perf_buffer__new_raw(map_fd, SIDEBAND_PAGES, &attr,
 				      on_event, sb, &popts);
-	if (!sb->pb && errno == EINVAL) {
-		pr_debug("no build-ids in mmap records (kernel older than 5.12?)");
-		sideband_attr__init(&attr, 0);
-		sb->pb = perf_buffer__new_raw(map_fd, SIDEBAND_PAGES,
-					      &attr, on_event, sb, &popts);
-	}
 	if (!sb->pb) {
 		err = pr_errno(-errno, "cannot open the side-band perf events");
 		sideband__close(sb);
@@ -471,10 +495,11 @@ static int scan_maps(struct sideband *sb, struct proc_reader *pr, uint32_t pid,
 	}
 	for (i = 0; i < maps.nr && !err; i++) {
 		const struct proc_map *m = &maps.v[i];
+		int fd = m->same ? maps.v[m->same - 1].fd : m->fd;
 
 		/* -2: opening it might wait for the lock again: no build-id */
-		err = add_mapping(sb, 0, pid, m->start, m->end, m->pgoff, m->path, NULL, 0,
-				  m->fd >= 0 ? m->fd : -2);
+		err = add_mapping(sb, 0, pid, m->start, m->end, m->pgoff, m->path, NULL,
+				  fd >= 0 ? fd : -2);
 	}
 	proc_maps__release(&maps);
 	return err;

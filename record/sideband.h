@@ -39,7 +39,7 @@ struct sideband_sink {
 
 /*
  * Opens and enables a dummy perf event with mmap2/comm/task records on
- * every online CPU (build-ids from the kernel where it supports them),
+ * every online CPU (build-ids read from the files, never the kernel),
  * registered in the sampler's map map_fd; what it learns goes to sink
  * (copied).
  */

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +184,9 @@ fail:
  * In the child: die with the parent, wait for its go, then become CMD.
  * Never returns; an exec failure goes to the parent as an errno on errfd.
  */
-static void child_run(int gate, int errfd, pid_t parent, char **argv)
+static void child_run(int gate, int errfd, pid_t parent, char **argv, uint64_t nofile)
 {
+	struct rlimit rl;
 	ssize_t n;
 	int e;
 	char go;
@@ -201,6 +203,11 @@ static void child_run(int gate, int errfd, pid_t parent, char **argv)
 	if (n != 1)
 		_exit(127);	/* the parent gave up: run nothing */
 	close(gate);
+	/* the limit eprof was started with, not the one it raised for itself */
+	if (nofile && !getrlimit(RLIMIT_NOFILE, &rl) && nofile < rl.rlim_cur) {
+		rl.rlim_cur = (rlim_t)nofile;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	execvp(argv[0], argv);
 	e = errno;
 	do {
@@ -235,7 +242,7 @@ int target__fork(struct target *t, char **argv)
 	if (pid == 0) {
 		close(pipefd[1]);
 		close(errpipe[0]);
-		child_run(pipefd[0], errpipe[1], parent, argv);
+		child_run(pipefd[0], errpipe[1], parent, argv, t->child_nofile);
 	}
 	close(pipefd[0]);
 	close(errpipe[1]);

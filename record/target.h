@@ -23,6 +23,7 @@ struct target {
 	size_t nr_alive;
 	bool child_reaped;
 	int child_status;		/* wait status, valid once child_reaped */
+	uint64_t child_nofile;		/* soft RLIMIT_NOFILE CMD execs with; 0: eprof's */
 };
 
 void target__init(struct target *t);

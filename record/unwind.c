@@ -4,10 +4,13 @@
  *
  * The walker keys tables by the file it finds behind a PC: device, inode
  * and ctime (struct unw_key), which is what it can read from a VMA. A
- * table is built once per build-id (elf/cfi.c does the parsing) into a BPF
+ * table is built once per file (elf/cfi.c does the parsing) into a BPF
  * array of exactly its size, and that one array is inserted into
- * `unw_tables` under every file key holding that build-id, so a libc
- * mapped by a thousand processes costs one table.
+ * `unw_tables` under every key of that file, so a libc mapped by a
+ * thousand processes costs one table. A file is its device, inode, ctime
+ * and size as fstat(2) gives them, never its build-id: a build-id is a note
+ * anyone can write, and a user's binary carrying the build-id of root's
+ * must not lend root's program its table.
  *
  * Work arrives two ways and is only ever done from the record loop, a
  * bounded amount per turn, never from a ring-buffer or side-band callback:
@@ -44,6 +47,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -66,6 +70,12 @@
 #define MAX_OPEN_TRIES	3	/* then a file is treated as having no CFI */
 #define MAX_ROWS	(1u << 23)	/* the walker's binary search covers this many */
 #define NR_BUILDERS	2
+/*
+ * Jobs waiting or building at most: each holds a descriptor of its file,
+ * so thousands of distinct binaries mapped at once wait in the queue (or
+ * in the walker's misses) instead of in open files.
+ */
+#define MAX_JOBS_OUT	32
 
 enum file_state {
 	FILE_NEW,
@@ -74,11 +84,16 @@ enum file_state {
 	FILE_EMPTY,		/* its key maps to the empty table: no CFI */
 };
 
-/* One binary (build-id, else the file key when it has none). */
+/* A file as fstat(2) tells it from every other. */
+struct file_ident {
+	uint64_t dev, ino, ctime_ns, size;
+};
+
+/* One binary: one file. */
 struct unw_binary {
 	uint8_t build_id[REC_BUILD_ID_MAX];
 	uint32_t build_id_len;
-	struct unw_key self;		/* the key of a file without a build-id */
+	struct file_ident self;
 	char *path;
 	int fd;				/* its table (inner map), -1 when none */
 	int err;			/* why it has none: 0, or cfi_table__build()'s */
@@ -88,6 +103,8 @@ struct unw_binary {
 	uint64_t bytes;
 	uint64_t last_used;
 	uint64_t build_ns;
+	const struct unw_row *rows;	/* its table mapped read-only (rows[0]: the count), or NULL */
+	size_t rows_len;
 };
 
 /* One file key seen. */
@@ -123,7 +140,7 @@ struct unwinder {
 	int empty_fd;			/* the table of files without CFI: no rows */
 	struct unw_binary *bins;
 	size_t nr_bins, alloc_bins;
-	struct hashmap bin_index;	/* hash of the build-id (or file key) -> index into bins */
+	struct hashmap bin_index;	/* hash of the file's identity -> index into bins */
 	struct unw_file *files;
 	size_t nr_files, alloc_files;
 	struct hashmap file_index;	/* hash of the file key -> index into files */
@@ -158,24 +175,23 @@ static bool file_eq(uint32_t i, const void *key, const void *ctx)
 	return key_eq(&((const struct unwinder *)ctx)->files[i].key, key);
 }
 
-/* What binary_for() looks for: a build-id, or for a binary without one its file. */
-struct bin_key {
-	const uint8_t *id;
-	uint32_t len;
-	const struct unw_key *k;
-};
-
 static bool bin_eq(uint32_t i, const void *key, const void *ctx)
 {
 	const struct unw_binary *b = &((const struct unwinder *)ctx)->bins[i];
-	const struct bin_key *bk = key;
 
-	return bk->len ? b->build_id_len == bk->len && !memcmp(b->build_id, bk->id, bk->len)
-		       : !b->build_id_len && key_eq(&b->self, bk->k);
+	return !memcmp(&b->self, key, sizeof(b->self));
 }
 
-/* The key the walker computes for the file open at fd (see unw_vma_cb). */
-static int key_of_fd(int fd, struct unw_key *k)
+static uint64_t ident_hash(const struct file_ident *id)
+{
+	return hash_mix(hash_mix(hash_mix(hash_u64(id->ctime_ns), id->dev), id->ino), id->size);
+}
+
+/*
+ * The key the walker computes for the file open at fd (see unw_vma_cb),
+ * and the file's identity.
+ */
+static int key_of_fd(int fd, struct unw_key *k, struct file_ident *id)
 {
 	struct stat st;
 
@@ -185,6 +201,11 @@ static int key_of_fd(int fd, struct unw_key *k)
 	k->dev = (uint32_t)(major(st.st_dev) << 20 | minor(st.st_dev));
 	k->ino = st.st_ino;
 	k->ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull + (uint64_t)st.st_ctim.tv_nsec;
+	memset(id, 0, sizeof(*id));
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	id->ctime_ns = k->ctime_ns;
+	id->size = (uint64_t)st.st_size;
 	return 0;
 }
 
@@ -207,15 +228,14 @@ static struct unw_file *file_for(struct unwinder *u, const struct unw_key *k)
 }
 
 static struct unw_binary *binary_for(struct unwinder *u, const uint8_t *id, uint32_t len,
-				     const struct unw_key *k, const char *path)
+				     const struct file_ident *ident, const char *path)
 {
-	struct bin_key bk = { id, len, k };
-	uint64_t h = len ? hash_bytes(id, len) : key_hash(k);
+	uint64_t h = ident_hash(ident);
 	struct unw_binary *b;
 	uint32_t *slot;
 	char *copy;
 
-	slot = hashmap__find(&u->bin_index, h, bin_eq, &bk, u);
+	slot = hashmap__find(&u->bin_index, h, bin_eq, ident, u);
 	if (slot)
 		return &u->bins[*slot];
 	copy = strdup(path);
@@ -229,7 +249,7 @@ static struct unw_binary *binary_for(struct unwinder *u, const uint8_t *id, uint
 	b->path = copy;
 	memcpy(b->build_id, id, len);
 	b->build_id_len = len;
-	b->self = *k;
+	b->self = *ident;
 	b->fd = -1;
 	return b;
 }
@@ -243,6 +263,33 @@ static int set_table(struct unwinder *u, const struct unw_key *k, int inner_fd)
 	pr_debug("unwind key %x:%llu:%llu -> table fd %d", k->dev, (unsigned long long)k->ino,
 		 (unsigned long long)k->ctime_ns, inner_fd);
 	return 0;
+}
+
+/* Maps b's table for unwinder__row(); without the mapping its rows are not found. */
+static void map_rows(struct unw_binary *b)
+{
+	size_t len = (b->nr_rows + 1) * sizeof(struct unw_row);
+	void *p;
+
+	len = (len + 4095) & ~(size_t)4095;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, b->fd, 0);
+	if (p == MAP_FAILED) {
+		pr_debug("cannot map the unwind table of '%s': %s", b->path, strerror(errno));
+		return;
+	}
+	b->rows = p;
+	b->rows_len = len;
+}
+
+/* Closes b's table (the kernel frees it once no key refers to it). */
+static void drop_table(struct unw_binary *b)
+{
+	if (b->rows)
+		munmap((void *)b->rows, b->rows_len);
+	b->rows = NULL;
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
 }
 
 /* Drops least recently used tables until used + need fits the budget. */
@@ -272,8 +319,7 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 		}
 		pr_debug("unwind table of '%s' evicted (%llu KiB)", lru->path,
 			 (unsigned long long)(lru->bytes >> 10));
-		close(lru->fd);
-		lru->fd = -1;
+		drop_table(lru);
 		u->used -= lru->bytes;
 		u->st.evicted++;
 	}
@@ -310,7 +356,7 @@ static int load_rows(int map_fd, const struct unw_row *rows, size_t nr)
  */
 static int make_table(int fd, const void *image, size_t size, uint64_t budget, struct unw_job *j)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = UNW_TABLE_MAP_FLAGS);
 	struct cfi_table t = { 0 };
 	struct unw_row head = { 0 };
 	__u32 zero = 0, n;
@@ -381,6 +427,7 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 	b->nr_rows = j->nr_rows;
 	b->bytes = j->bytes;
 	b->build_ns = j->build_ns;
+	map_rows(b);
 	u->used += j->bytes;
 	if (u->used > u->st.peak_bytes)
 		u->st.peak_bytes = u->used;
@@ -498,14 +545,16 @@ static int collect_jobs(struct unwinder *u)
 /*
  * Gives the file mapped at [start, end) in tgid a table: key is the
  * walker's when it reported the miss, else computed from the file.
+ * 1: the builders are full, ask again later.
  */
 static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t end,
 		     const char *path, const struct unw_key *walker_key)
 {
 	uint8_t id[REC_BUILD_ID_MAX];
+	struct file_ident ident;
 	struct unw_binary *b;
 	struct unw_file *f;
-	struct unw_key k;
+	struct unw_key k, fk;
 	uint32_t len = 0;
 	int fd, err = 0;
 
@@ -514,10 +563,9 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 		u->st.unreadable++;
 		return 0;
 	}
-	if (walker_key)
-		k = *walker_key;
-	else if (key_of_fd(fd, &k))
+	if (fd >= 0 && key_of_fd(fd, &fk, &ident))
 		goto out;
+	k = walker_key ? *walker_key : fk;
 	f = file_for(u, &k);
 	if (!f) {
 		err = -ENOMEM;
@@ -537,6 +585,10 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 		err = set_table(u, &k, u->empty_fd);
 		goto out;
 	}
+	if (!hashmap__find(&u->bin_index, ident_hash(&ident), bin_eq, &ident, u) && u->jobs_out >= MAX_JOBS_OUT) {
+		err = 1;	/* every builder has work for a while: later */
+		goto out;
+	}
 	err = elf_file__read_build_id(fd, id, &len);
 	if (err == -ENOEXEC) {
 		/* mapped data, not code: no table, and no binary in the counts */
@@ -548,7 +600,7 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 	if (err)
 		len = 0;
 	err = 0;
-	b = binary_for(u, id, len, &k, path);
+	b = binary_for(u, id, len, &ident, path);
 	if (!b) {
 		err = -ENOMEM;
 		goto out;
@@ -572,6 +624,20 @@ out:
 	return err;
 }
 
+/* The next queued mapping; 1 when the builders are full (it stays queued). */
+static int work_queue(struct unwinder *u)
+{
+	struct unw_work *w = &u->queue[u->q_head];
+	int err = load_file(u, w->tgid, w->start, w->end, w->path, NULL);
+
+	if (err == 1)
+		return 1;
+	free(w->path);
+	w->path = NULL;
+	u->q_head++;
+	return err;
+}
+
 /*
  * The vDSO has no file to open: its table is built from the recorder's own
  * image (every process on this kernel maps the same one) and loaded under
@@ -582,6 +648,7 @@ out:
 static int load_vdso(struct unwinder *u)
 {
 	struct unw_key k = { .ino = UNW_VDSO_INO };
+	struct file_ident ident = { .ino = UNW_VDSO_INO };
 	struct elf_file *vf = NULL;
 	struct unw_job j = { .map_fd = -1 };
 	struct unw_binary *b;
@@ -593,9 +660,10 @@ static int load_vdso(struct unwinder *u)
 	if (vdso__image(&image, &size))
 		return 0;
 	k.ctime_ns = size;
+	ident.size = size;
 	if (elf_file__open(-1, image, size, &vf))
 		return 0;
-	b = binary_for(u, vf->build_id, vf->build_id_len, &k, "[vdso]");
+	b = binary_for(u, vf->build_id, vf->build_id_len, &ident, "[vdso]");
 	elf_file__close(vf);
 	f = file_for(u, &k);
 	if (!b || !f)
@@ -616,7 +684,7 @@ static int load_vdso(struct unwinder *u)
 int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
 		   struct unwinder **out)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_INNER_MAP);
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = UNW_TABLE_MAP_FLAGS);
 	struct unw_row header = { 0 };
 	struct unwinder *u;
 	__u32 zero = 0;
@@ -720,6 +788,8 @@ static int work_misses(struct unwinder *u, uint64_t deadline)
 			continue;
 		miss_path(&m, path, sizeof(path));
 		err = load_file(u, m.tgid, m.start, m.end, path, &keys[i]);
+		if (err == 1)
+			return 0;	/* kept in the map: read again next turn */
 		bpf_map_delete_elem(u->missing_fd, &keys[i]);
 	}
 	return err;
@@ -736,15 +806,10 @@ int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more)
 	err = collect_jobs(u);
 	if (!err)
 		err = work_misses(u, deadline);
-	while (!err && u->q_head < u->q_nr && now_ns() < deadline) {
-		struct unw_work *w = &u->queue[u->q_head++];
-
-		err = load_file(u, w->tgid, w->start, w->end, w->path, NULL);
-		free(w->path);
-		w->path = NULL;
-	}
-	*more = u->q_head < u->q_nr;
-	return err;
+	while (!err && u->q_head < u->q_nr && now_ns() < deadline)
+		err = work_queue(u);
+	*more = u->q_head < u->q_nr && err != 1;
+	return err == 1 ? 0 : err;
 }
 
 int unwinder__drain(struct unwinder *u, uint64_t timeout_ns)
@@ -753,14 +818,13 @@ int unwinder__drain(struct unwinder *u, uint64_t timeout_ns)
 	struct pollfd pfd;
 	int err = 0;
 
-	while (u && !err && u->q_head < u->q_nr) {
-		struct unw_work *w = &u->queue[u->q_head++];
-
-		err = load_file(u, w->tgid, w->start, w->end, w->path, NULL);
-		free(w->path);
-		w->path = NULL;
-	}
-	while (u && !err && u->jobs_out && (now = now_ns()) < deadline) {
+	while (u && !err && (u->jobs_out || u->q_head < u->q_nr) && (now = now_ns()) < deadline) {
+		while (!err && u->q_head < u->q_nr)
+			err = work_queue(u);
+		if (err == 1)
+			err = 0;	/* the builders are full: wait for one */
+		if (err || !u->jobs_out)
+			break;
 		pfd.fd = u->done_fd;
 		pfd.events = POLLIN;
 		poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1));
@@ -776,8 +840,59 @@ void unwinder__prepare_path(struct unwinder *u, const char *path)
 	/* /lib/x86_64-linux-gnu/libc.so.6 is /usr/lib/...: one spelling, the kernel's */
 	if (path && path[0] == '/' && realpath(path, real))
 		path = real;
-	if (u && path && path[0] == '/' && load_file(u, 0, 0, 0, path, NULL))
+	if (u && path && path[0] == '/' && load_file(u, 0, 0, 0, path, NULL) != 0)
 		pr_debug("no unwind table prepared for '%s'", path);
+}
+
+enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uint64_t off,
+				struct unw_row *row)
+{
+	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
+	const struct unw_binary *b;
+	const struct unw_row *r;
+	size_t lo = 1, hi, mid, found = 0;
+
+	if (!slot)
+		return UNWINDER_ROW_PENDING;
+	switch (u->files[*slot].state) {
+	case FILE_EMPTY:
+		return UNWINDER_ROW_NO_CFI;	/* the empty table: the walker finds no row */
+	case FILE_LOADED:
+		break;
+	default:
+		return UNWINDER_ROW_PENDING;
+	}
+	b = &u->bins[u->files[*slot].bin - 1];
+	r = b->rows;
+	if (!r)
+		return UNWINDER_ROW_NO_TABLE;
+	/* unw_find_row: the last row at or before off, rows[0].off of them after row 0 */
+	hi = r[0].off;
+	if (hi > b->nr_rows)
+		return UNWINDER_ROW_NO_TABLE;
+	while (lo <= hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r[mid].off <= off) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (!found)
+		return UNWINDER_ROW_NO_CFI;
+	*row = r[found];
+	return UNWINDER_ROW_FOUND;
+}
+
+int unwinder__request(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t end,
+		      const struct unw_key *k)
+{
+	struct unw_miss m = { .tgid = tgid, .start = start, .end = end };
+	char path[4096];
+
+	miss_path(&m, path, sizeof(path));
+	return load_file(u, tgid, start, end, path, k);
 }
 
 int unwinder__event_fd(const struct unwinder *u)
@@ -972,8 +1087,7 @@ void unwinder__close(struct unwinder *u)
 	pthread_mutex_destroy(&u->lock);
 	pthread_cond_destroy(&u->wake);
 	for (i = 0; i < u->nr_bins; i++) {
-		if (u->bins[i].fd >= 0)
-			close(u->bins[i].fd);
+		drop_table(&u->bins[i]);
 		free(u->bins[i].path);
 	}
 	for (i = u->q_head; i < u->q_nr; i++)

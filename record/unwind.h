@@ -68,6 +68,31 @@ void unwinder__prepare_path(struct unwinder *u, const char *path);
 /* Adds the per-binary and total unwind counts to rec. */
 int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *stats_total);
 
+/*
+ * The row the BPF walker would find at file offset off of the binary behind
+ * key (struct unw_key), from the very table it follows (mapped, no copy):
+ * for walks finished in user space (record/rawstack.c). PENDING: the file
+ * is not known yet, or its table is being built.
+ */
+enum unwinder_row {
+	UNWINDER_ROW_FOUND,
+	UNWINDER_ROW_NO_TABLE,
+	UNWINDER_ROW_NO_CFI,
+	UNWINDER_ROW_PENDING,
+};
+
+struct unw_key;
+struct unw_row;
+enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *key, uint64_t off,
+				struct unw_row *row);
+
+/*
+ * Asks for the table of the file mapped at [start, end) in tgid under key,
+ * as a walker miss does. 0 or -errno (printed).
+ */
+int unwinder__request(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t end,
+		      const struct unw_key *key);
+
 /* An fd that becomes readable when a table is built (to wait on with epoll). */
 int unwinder__event_fd(const struct unwinder *u);
 

@@ -56,6 +56,13 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_TARGET, "target", META_TEXT },
 	{ REC_META_CALL_GRAPH, "call graph", META_TEXT },
 	{ REC_META_UNWIND_BUDGET, "unwind budget (bytes)", META_NUMBER },
+	{ REC_META_RAW_BUDGET, "raw stack budget (B/s)", META_NUMBER },
+	{ REC_META_RAW_SAMPLES, "raw stack samples", META_NUMBER },
+	{ REC_META_RAW_BYTES, "raw stack bytes", META_NUMBER },
+	{ REC_META_RAW_OVER, "raw stack over budget", META_NUMBER },
+	{ REC_META_RAW_FINISHED, "raw stacks finished", META_NUMBER },
+	{ REC_META_RAW_COMPLETE, "raw stacks complete", META_NUMBER },
+	{ REC_META_RAW_GIVEN_UP, "raw stacks given up", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))
@@ -573,6 +580,35 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* A number of the metadata, 0 when absent. */
+static uint64_t meta_u64(const struct info *in, const char *key)
+{
+	const char *v = meta_of(in, key);
+	uint64_t n = 0;
+
+	if (v && parse_u64(v, 0, UINT64_MAX, &n))
+		n = 0;
+	return n;
+}
+
+/*
+ * The raw-stack fallback (record/rawstack.h): stacks whose walk met a
+ * table not built yet, finished by the recorder from a copy of the stack.
+ * The counts above are of the stacks as stored.
+ */
+static void print_raw_text(const struct info *in, FILE *f)
+{
+	if (!meta_of(in, REC_META_RAW_BUDGET))
+		return;
+	fprintf(f, "  %-20s %" PRIu64 " finished from stack copies (%" PRIu64 " complete), %" PRIu64
+		" left as walked; %" PRIu64 " copies, %.1f MiB, budget %.1f MiB/s, %" PRIu64
+		" refused by the budget\n", "no table yet",
+		meta_u64(in, REC_META_RAW_FINISHED), meta_u64(in, REC_META_RAW_COMPLETE),
+		meta_u64(in, REC_META_RAW_GIVEN_UP), meta_u64(in, REC_META_RAW_SAMPLES),
+		meta_u64(in, REC_META_RAW_BYTES) / 1048576.0,
+		meta_u64(in, REC_META_RAW_BUDGET) / 1048576.0, meta_u64(in, REC_META_RAW_OVER));
+}
+
 /* How user stacks were unwound (--call-graph dwarf recordings only). */
 static void print_unwind_text(const struct info *in, FILE *f)
 {
@@ -607,6 +643,7 @@ static void print_unwind_text(const struct info *in, FILE *f)
 	fprintf(f, "  %-20s %" PRIu64 " rows, %.1f MiB at most of a %.0f MiB budget, built in %.1f ms\n",
 		"tables", u->table_rows, u->table_bytes / 1048576.0, b / 1048576.0,
 		u->build_ns / 1e6);
+	print_raw_text(in, f);
 	if (!in->nr_unw_bins)
 		return;
 	fprintf(f, "%-40s %8s %8s %9s %8s %8s %9s  %s\n", "BUILD-ID", "ENDED", "COMPLETE",

@@ -42,10 +42,13 @@ static void print_report_usage(FILE *f)
 		   "   --pprof OUT         gzip profile.proto for go tool pprof and others\n"
 		   "   --html OUT          one page: heat map, per-CPU strips, time ranges, flame\n"
 		   "                       graph, top table and diff of two ranges (no network)\n"
+		   "   --speedscope OUT    speedscope's JSON file format: a profile per thread\n"
 		   "   --samples           every sample in time order, as perf script prints them\n"
 		   "filters:\n"
 		   "   --pid LIST, --tid LIST, --cpu LIST, --node LIST   e.g. 1,4-7\n"
 		   "   --comm NAME         threads of that name (at the time of the sample)\n"
+		   "   --exclude-pid LIST, --exclude-comm NAME   leave those out (the idle task:\n"
+		   "                       --exclude-pid 0)\n"
 		   "   --from SECONDS, --to SECONDS   a window from the start of each recording\n"
 		   "   --kernel-only, --user-only     keep that half of each stack\n"
 		   "weights (recordings made with record --off-cpu; counts become time):\n"
@@ -77,7 +80,7 @@ enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE, 
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
        OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES,
-       OPT_HTML, OPT_OFF_CPU, OPT_WALL };
+       OPT_HTML, OPT_OFF_CPU, OPT_WALL, OPT_XPID, OPT_XCOMM, OPT_SPEEDSCOPE };
 
 #define MAX_DEBUG_DIRS	64
 
@@ -100,10 +103,13 @@ static const struct option long_options[] = {
 	{ "pprof", required_argument, NULL, OPT_PPROF },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "exclude-pid", required_argument, NULL, OPT_XPID },
+	{ "exclude-comm", required_argument, NULL, OPT_XCOMM },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "node", required_argument, NULL, OPT_NODE },
 	{ "from", required_argument, NULL, OPT_FROM },
@@ -139,7 +145,7 @@ static int usage_error(char **argv, int opt)
 struct view_args {
 	const char **inputs;		/* every -i */
 	size_t nr_inputs;
-	uint32_t *pids, *tids, *cpus, *nodes;
+	uint32_t *pids, *tids, *cpus, *nodes, *xpids;
 	const char *file;		/* --svg OUT, --pprof OUT */
 	bool kernel_only, user_only;
 };
@@ -151,6 +157,7 @@ static void view_args__release(struct view_args *va)
 	free(va->tids);
 	free(va->cpus);
 	free(va->nodes);
+	free(va->xpids);
 }
 
 static int parse_list(const char *opt, const char *arg, uint32_t max, uint32_t **v, size_t *nr)
@@ -184,12 +191,14 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	case OPT_SVG:
 	case OPT_PPROF:
 	case OPT_HTML:
+	case OPT_SPEEDSCOPE:
 		if (!optarg[0]) {
 			pr_err("an empty file name was given (see 'eprof report --help')");
 			return -EINVAL;
 		}
 		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG :
-			      opt == OPT_HTML ? REPORT_OUT_HTML : REPORT_OUT_PPROF;
+			      opt == OPT_HTML ? REPORT_OUT_HTML :
+			      opt == OPT_SPEEDSCOPE ? REPORT_OUT_SPEEDSCOPE : REPORT_OUT_PPROF;
 		va->file = optarg;
 		return 0;
 	case OPT_TOP:
@@ -240,6 +249,11 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 		return parse_list("--node", optarg, 65535, &va->nodes, &o->nr_nodes);
 	case OPT_COMM:
 		o->comm = optarg;
+		return 0;
+	case OPT_XPID:
+		return parse_list("--exclude-pid", optarg, UINT32_MAX - 1, &va->xpids, &o->nr_xpids);
+	case OPT_XCOMM:
+		o->xcomm = optarg;
 		return 0;
 	case OPT_FROM:
 		return parse_secs("--from", optarg, &o->from_ns);
@@ -317,13 +331,14 @@ static bool same_input_twice(const struct view_args *va)
 static int check_view_options(struct report_opts *o, struct view_args *va)
 {
 	unsigned int out = o->outputs;
-	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF | REPORT_OUT_HTML;
+	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF | REPORT_OUT_HTML |
+				       REPORT_OUT_SPEEDSCOPE;
 
 	if (!out)	/* as perf report: no view asked for is the top table */
 		o->outputs = out = REPORT_OUT_TOP;
 	if (out & (out - 1)) {
 		pr_err("choose one output of --fold, --svg, --top, --per-cpu, --per-node, "
-		       "--timeline, --pprof, --samples, --html");
+		       "--timeline, --pprof, --samples, --html, --speedscope");
 		return -EINVAL;
 	}
 	if (o->diff_base && va->nr_inputs) {
@@ -336,7 +351,8 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	}
 	if ((out & with_file) && o->output) {
 		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" :
-		       out & REPORT_OUT_HTML ? "--html" : "--pprof");
+		       out & REPORT_OUT_HTML ? "--html" :
+		       out & REPORT_OUT_SPEEDSCOPE ? "--speedscope" : "--pprof");
 		return -EINVAL;
 	}
 	if (va->kernel_only && va->user_only) {
@@ -358,7 +374,7 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	}
 	if (o->weight && (out & REPORT_OUT_SAMPLES)) {
 		pr_err("%s weighs stacks by time: it goes with --fold, --svg, --top, --per-cpu, "
-		       "--per-node, --timeline, --pprof or --html", o->weight == REPORT_WEIGHT_WALL ?
+		       "--per-node, --timeline, --pprof, --html or --speedscope", o->weight == REPORT_WEIGHT_WALL ?
 		       "--wall" : "--off-cpu");
 		return -EINVAL;
 	}
@@ -371,6 +387,7 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	o->half = va->kernel_only ? REPORT_HALF_KERNEL :
 		  va->user_only ? REPORT_HALF_USER : REPORT_HALF_BOTH;
 	o->pids = va->pids;
+	o->xpids = va->xpids;
 	o->tids = va->tids;
 	o->cpus = va->cpus;
 	o->nodes = va->nodes;
@@ -390,7 +407,7 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 static char *filters_given(int argc, char **argv)
 {
 	static const char *const names[] = { "--pid", "--tid", "--comm", "--cpu", "--node",
-					     "--from", "--to" };
+					     "--from", "--to", "--exclude-pid", "--exclude-comm" };
 	struct strbuf sb = STRBUF_INIT;
 	size_t k, len;
 	int i;
@@ -424,7 +441,7 @@ static void note_empty(const struct report_summary *sum, int argc, char **argv)
 {
 	char *filters;
 
-	if (sum->samples)
+	if (sum->samples || sum->offcpu_intervals)	/* --off-cpu counts no sample */
 		return;
 	if (!sum->filtered) {
 		pr_notice("the recording has no samples");

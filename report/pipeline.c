@@ -58,6 +58,8 @@ static const struct emitter emitters[] = {
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL, &view_pprof_merge },
 	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL, NULL },
 	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL, &view_html_merge },
+	{ REPORT_OUT_SPEEDSCOPE, "the speedscope profile", view_speedscope__write, NULL,
+	  &view_speedscope_merge },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -392,11 +394,14 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	cfg->tids = o->tids;
 	cfg->nr_tids = o->nr_tids;
 	cfg->comm = o->comm;
+	cfg->xpids = o->xpids;
+	cfg->nr_xpids = o->nr_xpids;
+	cfg->xcomm = o->xcomm;
 	cfg->cpu_ok = s->cpu_ok;
 	cfg->start_ns = s->start_ns;
 	cfg->from_ns = o->from_ns;
 	cfg->to_ns = o->has_to ? o->to_ns : 0;
-	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & REPORT_OUT_PPROF);
+	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_SPEEDSCOPE));
 	/* pprof labels every sample with its cgroup where the recording knows it */
 	cfg->key_cgroup = o->by == REPORT_BY_CGROUP ||
 			  ((o->outputs & REPORT_OUT_PPROF) && recording__has_cgroups(s->rec));
@@ -765,7 +770,7 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 	uint64_t permille;
 
 	const struct tick_breakdown *tb = &sum->ticks;
-	uint64_t gone = tb->throttled + tb->missed;
+	uint64_t gone = tb->throttled;
 
 	if (sum->weight == REPORT_WEIGHT_WALL)
 		fprintf(f, "eprof: times: on-CPU %.3f s (%" PRIu64 " samples x %.3f ms, the sampling "
@@ -784,21 +789,27 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 	if (!sum->ticks_known)		/* format v1: the clock's account was not kept */
 		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
 	else if (tb->kept == tb->fired)	/* -a: every tick is a sample */
-		fprintf(f, "%" PRIu64 " lost (%" PRIu64 " throttled, %" PRIu64 " missed by a late "
-			"timer, %" PRIu64 " ring buffer full), ", sum->lost_samples + gone,
-			tb->throttled, tb->missed, sum->lost_samples);
+		fprintf(f, "%" PRIu64 " lost (%" PRIu64 " throttled, %" PRIu64 " ring buffer full), ",
+			sum->lost_samples + gone, tb->throttled, sum->lost_samples);
 	else if (gone)
 		/*
-		 * Ticks of any task: which task a missed tick would have hit is
+		 * Throttled ticks of any task: which task one would have hit is
 		 * unknown, so the targets' part is estimated from the ticks that
 		 * fired (a "0 lost" alone would hide it).
 		 */
-		fprintf(f, "%" PRIu64 " lost in the ring buffer; the clock missed %" PRIu64
-			" ticks of any task (%" PRIu64 " throttled, %" PRIu64 " by a late timer), "
-			"about %" PRIu64 " of them this recording's, ", sum->lost_samples, gone,
-			tb->throttled, tb->missed, targets_part(gone, tb));
+		fprintf(f, "%" PRIu64 " lost in the ring buffer; the kernel throttled %" PRIu64
+			" ticks of any task, about %" PRIu64 " of them this recording's, ",
+			sum->lost_samples, gone, targets_part(gone, tb));
 	else
 		fprintf(f, "%" PRIu64 " lost, ", sum->lost_samples);
+	/*
+	 * A tick that neither fired nor was throttled is no lost sample: a CPU
+	 * with nothing to run stops its timer (tickless idle), and that is
+	 * most of them; a late timer is the rest. Said apart, never as lost.
+	 */
+	if (sum->ticks_known && tb->missed)
+		fprintf(f, "%" PRIu64 " ticks did not fire (idle CPUs stop their timer; else a "
+			"late timer), ", tb->missed);
 	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
 	if (!sum->frames) {
 		fprintf(f, "no frames to resolve");

@@ -25,6 +25,7 @@ enum report_output {
 	REPORT_OUT_PPROF = 1u << 6,
 	REPORT_OUT_SAMPLES = 1u << 7,
 	REPORT_OUT_HTML = 1u << 8,
+	REPORT_OUT_SPEEDSCOPE = 1u << 9,
 };
 
 /* The level --by adds at the root of fold, SVG and HTML output, and groups top by. */
@@ -68,6 +69,9 @@ struct report_opts {
 	const uint32_t *tids;
 	size_t nr_tids;
 	const char *comm;
+	const uint32_t *xpids;		/* left out: --exclude-pid, --exclude-comm */
+	size_t nr_xpids;
+	const char *xcomm;
 	const uint32_t *cpus;
 	size_t nr_cpus;
 	const uint32_t *nodes;

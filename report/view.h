@@ -155,6 +155,12 @@ static inline double view__pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/*
+ * s as a JSON string. '<', '>' and '&' go as \u escapes, so that no name
+ * can close a <script> element that holds the JSON.
+ */
+void view__put_json_str(FILE *out, const char *s);
+
 /* Returns -EIO (or -errno) when out has seen a write error, else 0. */
 int view__check_stream(FILE *out);
 
@@ -184,6 +190,7 @@ extern const struct view_merge_ops view_pernode_merge;
 extern const struct view_merge_ops view_pprof_merge;
 extern const struct view_merge_ops view_html_merge;
 extern const struct view_merge_ops view_timeline_merge;
+extern const struct view_merge_ops view_speedscope_merge;
 
 /* start, add every one of rc->srcs, write, free: a view's write from its merge. */
 int view__write_merged(const struct view_merge_ops *ops, const struct report_ctx *rc, FILE *out);
@@ -199,6 +206,7 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out);
 int view_pprof__write(const struct report_ctx *rc, FILE *out);
 int view_samples__write(const struct report_ctx *rc, FILE *out);
 int view_html__write(const struct report_ctx *rc, FILE *out);
+int view_speedscope__write(const struct report_ctx *rc, FILE *out);
 int view_diff_fold__write(const struct report_ctx *rc, FILE *out);
 int view_diff_top__write(const struct report_ctx *rc, FILE *out);
 

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * util/log.c - one-line diagnostics on stderr with an error counter.
+ *
+ * A message carries names from binaries, processes and recordings, which
+ * any user chooses: each is written escaped (util/escape.h), so a name
+ * with terminal escape sequences cannot drive the operator's terminal.
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "util/escape.h"
 #include "util/log.h"
 
 static enum log_level cur_level = LOG_NOTICE;
@@ -34,9 +40,26 @@ static void vlog(enum log_level level, const char *prefix, const char *fmt, va_l
 {
 	if (level > cur_level)
 		return;
+	char buf[4096], *msg = buf;
+	va_list aq;
+	int n;
+
 	fputs("eprof: ", stderr);
 	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	va_copy(aq, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, aq);
+	va_end(aq);
+	if (n >= (int)sizeof(buf)) {
+		msg = malloc((size_t)n + 1);
+		if (msg)
+			vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		else
+			msg = buf;	/* cut: better than nothing */
+	}
+	if (n > 0)
+		escape_fwrite(stderr, msg, strnlen(msg, (size_t)n));
+	if (msg != buf)
+		free(msg);
 	if (suffix) {
 		fputs(": ", stderr);
 		fputs(suffix, stderr);
@@ -118,6 +141,18 @@ int log_libbpf_print(int level, const char *fmt, va_list ap)
 
 	if (mine > cur_level)
 		return 0;
+	char buf[4096];
+	int n;
+
 	fputs("eprof: ", stderr);
-	return vfprintf(stderr, fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n <= 0)
+		return n;
+	if ((size_t)n >= sizeof(buf))
+		n = (int)sizeof(buf) - 1;
+	/* its own line end stays one */
+	escape_fwrite(stderr, buf, buf[n - 1] == '\n' ? (size_t)n - 1 : (size_t)n);
+	if (buf[n - 1] == '\n')
+		fputc('\n', stderr);
+	return n;
 }

@@ -333,6 +333,7 @@ struct load_ctx {
 	uint64_t start_ns;		/* cfg's origin, or the first sample's time */
 	bool have_start;
 	uint32_t comm_id;		/* of cfg->comm */
+	uint32_t xcomm_id;		/* of cfg->xcomm */
 	int err;
 };
 
@@ -386,6 +387,7 @@ static int filter_sample(struct load_ctx *lc, const struct rec_sample *s, struct
 	}
 	rel = s->time_ns > lc->start_ns ? s->time_ns - lc->start_ns : 0;
 	if ((cfg->pids && !in_list(cfg->pids, cfg->nr_pids, s->tgid)) ||
+	    (cfg->xpids && in_list(cfg->xpids, cfg->nr_xpids, s->tgid)) ||
 	    (cfg->tids && !in_list(cfg->tids, cfg->nr_tids, s->tid)) ||
 	    (cfg->cpu_ok && (s->cpu >= cfg->nr_cpu_ok || !cfg->cpu_ok[s->cpu])) ||
 	    rel < cfg->from_ns || (cfg->to_ns && rel >= cfg->to_ns))
@@ -393,7 +395,7 @@ static int filter_sample(struct load_ctx *lc, const struct rec_sample *s, struct
 	err = stack_agg__comm_at(lc->agg, s->tgid, s->tid, s->time_ns, &k->comm_id);
 	if (err)
 		return err;
-	if (cfg->comm && k->comm_id != lc->comm_id)
+	if ((cfg->comm && k->comm_id != lc->comm_id) || (cfg->xcomm && k->comm_id == lc->xcomm_id))
 		return 0;
 	if (cfg->key_tid)
 		k->tid = s->tid;
@@ -552,6 +554,8 @@ static int load_ctx__start(struct load_ctx *lc)
 	/* interning finds the id of a name the comm rows have */
 	if (cfg->comm)
 		lc->err = err = stack_agg__intern_comm(lc->agg, cfg->comm, &lc->comm_id);
+	if (!err && cfg->xcomm)
+		lc->err = err = stack_agg__intern_comm(lc->agg, cfg->xcomm, &lc->xcomm_id);
 	return err;
 }
 
@@ -561,6 +565,11 @@ int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
 	struct load_ctx lc = { .agg = agg, .cfg = cfg };
 	int err;
 
+	if (cfg) {
+		agg->ns_samples = cfg->sample_ns != 0;
+		agg->ns_offcpu = cfg->offcpu_states != 0;
+		agg->states_apart = cfg->key_state;
+	}
 	err = recording__for_each_comm(rec, on_comm, &lc);
 	if (!err) {
 		stack_agg__sort_comms(agg);

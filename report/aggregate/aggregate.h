@@ -96,7 +96,23 @@ struct stack_agg {
 	uint64_t oncpu_ns;		/* their weight */
 	uint64_t offcpu_ns[2];		/* blocked, runnable (enum rec_offcpu_state) */
 	uint64_t nr_offcpu;		/* off-CPU intervals and sums counted */
+	/* which counts are ns (stack_agg__events()) */
+	bool ns_samples;		/* every count (agg_config.sample_ns) */
+	bool ns_offcpu;			/* off-CPU entries' (agg_config.offcpu_states) */
+	bool states_apart;		/* agg_config.key_state: entries say which they are */
 };
+
+/*
+ * How many events (samples, off-CPU intervals) entry e stands for, to
+ * count frames by: its count where it counts samples; where it counts ns
+ * (--off-cpu, --wall), 1: the entry, not its nanoseconds.
+ */
+static inline uint64_t stack_agg__events(const struct stack_agg *agg, const struct agg_entry *e)
+{
+	if (agg->ns_samples || (agg->ns_offcpu && (!agg->states_apart || e->state != AGG_ONCPU)))
+		return 1;
+	return e->count;
+}
 
 /*
  * Which samples stack_agg__load_cfg() counts, and which key fields it keeps.
@@ -109,6 +125,9 @@ struct agg_config {
 	const uint32_t *tids;
 	size_t nr_tids;
 	const char *comm;		/* the thread's name at the time of the sample */
+	const uint32_t *xpids;		/* tgids left out (--exclude-pid) */
+	size_t nr_xpids;
+	const char *xcomm;		/* a thread name left out (--exclude-comm) */
 	const bool *cpu_ok;		/* cpu_ok[cpu] for cpu < nr_cpu_ok; NULL: every cpu */
 	size_t nr_cpu_ok;
 	uint64_t start_ns;		/* time origin; 0: the first sample's time */

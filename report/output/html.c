@@ -19,6 +19,10 @@
  *           bucket as a step from the previous row's (the first from
  *           origin_ns, the whole second before the first sample), the CPU,
  *           the state, the count and the stack's number
+ *   idle    the nodes (depth first) at the top of the idle task's stacks
+ *           (pid 0, one per CPU under -a): the page leaves what is under
+ *           them out of the flame graph and counts it as idle in the heat
+ *           map and strips, whose shade is then the busy share
  *   states  only for recordings with off-CPU time: on-CPU rows count
  *           samples, blocked and runnable ones ns; the page weighs them
  *           into on-CPU, off-CPU or wall views (period_ns: a sample's time)
@@ -71,6 +75,8 @@ struct html_ctx {
 	struct u64map edges;		/* parent << 32 | name -> node */
 	uint32_t *parent, *name;	/* per node; node 0 is the root */
 	size_t nr_nodes, alloc_parent, alloc_name;
+	uint8_t *idle_top;		/* per node: the first node of an idle-task stack */
+	size_t alloc_idle;
 	uint32_t *pre;			/* node -> its place in depth-first order */
 	uint32_t *by_pre;		/* the inverse */
 	uint32_t *stack_node;		/* stack rank -> node */
@@ -85,32 +91,12 @@ struct html_ctx {
 	size_t nr_sources;
 };
 
-/*
- * s as a JSON string. '<', '>' and '&' go as \u escapes, so no name can
- * close the <script> element that holds the data or open a comment in it.
- */
-static void put_json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 /* "key":"value", (or null) */
 static void put_field_str(FILE *out, const char *key, const char *val)
 {
 	fprintf(out, "\"%s\":", key);
 	if (val)
-		put_json_str(out, val);
+		view__put_json_str(out, val);
 	else
 		fputs("null", out);
 	fputc(',', out);
@@ -148,12 +134,18 @@ static int cmp_row(const void *a, const void *b)
 	return x->stack < y->stack ? -1 : x->stack > y->stack;
 }
 
+/* The key of the edges of the root's idle-task children: no node has this number. */
+#define HTML_IDLE_ROOT	UINT32_MAX
+
 /*
  * The node of one entry's names, from the root (the comm) down: the page's
  * stacks are the paths of one tree, so a shared prefix is written once and
- * the page sums a selection up the tree without building it again.
+ * the page sums a selection up the tree without building it again. The
+ * idle task's stacks (idle) hang from a top node of their own, even where
+ * a process took the name "swapper".
  */
-static int html__stack_node(struct html_ctx *h, const struct view_names *v, uint32_t *out)
+static int html__stack_node(struct html_ctx *h, const struct view_names *v, bool idle,
+			    uint32_t *out)
 {
 	uint32_t node = 0, nid;
 	uint64_t *slot;
@@ -162,16 +154,21 @@ static int html__stack_node(struct html_ctx *h, const struct view_names *v, uint
 	int err;
 
 	for (i = 0; i < v->nr; i++) {
+		uint64_t from = i == 0 && idle ? HTML_IDLE_ROOT : node;
+
 		err = strtab__intern(&h->names, v->names[i], &nid) ?:
-		      u64map__upsert(&h->edges, (uint64_t)node << 32 | nid, h->nr_nodes, &slot, &added);
+		      u64map__upsert(&h->edges, from << 32 | nid, h->nr_nodes, &slot, &added);
 		if (err)
 			return err;
 		if (added) {
 			if (vec__grow(&h->parent, &h->alloc_parent, h->nr_nodes + 1, sizeof(*h->parent)) ||
-			    vec__grow(&h->name, &h->alloc_name, h->nr_nodes + 1, sizeof(*h->name)))
+			    vec__grow(&h->name, &h->alloc_name, h->nr_nodes + 1, sizeof(*h->name)) ||
+			    vec__grow_zero(&h->idle_top, &h->alloc_idle, h->nr_nodes + 1,
+					   sizeof(*h->idle_top)))
 				return -ENOMEM;
 			h->parent[h->nr_nodes] = node;
 			h->name[h->nr_nodes] = nid;
+			h->idle_top[h->nr_nodes] = i == 0 && idle;
 			h->nr_nodes++;
 		}
 		node = (uint32_t)*slot;
@@ -396,7 +393,7 @@ static int html_add(void *state, const struct report_ctx *rc, const struct repor
 			continue;
 		err = view_names__build(&h->names_of, rc, s, e);
 		if (!err)
-			err = html__stack_node(h, &h->names_of, &r->stack);
+			err = html__stack_node(h, &h->names_of, e->tgid == 0, &r->stack);
 		r->slot = e->slot;
 		r->cpu = e->cpu;
 		r->state = e->state < h->nr_states ? e->state : 0;
@@ -503,7 +500,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	for (i = 0; i < h->names.nr; i++) {
 		if (i)
 			fputc(',', out);
-		put_json_str(out, strtab__str(&h->names, (uint32_t)i));
+		view__put_json_str(out, strtab__str(&h->names, (uint32_t)i));
 	}
 	/* nodes 1.. in depth-first order: the step back to the parent, the name */
 	fprintf(out, "],\n\"nr_nodes\":%zu,\"tree\":\"", h->nr_nodes);
@@ -513,6 +510,10 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 		put_num(out, i - h->pre[h->parent[node]]);
 		put_num(out, h->name[node]);
 	}
+	fputs("\",\n\"idle\":\"", out);
+	for (i = 1; i < h->nr_nodes; i++)
+		if (h->idle_top[h->by_pre[i]])
+			put_num(out, i);
 	fprintf(out, "\",\n\"nr_stacks\":%zu,\"stacks\":\"", h->nr_stacks);
 	for (i = 0; i < h->nr_stacks; i++)
 		put_num(out, h->stack_node[i]);
@@ -551,10 +552,11 @@ static int html_start(void **state, const struct report_ctx *rc)
 	strtab__init(&h->names);
 	h->parent = calloc(1, sizeof(*h->parent));
 	h->name = calloc(1, sizeof(*h->name));
+	h->idle_top = calloc(1, sizeof(*h->idle_top));
 	h->sources_f = open_memstream(&h->sources, &h->sources_len);
-	if (!h->parent || !h->name || !h->sources_f)
+	if (!h->parent || !h->name || !h->idle_top || !h->sources_f)
 		return -ENOMEM;
-	h->alloc_parent = h->alloc_name = h->nr_nodes = 1;	/* the root */
+	h->alloc_parent = h->alloc_name = h->alloc_idle = h->nr_nodes = 1;	/* the root */
 	return 0;
 }
 
@@ -598,6 +600,7 @@ static void html_free(void *state)
 	free(h->rows);
 	free(h->parent);
 	free(h->name);
+	free(h->idle_top);
 	free(h->pre);
 	free(h->by_pre);
 	free(h->stack_node);

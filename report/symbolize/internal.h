@@ -24,6 +24,7 @@
 #include "report/symbolize/symbolize.h"
 #include "util/cmp.h"
 #include "util/hashmap.h"
+#include "util/path.h"
 
 struct raw_stack {
 	uint32_t id;
@@ -160,12 +161,6 @@ static inline void sort(void *base, size_t n, size_t size, int (*cmp)(const void
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);
-}
-
-/* A path of a file, not "[vdso]", "//anon" or a name the kernel made up. */
-static inline bool is_file_path(const char *path)
-{
-	return path[0] == '/' && path[1] != '/';
 }
 
 static inline const char *basename_of(const char *path)

@@ -489,6 +489,7 @@ static void count_objects(struct symbolizer *sym, const struct sym_stack *st, ui
 int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 {
 	const struct sym_stack *st;
+	uint64_t n;
 	size_t i;
 	int err;
 
@@ -500,11 +501,12 @@ int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 			return pr_errno(err, "cannot symbolize stack %" PRIu32 " of process %" PRIu32,
 					e->stack_id, e->tgid);
 		e->stack = st;
-		count_objects(sym, st, e->count);
-		sym->stats.frames += (uint64_t)(st->nr_kernel + st->nr_user) * e->count;
-		sym->stats.resolved += (uint64_t)st->nr_resolved * e->count;
+		n = stack_agg__events(agg, e);
+		count_objects(sym, st, n);
+		sym->stats.frames += (uint64_t)(st->nr_kernel + st->nr_user) * n;
+		sym->stats.resolved += (uint64_t)st->nr_resolved * n;
 		if (st->missing)
-			sym->stats.missing_stack_samples += e->count;
+			sym->stats.missing_stack_samples += n;
 	}
 	return sym->damage;
 }

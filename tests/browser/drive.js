@@ -26,6 +26,24 @@
  *                     search_ms .. hover_ms .." (redraw: the script's work after the last
  *                     selection; paint: from its mouse-up to the frame that shows it;
  *                     search, hover: the last keystroke's and mouse move's handling)
+ *   cell T            print "cell T R G B HATCHED BUSY IDLE" for the heat map's cell at
+ *                     second T: the colour of most of its pixels, whether some are
+ *                     the hatch's grey, and what the page says it holds
+ *   cellhover T       move over that cell; print "cellhover" and the readout's lines
+ *   idle              press the switch that shows or hides the idle task
+ *   viewport W H      resize the window (the page is loaded at 1300 x 1000)
+ *   key KEY           press KEY (a puppeteer key name: Slash, Escape, ArrowUp, Equal, Minus...)
+ *   type TEXT         type TEXT where the focus is
+ *   state             print "state" and the view as JSON (zoom, cursor, search, folds, hash, title)
+ *   inview            print "inview N": labelled frames of the flame graph inside the window
+ *   reload, back      reload the page (it restores its view from the URL) / go Back
+ *   sandwich NAME     click NAME's row in the top-by-total table; print "caller NAME SHARE"
+ *                     and "callee NAME SHARE" rows of its sandwich, and "sandwich" its title
+ *   sort TABLE K      click the head of column K (from 0) of the table with that id; print
+ *                     "sorted TABLE" and the functions in the order then shown
+ *   allrows           press the button that shows every function (or the top ones again)
+ *   wheel F DY        turn the wheel by DY over the flame graph's root, at F (0..1) of its width
+ *   pan DX            drag the flame graph's root row DX pixels sideways
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -156,6 +174,94 @@ async function main() {
 					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\tpaint_ms ' + t.lastPaint.toFixed(1) +
 					'\tsearch_ms ' + t.lastSearch.toFixed(1) + '\thover_ms ' + t.lastHover.toFixed(1) +
 					'\t' + JSON.stringify(t.parts || {}));
+			} else if (cmd === 'cell' || cmd === 'cellhover') {
+				const t = Number(cmds[++i]);
+				const p = await page.evaluate((ns) => window.eprofUI.heatPoint(ns), t * 1e9);
+				if (cmd === 'cellhover') {
+					await page.mouse.move(p.x, p.y);
+					const tip = await page.evaluate(() => document.getElementById('tip').textContent);
+					console.log('cellhover\t' + tip.replace(/\n/g, '\t'));
+					continue;
+				}
+				const c = await page.evaluate((p, ns) => {
+					const cv = document.getElementById('heat'), r = cv.getBoundingClientRect();
+					const d = cv.getContext('2d').getImageData(Math.floor(p.x - r.left) - 2,
+						Math.floor(p.y - r.top) - 2, 5, 4).data;
+					const seen = new Map();
+					let hatched = 0;
+					for (let k = 0; k < d.length; k += 4) {
+						const key = d[k] + '\t' + d[k + 1] + '\t' + d[k + 2];
+						if (d[k] === 96 && d[k + 1] === 96 && d[k + 2] === 96) hatched = 1;
+						seen.set(key, (seen.get(key) || 0) + 1);
+					}
+					const most = [...seen.entries()].sort((a, b) => b[1] - a[1])[0][0];
+					const ci = window.eprofUI.heatCell(ns);
+					return [most, hatched, ci.busy, ci.idle].join('\t');
+				}, p, t * 1e9);
+				console.log('cell\t' + t + '\t' + c);
+			} else if (cmd === 'idle') {
+				await page.click('#idle');
+			} else if (cmd === 'viewport') {
+				await page.setViewport({ width: Number(cmds[++i]), height: Number(cmds[++i]) });
+			} else if (cmd === 'key') {
+				await page.keyboard.press(cmds[++i]);
+			} else if (cmd === 'type') {
+				await page.keyboard.type(cmds[++i]);
+			} else if (cmd === 'state') {
+				console.log('state\t' + JSON.stringify(await page.evaluate(() => window.eprofUI.state())));
+			} else if (cmd === 'inview') {
+				const n = await page.evaluate(() => window.eprofUI.frames().filter((f) => f.w > 20 &&
+					f.y >= 0 && f.y + f.h <= window.innerHeight && f.x >= 0 && f.x + f.w / 2 <= window.innerWidth).length);
+				console.log('inview\t' + n);
+			} else if (cmd === 'sandwich') {
+				const name = cmds[++i];
+				const row = await page.evaluateHandle((n) => [...document.querySelectorAll('#top-total tr')]
+					.filter((tr) => tr.dataset.fn === n)[0], name);
+				if (!row.asElement()) throw new Error('no row ' + name + ' in top-total');
+				await row.asElement().click();
+				const out = await page.evaluate(() => {
+					const o = ['sandwich\t' + document.querySelector('#sandwich h2').textContent];
+					['callers', 'callees'].forEach((id) => document.querySelectorAll('#' + id + ' tr').forEach((tr) => {
+						const td = tr.querySelectorAll('td');
+						if (td.length) o.push(id.slice(0, -1) + '\t' + tr.dataset.fn + '\t' + td[0].textContent);
+					}));
+					return o;
+				});
+				out.forEach((l) => console.log(l));
+			} else if (cmd === 'sort') {
+				const id = cmds[++i], k = Number(cmds[++i]);
+				await page.click('#' + id + ' th:nth-child(' + (k + 1) + ')');
+				const fns = await page.evaluate((id) => [...document.querySelectorAll('#' + id + ' tr')]
+					.filter((tr) => tr.dataset.fn).map((tr) => tr.dataset.fn), id);
+				console.log('sorted\t' + id + '\t' + fns.join('\t'));
+			} else if (cmd === 'allrows') {
+				await page.click('#allrows');
+			} else if (cmd === 'wheel' || cmd === 'pan') {
+				const r = await page.evaluate(() => {
+					const f = window.eprofUI.frames().filter((f) => f.name === 'all')[0];
+					const cv = document.getElementById('flame').getBoundingClientRect();
+					return { x: cv.left, w: cv.width, y: f.y + f.h / 2 };
+				});
+				await page.evaluate((y) => window.scrollBy(0, y - window.innerHeight / 2), r.y);
+				const y = await page.evaluate(() => {
+					const f = window.eprofUI.frames().filter((f) => f.name === 'all')[0];
+					return f.y + f.h / 2;
+				});
+				if (cmd === 'wheel') {
+					await page.mouse.move(r.x + Number(cmds[++i]) * r.w, y);
+					await page.mouse.wheel({ deltaY: Number(cmds[++i]) });
+					await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 20))));
+				} else {
+					const dx = Number(cmds[++i]), x = r.x + r.w / 2;
+					await page.mouse.move(x, y);
+					await page.mouse.down();
+					await page.mouse.move(x + dx, y, { steps: 5 });
+					await page.mouse.up();
+				}
+			} else if (cmd === 'reload' || cmd === 'back') {
+				if (cmd === 'reload') await page.reload({ waitUntil: 'load' });
+				else await page.goBack({ waitUntil: 'load' });
+				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

@@ -5,8 +5,10 @@
 # reach the program's entry; with fp almost none do. Where perf is
 # installed, the total shares of the functions perf --call-graph dwarf puts
 # on top agree within 2 points. perf runs the same deterministic workload
-# right after eprof, with --no-bpf-event --no-buildid: perf 6.1 aborts on its build-id
-# table when it records next to any loaded eprof (another test's, a user's).
+# right after eprof, with --no-bpf-event --no-buildid: an eprof built before
+# its side-band dropped attr.build_id (a user's, another checkout's) made the
+# kernel flag perf's mmap records as carrying build-ids, and perf 6.1 aborted
+# on its build-id table; not the BPF programs (t0401 checks the fix).
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 PY=/usr/bin/python3

@@ -3,14 +3,16 @@
  * tests/helper/cfi_dump.c - cfi-dump: build a binary's unwind table with
  * elf/cfi.c and print it, for tests, inspection and bench/.
  *
- *   cfi-dump [-q] [-r N] FILE
+ *   cfi-dump [-q] [-R] [-r N] FILE
  *
  * The first line is a summary (`# source=.eh_frame rows=N fdes=N
  * unsupported=N bytes=N`); then one row per line, `OFF CFA CFA_OFF RBP
  * RBP_OFF` with OFF in hex. -q prints the summary only. -r N builds the
  * table N times and adds the mean build time (`build_ms=`, wall clock) and
  * CPU time (`cpu_ms=`, user + system: what a loaded machine distorts
- * least), for benchmarks that must not count process start-up.
+ * least), for benchmarks that must not count process start-up. -R builds
+ * it row by row with libdw (CFI_BUILD_PER_ROW), the builder before the
+ * one-pass one; `per_row=` says how many FDEs libdw walked.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +44,7 @@ static double clock_ms(clockid_t id)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: cfi-dump [-q] [-r N] FILE\n");
+	fprintf(stderr, "usage: cfi-dump [-q] [-R] [-r N] FILE\n");
 	return 2;
 }
 
@@ -50,14 +52,18 @@ int main(int argc, char **argv)
 {
 	struct cfi_table t = { 0 };
 	int opt, fd, err = 0, quiet = 0;
+	unsigned int flags = 0;
 	long repeat = 0, i;
 	double t0 = 0, c0 = 0, ms = 0, cpu = 0;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "qr:")) != -1) {
+	while ((opt = getopt(argc, argv, "qRr:")) != -1) {
 		switch (opt) {
 		case 'q':
 			quiet = 1;
+			break;
+		case 'R':
+			flags |= CFI_BUILD_PER_ROW;
 			break;
 		case 'r':
 			errno = 0;
@@ -81,12 +87,12 @@ int main(int argc, char **argv)
 		c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 		for (i = 0; i < repeat && !err; i++) {
 			cfi_table__release(&t);
-			err = cfi_table__build(fd, &t);
+			err = cfi_table__build_flags(fd, flags, &t);
 		}
 		ms = (clock_ms(CLOCK_MONOTONIC) - t0) / (double)repeat;
 		cpu = (clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0) / (double)repeat;
 	} else {
-		err = cfi_table__build(fd, &t);
+		err = cfi_table__build_flags(fd, flags, &t);
 	}
 	close(fd);
 	if (err) {
@@ -94,8 +100,8 @@ int main(int argc, char **argv)
 			argv[optind], strerror(-err));
 		return 1;
 	}
-	printf("# source=%s rows=%zu fdes=%zu unsupported=%zu bytes=%zu", t.source, t.nr_rows,
-	       t.nr_fdes, t.nr_unsupported, t.nr_rows * sizeof(*t.rows));
+	printf("# source=%s rows=%zu fdes=%zu unsupported=%zu bytes=%zu per_row=%zu", t.source,
+	       t.nr_rows, t.nr_fdes, t.nr_unsupported, t.nr_rows * sizeof(*t.rows), t.nr_per_row);
 	if (repeat)
 		printf(" build_ms=%.3f cpu_ms=%.3f", ms, cpu);
 	printf("\n");

@@ -18,6 +18,7 @@
 
 #include "format/recording.h"
 #include "tests/unit/harness.h"
+#include "util/escape.h"
 #include "util/safe_open.h"
 
 /* path_in() returns one buffer: keep a copy of each name. */
@@ -212,7 +213,25 @@ out:
 	free(target);
 }
 
+static void escape_is_terminal_safe(void)
+{
+	char out[64];
+	size_t n;
+
+	/* ESC [ 2 J, BEL, a C1 CSI (U+009B), a lone byte, a backslash; UTF-8 passes */
+	n = escape_terminal(out, sizeof(out), "a\033[2J\a\xc2\x9b\xff\\\xc3\xa9", 12);
+	CHECK(!strcmp(out, "a\\033[2J\\007\\302\\233\\377\\\\\xc3\xa9"));
+	CHECK_EQ_U64(n, strlen(out));
+	/* cut at a whole piece: never half an escape */
+	n = escape_terminal(out, 4, "\033x", 2);
+	CHECK(!strcmp(out, ""));
+	CHECK_EQ_U64(n, 5);
+	n = escape_terminal(out, 6, "\033x", 2);
+	CHECK(!strcmp(out, "\\033x"));
+}
+
 static const struct test tests[] = {
+	{ "escape_terminal: controls, C1, bad UTF-8 and backslash as \\ooo", escape_is_terminal_safe },
 	{ "safe_open_regular refuses FIFOs, devices, directories, symlinks, big files",
 	  safe_open_refuses_what_is_not_a_regular_file },
 	{ "safe_open_in_root: symlinks stay inside, FIFOs refused", safe_open_in_root_stays_inside },

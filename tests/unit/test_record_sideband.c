@@ -618,7 +618,63 @@ static void rows_alone_go_from_the_start(void)
 	fixture__release(&f);
 }
 
+/* Sorts the kept mappings as capture's step does (its sort_maps). */
+static void sort_like_capture(struct fixture *f)
+{
+	qsort(f->s.maps.v, f->s.maps.nr, sizeof(*f->s.maps.v), by_pid_start_time);
+	f->s.maps.dirty = false;
+	f->s.maps.nr_sorted = f->s.maps.nr;
+}
+
+/*
+ * A fork finds its parent's mappings through the sorted part and the tail
+ * index (session.c, index_tail), whatever moved them: a sort between two
+ * forks, mappings added to the tail by others, processes forgotten (their
+ * mappings dropped, the others moved down).
+ */
+static void forks_across_sorts_and_compactions(void)
+{
+	struct fixture f;
+	uint32_t q;
+
+	fixture__init(&f, "tail.eprof");
+	handle(&f, 0, mmap2(&f.r, P, 1, 0x7000, PROT_EXEC, "/lib/a.so"));
+	CHECK_OK(sideband__end_batch(f.sb));
+	sort_like_capture(&f);
+	for (q = 1000; q < 1040; q++)	/* others' mappings, in the tail before P's */
+		handle(&f, 0, mmap2(&f.r, q, 2, 0x1000, PROT_EXEC, "/bin/other"));
+	handle(&f, 0, mmap2(&f.r, P, 5, 0x9000, PROT_EXEC, "/lib/b.so"));
+	handle(&f, 0, mmap2(&f.r, 1050, 5, 0x1000, PROT_EXEC, "/bin/other"));
+	handle(&f, 0, fork_rec(&f.r, P, C, C, 10));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 1);	/* from the sorted part */
+	CHECK_EQ_U64(mapped(&f, C, 0x9000, NULL), 1);	/* from the tail */
+	CHECK_EQ_U64(mapped(&f, C, 0x1000, NULL), 0);
+	/* the others end and are forgotten: the kept mappings move down */
+	for (q = 1000; q < 1040; q++)
+		handle(&f, 0, exit_rec(&f.r, q, 11));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_OK(session__commit(&f.s, NULL));
+	CHECK_EQ_U64(mapped(&f, 1000, 0x1000, NULL), 0);
+	handle(&f, 0, mmap2(&f.r, C, 12, 0xb000, PROT_EXEC, "/lib/c.so"));
+	handle(&f, 0, fork_rec(&f.r, C, G, G, 20));
+	handle(&f, 0, fork_rec(&f.r, P, J, J, 21));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK_EQ_U64(mapped(&f, G, 0x7000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, G, 0x9000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, G, 0xb000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, J, 0x7000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, J, 0x9000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, J, 0xb000, NULL), 0);	/* C's, not P's */
+	CHECK_OK(recording__finish(f.s.rec));
+	fixture__release(&f);
+}
+
 static const struct test tests[] = {
+	{ "forks find their parent's mappings across sorts and compactions",
+	  forks_across_sorts_and_compactions },
 	{ "a short child's exit read before its fork still forgets it",
 	  short_child_exit_before_its_fork_is_applied },
 	{ "a fork read before its parent's earlier mmap inherits it", fork_before_earlier_mmap },

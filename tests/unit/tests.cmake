@@ -40,6 +40,7 @@ target_compile_definitions(test_elf_symbols PRIVATE EPROF_WORKLOADS="${CMAKE_CUR
 add_dependencies(test_elf_symbols plt_loop plt_loop_ibt)
 # record/: what can be tested without the kernel (stacks, side-band order, targets)
 eprof_unit_test(test_record_stacks LIBS eprof_record)
+eprof_unit_test(test_uwalk LIBS eprof_record)
 eprof_unit_test(test_record_sideband LIBS eprof_record)
 eprof_unit_test(test_record_target LIBS eprof_record)
 eprof_unit_test(test_vec LIBS eprof_util)

@@ -3,7 +3,9 @@
  * jit: copies a tiny counted loop (x86-64 machine code) into an executable
  * anonymous page, announces it in /tmp/perf-PID.map as jit_hot_loop, and
  * calls it for the given milliseconds of CPU time (default 1000;
- * cpu_time.h). The map is left for the caller to remove.
+ * cpu_time.h). The map is left for the caller to remove. With a second
+ * argument GO, it waits (up to 60 s) for the file GO to exist between
+ * writing the map and running, so that a test can change the map first.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +37,8 @@ int main(int argc, char **argv)
 		return 1;
 	fprintf(f, "%lx %zx jit_hot_loop\n", (unsigned long)(uintptr_t)p, sizeof(code));
 	fclose(f);
+	for (int i = 0; argc > 2 && i < 60000 && access(argv[2], F_OK); i++)
+		usleep(1000);
 	fn = (void (*)(void))p;
 	end = cpu_time_ns() + ms * 1000000ull;
 	while (cpu_time_ns() < end)

@@ -3,6 +3,7 @@
 eprof_workload(known_split)
 eprof_workload(forker)
 eprof_workload(short_lived)
+eprof_workload(mmap_storm)
 eprof_workload(bench_load LIBS pthread)
 
 # dlopener loads libhotlib.so (built next to it) in the middle of its run.
@@ -60,6 +61,7 @@ add_custom_command(
 add_custom_target(cxx_names ALL DEPENDS ${wl}/cxx_names)
 # issue 9: small recordings as a hostile user could hand them to the reader.
 eprof_workload(gen_hostile LIBS eprof_format)
+eprof_workload(gen_busy LIBS eprof_format)
 
 # unwinding (issue 11): a frameless hot leaf under two callers (70/30), the
 # hot work in a signal handler, threads and a recursion deeper than 127,

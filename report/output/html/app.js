@@ -79,6 +79,24 @@
 			path[len++] = n;
 		}
 	}());
+	/*
+	 * The idle task's stacks (pid 0, a CPU with nothing to run): D.idle
+	 * names the top node of each, and everything under it is idle. The
+	 * flame graph leaves them out unless asked; the heat map and strips
+	 * count them apart, to shade the busy share of each cell.
+	 */
+	var idleNode = new Uint8Array(nNodes), idleList = [];
+	rd = new Reader(D.idle || '');
+	while (rd.p < rd.s.length) {
+		i = rd.num();
+		if (i <= 0 || i >= nNodes || depth[i] !== 1) throw new Error('damaged idle node ' + i);
+		idleNode[i] = 1;
+	}
+	for (i = 1; i < nNodes; i++) {
+		if (idleNode[par[i]]) idleNode[i] = 1;
+		if (idleNode[i]) idleList.push(i);
+	}
+	var hasIdle = idleList.length > 0, showIdle = false;
 	var nStacks = D.nr_stacks, stackNode = new Int32Array(nStacks);
 	rd = new Reader(D.stacks);
 	for (i = 0; i < nStacks; i++) {
@@ -110,6 +128,8 @@
 		if (cpu > maxCpu) maxCpu = cpu;
 	}
 	if (N) maxSlot = rowSlot[N - 1];
+	var rowIdle = new Uint8Array(N);
+	if (hasIdle) for (i = 0; i < N; i++) rowIdle[i] = idleNode[rowStk[i]];
 	D.tree = D.stacks = D.rows = rd = null;	/* the typed copies are what stays */
 
 	/* times on the page count from origin (the whole second before the first sample), labels from the start */
@@ -169,6 +189,12 @@
 	var body = document.body;
 	var hdr = el('header', { id: 'hdr' }, body);
 	el('h1', null, hdr, D.title || 'eprof report');
+	/* the window's title names what was recorded */
+	(function () {
+		var c = D.sources.length === 1 ? D.sources[0].command : null;
+		if (c) document.title = 'eprof: ' + (c === '-a' ? 'whole system' : c.replace(/^-- /, '')) +
+			(D.sources[0].host ? ' on ' + D.sources[0].host : '');
+	}());
 	/* what was recorded: the target as `eprof record` was given it (-- CMD, -a, -p PIDS) */
 	function target(t) {
 		if (!t) return null;
@@ -195,13 +221,18 @@
 		bit('samples', fmtInt(src.samples));
 	});
 	var q = D.quality, qbits = [];
-	/* as report__print_summary(): under -a every tick is a sample, else missed ticks were anyone's */
-	var gone = q.ticks ? q.ticks.throttled + q.ticks.missed : 0;
+	/*
+	 * as report__print_summary(): under -a every tick is a sample, else
+	 * throttled ticks were anyone's; ticks that did not fire are no lost
+	 * samples (an idle CPU stops its timer), said apart
+	 */
+	var gone = q.ticks ? q.ticks.throttled : 0;
 	var everyTick = q.ticks && q.ticks.kept === q.ticks.fired, lost = q.lost_samples + (everyTick ? gone : 0);
 	qbits.push(fmtInt(lost) + ' samples lost' + (everyTick ? ' (' + fmtInt(q.ticks.throttled) +
-		' throttled, ' + fmtInt(q.ticks.missed) + ' missed by a late timer, ' + fmtInt(q.lost_samples) +
-		' ring buffer full)' : gone ? ' (ring buffer full; the clock also lost ' + fmtInt(gone) +
-		' ticks of any task)' : ''));
+		' throttled, ' + fmtInt(q.lost_samples) + ' with the ring buffer full)' :
+		gone ? ' (the ring buffer); the kernel throttled ' + fmtInt(gone) + ' ticks of any task' : ''));
+	if (q.ticks && q.ticks.missed)
+		qbits.push(fmtInt(q.ticks.missed) + ' ticks did not fire (idle CPUs stop their timer; else a late timer)');
 	qbits.push(fmtInt(q.lost_stacks) + ' stacks not captured');
 	qbits.push(fmtInt(q.truncated_stacks) + ' stacks truncated');
 	if (q.unwind)
@@ -222,16 +253,21 @@
 	    (q.offcpu && (q.offcpu.lost || q.offcpu.lost_stacks)))
 		qual.className += ' warn';
 
-	var heatTitle = el('h2', null, body, 'Heat map: seconds across, 20 ms steps down');
-	el('div', { 'class': 'hint' }, body, 'Drag to select a time range; shift-drag for a ' +
+	/* the heat map and the strips fold away (their summary stays), so the flame graph can be in view */
+	var heatBox = el('details', { id: 'heatbox', open: '' }, body);
+	var heatSummary = el('summary', null, heatBox);
+	var heatTitle = el('h2', null, heatSummary, 'Heat map: seconds across, 20 ms steps down');
+	el('div', { 'class': 'hint' }, heatBox, 'Drag to select a time range; shift-drag for a ' +
 		'second range to compare with the first; double-click to select everything.');
-	var heatWrap = el('div', { 'class': 'scroll' }, body);
-	var heat = el('canvas', { id: 'heat' }, heatWrap);
-	el('h2', null, body, 'CPUs' + (nodeIds.length > 1 ? ' and NUMA nodes' : ''));
-	el('div', { 'class': 'hint' }, body, 'Click a strip for its CPU over the whole ' +
+	var heatWrap = el('div', { 'class': 'scroll' }, heatBox);
+	var heat = el('canvas', { id: 'heat', role: 'img', 'aria-label': 'heat map of the recording: ' +
+		'seconds across, 20 ms steps down; the readout and the tables below say what it shows' }, heatWrap);
+	var cpuBox = el('details', { id: 'cpubox', open: '' }, body);
+	el('h2', null, el('summary', null, cpuBox), 'CPUs' + (nodeIds.length > 1 ? ' and NUMA nodes' : ''));
+	el('div', { 'class': 'hint' }, cpuBox, 'Click a strip for its CPU over the whole ' +
 		'recording, drag along it for a time range on that CPU (shift: second selection).');
-	var cpuWrap = el('div', { 'class': 'scroll' }, body);
-	var cpuCv = el('canvas', { id: 'cpus' }, cpuWrap);
+	var cpuWrap = el('div', { 'class': 'scroll' }, cpuBox);
+	var cpuCv = el('canvas', { id: 'cpus', role: 'img', 'aria-label': 'CPU strips: each CPU over time' }, cpuWrap);
 
 	var bar = el('div', { id: 'bar' }, body);
 	/* the switch between on-CPU, off-CPU and wall time: only when the recording has off-CPU data */
@@ -245,6 +281,10 @@
 		});
 	}
 	var modeBtn = el('button', { id: 'mode' }, bar, 'Icicle');
+	/* the idle task: out of the flame graph and tables by default, the heat map shades busyness */
+	var idleBtn = hasIdle ? el('button', { id: 'idle', 'aria-pressed': 'false', title: 'the idle task (pid 0, ' +
+		'a CPU with nothing to run): left out of the flame graph and tables, counted apart in the heat map' },
+		bar, 'Show idle') : null;
 	var unzoomBtn = el('button', { id: 'unzoom' }, bar, 'Reset zoom');
 	var clearBtn = el('button', { id: 'clear' }, bar, 'Select all');
 	el('span', null, bar, ' Search: ');
@@ -259,7 +299,7 @@
 	/* --- state ------------------------------------------------------------------ */
 	var ALL = { t0: 0, t1: Infinity, cpus: null, what: 'everything' };
 	var sel = { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
-	var icicle = false, zoom = 0, searchRe = null;
+	var icicle = false, zoom = 0, searchRe = null, vx0 = 0, vx1 = 1, spanZoom = 0;
 	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0, lastSearch: 0, lastHover: 0 };
 
 	/* the rows of each CPU, in time order: a CPU selection reads only its own */
@@ -287,7 +327,7 @@
 	 * going back to one costs nothing.
 	 */
 	var selCache = [];
-	function selKey(se) { return view.id + ':' + se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
+	function selKey(se) { return view.id + (showIdle ? '+idle:' : ':') + se.t0 + ':' + se.t1 + ':' + (se.cpus ? se.cpus.join(',') : '*'); }
 	/* the weight of row r in the current view (1 without states) */
 	var W = new Float64Array(3);
 	function weighRows() { W.set(view.w); }
@@ -313,6 +353,7 @@
 			else
 				for (i = firstAt(null, lo); i < k; i++) sv[rowStk[i]] += rowN[i];
 		}
+		if (!showIdle) for (k = 0; k < idleList.length; k++) sv[idleList[k]] = 0;
 		var v = sv.slice();
 		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
 		var res = { sv: sv, v: v, total: v[0] };
@@ -332,51 +373,125 @@
 	var CW = Math.max(2, Math.min(16, Math.floor(1100 / nCol)));
 	heat.width = HX + nCol * CW + 4;
 	heat.height = HY + ROWS * CH + 2;
-	/* samples per cell (second, 20 ms row) of some CPUs (null: all) */
+	/*
+	 * Busyness. Under -a every CPU is sampled at the clock's rate, the idle
+	 * task (pid 0) included, so a cell's shade is the busy share of the
+	 * ticks that were sampled there, linear from 0 to 100%; ticks the clock
+	 * should have given and did not (a late timer, a full ring buffer, a
+	 * CPU whose timer slept) are not idle: a cell with more than a quarter
+	 * of them is hatched. Other recordings (or filtered ones, or time
+	 * views) sample some tasks only: the shade is then the cell's count
+	 * against the busiest cell's, linear.
+	 */
+	var src0 = D.sources[0] || {}, freq = src0.freq_hz || 0;
+	var wholeSystem = D.sources.length === 1 && src0.command === '-a' && freq > 0 && !D.quality.filtered;
+	var recCpus = Math.max(1, src0.cpus || nCpu);
+	function busyMode() { return wholeSystem && view.id === 'on' && !showIdle; }
+	/* the ticks the clock owed ncpu CPUs in [t0, t1) (page times), within the recording */
+	function ticksOwed(t0, t1, ncpu) {
+		var a = Math.max(t0, -origin), b = Math.min(t1, (src0.duration_ns || 0) - origin);
+		return b > a ? (b - a) / 1e9 * freq * ncpu : 0;
+	}
+	function missedIn(busy, idle, owed) { return owed >= 1 && busy + idle < 0.75 * owed; }
+	/* per cell (second, 20 ms row) of some CPUs (null: all): busy and idle counts of the view */
 	function heatCellsOf(cpus) {
-		var cells = new Float64Array(nCol * ROWS), per = CELL_NS / slotNs, i;
+		var n = nCol * ROWS, c = { busy: new Float64Array(n), idle: new Float64Array(n) };
+		var per = CELL_NS / slotNs, i;
 		function add(r) {
 			var cell = Math.floor(rowSlot[r] / per), sec = Math.floor(cell / ROWS);
 			cell = Math.floor(sec / SPC) * ROWS + cell % ROWS;
-			if (cell < cells.length) cells[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
+			if (cell < n) (rowIdle[r] ? c.idle : c.busy)[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
 		}
 		if (cpus)
-			cpus.forEach(function (c) { var rows = cpuRows[c] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+			cpus.forEach(function (cp) { var rows = cpuRows[cp] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
 		else
 			for (i = 0; i < N; i++) add(i);
-		return cells;
+		return c;
 	}
-	/* 65 shades, from white through yellow and orange to red */
-	var SHADES = [];
+	/*
+	 * 65 shades, linear from 0 (cream) to 1 (deep red): green and blue
+	 * fall in step with the value, so the legend reads as a ruler. A cell
+	 * with nothing in it is grey.
+	 */
+	var SHADES = [], EMPTY = [236, 236, 236], HATCH = [96, 96, 96];
 	for (i = 0; i <= 64; i++) {
-		var tt = Math.sqrt(i / 64);
-		SHADES.push(i ? [Math.round(255 - 40 * tt), Math.round(235 - 200 * tt), Math.round(200 - 180 * tt)] :
-			[244, 244, 244]);
+		var tt = i / 64;
+		SHADES.push([Math.round(255 - 76 * tt), Math.round(247 - 247 * tt), Math.round(236 - 236 * tt)]);
 	}
-	function shadeOf(v, max) { return v ? Math.max(1, Math.round(64 * v / max)) : 0; }
+	/* the shade of a cell or strip pixel: busy share, or count against max (max 0: busyness) */
+	function shadeFor(busy, idle, max) {
+		var v = max ? (showIdle ? busy + idle : busy) / max : busy / (busy + idle);
+		if (!(busy + idle) || (max && !(showIdle ? busy + idle : busy))) return busy + idle ? SHADES[0] : EMPTY;
+		return SHADES[Math.max(0, Math.min(64, Math.round(64 * v)))];
+	}
+	/* the legend under the heat map's title: what a shade means */
+	var legend = el('div', { id: 'legend', 'class': 'hint' }, null);
+	heatBox.insertBefore(legend, heatSummary.nextSibling);
+	function drawLegend(max) {
+		legend.textContent = '';
+		var cv = el('canvas', { width: 130, height: 10, 'aria-hidden': 'true' }, null), g = cv.getContext('2d');
+		for (var x = 0; x < 130; x++) {
+			var c = SHADES[Math.round(x / 129 * 64)];
+			g.fillStyle = 'rgb(' + c.join(',') + ')';
+			g.fillRect(x, 0, 1, 10);
+		}
+		el('span', null, legend, busyMode() ? 'busy share of the sampled ticks: 0% ' : 'per cell: 0 ');
+		legend.appendChild(cv);
+		el('span', null, legend, busyMode() ? ' 100%' : ' ' + fmtAmount(max) + ' (linear)');
+		if (wholeSystem && view.id === 'on') {
+			var hc = el('canvas', { width: 14, height: 10, 'aria-hidden': 'true' }, null), h = hc.getContext('2d');
+			h.fillStyle = 'rgb(' + EMPTY.join(',') + ')';
+			h.fillRect(0, 0, 14, 10);
+			h.fillStyle = 'rgb(' + HATCH.join(',') + ')';
+			for (var k = 0; k < 14 * 10; k++) if ((k % 14 + Math.floor(k / 14)) % 4 === 0) h.fillRect(k % 14, Math.floor(k / 14), 1, 1);
+			el('span', null, legend, '   ');
+			legend.appendChild(hc);
+			el('span', null, legend, ' over a quarter of the ticks not sampled (missed, not idle)');
+		}
+		if (hasIdle)
+			el('span', null, legend, showIdle ? '; idle shown (counted as samples)' : '; idle (pid 0) left out');
+	}
 	/*
 	 * The cells of the heat map, drawn as pixels into a canvas that every
 	 * redraw copies before shading the selections; redrawn only when the
 	 * CPUs a selection looks at change.
 	 */
-	var heatBase = document.createElement('canvas'), heatBaseFor = '-';
+	var heatBase = document.createElement('canvas'), heatBaseFor = '-', heatNow = null;
 	heatBase.width = heat.width;
 	heatBase.height = heat.height;
 	var heatCache = new Map();	/* CPUs -> cells */
-	function paintHeatBase(cpus, label) {
-		var key = view.id + ':' + (cpus ? cpus.join(',') : '*');
-		if (key === heatBaseFor) return;
-		heatBaseFor = key;
-		var cells = heatCache.get(key), max = 0, sec, row, x, y;
+	function heatCells(cpus) {
+		var key = view.id + ':' + (cpus ? cpus.join(',') : '*'), cells = heatCache.get(key);
 		if (!cells) {
 			cells = heatCellsOf(cpus);
 			if (heatCache.size > 8) heatCache.clear();
 			heatCache.set(key, cells);
 		}
-		for (i = 0; i < cells.length; i++) if (cells[i] > max) max = cells[i];
-		var g = heatBase.getContext('2d'), w = nCol * CW, h = ROWS * CH, col;
+		return cells;
+	}
+	/* what cell k (column * ROWS + row) of the current heat map holds */
+	function cellInfo(k) {
+		var c = heatNow.cells, col = Math.floor(k / ROWS), row = k % ROWS, t0 = col * SPC * 1e9 + row * CELL_NS;
+		var ncpu = heatNow.cpus ? heatNow.cpus.length : recCpus, owed = 0;
+		for (var s2 = 0; s2 < SPC; s2++) owed += ticksOwed(t0 + s2 * 1e9, t0 + s2 * 1e9 + CELL_NS, ncpu);
+		var busy = c.busy[k], idle = c.idle[k];
+		return { t0: t0, busy: busy, idle: idle, owed: owed,
+			 share: busy + idle ? busy / (busy + idle) : 0, missed: wholeSystem && view.id === 'on' && missedIn(busy, idle, owed) };
+	}
+	function paintHeatBase(cpus, label) {
+		var key = view.id + ':' + showIdle + ':' + (cpus ? cpus.join(',') : '*');
+		if (key === heatBaseFor) return;
+		heatBaseFor = key;
+		var cells = heatCells(cpus), max = 0, row, x, y, col;
+		heatNow = { cells: cells, cpus: cpus };
+		if (!busyMode())
+			for (i = 0; i < cells.busy.length; i++) {
+				var v = showIdle ? cells.busy[i] + cells.idle[i] : cells.busy[i];
+				if (v > max) max = v;
+			}
+		var g = heatBase.getContext('2d'), w = nCol * CW, h = ROWS * CH;
 		g.clearRect(0, 0, heatBase.width, heatBase.height);
-		g.fillStyle = '#555';
+		g.fillStyle = '#444';
 		g.font = '10px sans-serif';
 		for (row = 0; row < ROWS; row += 10)
 			g.fillText(row * 20 + ' ms', 2, HY + row * CH + 8);
@@ -390,17 +505,54 @@
 		var img = g.createImageData(w, h), px = img.data, gapX = CW > 3 ? 1 : 0;
 		for (col = 0; col < nCol; col++)
 			for (row = 0; row < ROWS; row++) {
-				var c = SHADES[shadeOf(cells[col * ROWS + row], max)];
+				var k = col * ROWS + row, c = shadeFor(cells.busy[k], cells.idle[k], max);
+				var hatch = wholeSystem && view.id === 'on' && cellInfo(k).missed;
 				for (y = row * CH; y < row * CH + CH - 1; y++)
 					for (x = col * CW; x < col * CW + CW - gapX; x++) {
-						var o = (y * w + x) * 4;
-						px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+						var o = (y * w + x) * 4, cc = hatch && (x + y) % 4 === 0 ? HATCH : c;
+						px[o] = cc[0]; px[o + 1] = cc[1]; px[o + 2] = cc[2]; px[o + 3] = 255;
 					}
 			}
 		g.putImageData(img, HX, HY);
 		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + (VIEWS.length > 1 ? ', ' +
 			view.label + ' ' + (view.time ? 'time' : 'samples') : '') + ': ' +
-			(SPC > 1 ? SPC + ' seconds' : 'seconds') + ' across, 20 ms steps down';
+			(SPC > 1 ? SPC + ' seconds' : 'seconds') + ' across, 20 ms steps down' +
+			(busyMode() ? ', shaded by how busy the CPUs were' : '');
+		drawLegend(max);
+	}
+	/*
+	 * Search: the cells whose samples have a matching frame light up, the
+	 * more the larger their share of the cell. hits: per cell, or null.
+	 */
+	var heatHits = null, heatHitsFor = '';
+	function searchHits() {
+		var key = String(searchRe) + ':' + heatBaseFor;
+		if (!searchRe) { heatHits = null; heatHitsFor = ''; return; }
+		if (key === heatHitsFor) return;
+		heatHitsFor = key;
+		var hp = new Uint8Array(nNodes), n, r, per = CELL_NS / slotNs, cpus = heatNow.cpus;
+		for (n = 1; n < nNodes; n++) hp[n] = hitName[nm[n]] | hp[par[n]];
+		heatHits = new Float64Array(nCol * ROWS);
+		function add(r) {
+			if (!hp[rowStk[r]] || (rowIdle[r] && !showIdle)) return;
+			var cell = Math.floor(rowSlot[r] / per), sec = Math.floor(cell / ROWS);
+			cell = Math.floor(sec / SPC) * ROWS + cell % ROWS;
+			if (cell < heatHits.length) heatHits[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
+		}
+		if (cpus)
+			cpus.forEach(function (cp) { var rows = cpuRows[cp] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+		else
+			for (r = 0; r < N; r++) add(r);
+	}
+	function lightHits(g) {
+		if (!heatHits) return;
+		var c = heatNow.cells;
+		for (var k = 0; k < heatHits.length; k++) {
+			if (!heatHits[k]) continue;
+			var all = showIdle ? c.busy[k] + c.idle[k] : c.busy[k], sh = all ? Math.min(1, heatHits[k] / all) : 1;
+			g.fillStyle = 'rgba(200,0,200,' + (0.35 + 0.6 * sh).toFixed(2) + ')';
+			g.fillRect(HX + Math.floor(k / ROWS) * CW, HY + (k % ROWS) * CH, CW - (CW > 3 ? 1 : 0), CH - 1);
+		}
 	}
 	/* a time range as one run of cells per second it touches */
 	function shadeHeat(g, se, colour) {
@@ -419,6 +571,8 @@
 		paintHeatBase(a.cpus, a.what);
 		g.clearRect(0, 0, heat.width, heat.height);
 		g.drawImage(heatBase, 0, 0);
+		searchHits();
+		lightHits(g);
 		shadeHeat(g, a, 'rgba(0,100,220,0.4)');
 		shadeHeat(g, pending && pending.b ? pending.se : sel.b, 'rgba(230,120,0,0.45)');
 	}
@@ -448,38 +602,51 @@
 	stripBase.width = cpuCv.width;
 	stripBase.height = cpuCv.height;
 	function paintStripBase() {
-		if (stripBaseFor === view.id) return;
-		stripBaseFor = view.id;
-		var bins = strips.map(function () { return new Float64Array(SW); }), cpuMax = 0, x;
+		var key = view.id + ':' + showIdle;
+		if (stripBaseFor === key) return;
+		stripBaseFor = key;
+		var busy = strips.map(function () { return new Float64Array(SW); });
+		var idle = strips.map(function () { return new Float64Array(SW); }), cpuMax = 0, x;
 		for (i = 0; i < N; i++) {
 			var px = Math.min(SW - 1, Math.floor(rowSlot[i] * slotNs / dur * SW)), ks = cpuStrips[rowCpu[i]];
-			var w = rowState ? rowN[i] * W[rowState[i]] : rowN[i];
+			var w = rowState ? rowN[i] * W[rowState[i]] : rowN[i], bins = rowIdle[i] ? idle : busy;
 			if (ks && w) for (j = 0; j < ks.length; j++) bins[ks[j]][px] += w;
 		}
-		/* CPUs share a scale; a node's strip has its own: it sums several CPUs */
+		/* outside busyness: CPUs share a scale; a node's strip has its own (it sums several CPUs) */
 		var maxOf = strips.map(function (st, k) {
-			var m = 0, b = bins[k];
-			for (x = 0; x < SW; x++) if (b[x] > m) m = b[x];
+			var m = 0, b = busy[k], d = idle[k];
+			if (busyMode()) return 0;
+			for (x = 0; x < SW; x++) if (b[x] + (showIdle ? d[x] : 0) > m) m = b[x] + (showIdle ? d[x] : 0);
 			if (st.cpus.length === 1 && m > cpuMax) cpuMax = m;
 			return m;
 		});
 		var g = stripBase.getContext('2d'), img = g.createImageData(SW, strips.length * SH), px = img.data;
 		g.clearRect(0, 0, stripBase.width, stripBase.height);
 		g.font = '10px sans-serif';
+		/*
+		 * A pixel may be shorter than the clock's period: under -a, the
+		 * busy share and the missed ticks are of blocks of pixels that
+		 * span two ticks at least.
+		 */
+		var bw = wholeSystem && view.id === 'on' ? Math.max(1, Math.ceil(2e9 / freq / (dur / SW))) : 1;
 		strips.forEach(function (st, k) {
-			var b = bins[k], max = st.cpus.length === 1 ? cpuMax : maxOf[k], y;
+			var max = st.cpus.length === 1 ? cpuMax : maxOf[k], y, x0;
 			g.fillStyle = '#333';
 			g.fillText(st.label, 2, k * SH + 10);
-			for (x = 0; x < SW; x++) {
-				var c = SHADES[shadeOf(b[x], max)];
-				for (y = k * SH; y < k * SH + SH - 2; y++) {
-					var o = (y * SW + x) * 4;
-					px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
-				}
+			for (x0 = 0; x0 < SW; x0 += bw) {
+				var b = 0, d = 0, x1 = Math.min(SW, x0 + bw), t0 = x0 / SW * dur;
+				for (x = x0; x < x1; x++) { b += busy[k][x]; d += idle[k][x]; }
+				var c = shadeFor(b, d, max), hatch = wholeSystem && view.id === 'on' &&
+					missedIn(b, d, ticksOwed(t0, x1 / SW * dur, st.cpus.length));
+				for (x = x0; x < x1; x++)
+					for (y = k * SH; y < k * SH + SH - 2; y++) {
+						var o = (y * SW + x) * 4, cc = hatch && (x + y) % 4 === 0 ? HATCH : c;
+						px[o] = cc[0]; px[o + 1] = cc[1]; px[o + 2] = cc[2]; px[o + 3] = 255;
+					}
 			}
 		});
 		g.putImageData(img, SX, 0);
-		g.fillStyle = '#555';
+		g.fillStyle = '#444';
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
 			g.fillText(secLabel(sec), SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
@@ -568,13 +735,40 @@
 		setSel('a', ALL);
 	}
 	heat.addEventListener('dblclick', selectAll);
+	/* the readout of the cell under the mouse: its time, samples, busy share, ticks not sampled */
+	function cellText(k) {
+		var ci = cellInfo(k), t = ci.t0 + origin, txt = fmtSec(t) + ' - ' + fmtSec(t + CELL_NS) +
+			(SPC > 1 ? ' (and the same 20 ms of ' + (SPC - 1) + ' seconds after)' : '') + '\n';
+		if (hasIdle || wholeSystem)
+			txt += 'busy ' + fmtAmount(ci.busy) + ', idle ' + fmtAmount(ci.idle) + (view.id === 'on' ?
+				'; busy share ' + fmtPct(ci.share) : '');
+		else
+			txt += fmtAmount(ci.busy);
+		if (wholeSystem && view.id === 'on')
+			txt += '\n' + fmtInt(ci.owed) + ' ticks due, ' + fmtInt(Math.max(0, ci.owed - ci.busy - ci.idle)) +
+				' not sampled' + (ci.missed ? ' (hatched: missed, not idle)' : '');
+		return txt;
+	}
+	heat.addEventListener('mousemove', function (ev) {
+		if (drag || !heatNow) return;
+		var ns = heatCellAt(ev), k = Math.floor(ns / 1e9 / SPC) * ROWS + Math.floor(ns % 1e9 / CELL_NS);
+		showTip(ev, cellText(k));
+	});
+	heat.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+	if (idleBtn)
+		idleBtn.addEventListener('click', function () {
+			showIdle = !showIdle;
+			idleBtn.textContent = showIdle ? 'Hide idle' : 'Show idle';
+			idleBtn.setAttribute('aria-pressed', String(showIdle));
+			redraw();
+		});
 	clearBtn.addEventListener('click', selectAll);
 	modeBtn.addEventListener('click', function () {
 		icicle = !icicle;
 		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
 		drawFlame();
 	});
-	unzoomBtn.addEventListener('click', function () { zoom = 0; drawFlame(); drawTables(); });
+	unzoomBtn.addEventListener('click', function () { zoom = 0; vx0 = 0; vx1 = 1; drawFlame(); drawTables(); });
 	search.addEventListener('input', function () {
 		var v = search.value, t = performance.now();
 		searchRe = null;
@@ -584,6 +778,7 @@
 			}
 		}
 		drawFlame();
+		drawHeat();
 		timing.lastSearch = performance.now() - t;
 	});
 
@@ -660,7 +855,13 @@
 	 * fillRect each.
 	 */
 	function drawFlame() {
-		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] : 0, minW = 0.3, rows = 0, n, k;
+		/* within the zoomed frame, the part [vx0, vx1) of its width fills the canvas (wheel, drag) */
+		if (zoom !== spanZoom) {	/* a new zoomed frame starts whole */
+			spanZoom = zoom;
+			vx0 = 0;
+			vx1 = 1;
+		}
+		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] / (vx1 - vx0) : 0, minW = 0.3, rows = 0, n, k;
 		if (searchRe) {
 			hitName = new Uint8Array(nNames);
 			for (n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
@@ -685,10 +886,10 @@
 			if (depth[n] + 1 > rows) rows = depth[n] + 1;
 			for (var c = firstKid[n]; c >= 0; c = nextSib[c]) {
 				var w = v[c] * scale;
-				if (w >= minW) walk(c, x);
+				if (w >= minW && x + w > 0 && x < W) walk(c, x);
 				x += w;
 			}
-		}(z, 0));
+		}(z, -vx0 * v[z] * scale));
 		drawn.nr = nr;
 		drawn.rows = rows;
 		flame.width = W;
@@ -698,12 +899,13 @@
 		/* the background stays transparent: app.css paints the canvas white */
 		for (k = 0; k < nr; k++) {
 			n = drawn.n[k];
-			var c = fillOf(n), x0 = Math.round(drawn.x[k]), x1 = Math.round(drawn.x[k] + drawn.w[k]);
+			var c = fillOf(n), x0 = Math.max(0, Math.round(drawn.x[k])), x1 = Math.round(drawn.x[k] + drawn.w[k]);
 			var word = little ? (0xff000000 | (c & 255) << 16 | (c & 0xff00) | (c >> 16 & 255)) >>> 0 :
 				((c << 8) | 0xff) >>> 0;
 			if (x1 - x0 >= 3) x1--;	/* a gap between frames wide enough to afford one */
 			if (x1 <= x0) x1 = x0 + 1;
 			if (x1 > W) x1 = W;
+			if (x0 >= W) continue;
 			/* most frames are a pixel or two wide: plain stores beat a call per row */
 			for (var y = frameY(n), ye = y + FH - 1; y < ye; y++) {
 				if (x1 - x0 > 8) {
@@ -718,13 +920,20 @@
 		g.textBaseline = 'middle';
 		g.fillStyle = '#000';
 		for (k = 0; k < nr; k++) {
-			var w = drawn.w[k];
-			if (w <= 20) continue;
+			/* the part of the frame inside the canvas */
+			var lx = Math.max(0, drawn.x[k]), w = Math.min(W, drawn.x[k] + drawn.w[k]) - lx;
 			n = drawn.n[k];
+			if (n === cursor) {
+				g.strokeStyle = '#000';
+				g.lineWidth = 2;
+				g.strokeRect(lx + 1, frameY(n) + 1, Math.max(2, w - 2), FH - 3);
+			}
+			if (w <= 20) continue;
 			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
 			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
-			if (label) g.fillText(label, drawn.x[k] + 3, frameY(n) + FH / 2);
+			if (label) g.fillText(label, lx + 3, frameY(n) + FH / 2);
 		}
+		writeHash();
 		if (hitName) {
 			var mt = matchedSamples(z), share0 = v[z] ? mt / v[z] : 0;
 			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtVal(mt) + ' of ' + fmtVal(v[z]) + ')';
@@ -770,6 +979,9 @@
 		if (n < 0) { details.textContent = ' '; tip.style.display = 'none'; return; }
 		var txt = hoverText(n);
 		details.textContent = txt.replace(/\n/g, '; ');
+		showTip(ev, txt);
+	}
+	function showTip(ev, txt) {
 		tip.textContent = txt;
 		tip.style.display = 'block';
 		var x = ev.pageX + 14, y = ev.pageY + 14;
@@ -779,13 +991,221 @@
 		tip.style.top = y + 'px';
 	}
 	flame.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+	/*
+	 * Wheel zoom and drag pan: a part [vx0, vx1) of the zoomed frame's
+	 * width fills the canvas; the wheel narrows or widens it about the
+	 * mouse, a drag slides it. A click without a drag zooms to a frame.
+	 */
+	var flameDrag = null, wheelQueued = false;
+	function setSpan(a, b) {
+		var w = Math.min(1, Math.max(1e-9, b - a));
+		a = Math.min(1 - w, Math.max(0, a));
+		vx0 = a;
+		vx1 = w >= 1 ? 1 : a + w;
+	}
+	flame.addEventListener('wheel', function (ev) {
+		if (ev.ctrlKey || !cur || !cur.v[zoom]) return;
+		ev.preventDefault();
+		var r = flame.getBoundingClientRect(), f = Math.max(0, Math.min(1, (ev.clientX - r.left) / flameW));
+		var at = vx0 + f * (vx1 - vx0), w = (vx1 - vx0) * Math.exp((ev.deltaY || ev.deltaX) * 0.0015);
+		w = Math.max(w, 1e-6);
+		setSpan(at - f * w, at - f * w + w);
+		if (wheelQueued) return;
+		wheelQueued = true;
+		requestAnimationFrame(function () { wheelQueued = false; drawFlame(); });
+	}, { passive: false });
+	flame.addEventListener('mousedown', function (ev) {
+		flameDrag = { x: ev.clientX, a: vx0, b: vx1, moved: false };
+	});
+	window.addEventListener('mousemove', function (ev) {
+		if (!flameDrag) return;
+		var dx = ev.clientX - flameDrag.x;
+		if (Math.abs(dx) < 4 && !flameDrag.moved) return;
+		flameDrag.moved = true;
+		var span = flameDrag.b - flameDrag.a;
+		setSpan(flameDrag.a - dx / flameW * span, flameDrag.b - dx / flameW * span);
+		drawFlame();
+	});
+	window.addEventListener('mouseup', function () {
+		if (flameDrag && flameDrag.moved) flameDrag.ignoreClick = true; else flameDrag = null;
+	});
 	flame.addEventListener('click', function (ev) {
+		var dragged = flameDrag && flameDrag.ignoreClick;
+		flameDrag = null;
+		if (dragged) return;
 		var n = frameAt(ev);
 		if (n < 0) return;
 		zoom = n;
+		vx0 = 0;
+		vx1 = 1;
+		cursor = -1;
 		drawFlame();
 		drawTables();
 	});
+
+	/* --- keyboard ------------------------------------------------------------- */
+	/*
+	 * '/' searches, Esc resets (the search, then the zoom), the arrows move
+	 * a cursor between frames (towards the leaves, the root, the siblings),
+	 * Enter or '+' zooms to it (or to the widest child), '-' zooms out.
+	 */
+	var cursor = -1;	/* the frame the arrows are on; -1: none */
+	flame.setAttribute('tabindex', '0');
+	flame.setAttribute('role', 'img');
+	flame.setAttribute('aria-label', 'flame graph of the selection: the tables below hold what it shows; ' +
+		'arrows move between frames, Enter zooms, Escape resets');
+	function widestKid(n) {
+		var best = -1;
+		for (var c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c] && (best < 0 || cur.v[c] > cur.v[best])) best = c;
+		return best;
+	}
+	function sibling(n, dir) {
+		var p = par[n], prev = -1, c;
+		if (p < 0) return -1;
+		for (c = firstKid[p]; c >= 0; c = nextSib[c]) {
+			if (!cur.v[c]) continue;
+			if (c === n) { if (dir < 0) return prev; }
+			else if (prev === n && dir > 0) return c;
+			prev = c;
+		}
+		return -1;
+	}
+	function moveCursor(to) {
+		if (to < 0) return;
+		cursor = to;
+		details.textContent = hoverText(to).replace(/\n/g, '; ');
+		drawFlame();
+	}
+	document.addEventListener('keydown', function (ev) {
+		var inSearch = document.activeElement === search;
+		if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+		if (ev.key === 'Escape') {
+			if (search.value) {
+				search.value = '';
+				search.dispatchEvent(new Event('input'));
+			} else {
+				zoom = 0;
+				vx0 = 0;
+				vx1 = 1;
+				cursor = -1;
+				drawFlame();
+				drawTables();
+			}
+			if (inSearch) search.blur();
+			ev.preventDefault();
+			return;
+		}
+		if (inSearch || (document.activeElement && document.activeElement.tagName === 'INPUT')) return;
+		var c = cursor >= 0 ? cursor : zoom, deeper = icicle ? 'ArrowDown' : 'ArrowUp';
+		if (ev.key === '/') {
+			search.focus();
+			search.select();
+		} else if (ev.key === deeper) {
+			moveCursor(cursor < 0 ? zoom : widestKid(c));
+		} else if (ev.key === (icicle ? 'ArrowUp' : 'ArrowDown')) {
+			moveCursor(cursor < 0 ? zoom : par[c]);
+		} else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+			moveCursor(cursor < 0 ? zoom : sibling(c, ev.key === 'ArrowLeft' ? -1 : 1));
+		} else if (ev.key === 'Enter' || ev.key === '+' || ev.key === '=') {
+			var to = cursor >= 0 && cursor !== zoom ? cursor : widestKid(zoom);
+			if (to < 0) return;
+			zoom = to;
+			cursor = -1;
+			drawFlame();
+			drawTables();
+		} else if (ev.key === '-' || ev.key === '_') {
+			if (zoom <= 0) return;
+			cursor = zoom;
+			zoom = par[zoom];
+			drawFlame();
+			drawTables();
+		} else {
+			return;
+		}
+		ev.preventDefault();
+	});
+
+	/* --- the view in the URL: Back, Reload and a shared link restore it --------------- */
+	/*
+	 * #z=NODE&q=SEARCH&m=icicle&v=VIEW&idle=1&a=T0,T1,CPUS&b=...: node
+	 * numbers are those of this page's tree, the same at every load of it.
+	 */
+	var restoring = false, lastHash = null;
+	function selStr(se) {
+		return se.t0 + ',' + (se.t1 === Infinity ? 'inf' : se.t1) + (se.cpus ? ',' + se.cpus.join('.') : '');
+	}
+	function selOf(str) {
+		var p = str.split(','), t0 = Number(p[0]), t1 = p[1] === 'inf' ? Infinity : Number(p[1]);
+		if (!(t0 >= 0) || !(t1 > t0)) return null;
+		var cpus = p[2] ? p[2].split('.').map(Number).filter(function (c) { return c >= 0 && c < nCpu; }) : null;
+		var what = '';
+		if (cpus) strips.forEach(function (st) { if (sameCpus(st.cpus, cpus)) what = st.label; });
+		return { t0: t0, t1: t1, cpus: cpus && cpus.length ? cpus : null, what: what };
+	}
+	function hashNow() {
+		var p = [];
+		if (zoom) p.push('z=' + zoom);
+		if (vx0 > 0 || vx1 < 1) p.push('x=' + vx0.toPrecision(6) + ',' + vx1.toPrecision(6));
+		if (search.value) p.push('q=' + encodeURIComponent(search.value));
+		if (icicle) p.push('m=icicle');
+		if (VIEWS.length > 1) p.push('v=' + view.id);
+		if (showIdle) p.push('idle=1');
+		if (sel.a !== ALL) p.push('a=' + selStr(sel.a));
+		if (sel.b) p.push('b=' + selStr(sel.b));
+		return p.length ? '#' + p.join('&') : '';
+	}
+	function writeHash() {
+		if (restoring || !cur) return;
+		var h = hashNow();
+		if (h === lastHash) return;
+		/* typing a search, a wheel or a drag replace the entry; every other change is a step Back can undo */
+		var strip = function (x) { return x.replace(/(^#|&)[qx]=[^&]*/g, ''); };
+		var onlySearch = lastHash !== null && strip(h) === strip(lastHash);
+		if (lastHash === null || onlySearch)
+			history.replaceState(null, '', h || location.pathname + location.search);
+		else
+			history.pushState(null, '', h || location.pathname + location.search);
+		lastHash = h;
+	}
+	function readHash() {
+		var st = {};
+		location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+			var k = kv.indexOf('=');
+			if (k > 0) st[kv.slice(0, k)] = decodeURIComponent(kv.slice(k + 1));
+		});
+		restoring = true;
+		var vw = VIEWS.filter(function (x) { return x.id === st.v; })[0];
+		if (vw) { view = vw; weighRows(); }
+		showIdle = hasIdle && st.idle === '1';
+		if (idleBtn) {
+			idleBtn.textContent = showIdle ? 'Hide idle' : 'Show idle';
+			idleBtn.setAttribute('aria-pressed', String(showIdle));
+		}
+		icicle = st.m === 'icicle';
+		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
+		sel.a = st.a && selOf(st.a) || ALL;
+		sel.b = st.b ? selOf(st.b) : null;
+		search.value = st.q || '';
+		searchRe = null;
+		if (search.value) {
+			try { searchRe = new RegExp(search.value); } catch (e) {
+				searchRe = new RegExp(search.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+			}
+		}
+		var z = Number(st.z);
+		zoom = z > 0 && z < nNodes ? z : 0;
+		spanZoom = zoom;
+		var x = (st.x || '').split(',').map(Number);
+		vx0 = 0;
+		vx1 = 1;
+		if (x.length === 2 && x[0] >= 0 && x[1] > x[0] && x[1] <= 1) setSpan(x[0], x[1]);
+		cursor = -1;
+		viewBtns.forEach(function (btn) { btn.className = btn.getAttribute('data-view') === view.id ? 'on' : ''; });
+		redraw();
+		restoring = false;
+		lastHash = hashNow();
+	}
+	window.addEventListener('popstate', readHash);
 
 	/* --- top tables ------------------------------------------------------------- */
 	/*
@@ -804,18 +1224,48 @@
 			if (firstOcc[n] && depth[n] > labelDepth) total[nm[n]] += v[z];
 		return { self: self, total: total, n: v[z] };
 	}
-	function table(title, id, head, rows) {
-		var box = el('div', null, tables), t;
+	/*
+	 * A table: a click on a column's head sorts by it (again: the other
+	 * way), the function's full name is its cell's tooltip, and a click on
+	 * a row of the top tables opens the function's sandwich. r.vals: the
+	 * numbers to sort by, one per cell but the last.
+	 */
+	function table(title, id, head, rows, parent) {
+		var box = el('div', null, parent || tables), t;
 		el('h2', null, box, title);
 		t = el('table', { id: id }, box);
-		var tr = el('tr', null, t);
-		head.forEach(function (h, k) { el('th', k === head.length - 1 ? { 'class': 'fn' } : null, tr, h); });
-		rows.forEach(function (r) {
-			var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, t);
-			r.cells.forEach(function (c, k) { el('td', k === r.cells.length - 1 ? { 'class': 'fn' } : null, row, c); });
+		var tr = el('tr', null, t), body = el('tbody', null, t);
+		head.forEach(function (h, k) {
+			var th = el('th', k === head.length - 1 ? { 'class': 'fn', 'aria-sort': 'none' } :
+				{ 'aria-sort': 'none', title: 'sort by ' + h }, tr, h);
+			th.addEventListener('click', function () {
+				var down = th.getAttribute('aria-sort') !== 'descending', list = rows.slice();
+				list.sort(function (a, b) {
+					var x = k < head.length - 1 ? (a.vals ? a.vals[k] : 0) : a.fn, y = k < head.length - 1 ? (b.vals ? b.vals[k] : 0) : b.fn;
+					return (x < y ? -1 : x > y ? 1 : 0) * (down ? -1 : 1);
+				});
+				[].forEach.call(tr.children, function (h2) { h2.setAttribute('aria-sort', 'none'); });
+				th.setAttribute('aria-sort', down ? 'descending' : 'ascending');
+				fill(list);
+			});
 		});
+		function fill(list) {
+			body.textContent = '';
+			list.forEach(function (r) {
+				var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, body);
+				r.cells.forEach(function (c, k) {
+					el('td', k === r.cells.length - 1 ? { 'class': 'fn', title: c } : null, row, c);
+				});
+				if (r.id !== undefined) {
+					row.className += ' pick';
+					row.addEventListener('click', function () { openSandwich(r.id); });
+				}
+			});
+		}
+		fill(rows);
+		return box;
 	}
-	var TOP = 25;
+	var TOP = 25, allRows = false;
 	/*
 	 * The TOP ids with the largest key (ties: the smaller id first) among
 	 * those with a non-zero key: one pass that keeps the best so far in
@@ -823,6 +1273,10 @@
 	 */
 	function ranked(key) {
 		var top = [], k, j;
+		if (allRows) {
+			for (k = 0; k < key.length; k++) if (key[k]) top.push(k);
+			return top.sort(function (a, b) { return key[b] - key[a] || a - b; });
+		}
 		for (k = 0; k < key.length; k++) {
 			var v = key[k];
 			if (!v || (top.length === TOP && v <= key[top[TOP - 1]])) continue;
@@ -831,6 +1285,48 @@
 			if (top.length > TOP) top.pop();
 		}
 		return top;
+	}
+	/*
+	 * The sandwich of one function: its callers above (who called it, by
+	 * the share of its total they account for), its callees below (what
+	 * it called, the same way), over the current selection. A recursive
+	 * call counts at its outermost frame only, as "total" does.
+	 */
+	var sandwichFn = -1, sandwich = el('div', { id: 'sandwich' }, null);
+	tables.parentNode.insertBefore(sandwich, tables);
+	function openSandwich(k) {
+		sandwichFn = k;
+		drawSandwich();
+		sandwich.scrollIntoView({ block: 'nearest' });
+	}
+	function drawSandwich() {
+		sandwich.textContent = '';
+		if (sandwichFn < 0 || cur.diff) return;
+		var f = sandwichFn, callers = new Map(), callees = new Map(), total = 0, self = 0, n, c;
+		function add(m, key, x) { m.set(key, (m.get(key) || 0) + x); }
+		for (n = 1; n < nNodes; n++) {
+			if (nm[n] !== f || depth[n] <= labelDepth) continue;
+			self += cur.sv[n];
+			if (!firstOcc[n] || !cur.v[n]) continue;
+			total += cur.v[n];
+			var p = par[n];
+			add(callers, depth[p] <= labelDepth ? '[' + names[nm[p]] + ']' : names[nm[p]], cur.v[n]);
+			for (c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c]) add(callees, names[nm[c]], cur.v[c]);
+		}
+		var head = el('div', { 'class': 'sandhead' }, sandwich);
+		el('h2', null, head, 'Sandwich of ' + names[f] + ': ' + fmtAmount(total) + ' (' +
+			fmtPct(share(total, cur.total)) + ' of the selection), self ' + fmtVal(self));
+		var close = el('button', { id: 'sandwich-close' }, head, 'Close');
+		close.addEventListener('click', function () { sandwichFn = -1; drawSandwich(); });
+		var row = el('div', { 'class': 'sandrows' }, sandwich);
+		[['Callers of ' + names[f], 'callers', callers], ['Callees of ' + names[f], 'callees', callees]].forEach(function (t) {
+			var list = [];
+			t[2].forEach(function (x, name) {
+				list.push({ fn: name, vals: [x, x], cells: [fmtPct(share(x, total)), fmtVal(x), name] });
+			});
+			list.sort(function (a, b) { return b.vals[0] - a.vals[0] || (a.fn < b.fn ? -1 : 1); });
+			table(t[0], t[1], ['share', view.time ? 'time' : 'samples', 'function'], list, row);
+		});
 	}
 	function zoomNote() { return zoom ? ' (under ' + names[nm[zoom]] + ')' : ''; }
 	function drawTables() {
@@ -842,10 +1338,17 @@
 				table('Top by ' + by + zoomNote() + (VIEWS.length > 1 ? ', ' + view.label : ''), 'top-' + by,
 					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'function'],
 					ranked(f[by]).map(function (k) {
-						return { fn: names[k], cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
+						return { fn: names[k], id: k, vals: [f[by][k], f[by][k], f[other][k]],
+							cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
 							fmtPct(share(f[other][k], f.n)), names[k]] };
 					}));
 			});
+			var nf = 0;
+			for (var k2 = 0; k2 < nNames; k2++) if (f.total[k2] || f.self[k2]) nf++;
+			var more = el('button', { id: 'allrows' }, el('div', null, tables),
+				allRows ? 'Show the top ' + TOP : 'Show all ' + nf + ' functions');
+			more.addEventListener('click', function () { allRows = !allRows; drawTables(); });
+			if (sandwichFn >= 0) drawSandwich();
 			return;
 		}
 		/* first selection = base (1), second = new (2), as --diff BASE NEW */
@@ -959,9 +1462,30 @@
 			}
 			return out;
 		},
+		/* what the heat map's cell at ns (from the recording's start) holds */
+		heatCell: function (ns) {
+			var c = Math.floor((ns - origin) / CELL_NS);
+			return cellInfo(Math.floor(c / ROWS / SPC) * ROWS + c % ROWS);
+		},
+		/* the view: zoomed frame and its part in view, cursor, search, mode, what count, the folds */
+		state: function () {
+			return { zoom: zoom ? names[nm[zoom]] : 'all', span: [vx0, vx1], cursor: cursor < 0 ? '' : cursor ? names[nm[cursor]] : 'all',
+				 search: search.value, icicle: icicle, view: view.id, idle: showIdle,
+				 sel: describe(sel.a), heatOpen: heatBox.open, cpusOpen: cpuBox.open, hash: location.hash,
+				 title: document.title, focus: document.activeElement ? document.activeElement.id : '' };
+		},
 		endNs: origin + dur
 	};
-	if (viewBtns.length) setView(view); else redraw();
+	if (location.hash.length > 1) readHash(); else if (viewBtns.length) setView(view); else redraw();
+	writeHash();
+	/*
+	 * The flame graph in view at load: the strips, then the heat map, fold
+	 * away while its top would leave fewer than some 12 rows of frames in
+	 * the window (their summaries open them again).
+	 */
+	[cpuBox, heatBox].forEach(function (box) {
+		if (flameWrap.getBoundingClientRect().top > window.innerHeight - 200) box.open = false;
+	});
 	timing.firstView = performance.now();
 	timing.parse = t0Load;
 }());

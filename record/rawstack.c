@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/rawstack.c - held samples of the raw-stack fallback (rawstack.h).
+ *
+ * A held sample is a copy of its ring-buffer record. At each try (at most
+ * every RETRY_NS, from the record loop's commit check) it is walked again
+ * from its ev_raw's registers over its stack copy and mappings, with the
+ * rows of unwinder__row(): the tables the BPF walker follows. A walk that
+ * met a table still being built, or a file the unwinder does not know yet
+ * (it is asked for, as a walker miss would), is dropped and tried later;
+ * one that did not becomes the sample's user frames from ev_raw.frame on,
+ * and the stack copy is freed. The recorder's commit waits while a held
+ * sample waits (at most RAWSTACK_HOLD_NS), so a finished sample is written
+ * in the chunk of its own time.
+ */
+#include <errno.h>
+#include <linux/types.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "format/recording.h"
+#include "record/rawstack.h"
+#include "record/unwind.h"
+#include "record/uwalk.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "util/vec.h"
+
+#define RETRY_NS	20000000ull		/* between two tries of the held samples */
+#define END_WAIT_NS	1000000000ull		/* at the end: tables being built, at most
+						   (the end of a -d recording keeps its time) */
+#define HELD_MAX_BYTES	(64ull << 20)		/* copies held at once; beyond: not held */
+
+struct held {
+	struct ev_sample *e;	/* the record (malloc'ed, room for 127 user frames): its
+				   user frames are rewritten once finished */
+	size_t size;
+	uint64_t since;		/* when it arrived */
+	bool wait;		/* it may wait for tables (not when too many bytes are held) */
+	bool done;		/* finished: e's user frames are the second walk's */
+	uint8_t walk_stop;	/* the walker's stop reason */
+	uint8_t stop, fb;	/* the second walk's (done only) */
+};
+
+struct rawstack {
+	struct unwinder *u;
+	struct held *v;
+	size_t nr, alloc;
+	uint64_t bytes;		/* held copies */
+	uint64_t last_try;
+	struct rawstack_totals t;
+	/* per stop reason: walker's -> second walk's, to adjust the totals */
+	uint64_t moved[UNW_STOP_MAX][UNW_STOP_MAX];
+	uint64_t fb_cleared;	/* finished stacks that took no frame-pointer step */
+};
+
+/* The lookup of a try: rows from the unwinder; a table not in yet spoils the try. */
+struct try_ctx {
+	struct unwinder *u;
+	uint32_t tgid;
+	const struct uwalk_vma *vmas;
+	size_t nr_vmas;
+	bool pending;
+};
+
+static enum uwalk_row try_row(void *ctx, const struct unw_key *key, uint64_t off,
+			      struct unw_row *row)
+{
+	struct try_ctx *c = ctx;
+	size_t i;
+
+	switch (unwinder__row(c->u, key, off, row)) {
+	case UNWINDER_ROW_FOUND:
+		return UWALK_ROW_FOUND;
+	case UNWINDER_ROW_NO_CFI:
+		return UWALK_ROW_NO_CFI;
+	case UNWINDER_ROW_NO_TABLE:
+		return UWALK_ROW_NO_TABLE;
+	case UNWINDER_ROW_PENDING:
+		break;
+	}
+	if (!c->pending)
+		for (i = 0; i < c->nr_vmas; i++)
+			if (!memcmp(&c->vmas[i].key, key, sizeof(*key)) &&
+			    unwinder__request(c->u, c->tgid, c->vmas[i].start, c->vmas[i].end, key))
+				pr_debug("raw stack: cannot ask for a table");
+	c->pending = true;
+	return UWALK_ROW_NO_TABLE;
+}
+
+static const struct ev_raw *raw_of(const struct ev_sample *e)
+{
+	return (const struct ev_raw *)(e->frames + e->nr_kframes + e->nr_uframes);
+}
+
+/* One try at h: finished (h->done) unless a table it needs is not in yet. */
+static void try_one(struct rawstack *r, struct held *h)
+{
+	const struct ev_raw *raw = raw_of(h->e);
+	struct uwalk_vma vmas[EV_RAW_VMAS];
+	uint64_t frames[EV_MAX_FRAMES];
+	struct try_ctx c = { .u = r->u, .tgid = h->e->tgid, .vmas = vmas };
+	struct uwalk w = { 0 };
+	uint32_t n;
+	size_t i;
+
+	for (i = 0; i < raw->nr_vmas && i < EV_RAW_VMAS; i++) {
+		vmas[i].start = raw->vmas[i].start;
+		vmas[i].end = raw->vmas[i].end;
+		vmas[i].pgoff = raw->vmas[i].pgoff;
+		memset(&vmas[i].key, 0, sizeof(vmas[i].key));
+		vmas[i].key.dev = raw->vmas[i].dev;
+		vmas[i].key.ino = raw->vmas[i].ino;
+		vmas[i].key.ctime_ns = raw->vmas[i].ctime_ns;
+	}
+	c.nr_vmas = i;
+	w.vmas = vmas;
+	w.nr_vmas = i;
+	w.mem_base = raw->sp - EV_RAW_BELOW_SP;
+	w.mem = raw->stack;
+	w.mem_len = raw->stack_len;
+	w.row = try_row;
+	w.ctx = &c;
+	w.pc = raw->pc;
+	w.sp = raw->sp;
+	w.bp = raw->bp;
+	w.bx = raw->bx;
+	w.exact = raw->exact;
+	w.bx_ok = raw->bx_ok;
+	memcpy(frames, h->e->frames + h->e->nr_kframes, (size_t)raw->frame * sizeof(*frames));
+	n = uwalk__run(&w, frames, raw->frame, EV_MAX_FRAMES);
+	if (c.pending)
+		return;
+	if (w.stop != UNW_STOP_END && w.stop != UNW_STOP_ZERO) {
+		struct unw_row dr = { 0 };
+		uint64_t lpc = w.exact ? w.pc : w.pc - 1;
+
+		if (w.cur)
+			unwinder__row(r->u, &w.cur->key, lpc - w.cur->start + (w.cur->pgoff << 12), &dr);
+		pr_debug("raw stack of %u: stop %u after %u frames (%u from the copy), sp %#llx, "
+			 "%u bytes copied, now at sp %#llx pc %#llx bp %#llx, row %u%+d (vma %#llx)",
+			 h->e->tgid, w.stop, n, n - raw->frame, (unsigned long long)raw->sp,
+			 raw->stack_len, (unsigned long long)w.sp, (unsigned long long)w.pc,
+			 (unsigned long long)w.bp, dr.cfa_type, dr.cfa_off,
+			 (unsigned long long)(w.cur ? w.cur->start : 0));
+	}
+	h->walk_stop = raw->walk_stop;
+	h->stop = w.stop;
+	h->fb = w.fb;
+	memcpy(h->e->frames + h->e->nr_kframes, frames, (size_t)n * sizeof(*frames));
+	h->e->nr_uframes = (__u16)n;
+	h->e->hdr.flags = 0;
+	h->e->hdr.size = (__u32)(sizeof(*h->e) + ((size_t)h->e->nr_kframes + n) * sizeof(__u64));
+	if (h->wait)
+		r->bytes -= h->size;
+	h->done = true;
+}
+
+struct rawstack *rawstack__new(struct unwinder *u)
+{
+	struct rawstack *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->u = u;
+	return r;
+}
+
+void rawstack__free(struct rawstack *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr; i++)
+		free(r->v[i].e);
+	free(r->v);
+	free(r);
+}
+
+int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size)
+{
+	size_t full = sizeof(*e) + ((size_t)e->nr_kframes + EV_MAX_FRAMES) * sizeof(__u64);
+	struct held *h;
+
+	if (vec__grow(&r->v, &r->alloc, r->nr + 1, sizeof(*r->v)))
+		return pr_errno(-ENOMEM, "cannot hold a raw stack");
+	h = &r->v[r->nr];
+	memset(h, 0, sizeof(*h));
+	h->e = malloc(size > full ? size : full);
+	if (!h->e)
+		return pr_errno(-ENOMEM, "cannot hold a raw stack");
+	memcpy(h->e, e, size);
+	h->size = size;
+	h->since = now_ns();
+	h->wait = r->bytes + size <= HELD_MAX_BYTES;
+	r->nr++;
+	r->t.held++;
+	if (h->wait)
+		r->bytes += size;	/* tried from the record loop (a ring-buffer callback now) */
+	return 0;
+}
+
+/* Tries every held sample not finished, at most every RETRY_NS unless forced. */
+static void try_all(struct rawstack *r, bool force)
+{
+	uint64_t now = now_ns();
+	size_t i;
+
+	if (!force && now - r->last_try < RETRY_NS)
+		return;
+	r->last_try = now;
+	for (i = 0; i < r->nr; i++)
+		if (!r->v[i].done && r->v[i].wait)
+			try_one(r, &r->v[i]);
+}
+
+bool rawstack__waiting(struct rawstack *r)
+{
+	uint64_t now = now_ns();
+	size_t i;
+
+	if (!r || !r->nr)
+		return false;
+	try_all(r, false);
+	for (i = 0; i < r->nr; i++)
+		if (!r->v[i].done && r->v[i].wait && now - r->v[i].since < RAWSTACK_HOLD_NS)
+			return true;
+	return false;
+}
+
+int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void *ctx)
+{
+	uint64_t now = now_ns();
+	size_t i, kept = 0;
+	bool more;
+	int err = 0;
+
+	if (!r || !r->nr)
+		return 0;
+	if (final) {
+		/* the tables asked for and being built: a bounded wait */
+		try_all(r, true);
+		err = unwinder__work(r->u, END_WAIT_NS / 20, &more);
+		err = err ?: unwinder__drain(r->u, END_WAIT_NS);
+		if (err)
+			return err;
+		try_all(r, true);
+	} else {
+		try_all(r, false);
+	}
+	for (i = 0; i < r->nr; i++) {
+		struct held *h = &r->v[i];
+
+		if (err || (!h->done && !final && h->wait && now - h->since < RAWSTACK_HOLD_NS)) {
+			r->v[kept++] = *h;
+			continue;
+		}
+		if (h->done) {
+			r->t.finished++;
+			if (h->stop == UNW_STOP_END || h->stop == UNW_STOP_ZERO)
+				r->t.complete++;
+			if (h->walk_stop < UNW_STOP_MAX && h->stop < UNW_STOP_MAX)
+				r->moved[h->walk_stop][h->stop]++;
+			if (h->fb == UWALK_FB_NONE)
+				r->fb_cleared++;
+		} else {
+			r->t.given_up++;
+			h->e->hdr.flags = 0;	/* as the walker left it: its frames, not the copy */
+			h->e->hdr.size = (__u32)(sizeof(*h->e) + ((size_t)h->e->nr_kframes +
+								  h->e->nr_uframes) * sizeof(__u64));
+			if (h->wait)
+				r->bytes -= h->size;
+		}
+		err = emit(ctx, h->e);
+		free(h->e);
+	}
+	r->nr = kept;
+	return err;
+}
+
+void rawstack__totals(const struct rawstack *r, struct rawstack_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (r)
+		*t = r->t;
+}
+
+void rawstack__adjust_stats(const struct rawstack *r, uint64_t *tot)
+{
+	size_t a, b;
+
+	if (!r)
+		return;
+	for (a = 0; a < UNW_STOP_MAX; a++)
+		for (b = 0; b < UNW_STOP_MAX; b++) {
+			tot[EV_STAT_UNW_STOP + a] -= r->moved[a][b];
+			tot[EV_STAT_UNW_STOP + b] += r->moved[a][b];
+		}
+	/* the walker's first frame-pointer step of these was "no table yet" */
+	tot[EV_STAT_UNW_FB + UNW_FB_NO_TABLE] -= r->fb_cleared;
+}
+
+static int meta_u64(struct recording *rec, const char *key, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return recording__set_meta(rec, key, buf);
+}
+
+int rawstack__store(const struct rawstack *r, struct recording *rec, const uint64_t *tot,
+		    uint64_t budget)
+{
+	struct rawstack_totals t;
+	int err;
+
+	rawstack__totals(r, &t);
+	err = meta_u64(rec, REC_META_RAW_BUDGET, budget);
+	err = err ?: meta_u64(rec, REC_META_RAW_SAMPLES, tot[EV_STAT_RAW_SAMPLES]);
+	err = err ?: meta_u64(rec, REC_META_RAW_BYTES, tot[EV_STAT_RAW_BYTES]);
+	err = err ?: meta_u64(rec, REC_META_RAW_OVER, tot[EV_STAT_RAW_OVER]);
+	err = err ?: meta_u64(rec, REC_META_RAW_FINISHED, t.finished);
+	err = err ?: meta_u64(rec, REC_META_RAW_COMPLETE, t.complete);
+	err = err ?: meta_u64(rec, REC_META_RAW_GIVEN_UP, t.given_up);
+	return err;
+}

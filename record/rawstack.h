@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record/rawstack.h - the raw-stack fallback's user-space half: samples
+ * whose BPF walk met a binary without its table yet come with a copy of
+ * the stack from there (events.h, ev_raw); they are held until every table
+ * their walk needs is in, walked again with those tables (record/uwalk.c)
+ * and handed on with the whole stack, before the chunk they belong to is
+ * committed. The stack bytes never reach the recording.
+ */
+#ifndef EPROF_RECORD_RAWSTACK_H
+#define EPROF_RECORD_RAWSTACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ev_sample;
+struct recording;
+struct rawstack;
+struct unwinder;
+
+#define RAWSTACK_BUDGET_DEFAULT	(8ull << 20)	/* bytes of stack copies a second */
+#define RAWSTACK_HOLD_NS	4000000000ull	/* a sample waits this long for its tables */
+
+/* Receives a sample, finished or as the walker left it: 0 or -errno. */
+typedef int (*rawstack_emit_fn)(void *ctx, const struct ev_sample *e);
+
+struct rawstack_totals {
+	uint64_t held;		/* samples that came with a stack copy */
+	uint64_t finished;	/* walked again with their tables */
+	uint64_t complete;	/* of those, reaching the outermost frame (or a zero return) */
+	uint64_t given_up;	/* a table never came: stored as the walker left them */
+};
+
+/* NULL on ENOMEM. */
+struct rawstack *rawstack__new(struct unwinder *u);
+/* Accepts NULL. */
+void rawstack__free(struct rawstack *r);
+
+/* Keeps a copy of e (EV_SAMPLE_F_RAW, size bytes, validated). 0 or -ENOMEM. */
+int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size);
+
+/*
+ * Whether a held sample still waits for a table and may wait longer: the
+ * commit of its chunk waits too. Asks for the tables it needs.
+ */
+bool rawstack__waiting(struct rawstack *r);
+
+/*
+ * Hands every held sample to emit: finished where its tables are in, the
+ * others as the walker left them when they waited long enough or when
+ * final (then the tables still being built are waited for, a bounded time).
+ * Samples that may still wait are kept.
+ */
+int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void *ctx);
+
+void rawstack__totals(const struct rawstack *r, struct rawstack_totals *t);
+
+/*
+ * The unwind totals (EV_STAT_*, summed over CPUs) as the stored stacks
+ * have them: a finished stack counted by how its second walk ended.
+ */
+void rawstack__adjust_stats(const struct rawstack *r, uint64_t *stats_total);
+
+/* Its metadata keys (REC_META_RAW_*): budget, samples, bytes, finished... */
+int rawstack__store(const struct rawstack *r, struct recording *rec, const uint64_t *stats_total,
+		    uint64_t budget);
+
+#endif
