@@ -152,10 +152,19 @@ int codec__zstd_decompress_prefixed(struct ZSTD_DCtx_s *dctx, const void *prefix
 				    struct bytebuf *dst)
 {
 	unsigned long long want;
+	const uint8_t *b = src;
 	size_t got;
 	int err;
 
 	if (!src || !len)
+		return -EBADMSG;
+	/*
+	 * Exactly one frame, with the checksum every writer of every version
+	 * has put there (bit 2 of its header descriptor, RFC 8878 3.1.1.1.1):
+	 * damage inside a BLOB is then reported, never decoded.
+	 */
+	if (len < 5 || (b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24) != ZSTD_MAGICNUMBER ||
+	    !(b[4] & 0x04) || ZSTD_findFrameCompressedSize(src, len) != len)
 		return -EBADMSG;
 	want = ZSTD_getFrameContentSize(src, len);
 	if (want == ZSTD_CONTENTSIZE_ERROR || want == ZSTD_CONTENTSIZE_UNKNOWN || want == 0 ||

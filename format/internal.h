@@ -39,11 +39,22 @@ const char *rec_safe_vfs(void);
 /* Bounds a reader enforces on what it reads. */
 #define REC_MAX_PATH		4096	/* mapping and binary paths */
 #define REC_MAX_NAME		(1u << 20)	/* symbol names (C++ names get long) */
+/*
+ * Longer symbol names are cut to this many bytes when read, the last ones
+ * the mark: a 1 MB name in every frame would make a folded line, a sample
+ * row or a page megabytes long (issue 24).
+ */
+#define REC_NAME_CUT		4096
+#define REC_NAME_CUT_MARK	"...[cut]"
+
 #define REC_MAX_FRAMES		4096	/* frames in one stack */
 #define REC_MAX_META		(1u << 20)	/* one metadata value */
 #define REC_MAX_SEGMENTS	65535		/* ELF e_phnum is 16 bits */
 #define REC_MAX_SYMBOLS		(1u << 24)	/* symbols of one binary */
-#define REC_MAX_MAPPING		(1ull << 57)	/* bytes: larger than any address space */
+#define REC_MAX_MAPPING		(1ull << 57)
+/* a counter, and the sum of a table's counters (36 years in ns) */
+#define REC_MAX_COUNT		(1ull << 60)
+#define REC_MAX_PERIOD_NS	1000000000000ll	/* a tick clock's period: 1000 s */	/* bytes: larger than any address space */
 
 /*
  * How far a sample chunk may reach back into the time of the chunks before
@@ -228,6 +239,9 @@ struct recording {
 	uint64_t span_end;	/* meta end_ns (written when recording ends): none after */
 	uint64_t offcpu_since;	/* meta offcpu_since_ns, else span_start: no offcpu row before */
 	uint32_t nr_cpus;	/* meta nr_cpus, 0: unknown; every CPU number is below it */
+	/* SQL work a reader's connection may do, and has done (format/untrusted.c) */
+	uint64_t sql_budget, sql_used;
+	bool sql_over;		/* the progress handler stopped a statement */
 	struct writer w;
 	struct reader r;
 };
@@ -242,6 +256,18 @@ int rec_sql_error(const struct recording *rec, int rc, const char *what);
 /* Prints "'PATH' is damaged: <fmt...>" and returns -EBADMSG. */
 int rec_damaged(const struct recording *rec, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A reader's connection to a file from elsewhere (format/untrusted.c):
+ * defensive mode, trusted_schema off, views and triggers disabled, limits,
+ * and (with rec) a progress handler bounding its SQL work by file_size.
+ */
+void rec_harden(struct recording *rec, sqlite3 *db, uint64_t file_size);
+/*
+ * Every object in rec's sqlite_master is one schema/ creates for its
+ * version, defined alike: else one line printed and -EBADMSG.
+ */
+int rec_check_schema(struct recording *rec);
 
 /* Prepares sql; on failure prints with what and returns the errno. */
 int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out);

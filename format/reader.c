@@ -66,6 +66,24 @@ static bool col_u32(sqlite3_stmt *st, int i, uint32_t *out)
 	return true;
 }
 
+/*
+ * A counter (events or ns): an INTEGER in [0, REC_MAX_COUNT], added to
+ * *sum, the table's running total, which must stay within it too. So no
+ * count prints as 18446744073709551615 and no sum a view makes of a
+ * table's counters (or of a few files' totals) can wrap.
+ */
+static bool col_count(sqlite3_stmt *st, int i, uint64_t *sum, uint64_t *out)
+{
+	int64_t v;
+
+	if (!col_range(st, i, 0, (int64_t)REC_MAX_COUNT, &v) ||
+	    (uint64_t)v > REC_MAX_COUNT - *sum)
+		return false;
+	*sum += (uint64_t)v;
+	*out = (uint64_t)v;
+	return true;
+}
+
 /* TEXT of at most max bytes without NULs. */
 static bool col_text(sqlite3_stmt *st, int i, size_t max, const char **out)
 {
@@ -134,6 +152,24 @@ int rec_unzstd_prefixed(struct recording *rec, sqlite3_stmt *st, int i,
 		return rec_damaged(rec, "%s chunk %" PRId64 ": bad or oversized zstd frame", table,
 				   id);
 	return 0;
+}
+
+/*
+ * A name read from r->buf that is longer than REC_NAME_CUT: cut there (at
+ * a UTF-8 character boundary) with REC_NAME_CUT_MARK, in place, so that
+ * every copy, line and page made of it stays small. The bytes after the
+ * cut stay in the buffer, unread.
+ */
+static void cut_name(struct reader *r, const char **name)
+{
+	size_t len = strlen(*name), at = REC_NAME_CUT - (sizeof(REC_NAME_CUT_MARK) - 1);
+	char *s = (char *)r->buf.data + (*name - (const char *)r->buf.data);
+
+	if (len <= REC_NAME_CUT)
+		return;
+	while (at > 0 && ((unsigned char)s[at] & 0xc0) == 0x80)
+		at--;
+	memcpy(s + at, REC_NAME_CUT_MARK, sizeof(REC_NAME_CUT_MARK));
 }
 
 /* Steps a SELECT: 1 for a row, 0 at the end, or the errno (printed). */
@@ -492,6 +528,7 @@ int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;
 	struct rec_loss l;
+	uint64_t sum = 0;
 	int64_t row;
 	int err;
 
@@ -503,9 +540,11 @@ int recording__for_each_loss(struct recording *rec, rec_loss_fn fn, void *ctx)
 		memset(&l, 0, sizeof(l));
 		row = sqlite3_column_int64(st, 0);
 		if (!col_u64(st, 1, &l.time_ns) || !col_u32(st, 2, &l.cpu) ||
-		    !col_u64(st, 3, &l.lost_samples) || !col_u64(st, 4, &l.lost_ustacks) ||
-		    !col_u64(st, 5, &l.lost_kstacks) || !col_u64(st, 6, &l.truncated_stacks) ||
-		    !col_u64(st, 7, &l.lost_sideband) || (rec->nr_cpus && l.cpu >= rec->nr_cpus)) {
+		    !col_count(st, 3, &sum, &l.lost_samples) ||
+		    !col_count(st, 4, &sum, &l.lost_ustacks) ||
+		    !col_count(st, 5, &sum, &l.lost_kstacks) ||
+		    !col_count(st, 6, &sum, &l.truncated_stacks) ||
+		    !col_count(st, 7, &sum, &l.lost_sideband) || (rec->nr_cpus && l.cpu >= rec->nr_cpus)) {
 			err = rec_damaged(rec, "loss row %" PRId64 ": bad value", row);
 			break;
 		}
@@ -519,6 +558,7 @@ int recording__for_each_unwind(struct recording *rec, rec_unwind_fn fn, void *ct
 {
 	sqlite3_stmt *st = NULL;
 	struct rec_unwind u;
+	uint64_t sum = 0;
 	int64_t row;
 	int err, c;
 	size_t j;
@@ -537,14 +577,15 @@ int recording__for_each_unwind(struct recording *rec, rec_unwind_fn fn, void *ct
 		row = sqlite3_column_int64(st, 0);
 		c = 3;
 		ok = col_build_id(st, 1, u.build_id, &u.build_id_len) &&
-		     col_text(st, 2, REC_MAX_PATH, &u.path) && col_u64(st, c++, &u.walks) &&
-		     col_u64(st, c++, &u.frames_table) && col_u64(st, c++, &u.frames_fp);
+		     col_text(st, 2, REC_MAX_PATH, &u.path) && col_count(st, c++, &sum, &u.walks) &&
+		     col_count(st, c++, &sum, &u.frames_table) &&
+		     col_count(st, c++, &sum, &u.frames_fp);
 		for (j = 0; ok && j < REC_UNW_FB_MAX; j++)
-			ok = col_u64(st, c++, &u.fallback[j]);
+			ok = col_count(st, c++, &sum, &u.fallback[j]);
 		for (j = 0; ok && j < REC_UNW_STOP_MAX; j++)
-			ok = col_u64(st, c++, &u.stop[j]);
-		ok = ok && col_u64(st, c++, &u.table_rows) && col_u64(st, c++, &u.table_bytes) &&
-		     col_u64(st, c, &u.build_ns);
+			ok = col_count(st, c++, &sum, &u.stop[j]);
+		ok = ok && col_count(st, c++, &sum, &u.table_rows) &&
+		     col_count(st, c++, &sum, &u.table_bytes) && col_count(st, c, &sum, &u.build_ns);
 		if (!ok) {
 			err = rec_damaged(rec, "unwind row %" PRId64 ": bad value", row);
 			break;
@@ -573,6 +614,8 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 	sqlite3_stmt *st = NULL;
 	struct rec_ticks t;
 	size_t nr_sums = 0, i;
+	uint64_t sum = 0;
+	int64_t period;
 	int64_t row;
 	int err;
 
@@ -586,14 +629,17 @@ int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 		memset(&t, 0, sizeof(t));
 		row = sqlite3_column_int64(st, 0);
 		if (!col_u64(st, 1, &t.time_ns) || !col_u32(st, 2, &t.cpu) ||
-		    !col_u64(st, 3, &t.period_ns) || !col_u64(st, 4, &t.enabled_ns) ||
-		    !col_u64(st, 5, &t.throttled_ns) || !col_u64(st, 6, &t.throttles) ||
-		    !col_u64(st, 7, &t.fired) || !col_u64(st, 8, &t.kept) || !t.period_ns ||
+		    !col_range(st, 3, 1, REC_MAX_PERIOD_NS, &period) ||
+		    !col_count(st, 4, &sum, &t.enabled_ns) ||
+		    !col_count(st, 5, &sum, &t.throttled_ns) ||
+		    !col_count(st, 6, &sum, &t.throttles) || !col_count(st, 7, &sum, &t.fired) ||
+		    !col_count(st, 8, &sum, &t.kept) ||
 		    t.throttled_ns > t.enabled_ns || t.cpu > TICKS_MAX_CPU ||
 		    (rec->nr_cpus && t.cpu >= rec->nr_cpus)) {
 			err = rec_damaged(rec, "ticks row %" PRId64 ": bad value", row);
 			break;
 		}
+		t.period_ns = (uint64_t)period;
 		if (t.cpu >= nr_sums) {
 			size_t was = nr_sums;
 
@@ -708,6 +754,7 @@ int rec_decode_binary(struct reader *r, struct rec_binary *b, struct rec_segment
 		s->addr = addr;
 		if (cursor__varint(&c, &s->size) || cursor__string(&c, REC_MAX_NAME, &s->name))
 			return -EBADMSG;
+		cut_name(r, &s->name);
 	}
 	if (cursor__left(&c))
 		return -EBADMSG;
@@ -824,6 +871,7 @@ int rec_read_ksym_chunk(struct recording *rec, int64_t id, int64_t n, rec_ksym_f
 		    cursor__string(&c, REC_MAX_NAME, &k.name) ||
 		    cursor__string(&c, REC_MAX_PATH, &k.module))
 			return rec_damaged(rec, "ksym_chunk chunk %" PRId64 ": bad symbol", id);
+		cut_name(&rec->r, &k.name);
 		k.addr = addr;
 		k.end = addr + size;
 		if (!k.module[0])
@@ -973,7 +1021,7 @@ int recording__for_each_offcpu(struct recording *rec, rec_offcpu_fn fn, void *ct
 {
 	sqlite3_stmt *st = NULL;
 	struct rec_offcpu o;
-	uint64_t prev_end = 0;
+	uint64_t prev_end = 0, sum = 0;
 	uint32_t prev_tid = 0;
 	bool any = false;
 	int64_t row;
@@ -988,7 +1036,7 @@ int recording__for_each_offcpu(struct recording *rec, rec_offcpu_fn fn, void *ct
 		err = 0;
 		memset(&o, 0, sizeof(o));
 		row = sqlite3_column_int64(st, 0);
-		if (!col_u64(st, 1, &o.time_ns) || !col_u64(st, 2, &o.duration_ns) ||
+		if (!col_u64(st, 1, &o.time_ns) || !col_count(st, 2, &sum, &o.duration_ns) ||
 		    !col_u32(st, 3, &o.tgid) || !col_u32(st, 4, &o.tid) || !col_u32(st, 5, &o.cpu) ||
 		    !col_u32(st, 6, &o.state) || !col_u32(st, 7, &o.stack_id) ||
 		    !offcpu_ok(rec, &o)) {
@@ -1015,6 +1063,7 @@ int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, 
 	sqlite3_stmt *st = NULL;
 	struct rec_offcpu_sum o;
 	uint64_t span = rec->has_start && rec->has_end ? rec->span_end - rec->span_start : 0;
+	uint64_t sum = 0;
 	int64_t row;
 	int err;
 
@@ -1039,7 +1088,7 @@ int recording__for_each_offcpu_sum(struct recording *rec, rec_offcpu_sum_fn fn, 
 		if (!col_u64(st, 1, &o.time_ns) || !col_u32(st, 2, &o.tgid) ||
 		    !col_u32(st, 3, &o.tid) || !col_u32(st, 4, &o.state) ||
 		    !col_u32(st, 5, &o.cpu) || !col_u32(st, 6, &o.stack_id) ||
-		    !col_u64(st, 7, &o.count) || !col_u64(st, 8, &o.total_ns) ||
+		    !col_count(st, 7, &sum, &o.count) || !col_count(st, 8, &sum, &o.total_ns) ||
 		    (!o.count && !o.total_ns) || (rec->nr_cpus && o.cpu >= rec->nr_cpus) ||
 		    o.state >= REC_OFFCPU_STATES ||
 		    o.tgid > REC_MAX_PID || o.tid > REC_MAX_PID || !within_span(rec, o.time_ns, 0) ||
@@ -1074,6 +1123,7 @@ int recording__for_each_offcpu_loss(struct recording *rec, rec_offcpu_loss_fn fn
 {
 	sqlite3_stmt *st = NULL;
 	struct rec_offcpu_loss l;
+	uint64_t sum = 0;
 	int64_t row;
 	int err;
 
@@ -1086,8 +1136,9 @@ int recording__for_each_offcpu_loss(struct recording *rec, rec_offcpu_loss_fn fn
 		memset(&l, 0, sizeof(l));
 		row = sqlite3_column_int64(st, 0);
 		if (!col_u64(st, 1, &l.time_ns) || !col_u32(st, 2, &l.cpu) ||
-		    !col_u64(st, 3, &l.lost) || !col_u64(st, 4, &l.lost_ns) ||
-		    !col_u64(st, 5, &l.untracked) || !col_u64(st, 6, &l.lost_stacks) ||
+		    !col_count(st, 3, &sum, &l.lost) || !col_count(st, 4, &sum, &l.lost_ns) ||
+		    !col_count(st, 5, &sum, &l.untracked) ||
+		    !col_count(st, 6, &sum, &l.lost_stacks) ||
 		    (rec->nr_cpus && l.cpu >= rec->nr_cpus)) {
 			err = rec_damaged(rec, "offcpu_loss row %" PRId64 ": bad value", row);
 			break;

@@ -67,6 +67,11 @@ int rec_sql_error(const struct recording *rec, int rc, const char *what)
 
 	if (say_vanished(rec, rc, what))
 		return -ENOENT;
+	if (rec->sql_over) {
+		pr_err("'%s' is damaged: %s: its SQL takes more work than a file of its size "
+		       "can need (a hostile or broken file)", rec->path, what);
+		return -EBADMSG;
+	}
 
 	switch (rc & 0xff) {
 	case SQLITE_NOMEM:
@@ -409,6 +414,7 @@ static int roll_back_hot_journal(struct recording *rec)
 
 	rc = sqlite3_open_v2(rec->path, &db, SQLITE_OPEN_READWRITE, rec_safe_vfs());
 	if (rc == SQLITE_OK) {
+		rec_harden(NULL, db, 0);
 		sqlite3_busy_timeout(db, 5000);
 		rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
 	}
@@ -672,6 +678,32 @@ static int check_numa_map(struct recording *rec)
 }
 
 /*
+ * The rows the recorder writes in its first commit, with eprof_version and
+ * every sample: a file that has eprof_version has start_ns and nr_cpus, and
+ * end_ns once finished. One without them was edited: its samples could not
+ * be checked against its span or its CPUs.
+ */
+static int check_required_meta(struct recording *rec, bool has_cpus)
+{
+	char *v = NULL;
+	int err;
+
+	err = recording__get_meta(rec, REC_META_EPROF_VERSION, &v);
+	free(v);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	if (!rec->has_start)
+		return rec_damaged(rec, "meta: no %s row (every recording has one)",
+				   REC_META_START_NS);
+	if (!has_cpus)
+		return rec_damaged(rec, "meta: no %s row (every recording has one)",
+				   REC_META_NR_CPUS);
+	if (rec->finished && !rec->has_end)
+		return rec_damaged(rec, "meta: finished, but no %s row", REC_META_END_NS);
+	return 0;
+}
+
+/*
  * The metadata every other table is checked against: the time span of the
  * recording and its CPU count. A finished recording's samples all lie in
  * [start_ns, end_ns], since the recorder reads the clock before it attaches
@@ -708,6 +740,9 @@ static int read_bounds(struct recording *rec)
 		return err;
 	rec->offcpu_since = has && v < rec->span_start ? v : rec->span_start;
 	err = check_numa_map(rec);
+	if (err)
+		return err;
+	err = check_required_meta(rec, has_cpus);
 	if (err)
 		return err;
 	if (rec->has_start && rec->has_end && rec->span_end < rec->span_start)
@@ -753,10 +788,13 @@ int recording__open(const char *path, struct recording **out)
 	}
 	sqlite3_extended_result_codes(rec->db, 1);
 	sqlite3_busy_timeout(rec->db, 5000);
+	rec_harden(rec, rec->db, (uint64_t)sb.st_size);
 	err = check_identity(rec);
 	if (err)
 		goto out;
-	err = check_tables(rec);
+	err = rec_check_schema(rec);
+	if (!err)
+		err = check_tables(rec);
 	if (err)
 		goto out;
 	rec->r.dctx = ZSTD_createDCtx();

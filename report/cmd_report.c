@@ -64,6 +64,8 @@ static void print_report_usage(FILE *f)
 		   "   --inline            inlined functions as frames of their own (needs DWARF)\n"
 		   "   --lines             append :FILE:LINE to function names (needs DWARF)\n"
 		   "   --no-demangle       show C++ and Rust names as the binary spells them\n"
+		   "   --short-names       C++ names without parameter lists and return types\n"
+		   "                       (overloads merge): smaller flame graphs\n"
 		   "   --debuginfod[=URLS] fetch debug files no local file gives by build-id from\n"
 		   "                       the servers URLS (space-separated), else DEBUGINFOD_URLS;\n"
 		   "                       on by default when DEBUGINFOD_URLS is set\n"
@@ -72,7 +74,7 @@ static void print_report_usage(FILE *f)
 		   "   -h, --help          this text\n");
 }
 
-enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE, OPT_DEBUGINFOD,
+enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE, OPT_SHORT_NAMES, OPT_DEBUGINFOD,
        OPT_NO_DEBUGINFOD,
        /* the views (report_view_option()) */
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
@@ -90,6 +92,7 @@ static const struct option long_options[] = {
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "lines", no_argument, NULL, OPT_LINES },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "short-names", no_argument, NULL, OPT_SHORT_NAMES },
 	{ "debuginfod", optional_argument, NULL, OPT_DEBUGINFOD },
 	{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 	{ "svg", required_argument, NULL, OPT_SVG },
@@ -497,6 +500,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			opts.sym.no_demangle = true;
+			break;
+		case OPT_SHORT_NAMES:
+			opts.sym.short_names = true;
 			break;
 		case OPT_DEBUGINFOD:
 			env = getenv("DEBUGINFOD_URLS");

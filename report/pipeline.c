@@ -30,6 +30,7 @@
 #include "format/recording.h"
 #include "report/aggregate/aggregate.h"
 #include "report/output/fold.h"
+#include "report/outfile.h"
 #include "report/pipeline.h"
 #include "report/symbolize/stack_store.h"
 #include "report/symbolize/symbolize.h"
@@ -636,6 +637,7 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	const char *diff_paths[2];
 	struct sym_tally *unresolved = NULL;
 	void *merged = NULL;
+	struct outfile of = { 0 };
 	FILE *file = NULL;
 	char what[64];
 	size_t i, nr;
@@ -663,6 +665,9 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		paths = &opts->input;
 		nr = 1;
 	}
+	err = outfile__check(opts->output, paths, nr);
+	if (err)
+		return err;
 	rc.srcs = calloc(nr, sizeof(*rc.srcs));
 	if (!rc.srcs)
 		return pr_errno(-ENOMEM, "cannot report");
@@ -722,12 +727,10 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 			goto out;
 	}
 	if (opts->output) {
-		file = fopen(opts->output, "w");
-		if (!file) {
-			err = pr_errno(-errno, "cannot create '%s'", opts->output);
+		err = outfile__open(&of, opts->output);
+		if (err)
 			goto out;
-		}
-		out = file;
+		file = out = of.f;
 	}
 	err = merge ? em->merge->write(merged, &rc, out) :
 		      (rc.diff ? em->write_diff : em->write)(&rc, out);
@@ -737,17 +740,12 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		goto out;
 	}
 	if (file) {
-		errno = 0;
-		if (fclose(file)) {
-			file = NULL;
-			err = pr_errno(errno ? -errno : -EIO, "cannot write '%s'", opts->output);
-			goto out;
-		}
 		file = NULL;
+		err = outfile__commit(&of);
 	}
 out:
 	if (file)
-		fclose(file);
+		outfile__abort(&of);	/* a failing view leaves no output */
 	if (merged)
 		em->merge->free(merged);
 	for (i = 0; i < rc.nr_srcs; i++)

@@ -334,6 +334,8 @@ struct load_ctx {
 	bool have_start;
 	uint32_t comm_id;		/* of cfg->comm */
 	uint32_t xcomm_id;		/* of cfg->xcomm */
+	uint64_t pieces;		/* off-CPU pieces added so far (add_span) */
+	const char *path;		/* the recording, for add_span's error */
 	int err;
 };
 
@@ -436,6 +438,14 @@ static int on_sample_cfg(void *ctx, const struct rec_sample *s)
 /* --- off-CPU time (report --off-cpu, --wall) ------------------------------- */
 
 /*
+ * Off-CPU pieces (a row cut at time-slot edges) a load may add: a fixed
+ * allowance (4 M: eleven hours of 10 ms slots of a thread blocked throughout)
+ * plus a few per row, so 1 M interval rows stay a few seconds of work.
+ */
+#define OFFCPU_PIECES_BASE	(1ull << 22)
+#define OFFCPU_PIECES_PER_ROW	64ull
+
+/*
  * Weighs w ns spread evenly over [t0, t1) of thread tid into the aggregate,
  * cut at time-slot and window edges (each piece is filtered as a sample at
  * its start would be). Exact when nothing is cut away: the rounding rest
@@ -469,6 +479,17 @@ static int add_span(struct load_ctx *lc, const struct rec_sample *at, uint64_t t
 				edge = cfg->slot_ns - rel % cfg->slot_ns;
 			if (edge < t1 - a)
 				b = a + edge;
+		}
+		/*
+		 * Time cells are what the view holds: a hostile file (start_ns an
+		 * hour back, thousands of threads' sums spread over it) would
+		 * make billions. So the work stays linear in the rows.
+		 */
+		if (++lc->pieces > OFFCPU_PIECES_BASE + OFFCPU_PIECES_PER_ROW * lc->agg->nr_offcpu) {
+			pr_err("the off-CPU rows of '%s' cover more than %llu time cells (choose a "
+			       "shorter window with --from/--to, or a view without times)",
+			       lc->path, OFFCPU_PIECES_BASE + OFFCPU_PIECES_PER_ROW * lc->agg->nr_offcpu);
+			return -E2BIG;
 		}
 		piece = b == t1 ? w - done :
 			(uint64_t)((unsigned __int128)w * (b - a) / len);
@@ -562,7 +583,7 @@ static int load_ctx__start(struct load_ctx *lc)
 int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
 			const struct agg_config *cfg)
 {
-	struct load_ctx lc = { .agg = agg, .cfg = cfg };
+	struct load_ctx lc = { .agg = agg, .cfg = cfg, .path = recording__path(rec) };
 	int err;
 
 	if (cfg) {

@@ -54,9 +54,10 @@ static void append(const char *s, size_t len, void *opaque)
 }
 
 /* Demangles name into b->s (Rust first, then C++); true when libiberty took it. */
-static bool demangle_into(const char *name, struct out_buf *b)
+static bool demangle_into(const char *name, bool short_names, struct out_buf *b)
 {
-	const int opts = DMGL_PARAMS | DMGL_ANSI;
+	/* short: no parameter list, no return type (c++filt -p, perf's choice) */
+	const int opts = short_names ? DMGL_ANSI | DMGL_RET_DROP : DMGL_PARAMS | DMGL_ANSI;
 
 	if (name[0] == '_' && (name[1] == 'R' || name[1] == 'Z') &&
 	    rust_demangle_callback(name, opts, append, b) && !b->too_long)
@@ -68,6 +69,11 @@ static bool demangle_into(const char *name, struct out_buf *b)
 }
 
 char *demangle__name(const char *name)
+{
+	return demangle__name_opts(name, false);
+}
+
+char *demangle__name_opts(const char *name, bool short_names)
 {
 	size_t len = strnlen(name, DEMANGLE_MAX_IN + 1), plt = strlen(PLT_SUFFIX);
 	struct out_buf b = { 0 };
@@ -83,7 +89,7 @@ char *demangle__name(const char *name)
 		plt = 0;
 	}
 	b.s = malloc(DEMANGLE_MAX_OUT + strlen(PLT_SUFFIX) + 1);
-	if (b.s && demangle_into(bare ? bare : name, &b) && b.len) {
+	if (b.s && demangle_into(bare ? bare : name, short_names, &b) && b.len) {
 		memcpy(b.s + b.len, PLT_SUFFIX, plt);
 		b.s[b.len + plt] = '\0';
 		out = realloc(b.s, b.len + plt + 1);	/* shrink from the cap */
@@ -129,7 +135,7 @@ int demangler__get(struct demangler *d, const char *name, const char **out)
 		return err;
 	if (!d->map[id]) {
 		dm = id;
-		s = demangle__name(name);
+		s = demangle__name_opts(name, d->short_names);
 		if (s) {
 			err = strtab__intern(d->names, s, &dm);
 			free(s);

@@ -12,6 +12,7 @@
 #ifndef EPROF_REPORT_DEMANGLE_H
 #define EPROF_REPORT_DEMANGLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,12 +25,15 @@ struct strtab;
  * "_Z3fooi@plt" gives "foo(int)@plt".
  */
 char *demangle__name(const char *name);
+/* The same; short_names drops parameter lists and return types: "ns::f". */
+char *demangle__name_opts(const char *name, bool short_names);
 
 /* Demangled names, cached by the id their mangled form has in names. */
 struct demangler {
 	struct strtab *names;		/* borrowed: holds both forms */
 	uint32_t *map;			/* mangled id -> demangled id + 1; 0: not asked yet */
 	size_t alloc;
+	bool short_names;		/* demangle__name_opts(): set before the first get */
 };
 
 /* names must outlive d. */

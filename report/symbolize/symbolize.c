@@ -526,6 +526,7 @@ int symbolizer__set_opts(struct symbolizer *sym, const struct sym_opts *o)
 	if (sym->prepared && sym->nr_cached)
 		return -EBUSY;
 	sym->opts = *o;
+	sym->dm.short_names = o->short_names;
 	return 0;
 }
 

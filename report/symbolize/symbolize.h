@@ -131,6 +131,7 @@ struct sym_opts {
 	bool lines;			/* names get ":FILE:LINE" (file basename) */
 	bool addresses;			/* names get "@0xVADDR" (the ELF address looked up) */
 	bool no_demangle;		/* keep C++/Rust names mangled (--no-demangle) */
+	bool short_names;		/* no parameter lists, no return types (--short-names) */
 	/*
 	 * debuginfod: 0 as DEBUGINFOD_URLS says (on when it names servers),
 	 * 1 on (--debuginfod[=URLS]), -1 off (--no-debuginfod).

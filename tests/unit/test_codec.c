@@ -180,6 +180,20 @@ static void zstd_frames(void)
 	CHECK(ZSTD_getFrameContentSize(stream, ob.pos) == ZSTD_CONTENTSIZE_UNKNOWN);
 	CHECK(codec__zstd_decompress(NULL, stream, ob.pos, 1 << 20, &out) == -EBADMSG);
 
+	/* a frame without a checksum, and two frames back to back, are refused (issue 24) */
+	ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+	CHECK(!ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0)));
+	len = ZSTD_compress2(cctx, stream, sizeof(stream), src, sizeof(src));
+	CHECK(!ZSTD_isError(len));
+	CHECK(codec__zstd_decompress(NULL, stream, len, 1 << 20, &out) == -EBADMSG);
+	CHECK_OK(codec__zstd_compress(NULL, 3, src, sizeof(src), &blob, &len));
+	CHECK(len * 2 <= sizeof(stream));
+	memcpy(stream, blob, len);
+	memcpy(stream + len, blob, len);
+	CHECK_OK(codec__zstd_decompress(NULL, stream, len, 1 << 20, &out));
+	CHECK(codec__zstd_decompress(NULL, stream, 2 * len, 1 << 20, &out) == -EBADMSG);
+	free(blob);
+
 	ZSTD_freeCCtx(cctx);
 	bytebuf__release(&out);
 }

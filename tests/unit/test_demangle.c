@@ -84,6 +84,31 @@ static void overlong_names_stay_mangled(void)
 	free(s);
 }
 
+/* --short-names: libiberty without DMGL_PARAMS, with DMGL_RET_DROP. */
+static void short_names_drop_params_and_return_types(void)
+{
+	static const struct { const char *mangled, *full, *shortn; } t[] = {
+		{ "_ZN2ns3fooEi", "ns::foo(int)", "ns::foo" },
+		{ "_ZN2ns3barIiEEvT_", "void ns::bar<int>(int)", "ns::bar<int>" },
+		{ "_ZNKSt6vectorIiSaIiEE4sizeEv", "std::vector<int, std::allocator<int> >::size() const",
+		  "std::vector<int, std::allocator<int> >::size" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		char *f = demangle__name_opts(t[i].mangled, false);
+		char *s = demangle__name_opts(t[i].mangled, true);
+
+		CHECK(f && s);
+		if (f && s) {
+			CHECK_STR(f, t[i].full);
+			CHECK_STR(s, t[i].shortn);
+		}
+		free(f);
+		free(s);
+	}
+}
+
 /*
  * Names come from recordings, which may be damaged or crafted: random
  * strings in the mangling alphabet must come back as NULL or a string,
@@ -231,6 +256,8 @@ static const struct test tests[] = {
 	  table_demangles },
 	{ "a name past the input cap stays mangled", overlong_names_stay_mangled },
 	{ "random names never crash the demangler", random_names_are_safe },
+	{ "--short-names drops parameter lists and return types",
+	  short_names_drop_params_and_return_types },
 	{ "the cache demangles once and interns", cache_returns_interned_names },
 	{ "frames show demangled names and keep the mangled ones",
 	  symbolizer_demangles_and_keeps_system_names },

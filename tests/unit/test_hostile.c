@@ -165,14 +165,10 @@ static void jit_cuts_round_trip(void)
 	recording__close(rec);
 	rec = NULL;
 
-	/* a v1 file has no cuts, even with a table of that name */
+	/* a v1 file has no cuts: one that has v2's tables was relabelled, and is damage */
 	CHECK_EQ_U64(sql(path, "PRAGMA user_version = 1"), SQLITE_OK);
-	CHECK_OK(recording__open(path, &rec));
-	memset(&cs, 0, sizeof(cs));
-	if (rec)
-		CHECK_OK(recording__for_each_jit_cut(rec, on_cut, &cs));
+	CHECK_EQ_U64(recording__open(path, &rec), -EBADMSG);
 	recording__close(rec);
-	CHECK_EQ_U64(cs.n, 0);
 }
 
 /* A journal symlink planted after the recording started does not stop commits. */

@@ -13,6 +13,7 @@
  *                 the start (far beyond the recorded end_ns)
  *   cpu=N         one more sample on CPU N (the recording says 2 CPUs)
  *   unfinished    no end_ns and not finalized, as a killed recorder leaves
+ *   names=N       every symbol name (user and kernel) prefixed with N 'N's
  *
  * usage: gen_hostile OUT.eprof [OPTION]...
  */
@@ -72,19 +73,38 @@ static int add_stacks(struct recording *rec)
 	return err;
 }
 
-static int add_symbols(struct recording *rec, const uint8_t *build_id, const char *path)
+/* name prefixed with pad 'N's (malloc'd), or name itself when pad is 0 */
+static char *padded(const char *name, size_t pad)
+{
+	char *s = malloc(pad + strlen(name) + 1);
+
+	if (s) {
+		memset(s, 'N', pad);
+		strcpy(s + pad, name);
+	}
+	return s;
+}
+
+static int add_symbols(struct recording *rec, const uint8_t *build_id, const char *path,
+		       size_t pad)
 {
 	/* main and fn_1 only: fn_2, fn_3 send the report to look for a local file */
-	static const struct rec_symbol syms[] = { { 0x1000, 0x100, "main" },
-						  { 0x1100, 0x100, "fn_1" } };
-	static const struct rec_ksym ks[] = { { KBASE, KBASE + 0x100, "ksys_read", NULL } };
+	struct rec_symbol syms[] = { { 0x1000, 0x100, padded("main", pad) },
+				     { 0x1100, 0x100, padded("fn_1", pad) } };
+	struct rec_ksym ks[] = { { KBASE, KBASE + 0x100, padded("ksys_read", pad), NULL } };
 	struct rec_binary b = { .build_id_len = 20, .path = path, .source = ".symtab",
 				.nr_symbols = 2, .symbols = syms };
-	int err;
+	int err = -1;
 
 	memcpy(b.build_id, build_id, 20);
-	err = recording__add_binary(rec, &b);
-	return err ? err : recording__add_ksyms(rec, ks, 1);
+	if (syms[0].name && syms[1].name && ks[0].name)
+		err = recording__add_binary(rec, &b);
+	if (!err)
+		err = recording__add_ksyms(rec, ks, 1);
+	free((char *)syms[0].name);
+	free((char *)syms[1].name);
+	free((char *)ks[0].name);
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -100,10 +120,11 @@ int main(int argc, char **argv)
 	bool unfinished = false, late = false, cpu = false;
 	uint64_t late_ns = 0;
 	uint32_t cpu_nr = 0;
+	size_t pad = 0;
 	int i, err;
 
 	if (argc < 2)
-		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished]",
+		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished] [names=N]",
 			    -1);
 	for (i = 2; i < argc; i++) {
 		if (!strncmp(argv[i], "map=", 4)) {
@@ -114,6 +135,8 @@ int main(int argc, char **argv)
 		} else if (!strncmp(argv[i], "cpu=", 4)) {
 			cpu = true;
 			cpu_nr = (uint32_t)strtoul(argv[i] + 4, NULL, 10);
+		} else if (!strncmp(argv[i], "names=", 6)) {
+			pad = strtoul(argv[i] + 6, NULL, 10);
 		} else if (!strcmp(argv[i], "unfinished")) {
 			unfinished = true;
 		} else {
@@ -129,7 +152,7 @@ int main(int argc, char **argv)
 	err = err ?: recording__add_comm(rec, &c2);
 	err = err ?: recording__add_mapping(rec, &m);
 	err = err ?: add_stacks(rec);
-	err = err ?: add_symbols(rec, build_id, m.path);
+	err = err ?: add_symbols(rec, build_id, m.path, pad);
 	for (i = 0; i < 60 && !err; i++) {
 		s.time_ns = START_NS + (uint64_t)i * (SPAN_NS / 60);
 		s.tgid = 100;
