@@ -942,8 +942,8 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 	struct unw_key k, *prev = NULL, zero_key = { 0 };
 	struct rec_unwind *rows = NULL;
 	struct unw_bin_stats v;
-	size_t nr = 0, alloc = 0, i;
-	char other[64];
+	size_t nr = 0, alloc = 0, i, nr_owned = 0, owned_alloc = 0;
+	char other[64], **owned = NULL;	/* the paths made here, freed below */
 	int err = 0;
 
 	while (!bpf_map_get_next_key(u->bins_fd, prev, &k)) {
@@ -983,13 +983,13 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 			} else {
 				snprintf(other, sizeof(other), "[file %u:%u inode %llu]", k.dev >> 20,
 					 k.dev & 0xfffff, (unsigned long long)k.ino);
-				r->path = strdup(other);	/* freed below */
-				if (!r->path) {
+				if (vec__grow(&owned, &owned_alloc, nr_owned + 1, sizeof(*owned)) ||
+				    !(r->path = owned[nr_owned] = strdup(other))) {
 					nr--;
 					err = -ENOMEM;
 					break;
 				}
-				r->table_bytes = UINT64_MAX;	/* marks the strdup */
+				nr_owned++;
 			}
 		}
 		fill_counts(r, &v);
@@ -998,9 +998,9 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 		err = recording__add_unwind(rec, rows, nr);
 	else if (err)
 		err = pr_errno(err, "cannot store the unwind counts");
-	for (i = 0; i < nr; i++)
-		if (rows[i].table_bytes == UINT64_MAX)
-			free((char *)rows[i].path);
+	for (i = 0; i < nr_owned; i++)
+		free(owned[i]);
+	free(owned);
 	free(rows);
 	return err;
 }
