@@ -33,8 +33,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -84,6 +86,8 @@ struct sideband {
 	uint8_t vdso_id[REC_BUILD_ID_MAX];
 	uint32_t vdso_id_len;
 	uint64_t read_past_ns;		/* sideband__read_past() */
+	int *task_fds;			/* -- CMD: the command's events, one per CPU */
+	size_t nr_task_fds;
 };
 
 /* The MMAP2 record up to the file name (include/uapi/linux/perf_event.h). */
@@ -412,23 +416,75 @@ int sideband__new(const struct sideband_sink *sink, struct sideband **out)
 	return 0;
 }
 
-int sideband__open(int map_fd, const struct sideband_sink *sink, struct sideband **out)
+/*
+ * -- CMD: the side-band follows the command alone. An event per CPU on its
+ * task, inherited by every thread and child it starts, writes into the
+ * buffer of that CPU (PERF_EVENT_IOC_SET_OUTPUT), whose own whole-CPU
+ * event is disabled: no neighbour's records reach the buffers, however
+ * many it writes. The command waits at its gate, so none of its records
+ * comes before.
+ */
+static int follow_task(struct sideband *sb, uint32_t pid, const uint32_t *cpus, size_t nr)
+{
+	struct perf_event_attr attr;
+	size_t i;
+
+	sb->task_fds = calloc(nr, sizeof(*sb->task_fds));
+	if (!sb->task_fds)
+		return pr_errno(-ENOMEM, "cannot set up the side-band");
+	sideband_attr__init(&attr);
+	attr.inherit = 1;
+	for (i = 0; i < nr; i++) {
+		int cpu_fd = perf_buffer__buffer_fd(sb->pb, i);
+		int fd = (int)syscall(__NR_perf_event_open, &attr, (int)pid, (int)cpus[i], -1,
+				      PERF_FLAG_FD_CLOEXEC);
+
+		if (fd < 0)
+			return pr_errno(-errno, "cannot open the side-band event of process %u on "
+					"CPU %u", pid, cpus[i]);
+		sb->task_fds[sb->nr_task_fds++] = fd;
+		if (cpu_fd < 0 || ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, cpu_fd))
+			return pr_errno(cpu_fd < 0 ? cpu_fd : -errno, "cannot direct the side-band "
+					"events of process %u on CPU %u", pid, cpus[i]);
+	}
+	for (i = 0; i < nr; i++)	/* the command's own events stay */
+		if (ioctl(perf_buffer__buffer_fd(sb->pb, i), PERF_EVENT_IOC_DISABLE, 0))
+			return pr_errno(-errno, "cannot disable the whole-CPU side-band event of "
+					"CPU %u", cpus[i]);
+	return 0;
+}
+
+int sideband__open(int map_fd, uint32_t task, const struct sideband_sink *sink,
+		   struct sideband **out)
 {
 	struct perf_buffer_raw_opts popts;
 	struct perf_event_attr attr;
 	struct sideband *sb = NULL;	/* set by sideband__new() on success */
+	uint32_t *cpus = NULL;
+	size_t nr_cpus = 0;
 	int err;
 
 	err = sideband__new(sink, &sb);
-	if (err)
+	if (!err)
+		err = cpus__online(&cpus, &nr_cpus);
+	if (err) {
+		sideband__close(sb);
 		return err;
+	}
 	memset(&popts, 0, sizeof(popts));
 	popts.sz = sizeof(popts);
+	popts.cpu_cnt = (int)nr_cpus;		/* buffer i is CPU cpus[i]'s */
+	popts.cpus = (int *)cpus;
+	popts.map_keys = (int *)cpus;
 	sideband_attr__init(&attr);
 	sb->pb = perf_buffer__new_raw(map_fd, SIDEBAND_PAGES, &attr,
 				      on_event, sb, &popts);
-	if (!sb->pb) {
+	if (!sb->pb)
 		err = pr_errno(-errno, "cannot open the side-band perf events");
+	else if (task)
+		err = follow_task(sb, task, cpus, nr_cpus);
+	free(cpus);
+	if (err) {
 		sideband__close(sb);
 		return err;
 	}
@@ -599,6 +655,9 @@ void sideband__close(struct sideband *sb)
 {
 	if (!sb)
 		return;
+	while (sb->nr_task_fds)
+		close(sb->task_fds[--sb->nr_task_fds]);
+	free(sb->task_fds);
 	perf_buffer__free(sb->pb);
 	hashmap__release(&sb->bid_index);
 	free(sb->bids);

@@ -41,9 +41,11 @@ struct sideband_sink {
  * Opens and enables a dummy perf event with mmap2/comm/task records on
  * every online CPU (build-ids read from the files, never the kernel),
  * registered in the sampler's map map_fd; what it learns goes to sink
- * (copied).
+ * (copied). task non-zero (-- CMD, the command at its gate): the events
+ * follow that process, its threads and children only.
  */
-int sideband__open(int map_fd, const struct sideband_sink *sink, struct sideband **out);
+int sideband__open(int map_fd, uint32_t task, const struct sideband_sink *sink,
+		   struct sideband **out);
 
 /*
  * A side-band with no perf events yet (sideband__open() adds them): records

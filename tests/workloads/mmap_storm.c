@@ -3,13 +3,16 @@
  * mmap_storm: a noisy neighbour for the side-band. Two processes (it forks
  * once) map and unmap an executable anonymous page as fast as they can:
  * every mmap is a PERF_RECORD_MMAP2 for whoever listens to every process.
- * They stop after the given milliseconds of wall time (default 5000).
+ * They stop after the given milliseconds of wall time (default 5000); the
+ * second also when the first is killed.
  *
  * usage: mmap_storm [MILLISECONDS]
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +49,8 @@ int main(int argc, char **argv)
 
 	if (child < 0)
 		return 1;
+	if (child == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1))
+		return 0;
 	storm(end);
 	if (child == 0)
 		return 0;
