@@ -217,6 +217,13 @@ int elf_sym__underscores(const char *name)
 {
 	int n = 0;
 
+	/*
+	 * The vDSO's own names (__vdso_clock_gettime) are the ones that tell
+	 * its frame from the libc wrapper of the same public name below it.
+	 */
+	if (!strncmp(name, "__vdso_", 7))
+		return 0;
+
 	while (name[n] == '_' && n < 8)
 		n++;
 	return n;

@@ -85,6 +85,7 @@ struct jitmap {
 struct jitmaps {
 	struct u64map index;		/* pid -> index + 1 of its latest process */
 	struct u64map born;		/* pid -> fork time of its latest process */
+	struct u64map exec_uid;		/* pid -> 1 + its uid just after its exec, 0: none */
 	struct jitmap *maps;
 	size_t nr, alloc;
 	size_t held;			/* sum of the maps' held bytes */
@@ -118,6 +119,7 @@ void jitmaps__free(struct jitmaps *j)
 	free(j->maps);
 	u64map__release(&j->index);
 	u64map__release(&j->born);
+	u64map__release(&j->exec_uid);
 	free(j);
 }
 
@@ -309,15 +311,23 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
 	return 0;
 }
 
-/* Notes the owner of m's process while it lives (not once it ended: the pid may be another's). */
-static void note_owner(struct jitmap *m)
+/*
+ * Notes the owner of m's process while it lives (not once it ended: the pid
+ * may be another's). A process gone before its map is looked at (a short
+ * one, reaped by the recorder) keeps the owner seen at its exec.
+ */
+static void note_owner(const struct jitmaps *j, struct jitmap *m)
 {
+	const uint64_t *uid = u64map__find(&j->exec_uid, m->pid);
 	char path[32];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "/proc/%u", m->pid);
 	if (!m->final && !stat(path, &st)) {
 		m->owner = st.st_uid;
+		m->owner_known = true;
+	} else if (!m->owner_known && uid && *uid) {
+		m->owner = (uid_t)(*uid - 1);
 		m->owner_known = true;
 	}
 }
@@ -348,7 +358,7 @@ static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid, bool fresh)
 	m->born_ns = born ? *born : 0;
 	m->older = *slot;	/* 0 when added */
 	*slot = ++j->nr;
-	note_owner(m);
+	note_owner(j, m);
 	return m;
 }
 
@@ -406,7 +416,7 @@ static int refresh(struct jitmaps *j, struct jitmap *m)
 	int fd, err;
 
 	map_name(m, path, sizeof(path), false);
-	note_owner(m);
+	note_owner(j, m);
 	fd = safe_open_regular(path, 0, SAFE_OPEN_NOFOLLOW, &st);
 	if (fd < 0)
 		return 0;
@@ -493,6 +503,24 @@ int jitmaps__read(struct jitmaps *j, uint32_t pid)
 	return read_final(j, m);
 }
 
+int jitmaps__exec(struct jitmaps *j, uint32_t pid)
+{
+	char path[32];
+	struct stat st;
+	uint64_t *slot;
+	bool added;
+
+	if (!j)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%u", pid);
+	if (stat(path, &st))
+		return 0;		/* gone already: nothing trustworthy to note */
+	if (u64map__upsert(&j->exec_uid, pid, (uint64_t)st.st_uid + 1, &slot, &added))
+		return pr_errno(-ENOMEM, "cannot keep JIT maps");
+	*slot = (uint64_t)st.st_uid + 1;
+	return 0;
+}
+
 int jitmaps__new_process(struct jitmaps *j, uint32_t pid, uint64_t fork_ns)
 {
 	uint64_t *slot, *born;
@@ -507,6 +535,9 @@ int jitmaps__new_process(struct jitmaps *j, uint32_t pid, uint64_t fork_ns)
 	if (u64map__upsert(&j->born, pid, fork_ns, &slot, &added))
 		return pr_errno(-ENOMEM, "cannot keep JIT maps");
 	*slot = fork_ns;
+	slot = u64map__find(&j->exec_uid, pid);
+	if (slot)
+		*slot = 0;		/* the uid was the previous process's */
 	slot = u64map__find(&j->index, pid);
 	if (!slot || !*slot)
 		return 0;		/* no map looked at yet: the next is the new process's */

@@ -34,6 +34,13 @@ void jitmaps__free(struct jitmaps *j);
 int jitmaps__read(struct jitmaps *j, uint32_t pid);
 
 /*
+ * Process pid has just exec'd: notes its owner now, while it lives, so a
+ * map it writes can be read even if it is reaped before its exit record
+ * is seen. 0 or -ENOMEM.
+ */
+int jitmaps__exec(struct jitmaps *j, uint32_t pid);
+
+/*
  * A new process pid was forked at fork_ns (pid reuse is possible): from
  * fork_ns on, /tmp/perf-PID.map is the new process's, read while it lives
  * and at its exit; an earlier process of that pid is not read again.

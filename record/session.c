@@ -822,6 +822,8 @@ static int sb_comm(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid, con
 		if (u64map__upsert(&s->exec_ns, tgid, time_ns, &slot, &added))
 			return pr_errno(-ENOMEM, "cannot keep exec times");
 		*slot = time_ns;
+		if (jitmaps__exec(s->jitmaps, tgid))
+			return -ENOMEM;
 	}
 	return session__note_comm(s, time_ns, tgid, tid, comm);
 }

@@ -3,7 +3,8 @@
 # t0121: a fork storm beside a 60/30/10 workload, recorded with -a (issue
 # 14, "store what is used"). The recording keeps only the mappings samples
 # fall in: every stored mapping belongs to a (process, binary) that some
-# sample's user frame is in, so there are no more of them than such pairs;
+# sample's user frame is in, so there are no more of them than such pairs
+# (a file mapped twice in one process, before and after an exec, counts twice);
 # (a few more where a library is mapped twice or a return address's call
 # ends a neighbouring mapping: 5% slack; without the rule it was 10 to 20
 # times more); the mappings of the storm's unsampled processes are
@@ -25,14 +26,20 @@ pids+=($!)
 sleep 0.5
 
 # pairs FILE: "WITH_BINARY ALL": distinct (pid, binary) of the samples'
-# user frames with a binary, and those plus each pid with unmapped ones.
+# user frames with a binary, and those plus each pid with unmapped ones. A
+# process that execs maps a file twice: the storm's child of sh runs in
+# sh's libc until its exec and in /bin/true's after it. Such mappings are
+# told apart by the 256 MiB window of the frame's address (ASLR puts the
+# two far apart; a file's text is much smaller).
 pairs() {
 	"$EPROF" report -i "$1" --samples 2>/dev/null | awk '
 	match($0, /[0-9]+\/[0-9]+ +\[/) { split(substr($0, RSTART), f, "/"); pid = f[1]; next }
 	/^\t/ && !/\(\[kernel\.kallsyms\]\)$/ {
 		n = split($0, w, "(")
 		bin = w[n]
-		if (bin == "[unknown])") unk[pid] = 1; else known[pid " " bin] = 1
+		addr = $1
+		if (bin == "[unknown])") unk[pid] = 1
+		else known[pid " " bin " " substr(addr, 1, length(addr) - 7)] = 1
 	}
 	END { lo = length(known); printf "%d %d\n", lo, lo + length(unk) }'
 }

@@ -9,6 +9,7 @@
  * plt_loop workload built both ways (.plt, and the IBT layout with
  * .plt.sec) and on libc, whose .plt also holds IRELATIVE slots.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -250,7 +251,29 @@ static void build_id_paths(void)
 	CHECK_STR(tiny, "/dd/.build-id/ab/0123ff.debug");
 }
 
+/* Among aliases at one address the lower rank wins. */
+static void alias_ranks(void)
+{
+	/* the public name over glibc's internal spellings */
+	CHECK(elf_sym__rank(STT_FUNC, STB_GLOBAL, "malloc") <
+	      elf_sym__rank(STT_FUNC, STB_GLOBAL, "__libc_malloc"));
+	CHECK(elf_sym__rank(STT_FUNC, STB_WEAK, "mprotect") <
+	      elf_sym__rank(STT_FUNC, STB_GLOBAL, "__mprotect"));
+	CHECK(elf_sym__rank(STT_FUNC, STB_GLOBAL, "clone3") <
+	      elf_sym__rank(STT_FUNC, STB_LOCAL, "__GI___clone3"));
+	CHECK(elf_sym__rank(STT_FUNC, STB_LOCAL, "f") >
+	      elf_sym__rank(STT_FUNC, STB_WEAK, "__f"));
+	CHECK(elf_sym__rank(STT_NOTYPE, STB_GLOBAL, "label") >
+	      elf_sym__rank(STT_FUNC, STB_LOCAL, "__GI_f"));
+	/* the vDSO's own name, not the libc wrapper's public one it aliases */
+	CHECK(elf_sym__rank(STT_FUNC, STB_GLOBAL, "__vdso_clock_gettime") <
+	      elf_sym__rank(STT_FUNC, STB_WEAK, "clock_gettime"));
+	CHECK_EQ_U64(elf_sym__underscores("___x"), 3);
+	CHECK_EQ_U64(elf_sym__underscores("__________y"), 8);
+}
+
 static const struct test tests[] = {
+	{ "aliases: the public name wins, the vDSO's own in the vDSO", alias_ranks },
 	{ ".plt stubs are named as objdump names them", plt_stubs },
 	{ ".plt.sec (IBT) stubs are named as objdump names them", plt_sec_stubs },
 	{ "libc's .plt and .plt.got, IRELATIVE slots included", libc_stubs },
