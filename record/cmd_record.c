@@ -659,10 +659,30 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 		err = recording__set_meta(rec, REC_META_CALL_GRAPH, s->unwinder ? "dwarf" : "fp");
 	if (!err && s->unwinder)
 		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
+	if (!err)
+		err = set_meta_u64(rec, REC_META_MEM_CEILING, RECORD_MEM_CEILING);
 	if (!err && o->off_cpu)
 		err = set_meta_u64(rec, REC_META_OFF_CPU_THRESH, o->off_cpu_thresh_ns);
 	free(numa);
 	return err;
+}
+
+/* The peak resident set so far into the recording; over the ceiling, said once. */
+static int set_peak_rss(struct recording *rec)
+{
+	static bool said;
+	struct rusage ru;
+	uint64_t peak;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	peak = (uint64_t)ru.ru_maxrss << 10;	/* KiB */
+	if (peak > RECORD_MEM_CEILING && !said) {
+		said = true;
+		pr_warn("the recorder's memory peaked at %llu MiB, over its ceiling of %llu MiB",
+			(unsigned long long)(peak >> 20), RECORD_MEM_CEILING >> 20);
+	}
+	return set_meta_u64(rec, REC_META_PEAK_RSS, peak);
 }
 
 static int epoll_add(int epfd, int fd, uint64_t tag)
@@ -926,6 +946,7 @@ static int switch_output(struct session *s, struct rotation *r)
 	err = err ?: read_sideband(s);
 	t = now_ns();
 	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
+	err = err ?: set_peak_rss(s->rec);
 	/* the sums read now are flushed at t, within the file's span, as at the end */
 	s->final_ns = t;
 	s->raw_final = true;
@@ -1349,6 +1370,8 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	}
 	if (!err)
 		err = set_meta_u64(s->rec, REC_META_END_NS, *end_ns);
+	if (!err)
+		err = set_peak_rss(s->rec);
 	s->raw_final = true;
 	if (!err)
 		err = commit(s);

@@ -416,8 +416,8 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 	b->err = j->err;
 	if (j->err) {
 		if (j->err == -E2BIG)
-			pr_warn("the unwind table of '%s' is larger than the whole budget: "
-				"frame pointers are used there", b->path);
+			pr_warn("the unwind table of '%s' is over eprof's bounds (elf/cfi.h) "
+				"or the whole budget: frame pointers are used there", b->path);
 		else
 			u->st.no_cfi++;
 		return;
