@@ -24,6 +24,7 @@
 #include "report/aggregate/aggregate.h"
 #include "report/report.h"
 #include "report/symbolize/symbolize.h"
+#include "util/escape.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -816,6 +817,39 @@ static void print_text(const struct info *in, FILE *f)
 	}
 }
 
+/*
+ * The text report, every string from the recording in it (paths, comms,
+ * the command line, the host name, build-ids, meta values) escaped as
+ * `ls -b` shows names (util/escape.h): the report is written to memory,
+ * then each line is written escaped, so no string can carry an escape
+ * sequence to the terminal whichever printf wrote it.
+ */
+static int print_text_escaped(const struct info *in, FILE *out)
+{
+	char *buf = NULL, *p, *nl;
+	size_t len = 0;
+	FILE *m;
+
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return -ENOMEM;
+	print_text(in, m);
+	if (fclose(m)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	for (p = buf; p < buf + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(buf + len - p));
+		if (!nl)
+			nl = buf + len;
+		escape_fwrite(out, p, (size_t)(nl - p));
+		if (nl < buf + len)
+			fputc('\n', out);
+	}
+	free(buf);
+	return 0;
+}
+
 /* --- JSON ----------------------------------------------------------------- */
 
 static void json_str(FILE *f, const char *s);
@@ -1117,8 +1151,10 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	if (json)
 		print_json(&in, stdout);
-	else
-		print_text(&in, stdout);
+	else if (print_text_escaped(&in, stdout)) {
+		pr_errno(-ENOMEM, "cannot describe '%s'", path);
+		goto out;
+	}
 	status = EXIT_OK;
 out:
 	info__release(&in);

@@ -14,6 +14,9 @@
  *   cpu=N         one more sample on CPU N (the recording says 2 CPUs)
  *   unfinished    no end_ns and not finalized, as a killed recorder leaves
  *   names=N       every symbol name (user and kernel) prefixed with N 'N's
+ *   meta=KEY=VAL  meta row KEY set to VAL (after the defaults: hostname,
+ *                 command... with escape sequences)
+ *   comm=NAME     the main thread's comm
  *
  * usage: gen_hostile OUT.eprof [OPTION]...
  */
@@ -120,11 +123,12 @@ int main(int argc, char **argv)
 	bool unfinished = false, late = false, cpu = false;
 	uint64_t late_ns = 0;
 	uint32_t cpu_nr = 0;
-	size_t pad = 0;
+	const char *metas[8];
+	size_t pad = 0, nr_metas = 0, k;
 	int i, err;
 
 	if (argc < 2)
-		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished] [names=N]",
+		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished] [names=N] [meta=K=V] [comm=NAME]",
 			    -1);
 	for (i = 2; i < argc; i++) {
 		if (!strncmp(argv[i], "map=", 4)) {
@@ -137,6 +141,11 @@ int main(int argc, char **argv)
 			cpu_nr = (uint32_t)strtoul(argv[i] + 4, NULL, 10);
 		} else if (!strncmp(argv[i], "names=", 6)) {
 			pad = strtoul(argv[i] + 6, NULL, 10);
+		} else if (!strncmp(argv[i], "meta=", 5) && strchr(argv[i] + 5, '=') &&
+			   nr_metas < sizeof(metas) / sizeof(metas[0])) {
+			metas[nr_metas++] = argv[i] + 5;
+		} else if (!strncmp(argv[i], "comm=", 5)) {
+			snprintf(c1.comm, sizeof(c1.comm), "%s", argv[i] + 5);
 		} else if (!strcmp(argv[i], "unfinished")) {
 			unfinished = true;
 		} else {
@@ -148,6 +157,13 @@ int main(int argc, char **argv)
 	if (err)
 		return fail("create", err);
 	err = add_meta(rec, unfinished);
+	for (k = 0; k < nr_metas && !err; k++) {
+		char key[64];
+		const char *eq = strchr(metas[k], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - metas[k]), metas[k]);
+		err = recording__set_meta(rec, key, eq + 1);
+	}
 	err = err ?: recording__add_comm(rec, &c1);
 	err = err ?: recording__add_comm(rec, &c2);
 	err = err ?: recording__add_mapping(rec, &m);
