@@ -26,7 +26,11 @@ grep -q "^  no table yet .* finished from stack copies" "$TMP/info" ||
 say "$finished stacks finished from $copies stack copies ($bytes bytes, not stored)"
 # every copy was finished: the table came in time (none left as walked)
 [ "$finished" -eq "$copies" ] || fail "$copies stack copies, only $finished finished"
-check_at_least "finished stacks that are complete" "$complete" "$finished" 95
+# Copies are taken most at a process's start and end, where some stacks
+# cannot be whole (a sample inside execve or exit_group holds the old
+# image's registers or a torn-down stack): 98-99% alone, 94-97% with
+# three CPU-bound loops beside it. The whole recording's share is below.
+check_at_least "finished stacks that are complete" "$complete" "$finished" 90
 
 # the copies are not in the file: it stays the size of PCs (< 1 KiB a sample)
 size=$(stat -c %s "$TMP/cc.eprof")
