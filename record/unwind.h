@@ -28,15 +28,19 @@ struct unwind_totals {
 	uint64_t rows;		/* rows built */
 	uint64_t build_ns;	/* time spent building and loading */
 	uint64_t peak_bytes;	/* most table memory held at once */
+	size_t cache_hits;	/* tables read from the on-disk cache, not built */
+	size_t cache_stored;	/* tables built and written to it */
 };
 
 /*
  * Sets up the unwinder over the sampler's maps (tables, walker misses,
- * per-binary counts: sampler__unwind_fds()) with a budget in bytes. Prints
- * on failure.
+ * per-binary counts: sampler__unwind_fds()) with a budget in bytes.
+ * cache_dir (NULL: none) keeps tables between recordings
+ * (format/tablecache.h); one it cannot use is warned about, not fatal.
+ * Prints on failure.
  */
 int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
-		   struct unwinder **out);
+		   const char *cache_dir, struct unwinder **out);
 
 /*
  * Queues the file mapped at [start, end) in tgid (path as mapped) for a
@@ -97,6 +101,9 @@ int unwinder__request(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_
 int unwinder__event_fd(const struct unwinder *u);
 
 void unwinder__totals(const struct unwinder *u, struct unwind_totals *t);
+
+/* Whether tables are kept on disk between recordings (--table-cache). */
+bool unwinder__caches(const struct unwinder *u);
 
 /* Accepts NULL. */
 void unwinder__close(struct unwinder *u);

@@ -63,6 +63,9 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_RAW_FINISHED, "raw stacks finished", META_NUMBER },
 	{ REC_META_RAW_COMPLETE, "raw stacks complete", META_NUMBER },
 	{ REC_META_RAW_GIVEN_UP, "raw stacks given up", META_NUMBER },
+	{ REC_META_TABLE_CACHE, "unwind table cache", META_TEXT },
+	{ REC_META_TABLE_CACHE_HITS, "tables from the cache", META_NUMBER },
+	{ REC_META_TABLE_CACHE_STORED, "tables stored in it", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))

@@ -12,7 +12,8 @@ require_root; require_btf; require_cmd gcc
 awk 'BEGIN { for (i = 0; i < 150; i++)
 	printf "int f%d(int *a, int n) { int s = %d; for (int j = 0; j < n; j++) { if (a[j] > %d) s += a[j] * %d; else s ^= a[(j + %d) %% n]; } return s; }\n", i, i, i, i + 1, i }' \
 	>"$TMP/gen.c"
-"$EPROF" record -F 999 -o "$TMP/cc.eprof" -- gcc -O2 -c "$TMP/gen.c" -o "$TMP/gen.o" \
+# (without the table cache, which would have cc1's table in from the start: t0711)
+"$EPROF" record -F 999 --table-cache none -o "$TMP/cc.eprof" -- gcc -O2 -c "$TMP/gen.c" -o "$TMP/gen.o" \
 	2>"$TMP/cc.err" || { cat "$TMP/cc.err"; fail "record of gcc failed"; }
 "$EPROF" info "$TMP/cc.eprof" >"$TMP/info" 2>&1 || { cat "$TMP/info"; fail "info failed"; }
 meta() { awk -v k="$1" 'index($0, k) == 1 { print $NF; exit }' "$TMP/info"; }

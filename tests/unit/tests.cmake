@@ -3,6 +3,7 @@ eprof_unit_test(test_pprof LIBS eprof_report)
 eprof_unit_test(test_svg LIBS eprof_report)
 eprof_unit_test(test_format LIBS eprof_format)
 eprof_unit_test(test_codec LIBS eprof_format)
+eprof_unit_test(test_tablecache LIBS eprof_format)
 eprof_unit_test(test_hostile LIBS eprof_format)
 eprof_unit_test(test_fold LIBS eprof_report)
 eprof_unit_test(test_fuzz_regressions SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/drive.c
