@@ -410,7 +410,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 
 	o->freq = 99;
 	o->call_graph = CALL_GRAPH_DWARF;
-	o->unwind_budget = UNWIND_BUDGET_DEFAULT;
+	o->unwind_budget = unwind_budget_default();
 	o->table_cache = TABLE_CACHE_DIR_DEFAULT;
 	o->output = "eprof.data";
 	o->off_cpu_thresh_ns = OFFCPU_THRESH_DEFAULT_NS;

@@ -1118,6 +1118,17 @@ int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *t
 	return err ? err : store_binaries(u, rec);
 }
 
+uint64_t unwind_budget_default(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t b;
+
+	if (pages <= 0 || page <= 0)
+		return UNWIND_BUDGET_MIN;
+	b = (uint64_t)pages * (uint64_t)page / 128;
+	return b < UNWIND_BUDGET_MIN ? UNWIND_BUDGET_MIN : b > UNWIND_BUDGET_MAX ? UNWIND_BUDGET_MAX : b;
+}
+
 bool unwinder__caches(const struct unwinder *u)
 {
 	return u && u->cache;

@@ -14,7 +14,15 @@
 
 #include "format/recording.h"
 
-#define UNWIND_BUDGET_DEFAULT	(64ull << 20)	/* bytes of BPF map memory for tables */
+/*
+ * Bytes of BPF map memory for tables: by default 1/128 of the machine's
+ * memory, between 64 MiB (a small VM) and 512 MiB (the recorder's stated
+ * ceiling); a 24 GiB machine gets 192 MiB, enough for libLLVM, cc1plus
+ * and a PyTorch process's libraries at once.
+ */
+#define UNWIND_BUDGET_MIN	(64ull << 20)
+#define UNWIND_BUDGET_MAX	(512ull << 20)
+uint64_t unwind_budget_default(void);
 
 struct unwinder;
 
