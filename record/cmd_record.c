@@ -675,7 +675,7 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 		err = recording__set_meta(rec, REC_META_CALL_GRAPH, s->unwinder ? "dwarf" : "fp");
 	if (!err && s->unwinder)
 		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
-	if (!err && unwinder__caches(s->unwinder))
+	if (!err && unwinder__caches(s->unwinder) && o->table_cache)
 		err = recording__set_meta(rec, REC_META_TABLE_CACHE, o->table_cache);
 	if (!err && o->off_cpu)
 		err = set_meta_u64(rec, REC_META_OFF_CPU_THRESH, o->off_cpu_thresh_ns);
@@ -1298,11 +1298,18 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		return err;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (sampler__unwinds(s->sampler)) {
+		const char *cache = o->table_cache;
 		int tables_fd, missing_fd, bins_fd;
 
 		sampler__unwind_fds(s->sampler, &tables_fd, &missing_fd, &bins_fd);
-		err = unwinder__open(tables_fd, missing_fd, bins_fd, o->unwind_budget,
-				     o->table_cache, &s->unwinder);
+		/*
+		 * The default cache is root's: a recorder run with capabilities
+		 * only does without it, quietly (an explicit DIR still warns).
+		 */
+		if (cache && geteuid() && !strcmp(cache, TABLE_CACHE_DIR_DEFAULT))
+			cache = NULL;
+		err = unwinder__open(tables_fd, missing_fd, bins_fd, o->unwind_budget, cache,
+				     &s->unwinder);
 		if (err)
 			return err;
 		s->rawstack = rawstack__new(s->unwinder);
