@@ -228,6 +228,9 @@ int elf_sym__underscores(const char *name)
 	 */
 	if (!strncmp(name, "__vdso_", 7))
 		return 0;
+	/* glibc's hidden internal aliases lose to any other spelling (ld.so has only locals) */
+	if (!strncmp(name, "__GI_", 5))
+		return 8;
 
 	while (name[n] == '_' && n < 8)
 		n++;
