@@ -51,6 +51,26 @@
 #include "util/vec.h"
 
 #define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
+
+/*
+ * Pages per CPU of the side-band buffers: SIDEBAND_PAGES, or for tests
+ * EPROF_SIDEBAND_PAGES (a power of two, 1 to 1024; anything else is
+ * ignored), so that a test can force records to be lost (t0403).
+ */
+static size_t sideband_pages(void)
+{
+	const char *env = getenv("EPROF_SIDEBAND_PAGES");
+	unsigned long n;
+	char *end;
+
+	if (!env || !*env)
+		return SIDEBAND_PAGES;
+	errno = 0;
+	n = strtoul(env, &end, 10);
+	if (errno || *end || !n || n > 1024 || (n & (n - 1)))
+		return SIDEBAND_PAGES;
+	return n;
+}
 /*
  * One process's maps, with -a: read in well under a millisecond when the
  * lock is free. A process whose lock is held is most often in the middle
@@ -477,7 +497,7 @@ int sideband__open(int map_fd, uint32_t task, const struct sideband_sink *sink,
 	popts.cpus = (int *)cpus;
 	popts.map_keys = (int *)cpus;
 	sideband_attr__init(&attr);
-	sb->pb = perf_buffer__new_raw(map_fd, SIDEBAND_PAGES, &attr,
+	sb->pb = perf_buffer__new_raw(map_fd, sideband_pages(), &attr,
 				      on_event, sb, &popts);
 	if (!sb->pb)
 		err = pr_errno(-errno, "cannot open the side-band perf events");
