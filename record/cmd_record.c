@@ -1310,9 +1310,10 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 			return err;
 	}
 	session__sideband_sink(s, &bsink);
-	/* -- CMD: the side-band follows the command and what it starts, nothing else */
+	/* -- CMD, -p: the side-band follows the targets and what they start, nothing else */
 	err = sideband__open(sampler__sideband_map_fd(s->sampler),
-			     o->mode == TARGET_CMD ? (uint32_t)t->child : 0, &bsink, &s->sideband);
+			     o->mode == TARGET_CMD ? (uint32_t)t->child : 0, o->pids,
+			     o->mode == TARGET_PIDS ? o->nr_pids : 0, &bsink, &s->sideband);
 	if (!err && o->mode != TARGET_CMD)
 		err = sideband__scan_proc(s->sideband, o->pids, o->nr_pids, o->mode == TARGET_ALL);
 	if (err)
