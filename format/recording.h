@@ -66,6 +66,9 @@ struct recording;
 #define REC_META_RAW_FINISHED	"raw_stack_finished"	/* stacks walked again with their tables */
 #define REC_META_RAW_COMPLETE	"raw_stack_complete"	/* of those, complete */
 #define REC_META_RAW_GIVEN_UP	"raw_stack_given_up"	/* no table came in time: as walked */
+#define REC_META_TABLE_CACHE	"table_cache"		/* record --table-cache DIR; absent: none */
+#define REC_META_TABLE_CACHE_HITS	"table_cache_hits"	/* tables read from it, not built */
+#define REC_META_TABLE_CACHE_STORED	"table_cache_stored"	/* tables built and kept in it */
 #define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
 							   this long are offcpu rows */
 /*
