@@ -1132,10 +1132,12 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 			(unsigned long long)kept, (unsigned long long)olost);
 	}
 	fprintf(stderr,
-		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured) in %.2f s, "
-		"%zu process%s, %s %s%s%s\n",
+		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured, %llu side-band "
+		"records lost%s) in %.2f s, %zu process%s, %s %s%s%s\n",
 		(unsigned long long)s->nr_samples, (unsigned long long)lost,
 		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
+		(unsigned long long)s->total_lost_sideband,
+		s->total_lost_sideband ? ": `eprof report` counts the samples they touched" : "",
 		elapsed_ns / 1e9, s->procs.nr, s->procs.nr == 1 ? "" : "es", s->opts->output,
 		size, unw, why);
 }
@@ -1354,9 +1356,10 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 			return err;
 	}
 	session__sideband_sink(s, &bsink);
-	/* -- CMD: the side-band follows the command and what it starts, nothing else */
+	/* -- CMD, -p: the side-band follows the targets and what they start, nothing else */
 	err = sideband__open(sampler__sideband_map_fd(s->sampler),
-			     o->mode == TARGET_CMD ? (uint32_t)t->child : 0, &bsink, &s->sideband);
+			     o->mode == TARGET_CMD ? (uint32_t)t->child : 0, o->pids,
+			     o->mode == TARGET_PIDS ? o->nr_pids : 0, &bsink, &s->sideband);
 	if (!err && o->mode != TARGET_CMD)
 		err = sideband__scan_proc(s->sideband, o->pids, o->nr_pids, o->mode == TARGET_ALL);
 	if (err)

@@ -51,6 +51,26 @@
 #include "util/vec.h"
 
 #define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
+
+/*
+ * Pages per CPU of the side-band buffers: SIDEBAND_PAGES, or for tests
+ * EPROF_SIDEBAND_PAGES (a power of two, 1 to 1024; anything else is
+ * ignored), so that a test can force records to be lost (t0403).
+ */
+static size_t sideband_pages(void)
+{
+	const char *env = getenv("EPROF_SIDEBAND_PAGES");
+	unsigned long n;
+	char *end;
+
+	if (!env || !*env)
+		return SIDEBAND_PAGES;
+	errno = 0;
+	n = strtoul(env, &end, 10);
+	if (errno || *end || !n || n > 1024 || (n & (n - 1)))
+		return SIDEBAND_PAGES;
+	return n;
+}
 /*
  * One process's maps, with -a: read in well under a millisecond when the
  * lock is free. A process whose lock is held is most often in the middle
@@ -86,8 +106,8 @@ struct sideband {
 	uint8_t vdso_id[REC_BUILD_ID_MAX];
 	uint32_t vdso_id_len;
 	uint64_t read_past_ns;		/* sideband__read_past() */
-	int *task_fds;			/* -- CMD: the command's events, one per CPU */
-	size_t nr_task_fds;
+	int *task_fds;			/* -- CMD, -p: the targets' events, per task and CPU */
+	size_t nr_task_fds, alloc_task_fds;
 };
 
 /* The MMAP2 record up to the file name (include/uapi/linux/perf_event.h). */
@@ -428,38 +448,155 @@ int sideband__new(const struct sideband_sink *sink, struct sideband **out)
  * many it writes. The command waits at its gate, so none of its records
  * comes before.
  */
-static int follow_task(struct sideband *sb, uint32_t pid, const uint32_t *cpus, size_t nr)
+/*
+ * An inherited event per CPU on task tid, into that CPU's buffer. 0,
+ * -ESRCH when the task is gone (only when gone_ok: else printed), or an
+ * error (printed).
+ */
+static int follow_one(struct sideband *sb, uint32_t tid, const uint32_t *cpus, size_t nr,
+		      bool gone_ok)
 {
 	struct perf_event_attr attr;
 	size_t i;
 
-	sb->task_fds = calloc(nr, sizeof(*sb->task_fds));
-	if (!sb->task_fds)
+	if (vec__grow(&sb->task_fds, &sb->alloc_task_fds, sb->nr_task_fds + nr,
+		      sizeof(*sb->task_fds)))
 		return pr_errno(-ENOMEM, "cannot set up the side-band");
 	sideband_attr__init(&attr);
 	attr.inherit = 1;
 	for (i = 0; i < nr; i++) {
 		int cpu_fd = perf_buffer__buffer_fd(sb->pb, i);
-		int fd = (int)syscall(__NR_perf_event_open, &attr, (int)pid, (int)cpus[i], -1,
+		int fd = (int)syscall(__NR_perf_event_open, &attr, (int)tid, (int)cpus[i], -1,
 				      PERF_FLAG_FD_CLOEXEC);
 
+		if (fd < 0 && errno == ESRCH && gone_ok)
+			return -ESRCH;
 		if (fd < 0)
-			return pr_errno(-errno, "cannot open the side-band event of process %u on "
-					"CPU %u", pid, cpus[i]);
+			return pr_errno(-errno, "cannot open the side-band event of task %u on "
+					"CPU %u", tid, cpus[i]);
 		sb->task_fds[sb->nr_task_fds++] = fd;
 		if (cpu_fd < 0 || ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, cpu_fd))
 			return pr_errno(cpu_fd < 0 ? cpu_fd : -errno, "cannot direct the side-band "
-					"events of process %u on CPU %u", pid, cpus[i]);
+					"events of task %u on CPU %u", tid, cpus[i]);
 	}
-	for (i = 0; i < nr; i++)	/* the command's own events stay */
+	return 0;
+}
+
+/* The whole-CPU events off: the targets' own events stay. */
+static int whole_cpu_off(struct sideband *sb, const uint32_t *cpus, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
 		if (ioctl(perf_buffer__buffer_fd(sb->pb, i), PERF_EVENT_IOC_DISABLE, 0))
 			return pr_errno(-errno, "cannot disable the whole-CPU side-band event of "
 					"CPU %u", cpus[i]);
 	return 0;
 }
 
-int sideband__open(int map_fd, uint32_t task, const struct sideband_sink *sink,
-		   struct sideband **out)
+static int follow_task(struct sideband *sb, uint32_t pid, const uint32_t *cpus, size_t nr)
+{
+	int err = follow_one(sb, pid, cpus, nr, false);
+
+	return err ? err : whole_cpu_off(sb, cpus, nr);
+}
+
+/* At most this many per-task events for -p; beyond, the whole-CPU events stay. */
+#define FOLLOW_MAX_FDS	4096
+#define FOLLOW_PASSES	8
+
+static bool is_followed(const uint32_t *tids, size_t nr, uint32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+/*
+ * One pass over /proc/PID/task of every pid: an event on each thread not
+ * yet followed. *added counts them. 0, -E2BIG past FOLLOW_MAX_FDS, or an
+ * error (printed).
+ */
+static int follow_pass(struct sideband *sb, const uint32_t *pids, size_t nr_pids,
+		       const uint32_t *cpus, size_t nr, uint32_t **tids, size_t *nr_tids,
+		       size_t *alloc_tids, size_t *added)
+{
+	char path[64];
+	size_t p;
+	int err = 0;
+
+	for (p = 0; p < nr_pids && !err; p++) {
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%u/task", pids[p]);
+		d = opendir(path);
+		if (!d)
+			continue;	/* gone: nothing to follow */
+		while (!err && (de = readdir(d))) {
+			char *end;
+			unsigned long tid = strtoul(de->d_name, &end, 10);
+
+			if (*end || !tid || tid > UINT32_MAX || de->d_name[0] == '0' ||
+			    is_followed(*tids, *nr_tids, (uint32_t)tid))
+				continue;
+			if (sb->nr_task_fds + nr > FOLLOW_MAX_FDS) {
+				err = -E2BIG;
+				break;
+			}
+			if (vec__grow(tids, alloc_tids, *nr_tids + 1, sizeof(**tids))) {
+				err = pr_errno(-ENOMEM, "cannot set up the side-band");
+				break;
+			}
+			(*tids)[(*nr_tids)++] = (uint32_t)tid;
+			err = follow_one(sb, (uint32_t)tid, cpus, nr, true);
+			if (err == -ESRCH)
+				err = 0;	/* exited: its records no longer matter */
+			else if (!err)
+				(*added)++;
+		}
+		closedir(d);
+	}
+	return err;
+}
+
+/*
+ * -p: an inherited event on every thread of the pids, so threads and
+ * children they start later are followed too. A thread started between
+ * the listing and its parent's event would be missed, so the listing is
+ * read again until a pass finds none new. Past FOLLOW_MAX_FDS events, or
+ * when passes keep finding new threads, the events opened are closed and
+ * the whole-CPU events stay (every process, as -a).
+ */
+static int follow_pids(struct sideband *sb, const uint32_t *pids, size_t nr_pids,
+		       const uint32_t *cpus, size_t nr)
+{
+	uint32_t *tids = NULL;
+	size_t nr_tids = 0, alloc_tids = 0, added = 1;
+	int passes, err = 0;
+
+	for (passes = 0; added && passes < FOLLOW_PASSES && !err; passes++) {
+		added = 0;
+		err = follow_pass(sb, pids, nr_pids, cpus, nr, &tids, &nr_tids, &alloc_tids,
+				  &added);
+	}
+	free(tids);
+	if (!err && !added)
+		return whole_cpu_off(sb, cpus, nr);
+	if (err && err != -E2BIG)
+		return err;
+	pr_warn("side-band: %s; it listens to every process",
+		err ? "too many threads to follow one by one" : "the targets keep starting threads");
+	while (sb->nr_task_fds)
+		close(sb->task_fds[--sb->nr_task_fds]);
+	return 0;
+}
+
+int sideband__open(int map_fd, uint32_t task, const uint32_t *pids, size_t nr_pids,
+		   const struct sideband_sink *sink, struct sideband **out)
 {
 	struct perf_buffer_raw_opts popts;
 	struct perf_event_attr attr;
@@ -481,12 +618,14 @@ int sideband__open(int map_fd, uint32_t task, const struct sideband_sink *sink,
 	popts.cpus = (int *)cpus;
 	popts.map_keys = (int *)cpus;
 	sideband_attr__init(&attr);
-	sb->pb = perf_buffer__new_raw(map_fd, SIDEBAND_PAGES, &attr,
+	sb->pb = perf_buffer__new_raw(map_fd, sideband_pages(), &attr,
 				      on_event, sb, &popts);
 	if (!sb->pb)
 		err = pr_errno(-errno, "cannot open the side-band perf events");
 	else if (task)
 		err = follow_task(sb, task, cpus, nr_cpus);
+	else if (nr_pids)
+		err = follow_pids(sb, pids, nr_pids, cpus, nr_cpus);
 	free(cpus);
 	if (err) {
 		sideband__close(sb);

@@ -42,10 +42,12 @@ struct sideband_sink {
  * every online CPU (build-ids read from the files, never the kernel),
  * registered in the sampler's map map_fd; what it learns goes to sink
  * (copied). task non-zero (-- CMD, the command at its gate): the events
- * follow that process, its threads and children only.
+ * follow that process, its threads and children only. Else nr_pids
+ * processes pids (-p): every thread of theirs, and what they start later,
+ * unless they have too many threads (then every process, as without).
  */
-int sideband__open(int map_fd, uint32_t task, const struct sideband_sink *sink,
-		   struct sideband **out);
+int sideband__open(int map_fd, uint32_t task, const uint32_t *pids, size_t nr_pids,
+		   const struct sideband_sink *sink, struct sideband **out);
 
 /*
  * A side-band with no perf events yet (sideband__open() adds them): records

@@ -70,6 +70,7 @@ static int on_loss(void *ctx, const struct rec_loss *l)
 	sum->lost_samples += l->lost_samples;
 	sum->lost_stacks += l->lost_ustacks + l->lost_kstacks;
 	sum->truncated_stacks += l->truncated_stacks;
+	sum->lost_sideband += l->lost_sideband;
 	return 0;
 }
 
@@ -455,6 +456,7 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	for (i = 0; i < SYM_SRC_MAX; i++)
 		sum->by_source[i] += st->by_source[i];
 	sum->missing_stack_samples += st->missing_stack_samples;
+	sum->sideband_lost_samples += st->sideband_lost_samples;
 	sum->distinct_keys += s->agg.nr;
 	sum->symbolized += symbolizer__nr_symbolized(s->sym);
 	if (st->missing_stack_samples) {
@@ -809,6 +811,11 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 		fprintf(f, "%" PRIu64 " ticks did not fire (idle CPUs stop their timer; else a "
 			"late timer), ", tb->missed);
 	fprintf(f, "%" PRIu64 " stacks not captured, ", sum->lost_stacks);
+	/* records lost and the samples they touched (SYM_SIDEBAND_LOST), never silent */
+	if (sum->lost_sideband || sum->sideband_lost_samples)
+		fprintf(f, "%" PRIu64 " side-band records lost, %" PRIu64 " samples with a "
+			"frame in no mapping after it (" SYM_SIDEBAND_LOST "), ",
+			sum->lost_sideband, sum->sideband_lost_samples);
 	if (!sum->frames) {
 		fprintf(f, "no frames to resolve");
 	} else {

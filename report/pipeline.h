@@ -97,6 +97,8 @@ struct report_summary {
 	uint64_t lost_samples;		/* ring buffer full */
 	uint64_t lost_stacks;		/* user + kernel stacks not captured */
 	uint64_t truncated_stacks;	/* deeper than the capture limit */
+	uint64_t lost_sideband;		/* side-band records the kernel dropped */
+	uint64_t sideband_lost_samples;	/* samples they touched (sym_stats) */
 	bool ticks_known;		/* every recording has tick rows (format v2) */
 	bool unknown_ticks;		/* some recording has none */
 	struct tick_breakdown ticks;	/* their sum */

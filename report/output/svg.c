@@ -215,7 +215,7 @@ static struct rgb frame_colour(const char *name, size_t row)
 	if (row == 1)		/* a blue-grey neutral */
 		return (struct rgb){ 150 + (int)(30 * v[0]), 165 + (int)(30 * v[0]),
 				     195 + (int)(30 * v[0]) };
-	if (strstr(name, "[unknown]") || strstr(name, "+0x")) {
+	if (strstr(name, "[unknown") || strstr(name, "+0x")) {	/* also "[unknown: why]" */
 		int g = 170 + (int)(40 * v[0]);
 
 		return (struct rgb){ g, g, g };

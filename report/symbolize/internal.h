@@ -104,6 +104,7 @@ struct cached_stack {
 	uint32_t tgid;
 	uint32_t stack_id;
 	uint32_t epoch;
+	bool after_loss;		/* at or after sideband_lost_ns */
 	struct sym_stack *st;
 };
 
@@ -138,6 +139,11 @@ struct symbolizer {
 	size_t nr_jits;
 	struct sym_opts opts;
 	struct recording *rec;		/* for its embedded DWARF; NULL: none */
+	/*
+	 * Start of the first window in which side-band records were lost: the
+	 * previous loss row's time, 0 if none came before; UINT64_MAX: none lost.
+	 */
+	uint64_t sideband_lost_ns;
 	int damage;			/* the first error reading it (printed), or 0 */
 
 	bool prepared;

@@ -56,6 +56,7 @@ struct symbolizer *symbolizer__new(void)
 	if (sym) {
 		strtab__init(&sym->names);
 		demangler__init(&sym->dm, &sym->names);
+		sym->sideband_lost_ns = UINT64_MAX;	/* none known lost */
 	}
 	return sym;
 }
@@ -198,8 +199,15 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 			return f->name ? 1 : -ENOMEM;
 		}
 	}
+	if (!m && t >= sym->sideband_lost_ns) {
+		f->name = SYM_SIDEBAND_LOST;
+		f->flags = SYM_FRAME_SIDEBAND_LOST;
+		sym->objs[OBJ_UNKNOWN].pub.why = "no mapping; side-band records lost";
+		return 1;
+	}
 	if (!m) {
-		sym->objs[OBJ_UNKNOWN].pub.why = "no mapping";
+		if (!sym->objs[OBJ_UNKNOWN].pub.why)
+			sym->objs[OBJ_UNKNOWN].pub.why = "no mapping";
 		return 1;
 	}
 	o = &sym->objs[m->obj];
@@ -291,7 +299,8 @@ static bool cached_eq(uint32_t i, const void *key, const void *ctx)
 	const struct cached_stack *c = &((const struct symbolizer *)ctx)->cache[i];
 	const struct cached_stack *k = key;
 
-	return c->tgid == k->tgid && c->stack_id == k->stack_id && c->epoch == k->epoch;
+	return c->tgid == k->tgid && c->stack_id == k->stack_id && c->epoch == k->epoch &&
+	       c->after_loss == k->after_loss;
 }
 
 /* A user frame that fell in no mapping and no JIT map. */
@@ -376,7 +385,8 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 	/* a reused pid's later JIT map starts an epoch of its own */
 	if (symbolizer__find_jit(sym, tgid, time_ns, &gen))
 		key.epoch += gen << 24;
-	hash = hash_mix((uint64_t)tgid << 32 | stack_id, key.epoch);
+	key.after_loss = time_ns >= sym->sideband_lost_ns;
+	hash = hash_mix((uint64_t)tgid << 32 | stack_id, key.epoch | (uint64_t)key.after_loss << 32);
 	i = hashmap__find(&sym->cache_index, hash, cached_eq, &key, sym);
 	if (i) {
 		*out = sym->cache[*i].st;
@@ -432,12 +442,57 @@ static int on_ksym(void *ctx, const struct rec_ksym *k)
 	return lc->err = symbolizer__add_ksym(lc->sym, k);
 }
 
+/* The first loss row with side-band records lost, then the row before it. */
+struct loss_window {
+	uint64_t first;		/* its time; UINT64_MAX: none */
+	uint64_t before;	/* the latest row's time before first; 0: none */
+};
+
+static int on_loss_first(void *ctx, const struct rec_loss *l)
+{
+	struct loss_window *w = ctx;
+
+	if (l->lost_sideband && l->time_ns < w->first)
+		w->first = l->time_ns;
+	return 0;
+}
+
+static int on_loss_before(void *ctx, const struct rec_loss *l)
+{
+	struct loss_window *w = ctx;
+
+	if (l->time_ns < w->first && l->time_ns > w->before)
+		w->before = l->time_ns;
+	return 0;
+}
+
+/*
+ * A loss row counts what was lost on its CPU since the CPU's previous
+ * row, so the first lost record can be as old as the row before the first
+ * row with side-band records lost (any CPU's: rows are written together).
+ * A mapping whose record was lost stays missing for the rest of its
+ * process's life, on every CPU, so the window has no end.
+ */
+static int find_sideband_loss(struct symbolizer *sym, struct recording *rec)
+{
+	struct loss_window w = { UINT64_MAX, 0 };
+	int err = recording__for_each_loss(rec, on_loss_first, &w);
+
+	if (!err && w.first != UINT64_MAX)
+		err = recording__for_each_loss(rec, on_loss_before, &w);
+	sym->sideband_lost_ns = w.first == UINT64_MAX ? UINT64_MAX : w.before;
+	return err;
+}
+
 int symbolizer__load(struct symbolizer *sym, struct recording *rec)
 {
 	struct load_ctx lc = { sym, 0 };
 	size_t i;
 	int err;
 
+	err = find_sideband_loss(sym, rec);
+	if (err)
+		return pr_errno(err, "cannot read the losses of '%s'", recording__path(rec));
 	err = recording__for_each_stack(rec, on_stack, &lc);
 	if (!err)
 		err = recording__for_each_mapping(rec, on_mapping, &lc);
@@ -486,6 +541,16 @@ static void count_objects(struct symbolizer *sym, const struct sym_stack *st, ui
 	}
 }
 
+static bool sideband_lost(const struct sym_stack *st)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->nr_user; i++)
+		if (st->frames[st->nr_kernel + i].flags & SYM_FRAME_SIDEBAND_LOST)
+			return true;
+	return false;
+}
+
 int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 {
 	const struct sym_stack *st;
@@ -507,6 +572,8 @@ int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 		sym->stats.resolved += (uint64_t)st->nr_resolved * n;
 		if (st->missing)
 			sym->stats.missing_stack_samples += n;
+		if (sideband_lost(st))
+			sym->stats.sideband_lost_samples += n;
 	}
 	return sym->damage;
 }

@@ -27,11 +27,21 @@ struct rec_binary;
 struct rec_ksym;
 struct stack_agg;
 
+/*
+ * The name of a user frame in no mapping (and no JIT map) in a sample taken
+ * at or after the start of the first window in which the kernel dropped
+ * side-band records: its mmap record may be among those lost. Other frames
+ * in no mapping are "[unknown]".
+ */
+#define SYM_SIDEBAND_LOST	"[unknown: side-band lost]"
+
 enum sym_frame_flags {
 	SYM_FRAME_KERNEL = 1u << 0,	/* a kernel frame (folded with "_[k]") */
 	SYM_FRAME_RESOLVED = 1u << 1,	/* name is a symbol, not a placeholder */
 	SYM_FRAME_JIT = 1u << 2,	/* named by a /tmp/perf-PID.map (name ends "_[j]") */
 	SYM_FRAME_INLINE = 1u << 3,	/* an inlined function (--inline), not a real frame */
+	/* in no mapping, at or after side-band records were lost: SYM_SIDEBAND_LOST */
+	SYM_FRAME_SIDEBAND_LOST = 1u << 4,
 };
 
 /*
@@ -105,6 +115,8 @@ struct sym_stats {
 	uint64_t frames;
 	uint64_t resolved;
 	uint64_t missing_stack_samples;	/* samples whose stack id was not found */
+	/* samples with a SYM_FRAME_SIDEBAND_LOST frame: touched by a side-band loss */
+	uint64_t sideband_lost_samples;
 	uint64_t debuginfod_files;	/* debug files found through debuginfod */
 	uint64_t by_source[SYM_SRC_MAX];	/* frames by where their name came from */
 };
