@@ -376,6 +376,38 @@ static __always_inline bool output_raw(struct scratch *sc, __u64 size, __u64 rby
 }
 #endif
 
+#if defined(__TARGET_ARCH_x86)
+static long any_vma(struct task_struct *t __attribute__((unused)),
+		    struct vm_area_struct *v __attribute__((unused)),
+		    void *data __attribute__((unused)))
+{
+	return 0;
+}
+
+/*
+ * A tick inside execve past its point of no return: the task has its new
+ * memory map, but its user registers are still the old image's, in no
+ * mapping of the new one. Its user stack no longer exists.
+ */
+static __always_inline bool exec_replaced_mm(bool user_tick)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct pt_regs *regs;
+
+	if (user_tick || !bpf_core_field_exists(t->in_execve) || !BPF_CORE_READ_BITFIELD(t, in_execve))
+		return false;
+	regs = (struct pt_regs *)bpf_task_pt_regs(t);
+	if (!regs)
+		return false;
+	return bpf_find_vma(t, BPF_CORE_READ(regs, ip), any_vma, NULL, 0) == -2;	/* -ENOENT: no VMA covers it */
+}
+#else
+static __always_inline bool exec_replaced_mm(bool user_tick __attribute__((unused)))
+{
+	return false;
+}
+#endif
+
 SEC("perf_event")
 int on_cpu_clock(struct bpf_perf_event_data *ctx)
 {
@@ -428,9 +460,15 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	if (kbytes == STACK_BYTES)
 		stat_inc(EV_STAT_KSTACK_TRUNC);
 
-	/* Kernel threads (and the idle task) have no user stack to read. */
+	/*
+	 * Kernel threads (and the idle task) have no user stack to read, and
+	 * neither has a process past exit_mm() (exit_group tearing its memory
+	 * down): its registers point into memory that is gone, as perf judges.
+	 * The same for a tick in execve once the old memory map is replaced.
+	 */
 	task = (struct task_struct *)bpf_get_current_task();
-	if ((BPF_CORE_READ(task, flags) & PF_KTHREAD) || !tgid) {
+	if ((BPF_CORE_READ(task, flags) & PF_KTHREAD) || !tgid || !BPF_CORE_READ(task, mm) ||
+	    exec_replaced_mm(user_tick)) {
 		/* no user stack */
 #if defined(__TARGET_ARCH_x86)
 	} else if (unwind_tables) {

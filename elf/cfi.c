@@ -1189,9 +1189,20 @@ static int copy_section(struct builder *b, Elf_Scn *scn)
 
 	if (!gelf_getshdr(scn, &shdr))
 		return -EBADMSG;
+	/* Bounded before a byte is read: the header says what it would cost. */
+	if (shdr.sh_size > CFI_MAX_SECTION)
+		return -E2BIG;
 	/* A compressed .debug_frame (SHF_COMPRESSED) is inflated first. */
-	if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-		return -EBADMSG;
+	if (shdr.sh_flags & SHF_COMPRESSED) {
+		GElf_Chdr ch;
+
+		if (!gelf_getchdr(scn, &ch))
+			return -EBADMSG;
+		if (ch.ch_size > CFI_MAX_SECTION)
+			return -E2BIG;
+		if (elf_compress(scn, 0, 0) < 0)
+			return -EBADMSG;
+	}
 	data = elf_getdata(scn, NULL);
 	if (!data || !data->d_buf || !data->d_size || data->d_size > SIZE_MAX / 2)
 		return -EBADMSG;

@@ -24,6 +24,11 @@
  *    rows x program length where libdw walks it. Each lookup, and each
  *    FDE run in one pass, is charged its CIE and FDE program bytes plus a
  *    fixed cost, against a budget of about a second of work.
+ *  - section: the CFI section (.eh_frame, or .debug_frame once inflated)
+ *    is at most 32 MiB, checked against its header before a byte of it is
+ *    read (cc1's .eh_frame is 4 MiB; a sparse 2 GB one costs nothing).
+ *    The build holds the section twice (libelf's copy and the builder's
+ *    image) and at most CFI_MAX_ROWS rows: 32 + 32 + 48 MiB at worst.
  * Past any of them the build fails with -E2BIG (the walker then takes
  * frame-pointer steps in that binary). An FDE whose CFA program libdw
  * could be made to choke on (huge register numbers, deep remember_state
@@ -33,6 +38,7 @@
 #define CFI_MAX_ROWS		(1u << 22)
 #define CFI_MAX_FDES		(1u << 21)
 #define CFI_MAX_WORK		(1ull << 30)
+#define CFI_MAX_SECTION		(32ull << 20)
 
 struct cfi_table {
 	struct unw_row *rows;		/* strictly increasing off; equal neighbours

@@ -37,6 +37,9 @@ static void libelf_init(void)
 	}
 }
 
+/* The most bytes of one note section or segment read for a build-id. */
+#define ELF_NOTES_MAX	(1u << 20)
+
 /* Looks for NT_GNU_BUILD_ID in the notes of a section or segment's data. */
 static int find_build_id_note(Elf_Data *data, uint8_t *out, uint32_t *len)
 {
@@ -66,7 +69,8 @@ static int elf_build_id(Elf *elf, uint8_t *out, uint32_t *len)
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *data;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+		/* a build-id note is tens of bytes: a giant note section is not read */
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || sh.sh_size > ELF_NOTES_MAX)
 			continue;
 		data = elf_getdata(scn, NULL);
 		if (data && find_build_id_note(data, out, len))
@@ -78,7 +82,8 @@ static int elf_build_id(Elf *elf, uint8_t *out, uint32_t *len)
 	for (i = 0; i < nph; i++) {
 		Elf_Data *data;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE ||
+		    ph.p_filesz > ELF_NOTES_MAX)
 			continue;
 		data = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
 		if (data && find_build_id_note(data, out, len))
@@ -223,6 +228,9 @@ int elf_sym__underscores(const char *name)
 	 */
 	if (!strncmp(name, "__vdso_", 7))
 		return 0;
+	/* glibc's hidden internal aliases lose to any other spelling (ld.so has only locals) */
+	if (!strncmp(name, "__GI_", 5))
+		return 8;
 
 	while (name[n] == '_' && n < 8)
 		n++;
@@ -307,18 +315,25 @@ static int finish_symbols(struct elf_file *f, struct sym_tmp *tmp, size_t nr)
  * or its MiniDebugInfo, whose section headers its symbols refer to).
  */
 static int collect_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint8_t src,
-			  struct sym_acc *acc)
+			  struct sym_acc *acc, bool *cut)
 {
 	struct sym_tmp *v;
 	size_t i, n;
 	Elf_Data *data;
 	GElf_Sym sym;
 
-	data = elf_getdata(scn, NULL);
-	if (!data || !sh->sh_entsize)
+	if (!sh->sh_entsize)
 		return 0;
 	n = sh->sh_size / sh->sh_entsize;
 	if (!n)
+		return 0;
+	if (n > ELF_SYMS_MAX) {
+		n = ELF_SYMS_MAX;
+		*cut = true;
+	}
+	/* the file is mapped (ELF_C_READ_MMAP): only the entries read cost memory */
+	data = elf_getdata(scn, NULL);
+	if (!data)
 		return 0;
 	v = reallocarray(acc->v, acc->nr + n, sizeof(*v));
 	if (!v)
@@ -390,7 +405,7 @@ static int collect_debugdata(struct elf_file *f, struct sym_acc *acc)
 		f->debugdata_err = -EBADMSG;
 		return 0;
 	}
-	err = collect_symtab(f->mini_elf, scn, &sh, ELF_SYM_DEBUGDATA, acc);
+	err = collect_symtab(f->mini_elf, scn, &sh, ELF_SYM_DEBUGDATA, acc, &f->syms_cut);
 	if (!err)
 		f->source = ".gnu_debugdata";
 	return err;
@@ -406,11 +421,11 @@ static int read_symbols(struct elf_file *f)
 	scn = section_of_type(f->elf, SHT_SYMTAB, &sh);
 	if (scn) {
 		f->source = ".symtab";
-		err = collect_symtab(f->elf, scn, &sh, ELF_SYM_SYMTAB, &acc);
+		err = collect_symtab(f->elf, scn, &sh, ELF_SYM_SYMTAB, &acc, &f->syms_cut);
 	} else {
 		scn = section_of_type(f->elf, SHT_DYNSYM, &sh);
 		f->source = scn ? ".dynsym" : NULL;
-		err = scn ? collect_symtab(f->elf, scn, &sh, ELF_SYM_DYNSYM, &acc) : 0;
+		err = scn ? collect_symtab(f->elf, scn, &sh, ELF_SYM_DYNSYM, &acc, &f->syms_cut) : 0;
 		if (!err)
 			err = collect_debugdata(f, &acc);
 	}
@@ -471,6 +486,7 @@ struct plt_ctx {
 	size_t dynstr;		/* section index of .dynsym's strings */
 	struct rec_symbol *out;	/* names malloc'd until set_plt() */
 	size_t nr_out, alloc_out;
+	bool cut;		/* a relocation table over ELF_SYMS_MAX was skipped */
 };
 
 static int reloc_cmp(const void *a, const void *b)
@@ -504,10 +520,14 @@ static int read_plt_relocs(Elf *elf, struct plt_ctx *c)
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
 			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		if (n > ELF_SYMS_MAX || c->nr_rel > ELF_SYMS_MAX - n) {
+			c->cut = true;
+			continue;
+		}
 		data = elf_getdata(scn, NULL);
 		if (!data)
 			continue;
-		n = sh.sh_size / sh.sh_entsize;
 		name = section_name(elf, &sh);
 		is_jmprel = name && !strcmp(name, ".rela.plt") && !c->jmprel;
 		if (is_jmprel) {
@@ -624,12 +644,17 @@ static int add_stub(struct plt_ctx *c, uint64_t addr, uint64_t size, const char 
 static int read_plt_section(struct elf_file *f, struct plt_ctx *c, Elf_Scn *scn,
 			    const GElf_Shdr *sh, uint64_t entsize)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Data *data;
 	const struct plt_reloc *r;
 	const char *name;
 	size_t off;
 	int err;
 
+	if (sh->sh_size / entsize > ELF_SYMS_MAX) {
+		c->cut = true;
+		return 0;
+	}
+	data = elf_getdata(scn, NULL);
 	if (!data || !data->d_buf || data->d_size < sh->sh_size)
 		return 0;
 	for (off = 0; off + entsize <= sh->sh_size; off += entsize) {
@@ -746,6 +771,7 @@ static int read_plt(struct elf_file *f)
 	}
 	for (i = 0; i < c.nr_out; i++)
 		free((char *)c.out[i].name);
+	f->syms_cut |= c.cut;
 	free(c.out);
 	free(c.rel);
 	free(c.jmprel);

@@ -42,6 +42,7 @@ struct elf_file {
 	 */
 	const char *source;
 	int debugdata_err;		/* why .gnu_debugdata was not used (-errno), or 0 */
+	bool syms_cut;			/* a symbol or relocation table was over ELF_SYMS_MAX */
 	void *mini_elf;			/* Elf * of the MiniDebugInfo: owns its names */
 	void *mini_image;		/* its inflated bytes */
 	bool by_debuglink;		/* a debug file found by .gnu_debuglink, not build-id */
@@ -78,6 +79,16 @@ int elf_file__dynsym(const struct elf_file *f, const char *name, uint64_t *vaddr
  * ".gnu_debugdata"; a PLT stub takes its file's source.
  */
 const char *elf_file__symbol_source(const struct elf_file *f, size_t k);
+
+/*
+ * The most entries read from one symbol table (.symtab, .dynsym, the
+ * MiniDebugInfo's) or one relocation table: 2 Mi, above the largest real
+ * ones (a browser's .symtab holds about 1 M functions). Past it the first
+ * ELF_SYMS_MAX are read, the file is named from them and syms_cut is set:
+ * 40 M crafted entries cost what 2 Mi do (48 MiB of the mapped file, 80 MiB
+ * of heap), in memory and in time.
+ */
+#define ELF_SYMS_MAX		(1u << 21)
 
 /*
  * The largest MiniDebugInfo inflated: 64 MiB, far above real ones (a

@@ -34,6 +34,7 @@ int elf_minidebug__inflate(void *elf, void **image, size_t *size)
 	uint8_t *out = NULL, *p;
 	size_t cap, want;
 	Elf_Data *data;
+	GElf_Shdr sh;
 	lzma_ret rc;
 	int err;
 
@@ -41,6 +42,11 @@ int elf_minidebug__inflate(void *elf, void **image, size_t *size)
 	*size = 0;
 	if (!scn)
 		return -ENOENT;
+	/* bounded before it is read: a sparse giant section costs nothing */
+	if (!gelf_getshdr(scn, &sh))
+		return -EBADMSG;
+	if (sh.sh_size > ELF_MINIDEBUG_MAX)
+		return -EFBIG;
 	data = elf_rawdata(scn, NULL);
 	if (!data || !data->d_buf || !data->d_size)
 		return -EBADMSG;

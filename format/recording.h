@@ -58,6 +58,8 @@ struct recording;
 #define REC_META_TARGET		"target"	/* "-a", "-p 12,13" or "-- cmd args" */
 #define REC_META_CALL_GRAPH	"call_graph"	/* "dwarf" or "fp" (absent: fp) */
 #define REC_META_UNWIND_BUDGET	"unwind_budget"	/* bytes of unwind tables held at once */
+#define REC_META_MEM_CEILING	"mem_ceiling"	/* bytes the recorder's memory stays under */
+#define REC_META_PEAK_RSS	"peak_rss"	/* the recorder's peak resident set, bytes */
 /* the raw-stack fallback (record/rawstack.h), written when the recording ends */
 #define REC_META_RAW_BUDGET	"raw_stack_budget"	/* bytes of stack copies a second */
 #define REC_META_RAW_SAMPLES	"raw_stack_samples"	/* samples sent with a stack copy */
@@ -66,6 +68,9 @@ struct recording;
 #define REC_META_RAW_FINISHED	"raw_stack_finished"	/* stacks walked again with their tables */
 #define REC_META_RAW_COMPLETE	"raw_stack_complete"	/* of those, complete */
 #define REC_META_RAW_GIVEN_UP	"raw_stack_given_up"	/* no table came in time: as walked */
+#define REC_META_TABLE_CACHE	"table_cache"		/* record --table-cache DIR; absent: none */
+#define REC_META_TABLE_CACHE_HITS	"table_cache_hits"	/* tables read from it, not built */
+#define REC_META_TABLE_CACHE_STORED	"table_cache_stored"	/* tables built and kept in it */
 #define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
 							   this long are offcpu rows */
 /*

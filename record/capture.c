@@ -452,6 +452,9 @@ static int open_binary(struct binary *b, const struct mapping_table *t,
 	if (f->debugdata_err)
 		pr_warn("'%s': its MiniDebugInfo (.gnu_debugdata) is %s: not used", b->path,
 			f->debugdata_err == -EFBIG ? "too large once inflated" : "damaged");
+	if (f->syms_cut)
+		pr_warn("'%s': its symbol tables are over eprof's bounds (%u entries): "
+			"named from the first ones", b->path, ELF_SYMS_MAX);
 	/* A stripped binary: its separate debug file's .symtab is richer. */
 	b->sf = f;
 	if (!b->vdso && (!f->source || strcmp(f->source, ".symtab")) &&

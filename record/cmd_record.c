@@ -41,6 +41,7 @@
 #include "events.h"
 #include "record/capture.h"
 #include "record/cgroup.h"
+#include "format/tablecache.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
 #include "record/rawstack.h"
@@ -83,7 +84,7 @@ static void on_stop_signal(int sig)
 
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
-	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] "
+	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] [--table-cache DIR|none] "
 	"[-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
@@ -104,6 +105,10 @@ static void print_help(FILE *f)
 		   "                     built without frame pointers has whole stacks; fp\n"
 		   "                     follows frame pointers only (kernel stacks: always\n"
 		   "                     the kernel's own unwinder)\n"
+		   "    --table-cache DIR|none  keep the unwind tables built here, so the next\n"
+		   "                     recording of the same files starts with them (default\n"
+		   "                     " TABLE_CACHE_DIR_DEFAULT ", 256 MiB at most; a\n"
+		   "                     directory only root can change)\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
 		   "                     file, or the binary itself when it has .debug_info), so\n"
 		   "                     `report --inline --lines` works without the files;\n"
@@ -290,6 +295,15 @@ static int take_option(struct record_opts *o, struct option_state *st, int c, co
 	case 'I':
 		o->no_inherit = true;
 		break;
+	case 'U':
+		if (!strcmp(arg, "none"))
+			o->table_cache = NULL;
+		else if (arg[0] == '/')
+			o->table_cache = arg;
+		else
+			return usage_error("--table-cache wants an absolute directory or 'none', not "
+					   "'%s'", arg);
+		break;
 	case 'q':
 		/* errors and warnings only: notices such as "kept the previous recording" too */
 		o->quiet = true;
@@ -388,6 +402,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "off-cpu", no_argument, NULL, 'O' },
 		{ "off-cpu-thresh", required_argument, NULL, 'T' },
+		{ "table-cache", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option_state st = { NULL, false, false };
@@ -395,7 +410,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 
 	o->freq = 99;
 	o->call_graph = CALL_GRAPH_DWARF;
-	o->unwind_budget = UNWIND_BUDGET_DEFAULT;
+	o->unwind_budget = unwind_budget_default();
+	o->table_cache = TABLE_CACHE_DIR_DEFAULT;
 	o->output = "eprof.data";
 	o->off_cpu_thresh_ns = OFFCPU_THRESH_DEFAULT_NS;
 	opterr = 0;
@@ -659,10 +675,32 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 		err = recording__set_meta(rec, REC_META_CALL_GRAPH, s->unwinder ? "dwarf" : "fp");
 	if (!err && s->unwinder)
 		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
+	if (!err && unwinder__caches(s->unwinder) && o->table_cache)
+		err = recording__set_meta(rec, REC_META_TABLE_CACHE, o->table_cache);
+	if (!err)
+		err = set_meta_u64(rec, REC_META_MEM_CEILING, RECORD_MEM_CEILING);
 	if (!err && o->off_cpu)
 		err = set_meta_u64(rec, REC_META_OFF_CPU_THRESH, o->off_cpu_thresh_ns);
 	free(numa);
 	return err;
+}
+
+/* The peak resident set so far into the recording; over the ceiling, said once. */
+static int set_peak_rss(struct recording *rec)
+{
+	static bool said;
+	struct rusage ru;
+	uint64_t peak;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	peak = (uint64_t)ru.ru_maxrss << 10;	/* KiB */
+	if (peak > RECORD_MEM_CEILING && !said) {
+		said = true;
+		pr_warn("the recorder's memory peaked at %llu MiB, over its ceiling of %llu MiB",
+			(unsigned long long)(peak >> 20), RECORD_MEM_CEILING >> 20);
+	}
+	return set_meta_u64(rec, REC_META_PEAK_RSS, peak);
 }
 
 static int epoll_add(int epfd, int fd, uint64_t tag)
@@ -926,6 +964,7 @@ static int switch_output(struct session *s, struct rotation *r)
 	err = err ?: read_sideband(s);
 	t = now_ns();
 	err = err ?: set_meta_u64(s->rec, REC_META_END_NS, t);
+	err = err ?: set_peak_rss(s->rec);
 	/* the sums read now are flushed at t, within the file's span, as at the end */
 	s->final_ns = t;
 	s->raw_final = true;
@@ -1280,10 +1319,17 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		return err;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (sampler__unwinds(s->sampler)) {
+		const char *cache = o->table_cache;
 		int tables_fd, missing_fd, bins_fd;
 
 		sampler__unwind_fds(s->sampler, &tables_fd, &missing_fd, &bins_fd);
-		err = unwinder__open(tables_fd, missing_fd, bins_fd, o->unwind_budget,
+		/*
+		 * The default cache is root's: a recorder run with capabilities
+		 * only does without it, quietly (an explicit DIR still warns).
+		 */
+		if (cache && geteuid() && !strcmp(cache, TABLE_CACHE_DIR_DEFAULT))
+			cache = NULL;
+		err = unwinder__open(tables_fd, missing_fd, bins_fd, o->unwind_budget, cache,
 				     &s->unwinder);
 		if (err)
 			return err;
@@ -1349,6 +1395,8 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	}
 	if (!err)
 		err = set_meta_u64(s->rec, REC_META_END_NS, *end_ns);
+	if (!err)
+		err = set_peak_rss(s->rec);
 	s->raw_final = true;
 	if (!err)
 		err = commit(s);

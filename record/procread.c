@@ -73,7 +73,10 @@ static int read_maps(uint32_t pid, struct proc_maps *out)
 	unsigned long long start, end, off, ino;
 	char path[64], line[4096 + 256], perms[8], dev[32];
 	struct { unsigned long long ino; char dev[32]; size_t idx; } open_files[PROC_MAPS_MAX_FDS];
-	size_t alloc = 0, nr_open = 0, i;
+	/* files past those held open: a second PROC_MAPS_MAX_FDS, by build-id */
+	struct { unsigned long long ino; char dev[32]; uint8_t id[20]; uint32_t id_len; }
+		past[PROC_MAPS_MAX_FDS];
+	size_t alloc = 0, nr_open = 0, nr_past = 0, i;
 	struct proc_map pm;
 	int err = 0, pos;
 	FILE *f;
@@ -104,12 +107,35 @@ static int read_maps(uint32_t pid, struct proc_maps *out)
 		for (i = 0; i < nr_open && name[0] == '/'; i++)
 			if (open_files[i].ino == ino && !strcmp(open_files[i].dev, dev))
 				pm.same = open_files[i].idx + 1;
-		if (name[0] == '/' && !pm.same && nr_open < PROC_MAPS_MAX_FDS) {
+		pm.id_len = 0;
+		for (i = 0; i < nr_past && name[0] == '/' && !pm.same; i++)
+			if (past[i].ino == ino && !strcmp(past[i].dev, dev)) {
+				pm.id_len = past[i].id_len;
+				memcpy(pm.build_id, past[i].id, pm.id_len);
+				pm.same = SIZE_MAX;	/* no fd stands for it: its id is here */
+			}
+		if (pm.same == SIZE_MAX) {
+			pm.same = 0;
+		} else if (name[0] == '/' && !pm.same && nr_open < PROC_MAPS_MAX_FDS) {
 			pm.fd = mapped_file__open(pid, start, end, name);
 			if (pm.fd >= 0) {
 				open_files[nr_open].ino = ino;
 				memcpy(open_files[nr_open].dev, dev, sizeof(dev));
 				open_files[nr_open++].idx = out->nr;
+			}
+		} else if (name[0] == '/' && !pm.same && nr_past < PROC_MAPS_MAX_FDS) {
+			/* no descriptor more held: the build-id now, the file closed */
+			int fd = mapped_file__open(pid, start, end, name);
+
+			if (fd >= 0) {
+				if (elf_file__read_build_id(fd, pm.build_id, &pm.id_len) ||
+				    pm.id_len > sizeof(pm.build_id))
+					pm.id_len = 0;
+				close(fd);
+				past[nr_past].ino = ino;
+				memcpy(past[nr_past].dev, dev, sizeof(dev));
+				past[nr_past].id_len = pm.id_len;
+				memcpy(past[nr_past++].id, pm.build_id, pm.id_len);
 			}
 		}
 		if (!pm.path || maps_push(out, &alloc, &pm)) {

@@ -21,6 +21,13 @@ struct proc_map {
 	int fd;			/* the very file mapped (/proc/PID/map_files), or -1 */
 	size_t same;		/* index + 1 of an earlier mapping of the same file
 				 * (device and inode), whose fd stands for this one */
+	/*
+	 * A file past the PROC_MAPS_MAX_FDS held open (eprof itself maps
+	 * forty libraries): its build-id, read on the helper thread and the
+	 * file closed at once. id_len 0: none or unknown.
+	 */
+	uint8_t build_id[20];
+	uint32_t id_len;
 };
 
 /*

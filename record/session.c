@@ -608,7 +608,7 @@ int session__ticks(const struct session *s, struct tick_breakdown *out)
 	return 1;
 }
 
-static int take_sample(void *ctx, const struct ev_sample *e);
+static int take_held_sample(void *ctx, const struct ev_sample *e);
 
 bool session__raw_waiting(struct session *s)
 {
@@ -622,7 +622,7 @@ int session__commit(struct session *s, const struct session_counters *c)
 	int err;
 
 	/* samples finished from their stack copies first: they belong to this chunk */
-	err = rawstack__flush(s->rawstack, s->raw_final, take_sample, s);
+	err = rawstack__flush(s->rawstack, s->raw_final, take_held_sample, s);
 	if (err)
 		return err;
 	session__capture_source(s, &src);
@@ -691,13 +691,12 @@ static int use_stack(struct session *s, const uint64_t *frames, uint32_t nk, uin
  * A valid sample: its stack is written once, then every sample refers to it
  * by id. Nothing here allocates except a new stack's copy and table growth.
  */
-static int take_sample(void *ctx, const struct ev_sample *e)
+static int take_sample_at(struct session *s, const struct ev_sample *e, bool held)
 {
 	const uint64_t *frames = (const uint64_t *)e->frames;	/* __u64 and uint64_t: one size */
-	struct session *s = ctx;
 	struct rec_sample rs;
 	uint32_t id;
-	int err;
+	int err = 0;
 
 	static uint64_t spliced[PYREC_MAX_FRAMES];
 	uint32_t nu = e->nr_uframes;
@@ -715,8 +714,16 @@ static int take_sample(void *ctx, const struct ev_sample *e)
 	err = use_stack(s, frames, e->nr_kframes, nu, e->tgid, e->time_ns, &id);
 	if (err)
 		return err;
-	/* Idle tasks share tid 0 but are "swapper/N" per CPU: one name, as perf shows it. */
-	err = session__note_comm(s, e->time_ns, e->tgid, e->tid, e->tid ? e->comm : "swapper");
+	/*
+	 * Idle tasks share tid 0 but are "swapper/N" per CPU: one name, as perf
+	 * shows it. A sample held for its tables (rawstack.c) is taken late:
+	 * its name is older than what the thread is called by now (the
+	 * recorder's child before its exec), so it only names a thread that
+	 * has no name yet, never renames one back.
+	 */
+	if (!held || !u64map__find(&s->tid_comm, e->tid))
+		err = session__note_comm(s, e->time_ns, e->tgid, e->tid,
+					 e->tid ? e->comm : "swapper");
 	if (!err)
 		err = cgroup_log__seen(&s->cgroups, s->rec, e->tgid, e->tid);
 	if (err)
@@ -731,6 +738,16 @@ static int take_sample(void *ctx, const struct ev_sample *e)
 		return err;
 	s->nr_samples++;
 	return 0;
+}
+
+static int take_sample(void *ctx, const struct ev_sample *e)
+{
+	return take_sample_at(ctx, e, false);
+}
+
+static int take_held_sample(void *ctx, const struct ev_sample *e)
+{
+	return take_sample_at(ctx, e, true);
 }
 
 /* One with a stack copy waits for its tables (rawstack.h); the others are taken. */

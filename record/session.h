@@ -45,6 +45,7 @@ struct record_opts {
 	bool debuginfo;			/* --debuginfo: embed the DWARF of sampled binaries */
 	enum call_graph call_graph;	/* --call-graph */
 	uint64_t unwind_budget;		/* bytes of unwind tables held at once */
+	const char *table_cache;	/* --table-cache DIR, NULL: none */
 	bool no_inherit;		/* --no-inherit: not the processes the targets start */
 	bool quiet;			/* -q: no status line, no summary line */
 	bool off_cpu;			/* --off-cpu: also the time threads spend off the CPU */

@@ -202,9 +202,10 @@ out:
 		close(fd);	/* ours: the caller keeps given_fd */
 }
 
+/* id (id_len > 0): the build-id read already (procread.c), else from the file */
 static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_t start,
 		       uint64_t end, uint64_t pgoff, const char *path, const struct file_id *known,
-		       int fd)
+		       int fd, const uint8_t *id, uint32_t id_len)
 {
 	struct rec_mapping m;
 
@@ -218,6 +219,9 @@ static int add_mapping(struct sideband *sb, uint64_t time, uint32_t pid, uint64_
 	if (!strcmp(path, "[vdso]")) {
 		m.build_id_len = sb->vdso_id_len;
 		memcpy(m.build_id, sb->vdso_id, sb->vdso_id_len);
+	} else if (id_len && id_len <= sizeof(m.build_id)) {
+		m.build_id_len = id_len;
+		memcpy(m.build_id, id, id_len);
 	} else if (is_file_path(path)) {
 		file_build_id(sb, pid, start, end, path, fd, known, m.build_id, &m.build_id_len);
 	}
@@ -251,11 +255,11 @@ static int on_mmap2(struct sideband *sb, const struct perf_event_header *h)
 		return 0;
 	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)	/* someone else's attr.build_id */
 		return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
-				   NULL, -1);
+				   NULL, -1, NULL, 0);
 	id.dev = makedev(m.maj, m.min);
 	id.ino = m.ino;
 	return add_mapping(sb, record_time(h), m.pid, m.addr, m.addr + m.len, m.pgoff, name,
-			   &id, -1);
+			   &id, -1, NULL, 0);
 }
 
 static int on_comm(struct sideband *sb, const struct perf_event_header *h)
@@ -555,7 +559,7 @@ static int scan_maps(struct sideband *sb, struct proc_reader *pr, uint32_t pid,
 
 		/* -2: opening it might wait for the lock again: no build-id */
 		err = add_mapping(sb, 0, pid, m->start, m->end, m->pgoff, m->path, NULL,
-				  fd >= 0 ? fd : -2);
+				  fd >= 0 ? fd : -2, m->build_id, m->id_len);
 	}
 	proc_maps__release(&maps);
 	return err;

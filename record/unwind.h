@@ -14,7 +14,15 @@
 
 #include "format/recording.h"
 
-#define UNWIND_BUDGET_DEFAULT	(64ull << 20)	/* bytes of BPF map memory for tables */
+/*
+ * Bytes of BPF map memory for tables: by default 1/128 of the machine's
+ * memory, between 64 MiB (a small VM) and 512 MiB (the recorder's stated
+ * ceiling); a 24 GiB machine gets 192 MiB, enough for libLLVM, cc1plus
+ * and a PyTorch process's libraries at once.
+ */
+#define UNWIND_BUDGET_MIN	(64ull << 20)
+#define UNWIND_BUDGET_MAX	(512ull << 20)
+uint64_t unwind_budget_default(void);
 
 struct unwinder;
 
@@ -28,15 +36,19 @@ struct unwind_totals {
 	uint64_t rows;		/* rows built */
 	uint64_t build_ns;	/* time spent building and loading */
 	uint64_t peak_bytes;	/* most table memory held at once */
+	size_t cache_hits;	/* tables read from the on-disk cache, not built */
+	size_t cache_stored;	/* tables built and written to it */
 };
 
 /*
  * Sets up the unwinder over the sampler's maps (tables, walker misses,
- * per-binary counts: sampler__unwind_fds()) with a budget in bytes. Prints
- * on failure.
+ * per-binary counts: sampler__unwind_fds()) with a budget in bytes.
+ * cache_dir (NULL: none) keeps tables between recordings
+ * (format/tablecache.h); one it cannot use is warned about, not fatal.
+ * Prints on failure.
  */
 int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
-		   struct unwinder **out);
+		   const char *cache_dir, struct unwinder **out);
 
 /*
  * Queues the file mapped at [start, end) in tgid (path as mapped) for a
@@ -97,6 +109,9 @@ int unwinder__request(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_
 int unwinder__event_fd(const struct unwinder *u);
 
 void unwinder__totals(const struct unwinder *u, struct unwind_totals *t);
+
+/* Whether tables are kept on disk between recordings (--table-cache). */
+bool unwinder__caches(const struct unwinder *u);
 
 /* Accepts NULL. */
 void unwinder__close(struct unwinder *u);

@@ -24,6 +24,8 @@
 #include "report/aggregate/aggregate.h"
 #include "report/report.h"
 #include "report/symbolize/symbolize.h"
+#include "util/escape.h"
+#include "util/json.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/parse.h"
@@ -56,6 +58,8 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_TARGET, "target", META_TEXT },
 	{ REC_META_CALL_GRAPH, "call graph", META_TEXT },
 	{ REC_META_UNWIND_BUDGET, "unwind budget (bytes)", META_NUMBER },
+	{ REC_META_MEM_CEILING, "memory ceiling (bytes)", META_NUMBER },
+	{ REC_META_PEAK_RSS, "peak memory (bytes)", META_NUMBER },
 	{ REC_META_RAW_BUDGET, "raw stack budget (B/s)", META_NUMBER },
 	{ REC_META_RAW_SAMPLES, "raw stack samples", META_NUMBER },
 	{ REC_META_RAW_BYTES, "raw stack bytes", META_NUMBER },
@@ -63,6 +67,9 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_RAW_FINISHED, "raw stacks finished", META_NUMBER },
 	{ REC_META_RAW_COMPLETE, "raw stacks complete", META_NUMBER },
 	{ REC_META_RAW_GIVEN_UP, "raw stacks given up", META_NUMBER },
+	{ REC_META_TABLE_CACHE, "unwind table cache", META_TEXT },
+	{ REC_META_TABLE_CACHE_HITS, "tables from the cache", META_NUMBER },
+	{ REC_META_TABLE_CACHE_STORED, "tables stored in it", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))
@@ -814,9 +821,41 @@ static void print_text(const struct info *in, FILE *f)
 	}
 }
 
+/*
+ * The text report, every string from the recording in it (paths, comms,
+ * the command line, the host name, build-ids, meta values) escaped as
+ * `ls -b` shows names (util/escape.h): the report is written to memory,
+ * then each line is written escaped, so no string can carry an escape
+ * sequence to the terminal whichever printf wrote it.
+ */
+static int print_text_escaped(const struct info *in, FILE *out)
+{
+	char *buf = NULL, *p, *nl;
+	size_t len = 0;
+	FILE *m;
+
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return -ENOMEM;
+	print_text(in, m);
+	if (fclose(m)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	for (p = buf; p < buf + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(buf + len - p));
+		if (!nl)
+			nl = buf + len;
+		escape_fwrite(out, p, (size_t)(nl - p));
+		if (nl < buf + len)
+			fputc('\n', out);
+	}
+	free(buf);
+	return 0;
+}
+
 /* --- JSON ----------------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s);
 
 static void json_unwind_counts(FILE *f, const struct rec_unwind *u)
 {
@@ -851,50 +890,14 @@ static void print_unwind_json(const struct info *in, FILE *f)
 	fputs(",\"binaries\":[", f);
 	for (i = 0; i < in->nr_unw_bins; i++) {
 		fputs(i ? ",{\"build_id\":" : "{\"build_id\":", f);
-		json_str(f, in->unw_bins[i].build_id[0] ? in->unw_bins[i].build_id : NULL);
+		json_put_str(f, in->unw_bins[i].build_id[0] ? in->unw_bins[i].build_id : NULL);
 		fputs(",\"path\":", f);
-		json_str(f, in->unw_bins[i].u.path);
+		json_put_str(f, in->unw_bins[i].u.path);
 		fputc(',', f);
 		json_unwind_counts(f, &in->unw_bins[i].u);
 		fputc('}', f);
 	}
 	fputs("]}", f);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	const unsigned char *p;
-
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);	/* UTF-8 passes through; other bytes as is */
-		}
-	}
-	fputc('"', f);
 }
 
 static void json_meta(FILE *f, const struct meta_field *mf, const char *v)
@@ -907,7 +910,7 @@ static void json_meta(FILE *f, const struct meta_field *mf, const char *v)
 		else
 			fputs("null", f);
 	} else {
-		json_str(f, v);
+		json_put_str(f, v);
 	}
 }
 
@@ -949,12 +952,12 @@ static void print_json(const struct info *in, FILE *f)
 	size_t i;
 
 	fputs("{\"file\":", f);
-	json_str(f, in->path);
+	json_put_str(f, in->path);
 	fprintf(f, ",\"format_version\":%d,\"finished\":%s", in->version,
 		in->finished ? "true" : "false");
 	for (i = 0; i < NR_META; i++) {
 		fputs(",", f);
-		json_str(f, meta_fields[i].key);
+		json_put_str(f, meta_fields[i].key);
 		fputs(":", f);
 		json_meta(f, &meta_fields[i], in->meta[i]);
 	}
@@ -997,7 +1000,7 @@ static void print_json(const struct info *in, FILE *f)
 		const struct rec_jit_cut *c = &in->cuts[i].c;
 
 		fprintf(f, "%s{\"tgid\":%u,\"path\":", i ? "," : "", c->tgid);
-		json_str(f, c->path);
+		json_put_str(f, c->path);
 		fprintf(f, ",\"kept_bytes\":%" PRIu64 ",\"kept_symbols\":%" PRIu64
 			",\"dropped_bytes\":%" PRIu64 ",\"dropped_lines\":%" PRIu64
 			",\"dropped_lines_exact\":%s}", c->kept_bytes, c->kept_symbols,
@@ -1009,19 +1012,19 @@ static void print_json(const struct info *in, FILE *f)
 		const struct info_binary *b = &in->bins[i];
 
 		fputs(i ? ",{\"build_id\":" : "{\"build_id\":", f);
-		json_str(f, b->build_id[0] ? b->build_id : NULL);
+		json_put_str(f, b->build_id[0] ? b->build_id : NULL);
 		fputs(",\"path\":", f);
-		json_str(f, b->path);
+		json_put_str(f, b->path);
 		fputs(",\"symbolized\":", f);
-		json_str(f, b->embedded && b->local ? "embedded+local" : b->embedded ? "embedded"
+		json_put_str(f, b->embedded && b->local ? "embedded+local" : b->embedded ? "embedded"
 			    : b->local ? "local" : b->embedded_dwarf ? "embedded" : "missing");
 		fputs(",\"embedded\":", f);
-		json_str(f, b->embedded);
+		json_put_str(f, b->embedded);
 		fputs(",\"local\":", f);
-		json_str(f, b->local);
+		json_put_str(f, b->local);
 		fprintf(f, ",\"frames\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"unresolved_why\":",
 			b->frames, b->unresolved);
-		json_str(f, b->why);
+		json_put_str(f, b->why);
 		fprintf(f, ",\"embedded_dwarf\":%s}", b->embedded_dwarf ? "true" : "false");
 	}
 	fputs("]}\n", f);
@@ -1115,8 +1118,10 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	if (json)
 		print_json(&in, stdout);
-	else
-		print_text(&in, stdout);
+	else if (print_text_escaped(&in, stdout)) {
+		pr_errno(-ENOMEM, "cannot describe '%s'", path);
+		goto out;
+	}
 	status = EXIT_OK;
 out:
 	info__release(&in);

@@ -305,22 +305,6 @@ void view__csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void view__put_json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 int view__check_stream(FILE *out)
 {
 	if (fflush(out) || ferror(out))

@@ -155,11 +155,6 @@ static inline double view__pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/*
- * s as a JSON string. '<', '>' and '&' go as \u escapes, so that no name
- * can close a <script> element that holds the JSON.
- */
-void view__put_json_str(FILE *out, const char *s);
 
 /* Returns -EIO (or -errno) when out has seen a write error, else 0. */
 int view__check_stream(FILE *out);

@@ -600,8 +600,14 @@ int stack_agg__load_cfg(struct stack_agg *agg, struct recording *rec,
 		err = load_cgroups(agg, rec);
 	if (!err && !(cfg && cfg->no_samples))
 		err = recording__for_each_sample(rec, cfg ? on_sample_cfg : on_sample, &lc);
-	if (!err && cfg && cfg->offcpu_states)
+	if (!err && cfg && cfg->offcpu_states) {
 		err = load_offcpu(&lc, rec);
+		/* the work, in counts (t1006 checks that it grows as the rows do) */
+		if (!err)
+			pr_info("off-CPU rows: %llu, weighed in %llu time cells",
+				(unsigned long long)agg->nr_offcpu,
+				(unsigned long long)lc.pieces);
+	}
 	if (err && lc.err)
 		pr_errno(err, "cannot aggregate the samples of '%s'", recording__path(rec));
 	return err;

@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "format/recording.h"
+#include "util/json.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "report/view.h"
@@ -96,7 +97,7 @@ static void put_field_str(FILE *out, const char *key, const char *val)
 {
 	fprintf(out, "\"%s\":", key);
 	if (val)
-		view__put_json_str(out, val);
+		json_put_str(out, val);
 	else
 		fputs("null", out);
 	fputc(',', out);
@@ -500,7 +501,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	for (i = 0; i < h->names.nr; i++) {
 		if (i)
 			fputc(',', out);
-		view__put_json_str(out, strtab__str(&h->names, (uint32_t)i));
+		json_put_str(out, strtab__str(&h->names, (uint32_t)i));
 	}
 	/* nodes 1.. in depth-first order: the step back to the parent, the name */
 	fprintf(out, "],\n\"nr_nodes\":%zu,\"tree\":\"", h->nr_nodes);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/json.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "report/view.h"
@@ -176,11 +177,11 @@ static int ss_write(void *state, const struct report_ctx *rc, FILE *out)
 	qsort(c->samples, c->nr_samples, sizeof(*c->samples), cmp_sample);
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	      "\"exporter\":\"eprof\",\"name\":", out);
-	view__put_json_str(out, c->nr_srcs == 1 && c->title ? c->title : "eprof report");
+	json_put_str(out, c->nr_srcs == 1 && c->title ? c->title : "eprof report");
 	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", out);
 	for (i = 0; i < c->names.nr; i++) {
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		view__put_json_str(out, strtab__str(&c->names, (uint32_t)i));
+		json_put_str(out, strtab__str(&c->names, (uint32_t)i));
 		fputc('}', out);
 	}
 	fputs("]},\"profiles\":[", out);
@@ -188,7 +189,7 @@ static int ss_write(void *state, const struct report_ctx *rc, FILE *out)
 		size_t from = k;
 
 		fputs(p ? ",\n{\"type\":\"sampled\",\"name\":" : "\n{\"type\":\"sampled\",\"name\":", out);
-		view__put_json_str(out, c->profiles[p].name);
+		json_put_str(out, c->profiles[p].name);
 		fprintf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\"samples\":[",
 			ns ? "nanoseconds" : "none", c->profiles[p].total);
 		for (; k < c->nr_samples && c->samples[k].profile == p; k++) {

@@ -56,7 +56,10 @@ say "eprof: $checked ELF files with build-ids stored, $missing without"
 # leave a few files of theirs without one: said, not judged here
 [ "$missing" -le $((checked / 4)) ] || fail "$missing mapped files were stored without their build-id"
 grep -q "^$W|" "$TMP/files" || fail "eprof stored no mapping of known_split"
-[ "$(grep "^$W|" "$TMP/files" | cut -d'|' -f2 | sort -u)" = \
-  "$(readelf -n "$W" | awk '/Build ID/ { print toupper($3) }')" ] ||
-	fail "known_split's stored build-id differs from the file's"
+# perf's build-id cache hard-links known_split into ~/.debug the first time,
+# which changes its ctime: the second run's mapping is then of another
+# file identity, recorded under an id derived from the build-id (t0806's
+# rule), so the file's own build-id need only be among the stored ones.
+grep "^$W|" "$TMP/files" | cut -d'|' -f2 | grep -qx "$(readelf -n "$W" | awk '/Build ID/ { print toupper($3) }')" ||
+	fail "known_split's build-id is not among the stored ones"
 exit 0

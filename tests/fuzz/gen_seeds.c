@@ -14,6 +14,9 @@
  * KiB: mutations then hit the b-tree pages and the BLOBs, not the padding
  * of larger pages; "full-native.rec" keeps the writer's own page size.
  *
+ * SQL seeds: the full recording changed by SQL (sql_mutations below:
+ * views, triggers, renamed tables and columns, type changes, long strings).
+ *
  * Codec seeds: every BLOB of those recordings, decompressed, behind the
  * 17-byte header fuzz_codec.c expects (decoder and parameters from the
  * chunk's row), plus the compressed BLOBs for the zstd decoder and a
@@ -232,6 +235,90 @@ static int shrink_pages(const char *path)
 		rc = sqlite3_exec(db, "PRAGMA page_size = 512; VACUUM;", NULL, NULL, NULL);
 	sqlite3_close(db);
 	return rc == SQLITE_OK ? 0 : fail(sqlite3_errstr(rc));
+}
+
+/*
+ * SQL-level mutations of a recording (issue 24), each a seed of its own:
+ * what a byte-level mutator hardly ever writes, since the schema text and
+ * the b-tree must change together. A recording is an untrusted SQLite
+ * database: views (one that never ends) and triggers in place of eprof's
+ * tables, renamed tables and columns, changed column types and values,
+ * strings far longer than any eprof writes.
+ */
+static const struct {
+	const char *name;
+	const char *sql;
+} sql_mutations[] = {
+	{ "sql-view-meta", "ALTER TABLE meta RENAME TO m0;"
+	  "CREATE VIEW meta AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c)"
+	  " SELECT key, value FROM m0, c;" },
+	{ "sql-view-samples", "ALTER TABLE sample_chunk RENAME TO s0;"
+	  "CREATE VIEW sample_chunk AS SELECT * FROM s0, s0 AS s1, s0 AS s2;" },
+	{ "sql-view-stacks", "ALTER TABLE stack_chunk RENAME TO s0;"
+	  "CREATE VIEW stack_chunk AS SELECT * FROM s0 UNION ALL SELECT * FROM s0;" },
+	{ "sql-view-ksyms", "ALTER TABLE ksym_chunk RENAME TO k0;"
+	  "CREATE VIEW ksym_chunk AS SELECT * FROM k0;" },
+	{ "sql-trigger", "CREATE TRIGGER t0 BEFORE UPDATE ON meta BEGIN DELETE FROM sample_chunk; END;"
+	  "CREATE TRIGGER t1 AFTER INSERT ON meta BEGIN SELECT RAISE(ABORT, 'x'); END;" },
+	{ "sql-index", "CREATE INDEX i0 ON meta(value);" },
+	{ "sql-renamed-table", "ALTER TABLE stack_chunk RENAME TO stack_chunk_old;" },
+	{ "sql-renamed-column", "ALTER TABLE meta RENAME COLUMN value TO v;" },
+	{ "sql-extra-column", "ALTER TABLE meta ADD COLUMN extra BLOB;" },
+	{ "sql-meta-types", "CREATE TABLE m1 (key BLOB PRIMARY KEY, value INTEGER);"
+	  "INSERT INTO m1 SELECT key, value FROM meta; DROP TABLE meta;"
+	  "ALTER TABLE m1 RENAME TO meta;" },
+	{ "sql-value-types", "UPDATE meta SET value = CAST(value AS BLOB) WHERE key = 'nr_cpus';"
+	  "UPDATE meta SET value = -1.5e300 WHERE key = 'freq_hz';"
+	  "UPDATE meta SET value = x'00ff' WHERE key = 'hostname';" },
+	{ "sql-long-strings", "UPDATE meta SET value = printf('%.20000c', 'N') WHERE key = 'hostname';"
+	  "UPDATE meta SET value = value || printf('%.10000c', 'x') WHERE key = 'command';"
+	  "INSERT OR REPLACE INTO meta VALUES (printf('%.5000c', 'k'), 'v');" },
+};
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	size_t n;
+	int err = in && out ? 0 : -1;
+
+	while (!err && (n = fread(buf, 1, sizeof(buf), in)))
+		if (fwrite(buf, 1, n, out) != n)
+			err = -1;
+	if (in && ferror(in))
+		err = -1;
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		err = -1;
+	return err ? fail("cannot copy a recording") : 0;
+}
+
+/* Writes reader/<name>.rec for each mutation, from reader/full.rec. */
+static int sql_seeds(void)
+{
+	char from[4096], name[256];
+	size_t i;
+
+	snprintf(from, sizeof(from), "%s", out_path("reader", "full.rec"));
+	for (i = 0; i < sizeof(sql_mutations) / sizeof(sql_mutations[0]); i++) {
+		sqlite3 *db = NULL;
+		int rc;
+
+		snprintf(name, sizeof(name), "%s.rec", sql_mutations[i].name);
+		if (copy_file(from, out_path("reader", name)))
+			return -1;
+		rc = sqlite3_open_v2(out_path("reader", name), &db, SQLITE_OPEN_READWRITE, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(db, sql_mutations[i].sql, NULL, NULL, NULL);
+		if (rc != SQLITE_OK)
+			fprintf(stderr, "gen_seeds: %s: %s\n", sql_mutations[i].name, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		fuzz_remove_sidecars(out_path("reader", name));
+		if (rc != SQLITE_OK)
+			return -1;
+	}
+	return 0;
 }
 
 /* --- codec seeds ------------------------------------------------------------- */
@@ -493,6 +580,7 @@ int main(int argc, char **argv)
 		if (!err && recs[i].small_pages)
 			err = extract_all(out_path("reader", name), recs[i].name);
 	}
+	err = err ?: sql_seeds();
 	err = err ?: write_codec_seed("strings-0.bin", FUZZ_CODEC_STRINGS, 16, 1000, 0, strings,
 				      sizeof(strings));
 	return err ? 1 : 0;

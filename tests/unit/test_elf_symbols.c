@@ -268,6 +268,9 @@ static void alias_ranks(void)
 	/* the vDSO's own name, not the libc wrapper's public one it aliases */
 	CHECK(elf_sym__rank(STT_FUNC, STB_GLOBAL, "__vdso_clock_gettime") <
 	      elf_sym__rank(STT_FUNC, STB_WEAK, "clock_gettime"));
+	/* ld.so's symbols are all local: the __GI_ one still loses */
+	CHECK(elf_sym__rank(STT_FUNC, STB_LOCAL, "__open64_nocancel") <
+	      elf_sym__rank(STT_FUNC, STB_LOCAL, "__GI___open64_nocancel"));
 	CHECK_EQ_U64(elf_sym__underscores("___x"), 3);
 	CHECK_EQ_U64(elf_sym__underscores("__________y"), 8);
 }

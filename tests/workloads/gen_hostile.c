@@ -14,6 +14,12 @@
  *   cpu=N         one more sample on CPU N (the recording says 2 CPUs)
  *   unfinished    no end_ns and not finalized, as a killed recorder leaves
  *   names=N       every symbol name (user and kernel) prefixed with N 'N's
+ *   meta=KEY=VAL  meta row KEY set to VAL (after the defaults: hostname,
+ *                 command... with escape sequences)
+ *   comm=NAME     the main thread's comm
+ *   offcpu=N      N off-CPU intervals (one after another over the span,
+ *                 both threads, both states, the four stacks) and N/4 summed
+ *                 rows flushed at 16 times; an --off-cpu recording
  *
  * usage: gen_hostile OUT.eprof [OPTION]...
  */
@@ -107,6 +113,41 @@ static int add_symbols(struct recording *rec, const uint8_t *build_id, const cha
 	return err;
 }
 
+/*
+ * n intervals one after another over the span (each thread's never
+ * overlap), and n / 4 sums flushed at 16
+ * times, committed every 65536 rows as the recorder does.
+ */
+static int add_offcpu(struct recording *rec, size_t n)
+{
+	struct rec_offcpu o = { .duration_ns = (SPAN_NS - 1000000) / n ?: 1, .tgid = 100 };
+	struct rec_offcpu_sum sum = { .tgid = 100, .count = 3, .total_ns = 300000 };
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		o.time_ns = START_NS + (uint64_t)((unsigned __int128)i * (SPAN_NS - 1000000) / n);
+		o.tid = 100 + (uint32_t)(i % 2);
+		o.cpu = (uint32_t)(i % 2);
+		o.state = (uint32_t)(i / 2 % 2);
+		o.stack_id = 1 + (uint32_t)(i % 4);
+		err = recording__add_offcpu(rec, &o);
+		if (!err && i % 65536 == 65535)
+			err = recording__commit(rec);
+	}
+	for (i = 0; i < n / 4 && !err; i++) {
+		sum.time_ns = START_NS + SPAN_NS / 16 * (1 + i * 16 / (n / 4));
+		sum.tid = 1000 + (uint32_t)i;	/* one row per thread and flush */
+		sum.cpu = (uint32_t)(i % 2);
+		sum.state = (uint32_t)(i / 2 % 2);
+		sum.stack_id = 1 + (uint32_t)(i / 4 % 4);
+		err = recording__add_offcpu_sum(rec, &sum);
+		if (!err && i % 65536 == 65535)
+			err = recording__commit(rec);
+	}
+	return err ?: recording__commit(rec);
+}
+
 int main(int argc, char **argv)
 {
 	static const uint8_t build_id[20] = { 0xe9, 0x50, 0xf1, 0x0f, 1, 2, 3, 4, 5, 6,
@@ -120,11 +161,12 @@ int main(int argc, char **argv)
 	bool unfinished = false, late = false, cpu = false;
 	uint64_t late_ns = 0;
 	uint32_t cpu_nr = 0;
-	size_t pad = 0;
+	const char *metas[8];
+	size_t pad = 0, nr_metas = 0, k, nr_offcpu = 0;
 	int i, err;
 
 	if (argc < 2)
-		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished] [names=N]",
+		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished] [names=N] [meta=K=V] [comm=NAME] [offcpu=N]",
 			    -1);
 	for (i = 2; i < argc; i++) {
 		if (!strncmp(argv[i], "map=", 4)) {
@@ -137,6 +179,13 @@ int main(int argc, char **argv)
 			cpu_nr = (uint32_t)strtoul(argv[i] + 4, NULL, 10);
 		} else if (!strncmp(argv[i], "names=", 6)) {
 			pad = strtoul(argv[i] + 6, NULL, 10);
+		} else if (!strncmp(argv[i], "meta=", 5) && strchr(argv[i] + 5, '=') &&
+			   nr_metas < sizeof(metas) / sizeof(metas[0])) {
+			metas[nr_metas++] = argv[i] + 5;
+		} else if (!strncmp(argv[i], "offcpu=", 7)) {
+			nr_offcpu = strtoul(argv[i] + 7, NULL, 10);
+		} else if (!strncmp(argv[i], "comm=", 5)) {
+			snprintf(c1.comm, sizeof(c1.comm), "%s", argv[i] + 5);
 		} else if (!strcmp(argv[i], "unfinished")) {
 			unfinished = true;
 		} else {
@@ -148,6 +197,13 @@ int main(int argc, char **argv)
 	if (err)
 		return fail("create", err);
 	err = add_meta(rec, unfinished);
+	for (k = 0; k < nr_metas && !err; k++) {
+		char key[64];
+		const char *eq = strchr(metas[k], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - metas[k]), metas[k]);
+		err = recording__set_meta(rec, key, eq + 1);
+	}
 	err = err ?: recording__add_comm(rec, &c1);
 	err = err ?: recording__add_comm(rec, &c2);
 	err = err ?: recording__add_mapping(rec, &m);
@@ -174,6 +230,10 @@ int main(int argc, char **argv)
 		s.cpu = 0;
 		err = recording__add_sample(rec, &s);
 		err = err ?: recording__commit(rec);
+	}
+	if (!err && nr_offcpu) {
+		err = recording__set_meta(rec, REC_META_OFF_CPU_THRESH, "1000000");
+		err = err ?: add_offcpu(rec, nr_offcpu);
 	}
 	if (!err && !unfinished)
 		err = recording__finish(rec);

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Workloads with a known CPU split; e2e tests profile them.
 eprof_workload(known_split)
+eprof_workload(gen_bigsect)
 eprof_workload(forker)
 eprof_workload(short_lived)
 eprof_workload(mmap_storm)
