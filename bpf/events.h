@@ -9,7 +9,7 @@
 #ifndef EPROF_BPF_EVENTS_H
 #define EPROF_BPF_EVENTS_H
 
-#define EV_ABI_VERSION	5
+#define EV_ABI_VERSION	6
 #define EV_MAX_FRAMES	127	/* kernel.perf_event_max_stack default */
 #define EV_COMM_LEN	16	/* TASK_COMM_LEN */
 
@@ -92,6 +92,13 @@ enum ev_stat {
 	EV_STAT_RAW_SAMPLES,	/* samples sent with a copy of the stack */
 	EV_STAT_RAW_BYTES,	/* stack bytes copied into them */
 	EV_STAT_RAW_OVER,	/* samples that wanted one but the budget was spent */
+	/* Python frames (py_procs): walks of a known interpreter's frame chain */
+	EV_STAT_PY_WALKS,	/* samples of a process in py_procs */
+	EV_STAT_PY_SAMPLES,	/* of which with Python frames */
+	EV_STAT_PY_NO_THREAD,	/* the thread has no thread state (not a Python thread) */
+	EV_STAT_PY_UNREADABLE,	/* a walk stopped at memory it could not read */
+	EV_STAT_PY_DEPTH,	/* a walk cut at EV_PY_MAX_FRAMES or the record's room */
+	EV_STAT_PY_RAW,		/* a raw-stack sample: its Python frames were not taken */
 	EV_STAT_MAX,
 };
 
@@ -134,7 +141,7 @@ struct unw_bin_stats {
 
 struct ev_hdr {
 	__u16 type;		/* enum ev_type */
-	__u16 flags;		/* EV_SAMPLE: EV_SAMPLE_F_RAW */
+	__u16 flags;		/* EV_SAMPLE: EV_SAMPLE_F_RAW, or Python frames (below) */
 	__u32 size;		/* whole record, header included */
 };
 
@@ -178,6 +185,47 @@ struct ev_raw {
 	__u64 pc, sp, bp, bx;	/* the registers of that frame */
 	struct ev_raw_vma vmas[EV_RAW_VMAS];
 	__u8 stack[];
+};
+
+/*
+ * Python frames (record/python.c). For a process in the `py_procs` map the
+ * sampler walks the interpreter's frame chain of the sampled thread and puts
+ * its frames after the user frames, innermost first; their count is
+ * hdr.flags >> EV_SAMPLE_PY_SHIFT (never with EV_SAMPLE_F_RAW). Each is one
+ * word: the top three bits set (no user address has them), PY_FRAME_ENTRY
+ * when the frame is the first one a native call of the eval loop ran (so
+ * record/ can split them among the native eval-loop frames), the code
+ * object's address >> 3 (user addresses have 47 bits) and the index of the
+ * code unit it runs, clamped to 0xffff. Recordings keep that word as a user
+ * frame (report/ names it from the python_code table).
+ */
+#define EV_SAMPLE_PY_SHIFT	8
+#define EV_PY_MAX_FRAMES	96
+#define PY_FRAME_TAG		(7ull << 61)
+#define PY_FRAME_ENTRY		(1ull << 60)
+#define PY_FRAME_CODE_SHIFT	16
+#define PY_FRAME_CODE_MASK	((1ull << 44) - 1)
+#define PY_FRAME_INSTR_MASK	0xffffull
+#define PY_MAX_THREADS		64	/* thread states looked through per sample */
+
+/*
+ * One interpreter process: where its runtime state is and the offsets of the
+ * fields the walk reads, for its version (record/python.c's table).
+ */
+struct py_proc {
+	__u64 runtime;			/* address of _PyRuntime in the process */
+	__u16 rt_interp_head;		/* _PyRuntimeState.interpreters.head */
+	__u16 interp_threads_head;	/* PyInterpreterState.threads.head */
+	__u16 ts_next;			/* PyThreadState.next */
+	__u16 ts_native_tid;		/* PyThreadState.native_thread_id */
+	__u16 ts_cframe;		/* PyThreadState.cframe */
+	__u16 cf_current_frame;		/* _PyCFrame.current_frame */
+	__u16 fr_code;			/* _PyInterpreterFrame.f_code */
+	__u16 fr_previous;		/* _PyInterpreterFrame.previous */
+	__u16 fr_prev_instr;		/* _PyInterpreterFrame.prev_instr */
+	__u16 fr_is_entry;		/* _PyInterpreterFrame.is_entry (owner the next byte) */
+	__u16 co_code_adaptive;		/* PyCodeObject.co_code_adaptive */
+	__u16 pad;
 };
 
 /*

@@ -156,6 +156,14 @@ struct {
 	__type(value, __u64);
 } thread_cgroup SEC(".maps");
 
+/* Python interpreters of targets (record/python.c fills it): tgid -> where to walk. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct py_proc);
+} py_procs SEC(".maps");
+
 static __always_inline void stat_inc(__u32 which)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &which);
@@ -220,6 +228,119 @@ static __always_inline void note_cgroup(__u32 tgid, __u32 tid, __u64 now)
 	e->tid = tid;
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	bpf_map_update_elem(&thread_cgroup, &tid, &cg, BPF_ANY);
+}
+
+/* One word of the target's memory at addr (0 when unreadable, as a NULL pointer). */
+static __always_inline __u64 py_word(__u64 addr, __u32 *bad)
+{
+	__u64 v = 0;
+
+	if (bpf_probe_read_user(&v, sizeof(v), (const void *)addr)) {
+		*bad = 1;
+		return 0;
+	}
+	return v;
+}
+
+/* A Python walk in progress (bpf_loop callbacks: verified once, not per path). */
+struct py_walk_ctx {
+	struct ev_sample *s;
+	const struct py_proc *pp;
+	__u64 ts;		/* thread search: the state looked at; then the frame */
+	__u32 tid;
+	__u32 at;		/* frame index of the first Python frame */
+	__u32 n;		/* frames written */
+	__u32 bad;		/* memory could not be read */
+	__u32 full;		/* no room left */
+	__u32 found;
+};
+
+static long py_thread_cb(__u32 i, void *data)
+{
+	struct py_walk_ctx *c = data;
+
+	(void)i;
+	if (!c->ts)
+		return 1;
+	if (py_word(c->ts + c->pp->ts_native_tid, &c->bad) == c->tid) {
+		c->found = 1;
+		return 1;
+	}
+	c->ts = py_word(c->ts + c->pp->ts_next, &c->bad);
+	return c->bad ? 1 : 0;
+}
+
+static long py_frame_cb(__u32 i, void *data)
+{
+	struct py_walk_ctx *c = data;
+	__u64 fr = c->ts, code, instr, base, off, w, boff;
+	__u8 ent[2] = {};
+
+	(void)i;
+	if (!fr)
+		return 1;
+	code = py_word(fr + c->pp->fr_code, &c->bad);
+	instr = py_word(fr + c->pp->fr_prev_instr, &c->bad);
+	c->ts = py_word(fr + c->pp->fr_previous, &c->bad);
+	if (bpf_probe_read_user(ent, sizeof(ent), (const void *)(fr + c->pp->fr_is_entry)))
+		c->bad = 1;
+	if (c->bad)
+		return 1;
+	if (ent[1] == 3)	/* FRAME_OWNED_BY_CSTACK (3.12+): a shim, no code */
+		return 0;
+	base = code + c->pp->co_code_adaptive;
+	off = instr >= base ? (instr - base) / 2 : 0;
+	if (off > PY_FRAME_INSTR_MASK)
+		off = PY_FRAME_INSTR_MASK;
+	w = PY_FRAME_TAG | (ent[0] ? PY_FRAME_ENTRY : 0) |
+	    ((code >> 3) & PY_FRAME_CODE_MASK) << PY_FRAME_CODE_SHIFT | off;
+	boff = (__u64)(c->at + c->n) * sizeof(__u64);
+	barrier_var(boff);	/* the check below on the register the store uses */
+	if (boff > 2 * STACK_BYTES - sizeof(__u64)) {
+		c->full = 1;
+		return 1;
+	}
+	*(__u64 *)((char *)c->s->frames + boff) = w;
+	c->n++;
+	return 0;
+}
+
+/*
+ * The Python frames of thread tid of a process in py_procs, innermost
+ * first, into s->frames from index at (events.h, PY_FRAME_TAG): the
+ * thread's state is found by its native thread id among the interpreter's
+ * thread states, then its current frame's chain is followed. Returns how
+ * many frames were written.
+ */
+static __always_inline __u32 py_walk(struct ev_sample *s, __u32 tgid, __u32 tid, __u32 at)
+{
+	const struct py_proc *pp = bpf_map_lookup_elem(&py_procs, &tgid);
+	struct py_walk_ctx c = {};
+
+	if (!pp)
+		return 0;
+	stat_inc(EV_STAT_PY_WALKS);
+	c.s = s;
+	c.pp = pp;
+	c.tid = tid;
+	c.at = at;
+	c.ts = py_word(pp->runtime + pp->rt_interp_head, &c.bad);
+	c.ts = c.ts ? py_word(c.ts + pp->interp_threads_head, &c.bad) : 0;
+	bpf_loop(PY_MAX_THREADS, py_thread_cb, &c, 0);
+	if (!c.found) {
+		stat_inc(c.bad ? EV_STAT_PY_UNREADABLE : EV_STAT_PY_NO_THREAD);
+		return 0;
+	}
+	c.ts = py_word(c.ts + pp->ts_cframe, &c.bad);
+	c.ts = c.ts ? py_word(c.ts + pp->cf_current_frame, &c.bad) : 0;
+	bpf_loop(EV_PY_MAX_FRAMES, py_frame_cb, &c, 0);
+	if (c.bad)
+		stat_inc(EV_STAT_PY_UNREADABLE);
+	else if (c.ts || c.full)
+		stat_inc(EV_STAT_PY_DEPTH);
+	if (c.n)
+		stat_inc(EV_STAT_PY_SAMPLES);
+	return c.n;
 }
 
 #if defined(__TARGET_ARCH_x86)
@@ -296,6 +417,7 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, zero = 0;
 	__u64 kbytes = 0, ubytes = 0, rbytes = 0, size, flags;
+	__u32 npy;
 	bool user_tick = user_mode_tick(ctx), walked = false;
 	__u64 *ticks_word;
 	long ret;
@@ -379,6 +501,16 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	if (rbytes > sizeof(struct ev_raw) + EV_RAW_STACK_MAX)
 		rbytes = 0;
 #endif
+	if (rbytes) {
+		if (bpf_map_lookup_elem(&py_procs, &tgid))
+			stat_inc(EV_STAT_PY_RAW);
+	} else if (s->nr_uframes) {
+		npy = py_walk(s, tgid, s->tid, s->nr_kframes + s->nr_uframes);
+		if (npy > EV_PY_MAX_FRAMES)
+			npy = EV_PY_MAX_FRAMES;
+		s->hdr.flags = npy << EV_SAMPLE_PY_SHIFT;
+		size += npy * sizeof(__u64);
+	}
 	barrier_var(size);	/* keep the bound check on the register that is passed */
 	if (size > sizeof(*sc))
 		return 0;

@@ -1068,3 +1068,29 @@ int debug_file__open(const struct elf_file *f, const char *path, struct elf_file
 	}
 	return err;
 }
+
+int elf_file__dynsym(const struct elf_file *f, const char *name, uint64_t *vaddr,
+		     uint64_t *size)
+{
+	Elf_Scn *scn = f->elf ? section_of_type(f->elf, SHT_DYNSYM, &(GElf_Shdr){ 0 }) : NULL;
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *s;
+	size_t i, n;
+
+	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return -ENOENT;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < n; i++) {
+		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
+			continue;
+		s = elf_strptr(f->elf, sh.sh_link, sym.st_name);
+		if (s && !strcmp(s, name)) {
+			*vaddr = sym.st_value;
+			*size = sym.st_size;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

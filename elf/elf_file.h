@@ -68,6 +68,13 @@ int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out
 void elf_file__close(struct elf_file *f);
 
 /*
+ * The defined .dynsym symbol name (any type: record/python.c looks for
+ * _PyRuntime, an object): its ELF virtual address and size. -ENOENT.
+ */
+int elf_file__dynsym(const struct elf_file *f, const char *name, uint64_t *vaddr,
+		     uint64_t *size);
+
+/*
  * The source a recording names for symbol k of f: ".symtab", ".dynsym",
  * ".gnu_debugdata"; a PLT stub takes its file's source.
  */

@@ -269,6 +269,11 @@ void rec_harden(struct recording *rec, sqlite3 *db, uint64_t file_size);
  */
 int rec_check_schema(struct recording *rec);
 
+/* Whether the file has table name (a later v2 table may be absent). */
+int rec_has_table(struct recording *rec, const char *name, bool *out);
+/* Column i is an INTEGER in [0, max], into *out. */
+bool rec_col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out);
+
 /* Prepares sql; on failure prints with what and returns the errno. */
 int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out);
 

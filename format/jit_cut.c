@@ -45,7 +45,7 @@ int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c)
 }
 
 /* A non-negative INTEGER column. */
-static bool col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out)
+bool rec_col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out)
 {
 	int64_t v;
 
@@ -58,7 +58,7 @@ static bool col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out)
 	return true;
 }
 
-static int has_table(struct recording *rec, const char *name, bool *out)
+int rec_has_table(struct recording *rec, const char *name, bool *out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc, err;
@@ -86,7 +86,7 @@ int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *
 
 	if (rec->version < 2)
 		return 0;
-	err = has_table(rec, "jit_map_cut", &present);
+	err = rec_has_table(rec, "jit_map_cut", &present);
 	if (err || !present)
 		return err;
 	rc = sqlite3_prepare_v2(rec->db, "SELECT tgid, path, kept_bytes, kept_symbols, "
@@ -100,12 +100,12 @@ int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *
 		memset(&c, 0, sizeof(c));
 		c.path = (const char *)sqlite3_column_text(st, 1);
 		len = (size_t)sqlite3_column_bytes(st, 1);
-		if (!col_count(st, 0, UINT32_MAX, &tgid) ||
+		if (!rec_col_count(st, 0, UINT32_MAX, &tgid) ||
 		    sqlite3_column_type(st, 1) != SQLITE_TEXT || !c.path || len > REC_MAX_PATH ||
-		    strlen(c.path) != len || !col_count(st, 2, INT64_MAX, &c.kept_bytes) ||
-		    !col_count(st, 3, INT64_MAX, &c.kept_symbols) ||
-		    !col_count(st, 4, INT64_MAX, &c.dropped_bytes) ||
-		    !col_count(st, 5, INT64_MAX, &c.dropped_lines) || !col_count(st, 6, 1, &exact) ||
+		    strlen(c.path) != len || !rec_col_count(st, 2, INT64_MAX, &c.kept_bytes) ||
+		    !rec_col_count(st, 3, INT64_MAX, &c.kept_symbols) ||
+		    !rec_col_count(st, 4, INT64_MAX, &c.dropped_bytes) ||
+		    !rec_col_count(st, 5, INT64_MAX, &c.dropped_lines) || !rec_col_count(st, 6, 1, &exact) ||
 		    c.kept_symbols > c.kept_bytes || c.dropped_lines > c.dropped_bytes) {
 			err = rec_damaged(rec, "table jit_map_cut: a row of bad values");
 			break;

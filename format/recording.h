@@ -208,6 +208,28 @@ struct rec_unwind {
 };
 
 /*
+ * A Python code object of one process (format v2, table python_code), as
+ * the recorder read it from the interpreter's memory: a sample's Python
+ * frame (bpf/events.h, PY_FRAME_TAG) names it by tgid and key.
+ * linetable is CPython 3.11's co_linetable (the location table of the
+ * version; report/ decodes it), first_line its co_firstlineno.
+ */
+#define REC_PY_NAME_MAX		1024
+#define REC_PY_LINETABLE_MAX	65536
+struct rec_py_code {
+	uint32_t tgid;
+	uint64_t key;			/* the frames' key (record/ numbers them per process) */
+	uint64_t addr;			/* the code object's address in the process */
+	const char *name;		/* co_name */
+	const char *qualname;		/* co_qualname */
+	const char *filename;		/* co_filename */
+	uint32_t first_line;
+	uint32_t version;		/* the interpreter's PY_VERSION_HEX >> 16 (0x030b) */
+	const uint8_t *linetable;
+	size_t linetable_len;
+};
+
+/*
  * A JIT map (/tmp/perf-PID.map) the recorder read only up to a cut (format
  * v2, table jit_map_cut): the symbols of the dropped lines are not stored.
  */
@@ -400,6 +422,13 @@ int recording__add_debuginfo(struct recording *rec, const uint8_t *build_id, uin
  */
 int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c);
 
+/*
+ * Stores a Python code object (one row per tgid and address; a later one
+ * replaces it). Written at once in its own statement: call it between
+ * commits.
+ */
+int recording__add_py_code(struct recording *rec, const struct rec_py_code *c);
+
 /* Samples buffered since the last commit. */
 size_t recording__pending_samples(const struct recording *rec);
 
@@ -428,6 +457,7 @@ typedef int (*rec_binary_fn)(void *ctx, const struct rec_binary *b);
 typedef int (*rec_ksym_fn)(void *ctx, const struct rec_ksym *k);
 typedef int (*rec_unwind_fn)(void *ctx, const struct rec_unwind *u);
 typedef int (*rec_jit_cut_fn)(void *ctx, const struct rec_jit_cut *c);
+typedef int (*rec_py_code_fn)(void *ctx, const struct rec_py_code *c);
 typedef int (*rec_offcpu_fn)(void *ctx, const struct rec_offcpu *o);
 typedef int (*rec_offcpu_sum_fn)(void *ctx, const struct rec_offcpu_sum *o);
 typedef int (*rec_offcpu_loss_fn)(void *ctx, const struct rec_offcpu_loss *l);
@@ -488,6 +518,12 @@ int recording__for_each_thread_cgroup(struct recording *rec, rec_thread_cgroup_f
 				      void *ctx);
 /* JIT maps cut by the recorder, by tgid; none in a v1 file. */
 int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx);
+/*
+ * The Python code objects, by tgid and address; none in a file without the
+ * table. A row of bad values (a name not UTF-8-free of NULs, over its bound,
+ * a line table over REC_PY_LINETABLE_MAX) is damage.
+ */
+int recording__for_each_py_code(struct recording *rec, rec_py_code_fn fn, void *ctx);
 
 /*
  * The embedded DWARF file of build_id: *data malloc'd (caller frees), *size

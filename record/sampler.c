@@ -41,7 +41,7 @@ _Static_assert(sizeof(struct ev_sample) == 56, "ev_sample changed: bump EV_ABI_V
 _Static_assert(__builtin_offsetof(struct ev_sample, frames) == 56, "ev_sample frames moved");
 _Static_assert(__builtin_offsetof(struct ev_sample, comm) == 40, "ev_sample comm moved");
 _Static_assert(sizeof(struct ev_cgroup) == 32, "ev_cgroup changed: bump EV_ABI_VERSION");
-_Static_assert(EV_ABI_VERSION == 5, "record/ reads ABI v5");
+_Static_assert(EV_ABI_VERSION == 6, "record/ reads ABI v6");
 _Static_assert(sizeof(struct ev_raw) == 48 + EV_RAW_VMAS * 48, "ev_raw changed: bump EV_ABI_VERSION");
 _Static_assert(sizeof(struct unw_key) == 24 && sizeof(struct unw_miss) == 32, "unwind maps changed");
 
@@ -111,8 +111,13 @@ static bool sample_fits(const struct ev_sample *e, size_t size)
 	size_t head = sizeof(*e) + ((size_t)e->nr_kframes + e->nr_uframes) * sizeof(__u64);
 	const struct ev_raw *r;
 
+	unsigned int npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT;
+
 	if (!(e->hdr.flags & EV_SAMPLE_F_RAW))
-		return e->hdr.flags == 0 && frames_fit(size, sizeof(*e), e->nr_kframes, e->nr_uframes);
+		return !(e->hdr.flags & ((1u << EV_SAMPLE_PY_SHIFT) - 1)) && npy <= EV_PY_MAX_FRAMES &&
+		       size >= npy * sizeof(__u64) &&
+		       frames_fit(size - npy * sizeof(__u64), sizeof(*e), e->nr_kframes,
+				  e->nr_uframes);
 	if (e->hdr.flags != EV_SAMPLE_F_RAW || e->nr_kframes > EV_MAX_FRAMES ||
 	    e->nr_uframes > EV_MAX_FRAMES || size < head + sizeof(*r))
 		return false;
@@ -363,6 +368,11 @@ int sampler__open(const struct sampler_config *cfg, const struct sampler_sink *s
 fail:
 	sampler__close(sp);
 	return err;
+}
+
+int sampler__py_map_fd(struct sampler *sp)
+{
+	return bpf_map__fd(sp->skel->maps.py_procs);
 }
 
 int sampler__add_target(struct sampler *sp, uint32_t tgid)

@@ -58,6 +58,9 @@ uint64_t sampler__nr_malformed(const struct sampler *sp);
 /* Adds a process to the target set (no-op without a filter). */
 int sampler__add_target(struct sampler *sp, uint32_t tgid);
 
+/* The py_procs map (bpf/events.h, struct py_proc) for record/python.c. */
+int sampler__py_map_fd(struct sampler *sp);
+
 /* True when tgid is in the target set, or when every process is a target. */
 bool sampler__is_target(struct sampler *sp, uint32_t tgid);
 

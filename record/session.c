@@ -23,6 +23,7 @@
 #include "record/jitmap.h"
 #include "record/offcpu.h"
 #include "record/rawstack.h"
+#include "record/python.h"
 #include "record/sampler.h"
 #include "record/session.h"
 #include "record/sideband.h"
@@ -697,7 +698,20 @@ static int take_sample_at(struct session *s, const struct ev_sample *e, bool hel
 	uint32_t id;
 	int err = 0;
 
-	err = use_stack(s, frames, e->nr_kframes, e->nr_uframes, e->tgid, e->time_ns, &id);
+	static uint64_t spliced[PYREC_MAX_FRAMES];
+	uint32_t nu = e->nr_uframes;
+
+	if (!s->python && s->sampler && pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
+		return -ENOMEM;
+	if (s->python && e->tgid)
+		pyrec__seen(s->python, e->tgid, e->comm);
+	if (s->python && e->hdr.flags >> EV_SAMPLE_PY_SHIFT) {
+		err = pyrec__splice(s->python, s->rec, e, spliced, &nu);
+		if (err)
+			return err;
+		frames = spliced;
+	}
+	err = use_stack(s, frames, e->nr_kframes, nu, e->tgid, e->time_ns, &id);
 	if (err)
 		return err;
 	/*
@@ -926,6 +940,7 @@ void session__release(struct session *s)
 {
 	rawstack__free(s->rawstack);
 	jitmaps__free(s->jitmaps);
+	pyrec__free(s->python);
 	capture__free(s->capture);
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);

@@ -93,6 +93,7 @@ struct session {
 	struct rawstack *rawstack;	/* samples waiting for their tables (record/rawstack.h) */
 	bool raw_final;			/* the next commit ends a file: no sample waits */
 	struct offcpu *offcpu;		/* --off-cpu */
+	struct pyrec *python;		/* Python interpreters (record/python.h), made at the first sample */
 	uint64_t final_ns;		/* set at the end: the time of the last off-CPU flush */
 
 	struct stack_table stacks;

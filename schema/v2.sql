@@ -184,3 +184,25 @@ CREATE TABLE binary_chunk (
 	encoding	INTEGER NOT NULL,	-- 1: zstd of segments then symbols (README.md)
 	data		BLOB NOT NULL		-- the encoded segments and symbols
 );
+
+-- Python code objects named by samples' Python frames (record/python.c):
+-- each read once per process from the interpreter's memory, so a report
+-- names Python functions and lines without Python. A Python frame in a
+-- stack (a user frame whose top three bits are set: bit 60 marks an entry
+-- frame, bits 16-59 the code key, bits 0-15 the code unit) names its row
+-- by the sample's tgid and the key. The recorder numbers the code objects
+-- of a process it reads (keys 1, 2, ...): an address freed and reused by
+-- another code object gets a key of its own. A file without the table has
+-- no Python frames.
+CREATE TABLE python_code (
+    tgid        INTEGER NOT NULL,  -- the process
+    code_key    INTEGER NOT NULL,  -- the frames' key of the code object (above)
+    addr        INTEGER NOT NULL,  -- its address in the process when read
+    version     INTEGER NOT NULL,  -- the interpreter, PY_VERSION_HEX >> 16 (0x030b: 3.11)
+    name        TEXT NOT NULL,     -- co_name
+    qualname    TEXT NOT NULL,     -- co_qualname
+    filename    TEXT NOT NULL,     -- co_filename
+    first_line  INTEGER NOT NULL,  -- co_firstlineno
+    linetable   BLOB NOT NULL,     -- co_linetable, the version's location table
+    PRIMARY KEY (tgid, code_key)
+);

@@ -108,6 +108,17 @@ struct cached_stack {
 	struct sym_stack *st;
 };
 
+/* A Python code object of the recording (python.c). */
+struct py_code {
+	uint32_t tgid;
+	uint64_t key;			/* the frames' code key */
+	const char *qualname;		/* interned */
+	const char *file;		/* basename, interned */
+	uint32_t first_line;
+	uint8_t *table;			/* co_linetable, malloc'd */
+	size_t table_len;
+};
+
 struct symbolizer {
 	struct strtab names;
 	struct demangler dm;		/* over names: each symbol demangled once */
@@ -137,6 +148,9 @@ struct symbolizer {
 	size_t nr_objs;
 	struct jit *jits;		/* sorted by tgid */
 	size_t nr_jits;
+	struct py_code *py;		/* python.c */
+	size_t nr_py, alloc_py;
+	struct hashmap py_index;	/* (tgid, addr) -> index into py */
 	struct sym_opts opts;
 	struct recording *rec;		/* for its embedded DWARF; NULL: none */
 	/*
@@ -161,6 +175,14 @@ struct symbolizer {
 int debuginfod__find(struct symbolizer *sym, const uint8_t *id, uint32_t len,
 		     struct dbg_file **out);
 void debuginfod__end(struct symbolizer *sym);
+
+/*
+ * python.c: whether user frame word w is a Python frame; names it (0 or
+ * -ENOMEM); frees the code table.
+ */
+bool sym_is_python_frame(uint64_t w);
+int symbolizer__py_frame(struct symbolizer *sym, uint32_t tgid, uint64_t w, struct sym_frame *f);
+void symbolizer__release_py(struct symbolizer *sym);
 
 /* qsort() wants a non-NULL base even for nothing to sort. */
 static inline void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))

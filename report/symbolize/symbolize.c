@@ -76,6 +76,7 @@ void symbolizer__free(struct symbolizer *sym)
 	free(sym->objs);
 	debuginfod__end(sym);
 	free(sym->jits);
+	symbolizer__release_py(sym);
 	for (i = 0; i < sym->nr_bins; i++) {
 		free(sym->bins[i].segs);
 		free(sym->bins[i].syms);
@@ -316,6 +317,7 @@ static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
 	size_t nr = raw ? (size_t)raw->nr_kernel + raw->nr_user : 0, i, cap, k = 0;
 	int per = sym->opts.inline_frames ? DBG_MAX_INLINE : 1, n;
 	struct sym_stack *st, *small;
+	bool py_run = false;
 	int err = 0;
 
 	cap = raw ? raw->nr_kernel + (size_t)raw->nr_user * (size_t)per : 0;
@@ -333,6 +335,18 @@ static int symbolize_raw(struct symbolizer *sym, const struct raw_stack *raw,
 			st->frames[k].source = st->frames[k].flags & SYM_FRAME_RESOLVED
 					       ? SYM_SRC_KERNEL : SYM_SRC_UNRESOLVED;
 			n = 1;
+		} else if (sym_is_python_frame(addr) && !sym->opts.no_python) {
+			err = symbolizer__py_frame(sym, tgid, addr, &st->frames[k]);
+			n = err ? 0 : 1;
+			if (n)
+				st->nr_user++;
+			py_run = true;
+		} else if (sym_is_python_frame(addr)) {
+			n = 0;		/* --no-python: the native frames alone */
+		} else if (py_run && !sym->opts.no_python) {
+			/* the eval-loop frame that ran them: its Python frames stand for it */
+			py_run = false;
+			n = 0;
 		} else {
 			n = symbolize_user(sym, pm, tgid, t, addr, i > raw->nr_kernel,
 					   &st->frames[k], per);
@@ -435,6 +449,13 @@ static int on_binary(void *ctx, const struct rec_binary *b)
 	return lc->err = symbolizer__add_binary(lc->sym, b);
 }
 
+static int on_py_code(void *ctx, const struct rec_py_code *c)
+{
+	struct load_ctx *lc = ctx;
+
+	return lc->err = symbolizer__add_py_code(lc->sym, c);
+}
+
 static int on_ksym(void *ctx, const struct rec_ksym *k)
 {
 	struct load_ctx *lc = ctx;
@@ -500,6 +521,8 @@ int symbolizer__load(struct symbolizer *sym, struct recording *rec)
 		err = recording__for_each_binary(rec, on_binary, &lc);
 	if (!err)
 		err = recording__for_each_ksym(rec, on_ksym, &lc);
+	if (!err)
+		err = recording__for_each_py_code(rec, on_py_code, &lc);
 	if (err && lc.err)
 		return pr_errno(err, "cannot load the symbol data of '%s'", recording__path(rec));
 	if (err)
@@ -622,6 +645,7 @@ const char *sym_source__name(enum sym_source s)
 		[SYM_SRC_JIT] = "JIT map",
 		[SYM_SRC_KERNEL] = "kernel",
 		[SYM_SRC_PLT] = "PLT",
+		[SYM_SRC_PYTHON] = "Python",
 	};
 
 	return (unsigned int)s < SYM_SRC_MAX ? names[s] : "?";
@@ -640,6 +664,7 @@ const char *sym_source__key(enum sym_source s)
 		[SYM_SRC_JIT] = "jit_map",
 		[SYM_SRC_KERNEL] = "kernel",
 		[SYM_SRC_PLT] = "plt",
+		[SYM_SRC_PYTHON] = "python",
 	};
 
 	return (unsigned int)s < SYM_SRC_MAX ? keys[s] : "unknown";

@@ -26,6 +26,7 @@ struct rec_mapping;
 struct rec_binary;
 struct rec_ksym;
 struct stack_agg;
+struct symbolizer;
 
 /*
  * The name of a user frame in no mapping (and no JIT map) in a sample taken
@@ -42,6 +43,7 @@ enum sym_frame_flags {
 	SYM_FRAME_INLINE = 1u << 3,	/* an inlined function (--inline), not a real frame */
 	/* in no mapping, at or after side-band records were lost: SYM_SIDEBAND_LOST */
 	SYM_FRAME_SIDEBAND_LOST = 1u << 4,
+	SYM_FRAME_PYTHON = 1u << 5,	/* a Python function (name ends "_[py]") */
 };
 
 /*
@@ -60,8 +62,22 @@ enum sym_source {
 	SYM_SRC_JIT,			/* a JIT map (/tmp/perf-PID.map) */
 	SYM_SRC_KERNEL,			/* kernel symbols */
 	SYM_SRC_PLT,			/* a PLT stub, "name@plt" */
+	SYM_SRC_PYTHON,			/* a Python code object the recorder read */
 	SYM_SRC_MAX
 };
+
+/*
+ * Adds a Python code object (from the recording's python_code table).
+ * 0 or -ENOMEM.
+ */
+int symbolizer__add_py_code(struct symbolizer *sym, const struct rec_py_code *c);
+
+/*
+ * The source line of code unit instr in a CPython 3.11 location table
+ * (co_linetable) of a code object starting at first_line; -1 when the
+ * table has none for it or is damaged.
+ */
+long py_line_of(const uint8_t *t, size_t len, uint32_t first_line, uint32_t instr);
 
 /* A short name of a source for reports: "binary", "debug file", ... */
 const char *sym_source__name(enum sym_source s);
@@ -144,6 +160,7 @@ struct sym_opts {
 	bool addresses;			/* names get "@0xVADDR" (the ELF address looked up) */
 	bool no_demangle;		/* keep C++/Rust names mangled (--no-demangle) */
 	bool short_names;		/* no parameter lists, no return types (--short-names) */
+	bool no_python;		/* Python frames left out, the interpreter's native frames kept (--no-python) */
 	/*
 	 * debuginfod: 0 as DEBUGINFOD_URLS says (on when it names servers),
 	 * 1 on (--debuginfod[=URLS]), -1 off (--no-debuginfod).

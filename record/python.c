@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/python.c - CPython interpreters of targets: offsets for the BPF
+ * walk, Python frames spliced among native ones, code objects stored.
+ *
+ * The offsets come from CPython's own headers of each version (3.11: from
+ * Include/internal/pycore_{runtime,interp,frame}.h and cpython/code.h,
+ * checked with offsetof against a 3.11 build); a version without a row
+ * records native frames only and is said once. Everything read from a
+ * target is hostile: a pointer may point anywhere, a length may be huge,
+ * so each read is one bounded process_vm_readv and every string is cut.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <linux/types.h>
+
+#include "bpf/events.h"
+#include "elf/elf_file.h"
+#include "format/recording.h"
+#include "record/python.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/log.h"
+#include "util/vec.h"
+
+/* One version's layout: the walk's offsets and what record/ reads of a code object. */
+struct py_layout {
+	uint32_t version;		/* PY_VERSION_HEX >> 16 */
+	struct py_proc walk;		/* runtime left 0 */
+	uint16_t co_firstlineno, co_filename, co_name, co_qualname, co_linetable;
+	uint16_t ascii_size, compact_size;	/* sizeof(PyASCIIObject), PyCompactUnicodeObject */
+};
+
+static const struct py_layout layouts[] = {
+	{
+		.version = 0x030b,
+		.walk = {
+			.rt_interp_head = 40, .interp_threads_head = 16, .ts_next = 8,
+			.ts_native_tid = 160, .ts_cframe = 56, .cf_current_frame = 8,
+			.fr_code = 32, .fr_previous = 48, .fr_prev_instr = 56,
+			.fr_is_entry = 68, .co_code_adaptive = 184,
+		},
+		.co_firstlineno = 72, .co_filename = 112, .co_name = 120, .co_qualname = 128,
+		.co_linetable = 136, .ascii_size = 48, .compact_size = 72,
+	},
+};
+
+#define PY_LOOKS_MAX	4	/* looks for an interpreter per process (execs) */
+#define PY_CODES_MAX	200000	/* code objects kept per process */
+
+struct py_target {
+	uint32_t tgid;
+	char comm[16];
+	unsigned int looks;
+	const struct py_layout *layout;	/* NULL: not walked */
+	uint64_t eval_lo, eval_hi;	/* _PyEval_EvalFrameDefault in the process */
+	uint64_t code_type;		/* &PyCode_Type in the process, 0: unknown */
+	struct u64map codes;		/* identity of a code object -> its key, 0: unreadable */
+	uint64_t nr_keys;		/* keys given */
+};
+
+struct pyrec {
+	int map_fd;
+	struct u64map index;		/* tgid -> index + 1 into v */
+	struct py_target *v;
+	size_t nr, alloc;
+	bool said_version;
+	struct pyrec_stats stats;
+};
+
+int pyrec__new(int map_fd, struct pyrec **out)
+{
+	struct pyrec *pr = calloc(1, sizeof(*pr));
+
+	if (!pr)
+		return pr_errno(-ENOMEM, "cannot follow Python interpreters");
+	pr->map_fd = map_fd;
+	*out = pr;
+	return 0;
+}
+
+void pyrec__free(struct pyrec *pr)
+{
+	size_t i;
+
+	if (!pr)
+		return;
+	for (i = 0; i < pr->nr; i++)
+		u64map__release(&pr->v[i].codes);
+	free(pr->v);
+	u64map__release(&pr->index);
+	free(pr);
+}
+
+const struct pyrec_stats *pyrec__stats(const struct pyrec *pr)
+{
+	return &pr->stats;
+}
+
+/* len bytes of pid's memory at addr: true when all were read. */
+static bool peek(uint32_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+
+	if (!addr || addr >= (1ull << 47))
+		return false;
+	return process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0) == (ssize_t)len;
+}
+
+static bool is_python_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "python3", 7) || !strncmp(base, "libpython3", 10);
+}
+
+/*
+ * The interpreter mapped at [start, end) from pgoff by pid, if path is one
+ * with a known layout: fills t and the sampler's map. False otherwise.
+ */
+static bool try_binary(struct pyrec *pr, struct py_target *t, uint64_t start, uint64_t end,
+		       uint64_t pgoff, const char *path)
+{
+	uint64_t rt, rt_size, ver_at, ver_size, ev, ev_size, ct, ct_size, v0, bias;
+	uint64_t version = 0;
+	struct elf_file *f = NULL;
+	struct py_proc pp;
+	bool ok = false;
+	size_t i;
+	int fd;
+
+	fd = mapped_file__open(t->tgid, start, end, path);
+	if (fd < 0)
+		return false;
+	if (elf_file__open(fd, NULL, 0, &f))
+		return false;
+	if (elf_file__dynsym(f, "_PyRuntime", &rt, &rt_size) ||
+	    elf_file__dynsym(f, "Py_Version", &ver_at, &ver_size) ||
+	    elf_file__dynsym(f, "_PyEval_EvalFrameDefault", &ev, &ev_size) ||
+	    elf_segments__offset_to_vaddr(f->segs, f->nr_segs, pgoff, &v0))
+		goto out;
+	if (elf_file__dynsym(f, "PyCode_Type", &ct, &ct_size))
+		ct = 0;
+	bias = start - v0;
+	if (!peek(t->tgid, bias + ver_at, &version, sizeof(version)))
+		goto out;
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (layouts[i].version == (version >> 16 & 0xffff))
+			t->layout = &layouts[i];
+	if (!t->layout) {
+		pr->stats.unknown_version++;
+		if (!pr->said_version)
+			pr_warn("process %" PRIu32 " runs Python %u.%u, whose frames eprof cannot "
+				"read (3.11 only): its stacks show the interpreter's native frames",
+				t->tgid, (unsigned int)(version >> 24 & 0xff),
+				(unsigned int)(version >> 16 & 0xff));
+		pr->said_version = true;
+		goto out;
+	}
+	t->eval_lo = bias + ev;
+	t->eval_hi = bias + ev + ev_size;
+	t->code_type = ct ? bias + ct : 0;
+	pp = t->layout->walk;
+	pp.runtime = bias + rt;
+	if (pr->map_fd >= 0 && bpf_map_update_elem(pr->map_fd, &t->tgid, &pp, BPF_ANY)) {
+		pr_warn("cannot walk the Python frames of process %" PRIu32 ": %s", t->tgid,
+			strerror(errno));
+		t->layout = NULL;
+		goto out;
+	}
+	pr->stats.procs++;
+	ok = true;
+out:
+	elf_file__close(f);
+	return ok;
+}
+
+/* Looks through /proc/PID/maps (at most 65536 lines) for an interpreter. */
+static void look(struct pyrec *pr, struct py_target *t)
+{
+	char path[64], line[4096 + 256], perms[8], file[4096];
+	uint64_t start, end, pgoff;
+	unsigned int lines = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/maps", t->tgid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return;
+	while (lines++ < 65536 && fgets(line, sizeof(line), fp)) {
+		file[0] = '\0';
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095[^\n]",
+			   &start, &end, perms, &pgoff, file) != 5 || !strchr(perms, 'x') ||
+		    file[0] != '/' || !is_python_file(file))
+			continue;
+		if (try_binary(pr, t, start, end, pgoff, file))
+			break;
+	}
+	fclose(fp);
+}
+
+static struct py_target *target_of(struct pyrec *pr, uint32_t tgid)
+{
+	uint64_t *slot = u64map__find(&pr->index, tgid);
+
+	return slot ? &pr->v[*slot - 1] : NULL;
+}
+
+void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm)
+{
+	struct py_target *t = target_of(pr, tgid);
+	uint64_t *slot;
+	bool added;
+
+	if (t && (t->layout || t->looks >= PY_LOOKS_MAX || !strncmp(t->comm, comm, sizeof(t->comm))))
+		return;
+	if (!t) {
+		if (vec__grow(&pr->v, &pr->alloc, pr->nr + 1, sizeof(*pr->v)) ||
+		    u64map__upsert(&pr->index, tgid, pr->nr + 1, &slot, &added))
+			return;	/* no memory: native frames only */
+		t = &pr->v[pr->nr++];
+		memset(t, 0, sizeof(*t));
+		t->tgid = tgid;
+	}
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->looks++;
+	look(pr, t);
+}
+
+/*
+ * A str object's text as UTF-8 into out (cut at size - 1 bytes, on a
+ * character): compact ASCII, or compact of 1, 2 or 4 bytes a character.
+ */
+static bool read_str(uint32_t pid, const struct py_layout *l, uint64_t addr, char *out,
+		     size_t size)
+{
+	uint8_t head[80], raw[REC_PY_NAME_MAX * 4];
+	uint64_t len;
+	uint32_t state, kind, c;
+	size_t n = 0, i, data;
+
+	if (l->compact_size > sizeof(head) || !peek(pid, addr, head, l->compact_size))
+		return false;
+	memcpy(&len, head + 16, sizeof(len));
+	memcpy(&state, head + 32, sizeof(state));
+	kind = state >> 2 & 7;
+	if (!(state & (1u << 5)) || (kind != 1 && kind != 2 && kind != 4))
+		return false;	/* not compact: a legacy string, not a name */
+	data = state & (1u << 6) ? l->ascii_size : l->compact_size;
+	if (len > REC_PY_NAME_MAX)
+		len = REC_PY_NAME_MAX;
+	if (len && !peek(pid, addr + data, raw, len * kind))
+		return false;
+	for (i = 0; i < len; i++) {
+		c = kind == 1 ? raw[i] : kind == 2 ? (uint32_t)raw[2 * i] | (uint32_t)raw[2 * i + 1] << 8
+			: (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 |
+			  (uint32_t)raw[4 * i + 2] << 16 | (uint32_t)raw[4 * i + 3] << 24;
+		if (!c || c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
+			c = '?';
+		if (n + 5 > size)
+			break;
+		if (c < 0x80) {
+			out[n++] = (char)c;
+		} else if (c < 0x800) {
+			out[n++] = (char)(0xc0 | c >> 6);
+			out[n++] = (char)(0x80 | (c & 0x3f));
+		} else if (c < 0x10000) {
+			out[n++] = (char)(0xe0 | c >> 12);
+			out[n++] = (char)(0x80 | (c >> 6 & 0x3f));
+			out[n++] = (char)(0x80 | (c & 0x3f));
+		} else {
+			out[n++] = (char)(0xf0 | c >> 18);
+			out[n++] = (char)(0x80 | (c >> 12 & 0x3f));
+			out[n++] = (char)(0x80 | (c >> 6 & 0x3f));
+			out[n++] = (char)(0x80 | (c & 0x3f));
+		}
+	}
+	out[n] = '\0';
+	return true;
+}
+
+static uint64_t word_at(const uint8_t *p, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, p + off, sizeof(v));
+	return v;
+}
+
+/* Reads the code object at addr of t and stores it: 1 stored, 2 unreadable, or -errno. */
+static int read_code(struct recording *rec, struct py_target *t, uint64_t addr, uint64_t key)
+{
+	static uint8_t table[REC_PY_LINETABLE_MAX];
+	static char name[REC_PY_NAME_MAX * 4 + 1], qual[REC_PY_NAME_MAX * 4 + 1];
+	static char file[REC_PY_NAME_MAX * 4 + 1];
+	const struct py_layout *l = t->layout;
+	uint8_t co[256], bhead[32];
+	struct rec_py_code c;
+	uint64_t tlen, tab;
+	int32_t line;
+	int err;
+
+	if (l->walk.co_code_adaptive > sizeof(co) || !peek(t->tgid, addr, co, l->walk.co_code_adaptive) ||
+	    (t->code_type && word_at(co, 8) != t->code_type) ||
+	    !read_str(t->tgid, l, word_at(co, l->co_name), name, sizeof(name)) ||
+	    !read_str(t->tgid, l, word_at(co, l->co_qualname), qual, sizeof(qual)) ||
+	    !read_str(t->tgid, l, word_at(co, l->co_filename), file, sizeof(file)))
+		return 2;
+	memcpy(&line, co + l->co_firstlineno, sizeof(line));
+	tab = word_at(co, l->co_linetable);
+	if (!peek(t->tgid, tab, bhead, sizeof(bhead)))
+		return 2;
+	tlen = word_at(bhead, 16);	/* PyBytesObject: ob_size, then the bytes at 32 */
+	if (tlen > REC_PY_LINETABLE_MAX)
+		tlen = 0;	/* hostile or huge: no lines, the name still */
+	if (tlen && !peek(t->tgid, tab + 32, table, tlen))
+		return 2;
+	memset(&c, 0, sizeof(c));
+	c.tgid = t->tgid;
+	c.key = key;
+	c.addr = addr;
+	c.version = l->version;
+	c.name = name;
+	c.qualname = qual;
+	c.filename = file;
+	c.first_line = line > 0 ? (uint32_t)line : 0;
+	c.linetable = table;
+	c.linetable_len = tlen;
+	err = recording__add_py_code(rec, &c);
+	return err ? err : 1;
+}
+
+/*
+ * Python frame w with its code address replaced by the code object's key in
+ * this process: code objects are freed and their addresses reused, so the
+ * fields that tell one from another (first line, the name, file and line
+ * table objects) are read again at every sample, and a code object not seen
+ * before is read whole, stored and numbered. Key 0: unreadable. 0 or -errno.
+ */
+static int code_key(struct pyrec *pr, struct recording *rec, struct py_target *t, uint64_t w,
+		    uint64_t *out)
+{
+	const struct py_layout *l = t->layout;
+	uint64_t addr = (w >> PY_FRAME_CODE_SHIFT & PY_FRAME_CODE_MASK) << 3, ident, key = 0, *slot;
+	size_t n = (size_t)l->co_linetable + 8 - l->co_firstlineno, i;
+	uint8_t id[128];
+	bool added;
+	int r;
+
+	if (n <= sizeof(id) && rec && peek(t->tgid, addr + l->co_firstlineno, id, n)) {
+		ident = hash_mix(t->tgid, addr);
+		for (i = 0; i + 8 <= n; i += 8)
+			ident = hash_mix(ident, word_at(id, i));
+		slot = u64map__find(&t->codes, ident);
+		if (slot) {
+			key = *slot;
+		} else if (t->codes.nr < PY_CODES_MAX) {
+			r = read_code(rec, t, addr, t->nr_keys + 1);
+			if (r < 0)
+				return r;
+			if (r == 1) {
+				key = ++t->nr_keys;
+				pr->stats.codes++;
+			} else {
+				pr->stats.code_unreadable++;
+			}
+			if (u64map__upsert(&t->codes, ident, key, &slot, &added))
+				key = 0;	/* no memory: not kept, read again next time */
+		}
+	}
+	*out = (w & ~(PY_FRAME_CODE_MASK << PY_FRAME_CODE_SHIFT)) | key << PY_FRAME_CODE_SHIFT;
+	return 0;
+}
+
+int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e,
+		  uint64_t *out, uint32_t *nu)
+{
+	const uint64_t *f = (const uint64_t *)e->frames;
+	uint32_t nk = e->nr_kframes, nuser = e->nr_uframes, npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT;
+	const uint64_t *py = f + nk + nuser;
+	struct py_target *t = target_of(pr, e->tgid);
+	uint32_t i, j = 0, n = nk;
+	uint64_t pc;
+	int err;
+
+	memcpy(out, f, nk * sizeof(*out));
+	for (i = 0; i < nuser; i++) {
+		pc = i ? f[nk + i] - 1 : f[nk + i];
+		if (t && t->layout && pc >= t->eval_lo && pc < t->eval_hi) {
+			/* this eval-loop call ran the frames up to the next entry frame */
+			while (j < npy && n < PYREC_MAX_FRAMES - 1) {
+				err = code_key(pr, rec, t, py[j], &out[n++]);
+				if (err)
+					return err;
+				if (py[j++] & PY_FRAME_ENTRY)
+					break;
+			}
+		}
+		out[n++] = f[nk + i];
+	}
+	pr->stats.frames_unplaced += npy - j;
+	*nu = n - nk;
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record/python.h - Python frames: which targets run a CPython interpreter
+ * the sampler can walk, and what their frames name.
+ *
+ * For each sampled process record/ looks once (again after an exec) for a
+ * mapped python3.x binary or libpython3.x that exports _PyRuntime, checks
+ * the interpreter's version against the offset table and puts where to
+ * walk into the sampler's py_procs map. Samples then carry Python frames
+ * (bpf/events.h, PY_FRAME_TAG); pyrec__splice() puts each run of them just
+ * inside the native eval-loop frame that ran it, and reads every code
+ * object a frame names once per process (process_vm_readv, every size and
+ * pointer from the target bounded) into the recording's python_code table.
+ */
+#ifndef EPROF_RECORD_PYTHON_H
+#define EPROF_RECORD_PYTHON_H
+
+#include <stdint.h>
+
+struct recording;
+struct ev_sample;
+struct pyrec;
+
+/* Frames a spliced sample may have: kernel, user and Python. */
+#define PYREC_MAX_FRAMES	(2 * 127 + 96)
+
+/* What the Python walks came to, for the summary and info. */
+struct pyrec_stats {
+	uint64_t procs;			/* interpreters walked */
+	uint64_t unknown_version;	/* interpreters of a version without offsets */
+	uint64_t codes;			/* code objects stored */
+	uint64_t code_unreadable;	/* code objects that could not be read */
+	uint64_t frames_unplaced;	/* Python frames with no eval-loop frame for them */
+};
+
+/* map_fd: the sampler's py_procs; -1 to only splice (tests). 0 or -ENOMEM. */
+int pyrec__new(int map_fd, struct pyrec **out);
+void pyrec__free(struct pyrec *pr);
+
+/*
+ * Notes a sample of tgid whose thread is named comm: the first sample of a
+ * process, or the first after its name changed (an exec), looks for an
+ * interpreter. Never fails: a process it cannot walk has native frames only.
+ */
+void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm);
+
+/*
+ * The frames of a sample with Python frames (e->hdr.flags): kernel frames,
+ * then the user frames with the Python frames put in, into out (room for
+ * PYREC_MAX_FRAMES), *nu the user count; stores the code objects they name
+ * that rec does not have yet. 0 or -errno (a write failure, printed).
+ */
+int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e,
+		  uint64_t *out, uint32_t *nu);
+
+const struct pyrec_stats *pyrec__stats(const struct pyrec *pr);
+
+#endif
