@@ -724,6 +724,8 @@ static int take_sample_at(struct session *s, const struct ev_sample *e, bool hel
 	if (!held || !u64map__find(&s->tid_comm, e->tid))
 		err = session__note_comm(s, e->time_ns, e->tgid, e->tid,
 					 e->tid ? e->comm : "swapper");
+	else	/* its name rows go into the commit with it, as note_comm does */
+		err = write_held_comms(s, e->tgid);
 	if (!err)
 		err = cgroup_log__seen(&s->cgroups, s->rec, e->tgid, e->tid);
 	if (err)

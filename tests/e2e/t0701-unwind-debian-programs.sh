@@ -87,6 +87,11 @@ compare_perf() {
 		>"$TMP/$name.etop"
 	while read -r pshare fn; do
 		eshare=$(awk -v f="$fn" '$2 == f || index($2, f "@") == 1 { print $1; exit }' "$TMP/$name.etop")
+		if [ "$fn" = _PyEval_EvalFrameDefault ]; then
+			# eprof replaces it by the Python frames it ran (issue 20, _[py])
+			say "$name: $fn (perf: $pshare%) is shown as Python frames in eprof: not compared"
+			continue
+		fi
 		if [ -z "$eshare" ]; then
 			say "$name: $fn (perf: $pshare%) has another name in eprof: not compared"
 			continue
