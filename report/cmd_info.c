@@ -70,6 +70,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_TABLE_CACHE, "unwind table cache", META_TEXT },
 	{ REC_META_TABLE_CACHE_HITS, "tables from the cache", META_NUMBER },
 	{ REC_META_TABLE_CACHE_STORED, "tables stored in it", META_NUMBER },
+	{ REC_META_SIDEBAND_REREAD, "read again after loss", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))
