@@ -43,6 +43,8 @@ static void print_report_usage(FILE *f)
 		   "   --html OUT          one page: heat map, per-CPU strips, time ranges, flame\n"
 		   "                       graph, top table and diff of two ranges (no network)\n"
 		   "   --speedscope OUT    speedscope's JSON file format: a profile per thread\n"
+		   "   --firefox OUT       Firefox Profiler's processed format: a track per thread,\n"
+		   "                       samples with their times, off-CPU intervals as markers\n"
 		   "   --samples           every sample in time order, as perf script prints them\n"
 		   "filters:\n"
 		   "   --pid LIST, --tid LIST, --cpu LIST, --node LIST   e.g. 1,4-7\n"
@@ -80,7 +82,8 @@ enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE, 
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
        OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES,
-       OPT_HTML, OPT_OFF_CPU, OPT_WALL, OPT_XPID, OPT_XCOMM, OPT_SPEEDSCOPE };
+       OPT_HTML, OPT_OFF_CPU, OPT_WALL, OPT_XPID, OPT_XCOMM, OPT_SPEEDSCOPE,
+       OPT_FIREFOX };
 
 #define MAX_DEBUG_DIRS	64
 
@@ -104,6 +107,7 @@ static const struct option long_options[] = {
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
+	{ "firefox", required_argument, NULL, OPT_FIREFOX },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -192,13 +196,15 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	case OPT_PPROF:
 	case OPT_HTML:
 	case OPT_SPEEDSCOPE:
+	case OPT_FIREFOX:
 		if (!optarg[0]) {
 			pr_err("an empty file name was given (see 'eprof report --help')");
 			return -EINVAL;
 		}
 		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG :
 			      opt == OPT_HTML ? REPORT_OUT_HTML :
-			      opt == OPT_SPEEDSCOPE ? REPORT_OUT_SPEEDSCOPE : REPORT_OUT_PPROF;
+			      opt == OPT_SPEEDSCOPE ? REPORT_OUT_SPEEDSCOPE :
+			      opt == OPT_FIREFOX ? REPORT_OUT_FIREFOX : REPORT_OUT_PPROF;
 		va->file = optarg;
 		return 0;
 	case OPT_TOP:
@@ -332,13 +338,13 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 {
 	unsigned int out = o->outputs;
 	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF | REPORT_OUT_HTML |
-				       REPORT_OUT_SPEEDSCOPE;
+				       REPORT_OUT_SPEEDSCOPE | REPORT_OUT_FIREFOX;
 
 	if (!out)	/* as perf report: no view asked for is the top table */
 		o->outputs = out = REPORT_OUT_TOP;
 	if (out & (out - 1)) {
 		pr_err("choose one output of --fold, --svg, --top, --per-cpu, --per-node, "
-		       "--timeline, --pprof, --samples, --html, --speedscope");
+		       "--timeline, --pprof, --samples, --html, --speedscope, --firefox");
 		return -EINVAL;
 	}
 	if (o->diff_base && va->nr_inputs) {
@@ -352,7 +358,8 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	if ((out & with_file) && o->output) {
 		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" :
 		       out & REPORT_OUT_HTML ? "--html" :
-		       out & REPORT_OUT_SPEEDSCOPE ? "--speedscope" : "--pprof");
+		       out & REPORT_OUT_SPEEDSCOPE ? "--speedscope" :
+		       out & REPORT_OUT_FIREFOX ? "--firefox" : "--pprof");
 		return -EINVAL;
 	}
 	if (va->kernel_only && va->user_only) {
@@ -374,7 +381,7 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	}
 	if (o->weight && (out & REPORT_OUT_SAMPLES)) {
 		pr_err("%s weighs stacks by time: it goes with --fold, --svg, --top, --per-cpu, "
-		       "--per-node, --timeline, --pprof, --html or --speedscope", o->weight == REPORT_WEIGHT_WALL ?
+		       "--per-node, --timeline, --pprof, --html, --speedscope or --firefox", o->weight == REPORT_WEIGHT_WALL ?
 		       "--wall" : "--off-cpu");
 		return -EINVAL;
 	}

@@ -26,6 +26,7 @@ enum report_output {
 	REPORT_OUT_SAMPLES = 1u << 7,
 	REPORT_OUT_HTML = 1u << 8,
 	REPORT_OUT_SPEEDSCOPE = 1u << 9,
+	REPORT_OUT_FIREFOX = 1u << 10,
 };
 
 /* The level --by adds at the root of fold, SVG and HTML output, and groups top by. */
