@@ -25,7 +25,8 @@
 static void print_report_usage(FILE *f)
 {
 	fprintf(f, "usage: eprof report [-i FILE]... [filters] [OUTPUT] [-o OUT] [-v]\n"
-		   "       eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N])\n\n"
+		   "       eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N] |\n"
+		   "                                              --html OUT)\n\n"
 		   "   -i, --input FILE    a recording (default: eprof.data); several are merged\n"
 		   "   --diff BASE NEW     compare two recordings, shares normalized by each total\n"
 		   "outputs (one; the default is --top):\n"
@@ -59,8 +60,8 @@ static void print_report_usage(FILE *f)
 		   "                       runnable (preempted) time; --by tid: a tower per thread;\n"
 		   "                       --fold counts are microseconds; --html has all three\n"
 		   "                       views and opens on this one\n"
-		   "   --by pid|tid|comm|cgroup   add that level at the root (fold, SVG, HTML);\n"
-		   "                       group --top by it\n"
+		   "   --by pid|tid|comm|cgroup|file   add that level at the root (fold, SVG,\n"
+		   "                       HTML); group --top by it (file: the -i recording)\n"
 		   "   -o, --output OUT    write to OUT instead of stdout\n"
 		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
 		   "   --inline            inlined functions as frames of their own (needs DWARF)\n"
@@ -281,8 +282,10 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 			o->by = REPORT_BY_COMM;
 		else if (!strcmp(optarg, "cgroup"))
 			o->by = REPORT_BY_CGROUP;
+		else if (!strcmp(optarg, "file"))
+			o->by = REPORT_BY_FILE;
 		else {
-			pr_err("--by wants pid, tid, comm or cgroup, not '%s'", optarg);
+			pr_err("--by wants pid, tid, comm, cgroup or file, not '%s'", optarg);
 			return -EINVAL;
 		}
 		return 0;
@@ -351,8 +354,8 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 		pr_err("--diff BASE NEW names its recordings: drop -i");
 		return -EINVAL;
 	}
-	if (o->diff_base && !(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP))) {
-		pr_err("--diff works with --fold, --svg or --top");
+	if (o->diff_base && !(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP | REPORT_OUT_HTML))) {
+		pr_err("--diff works with --fold, --svg, --top or --html");
 		return -EINVAL;
 	}
 	if ((out & with_file) && o->output) {

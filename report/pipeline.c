@@ -58,7 +58,8 @@ static const struct emitter emitters[] = {
 	  &view_timeline_merge },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL, &view_pprof_merge },
 	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL, NULL },
-	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL, &view_html_merge },
+	{ REPORT_OUT_HTML, "the HTML report", view_html__write, view_html_diff__write,
+	  &view_html_merge },
 	{ REPORT_OUT_SPEEDSCOPE, "the speedscope profile", view_speedscope__write, NULL,
 	  &view_speedscope_merge },
 	{ REPORT_OUT_FIREFOX, "the Firefox Profiler profile", view_firefox__write, NULL,
@@ -522,8 +523,8 @@ static int compact_source(struct report_src *s, const struct report_opts *o,
 	size_t i;
 	int err;
 
-	if (o->outputs & REPORT_OUT_SAMPLES)
-		return 0;
+	if (o->outputs & (REPORT_OUT_SAMPLES | REPORT_OUT_HTML))
+		return 0;	/* --html reads each file's metadata as it writes */
 	for (i = 0; i < s->agg.nr; i++) {
 		err = stack_store__intern(ss, s->agg.entries[i].stack, &s->agg.entries[i].stack);
 		if (err)
@@ -655,7 +656,7 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	rc.diff = opts->diff_base && opts->diff_new;
 	if (!em || (rc.diff && !em->write_diff)) {
 		pr_err("choose one output%s (see 'eprof report --help')",
-		       rc.diff ? " of --fold, --svg or --top with --diff" : "");
+		       rc.diff ? " of --fold, --svg, --top or --html with --diff" : "");
 		return -EINVAL;
 	}
 	if (rc.diff) {

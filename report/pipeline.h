@@ -36,7 +36,15 @@ enum report_by {
 	REPORT_BY_TID,
 	REPORT_BY_COMM,
 	REPORT_BY_CGROUP,	/* the cgroup (v2) path the thread ran in */
+	REPORT_BY_FILE,		/* the recording (-i FILE) a sample came from */
 };
+
+/* Whether --by adds a level above the comm (the comm is the root anyway). */
+static inline int report_by__level(enum report_by by)
+{
+	return by == REPORT_BY_PID || by == REPORT_BY_TID || by == REPORT_BY_CGROUP ||
+	       by == REPORT_BY_FILE;
+}
 
 /* What a stack's count is (--off-cpu, --wall): samples, or nanoseconds. */
 enum report_weight {

@@ -202,6 +202,7 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out);
 int view_pprof__write(const struct report_ctx *rc, FILE *out);
 int view_samples__write(const struct report_ctx *rc, FILE *out);
 int view_html__write(const struct report_ctx *rc, FILE *out);
+int view_html_diff__write(const struct report_ctx *rc, FILE *out);
 int view_speedscope__write(const struct report_ctx *rc, FILE *out);
 int view_firefox__write(const struct report_ctx *rc, FILE *out);
 int view_diff_fold__write(const struct report_ctx *rc, FILE *out);

@@ -235,7 +235,8 @@ static int put_tables(FILE *out, struct counts *c, unsigned int n)
 
 /* --- grouping ---------------------------------------------------------------- */
 
-enum group_by { GROUP_NONE, GROUP_PID, GROUP_TID, GROUP_COMM, GROUP_CPU, GROUP_NODE, GROUP_CGROUP };
+enum group_by { GROUP_NONE, GROUP_PID, GROUP_TID, GROUP_COMM, GROUP_CPU, GROUP_NODE, GROUP_CGROUP,
+		GROUP_FILE };
 
 /* A group's cells: [start, end) of the sorted cells, with its sample count. */
 struct run {
@@ -265,6 +266,7 @@ static void put_group_label(FILE *out, enum group_by by, const struct strtab *la
 		break;
 	case GROUP_COMM:
 	case GROUP_CGROUP:
+	case GROUP_FILE:
 		fputs(strtab__str(labels, (uint32_t)r->key), out);
 		break;
 	case GROUP_CPU:
@@ -292,6 +294,8 @@ static enum group_by top_group(enum report_by by)
 		return GROUP_COMM;
 	case REPORT_BY_CGROUP:
 		return GROUP_CGROUP;
+	case REPORT_BY_FILE:
+		return GROUP_FILE;
 	default:
 		return GROUP_NONE;
 	}
@@ -412,9 +416,11 @@ static int top_add(void *state, const struct report_ctx *rc, const struct report
 			break;
 		case GROUP_COMM:
 		case GROUP_CGROUP:
+		case GROUP_FILE:
 			/* by text: ids differ between recordings */
 			err = strtab__intern(&m->labels, m->by == GROUP_COMM ?
 					     stack_agg__comm(&s->agg, e->comm_id) :
+					     m->by == GROUP_FILE ? s->path :
 					     stack_agg__cgroup(&s->agg, e->cgroup), &id);
 			group = id;
 			break;
