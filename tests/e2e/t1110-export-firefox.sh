@@ -7,7 +7,8 @@
 # not on the npm registry, so its importer cannot be run here; the checker
 # stands in for it. Then what the profiler would show:
 #  - a recording built by construction (gen_busy): a track per thread with
-#    its samples (app 480, swapper 100), spin the top self function;
+#    its samples (app 480, swapper 100), spin the top self function; two of
+#    them (-i twice): four tracks, each recording's processes apart;
 #  - a real one (known_split): the top self function and its count are the
 #    fold output's, and the tracks hold every sample the fold counts;
 #  - an --off-cpu one (offcpu_split): the main thread's sleep and wait are
@@ -32,6 +33,15 @@ cat "$TMP/b"
 [ "$(grep '^thread' "$TMP/b")" = "$(printf 'thread\tapp\t100\t480\t0\nthread\tswapper\t0\t100\t0')" ] ||
 	fail "the tracks are not app (480 samples) and swapper (100)"
 grep -qx 'top	spin	480' "$TMP/b" || fail "spin is not the top self function of app with 480 samples"
+
+# two recordings: each its own processes (pids 100 and 100:1), every sample kept
+"$WORKLOADS/gen_busy" "$TMP/b2.eprof" || fail "gen_busy failed"
+"$EPROF" report -i "$TMP/b.eprof" -i "$TMP/b2.eprof" --firefox "$TMP/b2.json" 2>/dev/null || fail "--firefox of two -i failed"
+node "$CHECK" "$TMP/b2.json" >"$TMP/b2" 2>"$TMP/chk.err" || { cat "$TMP/chk.err"; fail "two -i: not the processed format"; }
+[ "$(grep -c '^thread' "$TMP/b2")" = 4 ] && [ "$(awk -F'\t' '$1 == "thread" { s += $4 } END { print s }' "$TMP/b2")" = 1160 ] ||
+	fail "two -i: not four tracks with 1160 samples"
+node -e 'const p = require(process.argv[1]); const s = new Set(p.threads.map((t) => t.pid));
+	process.exit(s.size === 4 ? 0 : 1)' "$TMP/b2.json" || fail "two -i: the recordings' processes share pids"
 
 if [ "$(id -u)" != 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	say "not root or no BTF: the recorded halves are left out"
