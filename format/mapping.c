@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "format/internal.h"
+#include "util/bsearch.h"
 #include "util/cmp.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -304,17 +305,16 @@ void file_list__release(struct file_list *l)
 	free(l->files);
 }
 
+static bool id_below(const void *elem, const void *key)
+{
+	return *(const int64_t *)elem < *(const int64_t *)key;
+}
+
 const struct mapped_file *file_list__find(const struct file_list *l, uint32_t id)
 {
-	size_t lo = 0, hi = l->nr, mid;
+	int64_t key = id;
+	size_t lo = bsearch_lower_bound(&key, l->ids, l->nr, sizeof(*l->ids), id_below);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (l->ids[mid] < (int64_t)id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < l->nr && l->ids[lo] == (int64_t)id ? &l->files[lo] : NULL;
 }
 

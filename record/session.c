@@ -28,6 +28,7 @@
 #include "record/session.h"
 #include "record/sideband.h"
 #include "record/unwind.h"
+#include "util/bsearch.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/path.h"
@@ -471,14 +472,19 @@ static int inherit_one(struct session *s, size_t i, uint32_t pid, uint64_t fork_
 	return mapping_table__add(&s->maps, &m);	/* may move s->maps.v */
 }
 
+static bool mapping_below(const void *elem, const void *key)
+{
+	return ((const struct mapping *)elem)->tgid < *(const uint32_t *)key;
+}
+
 /*
  * Gives process pid, forked from ppid at fork_ns, a copy of the mappings ppid
  * had then (with their times), since a fork produces no mmap records.
  */
 static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 {
-	size_t i, n = s->maps.nr, lo = 0, mid, nr_tail = 0;
-	size_t hi = s->maps.nr_sorted < n ? s->maps.nr_sorted : n, sorted = hi;
+	size_t i, n = s->maps.nr, nr_tail = 0;
+	size_t sorted = s->maps.nr_sorted < n ? s->maps.nr_sorted : n;
 	uint32_t tail[256], *more = NULL, *list = tail;
 	uint64_t *head, p;
 	int err;
@@ -499,15 +505,9 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 	err = index_tail(s);
 	if (err)
 		return err;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->maps.v[mid].tgid < ppid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* the child's copies go after n: not seen again */
-	for (i = lo; i < sorted && s->maps.v[i].tgid == ppid && !err; i++)
+	i = bsearch_lower_bound(&ppid, s->maps.v, sorted, sizeof(*s->maps.v), mapping_below);
+	for (; i < sorted && s->maps.v[i].tgid == ppid && !err; i++)
 		err = inherit_one(s, i, pid, fork_ns, since);
 	/* the parent's tail mappings, newest first in the index: copied oldest first */
 	head = u64map__find(&s->tail_heads, ppid);
