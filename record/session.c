@@ -27,6 +27,7 @@
 #include "record/sampler.h"
 #include "record/session.h"
 #include "record/sideband.h"
+#include "record/stats.h"
 #include "record/unwind.h"
 #include "util/bsearch.h"
 #include "util/clock.h"
@@ -534,7 +535,7 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *cur)
 {
 	struct rec_loss l;
-	uint64_t *prev;
+	uint64_t d[EV_STAT_MAX];
 	int cpu, err;
 	size_t k;
 
@@ -543,17 +544,14 @@ static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *cur)
 		for (k = 0; k < EV_STAT_MAX; k++)
 			s->stats_total[k] += cur[(size_t)cpu * EV_STAT_MAX + k];
 	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++) {
-		const uint64_t *c = cur + (size_t)cpu * EV_STAT_MAX;
-
-		prev = s->stats_prev + (size_t)cpu * EV_STAT_MAX;
+		stats__delta(cur, s->stats_prev, cpu, d);
 		memset(&l, 0, sizeof(l));
 		l.time_ns = time;
 		l.cpu = (uint32_t)cpu;
-		l.lost_samples = c[EV_STAT_RINGBUF_FULL] - prev[EV_STAT_RINGBUF_FULL];
-		l.lost_ustacks = c[EV_STAT_USTACK_FAIL] - prev[EV_STAT_USTACK_FAIL];
-		l.lost_kstacks = c[EV_STAT_KSTACK_FAIL] - prev[EV_STAT_KSTACK_FAIL];
-		l.truncated_stacks = c[EV_STAT_USTACK_TRUNC] - prev[EV_STAT_USTACK_TRUNC] +
-				     c[EV_STAT_KSTACK_TRUNC] - prev[EV_STAT_KSTACK_TRUNC];
+		l.lost_samples = d[EV_STAT_RINGBUF_FULL];
+		l.lost_ustacks = d[EV_STAT_USTACK_FAIL];
+		l.lost_kstacks = d[EV_STAT_KSTACK_FAIL];
+		l.truncated_stacks = d[EV_STAT_USTACK_TRUNC] + d[EV_STAT_KSTACK_TRUNC];
 		l.lost_sideband = s->lost_sideband[cpu];
 		if (!l.lost_samples && !l.lost_ustacks && !l.lost_kstacks && !l.truncated_stacks &&
 		    !l.lost_sideband)
@@ -566,7 +564,6 @@ static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *cur)
 		s->total_kstack_fail += l.lost_kstacks;
 		s->total_truncated += l.truncated_stacks;
 		s->lost_sideband[cpu] = 0;
-		memcpy(prev, c, EV_STAT_MAX * sizeof(*c));
 	}
 	return 0;
 }
