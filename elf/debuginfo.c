@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/symbolize/debuginfo.c - local symbol and DWARF files, through libdw's dwfl.
+ * elf/debuginfo.c - local symbol and DWARF files, through libdw's dwfl.
  *
  * The recording holds only the symbols that covered sampled addresses when
  * it was made; a report elsewhere may still find a richer file locally (a
@@ -26,8 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/debuginfo.h"
 #include "elf/elf_file.h"
-#include "report/symbolize/debuginfo.h"
 #include "util/bsearch.h"
 #include "util/safe_open.h"
 
