@@ -763,17 +763,12 @@ bool session__find_vma(void *ctx, uint32_t tgid, uint64_t pc, uint64_t time_ns,
 	struct mapping_table *t = &s->maps;
 	struct mapping *best = NULL, *any = NULL;
 	const struct mapped_file *f;
-	size_t lo = 0, hi = t->nr_sorted < t->nr ? t->nr_sorted : t->nr, i;
+	size_t i;
 
-	while (lo < hi) {	/* the first sorted mapping of tgid */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->v[mid].tgid < tgid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < t->nr; i++) {
+	/* from the first sorted mapping of tgid */
+	i = bsearch_lower_bound(&tgid, t->v, t->nr_sorted < t->nr ? t->nr_sorted : t->nr,
+				sizeof(*t->v), mapping_below);
+	for (; i < t->nr; i++) {
 		struct mapping *m = &t->v[i];
 
 		if (i < t->nr_sorted && (m->tgid != tgid || m->start > pc)) {
