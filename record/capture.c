@@ -57,6 +57,7 @@
 #include <unistd.h>
 
 #include "record/capture.h"
+#include "record/rt_thread.h"
 #include "elf/cfi.h"
 #include "elf/elf_file.h"
 #include "record/jitmap.h"
@@ -954,7 +955,7 @@ static struct ksym_fetch *fetch_start(void)
 {
 	struct ksym_fetch *f = calloc(1, sizeof(*f));
 
-	if (f && pthread_create(&f->thread, NULL, fetch_main, f)) {
+	if (f && rt_thread__create(&f->thread, NULL, fetch_main, f)) {
 		free(f);
 		f = NULL;
 	}
