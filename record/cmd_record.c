@@ -44,6 +44,7 @@
 #include "format/tablecache.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
+#include "record/python.h"
 #include "record/rawstack.h"
 #include "record/perf_events.h"
 #include "record/record.h"
@@ -1411,6 +1412,8 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 		err = unwinder__store(s->unwinder, s->rec, s->stats_total);
 	if (!err && s->rawstack)
 		err = rawstack__store(s->rawstack, s->rec, s->stats_total, RAWSTACK_BUDGET_DEFAULT);
+	if (!err)
+		err = pyrec__store(s->python, s->rec, s->stats_total);
 	if (!err)
 		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (!err)

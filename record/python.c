@@ -53,6 +53,8 @@ static const struct py_layout layouts[] = {
 	},
 };
 
+#define KNOWN_VERSIONS	"3.11"
+
 #define PY_LOOKS_MAX	4	/* looks for an interpreter per process (execs) */
 #define PY_CODES_MAX	200000	/* code objects kept per process */
 
@@ -61,6 +63,7 @@ struct py_target {
 	char comm[16];
 	unsigned int looks;
 	const struct py_layout *layout;	/* NULL: not walked */
+	bool unknown;			/* an interpreter of a version without a layout */
 	uint64_t eval_lo, eval_hi;	/* _PyEval_EvalFrameDefault in the process */
 	uint64_t code_type;		/* &PyCode_Type in the process, 0: unknown */
 	struct u64map codes;		/* identity of a code object -> its key, 0: unreadable */
@@ -124,6 +127,43 @@ static bool is_python_file(const char *path)
 }
 
 /*
+ * PY_VERSION_HEX of an interpreter without Py_Version (before 3.11) from its
+ * file's name, "python3.10" or "libpython3.10.so.1.0": 3.N only, 0 unknown.
+ */
+static uint64_t version_of_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	unsigned long minor;
+	char *end;
+
+	base = base ? base + 1 : path;
+	base += strncmp(base, "lib", 3) ? 0 : 3;
+	if (strncmp(base, "python3.", 8))
+		return 0;
+	minor = strtoul(base + 8, &end, 10);
+	return end == base + 8 || minor > 255 ? 0 : 0x03000000ull | (uint64_t)minor << 16;
+}
+
+/* An interpreter of a version without a layout: said once, counted. */
+static void unknown_version(struct pyrec *pr, struct py_target *t, uint64_t version)
+{
+	char v[16] = "unknown";
+
+	if (version)
+		snprintf(v, sizeof(v), "%u.%u", (unsigned int)(version >> 24 & 0xff),
+			 (unsigned int)(version >> 16 & 0xff));
+	t->unknown = true;
+	pr->stats.unknown_version++;
+	if (pr->said_version)
+		return;
+	pr->said_version = true;
+	snprintf(pr->stats.unknown_first, sizeof(pr->stats.unknown_first),
+		 "%s (process %" PRIu32 ")", v, t->tgid);
+	pr_warn("process %" PRIu32 " runs Python %s, whose frames eprof cannot read (it knows "
+		"%s): its stacks show the interpreter's native frames", t->tgid, v, KNOWN_VERSIONS);
+}
+
+/*
  * The interpreter mapped at [start, end) from pgoff by pid, if path is one
  * with a known layout: fills t and the sampler's map. False otherwise.
  */
@@ -144,26 +184,23 @@ static bool try_binary(struct pyrec *pr, struct py_target *t, uint64_t start, ui
 	if (elf_file__open(fd, NULL, 0, &f))
 		return false;
 	if (elf_file__dynsym(f, "_PyRuntime", &rt, &rt_size) ||
-	    elf_file__dynsym(f, "Py_Version", &ver_at, &ver_size) ||
 	    elf_file__dynsym(f, "_PyEval_EvalFrameDefault", &ev, &ev_size) ||
 	    elf_segments__offset_to_vaddr(f->segs, f->nr_segs, pgoff, &v0))
 		goto out;
 	if (elf_file__dynsym(f, "PyCode_Type", &ct, &ct_size))
 		ct = 0;
 	bias = start - v0;
-	if (!peek(t->tgid, bias + ver_at, &version, sizeof(version)))
-		goto out;
+	if (!elf_file__dynsym(f, "Py_Version", &ver_at, &ver_size)) {
+		if (!peek(t->tgid, bias + ver_at, &version, sizeof(version)))
+			goto out;
+	} else {
+		version = version_of_name(path);	/* before 3.11: none has a layout */
+	}
 	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
 		if (layouts[i].version == (version >> 16 & 0xffff))
 			t->layout = &layouts[i];
 	if (!t->layout) {
-		pr->stats.unknown_version++;
-		if (!pr->said_version)
-			pr_warn("process %" PRIu32 " runs Python %u.%u, whose frames eprof cannot "
-				"read (3.11 only): its stacks show the interpreter's native frames",
-				t->tgid, (unsigned int)(version >> 24 & 0xff),
-				(unsigned int)(version >> 16 & 0xff));
-		pr->said_version = true;
+		unknown_version(pr, t, version);
 		goto out;
 	}
 	t->eval_lo = bias + ev;
@@ -202,7 +239,7 @@ static void look(struct pyrec *pr, struct py_target *t)
 			   &start, &end, perms, &pgoff, file) != 5 || !strchr(perms, 'x') ||
 		    file[0] != '/' || !is_python_file(file))
 			continue;
-		if (try_binary(pr, t, start, end, pgoff, file))
+		if (try_binary(pr, t, start, end, pgoff, file) || t->unknown)
 			break;
 	}
 	fclose(fp);
@@ -221,8 +258,10 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm)
 	uint64_t *slot;
 	bool added;
 
-	if (t && (t->layout || t->looks >= PY_LOOKS_MAX || !strncmp(t->comm, comm, sizeof(t->comm))))
+	if (t && (t->layout || t->looks >= PY_LOOKS_MAX || !strncmp(t->comm, comm, sizeof(t->comm)))) {
+		pr->stats.unknown_samples += t->unknown;
 		return;
+	}
 	if (!t) {
 		if (vec__grow(&pr->v, &pr->alloc, pr->nr + 1, sizeof(*pr->v)) ||
 		    u64map__upsert(&pr->index, tgid, pr->nr + 1, &slot, &added))
@@ -233,7 +272,9 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm)
 	}
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->looks++;
+	t->unknown = false;
 	look(pr, t);
+	pr->stats.unknown_samples += t->unknown;
 }
 
 /*
@@ -410,4 +451,33 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 	pr->stats.frames_unplaced += npy - j;
 	*nu = n - nk;
 	return 0;
+}
+
+static int meta_u64(struct recording *rec, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return recording__set_meta(rec, key, buf);
+}
+
+int pyrec__store(const struct pyrec *pr, struct recording *rec, const uint64_t *tot)
+{
+	const struct pyrec_stats *st = pr ? &pr->stats : NULL;
+	int err;
+
+	if (!st || (!st->procs && !st->unknown_version))
+		return 0;
+	err = meta_u64(rec, REC_META_PY_WALKS, tot[EV_STAT_PY_WALKS]);
+	err = err ?: meta_u64(rec, REC_META_PY_SAMPLES, tot[EV_STAT_PY_SAMPLES]);
+	err = err ?: meta_u64(rec, REC_META_PY_NO_THREAD, tot[EV_STAT_PY_NO_THREAD]);
+	err = err ?: meta_u64(rec, REC_META_PY_UNREADABLE, tot[EV_STAT_PY_UNREADABLE]);
+	err = err ?: meta_u64(rec, REC_META_PY_DEPTH, tot[EV_STAT_PY_DEPTH]);
+	err = err ?: meta_u64(rec, REC_META_PY_COPY, tot[EV_STAT_PY_RAW]);
+	err = err ?: meta_u64(rec, REC_META_PY_UNKNOWN, st->unknown_samples);
+	err = err ?: meta_u64(rec, REC_META_PY_CODES, st->codes);
+	err = err ?: meta_u64(rec, REC_META_PY_CODE_BAD, st->code_unreadable);
+	if (!err && st->unknown_first[0])
+		err = recording__set_meta(rec, REC_META_PY_VERSIONS, st->unknown_first);
+	return err;
 }

@@ -28,6 +28,8 @@ struct pyrec;
 struct pyrec_stats {
 	uint64_t procs;			/* interpreters walked */
 	uint64_t unknown_version;	/* interpreters of a version without offsets */
+	uint64_t unknown_samples;	/* their samples: native frames only */
+	char unknown_first[48];		/* "3.10 (process 12)": the first of them, "" none */
 	uint64_t codes;			/* code objects stored */
 	uint64_t code_unreadable;	/* code objects that could not be read */
 	uint64_t frames_unplaced;	/* Python frames with no eval-loop frame for them */
@@ -54,5 +56,12 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 		  uint64_t *out, uint32_t *nu);
 
 const struct pyrec_stats *pyrec__stats(const struct pyrec *pr);
+
+/*
+ * The Python accounting into rec's meta (REC_META_PY_*), with the sampler's
+ * totals tot (EV_STAT_MAX of them); nothing when no interpreter was met
+ * (pr NULL too). 0 or -errno.
+ */
+int pyrec__store(const struct pyrec *pr, struct recording *rec, const uint64_t *tot);
 
 #endif
