@@ -40,11 +40,12 @@ int pyrec__new(int map_fd, struct pyrec **out);
 void pyrec__free(struct pyrec *pr);
 
 /*
- * Notes a sample of tgid whose thread is named comm: the first sample of a
- * process, or the first after its name changed (an exec), looks for an
+ * Notes a sample of tgid whose thread is named comm, taken at now_ns: the
+ * first sample of a process, the first after its name changed (an exec),
+ * and a few more at growing intervals while none is found, look for an
  * interpreter. Never fails: a process it cannot walk has native frames only.
  */
-void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm);
+void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns);
 
 /*
  * The frames of a sample with Python frames (e->hdr.flags): kernel frames,

@@ -58,7 +58,8 @@ grep -q '^Python: unknown version (native frames only)  *3\.10 (process [0-9]*)$
 	fail "info does not name the unknown version"
 unk=$(info_num "$TMP/info" "Python: not walked, unknown version")
 total=$(samples "$TMP/fold" '^python3\.10;')
-check_at_least "samples of 3.10 counted as of an unknown version" "$unk" "$total" 99
+# the first ones, while ld.so still maps libpython, are no interpreter's yet
+check_at_least "samples of 3.10 counted as of an unknown version" "$unk" "$total" 95
 grep -q "^eprof: Python: 0 samples with Python frames of $unk in interpreters; $unk walks stopped early (0 frame unreadable, 0 depth limit, 0 stack copy, $unk unknown version: Python 3\\.10 (process [0-9]*))\$" "$TMP/rep.err" ||
 	fail "report's Python line does not count the unknown version"
 py=$(samples "$TMP/fold" '_\[py\]')
