@@ -566,14 +566,33 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 	uint32_t nk = e->nr_kframes, nuser = e->nr_uframes, npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT;
 	const uint64_t *py = f + nk + nuser;
 	struct py_target *t = target_of(pr, e->tgid);
-	uint32_t i, j = 0, n = nk;
+	uint32_t i, j = 0, n = nk, evals = 0, runs = 0;
 	uint64_t pc;
 	int err;
 
+	if (!t || !t->layout)
+		t = NULL;
+	/*
+	 * Runs of Python frames (each up to an entry frame) against native
+	 * eval-loop frames: a call entering or leaving the loop has its
+	 * native frame but no Python frame yet (3.11's entry, or a 3.12+ shim
+	 * not pushed yet), so fewer runs than loops leave the innermost loops
+	 * native and the runs go to the outer ones, as they ran.
+	 */
+	for (i = 0; t && i < nuser; i++) {
+		pc = i ? f[nk + i] - 1 : f[nk + i];
+		evals += pc >= t->eval_lo && pc < t->eval_hi;
+	}
+	for (i = 0; i < npy; i++)
+		runs += (py[i] & PY_FRAME_ENTRY) || i + 1 == npy;
 	memcpy(out, f, nk * sizeof(*out));
 	for (i = 0; i < nuser; i++) {
 		pc = i ? f[nk + i] - 1 : f[nk + i];
-		if (t && t->layout && pc >= t->eval_lo && pc < t->eval_hi) {
+		if (t && pc >= t->eval_lo && pc < t->eval_hi && evals-- > runs) {
+			out[n++] = f[nk + i];	/* no Python frame for it: native */
+			continue;
+		}
+		if (t && pc >= t->eval_lo && pc < t->eval_hi) {
 			/* this eval-loop call ran the frames up to the next entry frame */
 			while (j < npy && n < PYREC_MAX_FRAMES - 1) {
 				if (py[j] == PY_FRAME_EMPTY) {
