@@ -29,7 +29,7 @@ check_py() {
 	check_at_least "$2: Python chain" "$chained" "$total" 95
 }
 
-"$EPROF" record -F 999 -d 2 -p "$PID" -o "$TMP/p.eprof" 2>"$TMP/rec.err" ||
+"$EPROF" record -F 999 -d 3 -p "$PID" -o "$TMP/p.eprof" 2>"$TMP/rec.err" ||
 	{ cat "$TMP/rec.err"; fail "record -p failed"; }
 cat "$TMP/rec.err"
 "$EPROF" report -i "$TMP/p.eprof" --fold >"$TMP/p.fold" 2>"$TMP/rep.err" ||
