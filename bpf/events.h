@@ -212,6 +212,8 @@ struct ev_raw {
 #define PY_FRAME_CODE_SHIFT	16
 #define PY_FRAME_CODE_MASK	((1ull << 44) - 1)
 #define PY_FRAME_INSTR_MASK	0xffffull
+/* A native eval-loop call running no Python frame now (3.12+, entering or leaving). */
+#define PY_FRAME_EMPTY		(PY_FRAME_TAG | PY_FRAME_ENTRY)
 #define PY_MAX_THREADS		64	/* thread states looked through per sample */
 
 /*
@@ -224,15 +226,23 @@ struct py_proc {
 	__u16 interp_threads_head;	/* PyInterpreterState.threads.head */
 	__u16 ts_next;			/* PyThreadState.next */
 	__u16 ts_native_tid;		/* PyThreadState.native_thread_id */
-	__u16 ts_cframe;		/* PyThreadState.cframe */
-	__u16 cf_current_frame;		/* _PyCFrame.current_frame */
-	__u16 fr_code;			/* _PyInterpreterFrame.f_code */
+	__u16 ts_cframe;		/* PyThreadState.cframe (3.13: .current_frame) */
+	__u16 cf_current_frame;		/* _PyCFrame.current_frame; PY_NO_OFF: none (3.13) */
+	__u16 fr_code;			/* _PyInterpreterFrame.f_code (3.13: f_executable) */
 	__u16 fr_previous;		/* _PyInterpreterFrame.previous */
-	__u16 fr_prev_instr;		/* _PyInterpreterFrame.prev_instr */
-	__u16 fr_is_entry;		/* _PyInterpreterFrame.is_entry (owner the next byte) */
+	__u16 fr_prev_instr;		/* _PyInterpreterFrame.prev_instr (3.13: instr_ptr) */
+	__u16 fr_is_entry;		/* _PyInterpreterFrame.is_entry; PY_NO_OFF: none (3.12+) */
 	__u16 co_code_adaptive;		/* PyCodeObject.co_code_adaptive */
-	__u16 pad;
+	__u16 fr_owner;			/* _PyInterpreterFrame.owner */
 };
+
+/*
+ * A field the version does not have. 3.12+ has no is_entry: each native
+ * call of the eval loop pushes a shim frame (owner PY_OWNED_BY_CSTACK)
+ * below the first frame it runs, so that frame is the entry.
+ */
+#define PY_NO_OFF		0xffff
+#define PY_OWNED_BY_CSTACK	3
 
 /*
  * One sample. frames[0 .. nr_kframes) is the kernel stack, innermost first;

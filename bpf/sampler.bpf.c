@@ -255,6 +255,7 @@ struct py_walk_ctx {
 	__u32 bad;		/* memory could not be read */
 	__u32 full;		/* no room left */
 	__u32 found;
+	__u32 shim;		/* no frame since the last shim (or the start) */
 };
 
 static long py_thread_cb(__u32 i, void *data)
@@ -272,11 +273,26 @@ static long py_thread_cb(__u32 i, void *data)
 	return c->bad ? 1 : 0;
 }
 
+/* Frame word w at index at + k of the sample (false: no room). */
+static __always_inline bool py_put(struct py_walk_ctx *c, __u32 k, __u64 w, bool or_in)
+{
+	__u64 boff = (__u64)(c->at + k) * sizeof(__u64);
+
+	barrier_var(boff);	/* the check below on the register the store uses */
+	if (boff > FRAMES_BYTES - sizeof(__u64))
+		return false;
+	if (or_in)
+		*(__u64 *)((char *)c->s->frames + boff) |= w;
+	else
+		*(__u64 *)((char *)c->s->frames + boff) = w;
+	return true;
+}
+
 static long py_frame_cb(__u32 i, void *data)
 {
 	struct py_walk_ctx *c = data;
-	__u64 fr = c->ts, code, instr, base, off, w, boff;
-	__u8 ent[2] = {};
+	__u64 fr = c->ts, code, instr, base, off, w;
+	__u8 entry = 0, owner = 0;
 
 	(void)i;
 	if (!fr)
@@ -284,25 +300,37 @@ static long py_frame_cb(__u32 i, void *data)
 	code = py_word(fr + c->pp->fr_code, &c->bad);
 	instr = py_word(fr + c->pp->fr_prev_instr, &c->bad);
 	c->ts = py_word(fr + c->pp->fr_previous, &c->bad);
-	if (bpf_probe_read_user(ent, sizeof(ent), (const void *)(fr + c->pp->fr_is_entry)))
+	if (bpf_probe_read_user(&owner, 1, (const void *)(fr + c->pp->fr_owner)) ||
+	    (c->pp->fr_is_entry != PY_NO_OFF &&
+	     bpf_probe_read_user(&entry, 1, (const void *)(fr + c->pp->fr_is_entry))))
 		c->bad = 1;
 	if (c->bad)
 		return 1;
-	if (ent[1] == 3)	/* FRAME_OWNED_BY_CSTACK (3.12+): a shim, no code */
+	if (owner == PY_OWNED_BY_CSTACK) {
+		/*
+		 * 3.12+: a shim, no code. The frame above it was its call's
+		 * first; none (its call is entering or leaving): PY_FRAME_EMPTY.
+		 */
+		if (c->shim ? !py_put(c, c->n, PY_FRAME_TAG | PY_FRAME_ENTRY, false)
+			    : !py_put(c, c->n - 1, PY_FRAME_ENTRY, true)) {
+			c->full = 1;
+			return 1;
+		}
+		c->n += c->shim;
+		c->shim = 1;
 		return 0;
+	}
+	c->shim = 0;
 	base = code + c->pp->co_code_adaptive;
 	off = instr >= base ? (instr - base) / 2 : 0;
 	if (off > PY_FRAME_INSTR_MASK)
 		off = PY_FRAME_INSTR_MASK;
-	w = PY_FRAME_TAG | (ent[0] ? PY_FRAME_ENTRY : 0) |
+	w = PY_FRAME_TAG | (entry ? PY_FRAME_ENTRY : 0) |
 	    ((code >> 3) & PY_FRAME_CODE_MASK) << PY_FRAME_CODE_SHIFT | off;
-	boff = (__u64)(c->at + c->n) * sizeof(__u64);
-	barrier_var(boff);	/* the check below on the register the store uses */
-	if (boff > FRAMES_BYTES - sizeof(__u64)) {
+	if (!py_put(c, c->n, w, false)) {
 		c->full = 1;
 		return 1;
 	}
-	*(__u64 *)((char *)c->s->frames + boff) = w;
 	c->n++;
 	return 0;
 }
@@ -333,8 +361,10 @@ static __always_inline __u32 py_walk(struct ev_sample *s, __u32 tgid, __u32 tid,
 		stat_inc(c.bad ? EV_STAT_PY_UNREADABLE : EV_STAT_PY_NO_THREAD);
 		return 0;
 	}
+	c.shim = 1;
 	c.ts = py_word(c.ts + pp->ts_cframe, &c.bad);
-	c.ts = c.ts ? py_word(c.ts + pp->cf_current_frame, &c.bad) : 0;
+	if (pp->cf_current_frame != PY_NO_OFF)
+		c.ts = c.ts ? py_word(c.ts + pp->cf_current_frame, &c.bad) : 0;
 	bpf_loop(EV_PY_MAX_FRAMES, py_frame_cb, &c, 0);
 	if (c.bad)
 		stat_inc(EV_STAT_PY_UNREADABLE);

@@ -68,6 +68,20 @@ struct recording;
 #define REC_META_RAW_FINISHED	"raw_stack_finished"	/* stacks walked again with their tables */
 #define REC_META_RAW_COMPLETE	"raw_stack_complete"	/* of those, complete */
 #define REC_META_RAW_GIVEN_UP	"raw_stack_given_up"	/* no table came in time: as walked */
+/*
+ * Python frames (record/python.h), written when the recording ends; absent
+ * when no interpreter was met. Samples of the known interpreters' processes:
+ */
+#define REC_META_PY_WALKS	"python_walks"		/* walked (or meant to be) */
+#define REC_META_PY_SAMPLES	"python_samples"	/* with Python frames */
+#define REC_META_PY_NO_THREAD	"python_no_thread"	/* of a thread with no Python state */
+#define REC_META_PY_UNREADABLE	"python_stop_unreadable"	/* stopped: a frame unreadable */
+#define REC_META_PY_DEPTH	"python_stop_depth"	/* stopped: at the depth limit */
+#define REC_META_PY_COPY	"python_stop_stack_copy"	/* a stack copy: not walked */
+#define REC_META_PY_UNKNOWN	"python_stop_unknown_version"	/* an interpreter without offsets */
+#define REC_META_PY_VERSIONS	"python_unknown_versions"	/* "3.10 (process 12)", the first */
+#define REC_META_PY_CODES	"python_codes"		/* code objects stored */
+#define REC_META_PY_CODE_BAD	"python_codes_unreadable"	/* code objects not readable */
 #define REC_META_TABLE_CACHE	"table_cache"		/* record --table-cache DIR; absent: none */
 #define REC_META_TABLE_CACHE_HITS	"table_cache_hits"	/* tables read from it, not built */
 #define REC_META_TABLE_CACHE_STORED	"table_cache_stored"	/* tables built and kept in it */

@@ -44,6 +44,7 @@
 #include "format/tablecache.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
+#include "record/python.h"
 #include "record/rawstack.h"
 #include "record/perf_events.h"
 #include "record/record.h"
@@ -84,7 +85,7 @@ static void on_stop_signal(int sig)
 
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
-	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] [--table-cache DIR|none] "
+	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--no-python] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] [--table-cache DIR|none] "
 	"[-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
@@ -100,6 +101,7 @@ static void print_help(FILE *f)
 		   "    -e cpu-clock     the event to sample: the CPU clock, the only one\n"
 		   "    -g               record stacks (always done; accepted as perf does)\n"
 		   "    --no-inherit     not the processes that CMD or -p PID start\n"
+		   "    --no-python      no Python frames: the interpreters' native frames only\n"
 		   "    --call-graph M   how user stacks are walked: dwarf (default) follows\n"
 		   "                     unwind tables built from each binary's CFI, so code\n"
 		   "                     built without frame pointers has whole stacks; fp\n"
@@ -295,6 +297,9 @@ static int take_option(struct record_opts *o, struct option_state *st, int c, co
 	case 'I':
 		o->no_inherit = true;
 		break;
+	case 'Y':
+		o->no_python = true;
+		break;
 	case 'U':
 		if (!strcmp(arg, "none"))
 			o->table_cache = NULL;
@@ -399,6 +404,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "switch-output", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-inherit", no_argument, NULL, 'I' },
+		{ "no-python", no_argument, NULL, 'Y' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "off-cpu", no_argument, NULL, 'O' },
 		{ "off-cpu-thresh", required_argument, NULL, 'T' },
@@ -1416,6 +1422,8 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 		err = unwinder__store(s->unwinder, s->rec, s->stats_total);
 	if (!err && s->rawstack)
 		err = rawstack__store(s->rawstack, s->rec, s->stats_total, RAWSTACK_BUDGET_DEFAULT);
+	if (!err)
+		err = pyrec__store(s->python, s->rec, s->stats_total);
 	if (!err)
 		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (!err)

@@ -37,8 +37,15 @@ struct py_layout {
 	struct py_proc walk;		/* runtime left 0 */
 	uint16_t co_firstlineno, co_filename, co_name, co_qualname, co_linetable;
 	uint16_t ascii_size, compact_size;	/* sizeof(PyASCIIObject), PyCompactUnicodeObject */
+	bool debug_offsets;		/* _PyRuntime starts with _Py_DebugOffsets: its values win */
 };
 
+/*
+ * From each version's headers (offsetof with Py_BUILD_CORE: python.org's
+ * 3.11.7, 3.12.1 and 3.13.0 on x86-64). 3.12 has no is_entry (shim frames
+ * mark the entries) and 3.13 no _PyCFrame (the thread state points at its
+ * frame); 3.13 publishes the same offsets in _PyRuntime, read from there.
+ */
 static const struct py_layout layouts[] = {
 	{
 		.version = 0x030b,
@@ -46,21 +53,63 @@ static const struct py_layout layouts[] = {
 			.rt_interp_head = 40, .interp_threads_head = 16, .ts_next = 8,
 			.ts_native_tid = 160, .ts_cframe = 56, .cf_current_frame = 8,
 			.fr_code = 32, .fr_previous = 48, .fr_prev_instr = 56,
-			.fr_is_entry = 68, .co_code_adaptive = 184,
+			.fr_is_entry = 68, .co_code_adaptive = 184, .fr_owner = 69,
 		},
 		.co_firstlineno = 72, .co_filename = 112, .co_name = 120, .co_qualname = 128,
 		.co_linetable = 136, .ascii_size = 48, .compact_size = 72,
 	},
+	{
+		.version = 0x030c,
+		.walk = {
+			.rt_interp_head = 40, .interp_threads_head = 72, .ts_next = 8,
+			.ts_native_tid = 144, .ts_cframe = 56, .cf_current_frame = 0,
+			.fr_code = 0, .fr_previous = 8, .fr_prev_instr = 56,
+			.fr_is_entry = PY_NO_OFF, .co_code_adaptive = 192, .fr_owner = 70,
+		},
+		.co_firstlineno = 68, .co_filename = 112, .co_name = 120, .co_qualname = 128,
+		.co_linetable = 136, .ascii_size = 40, .compact_size = 56,
+	},
+	{
+		.version = 0x030d,
+		.walk = {
+			.rt_interp_head = 632, .interp_threads_head = 7344, .ts_next = 8,
+			.ts_native_tid = 160, .ts_cframe = 72, .cf_current_frame = PY_NO_OFF,
+			.fr_code = 0, .fr_previous = 8, .fr_prev_instr = 56,
+			.fr_is_entry = PY_NO_OFF, .co_code_adaptive = 200, .fr_owner = 70,
+		},
+		.co_firstlineno = 68, .co_filename = 112, .co_name = 120, .co_qualname = 128,
+		.co_linetable = 136, .ascii_size = 40, .compact_size = 56, .debug_offsets = true,
+	},
 };
 
-#define PY_LOOKS_MAX	4	/* looks for an interpreter per process (execs) */
+#define KNOWN_VERSIONS	"3.11, 3.12, 3.13"
+
+/*
+ * 3.13's _Py_DebugOffsets (Include/internal/pycore_runtime.h), words of 8
+ * bytes from the start of _PyRuntime: the ones read.
+ */
+enum {
+	DO_VERSION = 1, DO_FREE_THREADED = 2, DO_RT_INTERP_HEAD = 5, DO_IS_THREADS_HEAD = 9,
+	DO_TS_NEXT = 21, DO_TS_CURRENT_FRAME = 23, DO_TS_NATIVE_TID = 25,
+	DO_FR_PREVIOUS = 29, DO_FR_EXECUTABLE = 30, DO_FR_INSTR_PTR = 31, DO_FR_OWNER = 33,
+	DO_CO_FILENAME = 35, DO_CO_NAME = 36, DO_CO_QUALNAME = 37, DO_CO_LINETABLE = 38,
+	DO_CO_FIRSTLINENO = 39, DO_CO_CODE_ADAPTIVE = 43, DO_BYTES_OB_SIZE = 65,
+	DO_BYTES_OB_SVAL = 66, DO_STR_STATE = 68, DO_STR_LENGTH = 69, DO_STR_ASCII_SIZE = 70,
+	DO_WORDS = 73,
+};
+
+#define PY_LOOKS_MAX	4	/* looks for an interpreter per process (execs, start-up) */
+#define PY_LOOK_AGAIN_NS	50000000ull	/* the n-th look again n x 50 ms after the last */
 #define PY_CODES_MAX	200000	/* code objects kept per process */
 
 struct py_target {
 	uint32_t tgid;
 	char comm[16];
 	unsigned int looks;
-	const struct py_layout *layout;	/* NULL: not walked */
+	uint64_t looked_ns;		/* sample time of the last look */
+	const struct py_layout *layout;	/* NULL: not walked; a row of layouts[] or own */
+	struct py_layout *own;		/* malloc'd: read from the process (debug offsets) */
+	bool unknown;			/* an interpreter of a version without a layout */
 	uint64_t eval_lo, eval_hi;	/* _PyEval_EvalFrameDefault in the process */
 	uint64_t code_type;		/* &PyCode_Type in the process, 0: unknown */
 	struct u64map codes;		/* identity of a code object -> its key, 0: unreadable */
@@ -93,8 +142,10 @@ void pyrec__free(struct pyrec *pr)
 
 	if (!pr)
 		return;
-	for (i = 0; i < pr->nr; i++)
+	for (i = 0; i < pr->nr; i++) {
 		u64map__release(&pr->v[i].codes);
+		free(pr->v[i].own);
+	}
 	free(pr->v);
 	u64map__release(&pr->index);
 	free(pr);
@@ -124,6 +175,113 @@ static bool is_python_file(const char *path)
 }
 
 /*
+ * PY_VERSION_HEX of an interpreter without Py_Version (before 3.11) from its
+ * file's name, "python3.10" or "libpython3.10.so.1.0": 3.N only, 0 unknown.
+ */
+static uint64_t version_of_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	unsigned long minor;
+	char *end;
+
+	base = base ? base + 1 : path;
+	base += strncmp(base, "lib", 3) ? 0 : 3;
+	if (strncmp(base, "python3.", 8))
+		return 0;
+	minor = strtoul(base + 8, &end, 10);
+	return end == base + 8 || minor > 255 ? 0 : 0x03000000ull | (uint64_t)minor << 16;
+}
+
+/*
+ * An interpreter of a version without a layout (or whose published layout
+ * is refused: why): said once, counted.
+ */
+static void unknown_version(struct pyrec *pr, struct py_target *t, uint64_t version,
+			    const char *why)
+{
+	char v[16] = "unknown";
+
+	if (version)
+		snprintf(v, sizeof(v), "%u.%u", (unsigned int)(version >> 24 & 0xff),
+			 (unsigned int)(version >> 16 & 0xff));
+	t->unknown = true;
+	pr->stats.unknown_version++;
+	if (pr->said_version)
+		return;
+	pr->said_version = true;
+	snprintf(pr->stats.unknown_first, sizeof(pr->stats.unknown_first),
+		 "%s (process %" PRIu32 ")", v, t->tgid);
+	if (why)
+		pr_warn("process %" PRIu32 " runs Python %s, whose frames eprof cannot read (%s): "
+			"its stacks show the interpreter's native frames", t->tgid, v, why);
+	else
+		pr_warn("process %" PRIu32 " runs Python %s, whose frames eprof cannot read (it "
+			"knows %s): its stacks show the interpreter's native frames", t->tgid, v,
+			KNOWN_VERSIONS);
+}
+
+/* Word k of a _Py_DebugOffsets as a field offset: false when not one (hostile). */
+static bool do_off(const uint64_t *w, unsigned int k, uint16_t *out)
+{
+	if (w[k] >= 0x8000)
+		return false;
+	*out = (uint16_t)w[k];
+	return true;
+}
+
+/*
+ * The layout of version (full PY_VERSION_HEX) that t's _PyRuntime at rt
+ * publishes, over row's: false when it is not a _Py_DebugOffsets of that
+ * version, of a free-threaded build, or has a field out of bounds or
+ * object layouts the reader does not know (said in *why).
+ */
+static bool debug_layout(struct py_target *t, uint64_t rt, uint64_t version,
+			 const struct py_layout *row, struct py_layout *l, const char **why)
+{
+	uint64_t w[DO_WORDS];
+	uint16_t ascii;
+
+	*l = *row;
+	*why = "its _Py_DebugOffsets are unreadable or damaged";
+	if (!peek(t->tgid, rt, w, sizeof(w)) || memcmp(w, "xdebugpy", 8) || w[DO_VERSION] != version)
+		return false;
+	if (w[DO_FREE_THREADED]) {
+		*why = "a free-threaded build";
+		return false;
+	}
+	if (!do_off(w, DO_RT_INTERP_HEAD, &l->walk.rt_interp_head) ||
+	    !do_off(w, DO_IS_THREADS_HEAD, &l->walk.interp_threads_head) ||
+	    !do_off(w, DO_TS_NEXT, &l->walk.ts_next) ||
+	    !do_off(w, DO_TS_CURRENT_FRAME, &l->walk.ts_cframe) ||
+	    !do_off(w, DO_TS_NATIVE_TID, &l->walk.ts_native_tid) ||
+	    !do_off(w, DO_FR_PREVIOUS, &l->walk.fr_previous) ||
+	    !do_off(w, DO_FR_EXECUTABLE, &l->walk.fr_code) ||
+	    !do_off(w, DO_FR_INSTR_PTR, &l->walk.fr_prev_instr) ||
+	    !do_off(w, DO_FR_OWNER, &l->walk.fr_owner) ||
+	    !do_off(w, DO_CO_FILENAME, &l->co_filename) || !do_off(w, DO_CO_NAME, &l->co_name) ||
+	    !do_off(w, DO_CO_QUALNAME, &l->co_qualname) ||
+	    !do_off(w, DO_CO_LINETABLE, &l->co_linetable) ||
+	    !do_off(w, DO_CO_FIRSTLINENO, &l->co_firstlineno) ||
+	    !do_off(w, DO_CO_CODE_ADAPTIVE, &l->walk.co_code_adaptive) ||
+	    !do_off(w, DO_STR_ASCII_SIZE, &ascii))
+		return false;
+	/* what read_str(), read_code() and code_key() take as given */
+	*why = "its objects are laid out otherwise";
+	if (w[DO_BYTES_OB_SIZE] != 16 || w[DO_BYTES_OB_SVAL] != 32 || w[DO_STR_LENGTH] != 16 ||
+	    w[DO_STR_STATE] != 32 || ascii < 40 || ascii > 48 || l->co_linetable < l->co_firstlineno ||
+	    l->co_linetable + 8u - l->co_firstlineno > 128 || l->walk.co_code_adaptive > 256 ||
+	    l->co_filename + 8u > l->walk.co_code_adaptive || l->co_name + 8u > l->walk.co_code_adaptive ||
+	    l->co_qualname + 8u > l->walk.co_code_adaptive ||
+	    l->co_linetable + 8u > l->walk.co_code_adaptive)
+		return false;
+	l->ascii_size = ascii;
+	l->compact_size = ascii + 16;	/* utf8_length, utf8 */
+	l->walk.cf_current_frame = PY_NO_OFF;
+	l->walk.fr_is_entry = PY_NO_OFF;
+	return true;
+}
+
+/*
  * The interpreter mapped at [start, end) from pgoff by pid, if path is one
  * with a known layout: fills t and the sampler's map. False otherwise.
  */
@@ -133,6 +291,7 @@ static bool try_binary(struct pyrec *pr, struct py_target *t, uint64_t start, ui
 	uint64_t rt, rt_size, ver_at, ver_size, ev, ev_size, ct, ct_size, v0, bias;
 	uint64_t version = 0;
 	struct elf_file *f = NULL;
+	const char *why;
 	struct py_proc pp;
 	bool ok = false;
 	size_t i;
@@ -144,27 +303,34 @@ static bool try_binary(struct pyrec *pr, struct py_target *t, uint64_t start, ui
 	if (elf_file__open(fd, NULL, 0, &f))
 		return false;
 	if (elf_file__dynsym(f, "_PyRuntime", &rt, &rt_size) ||
-	    elf_file__dynsym(f, "Py_Version", &ver_at, &ver_size) ||
 	    elf_file__dynsym(f, "_PyEval_EvalFrameDefault", &ev, &ev_size) ||
 	    elf_segments__offset_to_vaddr(f->segs, f->nr_segs, pgoff, &v0))
 		goto out;
 	if (elf_file__dynsym(f, "PyCode_Type", &ct, &ct_size))
 		ct = 0;
 	bias = start - v0;
-	if (!peek(t->tgid, bias + ver_at, &version, sizeof(version)))
-		goto out;
+	if (!elf_file__dynsym(f, "Py_Version", &ver_at, &ver_size)) {
+		if (!peek(t->tgid, bias + ver_at, &version, sizeof(version)))
+			goto out;
+	} else {
+		version = version_of_name(path);	/* before 3.11: none has a layout */
+	}
 	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
 		if (layouts[i].version == (version >> 16 & 0xffff))
 			t->layout = &layouts[i];
 	if (!t->layout) {
-		pr->stats.unknown_version++;
-		if (!pr->said_version)
-			pr_warn("process %" PRIu32 " runs Python %u.%u, whose frames eprof cannot "
-				"read (3.11 only): its stacks show the interpreter's native frames",
-				t->tgid, (unsigned int)(version >> 24 & 0xff),
-				(unsigned int)(version >> 16 & 0xff));
-		pr->said_version = true;
+		unknown_version(pr, t, version, NULL);
 		goto out;
+	}
+	if (t->layout->debug_offsets) {
+		if (!t->own)
+			t->own = malloc(sizeof(*t->own));
+		if (!t->own || !debug_layout(t, bias + rt, version, t->layout, t->own, &why)) {
+			t->layout = NULL;
+			unknown_version(pr, t, version, t->own ? why : "no memory");
+			goto out;
+		}
+		t->layout = t->own;
 	}
 	t->eval_lo = bias + ev;
 	t->eval_hi = bias + ev + ev_size;
@@ -202,7 +368,7 @@ static void look(struct pyrec *pr, struct py_target *t)
 			   &start, &end, perms, &pgoff, file) != 5 || !strchr(perms, 'x') ||
 		    file[0] != '/' || !is_python_file(file))
 			continue;
-		if (try_binary(pr, t, start, end, pgoff, file))
+		if (try_binary(pr, t, start, end, pgoff, file) || t->unknown)
 			break;
 	}
 	fclose(fp);
@@ -215,14 +381,23 @@ static struct py_target *target_of(struct pyrec *pr, uint32_t tgid)
 	return slot ? &pr->v[*slot - 1] : NULL;
 }
 
-void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm)
+void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns)
 {
 	struct py_target *t = target_of(pr, tgid);
 	uint64_t *slot;
 	bool added;
 
-	if (t && (t->layout || t->looks >= PY_LOOKS_MAX || !strncmp(t->comm, comm, sizeof(t->comm))))
+	/*
+	 * Again after an exec (a new name), and a few times while the process
+	 * is young: a first sample taken while ld.so still maps libpython
+	 * finds no interpreter yet.
+	 */
+	if (t && (t->layout || t->looks >= PY_LOOKS_MAX ||
+		  (!strncmp(t->comm, comm, sizeof(t->comm)) &&
+		   (t->unknown || now_ns < t->looked_ns + PY_LOOK_AGAIN_NS * t->looks)))) {
+		pr->stats.unknown_samples += t->unknown;
 		return;
+	}
 	if (!t) {
 		if (vec__grow(&pr->v, &pr->alloc, pr->nr + 1, sizeof(*pr->v)) ||
 		    u64map__upsert(&pr->index, tgid, pr->nr + 1, &slot, &added))
@@ -233,7 +408,10 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm)
 	}
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->looks++;
+	t->looked_ns = now_ns;
+	t->unknown = false;
 	look(pr, t);
+	pr->stats.unknown_samples += t->unknown;
 }
 
 /*
@@ -388,16 +566,39 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 	uint32_t nk = e->nr_kframes, nuser = e->nr_uframes, npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT;
 	const uint64_t *py = f + nk + nuser;
 	struct py_target *t = target_of(pr, e->tgid);
-	uint32_t i, j = 0, n = nk;
+	uint32_t i, j = 0, n = nk, evals = 0, runs = 0;
 	uint64_t pc;
 	int err;
 
+	if (!t || !t->layout)
+		t = NULL;
+	/*
+	 * Runs of Python frames (each up to an entry frame) against native
+	 * eval-loop frames: a call entering or leaving the loop has its
+	 * native frame but no Python frame yet (3.11's entry, or a 3.12+ shim
+	 * not pushed yet), so fewer runs than loops leave the innermost loops
+	 * native and the runs go to the outer ones, as they ran.
+	 */
+	for (i = 0; t && i < nuser; i++) {
+		pc = i ? f[nk + i] - 1 : f[nk + i];
+		evals += pc >= t->eval_lo && pc < t->eval_hi;
+	}
+	for (i = 0; i < npy; i++)
+		runs += (py[i] & PY_FRAME_ENTRY) || i + 1 == npy;
 	memcpy(out, f, nk * sizeof(*out));
 	for (i = 0; i < nuser; i++) {
 		pc = i ? f[nk + i] - 1 : f[nk + i];
-		if (t && t->layout && pc >= t->eval_lo && pc < t->eval_hi) {
+		if (t && pc >= t->eval_lo && pc < t->eval_hi && evals-- > runs) {
+			out[n++] = f[nk + i];	/* no Python frame for it: native */
+			continue;
+		}
+		if (t && pc >= t->eval_lo && pc < t->eval_hi) {
 			/* this eval-loop call ran the frames up to the next entry frame */
 			while (j < npy && n < PYREC_MAX_FRAMES - 1) {
+				if (py[j] == PY_FRAME_EMPTY) {
+					j++;	/* the native frame stands alone */
+					break;
+				}
 				err = code_key(pr, rec, t, py[j], &out[n++]);
 				if (err)
 					return err;
@@ -410,4 +611,33 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 	pr->stats.frames_unplaced += npy - j;
 	*nu = n - nk;
 	return 0;
+}
+
+static int meta_u64(struct recording *rec, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return recording__set_meta(rec, key, buf);
+}
+
+int pyrec__store(const struct pyrec *pr, struct recording *rec, const uint64_t *tot)
+{
+	const struct pyrec_stats *st = pr ? &pr->stats : NULL;
+	int err;
+
+	if (!st || (!st->procs && !st->unknown_version))
+		return 0;
+	err = meta_u64(rec, REC_META_PY_WALKS, tot[EV_STAT_PY_WALKS]);
+	err = err ?: meta_u64(rec, REC_META_PY_SAMPLES, tot[EV_STAT_PY_SAMPLES]);
+	err = err ?: meta_u64(rec, REC_META_PY_NO_THREAD, tot[EV_STAT_PY_NO_THREAD]);
+	err = err ?: meta_u64(rec, REC_META_PY_UNREADABLE, tot[EV_STAT_PY_UNREADABLE]);
+	err = err ?: meta_u64(rec, REC_META_PY_DEPTH, tot[EV_STAT_PY_DEPTH]);
+	err = err ?: meta_u64(rec, REC_META_PY_COPY, tot[EV_STAT_PY_RAW]);
+	err = err ?: meta_u64(rec, REC_META_PY_UNKNOWN, st->unknown_samples);
+	err = err ?: meta_u64(rec, REC_META_PY_CODES, st->codes);
+	err = err ?: meta_u64(rec, REC_META_PY_CODE_BAD, st->code_unreadable);
+	if (!err && st->unknown_first[0])
+		err = recording__set_meta(rec, REC_META_PY_VERSIONS, st->unknown_first);
+	return err;
 }

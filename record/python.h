@@ -30,6 +30,8 @@ struct pyrec;
 struct pyrec_stats {
 	uint64_t procs;			/* interpreters walked */
 	uint64_t unknown_version;	/* interpreters of a version without offsets */
+	uint64_t unknown_samples;	/* their samples: native frames only */
+	char unknown_first[48];		/* "3.10 (process 12)": the first of them, "" none */
 	uint64_t codes;			/* code objects stored */
 	uint64_t code_unreadable;	/* code objects that could not be read */
 	uint64_t frames_unplaced;	/* Python frames with no eval-loop frame for them */
@@ -40,11 +42,12 @@ int pyrec__new(int map_fd, struct pyrec **out);
 void pyrec__free(struct pyrec *pr);
 
 /*
- * Notes a sample of tgid whose thread is named comm: the first sample of a
- * process, or the first after its name changed (an exec), looks for an
+ * Notes a sample of tgid whose thread is named comm, taken at now_ns: the
+ * first sample of a process, the first after its name changed (an exec),
+ * and a few more at growing intervals while none is found, look for an
  * interpreter. Never fails: a process it cannot walk has native frames only.
  */
-void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm);
+void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns);
 
 /*
  * The frames of a sample with Python frames (e->hdr.flags): kernel frames,
@@ -56,5 +59,12 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 		  uint64_t *out, uint32_t *nu);
 
 const struct pyrec_stats *pyrec__stats(const struct pyrec *pr);
+
+/*
+ * The Python accounting into rec's meta (REC_META_PY_*), with the sampler's
+ * totals tot (EV_STAT_MAX of them); nothing when no interpreter was met
+ * (pr NULL too). 0 or -errno.
+ */
+int pyrec__store(const struct pyrec *pr, struct recording *rec, const uint64_t *tot);
 
 #endif

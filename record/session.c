@@ -747,10 +747,11 @@ static int take_sample_at(struct session *s, const struct ev_sample *e, bool hel
 	static uint64_t spliced[PYREC_MAX_FRAMES];
 	uint32_t nu = e->nr_uframes;
 
-	if (!s->python && s->sampler && pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
+	if (!s->python && s->sampler && !s->opts->no_python &&
+	    pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
 		return -ENOMEM;
 	if (s->python && e->tgid)
-		pyrec__seen(s->python, e->tgid, e->comm);
+		pyrec__seen(s->python, e->tgid, e->comm, e->time_ns);
 	if (s->python && e->hdr.flags >> EV_SAMPLE_PY_SHIFT) {
 		err = pyrec__splice(s->python, s->rec, e, spliced, &nu);
 		if (err)

@@ -47,6 +47,7 @@ struct record_opts {
 	uint64_t unwind_budget;		/* bytes of unwind tables held at once */
 	const char *table_cache;	/* --table-cache DIR, NULL: none */
 	bool no_inherit;		/* --no-inherit: not the processes the targets start */
+	bool no_python;			/* --no-python: no interpreter walked (bench/python.sh) */
 	bool quiet;			/* -q: no status line, no summary line */
 	bool off_cpu;			/* --off-cpu: also the time threads spend off the CPU */
 	uint64_t switch_bytes;		/* --switch-output SIZE: next file at this size */

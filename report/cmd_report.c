@@ -69,6 +69,8 @@ static void print_report_usage(FILE *f)
 		   "   --no-demangle       show C++ and Rust names as the binary spells them\n"
 		   "   --short-names       C++ names without parameter lists and return types\n"
 		   "                       (overloads merge): smaller flame graphs\n"
+		   "   --no-python         the interpreter's native frames (_PyEval_EvalFrameDefault)\n"
+		   "                       in place of the Python frames they ran\n"
 		   "   --debuginfod[=URLS] fetch debug files no local file gives by build-id from\n"
 		   "                       the servers URLS (space-separated), else DEBUGINFOD_URLS;\n"
 		   "                       on by default when DEBUGINFOD_URLS is set\n"
@@ -78,7 +80,7 @@ static void print_report_usage(FILE *f)
 }
 
 enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE, OPT_SHORT_NAMES, OPT_DEBUGINFOD,
-       OPT_NO_DEBUGINFOD,
+       OPT_NO_DEBUGINFOD, OPT_NO_PYTHON,
        /* the views (report_view_option()) */
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
@@ -97,6 +99,7 @@ static const struct option long_options[] = {
 	{ "lines", no_argument, NULL, OPT_LINES },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "short-names", no_argument, NULL, OPT_SHORT_NAMES },
+	{ "no-python", no_argument, NULL, OPT_NO_PYTHON },
 	{ "debuginfod", optional_argument, NULL, OPT_DEBUGINFOD },
 	{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 	{ "svg", required_argument, NULL, OPT_SVG },
@@ -513,6 +516,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_SHORT_NAMES:
 			opts.sym.short_names = true;
+			break;
+		case OPT_NO_PYTHON:
+			opts.sym.no_python = true;
 			break;
 		case OPT_DEBUGINFOD:
 			env = getenv("DEBUGINFOD_URLS");

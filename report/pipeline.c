@@ -92,6 +92,39 @@ static int on_unwind(void *ctx, const struct rec_unwind *u)
 	return 0;
 }
 
+static int meta_str(struct recording *rec, const char *key, char **out);
+static int meta_u64(struct recording *rec, const char *key, uint64_t *out);
+
+/* The Python walks' account of one more recording (none without the meta). */
+static int add_python(struct recording *rec, struct report_summary *sum)
+{
+	uint64_t v[6];
+	char *which = NULL;
+	int err;
+
+	err = meta_u64(rec, REC_META_PY_WALKS, &v[0]) ?:
+	      meta_u64(rec, REC_META_PY_SAMPLES, &v[1]) ?:
+	      meta_u64(rec, REC_META_PY_UNREADABLE, &v[2]) ?:
+	      meta_u64(rec, REC_META_PY_DEPTH, &v[3]) ?:
+	      meta_u64(rec, REC_META_PY_COPY, &v[4]) ?:
+	      meta_u64(rec, REC_META_PY_UNKNOWN, &v[5]) ?:
+	      meta_str(rec, REC_META_PY_VERSIONS, &which);
+	if (err)
+		return err;
+	if (v[0] || v[5] || which)
+		sum->py_met = true;
+	sum->py_walks += v[0];
+	sum->py_samples += v[1];
+	sum->py_unreadable += v[2];
+	sum->py_depth += v[3];
+	sum->py_copy += v[4];
+	sum->py_unknown += v[5];
+	if (which && !sum->py_unknown_first[0])
+		snprintf(sum->py_unknown_first, sizeof(sum->py_unknown_first), "%s", which);
+	free(which);
+	return 0;
+}
+
 /* The clock's account of one more recording; unknown once any recording lacks it. */
 static int add_ticks(struct recording *rec, struct report_summary *sum)
 {
@@ -360,7 +393,7 @@ static int open_source(struct report_src *s, struct report_summary *sum)
 		err = recording__for_each_unwind(s->rec, on_unwind, sum);
 	if (err)
 		return err;
-	err = add_ticks(s->rec, sum);
+	err = add_ticks(s->rec, sum) ?: add_python(s->rec, sum);
 	if (err)
 		return err;
 	err = meta_u64(s->rec, REC_META_START_NS, &s->start_ns) ?:
@@ -890,5 +923,14 @@ void report__print_summary(const struct report_summary *sum, FILE *f)
 			permille % 10, sum->unw_truncated, sum->unw_fallback);
 	}
 	fputc('\n', f);
+	if (sum->py_met)
+		/* recording-wide, as the recorder counted them: filters do not apply */
+		fprintf(f, "eprof: Python: %" PRIu64 " samples with Python frames of %" PRIu64
+			" in interpreters; %" PRIu64 " walks stopped early (%" PRIu64 " frame "
+			"unreadable, %" PRIu64 " depth limit, %" PRIu64 " stack copy, %" PRIu64
+			" unknown version%s%s)\n", sum->py_samples, sum->py_walks + sum->py_copy + sum->py_unknown,
+			sum->py_unreadable + sum->py_depth + sum->py_copy + sum->py_unknown,
+			sum->py_unreadable, sum->py_depth, sum->py_copy, sum->py_unknown,
+			sum->py_unknown_first[0] ? ": Python " : "", sum->py_unknown_first);
 	sym_sources__print(sum->by_source, "eprof: frames named by:", f);
 }

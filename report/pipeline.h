@@ -123,6 +123,10 @@ struct report_summary {
 	uint64_t unw_complete;		/* reached the outermost frame */
 	uint64_t unw_truncated;		/* cut at the depth limit */
 	uint64_t unw_fallback;		/* with a frame-pointer step */
+	/* Python frames (REC_META_PY_*), for whole recordings */
+	bool py_met;			/* some recording met an interpreter */
+	uint64_t py_walks, py_samples, py_unreadable, py_depth, py_copy, py_unknown;
+	char py_unknown_first[64];	/* "3.10 (process 12)" of the first such recording */
 	/* --off-cpu, --wall: what the time is made of */
 	enum report_weight weight;
 	uint64_t oncpu_ns, blocked_ns, runnable_ns;

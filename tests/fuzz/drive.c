@@ -230,6 +230,22 @@ static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
 	return walk_step(w);
 }
 
+static int on_py_code(void *ctx, const struct rec_py_code *c)
+{
+	struct walk *w = ctx;
+
+	if (!c->name || !c->qualname || !c->filename || strlen(c->name) > REC_PY_NAME_MAX ||
+	    strlen(c->qualname) > REC_PY_NAME_MAX || strlen(c->filename) > REC_PY_NAME_MAX ||
+	    c->linetable_len > REC_PY_LINETABLE_MAX || (c->linetable_len && !c->linetable) ||
+	    !c->key || c->key >> 44 || c->version > 0xffff || c->first_line > INT32_MAX)
+		bad(w, "Python code object out of its documented ranges");
+	else
+		w->sink += c->tgid + c->key + c->first_line + c->linetable_len +
+			   (c->linetable_len ? c->linetable[c->linetable_len - 1] : 0) +
+			   (unsigned char)c->qualname[0];
+	return walk_step(w);
+}
+
 static int on_offcpu(void *ctx, const struct rec_offcpu *o)
 {
 	struct walk *w = ctx;
@@ -306,6 +322,7 @@ WALKER(offcpu_sum, rec_offcpu_sum_fn)
 WALKER(offcpu_loss, rec_offcpu_loss_fn)
 WALKER(cgroup, rec_cgroup_fn)
 WALKER(thread_cgroup, rec_thread_cgroup_fn)
+WALKER(py_code, rec_py_code_fn)
 #undef WALKER
 
 static const struct {
@@ -326,6 +343,7 @@ static const struct {
 	{ "for_each_offcpu_loss", walk_offcpu_loss, (void *)on_offcpu_loss },
 	{ "for_each_cgroup", walk_cgroup, (void *)on_cgroup },
 	{ "for_each_thread_cgroup", walk_thread_cgroup, (void *)on_thread_cgroup },
+	{ "for_each_py_code", walk_py_code, (void *)on_py_code },
 };
 
 /*
@@ -765,6 +783,11 @@ const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR] = {
 	{ "binary_chunk", 5, "INSERT INTO binary_chunk (id, file, source, encoding, data) "
 			     "VALUES (?, ?, ?, ?, ?)",
 	  "SELECT id, file, source, encoding, data FROM binary_chunk", 4 },
+	{ "python_code", 9, "INSERT INTO python_code (tgid, code_key, addr, version, name, "
+			    "qualname, filename, first_line, linetable) "
+			    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	  "SELECT tgid, code_key, addr, version, name, qualname, filename, first_line, "
+	  "linetable FROM python_code", -1 },
 };
 
 struct input {

@@ -81,7 +81,7 @@ struct fuzz_table {
 	int data_column;	/* the zstd BLOB column, or -1 */
 };
 
-#define FUZZ_TABLES_NR	14
+#define FUZZ_TABLES_NR	15
 extern const struct fuzz_table fuzz_tables[FUZZ_TABLES_NR];
 
 /*

@@ -137,6 +137,17 @@ static int add_tables(struct recording *rec)
 	struct rec_binary vdso = {
 		.path = "[vdso]", .source = ".dynsym", .nr_symbols = 1, .symbols = vdso_syms,
 	};
+	/* CPython 3.11 location tables: two entries, then one of a long form */
+	static const uint8_t lt[] = { 0xf0, 0x03, 0xd8, 0x02, 0x06, 0x07, 0xf2, 0x04, 0x02 };
+	struct rec_py_code py = {
+		.tgid = 100, .key = 1, .addr = 0x7f0000001000ull, .version = 0x030b,
+		.name = "spin", .qualname = "Worker.spin", .filename = "/srv/app/seed.py",
+		.first_line = 12, .linetable = lt, .linetable_len = sizeof(lt),
+	};
+	struct rec_py_code py2 = {
+		.tgid = 101, .key = 7, .addr = 0x7f0000002000ull, .version = 0x030d,
+		.name = "<module>", .qualname = "<module>", .filename = "seed.py", .first_line = 1,
+	};
 	struct rec_comm c = { .time_ns = 0, .tgid = 100, .tid = 100, .comm = "seed" };
 	struct rec_comm c2 = { .time_ns = 2000000, .tgid = 101, .tid = 102, .comm = "worker-15chars!" };
 	struct rec_mapping m = {
@@ -178,6 +189,8 @@ static int add_tables(struct recording *rec)
 	err = err ?: recording__add_thread_cgroup(rec, &t1);
 	err = err ?: recording__add_thread_cgroup(rec, &t2);
 	err = err ?: recording__add_thread_cgroup(rec, &t3);
+	err = err ?: recording__add_py_code(rec, &py);
+	err = err ?: recording__add_py_code(rec, &py2);
 	return err;
 }
 
@@ -261,6 +274,10 @@ static const struct {
 	{ "sql-trigger", "CREATE TRIGGER t0 BEFORE UPDATE ON meta BEGIN DELETE FROM sample_chunk; END;"
 	  "CREATE TRIGGER t1 AFTER INSERT ON meta BEGIN SELECT RAISE(ABORT, 'x'); END;" },
 	{ "sql-index", "CREATE INDEX i0 ON meta(value);" },
+	{ "sql-view-python", "ALTER TABLE python_code RENAME TO p0;"
+	  "CREATE VIEW python_code AS SELECT * FROM p0 UNION ALL SELECT * FROM p0;" },
+	{ "sql-python-types", "UPDATE python_code SET linetable = CAST(linetable AS TEXT),"
+	  " first_line = -first_line, code_key = code_key - 7;" },
 	{ "sql-renamed-table", "ALTER TABLE stack_chunk RENAME TO stack_chunk_old;" },
 	{ "sql-renamed-column", "ALTER TABLE meta RENAME COLUMN value TO v;" },
 	{ "sql-extra-column", "ALTER TABLE meta ADD COLUMN extra BLOB;" },

@@ -17,6 +17,10 @@
  *   meta=KEY=VAL  meta row KEY set to VAL (after the defaults: hostname,
  *                 command... with escape sequences)
  *   comm=NAME     the main thread's comm
+ *   python        a Python code object (python_code row: Job.py_hot of
+ *                 /srv/job.py, first line 40, a 3.11 location table) and
+ *                 20 more samples on a fifth stack whose Python frame runs
+ *                 its code unit 5 (line 43) in place of an eval-loop frame
  *   offcpu=N      N off-CPU intervals (one after another over the span,
  *                 both threads, both states, the four stacks) and N/4 summed
  *                 rows flushed at 16 times; an --off-cpu recording
@@ -38,6 +42,23 @@ static int fail(const char *what, int err)
 {
 	fprintf(stderr, "gen_hostile: %s failed: %d\n", what, err);
 	return 1;
+}
+
+/* The python option's code object and stack 5: Python frame, the eval loop, main. */
+static int add_python(struct recording *rec)
+{
+	/* two entries of the one-line form: 4 units at line +1, 4 at +2 */
+	static const uint8_t lt[] = { 0xdb, 0x04, 0x10, 0xe3, 0x04, 0x12 };
+	struct rec_py_code c = {
+		.tgid = 100, .key = 1, .addr = 0x7f0000001000ull, .version = 0x030b,
+		.name = "py_hot", .qualname = "Job.py_hot", .filename = "/srv/job.py",
+		.first_line = 40, .linetable = lt, .linetable_len = sizeof(lt),
+	};
+	uint64_t frames[3] = { (7ull << 61) | 1ull << 60 | 1ull << 16 | 5, MAP_START + 0x1010,
+			       MAP_START + 0x1010 };
+	struct rec_stack st = { .id = 5, .nr_user = 3, .frames = frames };
+
+	return recording__add_py_code(rec, &c) ?: recording__add_stack(rec, &st);
 }
 
 static int add_meta(struct recording *rec, bool unfinished)
@@ -158,7 +179,7 @@ int main(int argc, char **argv)
 				 .path = "/nonexistent/app", .build_id_len = 20 };
 	struct rec_sample s = { 0 };
 	struct recording *rec = NULL;
-	bool unfinished = false, late = false, cpu = false;
+	bool unfinished = false, late = false, cpu = false, python = false;
 	uint64_t late_ns = 0;
 	uint32_t cpu_nr = 0;
 	const char *metas[8];
@@ -166,7 +187,7 @@ int main(int argc, char **argv)
 	int i, err;
 
 	if (argc < 2)
-		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished] [names=N] [meta=K=V] [comm=NAME] [offcpu=N]",
+		return fail("usage: gen_hostile OUT [map=PATH] [late=SECONDS] [cpu=N] [unfinished] [names=N] [meta=K=V] [comm=NAME] [offcpu=N] [python]",
 			    -1);
 	for (i = 2; i < argc; i++) {
 		if (!strncmp(argv[i], "map=", 4)) {
@@ -186,6 +207,8 @@ int main(int argc, char **argv)
 			nr_offcpu = strtoul(argv[i] + 7, NULL, 10);
 		} else if (!strncmp(argv[i], "comm=", 5)) {
 			snprintf(c1.comm, sizeof(c1.comm), "%s", argv[i] + 5);
+		} else if (!strcmp(argv[i], "python")) {
+			python = true;
 		} else if (!strcmp(argv[i], "unfinished")) {
 			unfinished = true;
 		} else {
@@ -209,6 +232,7 @@ int main(int argc, char **argv)
 	err = err ?: recording__add_mapping(rec, &m);
 	err = err ?: add_stacks(rec);
 	err = err ?: add_symbols(rec, build_id, m.path, pad);
+	err = err ?: (python ? add_python(rec) : 0);
 	for (i = 0; i < 60 && !err; i++) {
 		s.time_ns = START_NS + (uint64_t)i * (SPAN_NS / 60);
 		s.tgid = 100;
@@ -216,6 +240,11 @@ int main(int argc, char **argv)
 		s.cpu = (uint32_t)(i % 2);
 		s.stack_id = 1 + (uint32_t)(i % 4);
 		err = recording__add_sample(rec, &s);
+		if (!err && python && i % 3 == 0) {
+			s.time_ns++;
+			s.stack_id = 5;
+			err = recording__add_sample(rec, &s);
+		}
 		if (!err && i == 19)
 			err = recording__commit(rec);	/* two chunks, unlike each other */
 	}

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# bench/python.sh [EPROF] [PY]: what walking Python frames costs, on Debian's
+# python3.11 running tests/workloads/py_deep.py (a recursion DEPTH deep,
+# spinning at its bottom) at 999 Hz, against the same run with
+# `record --no-python` (no walk) and `perf record -g -F 999`:
+#  1. BPF time per sample of eprof's sampler (bpftool prog show run_time_ns /
+#     run_cnt with kernel.bpf_stats_enabled=1, this recorder's program only,
+#     read 1 s apart while it records) at Python depths 10 and 60;
+#  2. slowdown: the workload's own CPU time (time.process_time(), which
+#     counts what the samplers take in its context), median of REPS runs,
+#     against no profiler;
+#  3. bytes per sample of the recordings (file size / samples).
+# Run as root; figures are CPU times, so a busy machine blurs them less.
+set -eu
+EPROF=$(realpath "${1:-$(dirname "$0")/../build/eprof}")
+PY=${2:-/usr/bin/python3.11}
+APP=$(realpath "$(dirname "$0")/../tests/workloads/py_deep.py")
+REPS=${REPS:-5}
+ROUNDS=${ROUNDS:-800}
+WORK=$(mktemp -d /tmp/eprof-pybench.XXXXXX)
+old_stats=$(sysctl -n kernel.bpf_stats_enabled)
+trap 'sysctl -q kernel.bpf_stats_enabled="$old_stats"; rm -rf "$WORK"' EXIT
+sysctl -q kernel.bpf_stats_enabled=1
+
+# cpu DEPTH [PROFILER...]: the workload's CPU seconds under PROFILER
+cpu() {
+	local depth=$1
+	shift
+	"$@" "$PY" -c "import runpy, sys, time
+t = time.process_time()
+sys.argv = ['py_deep.py', '$depth', '$ROUNDS']
+runpy.run_path('$APP', run_name='__main__')
+print('%.3f' % (time.process_time() - t), file=open('$WORK/cpu', 'w'))" >/dev/null 2>&1
+	cat "$WORK/cpu"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# prog_stats [IDS]: "id run_time_ns run_cnt" of each on_cpu_clock program
+prog_stats() {
+	bpftool -j prog show | python3 -c 'import json, sys
+for p in json.load(sys.stdin):
+    if p.get("name") == "on_cpu_clock":
+        print(p["id"], p.get("run_time_ns", 0), p.get("run_cnt", 0))'
+}
+
+# bpf_ns DEPTH [OPTION]: BPF ns of this recorder's on_cpu_clock (the
+# program that appeared after it started; bpftool here shows no owner pids)
+# from 1.5 s to 4.5 s of the recording, per sample of the target in that
+# window (ticks of other tasks, filtered out at once, are charged to them)
+bpf_ns() {
+	local rec before id a b n
+	before=$(prog_stats | awk '{ print $1 }')
+	"$EPROF" record -q -F 999 $2 -o "$WORK/b.eprof" -- "$PY" "$APP" "$1" $((ROUNDS * 4)) &
+	rec=$!
+	sleep 1.5
+	id=$(prog_stats | awk -v old=" $(echo $before) " 'index(old, " " $1 " ") == 0 { print $1 }' | sort -n | tail -1)
+	a=$(prog_stats | awk -v id="$id" '$1 == id { print $2, $3 }')
+	sleep 3
+	b=$(prog_stats | awk -v id="$id" '$1 == id { print $2, $3 }')
+	wait "$rec"
+	n=$("$EPROF" report -i "$WORK/b.eprof" --from 1.5 --to 4.5 --fold 2>/dev/null | awk '{ s += $NF } END { print s + 0 }')
+	echo "$a $b $n" | awk '{ if (NF == 5 && $5 > 0) printf "%.0f ns per target sample (%d samples, %d runs of the program)", ($3 - $1) / $5, $5, $4 - $2; else print "?" }'
+}
+
+for depth in 10 60; do
+	echo "== Python depth $depth"
+	echo "BPF time, Python walk:    $(bpf_ns $depth "")"
+	echo "BPF time, --no-python:    $(bpf_ns $depth --no-python)"
+	base=$(for i in $(seq "$REPS"); do cpu $depth; done | median)
+	py=$(for i in $(seq "$REPS"); do cpu $depth "$EPROF" record -q -F 999 -o "$WORK/p.eprof" --; done | median)
+	nopy=$(for i in $(seq "$REPS"); do cpu $depth "$EPROF" record -q -F 999 --no-python -o "$WORK/n.eprof" --; done | median)
+	perf=$(for i in $(seq "$REPS"); do cpu $depth perf record -q -g -F 999 -o "$WORK/perf.data" --; done | median)
+	for r in "none $base" "eprof $py" "eprof --no-python $nopy" "perf record -g $perf"; do
+		echo "$r" | awk -v b="$base" '{ t = $NF; $NF = ""; printf "CPU time %-20s %6.3f s  %+5.1f%%\n", $0, t, 100 * (t - b) / b }'
+	done
+	for f in p n; do
+		s=$("$EPROF" info "$WORK/$f.eprof" | awk '/^samples / { print $2; exit }')
+		echo "$f $(stat -c %s "$WORK/$f.eprof") $s"
+	done | awk '{ printf "bytes/sample %-14s %d B / %d samples = %.1f\n", ($1 == "p" ? "eprof" : "--no-python"), $2, $3, $2 / $3 }'
+	ps=$(perf script -i "$WORK/perf.data" -F period 2>/dev/null | wc -l)
+	echo "bytes/sample perf -g       $(stat -c %s "$WORK/perf.data") B / $ps samples = $(awk -v a="$(stat -c %s "$WORK/perf.data")" -v b="$ps" 'BEGIN { printf "%.1f", a / b }')"
+done
