@@ -44,6 +44,10 @@
  *   allrows           press the button that shows every function (or the top ones again)
  *   wheel F DY        turn the wheel by DY over the flame graph's root, at F (0..1) of its width
  *   pan DX            drag the flame graph's root row DX pixels sideways
+ *   lanes             print "lane TID COMM RUN RNB BLK" (ns) and the pixels of its lane by
+ *                     colour: "PX_RUN PX_RNB PX_BLK PX_NONE", then its blocked ns by reason (JSON)
+ *   lanehover K F     move over lane K (from 0) at F (0..1) of its width; print "lanehover"
+ *                     and the tooltip's lines
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -262,6 +266,19 @@ async function main() {
 				if (cmd === 'reload') await page.reload({ waitUntil: 'load' });
 				else await page.goBack({ waitUntil: 'load' });
 				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+			} else if (cmd === 'lanes') {
+				const ls = await page.evaluate(() => window.eprofUI.lanes());
+				ls.forEach((l) => console.log(['lane', l.tid, l.comm, l.run, l.rnb, l.blk, l.px.run, l.px.rnb,
+					l.px.blk, l.px.none, JSON.stringify(l.reasons)].join('\t')));
+			} else if (cmd === 'lanehover') {
+				const k = Number(cmds[++i]), f = Number(cmds[++i]);
+				const l = (await page.evaluate(() => window.eprofUI.lanes()))[k];
+				if (!l) throw new Error('no lane ' + k);
+				await page.evaluate((y) => window.scrollBy(0, y - window.innerHeight / 2), l.y);
+				const p = (await page.evaluate(() => window.eprofUI.lanes()))[k];
+				await page.mouse.move(p.x + f * 1000, p.y);
+				const tip = await page.evaluate(() => document.getElementById('tip').textContent);
+				console.log('lanehover\t' + tip.replace(/\n/g, '\t'));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

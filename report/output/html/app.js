@@ -112,6 +112,9 @@
 	var N = D.nr_rows, stride = D.cpu_stride, nStates = D.states ? D.states.length : 1;
 	var rowSlot = new Int32Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(N);
 	var rowN = new Float64Array(N), rowState = nStates > 1 ? new Uint8Array(N) : null;
+	/* with states, each row's thread (D.threads: [tid, pid, name]) for the per-thread lanes */
+	var threads = nStates > 1 && D.threads ? D.threads : [], nThr = threads.length;
+	var rowThr = rowState ? new Int32Array(N) : null;
 	var s = 0, maxCpu = -1, maxSlot = 0;
 	rd = new Reader(D.rows);
 	for (i = 0; i < N; i++) {
@@ -125,6 +128,10 @@
 		var k = rd.num();
 		if (k >= nStacks) throw new Error('damaged row ' + i);
 		rowStk[i] = stackNode[k];	/* rows count into the node the stack ends at */
+		if (rowThr) {
+			rowThr[i] = rd.num();
+			if (rowThr[i] >= nThr) throw new Error('damaged row ' + i);
+		}
 		if (cpu > maxCpu) maxCpu = cpu;
 	}
 	if (N) maxSlot = rowSlot[N - 1];
@@ -268,6 +275,18 @@
 		'recording, drag along it for a time range on that CPU (shift: second selection).');
 	var cpuWrap = el('div', { 'class': 'scroll' }, cpuBox);
 	var cpuCv = el('canvas', { id: 'cpus', role: 'img', 'aria-label': 'CPU strips: each CPU over time' }, cpuWrap);
+	/* with off-CPU data: a lane per thread, coloured by what it did (running, runnable, blocked in what) */
+	var thrBox = null, laneCv = null, laneLegend = null, laneTable = null;
+	if (nThr) {
+		thrBox = el('details', { id: 'thrbox', open: '' }, body);
+		el('h2', null, el('summary', null, thrBox), 'Threads: running, runnable, blocked');
+		laneLegend = el('div', { id: 'lanelegend', 'class': 'hint' }, thrBox);
+		laneCv = el('canvas', { id: 'lanes', role: 'img', tabindex: '0', 'aria-label': 'a lane per thread ' +
+			'over time: warm where it ran, amber where it waited for a CPU, cool where it was blocked, ' +
+			'one cool colour per wait reason; the threads table below holds the same' },
+			el('div', { 'class': 'scroll' }, thrBox));
+		laneTable = el('div', { id: 'lanetable' }, thrBox);
+	}
 
 	var bar = el('div', { id: 'bar' }, body);
 	/* the switch between on-CPU, off-CPU and wall time: only when the recording has off-CPU data */
@@ -332,6 +351,31 @@
 	var W = new Float64Array(3);
 	function weighRows() { W.set(view.w); }
 	weighRows();
+	/* fn(r) for each row r of selection se (a call a row: for the smaller passes) */
+	function eachRow(se, fn) {
+		var lo = se.t0 / slotNs, hi = se.t1 / slotNs, r, k;
+		if (se.cpus)
+			se.cpus.forEach(function (c) {
+				var rows = cpuRows[c] || [];
+				for (k = firstAt(rows, lo), r = firstAt(rows, hi); k < r; k++) fn(rows[k]);
+			});
+		else
+			for (r = firstAt(null, lo), k = firstAt(null, hi); r < k; r++) fn(r);
+	}
+	/*
+	 * In time views: per node, the blocked and runnable ns of the stacks
+	 * through it (2n: blocked, 2n + 1: runnable), so that frames where a
+	 * thread waited take the cool colours.
+	 */
+	function offCounts(se) {
+		var o = new Float64Array(2 * nNodes), n;
+		eachRow(se, function (r) {
+			var st = rowState[r];
+			if (st && W[st] && (showIdle || !rowIdle[r])) o[2 * rowStk[r] + st - 1] += rowN[r];
+		});
+		for (n = nNodes - 1; n > 0; n--) { o[2 * par[n]] += o[2 * n]; o[2 * par[n] + 1] += o[2 * n + 1]; }
+		return o;
+	}
 	function selCounts(se) {
 		var key = selKey(se), k, r, i;
 		for (k = 0; k < selCache.length; k++)
@@ -356,7 +400,7 @@
 		if (!showIdle) for (k = 0; k < idleList.length; k++) sv[idleList[k]] = 0;
 		var v = sv.slice();
 		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
-		var res = { sv: sv, v: v, total: v[0] };
+		var res = { sv: sv, v: v, total: v[0], off: view.time && rowState ? offCounts(se) : null };
 		selCache.unshift({ key: key, res: res });
 		if (selCache.length > 4) selCache.pop();
 		return res;
@@ -673,6 +717,172 @@
 		return { k: k, x: x };
 	}
 
+	/* --- per-thread lanes (off-CPU data) ------------------------------------------- */
+	/*
+	 * Each thread's time as it was spent: on the CPU (its samples times the
+	 * period, as wall weighs them), runnable (waiting for a CPU) or blocked,
+	 * the blocked time by its wait reason: the function it blocked in, the
+	 * leaf of its stack (report cuts the scheduler's frames above it, so it
+	 * is what the tables charge the time to); a stack without kernel
+	 * frames has no known reason. A column of a lane is a run of 10 ms
+	 * buckets; its colour is what took most of its time there: warm for
+	 * running, amber for runnable, a cool colour for each of the wait
+	 * reasons that blocked longest, lighter where the thread was not there
+	 * for the whole column.
+	 */
+	var RUN_C = [200, 60, 20], RNB_C = [232, 160, 20], COOL = [[31, 95, 168], [42, 157, 143], [106, 76, 147],
+		[58, 134, 200], [11, 122, 117], [94, 96, 206], [72, 169, 197]], COOL_REST = [120, 138, 170];
+	var LX = 170, LH = 14, MAX_LANES = 200, lanes = null;
+	var reasonOf = nThr ? new Int32Array(nNodes).fill(-2) : null;	/* node -> reason (a name id, -1 unknown) */
+	function reason(n) {
+		if (reasonOf[n] === -2) reasonOf[n] = /_\[k\]$/.test(names[nm[n]]) ? nm[n] : -1;
+		return reasonOf[n];
+	}
+	function reasonName(r) { return r < 0 ? 'unknown' : names[r].replace(/_\[k\]$/, ''); }
+	function laneWeight(r) { return rowState[r] === 0 ? rowN[r] * period : rowN[r]; }
+	function buildLanes() {
+		var per = new Array(nThr), t, r, k;
+		for (t = 0; t < nThr; t++) per[t] = { t: t, run: 0, rnb: 0, blk: 0, reasons: new Map() };
+		for (r = 0; r < N; r++) {
+			var p = per[rowThr[r]], w = laneWeight(r);
+			if (rowState[r] === 0) p.run += w;
+			else if (rowState[r] === 2) p.rnb += w;
+			else { p.blk += w; var rs = reason(rowStk[r]); p.reasons.set(rs, (p.reasons.get(rs) || 0) + w); }
+		}
+		/* the reasons that blocked longest over all threads get a colour each */
+		var all = new Map();
+		per.forEach(function (p) { p.reasons.forEach(function (w, rs) { all.set(rs, (all.get(rs) || 0) + w); }); });
+		var ranked = [...all.entries()].filter(function (e) { return e[0] >= 0; })
+			.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+		var colour = new Map();
+		ranked.forEach(function (e, i) { colour.set(e[0], i < COOL.length ? COOL[i] : COOL_REST); });
+		colour.set(-1, COOL_REST);
+		var shown = per.filter(function (p) { return p.run + p.rnb + p.blk > 0; })
+			.sort(function (a, b) { return (b.run + b.rnb + b.blk) - (a.run + a.rnb + a.blk) || a.t - b.t; });
+		var laneOf = new Int32Array(nThr).fill(-1), list = shown.slice(0, MAX_LANES);
+		list.forEach(function (p, i) { laneOf[p.t] = i; });
+		/* a column: spb buckets, so that the lanes fit SW pixels */
+		var nSlots = maxSlot + 1, spb = Math.max(1, Math.ceil(nSlots / SW)), nb = Math.ceil(nSlots / spb);
+		var cells = new Float64Array(list.length * nb * 3), best = new Int32Array(list.length * nb).fill(-1);
+		var bestW = new Float64Array(list.length * nb), rw = new Map();
+		for (r = 0; r < N; r++) {
+			var l = laneOf[rowThr[r]];
+			if (l < 0) continue;
+			var b = Math.floor(rowSlot[r] / spb), o = l * nb + b, st = rowState[r];
+			cells[o * 3 + (st === 0 ? 0 : st === 2 ? 1 : 2)] += laneWeight(r);
+			if (st === 1) {
+				/* the reason that blocked longest in this column */
+				var key = o * (nNames + 1) + reason(rowStk[r]) + 1, sum = (rw.get(key) || 0) + rowN[r];
+				rw.set(key, sum);
+				if (sum > bestW[o]) { bestW[o] = sum; best[o] = reason(rowStk[r]); }
+			}
+		}
+		lanes = { list: list, nb: nb, spb: spb, cells: cells, best: best, colour: colour, ranked: ranked,
+			  more: shown.length - list.length };
+		laneCv.width = LX + SW + 4;
+		laneCv.height = list.length * LH + 14;
+		paintLanes();
+		laneText();
+	}
+	function laneLabel(p) {
+		var th = threads[p.t];
+		return names[th[2]] + ' ' + th[0] + (th[1] !== th[0] ? ' (pid ' + th[1] + ')' : '');
+	}
+	/* the colour of column b of lane l, and what took most of its time */
+	function laneColour(l, b) {
+		var o = l * lanes.nb + b, c = lanes.cells, run = c[o * 3], rnb = c[o * 3 + 1], blk = c[o * 3 + 2];
+		var all = run + rnb + blk;
+		if (!all) return null;
+		var base = run >= rnb && run >= blk ? RUN_C : rnb >= blk ? RNB_C : lanes.colour.get(lanes.best[o]) || COOL_REST;
+		var cover = Math.min(1, all / (lanes.spb * slotNs)), f = 0.45 + 0.55 * cover;
+		return [0, 1, 2].map(function (k) { return Math.round(255 - (255 - base[k]) * f); });
+	}
+	function paintLanes() {
+		var g = laneCv.getContext('2d'), list = lanes.list, nb = lanes.nb, x, y, l;
+		g.clearRect(0, 0, laneCv.width, laneCv.height);
+		var img = g.createImageData(SW, Math.max(1, list.length * LH)), px = img.data;
+		for (l = 0; l < list.length; l++)
+			for (var b = 0; b < nb; b++) {
+				var c = laneColour(l, b) || [243, 243, 243];
+				/* bucket b spans [b, b + 1) * spb * slotNs of the time axis */
+				var x0 = Math.floor(b * lanes.spb * slotNs / dur * SW), x1 = Math.min(SW, Math.floor((b + 1) * lanes.spb * slotNs / dur * SW));
+				for (x = x0; x < Math.max(x1, x0 + 1); x++)
+					for (y = l * LH; y < l * LH + LH - 2; y++) {
+						var o = (y * SW + x) * 4;
+						px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+					}
+			}
+		g.putImageData(img, LX, 0);
+		g.font = '10px sans-serif';
+		g.fillStyle = '#333';
+		list.forEach(function (p, k) {
+			var lab = laneLabel(p);
+			if (lab.length > 28) lab = lab.slice(0, 26) + '..';
+			g.fillText(lab, 2, k * LH + 10);
+		});
+		g.fillStyle = '#444';
+		var step = Math.max(1, Math.ceil(nSec / 10));
+		for (var sec = 0; sec <= nSec; sec += step)
+			g.fillText(secLabel(sec), LX + sec * 1e9 / dur * SW, list.length * LH + 11);
+	}
+	function swatch(parent, c, text) {
+		var sp = el('span', { 'class': 'sw' }, parent);
+		sp.style.background = 'rgb(' + c.join(',') + ')';
+		el('span', null, parent, ' ' + text + '  ');
+	}
+	/* the legend and the table: what the lanes show, as text */
+	function laneText() {
+		laneLegend.textContent = '';
+		swatch(laneLegend, RUN_C, 'running');
+		swatch(laneLegend, RNB_C, 'runnable (waiting for a CPU)');
+		lanes.ranked.slice(0, COOL.length).forEach(function (e) { swatch(laneLegend, lanes.colour.get(e[0]), 'blocked in ' + reasonName(e[0])); });
+		swatch(laneLegend, COOL_REST, 'blocked elsewhere' + (lanes.ranked.length ? '' : ' (reason unknown)'));
+		if (lanes.more) el('span', null, laneLegend, '; the ' + lanes.more + ' threads with less time are in the table only');
+		laneTable.textContent = '';
+		var rows = lanes.list.concat([]).map(function (p) {
+			var top = [...p.reasons.entries()].sort(function (a, b) { return b[1] - a[1]; })[0];
+			return { fn: laneLabel(p), vals: [p.run + p.rnb + p.blk, p.run, p.rnb, p.blk, 0],
+				 cells: [fmtTime(p.run + p.rnb + p.blk), fmtTime(p.run), fmtTime(p.rnb), fmtTime(p.blk),
+					 top ? reasonName(top[0]) + ' (' + fmtTime(top[1]) + ')' : '', laneLabel(p)] };
+		});
+		table('Threads (wall time)', 'threads', ['wall', 'running', 'runnable', 'blocked', 'longest wait', 'thread'], rows, laneTable);
+	}
+	/* what column b of lane l holds, read from its rows */
+	function laneInfo(l, b) {
+		var p = lanes.list[l], s0 = b * lanes.spb, s1 = s0 + lanes.spb, run = 0, rnb = 0, blk = new Map(), r;
+		for (r = firstAt(null, s0); r < N && rowSlot[r] < s1; r++) {
+			if (rowThr[r] !== p.t) continue;
+			if (rowState[r] === 0) run += laneWeight(r);
+			else if (rowState[r] === 2) rnb += rowN[r];
+			else { var rs = reason(rowStk[r]); blk.set(rs, (blk.get(rs) || 0) + rowN[r]); }
+		}
+		return { t0: s0 * slotNs, t1: s1 * slotNs, run: run, rnb: rnb, blk: blk, label: laneLabel(p) };
+	}
+	function laneTipText(li) {
+		var bt = 0, parts = [];
+		[...li.blk.entries()].sort(function (a, b) { return b[1] - a[1]; }).forEach(function (e) {
+			bt += e[1];
+			parts.push('  ' + reasonName(e[0]) + ' ' + fmtTime(e[1]));
+		});
+		return li.label + '\n' + fmtSec(li.t0 + origin) + ' - ' + fmtSec(li.t1 + origin) + '\non-CPU ' + fmtTime(li.run) +
+			', runnable ' + fmtTime(li.rnb) + ', blocked ' + fmtTime(bt) + (parts.length ? ':\n' + parts.join('\n') : '');
+	}
+	function laneAt(ev) {
+		var r = laneCv.getBoundingClientRect(), l = Math.floor((ev.clientY - r.top) / LH);
+		var x = ev.clientX - r.left - LX;
+		if (l < 0 || l >= lanes.list.length || x < 0 || x >= SW) return null;
+		return { l: l, b: Math.min(lanes.nb - 1, Math.floor(x / SW * dur / slotNs / lanes.spb)) };
+	}
+	if (laneCv) {
+		buildLanes();
+		laneCv.addEventListener('mousemove', function (ev) {
+			var a = laneAt(ev);
+			if (!a) { tip.style.display = 'none'; return; }
+			showTip(ev, laneTipText(laneInfo(a.l, a.b)));
+		});
+		laneCv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+	}
+
 	/* --- selecting ------------------------------------------------------------ */
 	var drag = null;
 	function describe(se) {
@@ -808,15 +1018,34 @@
 		}
 		v = hash(nmv);
 		if (depth[n] <= labelDepth) return rgbOf(150 + 30 * v, 165 + 30 * v, 195 + 30 * v);
+		if (cur.off && cur.v[n]) {
+			/* time views: a frame mostly blocked is cool, mostly waiting for a CPU amber */
+			var b = cur.off[2 * n], r = cur.off[2 * n + 1];
+			if (b > cur.v[n] / 2) return rgbOf(100 + 50 * v, 160 + 50 * hash(nmv + '.'), 225 + 30 * v);
+			if (r > cur.v[n] / 2) return rgbOf(245, 195 + 35 * v, 90 + 50 * v);
+		}
 		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v; return rgbOf(gr, gr, gr); }
 		if (/_\[k\]$/.test(nmv)) return rgbOf(240 + 15 * v, 160 + 40 * v, 110 + 25 * v);
 		if (/_\[j\]$/.test(nmv)) return rgbOf(50 + 70 * v, 180 + 60 * v, 90);
 		return rgbOf(205 + 50 * v, 230 * hash(nmv + '.'), 55 * hash(nmv + ','));
 	}
+	/*
+	 * WCAG's relative luminance of 0xRRGGBB, and the label colour (black or
+	 * white) of the higher contrast on it: at least 4.58:1 on any fill, more
+	 * than AA's 4.5:1 for text.
+	 */
+	function luminance(c) {
+		var l = [c >> 16 & 255, c >> 8 & 255, c & 255].map(function (x) {
+			x /= 255;
+			return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+		});
+		return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+	}
+	function labelOn(c) { return luminance(c) > 0.1791 ? '#000' : '#fff'; }
 	var colourCache = new Map();	/* name -> colour, outside the diff and search */
 	function fillOf(n) {
 		if (n === 0) return rgbOf(200, 200, 205);
-		if (cur.diff || (hitName && hitName[nm[n]])) return frameColour(n);
+		if (cur.diff || cur.off || (hitName && hitName[nm[n]])) return frameColour(n);
 		var key = depth[n] <= labelDepth ? -1 - nm[n] : nm[n], f = colourCache.get(key);
 		if (f === undefined) colourCache.set(key, f = frameColour(n));
 		return f;
@@ -931,7 +1160,9 @@
 			if (w <= 20) continue;
 			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
 			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
-			if (label) g.fillText(label, lx + 3, frameY(n) + FH / 2);
+			if (!label) continue;
+			g.fillStyle = labelOn(fillOf(n));
+			g.fillText(label, lx + 3, frameY(n) + FH / 2);
 		}
 		writeHash();
 		if (hitName) {
@@ -958,11 +1189,33 @@
 		return -1;
 	}
 	var tip = el('div', { id: 'tip' }, body);
+	/*
+	 * Node n's time of the first selection by state (on-CPU, blocked,
+	 * runnable), as wall weighs them: its stacks are the nodes [n, end[n]).
+	 */
+	var splitFor = '', splitMemo = new Map();
+	function splitOf(n) {
+		var key = selKey(sel.a), out;
+		if (key !== splitFor) { splitFor = key; splitMemo.clear(); }
+		if ((out = splitMemo.get(n))) return out;
+		out = [0, 0, 0];
+		eachRow(sel.a, function (r) {
+			var x = rowStk[r];
+			if (x < n || x >= end[n] || (rowIdle[r] && !showIdle)) return;
+			out[rowState[r]] += rowState[r] === 0 ? rowN[r] * period : rowN[r];
+		});
+		splitMemo.set(n, out);
+		return out;
+	}
 	function hoverText(n) {
 		var nmv = n === 0 ? 'all' : names[nm[n]], v = cur.v[n], z = cur.v[zoom];
 		var txt = nmv + '\n' + fmtAmount(v) + ', ' + fmtPct(share(v, cur.total)) + ' of the selection';
 		if (zoom && v <= z) txt += ', ' + fmtPct(share(v, z)) + ' of the zoomed frame';
 		txt += '\nself ' + fmtVal(cur.sv[n]) + ' (' + fmtPct(share(cur.sv[n], cur.total)) + ')';
+		if (view.time && rowState && !cur.diff) {
+			var sp = splitOf(n);
+			txt += '\non-CPU ' + fmtTime(sp[0]) + ', blocked ' + fmtTime(sp[1]) + ', runnable ' + fmtTime(sp[2]);
+		}
 		if (cur.diff) {
 			var d = delta(n);
 			txt += '\nfirst selection ' + fmtVal(cur.v2[n]) + ', ' + fmtPct(share(cur.v2[n], cur.total2)) +
@@ -1406,7 +1659,7 @@
 		var t = performance.now();
 		var a = selCounts(sel.a), b = sel.b ? selCounts(sel.b) : null;
 		cur = b ? { diff: true, sv: b.sv, v: b.v, total: b.total, sv2: a.sv, v2: a.v, total2: a.total } :
-			{ diff: false, sv: a.sv, v: a.v, total: a.total, sv2: null, v2: null, total2: 0 };
+			{ diff: false, sv: a.sv, v: a.v, total: a.total, sv2: null, v2: null, total2: 0, off: a.off };
 		/* a zoomed frame stays zoomed while the selection has samples in it */
 		if (!cur.v[zoom]) zoom = 0;
 		if (cur.diff) {
@@ -1474,6 +1727,25 @@
 				 sel: describe(sel.a), heatOpen: heatBox.open, cpusOpen: cpuBox.open, hash: location.hash,
 				 title: document.title, focus: document.activeElement ? document.activeElement.id : '' };
 		},
+		/* the lanes: per thread its times, and the pixels its lane is drawn with (by kind) */
+		lanes: function () {
+			if (!lanes) return [];
+			var r = laneCv.getBoundingClientRect(), g = laneCv.getContext('2d');
+			return lanes.list.map(function (p, l) {
+				var d = g.getImageData(LX, l * LH + LH / 2, SW, 1).data, kinds = { run: 0, rnb: 0, blk: 0, none: 0 };
+				for (var k = 0; k < d.length; k += 4) {
+					var c = [d[k], d[k + 1], d[k + 2]];
+					if (c[0] === 243 && c[1] === 243 && c[2] === 243) kinds.none++;
+					else if (c[2] > c[0]) kinds.blk++;		/* the cool colours */
+					else if (c[1] > 110) kinds.rnb++;		/* amber */
+					else kinds.run++;
+				}
+				var rs = {};
+				p.reasons.forEach(function (w, k) { rs[reasonName(k)] = w; });
+				return { tid: threads[p.t][0], comm: names[threads[p.t][2]], run: p.run, rnb: p.rnb, blk: p.blk,
+					 reasons: rs, px: kinds, x: r.left + LX, y: r.top + l * LH + LH / 2 };
+			});
+		},
 		endNs: origin + dur
 	};
 	if (location.hash.length > 1) readHash(); else if (viewBtns.length) setView(view); else redraw();
@@ -1483,7 +1755,8 @@
 	 * away while its top would leave fewer than some 12 rows of frames in
 	 * the window (their summaries open them again).
 	 */
-	[cpuBox, heatBox].forEach(function (box) {
+	[cpuBox, heatBox, thrBox].forEach(function (box) {
+		if (!box) return;
 		if (flameWrap.getBoundingClientRect().top > window.innerHeight - 200) box.open = false;
 	});
 	timing.firstView = performance.now();
