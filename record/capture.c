@@ -50,6 +50,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,10 @@ struct jit_addr {
 };
 
 struct ksym_tmp;
+struct ksym_fetch;
+
+static struct ksym_fetch *fetch_start(void);
+static void fetch_free(struct ksym_fetch *f);
 
 struct capture {
 	struct binary *bins;
@@ -118,6 +123,7 @@ struct capture {
 	size_t nr_jit, alloc_jit;
 
 	size_t next_stack;		/* stack table index not yet scanned for kernel frames */
+	struct ksym_fetch *fetch;	/* kallsyms being read ahead, or NULL */
 	bool ksyms_read;
 	char *kbuf;			/* /proc/kallsyms; the names point into it */
 	struct ksym_tmp *ksyms;		/* sorted by address */
@@ -177,7 +183,11 @@ static void u64vec__release(struct u64vec *v)
 
 struct capture *capture__new(void)
 {
-	return calloc(1, sizeof(struct capture));
+	struct capture *c = calloc(1, sizeof(struct capture));
+
+	if (c)
+		c->fetch = fetch_start();	/* NULL: read when first needed */
+	return c;
 }
 
 static void free_ksyms(struct capture *c)
@@ -197,6 +207,7 @@ void capture__free(struct capture *c)
 
 	if (!c)
 		return;
+	fetch_free(c->fetch);
 	for (i = 0; i < c->nr_bins; i++) {
 		struct binary *b = &c->bins[i];
 
@@ -896,22 +907,98 @@ static void sort_ksyms(struct ksym_tmp *v, size_t nr)
 	}
 }
 
-/* Reads and sorts /proc/kallsyms (again, at the end); the old table goes. */
-static int load_kallsyms(struct capture *c)
+/* /proc/kallsyms read, parsed and sorted: the read's error, or the parse's in *parse_err. */
+static int read_kallsyms(char **kbuf, struct ksym_tmp **ksyms, size_t *nr, int *parse_err)
 {
 	size_t len;
 	int err;
 
+	*parse_err = 0;
+	err = read_all("/proc/kallsyms", kbuf, &len);
+	if (err)
+		return err;
+	*parse_err = parse_kallsyms(*kbuf, ksyms, nr);
+	if (!*parse_err && *nr > 1)
+		sort_ksyms(*ksyms, *nr);
+	return 0;
+}
+
+/*
+ * kallsyms read ahead, on a thread started with the capture: reading it is
+ * about 20% of a short recording's start-to-finish on a 2-CPU machine, and
+ * it overlaps the BPF object's load this way.
+ */
+struct ksym_fetch {
+	pthread_t thread;
+	int read_err, parse_err;
+	char *kbuf;
+	struct ksym_tmp *ksyms;
+	size_t nr;
+};
+
+static void *fetch_main(void *arg)
+{
+	struct ksym_fetch *f = arg;
+
+	f->read_err = read_kallsyms(&f->kbuf, &f->ksyms, &f->nr, &f->parse_err);
+	return NULL;
+}
+
+static struct ksym_fetch *fetch_start(void)
+{
+	struct ksym_fetch *f = calloc(1, sizeof(*f));
+
+	if (f && pthread_create(&f->thread, NULL, fetch_main, f)) {
+		free(f);
+		f = NULL;
+	}
+	return f;
+}
+
+/* Waits for the thread; the result stays in f. */
+static void fetch_join(struct ksym_fetch *f)
+{
+	pthread_join(f->thread, NULL);
+}
+
+static void fetch_free(struct ksym_fetch *f)
+{
+	if (!f)
+		return;
+	fetch_join(f);
+	free(f->ksyms);
+	free(f->kbuf);
+	free(f);
+}
+
+/*
+ * Reads and sorts /proc/kallsyms (again, at the end); the old table goes.
+ * The first time takes what the read-ahead thread found.
+ */
+static int load_kallsyms(struct capture *c)
+{
+	int err, parse_err;
+
 	free_ksyms(c);
-	err = read_all("/proc/kallsyms", &c->kbuf, &len);
+	if (c->fetch) {
+		fetch_join(c->fetch);
+		err = c->fetch->read_err;
+		parse_err = c->fetch->parse_err;
+		c->kbuf = c->fetch->kbuf;
+		c->ksyms = c->fetch->ksyms;
+		c->nr_ksyms = c->fetch->nr;
+		free(c->fetch);
+		c->fetch = NULL;
+	} else {
+		err = read_kallsyms(&c->kbuf, &c->ksyms, &c->nr_ksyms, &parse_err);
+	}
 	if (err) {
+		free_ksyms(c);
 		pr_warn("cannot read '/proc/kallsyms': %s (kernel frames will have no names)",
 			strerror(-err));
 		return 0;
 	}
-	err = parse_kallsyms(c->kbuf, &c->ksyms, &c->nr_ksyms);
-	if (!err && c->nr_ksyms > 1)
-		sort_ksyms(c->ksyms, c->nr_ksyms);
+	err = parse_err;
 	if (!err) {
 		c->kstored = calloc(c->nr_ksyms ? c->nr_ksyms : 1, 1);
 		if (!c->kstored)

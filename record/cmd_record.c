@@ -1290,6 +1290,12 @@ static int child_exit_status(const struct target *t)
 static int open_stages(struct session *s, struct target *t, int old_nice, uint64_t entry_ns)
 {
 	const struct record_opts *o = s->opts;
+	/*
+	 * The default cache is root's: a recorder run with capabilities
+	 * only does without it, quietly (an explicit DIR still warns).
+	 */
+	const char *cache = o->table_cache && geteuid() &&
+			    !strcmp(o->table_cache, TABLE_CACHE_DIR_DEFAULT) ? NULL : o->table_cache;
 	struct sampler_config scfg = {
 		.freq = o->freq,
 		.nr_cpus = o->nr_cpus,
@@ -1301,6 +1307,7 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		.off_cpu = o->off_cpu,
 		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
 		.raw_budget = RAWSTACK_BUDGET_DEFAULT,
+		.table_cache = cache,
 	};
 	struct sampler_sink ssink;
 	struct sideband_sink bsink;
@@ -1321,16 +1328,9 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		return err;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (sampler__unwinds(s->sampler)) {
-		const char *cache = o->table_cache;
 		int tables_fd, missing_fd, bins_fd;
 
 		sampler__unwind_fds(s->sampler, &tables_fd, &missing_fd, &bins_fd);
-		/*
-		 * The default cache is root's: a recorder run with capabilities
-		 * only does without it, quietly (an explicit DIR still warns).
-		 */
-		if (cache && geteuid() && !strcmp(cache, TABLE_CACHE_DIR_DEFAULT))
-			cache = NULL;
 		err = unwinder__open(tables_fd, missing_fd, bins_fd, o->unwind_budget, cache,
 				     &s->unwinder);
 		if (err)

@@ -29,6 +29,7 @@ struct sampler_config {
 	bool off_cpu;			/* --off-cpu: load and attach the switch hook */
 	uint64_t off_cpu_thresh_ns;	/* intervals kept with their times */
 	uint64_t raw_budget;		/* dwarf: bytes of raw stack a second (events.h, ev_raw) */
+	const char *table_cache;	/* where the probed mmap hook is kept, or NULL */
 };
 
 /*

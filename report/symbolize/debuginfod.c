@@ -15,6 +15,7 @@
  * (debuginfo.c): through elf/, and only if its build-id is the recorded
  * one, since a server is no more trusted than a directory.
  */
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +24,35 @@
 
 #include "report/symbolize/internal.h"
 #include "util/log.h"
+
+/*
+ * libdebuginfod is opened when a report first asks a server, not linked:
+ * it pulls in libcurl and some 25 more libraries, whose loading and
+ * relocation every start of eprof (record included) would otherwise pay.
+ */
+static struct {
+	void *handle;
+	debuginfod_client *(*begin)(void);
+	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int, char **);
+	void (*end)(debuginfod_client *);
+} lib;
+
+static bool lib_open(void)
+{
+	if (lib.handle)
+		return true;
+	lib.handle = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!lib.handle)
+		return false;
+	*(void **)&lib.begin = dlsym(lib.handle, "debuginfod_begin");
+	*(void **)&lib.find_debuginfo = dlsym(lib.handle, "debuginfod_find_debuginfo");
+	*(void **)&lib.end = dlsym(lib.handle, "debuginfod_end");
+	if (lib.begin && lib.find_debuginfo && lib.end)
+		return true;
+	dlclose(lib.handle);
+	memset(&lib, 0, sizeof(lib));
+	return false;
+}
 
 static bool debuginfod_enabled(const struct symbolizer *sym)
 {
@@ -51,14 +81,20 @@ int debuginfod__find(struct symbolizer *sym, const uint8_t *id, uint32_t len,
 			pr_warn("cannot pass --debuginfod's servers to libdebuginfod");
 			return -ENOENT;
 		}
-		sym->dic = debuginfod_begin();
+		if (!lib_open()) {
+			sym->dic_failed = true;
+			pr_warn("cannot load libdebuginfod.so.1: no debug file fetched (install "
+				"libdebuginfod1, or pass --no-debuginfod)");
+			return -ENOENT;
+		}
+		sym->dic = lib.begin();
 		if (!sym->dic) {
 			sym->dic_failed = true;
 			pr_warn("cannot start a debuginfod client: no debug file fetched");
 			return -ENOENT;
 		}
 	}
-	fd = debuginfod_find_debuginfo(sym->dic, id, (int)len, &path);
+	fd = lib.find_debuginfo(sym->dic, id, (int)len, &path);
 	if (fd < 0) {
 		pr_debug("debuginfod has no debug file for this build-id: %s", strerror(-fd));
 		return -ENOENT;
@@ -80,6 +116,6 @@ int debuginfod__find(struct symbolizer *sym, const uint8_t *id, uint32_t len,
 void debuginfod__end(struct symbolizer *sym)
 {
 	if (sym->dic)
-		debuginfod_end(sym->dic);
+		lib.end(sym->dic);
 	sym->dic = NULL;
 }

@@ -37,6 +37,11 @@ bad=$(find "$cache" -mindepth 1 \( ! -user root -o ! -perm 600 -o ! -type f \) |
 [ "$(stat -c %a "$cache")" = 700 ] || fail "the cache directory is $(stat -c %a "$cache"), not 700"
 
 run warm
+# the mmap hook the kernel took is kept too: no probing loads the next time
+"$EPROF" record -vv --table-cache "$cache" -o "$TMP/true.eprof" -- true 2>"$TMP/true.err" ||
+	{ cat "$TMP/true.err"; fail "record -- true failed"; }
+grep -q 'mmap hook .* as the table cache says' "$TMP/true.err" ||
+	{ grep -i hook "$TMP/true.err"; fail "the mmap hook was probed again with a warm cache"; }
 hits=$(meta warm "tables from the cache")
 copies=$(meta warm "raw stack samples")
 say "warm: $hits tables from the cache, $copies stack copies"
