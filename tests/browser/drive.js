@@ -48,6 +48,13 @@
  *                     colour: "PX_RUN PX_RNB PX_BLK PX_NONE", then its blocked ns by reason (JSON)
  *   lanehover K F     move over lane K (from 0) at F (0..1) of its width; print "lanehover"
  *                     and the tooltip's lines
+ *   modules           print "module FUNCTION MODULE" for each row of the top-by-total table
+ *   invert, leftheavy press "Invert call stack" / "Left-heavy"
+ *   roots             print "root NAME SHARE" for the frames on the root (depth 1), left to right
+ *   heavy             print "heavy N M": of N sets of sibling frames, M are ordered widest first
+ *   transform K NAME  right-click the widest frame NAME, pick the transform K (merge, focus, rec)
+ *   labels            print "label FILL LABEL CONTRAST" for each distinct fill of a labelled
+ *                     frame, its label's colour and their WCAG contrast ratio
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -279,6 +286,49 @@ async function main() {
 				await page.mouse.move(p.x + f * 1000, p.y);
 				const tip = await page.evaluate(() => document.getElementById('tip').textContent);
 				console.log('lanehover\t' + tip.replace(/\n/g, '\t'));
+			} else if (cmd === 'modules') {
+				const rows = await page.evaluate(() => [...document.querySelectorAll('#top-total tr')]
+					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelectorAll('td')[3].textContent]));
+				rows.forEach((r) => console.log('module\t' + r[0] + '\t' + r[1]));
+			} else if (cmd === 'invert' || cmd === 'leftheavy') {
+				await page.click('#' + cmd);
+			} else if (cmd === 'roots') {
+				const fr = await page.evaluate(() => window.eprofUI.frames().filter((f) => f.depth === 1)
+					.sort((a, b) => a.x - b.x).map((f) => [f.name, (100 * f.v / f.total).toFixed(2)]));
+				fr.forEach((f) => console.log('root\t' + f[0] + '\t' + f[1]));
+			} else if (cmd === 'heavy') {
+				const h = await page.evaluate(() => {
+					const by = new Map();
+					window.eprofUI.frames().forEach((f) => { if (f.parent >= 0) (by.get(f.parent) || by.set(f.parent, []).get(f.parent)).push(f); });
+					let sets = 0, ok = 0;
+					by.forEach((l) => {
+						if (l.length < 2) return;
+						sets++;
+						l.sort((a, b) => a.x - b.x);
+						if (l.every((f, k) => !k || l[k - 1].v >= f.v)) ok++;
+					});
+					return [sets, ok];
+				});
+				console.log('heavy\t' + h[0] + '\t' + h[1]);
+			} else if (cmd === 'transform') {
+				const kind = cmds[++i], g = await widest(page, cmds[++i]);
+				await page.mouse.click(g.x + g.w / 2, g.y + g.h / 2, { button: 'right' });
+				await page.click('#menu button[data-tf="' + kind + '"]');
+			} else if (cmd === 'labels') {
+				const ls = await page.evaluate(() => {
+					const lum = (css) => {
+						const c = css.match(/\d+/g).map(Number).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+						return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+					};
+					const hex = (h) => 'rgb(' + [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16)).join(',') + ')';
+					const seen = new Map();
+					window.eprofUI.frames().filter((f) => f.w > 20).forEach((f) => {
+						const a = lum(f.fill), b = lum(hex(f.label.length === 4 ? '#' + f.label.slice(1).split('').map((c) => c + c).join('') : f.label));
+						seen.set(f.fill + '\t' + f.label, ((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)).toFixed(2));
+					});
+					return [...seen.entries()];
+				});
+				ls.forEach((l) => console.log('label\t' + l[0] + '\t' + l[1]));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

@@ -66,19 +66,38 @@
 	lastKid = null;
 	for (i = 0; i < nNodes; i++) end[i] = i + 1;
 	for (i = nNodes - 1; i > 0; i--) if (end[i] > end[par[i]]) end[par[i]] = end[i];
-	/* firstOcc: no ancestor has the same name (a recursive call counts once in "total") */
-	(function () {
-		var path = new Int32Array(maxDepth + 1), on = new Int32Array(nNames), len = 0;
-		for (var n = 1; n < nNodes; n++) {
-			while (len >= depth[n]) {
+	/*
+	 * firstOcc: no ancestor has the same name (a recursive call counts once
+	 * in "total"), for the tree T in depth-first order (its labelDepth top
+	 * levels, the comm and pid, are no function).
+	 */
+	function markFirstOcc(T) {
+		var path = new Int32Array(T.maxDepth + 1), on = new Int32Array(nNames), len = 0, d = T.depth, m = T.nm;
+		for (var n = 1; n < T.n; n++) {
+			while (len >= d[n]) {
 				var q = path[--len];
-				if (depth[q] > labelDepth) on[nm[q]]--;
+				if (d[q] > T.labelDepth) on[m[q]]--;
 			}
-			firstOcc[n] = on[nm[n]] === 0 ? 1 : 0;
-			if (depth[n] > labelDepth) on[nm[n]]++;	/* the comm (and pid) levels are no function */
+			T.firstOcc[n] = on[m[n]] === 0 ? 1 : 0;
+			if (d[n] > T.labelDepth) on[m[n]]++;
 			path[len++] = n;
 		}
+	}
+	/* the tree of the page's stacks; what the rows count into (the flame graph may draw another) */
+	var B = { par: par, nm: nm, depth: depth, end: end, firstKid: firstKid, nextSib: nextSib, firstOcc: firstOcc,
+		  n: nNodes, labelDepth: labelDepth, maxDepth: maxDepth };
+	markFirstOcc(B);
+	/* each name's module (D.modules), -1 for none */
+	var modules = D.modules || [], nameMod = new Int32Array(nNames).fill(-1);
+	(function () {
+		var r = new Reader(D.name_mod || '');
+		for (var k = 0; k < nNames && r.p < r.s.length; k++) {
+			var m = r.num() - 1;
+			if (m >= modules.length) throw new Error('damaged module of name ' + k);
+			nameMod[k] = m;
+		}
 	}());
+	function modOf(k) { var m = nameMod[k]; return m < 0 ? '' : modules[m].replace(/^.*\//, ''); }
 	/*
 	 * The idle task's stacks (pid 0, a CPU with nothing to run): D.idle
 	 * names the top node of each, and everything under it is idle. The
@@ -300,6 +319,10 @@
 		});
 	}
 	var modeBtn = el('button', { id: 'mode' }, bar, 'Icicle');
+	var invertBtn = el('button', { id: 'invert', 'aria-pressed': 'false', title: 'the functions that ran at the ' +
+		'root, their callers above (as Firefox Profiler\'s)' }, bar, 'Invert call stack');
+	var heavyBtn = el('button', { id: 'leftheavy', 'aria-pressed': 'false', title: 'the heaviest child first' },
+		bar, 'Left-heavy');
 	/* the idle task: out of the flame graph and tables by default, the heat map shades busyness */
 	var idleBtn = hasIdle ? el('button', { id: 'idle', 'aria-pressed': 'false', title: 'the idle task (pid 0, ' +
 		'a CPU with nothing to run): left out of the flame graph and tables, counted apart in the heat map' },
@@ -310,6 +333,7 @@
 	var search = el('input', { id: 'search', type: 'search', placeholder: 'regex' }, bar);
 	var matched = el('span', { id: 'matched' }, bar);
 	var selInfo = el('span', { id: 'sel' }, bar);
+	var tfBar = el('div', { id: 'transforms', 'class': 'hint' }, body);
 	var flameWrap = el('div', { id: 'flamewrap' }, body);
 	var flame = el('canvas', { id: 'flame' }, flameWrap);
 	var details = el('div', { id: 'details' }, body, ' ');
@@ -368,19 +392,19 @@
 	 * thread waited take the cool colours.
 	 */
 	function offCounts(se) {
-		var o = new Float64Array(2 * nNodes), n;
+		var o = new Float64Array(2 * B.n), n, par = B.par;
 		eachRow(se, function (r) {
 			var st = rowState[r];
 			if (st && W[st] && (showIdle || !rowIdle[r])) o[2 * rowStk[r] + st - 1] += rowN[r];
 		});
-		for (n = nNodes - 1; n > 0; n--) { o[2 * par[n]] += o[2 * n]; o[2 * par[n] + 1] += o[2 * n + 1]; }
+		for (n = B.n - 1; n > 0; n--) { o[2 * par[n]] += o[2 * n]; o[2 * par[n] + 1] += o[2 * n + 1]; }
 		return o;
 	}
 	function selCounts(se) {
 		var key = selKey(se), k, r, i;
 		for (k = 0; k < selCache.length; k++)
 			if (selCache[k].key === key) return selCache[k].res;
-		var sv = new Float64Array(nNodes), lo = se.t0 / slotNs, hi = se.t1 / slotNs;
+		var sv = new Float64Array(B.n), lo = se.t0 / slotNs, hi = se.t1 / slotNs, par = B.par;
 		if (se.cpus) {
 			se.cpus.forEach(function (c) {
 				var rows = cpuRows[c];
@@ -399,7 +423,7 @@
 		}
 		if (!showIdle) for (k = 0; k < idleList.length; k++) sv[idleList[k]] = 0;
 		var v = sv.slice();
-		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
+		for (i = B.n - 1; i > 0; i--) v[par[i]] += v[i];
 		var res = { sv: sv, v: v, total: v[0], off: view.time && rowState ? offCounts(se) : null };
 		selCache.unshift({ key: key, res: res });
 		if (selCache.length > 4) selCache.pop();
@@ -574,8 +598,8 @@
 		if (!searchRe) { heatHits = null; heatHitsFor = ''; return; }
 		if (key === heatHitsFor) return;
 		heatHitsFor = key;
-		var hp = new Uint8Array(nNodes), n, r, per = CELL_NS / slotNs, cpus = heatNow.cpus;
-		for (n = 1; n < nNodes; n++) hp[n] = hitName[nm[n]] | hp[par[n]];
+		var hp = new Uint8Array(B.n), n, r, per = CELL_NS / slotNs, cpus = heatNow.cpus;
+		for (n = 1; n < B.n; n++) hp[n] = hitName[B.nm[n]] | hp[B.par[n]];
 		heatHits = new Float64Array(nCol * ROWS);
 		function add(r) {
 			if (!hp[rowStk[r]] || (rowIdle[r] && !showIdle)) return;
@@ -735,7 +759,7 @@
 	var LX = 170, LH = 14, MAX_LANES = 200, lanes = null;
 	var reasonOf = nThr ? new Int32Array(nNodes).fill(-2) : null;	/* node -> reason (a name id, -1 unknown) */
 	function reason(n) {
-		if (reasonOf[n] === -2) reasonOf[n] = /_\[k\]$/.test(names[nm[n]]) ? nm[n] : -1;
+		if (reasonOf[n] === -2) reasonOf[n] = /_\[k\]$/.test(names[B.nm[n]]) ? B.nm[n] : -1;
 		return reasonOf[n];
 	}
 	function reasonName(r) { return r < 0 ? 'unknown' : names[r].replace(/_\[k\]$/, ''); }
@@ -1212,7 +1236,7 @@
 		var txt = nmv + '\n' + fmtAmount(v) + ', ' + fmtPct(share(v, cur.total)) + ' of the selection';
 		if (zoom && v <= z) txt += ', ' + fmtPct(share(v, z)) + ' of the zoomed frame';
 		txt += '\nself ' + fmtVal(cur.sv[n]) + ' (' + fmtPct(share(cur.sv[n], cur.total)) + ')';
-		if (view.time && rowState && !cur.diff) {
+		if (view.time && rowState && !cur.diff && !cur.derived) {
 			var sp = splitOf(n);
 			txt += '\non-CPU ' + fmtTime(sp[0]) + ', blocked ' + fmtTime(sp[1]) + ', runnable ' + fmtTime(sp[2]);
 		}
@@ -1366,6 +1390,8 @@
 			cursor = -1;
 			drawFlame();
 			drawTables();
+		} else if ((ev.key === 'm' || ev.key === 'F' || ev.key === 'r') && cursor > 0) {
+			addTransform({ m: 'merge', F: 'focus', r: 'rec' }[ev.key], cursor);
 		} else if (ev.key === '-' || ev.key === '_') {
 			if (zoom <= 0) return;
 			cursor = zoom;
@@ -1403,6 +1429,12 @@
 		if (icicle) p.push('m=icicle');
 		if (VIEWS.length > 1) p.push('v=' + view.id);
 		if (showIdle) p.push('idle=1');
+		if (inverted) p.push('inv=1');
+		if (leftHeavy) p.push('lh=1');
+		if (transforms.length) p.push('tf=' + transforms.map(function (t) {
+			/* encoded twice: the hash's value is decoded once as a whole */
+			return t.kind + ':' + encodeURIComponent(encodeURIComponent(names[t.fn]));
+		}).join(','));
 		if (sel.a !== ALL) p.push('a=' + selStr(sel.a));
 		if (sel.b) p.push('b=' + selStr(sel.b));
 		return p.length ? '#' + p.join('&') : '';
@@ -1435,6 +1467,16 @@
 			idleBtn.setAttribute('aria-pressed', String(showIdle));
 		}
 		icicle = st.m === 'icicle';
+		inverted = st.inv === '1';
+		leftHeavy = st.lh === '1';
+		toggle(invertBtn, inverted);
+		toggle(heavyBtn, leftHeavy);
+		transforms = [];
+		(st.tf || '').split(',').forEach(function (t) {
+			var c = t.indexOf(':'), kind = t.slice(0, c), fn = names.indexOf(decodeURIComponent(t.slice(c + 1)));
+			if (c > 0 && TF_NAMES[kind] && fn >= 0) transforms.push({ kind: kind, fn: fn });
+		});
+		describeTransforms();
 		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
 		sel.a = st.a && selOf(st.a) || ALL;
 		sel.b = st.b ? selOf(st.b) : null;
@@ -1589,11 +1631,11 @@
 			['self', 'total'].forEach(function (by) {
 				var other = by === 'self' ? 'total' : 'self';
 				table('Top by ' + by + zoomNote() + (VIEWS.length > 1 ? ', ' + view.label : ''), 'top-' + by,
-					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'function'],
+					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'module', 'function'],
 					ranked(f[by]).map(function (k) {
-						return { fn: names[k], id: k, vals: [f[by][k], f[by][k], f[other][k]],
+						return { fn: names[k], id: k, vals: [f[by][k], f[by][k], f[other][k], modOf(k)],
 							cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
-							fmtPct(share(f[other][k], f.n)), names[k]] };
+							fmtPct(share(f[other][k], f.n)), modOf(k), names[k]] };
 					}));
 			});
 			var nf = 0;
@@ -1654,14 +1696,183 @@
 		painted(t);
 	}
 
+	/* --- other trees: inverted, left-heavy, transformed --------------------------- */
+	/*
+	 * The flame graph can draw another tree than the page's: its stacks
+	 * inverted (Firefox Profiler's "Invert call stack": the functions that
+	 * ran at the root, their callers above), children ordered by weight
+	 * (left-heavy, as speedscope's), and transformed as Firefox Profiler's
+	 * transforms are named: "Merge function" (its frames leave every stack,
+	 * their self time goes to the caller), "Focus on function" (only stacks
+	 * through it, each from its outermost call) and "Collapse recursion"
+	 * (what a function calls before it is called again is cut: f g f h is
+	 * f h). Such a tree is built from the selection's stacks at each
+	 * redraw; the tables, search and zoom then read it in place of the
+	 * page's tree, while the rows keep counting into the page's (B).
+	 */
+	var inverted = false, leftHeavy = false, transforms = [], derivedFor = '';
+	var TF_NAMES = { merge: 'Merge function', focus: 'Focus on function', rec: 'Collapse recursion' };
+	function useTree(T) {
+		par = T.par; nm = T.nm; depth = T.depth; end = T.end; firstKid = T.firstKid; nextSib = T.nextSib;
+		firstOcc = T.firstOcc; nNodes = T.n; labelDepth = T.labelDepth;
+	}
+	/* a stack's names from the root, lab of them the comm (and pid) levels, transformed; null: left out */
+	function transformPath(p, lab) {
+		for (var t = 0; t < transforms.length; t++) {
+			var f = transforms[t].fn, k, out;
+			if (transforms[t].kind === 'merge') {
+				p = p.filter(function (x, i) { return i < lab || x !== f; });
+			} else if (transforms[t].kind === 'focus') {
+				k = p.indexOf(f, lab);
+				if (k < 0) return null;
+				p = p.slice(k);
+				lab = 0;
+			} else {
+				out = [];
+				var at = -1;
+				for (k = 0; k < p.length; k++) {
+					if (k >= lab && p[k] === f) {
+						if (at >= 0) { out.length = at + 1; continue; }
+						at = out.length;
+					}
+					out.push(p[k]);
+				}
+				p = out;
+			}
+		}
+		return { p: p, lab: lab };
+	}
+	function deriveTree(ws) {
+		var tpar = [-1], tnm = [-1], w = ws.map(function () { return [0]; }), kids = new Map();
+		var path = new Int32Array(B.maxDepth + 1), ld = B.labelDepth, n, k, x;
+		for (n = 1; n < B.n; n++) {
+			path[B.depth[n]] = B.nm[n];
+			var any = false;
+			for (k = 0; k < ws.length; k++) if (ws[k][n]) any = true;
+			if (!any) continue;
+			var tp = transformPath(Array.prototype.slice.call(path, 1, B.depth[n] + 1), B.labelDepth);
+			if (!tp) continue;
+			var p = tp.p;
+			if (!tp.lab) ld = 0;
+			if (inverted) { p = p.slice(tp.lab).reverse(); ld = 0; }
+			var node = 0;
+			for (k = 0; k < p.length; k++) {
+				var key = node * nNames + p[k], c = kids.get(key);
+				if (c === undefined) {
+					c = tpar.length;
+					kids.set(key, c);
+					tpar.push(node);
+					tnm.push(p[k]);
+					for (x = 0; x < ws.length; x++) w[x].push(0);
+				}
+				node = c;
+			}
+			for (x = 0; x < ws.length; x++) w[x][node] += ws[x][n];
+		}
+		/* depth first, children by name or (inverted, left-heavy) by weight */
+		var m = tpar.length, tot = new Float64Array(m), ch = [];
+		for (n = 0; n < m; n++) { tot[n] = w[0][n] + (ws.length > 1 ? w[1][n] : 0); ch.push(null); }
+		for (n = m - 1; n > 0; n--) tot[tpar[n]] += tot[n];
+		for (n = 1; n < m; n++) (ch[tpar[n]] = ch[tpar[n]] || []).push(n);
+		var byWeight = inverted || leftHeavy;
+		var T = { par: new Int32Array(m), nm: new Int32Array(m), depth: new Int32Array(m), end: new Int32Array(m),
+			  firstKid: new Int32Array(m).fill(-1), nextSib: new Int32Array(m).fill(-1), firstOcc: new Uint8Array(m),
+			  n: m, labelDepth: ld, maxDepth: 0, sv: ws.map(function () { return new Float64Array(m); }) };
+		var todo = [0], newId = new Int32Array(m), pos = 0;
+		while (todo.length) {
+			n = todo.pop();
+			var id = pos++;
+			newId[n] = id;
+			T.nm[id] = tnm[n];
+			T.par[id] = n ? newId[tpar[n]] : -1;
+			T.depth[id] = n ? T.depth[T.par[id]] + 1 : 0;
+			if (T.depth[id] > T.maxDepth) T.maxDepth = T.depth[id];
+			for (x = 0; x < ws.length; x++) T.sv[x][id] = w[x][n];
+			var c = ch[n];
+			if (!c) continue;
+			c.sort(byWeight ? function (a, b) { return tot[b] - tot[a] || tnm[a] - tnm[b]; } :
+				function (a, b) { var p = names[tnm[a]], q = names[tnm[b]]; return p < q ? -1 : p > q ? 1 : 0; });
+			for (k = c.length - 1; k >= 0; k--) todo.push(c[k]);
+		}
+		var last = new Int32Array(m).fill(-1);
+		for (n = 0; n < m; n++) T.end[n] = n + 1;
+		for (n = 1; n < m; n++) {
+			var q = T.par[n];
+			if (last[q] < 0) T.firstKid[q] = n; else T.nextSib[last[q]] = n;
+			last[q] = n;
+		}
+		for (n = m - 1; n > 0; n--) if (T.end[n] > T.end[T.par[n]]) T.end[T.par[n]] = T.end[n];
+		markFirstOcc(T);
+		T.v = T.sv.map(function (sv) {
+			var v = sv.slice();
+			for (var i = m - 1; i > 0; i--) v[T.par[i]] += v[i];
+			return v;
+		});
+		return T;
+	}
+	/* cur, of the page's tree, for the tree the flame graph draws */
+	function deriveCur() {
+		var key = inverted || leftHeavy || transforms.length ?
+			JSON.stringify([inverted, leftHeavy, transforms, selKey(sel.a), sel.b ? selKey(sel.b) : '']) : '';
+		if (key !== derivedFor && !restoring) { zoom = 0; cursor = -1; }
+		derivedFor = key;
+		if (!key) { useTree(B); return; }
+		var T = deriveTree(cur.diff ? [cur.sv, cur.sv2] : [cur.sv]);
+		useTree(T);
+		cur.derived = true;
+		cur.off = null;
+		cur.sv = T.sv[0]; cur.v = T.v[0]; cur.total = T.v[0][0];
+		if (cur.diff) { cur.sv2 = T.sv[1]; cur.v2 = T.v[1]; cur.total2 = T.v[1][0]; }
+	}
+	function describeTransforms() {
+		tfBar.textContent = '';
+		if (!transforms.length) return;
+		el('span', null, tfBar, 'Transforms: ' + transforms.map(function (t) {
+			return TF_NAMES[t.kind] + ': ' + names[t.fn];
+		}).join(' \u203a ') + ' ');
+		var undo = el('button', { id: 'tf-undo' }, tfBar, 'Undo');
+		undo.addEventListener('click', function () { transforms.pop(); describeTransforms(); redraw(); });
+	}
+	function addTransform(kind, n) {
+		if (n <= 0 || depth[n] <= labelDepth) return;
+		transforms.push({ kind: kind, fn: nm[n] });
+		describeTransforms();
+		hideMenu();
+		redraw();
+	}
+	/* the right-click menu of a frame: the transforms */
+	var menu = el('div', { id: 'menu', role: 'menu' }, body), menuNode = -1;
+	menu.style.display = 'none';
+	Object.keys(TF_NAMES).forEach(function (kind) {
+		var b = el('button', { 'data-tf': kind, role: 'menuitem' }, menu, TF_NAMES[kind] + ' (' +
+			{ merge: 'm', focus: 'F', rec: 'r' }[kind] + ')');
+		b.addEventListener('click', function () { addTransform(kind, menuNode); });
+	});
+	function hideMenu() { menu.style.display = 'none'; menuNode = -1; }
+	flame.addEventListener('contextmenu', function (ev) {
+		var n = frameAt(ev);
+		if (n <= 0 || depth[n] <= labelDepth) return;
+		ev.preventDefault();
+		menuNode = n;
+		menu.style.display = 'block';
+		menu.style.left = ev.pageX + 'px';
+		menu.style.top = ev.pageY + 'px';
+		menu.querySelector('button').focus();
+	});
+	document.addEventListener('mousedown', function (ev) { if (!menu.contains(ev.target)) hideMenu(); });
+	function toggle(btn, on) { btn.setAttribute('aria-pressed', String(on)); btn.className = on ? 'on' : ''; }
+	invertBtn.addEventListener('click', function () { inverted = !inverted; toggle(invertBtn, inverted); redraw(); });
+	heavyBtn.addEventListener('click', function () { leftHeavy = !leftHeavy; toggle(heavyBtn, leftHeavy); redraw(); });
+
 	/* --- everything ------------------------------------------------------------- */
 	function redraw() {
 		var t = performance.now();
 		var a = selCounts(sel.a), b = sel.b ? selCounts(sel.b) : null;
 		cur = b ? { diff: true, sv: b.sv, v: b.v, total: b.total, sv2: a.sv, v2: a.v, total2: a.total } :
 			{ diff: false, sv: a.sv, v: a.v, total: a.total, sv2: null, v2: null, total2: 0, off: a.off };
+		deriveCur();
 		/* a zoomed frame stays zoomed while the selection has samples in it */
-		if (!cur.v[zoom]) zoom = 0;
+		if (zoom >= nNodes || !cur.v[zoom]) zoom = 0;
 		if (cur.diff) {
 			var maxD = 0, n;
 			for (n = 0; n < nNodes; n++) {
@@ -1710,7 +1921,8 @@
 			for (var k = 0; k < drawn.nr; k++) {
 				var n = drawn.n[k];
 				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top + frameY(n),
-					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), v: cur.v[n],
+					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), label: labelOn(fillOf(n)), v: cur.v[n],
+					   node: n, parent: par[n], depth: depth[n], total: cur.total,
 					   v2: cur.diff ? cur.v2[n] : 0 });
 			}
 			return out;
