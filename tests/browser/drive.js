@@ -55,6 +55,13 @@
  *   transform K NAME  right-click the widest frame NAME, pick the transform K (merge, focus, rec)
  *   labels            print "label FILL LABEL CONTRAST" for each distinct fill of a labelled
  *                     frame, its label's colour and their WCAG contrast ratio
+ *   dpr N             the window's devicePixelRatio N (the page is loaded again)
+ *   canvases          print "canvas ID WIDTH CSS_WIDTH ROLE TABINDEX LABEL" for each canvas
+ *                     that is not decoration
+ *   contrast          print "contrast CHECKED" and "lowcontrast TEXT RATIO" for each piece of
+ *                     text whose colour on its background is under WCAG AA's 4.5:1
+ *   focus ID          focus the element with that id (as Tab would)
+ *   readout           print "readout" and what the live region says
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -149,9 +156,9 @@ async function main() {
 					const f = window.eprofUI.frames().filter((f) => f.name === name)
 						.sort((a, b) => b.w - a.w)[0];
 					if (!f) return null;
-					const cv = document.getElementById('flame'), r = cv.getBoundingClientRect();
-					const d = cv.getContext('2d').getImageData(Math.floor(f.x - r.left + f.w / 2),
-						Math.floor(f.y - r.top + 2), 1, 1).data;
+					const cv = document.getElementById('flame'), r = cv.getBoundingClientRect(), s = cv.width / r.width;
+					const d = cv.getContext('2d').getImageData(Math.floor((f.x - r.left + f.w / 2) * s),
+						Math.floor((f.y - r.top + 2) * s), 1, 1).data;
 					return [d[0], d[1], d[2]];
 				}, name);
 				console.log('frame\t' + name + '\t' + (px ? px.join('\t') : 'absent'));
@@ -329,6 +336,50 @@ async function main() {
 					return [...seen.entries()];
 				});
 				ls.forEach((l) => console.log('label\t' + l[0] + '\t' + l[1]));
+			} else if (cmd === 'dpr') {
+				const vp = page.viewport();
+				await page.setViewport({ width: vp.width, height: vp.height, deviceScaleFactor: Number(cmds[++i]) });
+				await page.reload({ waitUntil: 'load' });
+				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+			} else if (cmd === 'canvases') {
+				const cs = await page.evaluate(() => [...document.querySelectorAll('canvas')]
+					.filter((c) => c.getAttribute('aria-hidden') !== 'true' && c.isConnected)
+					.map((c) => [c.id, c.width, c.getBoundingClientRect().width, c.getAttribute('role'),
+						c.getAttribute('tabindex'), c.getAttribute('aria-label') || '']));
+				cs.forEach((c) => console.log('canvas\t' + c.join('\t')));
+			} else if (cmd === 'contrast') {
+				const out = await page.evaluate(() => {
+					const lin = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); };
+					const rgba = (s) => (s.match(/[\d.]+/g) || []).map(Number);
+					const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+					/* the colour behind e: the nearest opaque background up the tree (white at the top) */
+					const bg = (e) => {
+						for (; e && e.nodeType === 1; e = e.parentElement) {
+							const c = rgba(getComputedStyle(e).backgroundColor);
+							if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+						}
+						return [255, 255, 255];
+					};
+					let n = 0;
+					const low = [];
+					const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+					for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+						const e = t.parentElement;
+						if (!t.textContent.trim() || !e || e.closest('script, .sr, #tip')) continue;
+						const st = getComputedStyle(e);
+						if (st.display === 'none' || st.visibility === 'hidden' || !e.getClientRects().length) continue;
+						const a = lum(rgba(st.color)), b = lum(bg(e)), ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+						n++;
+						if (ratio < 4.5) low.push([t.textContent.trim().slice(0, 40), ratio.toFixed(2)]);
+					}
+					return [n, low];
+				});
+				console.log('contrast\t' + out[0]);
+				out[1].forEach((l) => console.log('lowcontrast\t' + l[0] + '\t' + l[1]));
+			} else if (cmd === 'focus') {
+				await page.focus('#' + cmds[++i]);
+			} else if (cmd === 'readout') {
+				console.log('readout\t' + (await page.evaluate(() => document.getElementById('readout').textContent)).replace(/\n/g, '\t'));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

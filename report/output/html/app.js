@@ -199,6 +199,33 @@
 		if (parent) parent.appendChild(e);
 		return e;
 	}
+	/*
+	 * HiDPI: a canvas of w x h CSS pixels gets w x h x devicePixelRatio^2
+	 * of its own, and a context that draws in CSS pixels (text and lines
+	 * sharp); images of cells are drawn at CSS size and scaled up without
+	 * smoothing (putScaled), so a cell stays a crisp block.
+	 */
+	var DPR = Math.max(1, Math.min(4, window.devicePixelRatio || 1));
+	function sizeCanvas(cv, w, h) {
+		cv.width = Math.round(w * DPR);
+		cv.height = Math.round(h * DPR);
+		cv.style.width = w + 'px';
+		cv.style.height = h + 'px';
+		cv.cssW = w;
+		cv.cssH = h;
+		var g = cv.getContext('2d');
+		g.setTransform(DPR, 0, 0, DPR, 0, 0);
+		g.imageSmoothingEnabled = false;
+		return g;
+	}
+	var scratch = document.createElement('canvas');
+	function putScaled(g, img, x, y) {
+		if (DPR === 1) { g.putImageData(img, x, y); return; }
+		scratch.width = img.width;
+		scratch.height = img.height;
+		scratch.getContext('2d').putImageData(img, 0, 0);
+		g.drawImage(scratch, x, y);
+	}
 	function fmtPct(x) { return (100 * x).toFixed(2) + '%'; }
 	function fmtSec(ns) { return (ns / 1e9).toFixed(3) + ' s'; }
 	function secLabel(sec) { return Math.round(sec + origin / 1e9) + 's'; }
@@ -439,8 +466,7 @@
 	 */
 	var SPC = Math.ceil(nSec / 15000), nCol = Math.ceil(nSec / SPC);
 	var CW = Math.max(2, Math.min(16, Math.floor(1100 / nCol)));
-	heat.width = HX + nCol * CW + 4;
-	heat.height = HY + ROWS * CH + 2;
+	sizeCanvas(heat, HX + nCol * CW + 4, HY + ROWS * CH + 2);
 	/*
 	 * Busyness. Under -a every CPU is sampled at the clock's rate, the idle
 	 * task (pid 0) included, so a cell's shade is the busy share of the
@@ -525,8 +551,7 @@
 	 * CPUs a selection looks at change.
 	 */
 	var heatBase = document.createElement('canvas'), heatBaseFor = '-', heatNow = null;
-	heatBase.width = heat.width;
-	heatBase.height = heat.height;
+	sizeCanvas(heatBase, heat.cssW, heat.cssH);
 	var heatCache = new Map();	/* CPUs -> cells */
 	function heatCells(cpus) {
 		var key = view.id + ':' + (cpus ? cpus.join(',') : '*'), cells = heatCache.get(key);
@@ -581,7 +606,7 @@
 						px[o] = cc[0]; px[o + 1] = cc[1]; px[o + 2] = cc[2]; px[o + 3] = 255;
 					}
 			}
-		g.putImageData(img, HX, HY);
+		putScaled(g, img, HX, HY);
 		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + (VIEWS.length > 1 ? ', ' +
 			view.label + ' ' + (view.time ? 'time' : 'samples') : '') + ': ' +
 			(SPC > 1 ? SPC + ' seconds' : 'seconds') + ' across, 20 ms steps down' +
@@ -598,6 +623,7 @@
 		if (!searchRe) { heatHits = null; heatHitsFor = ''; return; }
 		if (key === heatHitsFor) return;
 		heatHitsFor = key;
+		markHits();	/* the heat map may be drawn before the flame graph */
 		var hp = new Uint8Array(B.n), n, r, per = CELL_NS / slotNs, cpus = heatNow.cpus;
 		for (n = 1; n < B.n; n++) hp[n] = hitName[B.nm[n]] | hp[B.par[n]];
 		heatHits = new Float64Array(nCol * ROWS);
@@ -638,7 +664,7 @@
 		/* the heat map shows the CPUs of the first selection (all for a time range) */
 		paintHeatBase(a.cpus, a.what);
 		g.clearRect(0, 0, heat.width, heat.height);
-		g.drawImage(heatBase, 0, 0);
+		g.drawImage(heatBase, 0, 0, heat.cssW, heat.cssH);
 		searchHits();
 		lightHits(g);
 		shadeHeat(g, a, 'rgba(0,100,220,0.4)');
@@ -661,14 +687,12 @@
 	strips.forEach(function (st, k) {
 		st.cpus.forEach(function (c) { (cpuStrips[c] = cpuStrips[c] || []).push(k); });
 	});
-	cpuCv.width = SX + SW + 4;
-	cpuCv.height = strips.length * SH + 14;
+	sizeCanvas(cpuCv, SX + SW + 4, strips.length * SH + 14);
 
 	function sameCpus(a, b) { return a && b && a.join(',') === b.join(','); }
 	/* the strips of the current view, drawn once per view; a redraw copies them and shades the selections */
 	var stripBase = document.createElement('canvas'), stripBaseFor = '';
-	stripBase.width = cpuCv.width;
-	stripBase.height = cpuCv.height;
+	sizeCanvas(stripBase, cpuCv.cssW, cpuCv.cssH);
 	function paintStripBase() {
 		var key = view.id + ':' + showIdle;
 		if (stripBaseFor === key) return;
@@ -713,7 +737,7 @@
 					}
 			}
 		});
-		g.putImageData(img, SX, 0);
+		putScaled(g, img, SX, 0);
 		g.fillStyle = '#444';
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
@@ -723,7 +747,7 @@
 		var g = cpuCv.getContext('2d');
 		paintStripBase();
 		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
-		g.drawImage(stripBase, 0, 0);
+		g.drawImage(stripBase, 0, 0, cpuCv.cssW, cpuCv.cssH);
 		strips.forEach(function (st, k) {
 			[['a', 'rgba(0,100,220,0.35)'], ['b', 'rgba(230,120,0,0.4)']].forEach(function (p) {
 				var se = pending && pending.b === (p[0] === 'b') ? pending.se : sel[p[0]];
@@ -803,8 +827,7 @@
 		}
 		lanes = { list: list, nb: nb, spb: spb, cells: cells, best: best, colour: colour, ranked: ranked,
 			  more: shown.length - list.length };
-		laneCv.width = LX + SW + 4;
-		laneCv.height = list.length * LH + 14;
+		sizeCanvas(laneCv, LX + SW + 4, list.length * LH + 14);
 		paintLanes();
 		laneText();
 	}
@@ -836,7 +859,7 @@
 						px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
 					}
 			}
-		g.putImageData(img, LX, 0);
+		putScaled(g, img, LX, 0);
 		g.font = '10px sans-serif';
 		g.fillStyle = '#333';
 		list.forEach(function (p, k) {
@@ -1027,6 +1050,12 @@
 	/* the change of node n's share between the selections, second minus first */
 	function delta(n) { return share(cur.v[n], cur.total) - share(cur.v2[n], cur.total2); }
 	var hitName = null;	/* per name: does the search match it */
+	function markHits() {
+		hitName = null;
+		if (!searchRe) return;
+		hitName = new Uint8Array(nNames);
+		for (var n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
+	}
 	function rgbOf(r, g, b) { return (r & 255) << 16 | (g & 255) << 8 | (b & 255); }
 	function cssOf(c) { return 'rgb(' + (c >> 16 & 255) + ',' + (c >> 8 & 255) + ',' + (c & 255) + ')'; }
 	/* a frame's colour as 0xRRGGBB: by its name's kind and hash, or by its change in a diff */
@@ -1115,12 +1144,7 @@
 			vx1 = 1;
 		}
 		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] / (vx1 - vx0) : 0, minW = 0.3, rows = 0, n, k;
-		if (searchRe) {
-			hitName = new Uint8Array(nNames);
-			for (n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
-		} else {
-			hitName = null;
-		}
+		markHits();
 		var cap = drawn.n.length, nr = 0;
 		function add(n, x, w) {
 			if (nr === cap) {
@@ -1145,9 +1169,7 @@
 		}(z, -vx0 * v[z] * scale));
 		drawn.nr = nr;
 		drawn.rows = rows;
-		flame.width = W;
-		flame.height = rows * FH + 4;
-		var g = flame.getContext('2d'), img = g.createImageData(W, flame.height);
+		var g = sizeCanvas(flame, W, rows * FH + 4), PW = flame.width, img = g.createImageData(PW, flame.height);
 		var px = new Uint32Array(img.data.buffer), little = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 		/* the background stays transparent: app.css paints the canvas white */
 		for (k = 0; k < nr; k++) {
@@ -1159,12 +1181,16 @@
 			if (x1 <= x0) x1 = x0 + 1;
 			if (x1 > W) x1 = W;
 			if (x0 >= W) continue;
+			if (DPR !== 1) {	/* to device pixels */
+				x0 = Math.round(x0 * DPR);
+				x1 = Math.max(x0 + 1, Math.round(x1 * DPR));
+			}
 			/* most frames are a pixel or two wide: plain stores beat a call per row */
-			for (var y = frameY(n), ye = y + FH - 1; y < ye; y++) {
+			for (var y = Math.round(frameY(n) * DPR), ye = Math.round((frameY(n) + FH - 1) * DPR); y < ye; y++) {
 				if (x1 - x0 > 8) {
-					px.fill(word, y * W + x0, y * W + x1);
+					px.fill(word, y * PW + x0, y * PW + x1);
 				} else {
-					for (var o = y * W + x0, oe = y * W + x1; o < oe; o++) px[o] = word;
+					for (var o = y * PW + x0, oe = y * PW + x1; o < oe; o++) px[o] = word;
 				}
 			}
 		}
@@ -1373,6 +1399,7 @@
 			return;
 		}
 		if (inSearch || (document.activeElement && document.activeElement.tagName === 'INPUT')) return;
+		if (menu.contains(document.activeElement)) return;
 		var c = cursor >= 0 ? cursor : zoom, deeper = icicle ? 'ArrowDown' : 'ArrowUp';
 		if (ev.key === '/') {
 			search.focus();
@@ -1696,6 +1723,56 @@
 		painted(t);
 	}
 
+	/* --- the canvases from the keyboard ------------------------------------------- */
+	/*
+	 * The heat map, the strips and the lanes take the focus (Tab) and move
+	 * a cursor with the arrows; what is under it is read out in a live
+	 * region (and the tooltip), and Enter selects it: the heat map's
+	 * column (its seconds), a strip's CPUs, a lane's time span.
+	 */
+	var readout = el('div', { id: 'readout', 'class': 'sr', 'aria-live': 'polite' }, body);
+	var kcur = { heat: [0, 0], cpus: [0, 0], lanes: [0, 0] };
+	function say(cv, txt, x, y) {
+		readout.textContent = txt;
+		var r = cv.getBoundingClientRect();
+		showTip({ pageX: r.left + window.scrollX + x, pageY: r.top + window.scrollY + y, clientX: r.left + x }, txt);
+	}
+	function canvasKeys(cv, id, nx, ny, show, pick) {
+		cv.setAttribute('tabindex', '0');
+		cv.addEventListener('keydown', function (ev) {
+			var c = kcur[id], d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+			if (d) {
+				c[0] = Math.max(0, Math.min(nx() - 1, c[0] + d[0]));
+				c[1] = Math.max(0, Math.min(ny() - 1, c[1] + d[1]));
+				show(c);
+			} else if (ev.key === 'Enter') {
+				pick(c);
+			} else {
+				return;
+			}
+			ev.preventDefault();
+			ev.stopPropagation();
+		});
+		cv.addEventListener('focus', function () { show(kcur[id]); });
+		cv.addEventListener('blur', function () { tip.style.display = 'none'; });
+	}
+	canvasKeys(heat, 'heat', function () { return nCol; }, function () { return ROWS; }, function (c) {
+		if (heatNow) say(heat, cellText(c[0] * ROWS + c[1]), HX + c[0] * CW + CW, HY + c[1] * CH + CH);
+	}, function (c) {
+		setSel('a', { t0: c[0] * SPC * 1e9, t1: Math.min(nSec, (c[0] + 1) * SPC) * 1e9, cpus: null, what: '' });
+	});
+	canvasKeys(cpuCv, 'cpus', function () { return 1; }, function () { return strips.length; }, function (c) {
+		say(cpuCv, strips[c[1]].label + ': Enter selects it over the whole recording', SX, c[1] * SH + SH);
+	}, function (c) {
+		setSel('a', { cpus: strips[c[1]].cpus, what: strips[c[1]].label, t0: 0, t1: Infinity });
+	});
+	if (laneCv)
+		canvasKeys(laneCv, 'lanes', function () { return lanes.nb; }, function () { return lanes.list.length; }, function (c) {
+			say(laneCv, laneTipText(laneInfo(c[1], c[0])), LX + (c[0] + 1) * lanes.spb * slotNs / dur * SW, c[1] * LH + LH);
+		}, function (c) {
+			setSel('a', { t0: c[0] * lanes.spb * slotNs, t1: (c[0] + 1) * lanes.spb * slotNs, cpus: null, what: '' });
+		});
+
 	/* --- other trees: inverted, left-heavy, transformed --------------------------- */
 	/*
 	 * The flame graph can draw another tree than the page's: its stacks
@@ -1944,7 +2021,7 @@
 			if (!lanes) return [];
 			var r = laneCv.getBoundingClientRect(), g = laneCv.getContext('2d');
 			return lanes.list.map(function (p, l) {
-				var d = g.getImageData(LX, l * LH + LH / 2, SW, 1).data, kinds = { run: 0, rnb: 0, blk: 0, none: 0 };
+				var d = g.getImageData(LX * DPR, Math.floor((l * LH + LH / 2) * DPR), SW * DPR, 1).data, kinds = { run: 0, rnb: 0, blk: 0, none: 0 };
 				for (var k = 0; k < d.length; k += 4) {
 					var c = [d[k], d[k + 1], d[k + 2]];
 					if (c[0] === 243 && c[1] === 243 && c[2] === 243) kinds.none++;
