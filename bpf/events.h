@@ -11,6 +11,12 @@
 
 #define EV_ABI_VERSION	6
 #define EV_MAX_FRAMES	127	/* kernel.perf_event_max_stack default */
+/*
+ * User frames the table walker follows in a sample: deeper than perf's
+ * 127, because a compiler's recursive descent (clang parsing C++) often is.
+ * Stacks taken by bpf_get_stack() (frame pointers, off-CPU) stay at 127.
+ */
+#define EV_MAX_UFRAMES	255
 #define EV_COMM_LEN	16	/* TASK_COMM_LEN */
 
 enum ev_type {
@@ -41,7 +47,7 @@ enum unw_stop {
 	UNW_STOP_END,		/* a row said "outermost frame": the stack is complete */
 	UNW_STOP_ZERO,		/* a zero return address or frame pointer: the usual
 				   end of a frame-pointer chain */
-	UNW_STOP_DEPTH,		/* EV_MAX_FRAMES reached: truncated */
+	UNW_STOP_DEPTH,		/* the depth limit reached: truncated */
 	UNW_STOP_UNREADABLE,	/* the stack could not be read where the rule said */
 	UNW_STOP_BAD_SP,	/* the stack pointer did not grow: a broken rule or chain */
 	UNW_STOP_NO_TABLE,	/* a frame-pointer step (no table yet) went nowhere */
@@ -68,7 +74,7 @@ enum ev_stat {
 	EV_STAT_RINGBUF_FULL,	/* sample lost: no room in the ring buffer */
 	EV_STAT_USTACK_FAIL,	/* user stack could not be read (sample kept) */
 	EV_STAT_KSTACK_FAIL,	/* kernel stack could not be read (sample kept) */
-	EV_STAT_USTACK_TRUNC,	/* user stack deeper than EV_MAX_FRAMES (truncated) */
+	EV_STAT_USTACK_TRUNC,	/* user stack deeper than the limit (truncated) */
 	EV_STAT_KSTACK_TRUNC,	/* kernel stack deeper than EV_MAX_FRAMES (truncated) */
 	/* --call-graph dwarf: how user stacks were walked (sampler.bpf.c, unwind.bpf.h) */
 	EV_STAT_UNW_STACKS,	/* user stacks walked with unwind tables */

@@ -31,6 +31,8 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";	/* bpf_get_stack() is GPL-only *
 
 #define PF_KTHREAD	0x00200000	/* include/linux/sched.h */
 #define STACK_BYTES	(EV_MAX_FRAMES * sizeof(__u64))
+#define USTACK_BYTES	(EV_MAX_UFRAMES * sizeof(__u64))	/* the walker's */
+#define FRAMES_BYTES	(STACK_BYTES + USTACK_BYTES)
 
 /* Set by record/ between open and load. */
 const volatile bool filter_tgids;	/* false with -a: every task, idle included */
@@ -86,7 +88,7 @@ struct {
 } sideband SEC(".maps");
 
 /* An ev_sample with room for both stacks (bytes: the flexible array ends it). */
-#define SAMPLE_BYTES	(sizeof(struct ev_sample) + 2 * STACK_BYTES)
+#define SAMPLE_BYTES	(sizeof(struct ev_sample) + FRAMES_BYTES)
 struct scratch {
 	__u8 raw[SAMPLE_BYTES];
 };
@@ -296,7 +298,7 @@ static long py_frame_cb(__u32 i, void *data)
 	    ((code >> 3) & PY_FRAME_CODE_MASK) << PY_FRAME_CODE_SHIFT | off;
 	boff = (__u64)(c->at + c->n) * sizeof(__u64);
 	barrier_var(boff);	/* the check below on the register the store uses */
-	if (boff > 2 * STACK_BYTES - sizeof(__u64)) {
+	if (boff > FRAMES_BYTES - sizeof(__u64)) {
 		c->full = 1;
 		return 1;
 	}
@@ -472,9 +474,10 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 		/* no user stack */
 #if defined(__TARGET_ARCH_x86)
 	} else if (unwind_tables) {
-		ubytes = unw_walk(ctx, user_tick, kbytes / sizeof(__u64)) * sizeof(__u64);
-		if (ubytes > STACK_BYTES)
-			ubytes = STACK_BYTES;
+		ubytes = unw_walk(ctx, user_tick, kbytes / sizeof(__u64), EV_MAX_UFRAMES) *
+			 sizeof(__u64);
+		if (ubytes > USTACK_BYTES)
+			ubytes = USTACK_BYTES;
 		walked = true;
 #endif
 	} else {
@@ -647,7 +650,8 @@ static __always_inline __u64 offcpu_take_stack(void *ctx, struct task_struct *pr
 		 * tick, so the walker starts from its registers saved at kernel
 		 * entry (bpf_task_pt_regs) and never reads ctx.
 		 */
-		ubytes = unw_walk(NULL, false, kbytes / sizeof(__u64)) * sizeof(__u64);
+		ubytes = unw_walk(NULL, false, kbytes / sizeof(__u64), EV_MAX_FRAMES) *
+			 sizeof(__u64);
 		if (ubytes > STACK_BYTES)
 			ubytes = STACK_BYTES;
 #endif

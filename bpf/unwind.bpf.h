@@ -145,6 +145,7 @@ struct unw_state {
 	struct unw_key fb_key;		/* binary of the first frame-pointer step */
 	__u32 base;			/* frames[] index of the first user frame */
 	__u32 n;			/* user frames stored */
+	__u32 max;			/* at most this many (EV_MAX_UFRAMES at most) */
 	__u32 table_frames, fp_frames;
 	__u8 exact;			/* look the PC up as is, not PC - 1 */
 	__u8 have_vma;
@@ -648,13 +649,13 @@ __noinline int unw_step_frame(struct unw_state *st)
 
 	if (!st)
 		return 1;
-	if (st->n >= EV_MAX_FRAMES) {
+	if (st->n >= st->max) {
 		st->stop = UNW_STOP_DEPTH;
 		return 1;
 	}
 	sc = bpf_map_lookup_elem(&scratch, &zero);
 	idx = st->base + st->n;
-	if (!sc || idx >= 2 * EV_MAX_FRAMES)
+	if (!sc || idx >= EV_MAX_FRAMES + EV_MAX_UFRAMES)
 		return 1;
 	((struct ev_sample *)sc->raw)->frames[idx] = st->pc;
 	st->n++;
@@ -762,7 +763,8 @@ static __always_inline void unw_bin_count(struct unw_key *key, bool fallback, __
  * number of frames. user_tick: the tick interrupted user mode, so ctx holds
  * the user registers; otherwise they are the ones saved at kernel entry.
  */
-static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user_tick, __u32 base)
+static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user_tick, __u32 base,
+				      __u32 max)
 {
 	struct unw_state *st;
 	struct pt_regs *regs;
@@ -773,6 +775,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 		return 0;
 	__builtin_memset(st, 0, __builtin_offsetof(struct unw_state, blk));
 	st->base = base;
+	st->max = max <= EV_MAX_UFRAMES ? max : EV_MAX_UFRAMES;
 	st->fb = UNW_FB_NONE;
 	st->mm = (__u64)bpf_get_current_task_btf()->mm;
 	st->exact = 1;
@@ -796,7 +799,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 		stat_inc(EV_STAT_UNW_STOP + UNW_STOP_NO_REGS);
 		return 0;
 	}
-	bpf_loop(EV_MAX_FRAMES + 1, unw_step, NULL, 0);
+	bpf_loop(EV_MAX_UFRAMES + 1, unw_step, NULL, 0);
 
 	stat_add(EV_STAT_UNW_FRAMES_TABLE, st->table_frames);
 	stat_add(EV_STAT_UNW_FRAMES_FP, st->fp_frames);

@@ -1335,7 +1335,7 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 				     &s->unwinder);
 		if (err)
 			return err;
-		s->rawstack = rawstack__new(s->unwinder);
+		s->rawstack = rawstack__new(s->unwinder, session__find_vma, s);
 		if (!s->rawstack)
 			return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
 	}

@@ -17,12 +17,14 @@
 
 #include <stdint.h>
 
+#include "events.h"
+
 struct recording;
 struct ev_sample;
 struct pyrec;
 
 /* Frames a spliced sample may have: kernel, user and Python. */
-#define PYREC_MAX_FRAMES	(2 * 127 + 96)
+#define PYREC_MAX_FRAMES	(EV_MAX_FRAMES + EV_MAX_UFRAMES + EV_PY_MAX_FRAMES)
 
 /* What the Python walks came to, for the summary and info. */
 struct pyrec_stats {

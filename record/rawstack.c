@@ -46,6 +46,8 @@ struct held {
 
 struct rawstack {
 	struct unwinder *u;
+	rawstack_vma_fn find_vma;	/* mappings the walker did not attach */
+	void *find_ctx;
 	struct held *v;
 	size_t nr, alloc;
 	uint64_t bytes;		/* held copies */
@@ -59,11 +61,35 @@ struct rawstack {
 /* The lookup of a try: rows from the unwinder; a table not in yet spoils the try. */
 struct try_ctx {
 	struct unwinder *u;
+	const struct rawstack *r;
 	uint32_t tgid;
+	uint64_t time_ns;
 	const struct uwalk_vma *vmas;
 	size_t nr_vmas;
+	struct uwalk_vma more[EV_RAW_VMAS];	/* found in the side-band's mappings */
+	size_t nr_more;
 	bool pending;
 };
+
+/* uwalk's more_vma: a mapping from the side-band, at most EV_RAW_VMAS a walk. */
+static const struct uwalk_vma *try_more_vma(void *ctx, uint64_t pc)
+{
+	struct try_ctx *c = ctx;
+	struct uwalk_vma *v;
+	size_t i;
+
+	for (i = 0; i < c->nr_more; i++)
+		if (pc >= c->more[i].start && pc < c->more[i].end)
+			return &c->more[i];
+	if (!c->r->find_vma || c->nr_more == EV_RAW_VMAS)
+		return NULL;
+	v = &c->more[c->nr_more];
+	if (!c->r->find_vma(c->r->find_ctx, c->tgid, pc, c->time_ns, v) || pc < v->start ||
+	    pc >= v->end)
+		return NULL;
+	c->nr_more++;
+	return v;
+}
 
 static enum uwalk_row try_row(void *ctx, const struct unw_key *key, uint64_t off,
 			      struct unw_row *row)
@@ -82,10 +108,13 @@ static enum uwalk_row try_row(void *ctx, const struct unw_key *key, uint64_t off
 		break;
 	}
 	if (!c->pending)
-		for (i = 0; i < c->nr_vmas; i++)
-			if (!memcmp(&c->vmas[i].key, key, sizeof(*key)) &&
-			    unwinder__request(c->u, c->tgid, c->vmas[i].start, c->vmas[i].end, key))
+		for (i = 0; i < c->nr_vmas + c->nr_more; i++) {
+			const struct uwalk_vma *v = i < c->nr_vmas ? &c->vmas[i] : &c->more[i - c->nr_vmas];
+
+			if (!memcmp(&v->key, key, sizeof(*key)) &&
+			    unwinder__request(c->u, c->tgid, v->start, v->end, key))
 				pr_debug("raw stack: cannot ask for a table");
+		}
 	c->pending = true;
 	return UWALK_ROW_NO_TABLE;
 }
@@ -100,8 +129,9 @@ static void try_one(struct rawstack *r, struct held *h)
 {
 	const struct ev_raw *raw = raw_of(h->e);
 	struct uwalk_vma vmas[EV_RAW_VMAS];
-	uint64_t frames[EV_MAX_FRAMES];
-	struct try_ctx c = { .u = r->u, .tgid = h->e->tgid, .vmas = vmas };
+	uint64_t frames[EV_MAX_UFRAMES];
+	struct try_ctx c = { .u = r->u, .r = r, .tgid = h->e->tgid, .time_ns = h->e->time_ns,
+			     .vmas = vmas };
 	struct uwalk w = { 0 };
 	uint32_t n;
 	size_t i;
@@ -122,6 +152,7 @@ static void try_one(struct rawstack *r, struct held *h)
 	w.mem = raw->stack;
 	w.mem_len = raw->stack_len;
 	w.row = try_row;
+	w.more_vma = try_more_vma;
 	w.ctx = &c;
 	w.pc = raw->pc;
 	w.sp = raw->sp;
@@ -130,7 +161,7 @@ static void try_one(struct rawstack *r, struct held *h)
 	w.exact = raw->exact;
 	w.bx_ok = raw->bx_ok;
 	memcpy(frames, h->e->frames + h->e->nr_kframes, (size_t)raw->frame * sizeof(*frames));
-	n = uwalk__run(&w, frames, raw->frame, EV_MAX_FRAMES);
+	n = uwalk__run(&w, frames, raw->frame, EV_MAX_UFRAMES);
 	if (c.pending)
 		return;
 	if (w.stop != UNW_STOP_END && w.stop != UNW_STOP_ZERO) {
@@ -158,12 +189,15 @@ static void try_one(struct rawstack *r, struct held *h)
 	h->done = true;
 }
 
-struct rawstack *rawstack__new(struct unwinder *u)
+struct rawstack *rawstack__new(struct unwinder *u, rawstack_vma_fn find_vma, void *ctx)
 {
 	struct rawstack *r = calloc(1, sizeof(*r));
 
-	if (r)
+	if (r) {
 		r->u = u;
+		r->find_vma = find_vma;
+		r->find_ctx = ctx;
+	}
 	return r;
 }
 
@@ -181,7 +215,7 @@ void rawstack__free(struct rawstack *r)
 
 int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size)
 {
-	size_t full = sizeof(*e) + ((size_t)e->nr_kframes + EV_MAX_FRAMES) * sizeof(__u64);
+	size_t full = sizeof(*e) + ((size_t)e->nr_kframes + EV_MAX_UFRAMES) * sizeof(__u64);
 	struct held *h;
 
 	if (vec__grow(&r->v, &r->alloc, r->nr + 1, sizeof(*r->v)))

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct uwalk_vma;
+
 struct ev_sample;
 struct recording;
 struct rawstack;
@@ -33,7 +35,14 @@ struct rawstack_totals {
 };
 
 /* NULL on ENOMEM. */
-struct rawstack *rawstack__new(struct unwinder *u);
+/*
+ * The mapping of tgid holding pc at time_ns, as the side-band told it, into
+ * *out; false when none is known.
+ */
+typedef bool (*rawstack_vma_fn)(void *ctx, uint32_t tgid, uint64_t pc, uint64_t time_ns,
+				struct uwalk_vma *out);
+
+struct rawstack *rawstack__new(struct unwinder *u, rawstack_vma_fn find_vma, void *ctx);
 /* Accepts NULL. */
 void rawstack__free(struct rawstack *r);
 

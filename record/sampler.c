@@ -96,10 +96,10 @@ static uint64_t ringbuf_size(uint64_t freq, size_t nr_cpus)
 	return bytes;
 }
 
-/* A stack of ev_sample's layout: nr frames fit EV_MAX_FRAMES each and fill size. */
+/* A stack of ev_sample's layout: nr frames fit their limits and fill size. */
 static bool frames_fit(size_t size, size_t head, unsigned int nk, unsigned int nu)
 {
-	return nk <= EV_MAX_FRAMES && nu <= EV_MAX_FRAMES &&
+	return nk <= EV_MAX_FRAMES && nu <= EV_MAX_UFRAMES &&
 	       size == head + ((size_t)nk + nu) * sizeof(__u64);
 }
 
@@ -121,7 +121,7 @@ static bool sample_fits(const struct ev_sample *e, size_t size)
 		       frames_fit(size - npy * sizeof(__u64), sizeof(*e), e->nr_kframes,
 				  e->nr_uframes);
 	if (e->hdr.flags != EV_SAMPLE_F_RAW || e->nr_kframes > EV_MAX_FRAMES ||
-	    e->nr_uframes > EV_MAX_FRAMES || size < head + sizeof(*r))
+	    e->nr_uframes > EV_MAX_UFRAMES || size < head + sizeof(*r))
 		return false;
 	r = (const struct ev_raw *)((const char *)e + head);
 	return r->stack_len <= EV_RAW_STACK_MAX && size == head + sizeof(*r) + r->stack_len &&

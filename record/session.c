@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 
 #include "events.h"
@@ -28,6 +29,7 @@
 #include "record/session.h"
 #include "record/sideband.h"
 #include "record/unwind.h"
+#include "record/uwalk.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/path.h"
@@ -750,6 +752,61 @@ static int take_sample(void *ctx, const struct ev_sample *e)
 static int take_held_sample(void *ctx, const struct ev_sample *e)
 {
 	return take_sample_at(ctx, e, true);
+}
+
+/*
+ * rawstack's finder: the latest mapping of tgid holding pc stamped at or
+ * before time_ns (else the earliest after it), with its file's key as the
+ * walker computes it. Sorted mappings are searched, the tail scanned.
+ */
+bool session__find_vma(void *ctx, uint32_t tgid, uint64_t pc, uint64_t time_ns,
+		       struct uwalk_vma *out)
+{
+	struct session *s = ctx;
+	struct mapping_table *t = &s->maps;
+	struct mapping *best = NULL, *any = NULL;
+	const struct mapped_file *f;
+	size_t lo = 0, hi = t->nr_sorted < t->nr ? t->nr_sorted : t->nr, i;
+
+	while (lo < hi) {	/* the first sorted mapping of tgid */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < t->nr; i++) {
+		struct mapping *m = &t->v[i];
+
+		if (i < t->nr_sorted && (m->tgid != tgid || m->start > pc)) {
+			i = t->nr_sorted - 1;	/* past tgid's sorted ones: the tail */
+			continue;
+		}
+		if (m->tgid != tgid || pc < m->start || pc >= m->end || !m->path)
+			continue;
+		if (m->time_ns <= time_ns) {
+			if (!best || m->time_ns >= best->time_ns)
+				best = m;
+		} else if (!any || m->time_ns < any->time_ns) {
+			any = m;
+		}
+	}
+	if (!best)
+		best = any;
+	if (!best || mapping__resolve(t, best))
+		return false;
+	f = mapping__file(t, best);
+	if (!f)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->start = best->start;
+	out->end = best->end;
+	out->pgoff = best->pgoff >> 12;
+	out->key.dev = (uint32_t)(major(f->dev) << 20 | minor(f->dev));
+	out->key.ino = f->ino;
+	out->key.ctime_ns = f->ctime_ns;
+	return true;
 }
 
 /* One with a stack copy waits for its tables (rawstack.h); the others are taken. */

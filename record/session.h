@@ -181,6 +181,12 @@ struct session {
  * names, forks, exits and losses. The stages know nothing of the session.
  */
 void session__sampler_sink(struct session *s, struct sampler_sink *out);
+
+struct uwalk_vma;
+
+/* rawstack_vma_fn over the session's mappings (ctx: the session). */
+bool session__find_vma(void *ctx, uint32_t tgid, uint64_t pc, uint64_t time_ns,
+		       struct uwalk_vma *out);
 void session__sideband_sink(struct session *s, struct sideband_sink *out);
 
 /*

@@ -37,7 +37,7 @@ static const struct uwalk_vma *find_vma(const struct uwalk *w, uint64_t pc)
 	for (i = 0; i < w->nr_vmas; i++)
 		if (pc >= w->vmas[i].start && pc < w->vmas[i].end)
 			return &w->vmas[i];
-	return NULL;
+	return w->more_vma ? w->more_vma(w->ctx, pc) : NULL;
 }
 
 /* unw_fp_step: one frame-pointer step, for want of a row (why: enum unw_fb). */

@@ -45,6 +45,12 @@ struct uwalk {
 	size_t mem_len;
 	uwalk_row_fn row;
 	void *ctx;
+	/*
+	 * The mapping holding pc when vmas has none, or NULL (may be NULL):
+	 * the walker attaches only the mappings it had met, so the outer
+	 * frames of a process's first ticks lie in mappings it had not.
+	 */
+	const struct uwalk_vma *(*more_vma)(void *ctx, uint64_t pc);
 	uint64_t pc, sp, bp, bx;	/* the registers to start from */
 	bool exact;			/* pc is looked up as is (the interrupted pc) */
 	bool bx_ok;
@@ -59,7 +65,7 @@ struct uwalk {
 
 /*
  * Walks from w's registers, storing pcs at frames[n], frames[n + 1], ...
- * below max (EV_MAX_FRAMES for a whole user stack: the depth limit counts
+ * below max (EV_MAX_UFRAMES for a whole user stack: the depth limit counts
  * the frames before n too); returns the new n.
  */
 uint32_t uwalk__run(struct uwalk *w, uint64_t *frames, uint32_t n, uint32_t max);

@@ -634,7 +634,7 @@ static void print_unwind_text(const struct info *in, FILE *f)
 	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%): outermost frame %" PRIu64 ", zero return address %"
 		PRIu64 "\n", "complete", complete, pct(complete, u->walks),
 		u->stop[REC_UNW_STOP_END], u->stop[REC_UNW_STOP_ZERO]);
-	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%)\n", "truncated (127)", u->stop[REC_UNW_STOP_DEPTH],
+	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%)\n", "truncated (depth)", u->stop[REC_UNW_STOP_DEPTH],
 		pct(u->stop[REC_UNW_STOP_DEPTH], u->walks));
 	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%): unreadable memory %" PRIu64 ", bad stack pointer %"
 		PRIu64 ", no table %" PRIu64 ", no CFI %" PRIu64 ", no registers %" PRIu64 "\n",

@@ -284,6 +284,46 @@ static void depth_and_start_index(void)
 	CHECK_EQ_U64(w.stop, UNW_STOP_DEPTH);
 }
 
+/* more_vma: binary 1's mapping, as the side-band's mappings give it. */
+static unsigned int more_calls;
+static const struct uwalk_vma *more_text(void *ctx, uint64_t pc)
+{
+	(void)ctx;
+	more_calls++;
+	return pc >= vmas[0].start && pc < vmas[0].end ? &vmas[0] : NULL;
+}
+
+/*
+ * A mapping the walker had not met (not among vmas) comes from more_vma:
+ * without it the outer frames of a process's first ticks took a
+ * frame-pointer step into garbage.
+ */
+static void mapping_from_more_vma(void)
+{
+	struct uwalk w;
+	uint64_t f[EV_MAX_FRAMES];
+
+	reset();
+	three_functions();
+	stack[0] = TEXT + 0x210;
+	stack[1] = 0x1234;
+	stack[2] = TEXT + 0x310;
+	setup(&w, TEXT + 0x120, addr(0), 0x999);
+	w.vmas = &vmas[1];	/* only binary 2's */
+	w.nr_vmas = 1;
+	CHECK_EQ_U64(uwalk__run(&w, f, 0, EV_MAX_FRAMES), 1);
+	CHECK_EQ_U64(w.fb, UNW_FB_NO_VMA);
+	setup(&w, TEXT + 0x120, addr(0), 0x999);
+	w.vmas = &vmas[1];
+	w.nr_vmas = 1;
+	w.more_vma = more_text;
+	more_calls = 0;
+	CHECK_EQ_U64(uwalk__run(&w, f, 0, EV_MAX_FRAMES), 3);
+	CHECK_EQ_U64(w.stop, UNW_STOP_END);
+	CHECK_EQ_U64(w.fb, UWALK_FB_NONE);
+	CHECK(more_calls >= 1);
+}
+
 int main(void)
 {
 	static const struct test tests[] = {
@@ -296,6 +336,7 @@ int main(void)
 		{ "rbx rule", rbx_rule },
 		{ "PLT rule", plt_rule },
 		{ "depth and start index", depth_and_start_index },
+		{ "mapping from more_vma", mapping_from_more_vma },
 	};
 
 	return run_tests(tests, ARRAY_SIZE(tests));
