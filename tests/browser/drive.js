@@ -49,6 +49,8 @@
  *   lanehover K F     move over lane K (from 0) at F (0..1) of its width; print "lanehover"
  *                     and the tooltip's lines
  *   modules           print "module FUNCTION MODULE" for each row of the top-by-total table
+ *   depths NAME       print "depth NAME D W NESTED" for each drawn frame NAME: its depth, width,
+ *                     and 1 when a frame below it (its caller, theirs...) is NAME too
  *   invert, leftheavy press "Invert call stack" / "Left-heavy"
  *   roots             print "root NAME SHARE" for the frames on the root (depth 1), left to right
  *   heavy             print "heavy N M": of N sets of sibling frames, M are ordered widest first
@@ -297,6 +299,17 @@ async function main() {
 				const rows = await page.evaluate(() => [...document.querySelectorAll('#top-total tr')]
 					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelectorAll('td')[3].textContent]));
 				rows.forEach((r) => console.log('module\t' + r[0] + '\t' + r[1]));
+			} else if (cmd === 'depths') {
+				const name = cmds[++i];
+				const ds = await page.evaluate((n) => {
+					const fr = window.eprofUI.frames(), by = new Map(fr.map((f) => [f.node, f]));
+					return fr.filter((f) => f.name === n).map((f) => {
+						let nested = 0;
+						for (let p = by.get(f.parent); p; p = by.get(p.parent)) if (p.name === n) nested = 1;
+						return [f.depth, f.w.toFixed(0), nested];
+					});
+				}, name);
+				ds.forEach((d) => console.log('depth\t' + name + '\t' + d.join('\t')));
 			} else if (cmd === 'invert' || cmd === 'leftheavy') {
 				await page.click('#' + cmd);
 			} else if (cmd === 'roots') {

@@ -8,7 +8,7 @@
 # Firefox Profiler transform "Merge function" on work_a moves its self
 # time to its caller dispatch (and survives a reload, in the URL); the
 # Firefox Profiler transform "Focus on function" on dispatch then leaves it
-# the one root; the function tables carry a module column (known_split, libc, the kernel).
+# the one root; "Collapse recursion" leaves no recurse frame inside another; the function tables carry a module column (known_split, libc, the kernel).
 # Screenshots: tests/artifacts/t1108.
 . "$E2E_DIR/lib.sh"
 . "$E2E_DIR/../browser/lib.sh"
@@ -63,6 +63,18 @@ n=$(awk -F'\t' '$1 == "state" { after = 1 } after && $1 == "root" { n++ } END { 
 last=$(awk -F'\t' '$1 == "root" { r = $2 "\t" $3 } END { print r }' "$TMP/p")
 [ "$last" = "dispatch	100.00" ] || fail "focus on dispatch: the last root is '$last'"
 say "inverted roots as the fold's self; left-heavy; merge moves work_a's self to dispatch"
+
+# "Collapse recursion" on a thread that recurses 20 calls deep (threads_deep):
+# recurse is drawn at 20 depths before, at one after, as wide as the thread
+{ "$EPROF" record -F 499 -o "$TMP/d.eprof" -- "$WORKLOADS/threads_deep" 300 20 0 >/dev/null &&
+	"$EPROF" report -i "$TMP/d.eprof" --html "$TMP/d.html"; } 2>"$TMP/err" || { cat "$TMP/err"; fail "record or report failed"; }
+drive "$TMP/d.html" depths recurse state transform rec recurse depths recurse screenshot "$ART/collapsed.png" \
+	>"$TMP/d" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+before=$(awk -F'\t' '$1 == "state" { exit } $1 == "depth" && $5 { n++ } END { print n + 0 }' "$TMP/d")
+after=$(awk -F'\t' '$1 == "state" { on = 1 } on && $1 == "depth" { n++; m += $5 } END { print n + 0, m + 0 }' "$TMP/d")
+say "recurse drawn $before times inside itself; after Collapse recursion (drawn, inside itself): $after"
+[ "$before" -ge 15 ] || fail "recurse is drawn inside itself $before times only (not recursing?)"
+[ "${after% *}" -ge 1 ] && [ "${after#* }" -eq 0 ] || fail "after Collapse recursion recurse (drawn, inside itself): $after"
 
 # the module column: where each function's frames came from
 drive "$TMP/k.html" modules >"$TMP/m" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
