@@ -38,8 +38,8 @@ static void print_usage(FILE *f)
 		   "(-a | -p PID[,PID...] | -- CMD [ARGS...])\n"
 		   "   eprof report [-i FILE]... [filters] (--fold | --svg OUT | --top [N] | "
 		   "--per-cpu | --per-node | --timeline SECONDS | --pprof OUT | --html OUT | "
-		   "--speedscope OUT | --samples)\n"
-		   "   eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N])\n"
+		   "--speedscope OUT | --firefox OUT | --samples)\n"
+		   "   eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N] | --html OUT)\n"
 		   "   eprof info [FILE] [--json]\n\n"
 		   "'eprof <command> --help' describes a command's options.\n");
 }

@@ -71,6 +71,8 @@ struct recording;
 #define REC_META_TABLE_CACHE	"table_cache"		/* record --table-cache DIR; absent: none */
 #define REC_META_TABLE_CACHE_HITS	"table_cache_hits"	/* tables read from it, not built */
 #define REC_META_TABLE_CACHE_STORED	"table_cache_stored"	/* tables built and kept in it */
+#define REC_META_SIDEBAND_REREAD	"sideband_reread"	/* processes whose mappings were read
+							   again from /proc after a side-band loss */
 #define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
 							   this long are offcpu rows */
 /*

@@ -1121,6 +1121,21 @@ bool capture__retrying(const struct capture *c, uint32_t tgid)
 	return false;
 }
 
+size_t capture__retry_tgids(const struct capture *c, uint32_t *out, size_t max)
+{
+	size_t i, j, nr = 0;
+
+	for (i = 0; c && i < c->retry.nr && nr < max; i++) {
+		uint32_t tgid = (uint32_t)(c->retry.v[i] >> 32);
+
+		for (j = 0; j < nr && out[j] != tgid; j++)
+			;
+		if (j == nr)
+			out[nr++] = tgid;
+	}
+	return nr;
+}
+
 int capture__step(struct capture *c, const struct capture_source *s)
 {
 	struct u64vec tmp;

@@ -59,6 +59,9 @@ int capture__note_pair(struct capture *c, uint64_t pair);
  */
 bool capture__retrying(const struct capture *c, uint32_t tgid);
 
+/* The processes with pairs waiting for a mapping, at most max, each once. */
+size_t capture__retry_tgids(const struct capture *c, uint32_t *out, size_t max);
+
 /*
  * Before a commit: adds to s->rec the symbol data of the pairs noted and the
  * stacks interned since the previous step, leaving out what is stored

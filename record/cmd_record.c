@@ -1089,38 +1089,43 @@ static void unwind_summary(const struct session *s, char *buf, size_t len)
 }
 
 /*
- * With -a every tick is a sample, so ticks the clock did not fire are lost
- * samples. With a target filter they are ticks of any task: said apart.
+ * With -a every tick is a sample, so throttled ticks are lost samples; with
+ * a target filter they are ticks of any task, the targets' part estimated.
+ * A tick that neither fired nor was throttled is no lost sample: a CPU with
+ * nothing to run stops its timer (tickless idle), and a late timer is the
+ * rest; said apart, at the end of the line (t0901, t0902 read it there).
  */
 static void print_summary(const struct session *s, uint64_t elapsed_ns)
 {
-	char size[32] = "?", why[256] = "", unw[160];
+	char size[32] = "?", why[320] = "", unw[160];
 	uint64_t lost = s->total_lost + sampler__nr_malformed(s->sampler), gone;
 	struct tick_breakdown tb;
 	struct stat st;
+	size_t n;
 
 	if (!stat(s->opts->output, &st))
 		format_size(size, sizeof(size), st.st_size);
 	unwind_summary(s, unw, sizeof(unw));
 	if (session__ticks(s, &tb)) {
-		gone = tb.throttled + tb.missed;
+		gone = tb.throttled;
 		if (tb.kept == tb.fired)
 			lost += gone;
 		if ((gone || lost) && tb.kept == tb.fired)
-			snprintf(why, sizeof(why), "; %llu ticks expected: %llu throttled, %llu "
-				 "missed by a late timer, %llu ring buffer full",
-				 (unsigned long long)tb.expected, (unsigned long long)tb.throttled,
-				 (unsigned long long)tb.missed, (unsigned long long)s->total_lost);
+			snprintf(why, sizeof(why), "; %llu ticks expected: %llu throttled, %llu ring "
+				 "buffer full", (unsigned long long)tb.expected,
+				 (unsigned long long)tb.throttled, (unsigned long long)s->total_lost);
 		else if (gone || lost)
-			/* which task a missed tick would have hit is unknown: estimated */
+			/* which task a throttled tick would have hit is unknown: estimated */
 			snprintf(why, sizeof(why), "; any task: %llu ticks expected: %llu throttled, "
-				 "%llu missed by a late timer, about %llu of them this recording's; "
-				 "%llu ring buffer full",
+				 "about %llu of them this recording's; %llu ring buffer full",
 				 (unsigned long long)tb.expected, (unsigned long long)tb.throttled,
-				 (unsigned long long)tb.missed,
 				 (unsigned long long)(tb.fired ? ((unsigned __int128)gone * tb.kept +
 								  tb.fired / 2) / tb.fired : gone),
 				 (unsigned long long)s->total_lost);
+		n = strlen(why);
+		if (tb.missed)
+			snprintf(why + n, sizeof(why) - n, "; %llu ticks did not fire (idle CPUs stop "
+				 "their timer; else a late timer)", (unsigned long long)tb.missed);
 	} else {
 		snprintf(why, sizeof(why), "; ticks not counted");
 	}

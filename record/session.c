@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <linux/types.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -390,6 +391,7 @@ int session__start_file(struct session *s, const char *path)
 	u64map__release(&s->procs);
 	u64map__release(&s->tid_comm);
 	u64map__release(&s->named_here);
+	u64map__release(&s->repaired);
 	s->nr_first_names = 0;	/* written by the commit that ended the file before */
 	s->nr_comms = 0;
 	cgroup_log__start_file(&s->cgroups);
@@ -617,6 +619,49 @@ bool session__raw_waiting(struct session *s)
 	return rawstack__waiting(s->rawstack);
 }
 
+/*
+ * A side-band loss may have cost mappings: for a few seconds after one,
+ * the processes whose samples fell in no known mapping are read again
+ * from /proc (at most REPAIR_MAX a commit, each once), stamped now, so
+ * their pairs find a mapping at the next step instead of [unknown].
+ */
+#define REPAIR_MAX	64
+#define REPAIR_NS	(5 * 1000000000ull)
+
+static int repair_loss(struct session *s)
+{
+	uint32_t pids[REPAIR_MAX];
+	char buf[32];
+	uint64_t now = now_ns(), *slot;
+	size_t i, nr, kept = 0;
+	bool added;
+	int err;
+
+	if (s->total_lost_sideband != s->repair_lost) {
+		s->repair_lost = s->total_lost_sideband;
+		s->repair_until_ns = now + REPAIR_NS;
+		u64map__release(&s->repaired);
+	}
+	if (!s->sideband || now > s->repair_until_ns)
+		return 0;
+	nr = capture__retry_tgids(s->capture, pids, REPAIR_MAX);
+	for (i = 0; i < nr; i++) {
+		if (u64map__upsert(&s->repaired, pids[i], 1, &slot, &added))
+			return pr_errno(-ENOMEM, "cannot repair a side-band loss");
+		if (added)
+			pids[kept++] = pids[i];
+	}
+	if (!kept)
+		return 0;
+	err = sideband__rescan(s->sideband, pids, kept, now);
+	if (err)
+		return err;
+	s->nr_rescanned += kept;
+	pr_debug("side-band loss: %zu process%s read again from /proc", kept, kept == 1 ? "" : "es");
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->nr_rescanned);
+	return recording__set_meta(s->rec, REC_META_SIDEBAND_REREAD, buf);
+}
+
 int session__commit(struct session *s, const struct session_counters *c)
 {
 	uint64_t t = c ? c->time_ns : now_ns();
@@ -633,6 +678,8 @@ int session__commit(struct session *s, const struct session_counters *c)
 		err = write_first_names(s);
 	if (!err)
 		err = capture__step(s->capture, &src);
+	if (!err)
+		err = repair_loss(s);
 	if (!err)
 		err = forget_exited(s);
 	if (!err && c)
@@ -1004,6 +1051,7 @@ void session__release(struct session *s)
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
 	u64map__release(&s->named_here);
+	u64map__release(&s->repaired);
 	u64map__release(&s->tid_comm);
 	u64map__release(&s->procs);
 	u64map__release(&s->exec_ns);

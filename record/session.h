@@ -160,6 +160,10 @@ struct session {
 	uint64_t nr_samples;
 	uint64_t total_lost, total_lost_sideband, total_ustack_fail, total_kstack_fail,
 		total_truncated;
+	uint64_t repair_lost;		/* total_lost_sideband when the last repair began */
+	uint64_t repair_until_ns;	/* processes missing mappings are read again until then */
+	uint64_t nr_rescanned;		/* processes read again from /proc after a loss */
+	struct u64map repaired;		/* pids read again since the last loss */
 	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
 	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;

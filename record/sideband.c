@@ -679,7 +679,7 @@ uint64_t sideband__read_past(const struct sideband *sb)
  * held by a task starved of CPU) is left out: *skipped counts it.
  */
 static int scan_maps(struct sideband *sb, struct proc_reader *pr, uint32_t pid,
-		     uint64_t timeout_ns, size_t *skipped)
+		     uint64_t timeout_ns, uint64_t time_ns, size_t *skipped)
 {
 	struct proc_maps maps;
 	size_t i;
@@ -697,7 +697,7 @@ static int scan_maps(struct sideband *sb, struct proc_reader *pr, uint32_t pid,
 		int fd = m->same ? maps.v[m->same - 1].fd : m->fd;
 
 		/* -2: opening it might wait for the lock again: no build-id */
-		err = add_mapping(sb, 0, pid, m->start, m->end, m->pgoff, m->path, NULL,
+		err = add_mapping(sb, time_ns, pid, m->start, m->end, m->pgoff, m->path, NULL,
 				  fd >= 0 ? fd : -2, m->build_id, m->id_len);
 	}
 	proc_maps__release(&maps);
@@ -758,7 +758,7 @@ int sideband__scan_proc(struct sideband *sb, const uint32_t *pids, size_t nr, bo
 		return err;
 	if (!all) {
 		for (i = 0; i < nr && !err; i++) {
-			err = scan_maps(sb, pr, pids[i], timeout, &skipped);
+			err = scan_maps(sb, pr, pids[i], timeout, 0, &skipped);
 			if (!err)
 				err = scan_comms(sb, pids[i]);
 		}
@@ -778,7 +778,7 @@ int sideband__scan_proc(struct sideband *sb, const uint32_t *pids, size_t nr, bo
 		pid = strtoul(de->d_name, &end, 10);
 		if (*end)
 			continue;
-		err = scan_maps(sb, pr, (uint32_t)pid, timeout, &skipped);
+		err = scan_maps(sb, pr, (uint32_t)pid, timeout, 0, &skipped);
 		if (!err)
 			err = scan_comms(sb, (uint32_t)pid);
 	}
@@ -791,6 +791,22 @@ out:
 			"stayed locked over %llu ms (a busy machine); their code is named from "
 			"their next exec or mmap on", skipped, skipped == 1 ? "" : "es",
 			skipped == 1 ? "its" : "their", (unsigned long long)(timeout / 1000000));
+	return err;
+}
+
+int sideband__rescan(struct sideband *sb, const uint32_t *pids, size_t nr, uint64_t time_ns)
+{
+	struct proc_reader *pr = NULL;
+	size_t i, skipped = 0;
+	int err;
+
+	err = proc_reader__new(&pr);
+	for (i = 0; i < nr && !err; i++) {
+		err = scan_maps(sb, pr, pids[i], SCAN_TIMEOUT_PID_NS, time_ns, &skipped);
+		if (!err)
+			err = scan_comms(sb, pids[i]);
+	}
+	proc_reader__free(pr);
 	return err;
 }
 

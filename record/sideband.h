@@ -88,6 +88,13 @@ uint64_t sideband__read_past(const struct sideband *sb);
  */
 int sideband__scan_proc(struct sideband *sb, const uint32_t *pids, size_t nr, bool all);
 
+/*
+ * After a side-band loss: the mappings and thread names of processes
+ * pids[0 .. nr) read again from /proc, the mappings stamped time_ns (their
+ * records may be among those lost). A process gone is skipped.
+ */
+int sideband__rescan(struct sideband *sb, const uint32_t *pids, size_t nr, uint64_t time_ns);
+
 /* Accepts NULL. */
 void sideband__close(struct sideband *sb);
 

@@ -70,6 +70,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_TABLE_CACHE, "unwind table cache", META_TEXT },
 	{ REC_META_TABLE_CACHE_HITS, "tables from the cache", META_NUMBER },
 	{ REC_META_TABLE_CACHE_STORED, "tables stored in it", META_NUMBER },
+	{ REC_META_SIDEBAND_REREAD, "read again after loss", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))
@@ -674,8 +675,8 @@ static bool ticks_are_samples(const struct info *in)
 
 static uint64_t lost_total(const struct info *in)
 {
-	return in->lost_samples +
-	       (ticks_are_samples(in) ? in->tb.throttled + in->tb.missed : 0);
+	/* a tick that did not fire is no lost sample: idle CPUs stop their timer */
+	return in->lost_samples + (ticks_are_samples(in) ? in->tb.throttled : 0);
 }
 
 /* Samples the BPF program kept that are neither in the file nor counted lost. */
@@ -723,7 +724,8 @@ static void print_ticks_text(const struct info *in, FILE *f)
 		return;
 	}
 	fprintf(f, "\nticks: %" PRIu64 " expected, %" PRIu64 " fired, %" PRIu64 " throttled "
-		"(%" PRIu64 " times), %" PRIu64 " missed by a late timer\n", in->tb.expected,
+		"(%" PRIu64 " times), %" PRIu64 " did not fire (idle CPUs stop their timer; else a "
+		"late timer)\n", in->tb.expected,
 		in->tb.fired, in->tb.throttled, in->tb.throttles, in->tb.missed);
 	fprintf(f, "%-5s %10s %10s %10s %10s %10s %10s %10s  %s\n", "CPU", "EXPECTED", "TAKEN",
 		"THROTTLED", "MISSED", "RINGBUF", "OTHERTASK", "UNACCOUNTD", "GAP");
@@ -760,11 +762,11 @@ static void print_text(const struct info *in, FILE *f)
 		fprintf(f, "%-22s -\n", "duration");
 	fprintf(f, "%-22s %" PRIu64 "\n", "samples", in->samples);
 	if (ticks_are_samples(in))
-		fprintf(f, "%-22s %" PRIu64 " (%" PRIu64 " throttled, %" PRIu64 " missed by a late "
-			"timer, %" PRIu64 " ring buffer full)\n", "lost samples", lost_total(in),
-			in->tb.throttled, in->tb.missed, in->lost_samples);
-	else if (in->has_ticks)
-		fprintf(f, "%-22s %" PRIu64 " (ring buffer full)\n", "lost samples", in->lost_samples);
+		fprintf(f, "%-22s %" PRIu64 " (%" PRIu64 " throttled, %" PRIu64 " ring buffer "
+			"full)\n", "lost samples", lost_total(in), in->tb.throttled, in->lost_samples);
+	else if (in->has_ticks && in->lost_samples)
+		fprintf(f, "%-22s %" PRIu64 " (the ring buffer was full)\n", "lost samples",
+			in->lost_samples);
 	else
 		fprintf(f, "%-22s %" PRIu64 "\n", "lost samples", in->lost_samples);
 	fprintf(f, "%-22s %" PRIu64 " (user %" PRIu64 ", kernel %" PRIu64 ")\n", "dropped stacks",

@@ -25,7 +25,8 @@
 static void print_report_usage(FILE *f)
 {
 	fprintf(f, "usage: eprof report [-i FILE]... [filters] [OUTPUT] [-o OUT] [-v]\n"
-		   "       eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N])\n\n"
+		   "       eprof report --diff BASE NEW [filters] (--fold | --svg OUT | --top [N] |\n"
+		   "                                              --html OUT)\n\n"
 		   "   -i, --input FILE    a recording (default: eprof.data); several are merged\n"
 		   "   --diff BASE NEW     compare two recordings, shares normalized by each total\n"
 		   "outputs (one; the default is --top):\n"
@@ -43,6 +44,8 @@ static void print_report_usage(FILE *f)
 		   "   --html OUT          one page: heat map, per-CPU strips, time ranges, flame\n"
 		   "                       graph, top table and diff of two ranges (no network)\n"
 		   "   --speedscope OUT    speedscope's JSON file format: a profile per thread\n"
+		   "   --firefox OUT       Firefox Profiler's processed format: a track per thread,\n"
+		   "                       samples with their times, off-CPU intervals as markers\n"
 		   "   --samples           every sample in time order, as perf script prints them\n"
 		   "filters:\n"
 		   "   --pid LIST, --tid LIST, --cpu LIST, --node LIST   e.g. 1,4-7\n"
@@ -57,8 +60,8 @@ static void print_report_usage(FILE *f)
 		   "                       runnable (preempted) time; --by tid: a tower per thread;\n"
 		   "                       --fold counts are microseconds; --html has all three\n"
 		   "                       views and opens on this one\n"
-		   "   --by pid|tid|comm|cgroup   add that level at the root (fold, SVG, HTML);\n"
-		   "                       group --top by it\n"
+		   "   --by pid|tid|comm|cgroup|file   add that level at the root (fold, SVG,\n"
+		   "                       HTML); group --top by it (file: the -i recording)\n"
 		   "   -o, --output OUT    write to OUT instead of stdout\n"
 		   "   --debug-dir DIR     look for debug files (by build-id) in DIR first; repeatable\n"
 		   "   --inline            inlined functions as frames of their own (needs DWARF)\n"
@@ -80,7 +83,8 @@ enum { OPT_FOLD = 0x100, OPT_DEBUG_DIR, OPT_INLINE, OPT_LINES, OPT_NO_DEMANGLE, 
        OPT_VIEW_FIRST, OPT_SVG = OPT_VIEW_FIRST, OPT_TOP, OPT_PERCPU, OPT_PERNODE, OPT_TIMELINE,
        OPT_PPROF, OPT_DIFF, OPT_PID, OPT_TID, OPT_COMM, OPT_CPU, OPT_NODE, OPT_FROM, OPT_TO,
        OPT_KERNEL_ONLY, OPT_USER_ONLY, OPT_BY, OPT_ICICLE, OPT_CSV, OPT_TITLE, OPT_SAMPLES,
-       OPT_HTML, OPT_OFF_CPU, OPT_WALL, OPT_XPID, OPT_XCOMM, OPT_SPEEDSCOPE };
+       OPT_HTML, OPT_OFF_CPU, OPT_WALL, OPT_XPID, OPT_XCOMM, OPT_SPEEDSCOPE,
+       OPT_FIREFOX };
 
 #define MAX_DEBUG_DIRS	64
 
@@ -104,6 +108,7 @@ static const struct option long_options[] = {
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
+	{ "firefox", required_argument, NULL, OPT_FIREFOX },
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -192,13 +197,15 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	case OPT_PPROF:
 	case OPT_HTML:
 	case OPT_SPEEDSCOPE:
+	case OPT_FIREFOX:
 		if (!optarg[0]) {
 			pr_err("an empty file name was given (see 'eprof report --help')");
 			return -EINVAL;
 		}
 		o->outputs |= opt == OPT_SVG ? REPORT_OUT_SVG :
 			      opt == OPT_HTML ? REPORT_OUT_HTML :
-			      opt == OPT_SPEEDSCOPE ? REPORT_OUT_SPEEDSCOPE : REPORT_OUT_PPROF;
+			      opt == OPT_SPEEDSCOPE ? REPORT_OUT_SPEEDSCOPE :
+			      opt == OPT_FIREFOX ? REPORT_OUT_FIREFOX : REPORT_OUT_PPROF;
 		va->file = optarg;
 		return 0;
 	case OPT_TOP:
@@ -275,8 +282,10 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 			o->by = REPORT_BY_COMM;
 		else if (!strcmp(optarg, "cgroup"))
 			o->by = REPORT_BY_CGROUP;
+		else if (!strcmp(optarg, "file"))
+			o->by = REPORT_BY_FILE;
 		else {
-			pr_err("--by wants pid, tid, comm or cgroup, not '%s'", optarg);
+			pr_err("--by wants pid, tid, comm, cgroup or file, not '%s'", optarg);
 			return -EINVAL;
 		}
 		return 0;
@@ -332,27 +341,28 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 {
 	unsigned int out = o->outputs;
 	const unsigned int with_file = REPORT_OUT_SVG | REPORT_OUT_PPROF | REPORT_OUT_HTML |
-				       REPORT_OUT_SPEEDSCOPE;
+				       REPORT_OUT_SPEEDSCOPE | REPORT_OUT_FIREFOX;
 
 	if (!out)	/* as perf report: no view asked for is the top table */
 		o->outputs = out = REPORT_OUT_TOP;
 	if (out & (out - 1)) {
 		pr_err("choose one output of --fold, --svg, --top, --per-cpu, --per-node, "
-		       "--timeline, --pprof, --samples, --html, --speedscope");
+		       "--timeline, --pprof, --samples, --html, --speedscope, --firefox");
 		return -EINVAL;
 	}
 	if (o->diff_base && va->nr_inputs) {
 		pr_err("--diff BASE NEW names its recordings: drop -i");
 		return -EINVAL;
 	}
-	if (o->diff_base && !(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP))) {
-		pr_err("--diff works with --fold, --svg or --top");
+	if (o->diff_base && !(out & (REPORT_OUT_FOLD | REPORT_OUT_SVG | REPORT_OUT_TOP | REPORT_OUT_HTML))) {
+		pr_err("--diff works with --fold, --svg, --top or --html");
 		return -EINVAL;
 	}
 	if ((out & with_file) && o->output) {
 		pr_err("%s names its file: drop -o", out & REPORT_OUT_SVG ? "--svg" :
 		       out & REPORT_OUT_HTML ? "--html" :
-		       out & REPORT_OUT_SPEEDSCOPE ? "--speedscope" : "--pprof");
+		       out & REPORT_OUT_SPEEDSCOPE ? "--speedscope" :
+		       out & REPORT_OUT_FIREFOX ? "--firefox" : "--pprof");
 		return -EINVAL;
 	}
 	if (va->kernel_only && va->user_only) {
@@ -374,7 +384,7 @@ static int check_view_options(struct report_opts *o, struct view_args *va)
 	}
 	if (o->weight && (out & REPORT_OUT_SAMPLES)) {
 		pr_err("%s weighs stacks by time: it goes with --fold, --svg, --top, --per-cpu, "
-		       "--per-node, --timeline, --pprof, --html or --speedscope", o->weight == REPORT_WEIGHT_WALL ?
+		       "--per-node, --timeline, --pprof, --html, --speedscope or --firefox", o->weight == REPORT_WEIGHT_WALL ?
 		       "--wall" : "--off-cpu");
 		return -EINVAL;
 	}

@@ -58,9 +58,12 @@ static const struct emitter emitters[] = {
 	  &view_timeline_merge },
 	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL, &view_pprof_merge },
 	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL, NULL },
-	{ REPORT_OUT_HTML, "the HTML report", view_html__write, NULL, &view_html_merge },
+	{ REPORT_OUT_HTML, "the HTML report", view_html__write, view_html_diff__write,
+	  &view_html_merge },
 	{ REPORT_OUT_SPEEDSCOPE, "the speedscope profile", view_speedscope__write, NULL,
 	  &view_speedscope_merge },
+	{ REPORT_OUT_FIREFOX, "the Firefox Profiler profile", view_firefox__write, NULL,
+	  &view_firefox_merge },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -463,7 +466,8 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	cfg->start_ns = s->start_ns;
 	cfg->from_ns = o->from_ns;
 	cfg->to_ns = o->has_to ? o->to_ns : 0;
-	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_SPEEDSCOPE));
+	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_SPEEDSCOPE |
+							     REPORT_OUT_FIREFOX));
 	/* pprof labels every sample with its cgroup where the recording knows it */
 	cfg->key_cgroup = o->by == REPORT_BY_CGROUP ||
 			  ((o->outputs & REPORT_OUT_PPROF) && recording__has_cgroups(s->rec));
@@ -479,7 +483,7 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		cfg->from_ns = UINT64_MAX;
 		cfg->to_ns = 0;
 	}
-	if (o->outputs & REPORT_OUT_HTML)
+	if (o->outputs & (REPORT_OUT_HTML | REPORT_OUT_FIREFOX))
 		err = keep_states_apart(s, o, sum);
 	else if (o->weight != REPORT_WEIGHT_SAMPLES)
 		err = weigh_by_time(s, o, sum);
@@ -538,7 +542,7 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	if (o->weight != REPORT_WEIGHT_SAMPLES && (o->outputs & REPORT_OUT_FOLD))
 		counts_to_us(&s->agg);
 	s->nr_samples = s->agg.nr_samples;
-	if (cfg->key_state && (o->outputs & REPORT_OUT_HTML)) {
+	if (cfg->key_state && (o->outputs & (REPORT_OUT_HTML | REPORT_OUT_FIREFOX))) {
 		/* the aggregate's count is samples plus off-CPU ns: the samples alone */
 		s->nr_samples -= s->agg.offcpu_ns[REC_OFFCPU_BLOCKED] +
 				 s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
@@ -584,8 +588,8 @@ static int compact_source(struct report_src *s, const struct report_opts *o,
 	size_t i;
 	int err;
 
-	if (o->outputs & REPORT_OUT_SAMPLES)
-		return 0;
+	if (o->outputs & (REPORT_OUT_SAMPLES | REPORT_OUT_HTML))
+		return 0;	/* --html reads each file's metadata as it writes */
 	for (i = 0; i < s->agg.nr; i++) {
 		err = stack_store__intern(ss, s->agg.entries[i].stack, &s->agg.entries[i].stack);
 		if (err)
@@ -717,7 +721,7 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	rc.diff = opts->diff_base && opts->diff_new;
 	if (!em || (rc.diff && !em->write_diff)) {
 		pr_err("choose one output%s (see 'eprof report --help')",
-		       rc.diff ? " of --fold, --svg or --top with --diff" : "");
+		       rc.diff ? " of --fold, --svg, --top or --html with --diff" : "");
 		return -EINVAL;
 	}
 	if (rc.diff) {

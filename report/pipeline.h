@@ -26,6 +26,7 @@ enum report_output {
 	REPORT_OUT_SAMPLES = 1u << 7,
 	REPORT_OUT_HTML = 1u << 8,
 	REPORT_OUT_SPEEDSCOPE = 1u << 9,
+	REPORT_OUT_FIREFOX = 1u << 10,
 };
 
 /* The level --by adds at the root of fold, SVG and HTML output, and groups top by. */
@@ -35,7 +36,15 @@ enum report_by {
 	REPORT_BY_TID,
 	REPORT_BY_COMM,
 	REPORT_BY_CGROUP,	/* the cgroup (v2) path the thread ran in */
+	REPORT_BY_FILE,		/* the recording (-i FILE) a sample came from */
 };
+
+/* Whether --by adds a level above the comm (the comm is the root anyway). */
+static inline int report_by__level(enum report_by by)
+{
+	return by == REPORT_BY_PID || by == REPORT_BY_TID || by == REPORT_BY_CGROUP ||
+	       by == REPORT_BY_FILE;
+}
 
 /* What a stack's count is (--off-cpu, --wall): samples, or nanoseconds. */
 enum report_weight {

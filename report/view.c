@@ -78,6 +78,9 @@ void view__by_label(struct strbuf *sb, enum report_by by, const struct report_sr
 	case REPORT_BY_CGROUP:
 		fold__add_name(sb, stack_agg__cgroup(&s->agg, e->cgroup));
 		break;
+	case REPORT_BY_FILE:
+		fold__add_name(sb, s->path);
+		break;
 	default: {
 		const char *c = stack_agg__comm(&s->agg, e->comm_id);
 
@@ -121,8 +124,7 @@ int view_names__build(struct view_names *v, const struct report_ctx *rc,
 
 	strbuf_reset(&v->sb);
 	v->nr = 0;
-	if (rc->opts->by == REPORT_BY_PID || rc->opts->by == REPORT_BY_TID ||
-	    rc->opts->by == REPORT_BY_CGROUP) {
+	if (report_by__level(rc->opts->by)) {
 		view__by_label(&v->sb, rc->opts->by, s, e);
 		err = push(v, 0);
 		if (err)

@@ -186,6 +186,7 @@ extern const struct view_merge_ops view_pprof_merge;
 extern const struct view_merge_ops view_html_merge;
 extern const struct view_merge_ops view_timeline_merge;
 extern const struct view_merge_ops view_speedscope_merge;
+extern const struct view_merge_ops view_firefox_merge;
 
 /* start, add every one of rc->srcs, write, free: a view's write from its merge. */
 int view__write_merged(const struct view_merge_ops *ops, const struct report_ctx *rc, FILE *out);
@@ -201,7 +202,9 @@ int view_timeline__write(const struct report_ctx *rc, FILE *out);
 int view_pprof__write(const struct report_ctx *rc, FILE *out);
 int view_samples__write(const struct report_ctx *rc, FILE *out);
 int view_html__write(const struct report_ctx *rc, FILE *out);
+int view_html_diff__write(const struct report_ctx *rc, FILE *out);
 int view_speedscope__write(const struct report_ctx *rc, FILE *out);
+int view_firefox__write(const struct report_ctx *rc, FILE *out);
 int view_diff_fold__write(const struct report_ctx *rc, FILE *out);
 int view_diff_top__write(const struct report_ctx *rc, FILE *out);
 

@@ -651,6 +651,63 @@ int stack_agg__walk(struct stack_agg *agg, struct recording *rec, const struct a
 	return err;
 }
 
+/* --- the off-CPU intervals again (report --firefox: markers) --------------- */
+
+struct walk_offcpu_ctx {
+	struct load_ctx lc;
+	agg_offcpu_fn fn;
+	void *ctx;
+};
+
+/*
+ * An interval is filtered as add_span() filters its first piece in the
+ * window: at its start, or at the window's start when it began before.
+ */
+static int on_offcpu_walk(void *ctx, const struct rec_offcpu *o)
+{
+	struct walk_offcpu_ctx *wc = ctx;
+	const struct agg_config *cfg = wc->lc.cfg;
+	struct rec_sample at = { .time_ns = o->time_ns, .tgid = o->tgid, .tid = o->tid,
+				 .cpu = o->cpu, .stack_id = o->stack_id };
+	uint64_t from = wc->lc.start_ns + cfg->from_ns, end = o->time_ns + o->duration_ns;
+	const struct agg_entry *e;
+	struct agg_key k;
+	int keep;
+
+	if (!(cfg->offcpu_states & (1u << o->state)))
+		return 0;
+	if (at.time_ns < from) {
+		if (end <= from)
+			return 0;
+		at.time_ns = from;
+	}
+	keep = filter_sample(&wc->lc, &at, &k);
+	if (keep <= 0)
+		return wc->lc.err = keep;
+	if (cfg->key_state)
+		k.state = AGG_BLOCKED + o->state;
+	e = stack_agg__find_key(wc->lc.agg, &k);
+	if (!e || !e->count)
+		return 0;
+	return wc->fn(wc->ctx, o, e);
+}
+
+int stack_agg__walk_offcpu(struct stack_agg *agg, struct recording *rec,
+			   const struct agg_config *cfg, agg_offcpu_fn fn, void *ctx)
+{
+	struct walk_offcpu_ctx wc = { .lc = { .agg = agg, .cfg = cfg }, .fn = fn, .ctx = ctx };
+	int err;
+
+	if (!cfg->offcpu_states)
+		return 0;
+	err = load_ctx__start(&wc.lc);
+	if (!err)
+		err = recording__for_each_offcpu(rec, on_offcpu_walk, &wc);
+	if (err && wc.lc.err)
+		pr_errno(err, "cannot read the off-CPU intervals of '%s'", recording__path(rec));
+	return err;
+}
+
 int stack_agg__load(struct stack_agg *agg, struct recording *rec)
 {
 	return stack_agg__load_cfg(agg, rec, NULL);

@@ -231,4 +231,16 @@ typedef int (*agg_sample_fn)(void *ctx, const struct rec_sample *s, const struct
 int stack_agg__walk(struct stack_agg *agg, struct recording *rec, const struct agg_config *cfg,
 		    agg_sample_fn fn, void *ctx);
 
+/*
+ * Streams rec's off-CPU intervals (not the sums, which have no times of
+ * their own) in the recording's order, after stack_agg__load_cfg(agg, rec,
+ * cfg) with the same cfg (offcpu_states set): fn sees each interval of a
+ * state cfg counts that a filter let through (at its start, or at the
+ * window's start when it began before) with the entry it was counted in.
+ */
+struct rec_offcpu;
+typedef int (*agg_offcpu_fn)(void *ctx, const struct rec_offcpu *o, const struct agg_entry *e);
+int stack_agg__walk_offcpu(struct stack_agg *agg, struct recording *rec,
+			   const struct agg_config *cfg, agg_offcpu_fn fn, void *ctx);
+
 #endif

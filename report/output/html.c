@@ -53,6 +53,7 @@
 
 #include "format/recording.h"
 #include "util/json.h"
+#include "util/log.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "report/symbolize/symbolize.h"
@@ -61,6 +62,7 @@
 /* report/output/html/app.css and app.js, embedded by report/CMakeLists.txt */
 extern const char eprof_html_app_css[];
 extern const char eprof_html_app_js[];
+extern const char eprof_html_diff_js[];
 
 /* One output row, before sorting by time. */
 struct html_row {
@@ -107,6 +109,11 @@ struct html_ctx {
 		uint32_t tid, pid, name;
 	} *threads;
 	size_t nr_threads, alloc_threads;
+	/* --diff BASE NEW: the new recording's buckets follow the base's */
+	uint32_t slot_offset;		/* added to the buckets of the recording being added */
+	uint32_t first_slot, last_slot;	/* of the rows of the recording added last */
+	bool diff;
+	struct { const char *path; uint64_t from_ns, to_ns; } side[2];
 };
 
 /* "key":"value", (or null) */
@@ -467,6 +474,8 @@ static int html_add(void *state, const struct report_ctx *rc, const struct repor
 	size_t k;
 	int err = 0;
 
+	h->first_slot = UINT32_MAX;
+	h->last_slot = 0;
 	if (s->cfg.key_state)	/* the pipeline kept the off-CPU states apart */
 		h->nr_states = AGG_RUNNABLE + 1;
 	if (vec__grow(&h->rows, &h->alloc_rows, h->nr_rows + s->agg.nr, sizeof(*h->rows)))
@@ -480,7 +489,11 @@ static int html_add(void *state, const struct report_ctx *rc, const struct repor
 		err = view_names__build(&h->names_of, rc, s, e) ?: html__modules(h, e);
 		if (!err)
 			err = html__stack_node(h, &h->names_of, e->tgid == 0, &r->stack);
-		r->slot = e->slot;
+		r->slot = e->slot + h->slot_offset;
+		if (r->slot < h->first_slot)
+			h->first_slot = r->slot;
+		if (r->slot > h->last_slot)
+			h->last_slot = r->slot;
 		r->cpu = e->cpu;
 		r->state = e->state < h->nr_states ? e->state : 0;
 		r->thread = 0;
@@ -571,7 +584,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 
 	fprintf(out, "{\"version\":2,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
 		",\"cpu_stride\":%" PRIu32 ",\"origin_ns\":%llu,", VIEW_HTML_SLOT_NS,
-		o->by == REPORT_BY_PID || o->by == REPORT_BY_TID || o->by == REPORT_BY_CGROUP ? 2 : 1, rc->total, h->cpu_stride,
+		report_by__level(o->by) ? 2 : 1, rc->total, h->cpu_stride,
 		h->origin * VIEW_HTML_SLOT_NS);
 	put_field_str(out, "title", o->title);
 	if (h->nr_states > 1) {
@@ -587,6 +600,17 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 			fprintf(out, "%s[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", i ? "," : "",
 				h->threads[i].tid, h->threads[i].pid, h->threads[i].name);
 		fputs("],", out);
+	}
+	if (h->diff) {
+		/* the two recordings, each a selection of diff.js: ns as origin_ns counts them */
+		fputs("\"diff\":{", out);
+		for (i = 0; i < 2; i++) {
+			fprintf(out, "%s\"%s\":{", i ? "," : "", i ? "new" : "base");
+			put_field_str(out, "path", h->side[i].path);
+			fprintf(out, "\"from_ns\":%" PRIu64 ",\"to_ns\":%" PRIu64 "}", h->side[i].from_ns,
+				h->side[i].to_ns);
+		}
+		fputs("},", out);
 	}
 	fputs("\"sources\":[", out);
 	fwrite(h->sources, 1, h->sources_len, out);
@@ -693,6 +717,8 @@ static int html_write(void *state, const struct report_ctx *rc, FILE *out)
 	fputs("</style></head>\n<body>\n<script id=\"eprof-data\" type=\"application/json\">", out);
 	put_data(h, rc);
 	fputs("</script>\n<script>\n", out);
+	fputs(eprof_html_diff_js, out);	/* the diff mode, which app.js calls */
+	fputs("</script>\n<script>\n", out);
 	fputs(eprof_html_app_js, out);
 	fputs("</script>\n</body></html>\n", out);
 	return view__check_stream(out);
@@ -730,4 +756,46 @@ const struct view_merge_ops view_html_merge = { html_start, html_add, html_write
 int view_html__write(const struct report_ctx *rc, FILE *out)
 {
 	return view__write_merged(&view_html_merge, rc, out);
+}
+
+/*
+ * --diff BASE NEW --html: one page with both recordings on its time axis,
+ * the base from its start, the new one from the whole second after a gap
+ * of a second; diff.js makes them the first and second selections, so the
+ * page opens in its diff mode (widths: new; colours: significant changes).
+ */
+int view_html_diff__write(const struct report_ctx *rc, FILE *out)
+{
+	const uint32_t per_sec = (uint32_t)(1000000000ull / VIEW_HTML_SLOT_NS);
+	struct html_ctx *h = NULL;
+	void *state = NULL;
+	uint64_t next;
+	int err, i;
+
+	err = html_start(&state, rc);
+	h = state;
+	if (!h)
+		return err;
+	for (i = 0; i < 2 && !err; i++) {
+		err = html_add(h, rc, &rc->srcs[i]);
+		if (err)
+			break;
+		if (h->first_slot > h->last_slot)	/* no samples: an empty range at the offset */
+			h->first_slot = h->last_slot = h->slot_offset;
+		h->side[i].path = rc->srcs[i].path;
+		h->side[i].from_ns = (uint64_t)h->first_slot * VIEW_HTML_SLOT_NS;
+		h->side[i].to_ns = ((uint64_t)h->last_slot + 1) * VIEW_HTML_SLOT_NS;
+		next = ((uint64_t)h->last_slot / per_sec + 2) * per_sec;
+		if (next > VIEW_HTML_MAX_SLOTS) {
+			pr_err("the two recordings span more than a day: the HTML report shows at most "
+			       "a day (choose a window with --from/--to)");
+			err = -E2BIG;
+		}
+		h->slot_offset = (uint32_t)next;
+	}
+	h->diff = true;
+	if (!err)
+		err = html_write(h, rc, out);
+	html_free(h);
+	return err;
 }

@@ -98,8 +98,7 @@ static int ss_add(void *state, const struct report_ctx *rc, const struct report_
 {
 	struct ss_ctx *c = state;
 	struct u64map threads = U64MAP_INIT;
-	size_t skip = rc->opts->by == REPORT_BY_PID || rc->opts->by == REPORT_BY_TID ||
-		      rc->opts->by == REPORT_BY_CGROUP ? 2 : 1;	/* the --by level, the comm */
+	size_t skip = report_by__level(rc->opts->by) ? 2 : 1;	/* the --by level, the comm */
 	size_t k, i;
 	int err = 0;
 

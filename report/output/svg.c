@@ -24,6 +24,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "report/output/change.h"
 #include "report/output/svg.h"
 #include "util/hash.h"
 
@@ -36,6 +37,7 @@
 #define TITLE_H		36
 #define SUBTITLE_H	18
 #define BOTTOM_H	40
+#define LEGEND_H	20	/* a diff's colour legend, above the details line */
 
 struct svg_ctx {
 	FILE *out;
@@ -239,13 +241,29 @@ static double share_delta(const struct svg_ctx *c, uint64_t n, uint64_t n2)
 	return now - before;
 }
 
-/* Red for growth, blue for shrinkage, near white for none; intensity relative to the largest. */
+/*
+ * The noise test of --diff --top on a frame's share (its path's samples of
+ * each total; with times, a ms counts as a sample): a frame is coloured
+ * only where the change passes it.
+ */
+static bool significant(const struct svg_ctx *c, uint64_t n, uint64_t n2)
+{
+	uint64_t unit = c->opts->time_ns ? 1000000 : 1;
+	struct share_change sc = share_change(n2 / unit, c->total2 / unit, n / unit, c->total / unit);
+
+	return share_change__significant(&sc);
+}
+
+/*
+ * Red for growth, blue for shrinkage, intensity relative to the largest
+ * significant change; near white for a change within the noise.
+ */
 static struct rgb diff_colour(const struct svg_ctx *c, uint64_t n, uint64_t n2)
 {
 	double d = share_delta(c, n, n2), t;
 	int v;
 
-	if (c->max_delta <= 0 || absd(d) < 1e-12)
+	if (c->max_delta <= 0 || absd(d) < 1e-12 || !significant(c, n, n2))
 		return (struct rgb){ 245, 245, 245 };
 	t = absd(d) / c->max_delta;
 	if (t > 1)
@@ -281,7 +299,7 @@ static int measure(const struct flame_frame *f, void *arg)
 	if (f->depth > c->max_depth)
 		c->max_depth = f->depth;
 	d = absd(share_delta(c, f->total, f->total2));
-	if (d > c->max_delta)
+	if (d > c->max_delta && c->opts->diff && significant(c, f->total, f->total2))
 		c->max_delta = d;
 	return 0;
 }
@@ -384,16 +402,42 @@ static void put_header(struct svg_ctx *c, const char *title)
 	fprintf(out, "<text id=\"matched\" x=\"%.1f\" y=\"%u\"></text>\n", w - XPAD, h - 22);
 }
 
+/* A diff's colours: what red, blue and pale mean, with the deepest of each. */
+static void put_legend(struct svg_ctx *c)
+{
+	static const struct { struct rgb col; const char *text; } items[] = {
+		{ { 255, 40, 40 }, "share grew (|z| >= 3)" },
+		{ { 40, 40, 255 }, "share shrank (|z| >= 3)" },
+		{ { 245, 245, 245 }, "change within the noise (|z| &lt; 3): not coloured" },
+	};
+	double x = XPAD, y = c->height - BOTTOM_H - LEGEND_H + 4;
+	size_t i;
+
+	fputs("<g id=\"legend\">", c->out);
+	for (i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+		fprintf(c->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"12\" "
+			"fill=\"rgb(%d,%d,%d)\" stroke=\"#888\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>",
+			x, y, items[i].col.r, items[i].col.g, items[i].col.b, x + 18, y + 10,
+			items[i].text);
+		x += 18 + CHAR_W * (double)strlen(items[i].text) + 24;
+	}
+	fputs("<text x=\"", c->out);
+	fprintf(c->out, "%.1f\" y=\"%.1f\">(deeper: a larger change)</text></g>\n", x, y + 10);
+}
+
 static void put_footer(struct svg_ctx *c)
 {
 	FILE *out = c->out;
+
+	if (c->opts->diff)
+		put_legend(c);
 
 	fprintf(out, "<text id=\"note\" x=\"%.1f\" y=\"%u\">", XPAD, c->height - 6);
 	if (c->opts->diff) {
 		fprintf(out, "Widths: new %s. Red: share grew, blue: share shrank against the "
 			"baseline (", c->opts->time_ns ? "time" : "samples");
 		put_count(c, c->total2);
-		fputs("). ", out);
+		fputs("), where |z| >= 3; pale: within the noise. ", out);
 	}
 	if (c->nr_omitted)
 		fprintf(out, "%zu frame%s narrower than %.2g px not drawn, with their callees "
@@ -427,14 +471,15 @@ static int write_doc(const struct flame_tree *t, const struct svg_opts *opts, FI
 		opts->icicle ? "Icicle Graph" : "Flame Graph";
 
 	if (c.total) {		/* the "all" frame is measured like the others */
-		c.max_delta = absd(share_delta(&c, c.total, flame_tree__total2(t)));
+		if (opts->diff && significant(&c, c.total, flame_tree__total2(t)))
+			c.max_delta = absd(share_delta(&c, c.total, flame_tree__total2(t)));
 		err = flame_tree__walk(t, measure, &c);
 		if (err)
 			return err;
 	}
 	c.rows = c.any_drawn ? c.max_depth + 2 : 1;
 	c.top = TITLE_H + (opts->subtitle ? SUBTITLE_H : 0);
-	c.height = c.top + (unsigned)(c.rows * FRAME_H) + BOTTOM_H;
+	c.height = c.top + (unsigned)(c.rows * FRAME_H) + BOTTOM_H + (opts->diff ? LEGEND_H : 0);
 
 	put_header(&c, title);
 	if (c.total) {

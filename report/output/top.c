@@ -27,13 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/output/change.h"
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
 #include "util/vec.h"
 
 #define TOP_DEFAULT	20
 #define PER_GROUP_TOP	5
-#define SIGNIFICANT_Z	3.0
+#define SIGNIFICANT_Z	SHARE_SIGNIFICANT_Z
 
 /* Per-function counts of one run of entries, with the list of functions touched. */
 struct counts {
@@ -234,7 +235,8 @@ static int put_tables(FILE *out, struct counts *c, unsigned int n)
 
 /* --- grouping ---------------------------------------------------------------- */
 
-enum group_by { GROUP_NONE, GROUP_PID, GROUP_TID, GROUP_COMM, GROUP_CPU, GROUP_NODE, GROUP_CGROUP };
+enum group_by { GROUP_NONE, GROUP_PID, GROUP_TID, GROUP_COMM, GROUP_CPU, GROUP_NODE, GROUP_CGROUP,
+		GROUP_FILE };
 
 /* A group's cells: [start, end) of the sorted cells, with its sample count. */
 struct run {
@@ -264,6 +266,7 @@ static void put_group_label(FILE *out, enum group_by by, const struct strtab *la
 		break;
 	case GROUP_COMM:
 	case GROUP_CGROUP:
+	case GROUP_FILE:
 		fputs(strtab__str(labels, (uint32_t)r->key), out);
 		break;
 	case GROUP_CPU:
@@ -291,6 +294,8 @@ static enum group_by top_group(enum report_by by)
 		return GROUP_COMM;
 	case REPORT_BY_CGROUP:
 		return GROUP_CGROUP;
+	case REPORT_BY_FILE:
+		return GROUP_FILE;
 	default:
 		return GROUP_NONE;
 	}
@@ -411,9 +416,11 @@ static int top_add(void *state, const struct report_ctx *rc, const struct report
 			break;
 		case GROUP_COMM:
 		case GROUP_CGROUP:
+		case GROUP_FILE:
 			/* by text: ids differ between recordings */
 			err = strtab__intern(&m->labels, m->by == GROUP_COMM ?
 					     stack_agg__comm(&s->agg, e->comm_id) :
+					     m->by == GROUP_FILE ? s->path :
 					     stack_agg__cgroup(&s->agg, e->cgroup), &id);
 			group = id;
 			break;
@@ -689,6 +696,7 @@ static void diff_counts__release(struct diff_counts *d)
 static size_t rank_changes(const uint64_t *c1, const uint64_t *c2, uint32_t nr_funcs, uint64_t n1,
 			   uint64_t n2, struct change *ch)
 {
+	struct share_change sc;
 	size_t nr = 0;
 	uint32_t f;
 
@@ -698,25 +706,8 @@ static size_t rank_changes(const uint64_t *c1, const uint64_t *c2, uint32_t nr_f
 		if (!c1[f] && !c2[f])
 			continue;	/* e.g. a caller only, in the self table */
 		c = &ch[nr++];
-		c->id = f;
-		c->p1 = n1 ? (double)c1[f] / (double)n1 : 0;
-		c->p2 = n2 ? (double)c2[f] / (double)n2 : 0;
-		c->delta = c->p2 - c->p1;
-		c->se = sqrt((n1 ? c->p1 * (1 - c->p1) / (double)n1 : 0) +
-			     (n2 ? c->p2 * (1 - c->p2) / (double)n2 : 0));
-		/*
-		 * Shares of exactly 0 or 1 on both sides (a function on every
-		 * stack of one recording and none of the other) give no spread:
-		 * estimate it with one more sample of each kind per side
-		 * (Agresti-Caffo) rather than call a total change noise.
-		 */
-		if (c->se == 0 && c->delta != 0) {
-			double a1 = ((double)c1[f] + 1) / ((double)n1 + 2);
-			double a2 = ((double)c2[f] + 1) / ((double)n2 + 2);
-
-			c->se = sqrt(a1 * (1 - a1) / ((double)n1 + 2) + a2 * (1 - a2) / ((double)n2 + 2));
-		}
-		c->z = c->se > 0 ? c->delta / c->se : 0;
+		sc = share_change(c1[f], n1, c2[f], n2);
+		*c = (struct change){ f, sc.p1, sc.p2, sc.delta, sc.se, sc.z };
 	}
 	if (nr > 1)
 		qsort(ch, nr, sizeof(*ch), cmp_change);

@@ -17,6 +17,7 @@
  *   top               print "top-self FUNCTION SHARE" / "top-total ..." rows
  *   diff              print "diff-total FUNCTION CLASS CHANGE Z" rows
  *   matched           print "matched SHARE MATCHED TOTAL"
+ *   legend            print "legend" and the diff legend's text ("none" without one)
  *   frame NAME        print "frame NAME R G B" (the pixel drawn at its centre)
  *   names             print "name NAME" for each distinct frame drawn
  *   click NAME        click the widest frame NAME in the flame graph (zoom)
@@ -146,6 +147,12 @@ async function main() {
 					return out;
 				}, cmd);
 				rows.forEach((r) => console.log(r));
+			} else if (cmd === 'legend') {
+				const l = await page.evaluate(() => {
+					const e = document.getElementById('diff-legend');
+					return e ? e.textContent : 'none';
+				});
+				console.log('legend\t' + l);
 			} else if (cmd === 'matched') {
 				const m = await page.evaluate(() => {
 					const e = document.getElementById('matched');

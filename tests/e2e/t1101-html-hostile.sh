@@ -43,7 +43,8 @@ grep -q $'^top-self\tmain' "$TMP/long" || { cat "$TMP/long"; fail "the first sec
 # misuse
 "$EPROF" report -i "$TMP/n.eprof" --html "$TMP/x.html" -o "$TMP/y" 2>"$TMP/err" && fail "--html with -o accepted"
 grep -q 'drop -o' "$TMP/err" || fail "no hint for --html -o"
-"$EPROF" report --diff "$TMP/n.eprof" "$TMP/n.eprof" --html "$TMP/x.html" 2>/dev/null && fail "--diff --html accepted"
+"$EPROF" report --diff "$TMP/n.eprof" "$TMP/n.eprof" --html "$TMP/x.html" -o "$TMP/y" 2>/dev/null &&
+	fail "--diff --html with -o accepted"
 "$EPROF" report -i "$TMP/n.eprof" --html '' 2>/dev/null && fail "an empty file name accepted"
 "$EPROF" report -i "$TMP/n.eprof" --html "$TMP/x.html" --top 2>/dev/null && fail "two outputs accepted"
 [ -e "$TMP/x.html" ] && fail "a refused report left a file"

@@ -769,7 +769,7 @@ static void info_text_and_json(void)
 	mkargs(&a, in, NULL, as_text);
 	CHECK_EQ_U64(run_captured(cmd_info, a.argc, a.argv, &text), EXIT_OK);
 	CHECK(text && strstr(text, "samples                10\n"));
-	CHECK(text && strstr(text, "lost samples           3 (ring buffer full)\n"));
+	CHECK(text && strstr(text, "lost samples           3 (the ring buffer was full)\n"));
 	CHECK(text && strstr(text, "dropped stacks         3 (user 1, kernel 2)\n"));
 	CHECK(text && strstr(text, "processes sampled      3\n"));
 	CHECK(text && strstr(text, "frequency (Hz)         99\n"));

@@ -366,6 +366,27 @@ static void diff_colours_follow_share_changes(void)
 			  "change +25.00%)</title>"));
 	free(svg);
 
+	/* a change within the noise (|z| < 3, as --diff --top) stays pale */
+	flame_tree__free(t);
+	t = flame_tree__new();
+	ADD(t, 520, 480, "comm", "noise");	/* 52% -> 48% of 1000: z ~ 1.8 */
+	ADD(t, 480, 520, "comm", "other");
+	o.total2 = 0;
+	svg = render(t, &o);
+	CHECK(svg);
+	if (!svg)
+		goto out;
+	CHECK(rect_fill(svg, "noise", &r, &g, &b));
+	CHECK(r == 245 && g == 245 && b == 245);
+	CHECK(strstr(svg, "<g id=\"legend\">"));
+	CHECK(strstr(svg, "within the noise"));
+	free(svg);
+	flame_tree__free(t);
+	t = flame_tree__new();
+	ADD(t, 50, 25, "comm", "grew");
+	ADD(t, 25, 50, "comm", "shrank");
+	ADD(t, 25, 25, "comm", "same");
+
 	/* opts->total2 overrides the tree's baseline total: now every share grew */
 	o.total2 = 1000;
 	svg = render(t, &o);

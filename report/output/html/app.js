@@ -368,7 +368,7 @@
 
 	/* --- state ------------------------------------------------------------------ */
 	var ALL = { t0: 0, t1: Infinity, cpus: null, what: 'everything' };
-	var sel = { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
+	var sel = EPROF_DIFF.sides(D, origin) || { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
 	var icicle = false, zoom = 0, searchRe = null, vx0 = 0, vx1 = 1, spanZoom = 0;
 	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0, lastSearch: 0, lastHover: 0 };
 
@@ -1062,12 +1062,9 @@
 	function frameColour(n) {
 		var nmv = names[nm[n]], v;
 		if (hitName && hitName[nm[n]]) return rgbOf(230, 0, 230);
-		if (cur.diff) {
-			var d = delta(n), t;
-			if (!cur.maxDelta || Math.abs(d) < 1e-12) return rgbOf(245, 245, 245);
-			t = Math.min(1, Math.abs(d) / cur.maxDelta);
-			v = Math.round(235 - 195 * t);
-			return d > 0 ? rgbOf(255, v, v) : rgbOf(v, v, 255);
+		if (cur.diff) {	/* diff.js: coloured only where the change passes the noise test */
+			var dc = EPROF_DIFF.colour(cur.v2[n], cur.total2, cur.v[n], cur.total, view.time, cur.maxDelta);
+			return rgbOf(dc[0], dc[1], dc[2]);
 		}
 		v = hash(nmv);
 		if (depth[n] <= labelDepth) return rgbOf(150 + 30 * v, 165 + 30 * v, 195 + 30 * v);
@@ -1955,7 +1952,7 @@
 			for (n = 0; n < nNodes; n++) {
 				if (!cur.v[n]) continue;
 				var d = Math.abs(delta(n));
-				if (d > maxD) maxD = d;
+				if (d > maxD && EPROF_DIFF.significant(cur.v2[n], cur.total2, cur.v[n], cur.total, view.time)) maxD = d;
 			}
 			cur.maxDelta = maxD;
 		}
@@ -1965,7 +1962,8 @@
 		if (b) {
 			el('span', { 'class': 'b' }, selInfo, '  compared with: ');
 			el('span', null, selInfo, describe(sel.b) + ', ' + fmtAmount(b.total) +
-				' (widths: second; red grew, blue shrank)');
+				' (widths: second; red grew, blue shrank) ' + EPROF_DIFF.describe(D));
+			EPROF_DIFF.legend(selInfo);
 		}
 		var t1 = performance.now();
 		drawHeat();
