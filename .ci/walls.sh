@@ -10,7 +10,7 @@
 #             eprof library defines comes from a folder FOLDER may use; and
 #             the system libraries behind a wall are called only from
 #             their side: SQLite and zstd from format/, libbpf from record/,
-#             libdw and libdwfl from elf/ (exception below).
+#             libelf, libdw and libdwfl from elf/.
 #
 # OBJECTS is a static library or object files (ctest passes each folder's
 # library, and cli/'s object, from tests/CMakeLists.txt).
@@ -36,18 +36,14 @@ declare -A sys_re=(
 	[zstd]='^ZSTD_'
 	[libbpf]='^(bpf_(object|program|map|link|prog|obj|btf|tc|xdp|enable_stats|iter)|libbpf_|ring_buffer__|perf_buffer__|user_ring_buffer__|btf__)'
 	[libdw]='^(dwarf_|dwfl_|dwelf_)'
+	[libelf]='^(elf_|elf32_|elf64_|gelf_)'
 )
 declare -A sys_ok=(
 	[sqlite]="format"
 	[zstd]="format"
 	[libbpf]="record"
 	[libdw]="elf"
-)
-# Documented exceptions, object file by object file (README.md says why):
-# report/symbolize/debuginfo.c still drives libdw itself (issue 22 moves it
-# to elf/).
-declare -A sys_exception=(
-	[libdw]="debuginfo.c.o"
+	[libelf]="elf"
 )
 
 src=${1:?usage: walls.sh SRC_DIR FOLDER=OBJECTS...}
@@ -107,7 +103,6 @@ for folder in "${!objs[@]}"; do
 		for lib in "${!sys_re[@]}"; do
 			[[ $sym =~ ${sys_re[$lib]} ]] || continue
 			case " ${sys_ok[$lib]} " in *" $folder "*) continue ;; esac
-			[ "${sys_exception[$lib]:-}" = "$obj" ] && [ "$folder" = report ] && continue
 			cross "$folder/ ($obj) calls $sym ($lib): only ${sys_ok[$lib]}/ may"
 		done
 	done < <(nm -A -g --undefined-only ${objs[$folder]} 2>/dev/null |

@@ -39,6 +39,7 @@
 
 #include "elf/cfi.h"
 #include "elf/elf_file.h"
+#include "util/bsearch.h"
 #include "util/vec.h"
 
 /* x86-64 DWARF register numbers. */
@@ -1444,17 +1445,15 @@ int cfi_fdes__read(void *elf, struct cfi_fde **out, size_t *nr_out)
 	return 0;
 }
 
+static bool fde_starts_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct cfi_fde *)elem)->start <= *(const uint64_t *)key;
+}
+
 long cfi_fdes__find(const struct cfi_fde *v, size_t nr, uint64_t vaddr)
 {
-	size_t lo = 0, hi = nr, mid;
+	size_t lo = bsearch_lower_bound(&vaddr, v, nr, sizeof(*v), fde_starts_at_or_below);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid].start <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo && vaddr < v[lo - 1].end ? (long)(lo - 1) : -1;
 }
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "elf/elf_file.h"
+#include "util/bsearch.h"
 #include "util/log.h"
 #include "util/safe_open.h"
 
@@ -845,19 +846,17 @@ void elf_file__release_fd(struct elf_file *f)
 	f->fd = -1;
 }
 
+static bool sym_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct rec_symbol *)elem)->addr <= *(const uint64_t *)key;
+}
+
 long elf_file__find_symbol(const struct elf_file *f, uint64_t vaddr)
 {
-	size_t lo = 0, hi = f->nr_syms;
+	/* Last symbol with addr <= vaddr: the one before the first above it. */
+	size_t lo = bsearch_lower_bound(&vaddr, f->syms, f->nr_syms, sizeof(*f->syms),
+					sym_at_or_below);
 
-	/* Last symbol with addr <= vaddr. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->syms[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return -1;
 	lo--;

@@ -258,58 +258,54 @@ int recording__for_each_cgroup(struct recording *rec, rec_cgroup_fn fn, void *ct
 	return err;
 }
 
-/* Every row of r->buf's chunk checked first: a damaged chunk hands none on. */
-static int read_chunk(struct recording *rec, int64_t id, int64_t n,
-		      struct rec_thread_cgroup **rows, size_t *cap, rec_thread_cgroup_fn fn,
-		      void *ctx)
+/* What recording__for_each_thread_cgroup() hands each chunk's rows to. */
+struct cgroup_walk {
+	rec_thread_cgroup_fn fn;
+	void *ctx;
+};
+
+static int decode_thread_cgroups(const uint8_t *data, size_t len, void *rows, size_t n)
 {
-	struct bytebuf *buf = &rec->r.buf;
-	const struct rec_thread_cgroup *t;
+	return rec_decode_thread_cgroups(data, len, rows, n);
+}
+
+/* A chunk's rows, every one checked before any is handed on. */
+static int use_thread_cgroups(struct recording *rec, int64_t id, void *v, size_t n, void *ctx)
+{
+	const struct cgroup_walk *w = ctx;
+	const struct rec_thread_cgroup *rows = v, *t;
 	size_t i;
 	int err = 0;
 
-	if ((uint64_t)n > buf->len / TCG_COLUMNS)
-		return rec_damaged(rec, "thread_cgroup_chunk chunk %" PRId64 ": %" PRId64 " rows "
-				   "cannot fit in %zu bytes", id, n, buf->len);
-	if (vec__grow(rows, cap, (size_t)n, sizeof(**rows)))
-		return pr_errno(-ENOMEM, "'%s': reading cgroup rows", rec->path);
-	if (rec_decode_thread_cgroups(buf->data, buf->len, *rows, (size_t)n))
-		return rec_damaged(rec, "thread_cgroup_chunk chunk %" PRId64 ": rows do not "
-				   "decode to the %" PRId64 " in its header", id, n);
-	for (i = 0; i < (size_t)n; i++) {
-		t = &(*rows)[i];
+	for (i = 0; i < n; i++) {
+		t = &rows[i];
 		if (t->time_ns && ((rec->has_start && t->time_ns < rec->span_start) ||
 				   (rec->has_end && t->time_ns > rec->span_end)))
 			return rec_damaged(rec, "thread_cgroup_chunk chunk %" PRId64 ": row %zu "
 					   "lies outside the recording", id, i);
 	}
-	for (i = 0; i < (size_t)n && !err; i++)
-		err = fn(ctx, &(*rows)[i]);
+	for (i = 0; i < n && !err; i++)
+		err = w->fn(w->ctx, &rows[i]);
 	return err;
 }
 
 int recording__for_each_thread_cgroup(struct recording *rec, rec_thread_cgroup_fn fn,
 				      void *ctx)
 {
-	struct rec_thread_cgroup *rows = NULL;
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int64_t id, n;
-	int err, rc = SQLITE_DONE;
+	static const struct rec_chunk_table table = {
+		.sql = "SELECT id, nr_rows, encoding, data FROM thread_cgroup_chunk ORDER BY id",
+		.table = "thread_cgroup_chunk",
+		.unit = "rows",
+		.reading = "reading cgroup rows",
+		.max_rows = REC_READ_MAX_THREAD_CGROUPS,
+		.min_bytes = TCG_COLUMNS,
+		.row_size = sizeof(struct rec_thread_cgroup),
+		.decode = decode_thread_cgroups,
+		.use = use_thread_cgroups,
+	};
+	struct cgroup_walk w = { .fn = fn, .ctx = ctx };
 
 	if (!recording__has_cgroups(rec))
 		return 0;
-	err = rec_prepare(rec, "SELECT id, nr_rows, encoding, data FROM thread_cgroup_chunk "
-			       "ORDER BY id", "reading cgroup rows", &st);
-	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		err = rec_read_chunk_row(rec, st, "thread_cgroup_chunk",
-					 REC_READ_MAX_THREAD_CGROUPS, &id, &n);
-		if (!err)
-			err = read_chunk(rec, id, n, &rows, &cap, fn, ctx);
-	}
-	if (!err && st && rc != SQLITE_DONE)
-		err = rec_sql_error(rec, rc, "reading cgroup rows");
-	sqlite3_finalize(st);
-	free(rows);
-	return err;
+	return rec_read_chunks(rec, &table, &w);
 }

@@ -125,41 +125,44 @@ int rec_write_comms(struct recording *rec)
 	return err;
 }
 
+/* What rec_read_comm_chunks() hands each chunk's names to. */
+struct comm_walk {
+	rec_comm_fn fn;
+	void *ctx;
+};
+
+static int decode_comms(const uint8_t *data, size_t len, void *rows, size_t n)
+{
+	return rec_decode_comms(data, len, rows, n);
+}
+
+static int use_comms(struct recording *rec, int64_t id, void *v, size_t n, void *ctx)
+{
+	const struct comm_walk *w = ctx;
+	const struct rec_comm *rows = v;
+	size_t i;
+	int err = 0;
+
+	(void)rec, (void)id;
+	for (i = 0; i < n && !err; i++)
+		err = w->fn(w->ctx, &rows[i]);
+	return err;
+}
+
 int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx)
 {
-	struct rec_comm *rows = NULL;
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0, i;
-	int64_t id, n;
-	int err, rc = SQLITE_DONE;
+	static const struct rec_chunk_table table = {
+		.sql = "SELECT id, nr_comms, encoding, data FROM comm_chunk ORDER BY id",
+		.table = "comm_chunk",
+		.unit = "names",
+		.reading = "reading thread names",
+		.max_rows = REC_READ_MAX_COMMS,
+		.min_bytes = COMM_MIN_BYTES,
+		.row_size = sizeof(struct rec_comm),
+		.decode = decode_comms,
+		.use = use_comms,
+	};
+	struct comm_walk w = { .fn = fn, .ctx = ctx };
 
-	err = rec_prepare(rec, "SELECT id, nr_comms, encoding, data FROM comm_chunk ORDER BY id",
-			  "reading thread names", &st);
-	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		err = rec_read_chunk_row(rec, st, "comm_chunk", REC_READ_MAX_COMMS, &id, &n);
-		if (err)
-			break;
-		if ((uint64_t)n > rec->r.buf.len / COMM_MIN_BYTES) {
-			err = rec_damaged(rec, "comm_chunk chunk %" PRId64 ": %" PRId64 " names "
-					  "cannot fit in %zu bytes", id, n, rec->r.buf.len);
-			break;
-		}
-		if (vec__grow(&rows, &cap, (size_t)n, sizeof(*rows))) {
-			err = pr_errno(-ENOMEM, "'%s': reading thread names", rec->path);
-			break;
-		}
-		/* every row checked first: a damaged chunk hands none on */
-		if (rec_decode_comms(rec->r.buf.data, rec->r.buf.len, rows, (size_t)n)) {
-			err = rec_damaged(rec, "comm_chunk chunk %" PRId64 ": names do not decode "
-					  "to the %" PRId64 " in its header", id, n);
-			break;
-		}
-		for (i = 0; i < (size_t)n && !err; i++)
-			err = fn(ctx, &rows[i]);
-	}
-	if (!err && st && rc != SQLITE_DONE)
-		err = rec_sql_error(rec, rc, "reading thread names");
-	sqlite3_finalize(st);
-	free(rows);
-	return err;
+	return rec_read_chunks(rec, &table, &w);
 }

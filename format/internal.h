@@ -346,6 +346,25 @@ int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *tabl
 		       int64_t *id, int64_t *n);
 
 /*
+ * A chunk table as rec_read_chunks() walks it (format/chunk.c): sql selects
+ * (id, count, encoding, data) ORDER BY id; table and unit ("mapping_chunk",
+ * "mappings") name it in the damage messages, reading ("reading mappings")
+ * in the others. A chunk holds 1..max_rows records of at least min_bytes
+ * each; decode fills exactly n rows of row_size bytes or returns -EBADMSG;
+ * use checks the decoded rows (each chunk whole: a damaged chunk hands none
+ * on) and hands them on, 0 or a printed -errno.
+ */
+struct rec_chunk_table {
+	const char *sql, *table, *unit, *reading;
+	int64_t max_rows;
+	size_t min_bytes, row_size;
+	int (*decode)(const uint8_t *data, size_t len, void *rows, size_t n);
+	int (*use)(struct recording *rec, int64_t id, void *rows, size_t n, void *ctx);
+};
+
+int rec_read_chunks(struct recording *rec, const struct rec_chunk_table *t, void *ctx);
+
+/*
  * format/comm.c: thread names in v2's comm_chunk, as mapping.c does
  * mappings. rec_write_comms() writes the buffered names as one chunk
  * (printed errors); rec_read_comm_chunks() walks the chunks. For

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "format/internal.h"
+#include "util/bsearch.h"
 #include "util/cmp.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -217,37 +218,6 @@ int rec_write_files(struct recording *rec)
 	return err;
 }
 
-int rec_write_chunk(struct recording *rec, const char *sql, size_t n, const struct bytebuf *raw,
-		    const char *what)
-{
-	sqlite3_stmt *st = NULL;
-	void *blob = NULL;
-	size_t blob_len;
-	int err, rc;
-
-	if (raw->len > CODEC_MAX_DECOMPRESSED) {
-		pr_err("'%s': %zu %s in one commit is more than a reader accepts", rec->path, n,
-		       what);
-		return -E2BIG;
-	}
-	err = codec__zstd_compress(rec->w.cctx, REC_ZSTD_LEVEL, raw->data, raw->len, &blob,
-				   &blob_len);
-	if (err)
-		return pr_errno(err, "'%s': compressing %s", rec->path, what);
-	err = rec_prepare(rec, sql, what, &st);
-	if (!err) {
-		sqlite3_bind_int64(st, 1, (int64_t)n);
-		sqlite3_bind_int(st, 2, REC_ENCODING_ZSTD_V1);
-		sqlite3_bind_blob(st, 3, blob, (int)blob_len, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		if (rc != SQLITE_DONE)
-			err = rec_sql_error(rec, rc, what);
-	}
-	sqlite3_finalize(st);
-	free(blob);
-	return err;
-}
-
 static int cmp_row(const void *a, const void *b)
 {
 	const struct pending_mapping *x = a, *y = b;
@@ -304,17 +274,16 @@ void file_list__release(struct file_list *l)
 	free(l->files);
 }
 
+static bool id_below(const void *elem, const void *key)
+{
+	return *(const int64_t *)elem < *(const int64_t *)key;
+}
+
 const struct mapped_file *file_list__find(const struct file_list *l, uint32_t id)
 {
-	size_t lo = 0, hi = l->nr, mid;
+	int64_t key = id;
+	size_t lo = bsearch_lower_bound(&key, l->ids, l->nr, sizeof(*l->ids), id_below);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (l->ids[mid] < (int64_t)id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < l->nr && l->ids[lo] == (int64_t)id ? &l->files[lo] : NULL;
 }
 
@@ -375,47 +344,37 @@ int file_list__load(struct recording *rec, struct file_list *l)
 	return err;
 }
 
-int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *table, int64_t max,
-		       int64_t *id, int64_t *n)
+/* What rec_read_mapping_chunks() hands each chunk's mappings to. */
+struct mapping_walk {
+	const struct file_list *files;
+	rec_mapping_fn fn;
+	void *ctx;
+};
+
+static int decode_mappings(const uint8_t *data, size_t len, void *rows, size_t n)
 {
-	*id = sqlite3_column_int64(st, 0);
-	if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
-	    sqlite3_column_type(st, 2) != SQLITE_INTEGER)
-		return rec_damaged(rec, "%s row: bad header", table);
-	*n = sqlite3_column_int64(st, 1);
-	if (*n < 1 || *n > max)
-		return rec_damaged(rec, "%s chunk %" PRId64 ": bad count", table, *id);
-	return rec_unzstd_column(rec, st, 3, sqlite3_column_int64(st, 2), table, *id);
+	return rec_decode_mappings(data, len, rows, n);
 }
 
-/* Every row of r->buf's chunk checked first: a damaged chunk hands none on. */
-static int read_chunk(struct recording *rec, const struct file_list *files, int64_t id,
-		      int64_t n, struct pending_mapping **rows, size_t *cap, rec_mapping_fn fn,
-		      void *ctx)
+/* A chunk's mappings, every one checked before any is handed on. */
+static int use_mappings(struct recording *rec, int64_t id, void *v, size_t n, void *ctx)
 {
-	struct bytebuf *buf = &rec->r.buf;
+	const struct mapping_walk *w = ctx;
+	const struct pending_mapping *rows = v;
 	struct rec_mapping m;
 	const struct mapped_file *f;
 	size_t i;
 	int err = 0;
 
-	if ((uint64_t)n > buf->len / MAP_COLUMNS)
-		return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": %" PRId64 " mappings "
-				   "cannot fit in %zu bytes", id, n, buf->len);
-	if (vec__grow(rows, cap, (size_t)n, sizeof(**rows)))
-		return pr_errno(-ENOMEM, "'%s': reading mappings", rec->path);
-	if (rec_decode_mappings(buf->data, buf->len, *rows, (size_t)n))
-		return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mappings do not decode "
-				   "to the %" PRId64 " in its header", id, n);
-	for (i = 0; i < (size_t)n; i++)
-		if ((*rows)[i].tgid > REC_MAX_PID || !file_list__find(files, (*rows)[i].file))
+	for (i = 0; i < n; i++)
+		if (rows[i].tgid > REC_MAX_PID || !file_list__find(w->files, rows[i].file))
 			return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mapping %zu has "
 					   "pid %" PRIu32 " and file %" PRIu32 " (not in "
-					   "mapped_file)", id, i, (*rows)[i].tgid, (*rows)[i].file);
-	for (i = 0; i < (size_t)n && !err; i++) {
-		const struct pending_mapping *p = &(*rows)[i];
+					   "mapped_file)", id, i, rows[i].tgid, rows[i].file);
+	for (i = 0; i < n && !err; i++) {
+		const struct pending_mapping *p = &rows[i];
 
-		f = file_list__find(files, p->file);
+		f = file_list__find(w->files, p->file);
 		memset(&m, 0, sizeof(m));
 		m.time_ns = p->time_ns;
 		m.tgid = p->tgid;
@@ -425,33 +384,31 @@ static int read_chunk(struct recording *rec, const struct file_list *files, int6
 		m.path = f->path;
 		m.build_id_len = f->build_id_len;
 		memcpy(m.build_id, f->build_id, f->build_id_len);
-		err = fn(ctx, &m);
+		err = w->fn(w->ctx, &m);
 	}
 	return err;
 }
 
 int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 {
+	static const struct rec_chunk_table table = {
+		.sql = "SELECT id, nr_mappings, encoding, data FROM mapping_chunk ORDER BY id",
+		.table = "mapping_chunk",
+		.unit = "mappings",
+		.reading = "reading mappings",
+		.max_rows = REC_READ_MAX_MAPPINGS,
+		.min_bytes = MAP_COLUMNS,
+		.row_size = sizeof(struct pending_mapping),
+		.decode = decode_mappings,
+		.use = use_mappings,
+	};
 	struct file_list files = { 0 };
-	struct pending_mapping *rows = NULL;
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	int64_t id, n;
-	int err, rc = SQLITE_DONE;
+	struct mapping_walk w = { .files = &files, .fn = fn, .ctx = ctx };
+	int err;
 
 	err = file_list__load(rec, &files);
 	if (!err)
-		err = rec_prepare(rec, "SELECT id, nr_mappings, encoding, data FROM mapping_chunk "
-				       "ORDER BY id", "reading mappings", &st);
-	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		err = rec_read_chunk_row(rec, st, "mapping_chunk", REC_READ_MAX_MAPPINGS, &id, &n);
-		if (!err)
-			err = read_chunk(rec, &files, id, n, &rows, &cap, fn, ctx);
-	}
-	if (!err && st && rc != SQLITE_DONE)
-		err = rec_sql_error(rec, rc, "reading mappings");
-	sqlite3_finalize(st);
-	free(rows);
+		err = rec_read_chunks(rec, &table, &w);
 	file_list__release(&files);
 	return err;
 }

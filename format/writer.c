@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "format/internal.h"
+#include "util/bsearch.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -628,19 +629,19 @@ static int cmp_base(const void *a, const void *b)
  * below f the one closest to the row before (the same process's mappings
  * are neighbours in the chunk): its index in b, or -1 if none.
  */
+static bool base_starts_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct base *)elem)->start <= *(const uint64_t *)key;
+}
+
 static int64_t find_base(const struct base *b, size_t n, uint64_t f, uint32_t prev_row)
 {
-	size_t lo = 0, hi = n, mid, tries;
+	size_t lo, tries;
 	int64_t best = -1;
 	uint64_t best_dist = UINT64_MAX, d;
 
-	while (lo < hi) {	/* first with start > f */
-		mid = lo + (hi - lo) / 2;
-		if (b[mid].start <= f)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* first with start > f */
+	lo = bsearch_lower_bound(&f, b, n, sizeof(*b), base_starts_at_or_below);
 	for (tries = 0; lo > 0 && tries < BASE_TRIES; tries++) {
 		const struct base *c = &b[--lo];
 

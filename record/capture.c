@@ -57,11 +57,13 @@
 #include <unistd.h>
 
 #include "record/capture.h"
+#include "record/rt_thread.h"
 #include "elf/cfi.h"
 #include "elf/elf_file.h"
 #include "record/jitmap.h"
 #include "record/mappings.h"
 #include "record/stacks.h"
+#include "util/bsearch.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/path.h"
@@ -243,22 +245,22 @@ int capture__note_pair(struct capture *c, uint64_t pair)
 
 /* --- user space ------------------------------------------------------------ */
 
+static bool mapping_below(const void *elem, const void *key)
+{
+	return ((const struct mapping *)elem)->tgid < *(const uint32_t *)key;
+}
+
 /* The mapping of tgid holding addr at time t (see the file comment). */
 static struct mapping *find_mapping(const struct capture_source *s, uint32_t tgid, uint64_t addr,
 				    uint64_t t)
 {
 	struct mapping *best = NULL, *any = NULL;
-	size_t lo = 0, hi = s->maps->nr, i;
+	size_t i;
 
-	while (lo < hi) {	/* first mapping of tgid */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->maps->v[mid].tgid < tgid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < s->maps->nr && s->maps->v[i].tgid == tgid && s->maps->v[i].start <= addr; i++) {
+	/* from the first mapping of tgid */
+	i = bsearch_lower_bound(&tgid, s->maps->v, s->maps->nr, sizeof(*s->maps->v), mapping_below);
+	for (; i < s->maps->nr && s->maps->v[i].tgid == tgid && s->maps->v[i].start <= addr;
+	     i++) {
 		struct mapping *m = &s->maps->v[i];
 
 		if (addr >= m->end)
@@ -772,6 +774,11 @@ struct ksym_tmp {
 	const char *module;
 };
 
+static bool ksym_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct ksym_tmp *)elem)->addr <= *(const uint64_t *)key;
+}
+
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym_tmp *x = a, *y = b;
@@ -948,7 +955,7 @@ static struct ksym_fetch *fetch_start(void)
 {
 	struct ksym_fetch *f = calloc(1, sizeof(*f));
 
-	if (f && pthread_create(&f->thread, NULL, fetch_main, f)) {
+	if (f && rt_thread__create(&f->thread, NULL, fetch_main, f)) {
 		free(f);
 		f = NULL;
 	}
@@ -1021,7 +1028,7 @@ static int store_ksyms(struct capture *c, const struct capture_source *s,
 {
 	const struct ksym_tmp *k = c->ksyms;
 	struct rec_ksym *out;
-	size_t i, j, lo, hi, nr_out = 0;
+	size_t i, j, lo, nr_out = 0;
 	int err = 0;
 
 	out = calloc(addrs->nr ? addrs->nr : 1, sizeof(*out));
@@ -1030,14 +1037,8 @@ static int store_ksyms(struct capture *c, const struct capture_source *s,
 	for (i = 0; i < addrs->nr && !err; i++) {
 		uint64_t a = addrs->v[i];
 
-		for (lo = 0, hi = c->nr_ksyms; lo < hi;) {	/* first symbol above a */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (k[mid].addr <= a)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		/* first symbol above a */
+		lo = bsearch_lower_bound(&a, k, c->nr_ksyms, sizeof(*k), ksym_at_or_below);
 		/* k[lo - 1] covers a up to k[lo]; the last symbol has no known end */
 		if (!lo || lo >= c->nr_ksyms) {
 			if (missed)

@@ -47,6 +47,7 @@
 
 #include "record/jitmap.h"
 #include "format/recording.h"
+#include "util/bsearch.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/safe_open.h"
@@ -550,19 +551,16 @@ int jitmaps__new_process(struct jitmaps *j, uint32_t pid, uint64_t fork_ns)
 	return m ? 0 : pr_errno(-ENOMEM, "cannot keep JIT maps");
 }
 
+static bool sym_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct rec_symbol *)elem)->addr <= *(const uint64_t *)key;
+}
+
 /* Index of the symbol covering a, or -1. */
 static long find(const struct jitmap *m, uint64_t a)
 {
-	size_t lo = 0, hi = m->nr;
+	size_t lo = bsearch_lower_bound(&a, m->syms, m->nr, sizeof(*m->syms), sym_at_or_below);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->syms[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && a - m->syms[lo - 1].addr < m->syms[lo - 1].size)
 		return (long)(lo - 1);
 	return -1;

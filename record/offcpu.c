@@ -43,6 +43,7 @@
 #include "events.h"
 #include "format/recording.h"
 #include "record/offcpu.h"
+#include "record/stats.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "util/vec.h"
@@ -417,17 +418,16 @@ static int add_loss_rows(struct offcpu *o, struct recording *rec, uint64_t time,
 	int cpu, err = 0;
 
 	for (cpu = 0; cpu < o->nr_cpus && !err; cpu++) {
-		const uint64_t *c = stats + (size_t)cpu * EV_STAT_MAX;
-		uint64_t *p = o->prev + (size_t)cpu * EV_STAT_MAX;
+		uint64_t d[EV_STAT_MAX];
 
+		stats__delta(stats, o->prev, cpu, d);
 		memset(&l, 0, sizeof(l));
 		l.time_ns = time;
 		l.cpu = (uint32_t)cpu;
-		l.lost = c[EV_STAT_OFFCPU_LOST] - p[EV_STAT_OFFCPU_LOST];
-		l.lost_ns = c[EV_STAT_OFFCPU_LOST_NS] - p[EV_STAT_OFFCPU_LOST_NS];
-		l.untracked = c[EV_STAT_OFFCPU_UNTRACKED] - p[EV_STAT_OFFCPU_UNTRACKED];
-		l.lost_stacks = c[EV_STAT_OFFCPU_STACK_LOST] - p[EV_STAT_OFFCPU_STACK_LOST];
-		memcpy(p, c, EV_STAT_MAX * sizeof(*c));
+		l.lost = d[EV_STAT_OFFCPU_LOST];
+		l.lost_ns = d[EV_STAT_OFFCPU_LOST_NS];
+		l.untracked = d[EV_STAT_OFFCPU_UNTRACKED];
+		l.lost_stacks = d[EV_STAT_OFFCPU_STACK_LOST];
 		if (!l.lost && !l.untracked && !l.lost_stacks)
 			continue;
 		o->lost += l.lost + l.untracked;

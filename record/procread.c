@@ -25,6 +25,7 @@
 
 #include "elf/elf_file.h"
 #include "record/procread.h"
+#include "record/rt_thread.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -195,12 +196,11 @@ static void *worker_main(void *arg)
 
 static struct worker *worker__start(void)
 {
-	struct sched_param sp;
 	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	pthread_t th;
 	struct worker *w = calloc(1, sizeof(*w));
-	int policy, err;
+	int err;
 
 	if (!w)
 		return NULL;
@@ -211,17 +211,7 @@ static struct worker *worker__start(void)
 	pthread_condattr_destroy(&ca);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	policy = sched_getscheduler(0);
-	if ((policy & ~SCHED_RESET_ON_FORK) == SCHED_FIFO && !sched_getparam(0, &sp)) {
-		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-		pthread_attr_setschedparam(&attr, &sp);
-	}
-	err = pthread_create(&th, &attr, worker_main, w);
-	if (err == EPERM) {		/* no right to real time after all: as it comes */
-		pthread_attr_setinheritsched(&attr, PTHREAD_INHERIT_SCHED);
-		err = pthread_create(&th, &attr, worker_main, w);
-	}
+	err = rt_thread__create(&th, &attr, worker_main, w);
 	pthread_attr_destroy(&attr);
 	if (err) {
 		worker__free(w);

@@ -29,8 +29,10 @@
 #include "record/sampler.h"
 #include "record/session.h"
 #include "record/sideband.h"
+#include "record/stats.h"
 #include "record/unwind.h"
 #include "record/uwalk.h"
+#include "util/bsearch.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/path.h"
@@ -475,14 +477,19 @@ static int inherit_one(struct session *s, size_t i, uint32_t pid, uint64_t fork_
 	return mapping_table__add(&s->maps, &m);	/* may move s->maps.v */
 }
 
+static bool mapping_below(const void *elem, const void *key)
+{
+	return ((const struct mapping *)elem)->tgid < *(const uint32_t *)key;
+}
+
 /*
  * Gives process pid, forked from ppid at fork_ns, a copy of the mappings ppid
  * had then (with their times), since a fork produces no mmap records.
  */
 static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 {
-	size_t i, n = s->maps.nr, lo = 0, mid, nr_tail = 0;
-	size_t hi = s->maps.nr_sorted < n ? s->maps.nr_sorted : n, sorted = hi;
+	size_t i, n = s->maps.nr, nr_tail = 0;
+	size_t sorted = s->maps.nr_sorted < n ? s->maps.nr_sorted : n;
 	uint32_t tail[256], *more = NULL, *list = tail;
 	uint64_t *head, p;
 	int err;
@@ -503,15 +510,9 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 	err = index_tail(s);
 	if (err)
 		return err;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->maps.v[mid].tgid < ppid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* the child's copies go after n: not seen again */
-	for (i = lo; i < sorted && s->maps.v[i].tgid == ppid && !err; i++)
+	i = bsearch_lower_bound(&ppid, s->maps.v, sorted, sizeof(*s->maps.v), mapping_below);
+	for (; i < sorted && s->maps.v[i].tgid == ppid && !err; i++)
 		err = inherit_one(s, i, pid, fork_ns, since);
 	/* the parent's tail mappings, newest first in the index: copied oldest first */
 	head = u64map__find(&s->tail_heads, ppid);
@@ -538,7 +539,7 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *cur)
 {
 	struct rec_loss l;
-	uint64_t *prev;
+	uint64_t d[EV_STAT_MAX];
 	int cpu, err;
 	size_t k;
 
@@ -547,17 +548,14 @@ static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *cur)
 		for (k = 0; k < EV_STAT_MAX; k++)
 			s->stats_total[k] += cur[(size_t)cpu * EV_STAT_MAX + k];
 	for (cpu = 0; cpu < s->nr_possible_cpus; cpu++) {
-		const uint64_t *c = cur + (size_t)cpu * EV_STAT_MAX;
-
-		prev = s->stats_prev + (size_t)cpu * EV_STAT_MAX;
+		stats__delta(cur, s->stats_prev, cpu, d);
 		memset(&l, 0, sizeof(l));
 		l.time_ns = time;
 		l.cpu = (uint32_t)cpu;
-		l.lost_samples = c[EV_STAT_RINGBUF_FULL] - prev[EV_STAT_RINGBUF_FULL];
-		l.lost_ustacks = c[EV_STAT_USTACK_FAIL] - prev[EV_STAT_USTACK_FAIL];
-		l.lost_kstacks = c[EV_STAT_KSTACK_FAIL] - prev[EV_STAT_KSTACK_FAIL];
-		l.truncated_stacks = c[EV_STAT_USTACK_TRUNC] - prev[EV_STAT_USTACK_TRUNC] +
-				     c[EV_STAT_KSTACK_TRUNC] - prev[EV_STAT_KSTACK_TRUNC];
+		l.lost_samples = d[EV_STAT_RINGBUF_FULL];
+		l.lost_ustacks = d[EV_STAT_USTACK_FAIL];
+		l.lost_kstacks = d[EV_STAT_KSTACK_FAIL];
+		l.truncated_stacks = d[EV_STAT_USTACK_TRUNC] + d[EV_STAT_KSTACK_TRUNC];
 		l.lost_sideband = s->lost_sideband[cpu];
 		if (!l.lost_samples && !l.lost_ustacks && !l.lost_kstacks && !l.truncated_stacks &&
 		    !l.lost_sideband)
@@ -570,7 +568,6 @@ static int add_loss_rows(struct session *s, uint64_t time, const uint64_t *cur)
 		s->total_kstack_fail += l.lost_kstacks;
 		s->total_truncated += l.truncated_stacks;
 		s->lost_sideband[cpu] = 0;
-		memcpy(prev, c, EV_STAT_MAX * sizeof(*c));
 	}
 	return 0;
 }
@@ -813,17 +810,12 @@ bool session__find_vma(void *ctx, uint32_t tgid, uint64_t pc, uint64_t time_ns,
 	struct mapping_table *t = &s->maps;
 	struct mapping *best = NULL, *any = NULL;
 	const struct mapped_file *f;
-	size_t lo = 0, hi = t->nr_sorted < t->nr ? t->nr_sorted : t->nr, i;
+	size_t i;
 
-	while (lo < hi) {	/* the first sorted mapping of tgid */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->v[mid].tgid < tgid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < t->nr; i++) {
+	/* from the first sorted mapping of tgid */
+	i = bsearch_lower_bound(&tgid, t->v, t->nr_sorted < t->nr ? t->nr_sorted : t->nr,
+				sizeof(*t->v), mapping_below);
+	for (; i < t->nr; i++) {
 		struct mapping *m = &t->v[i];
 
 		if (i < t->nr_sorted && (m->tgid != tgid || m->start > pc)) {

@@ -405,15 +405,12 @@ static void counts_to_us(struct stack_agg *agg)
 	}
 }
 
-/* Opens, filters, aggregates and symbolizes one recording. */
-static int load_source(struct report_src *s, const struct report_opts *o,
-		       struct report_summary *sum, struct sym_tally *unresolved)
+/* Opens s's recording and reads what every view needs of it: losses, ticks, meta data. */
+static int open_source(struct report_src *s, struct report_summary *sum)
 {
-	struct agg_config *cfg = &s->cfg;
-	const struct sym_stats *st;
 	char *numa = NULL;
 	uint64_t nr_cpus;
-	int err, i;
+	int err;
 
 	err = recording__open(s->path, &s->rec);
 	if (err)
@@ -450,6 +447,15 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/* The filters and keys of s's aggregate, from the options and the recording. */
+static int config_source(struct report_src *s, const struct report_opts *o,
+			 struct report_summary *sum)
+{
+	struct agg_config *cfg = &s->cfg;
+	int err;
 
 	err = make_cpu_filter(o, s, &s->cpu_ok, &cfg->nr_cpu_ok);
 	if (err)
@@ -487,15 +493,15 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		err = keep_states_apart(s, o, sum);
 	else if (o->weight != REPORT_WEIGHT_SAMPLES)
 		err = weigh_by_time(s, o, sum);
-	if (err)
-		return err;
-	err = stack_agg__load_cfg(&s->agg, s->rec, cfg);
-	if (err)
-		return err;
-	if (!s->start_ns)
-		s->start_ns = s->agg.first_ns;
-	if (!s->end_ns || s->end_ns < s->start_ns)
-		s->end_ns = s->agg.last_ns;
+	return err;
+}
+
+/* Names s's stacks; what the symbolizer counted goes into sum. */
+static int symbolize_source(struct report_src *s, const struct report_opts *o,
+			    struct report_summary *sum, struct sym_tally *unresolved)
+{
+	const struct sym_stats *st;
+	int err, i;
 
 	s->sym = symbolizer__new();
 	if (!s->sym)
@@ -529,20 +535,15 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		       "recording", s->path, st->missing_stack_samples);
 		return -EBADMSG;
 	}
-	if (cfg->key_state && s->agg.nr_offcpu) {
-		err = cut_stacks(s, cut_sched, NULL);
-		if (err)
-			return pr_errno(err, "cannot report '%s'", s->path);
-	}
-	if (o->half != REPORT_HALF_BOTH) {
-		err = cut_stacks(s, cut_half, (void *)&o->half);
-		if (err)
-			return pr_errno(err, "cannot report '%s'", s->path);
-	}
-	if (o->weight != REPORT_WEIGHT_SAMPLES && (o->outputs & REPORT_OUT_FOLD))
-		counts_to_us(&s->agg);
+	return 0;
+}
+
+/* s's samples, time and filtered counts into sum, in the view's weight. */
+static void count_source(struct report_src *s, const struct report_opts *o,
+			 struct report_summary *sum)
+{
 	s->nr_samples = s->agg.nr_samples;
-	if (cfg->key_state && (o->outputs & (REPORT_OUT_HTML | REPORT_OUT_FIREFOX))) {
+	if (s->cfg.key_state && (o->outputs & (REPORT_OUT_HTML | REPORT_OUT_FIREFOX))) {
 		/* the aggregate's count is samples plus off-CPU ns: the samples alone */
 		s->nr_samples -= s->agg.offcpu_ns[REC_OFFCPU_BLOCKED] +
 				 s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
@@ -560,6 +561,41 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		sum->offcpu_intervals += s->agg.nr_offcpu;
 	}
 	sum->filtered += s->agg.nr_filtered;
+}
+
+/* Opens, filters, aggregates and symbolizes one recording. */
+static int load_source(struct report_src *s, const struct report_opts *o,
+		       struct report_summary *sum, struct sym_tally *unresolved)
+{
+	int err;
+
+	err = open_source(s, sum);
+	if (!err)
+		err = config_source(s, o, sum);
+	if (!err)
+		err = stack_agg__load_cfg(&s->agg, s->rec, &s->cfg);
+	if (err)
+		return err;
+	if (!s->start_ns)
+		s->start_ns = s->agg.first_ns;
+	if (!s->end_ns || s->end_ns < s->start_ns)
+		s->end_ns = s->agg.last_ns;
+	err = symbolize_source(s, o, sum, unresolved);
+	if (err)
+		return err;
+	if (s->cfg.key_state && s->agg.nr_offcpu) {
+		err = cut_stacks(s, cut_sched, NULL);
+		if (err)
+			return pr_errno(err, "cannot report '%s'", s->path);
+	}
+	if (o->half != REPORT_HALF_BOTH) {
+		err = cut_stacks(s, cut_half, (void *)&o->half);
+		if (err)
+			return pr_errno(err, "cannot report '%s'", s->path);
+	}
+	if (o->weight != REPORT_WEIGHT_SAMPLES && (o->outputs & REPORT_OUT_FOLD))
+		counts_to_us(&s->agg);
+	count_source(s, o, sum);
 	return 0;
 }
 
@@ -698,6 +734,94 @@ static int check_html_span(const struct report_ctx *rc)
 	return -E2BIG;
 }
 
+/* The recordings a run reads: --diff's two, the -i list, or the one input. */
+static size_t run_paths(const struct report_opts *opts, bool diff, const char **two,
+			const char *const **paths)
+{
+	if (diff) {
+		two[0] = opts->diff_base;
+		two[1] = opts->diff_new;
+		*paths = two;
+		return 2;
+	}
+	if (opts->nr_inputs) {
+		*paths = opts->inputs;
+		return opts->nr_inputs;
+	}
+	*paths = &opts->input;
+	return 1;
+}
+
+/*
+ * Loads each recording in turn. Several: the view takes each (merge; it
+ * starts once the first is loaded, whose times may title the output), or
+ * the store keeps their stacks.
+ */
+static int load_sources(struct report_ctx *rc, struct report_summary *sum,
+			const struct emitter *em, bool merge, void **merged, struct stack_store *store,
+			struct sym_tally *unresolved)
+{
+	size_t i, nr = rc->nr_srcs;
+	char what[64];
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		err = load_source(&rc->srcs[i], rc->opts, sum, unresolved);
+		if (!err && merge) {
+			err = i ? 0 : em->merge->start(merged, rc);
+			if (!err)
+				err = em->merge->add(*merged, rc, &rc->srcs[i]);
+			if (err)
+				pr_errno(err, "cannot report '%s'", rc->srcs[i].path);
+			drop_source(&rc->srcs[i]);
+		} else if (!err && nr > 1) {
+			err = compact_source(&rc->srcs[i], rc->opts, store);
+		}
+		if (!err && nr > 1)
+			malloc_trim(0);	/* the next file's loading reuses the pages this one freed */
+		if (err)
+			return err;
+		rc->total += rc->srcs[i].nr_samples;
+	}
+	if (nr > 1 && !merge)
+		pr_info("%zu distinct symbolized stacks kept for %zu recordings", store->nr, nr);
+	if (unresolved) {
+		snprintf(what, sizeof(what), "in %zu recordings", nr);
+		sym_tally__print(unresolved, what, stderr);
+	}
+	return 0;
+}
+
+/*
+ * Writes the view (merge: from the state merged, that it merged the
+ * recordings into) to out, or to -o's file, which a failing view leaves as
+ * it was.
+ */
+static int write_view(struct report_ctx *rc, const struct emitter *em, bool merge, void *merged,
+		      FILE *out)
+{
+	const char *path = rc->opts->output;
+	struct outfile of = { 0 };
+	int err;
+
+	if (path) {
+		err = outfile__open(&of, path);
+		if (err)
+			return err;
+		out = of.f;
+	}
+	err = merge ? em->merge->write(merged, rc, out) :
+		       (rc->diff ? em->write_diff : em->write)(rc, out);
+	if (err) {
+		pr_errno(err, "cannot write %s to %s%s%s", em->what, path ? "'" : "",
+			 path ? path : "the standard output", path ? "'" : "");
+		if (path)
+			outfile__abort(&of);
+		return err;
+	}
+	return path ? outfile__commit(&of) : 0;
+}
+
 int report__run(const struct report_opts *opts, FILE *out, struct report_summary *sum)
 {
 	struct report_summary local = { 0 };
@@ -708,15 +832,10 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	const char *diff_paths[2];
 	struct sym_tally *unresolved = NULL;
 	void *merged = NULL;
-	struct outfile of = { 0 };
-	FILE *file = NULL;
-	char what[64];
 	size_t i, nr;
 	bool merge;
-	int err = 0;
+	int err;
 
-	if (!sum)
-		sum = &local;
 	em = find_emitter(opts->outputs);
 	rc.diff = opts->diff_base && opts->diff_new;
 	if (!em || (rc.diff && !em->write_diff)) {
@@ -724,18 +843,7 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		       rc.diff ? " of --fold, --svg, --top or --html with --diff" : "");
 		return -EINVAL;
 	}
-	if (rc.diff) {
-		diff_paths[0] = opts->diff_base;
-		diff_paths[1] = opts->diff_new;
-		paths = diff_paths;
-		nr = 2;
-	} else if (opts->nr_inputs) {
-		paths = opts->inputs;
-		nr = opts->nr_inputs;
-	} else {
-		paths = &opts->input;
-		nr = 1;
-	}
+	nr = run_paths(opts, rc.diff, diff_paths, &paths);
 	err = outfile__check(opts->output, paths, nr);
 	if (err)
 		return err;
@@ -756,67 +864,14 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 		stack_agg__init(&rc.srcs[i].agg);
 		rc.srcs[i].path = paths[i];
 	}
-	/*
-	 * Several recordings: the view takes each in turn (starting once the
-	 * first is loaded, whose times may title the output), or the store
-	 * keeps their stacks.
-	 */
 	merge = nr > 1 && !rc.diff && em->merge;
-	for (i = 0; i < nr; i++) {
-		err = load_source(&rc.srcs[i], opts, sum, unresolved);
-		if (!err && merge) {
-			err = i ? 0 : em->merge->start(&merged, &rc);
-			if (!err)
-				err = em->merge->add(merged, &rc, &rc.srcs[i]);
-			if (err)
-				pr_errno(err, "cannot report '%s'", rc.srcs[i].path);
-			drop_source(&rc.srcs[i]);
-		} else if (!err && nr > 1) {
-			err = compact_source(&rc.srcs[i], opts, &store);
-		}
-		if (!err && nr > 1)
-			malloc_trim(0);	/* the next file's loading reuses the pages this one freed */
-		if (err)
-			goto out;
-		rc.total += rc.srcs[i].nr_samples;
-	}
-	if (nr > 1 && !merge)
-		pr_info("%zu distinct symbolized stacks kept for %zu recordings", store.nr, nr);
-	if (unresolved) {
-		snprintf(what, sizeof(what), "in %zu recordings", nr);
-		sym_tally__print(unresolved, what, stderr);
-	}
-
-	if (em->output == REPORT_OUT_TIMELINE) {
+	err = load_sources(&rc, sum ? sum : &local, em, merge, &merged, &store, unresolved);
+	if (!err && em->output == REPORT_OUT_TIMELINE)
 		err = check_timeline_rows(&rc);
-		if (err)
-			goto out;
-	}
-	if (em->output == REPORT_OUT_HTML) {
+	if (!err && em->output == REPORT_OUT_HTML)
 		err = check_html_span(&rc);
-		if (err)
-			goto out;
-	}
-	if (opts->output) {
-		err = outfile__open(&of, opts->output);
-		if (err)
-			goto out;
-		file = out = of.f;
-	}
-	err = merge ? em->merge->write(merged, &rc, out) :
-		      (rc.diff ? em->write_diff : em->write)(&rc, out);
-	if (err) {
-		pr_errno(err, "cannot write %s to %s%s%s", em->what, file ? "'" : "",
-			 file ? opts->output : "the standard output", file ? "'" : "");
-		goto out;
-	}
-	if (file) {
-		file = NULL;
-		err = outfile__commit(&of);
-	}
-out:
-	if (file)
-		outfile__abort(&of);	/* a failing view leaves no output */
+	if (!err)
+		err = write_view(&rc, em, merge, merged, out);
 	if (merged)
 		em->merge->free(merged);
 	for (i = 0; i < rc.nr_srcs; i++)

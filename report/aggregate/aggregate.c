@@ -24,6 +24,7 @@
 
 #include "format/recording.h"
 #include "report/aggregate/aggregate.h"
+#include "util/bsearch.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -115,22 +116,21 @@ void stack_agg__sort_comms(struct stack_agg *agg)
 		qsort(agg->rows, agg->nr_rows, sizeof(*agg->rows), cmp_comm_row);
 }
 
+static bool row_at_or_below(const void *elem, const void *key)
+{
+	const struct agg_comm_row *r = elem, *k = key;
+
+	return r->tid < k->tid || (r->tid == k->tid && r->time_ns <= k->time_ns);
+}
+
 /* The value of tid at t from its own rows (sorted by tid, time); false when tid has none. */
 static bool row_of_tid(const struct agg_comm_row *rows, size_t nr, uint32_t tid, uint64_t t,
 		       uint32_t *id)
 {
-	size_t lo = 0, hi = nr, mid;
-	const struct agg_comm_row *r;
-
+	const struct agg_comm_row key = { .tid = tid, .time_ns = t };
 	/* first row with (tid, time) > (tid, t) */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		r = &rows[mid];
-		if (r->tid < tid || (r->tid == tid && r->time_ns <= t))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = bsearch_lower_bound(&key, rows, nr, sizeof(*rows), row_at_or_below);
+
 	if (lo > 0 && rows[lo - 1].tid == tid) {
 		*id = rows[lo - 1].comm_id;
 		return true;
@@ -347,17 +347,15 @@ static int on_comm(void *ctx, const struct rec_comm *c)
 	return lc->err;
 }
 
+static bool u32_below(const void *elem, const void *key)
+{
+	return *(const uint32_t *)elem < *(const uint32_t *)key;
+}
+
 static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
 {
-	size_t lo = 0, hi = nr, mid;
+	size_t lo = bsearch_lower_bound(&x, v, nr, sizeof(*v), u32_below);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < nr && v[lo] == x;
 }
 

@@ -38,6 +38,7 @@
 #include "report/output/pprof.h"
 #include "report/symbolize/symbolize.h"
 #include "report/view.h"
+#include "util/bsearch.h"
 #include "util/vec.h"
 
 /* One file mapping of a recording, as a pprof mapping wants it. */
@@ -115,20 +116,22 @@ static void pmaps__release(struct pmaps *pm)
  * the mappings that held it (a range can be mapped again over time), the
  * latest made at or before time_ns, else the earliest. NULL: none.
  */
+static bool pmap_at_or_below(const void *elem, const void *key)
+{
+	const struct pmap *p = elem, *k = key;
+
+	return p->tgid < k->tgid || (p->tgid == k->tgid && p->start <= k->start);
+}
+
 static const struct pmap *pmaps__find(const struct pmaps *pm, uint32_t tgid, uint64_t addr,
 				      uint64_t time_ns, const char *path)
 {
 	const struct pmap *found = NULL;
-	size_t lo = 0, hi = pm->nr, mid, i;
+	const struct pmap key = { .tgid = tgid, .start = addr };
+	size_t lo, i;
 
 	/* the first mapping after (tgid, addr) */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (pm->v[mid].tgid < tgid || (pm->v[mid].tgid == tgid && pm->v[mid].start <= addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = bsearch_lower_bound(&key, pm->v, pm->nr, sizeof(*pm->v), pmap_at_or_below);
 	for (i = lo; i-- > 0 && pm->v[i].tgid == tgid;) {
 		const struct pmap *p = &pm->v[i];
 

@@ -19,6 +19,7 @@
 
 #include "elf/elf_file.h"
 #include "report/symbolize/internal.h"
+#include "util/bsearch.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -156,24 +157,24 @@ static int cmp_fde(const void *a, const void *b)
 	return cmp_rec_symbol(a, b);
 }
 
+static int cmp_map_bin(const struct map *m, const struct bin *b)
+{
+	return cmp_bin_key(m->build_id_len, m->build_id, m->path, b->view.build_id_len,
+			   b->view.build_id, b->view.path);
+}
+
+static bool bin_below_map(const void *elem, const void *key)
+{
+	return cmp_map_bin(key, elem) > 0;
+}
+
+/* The bins are unique after merge_bins(). */
 const struct bin *symbolizer__find_bin(const struct symbolizer *sym, const struct map *m)
 {
-	size_t lo = 0, hi = sym->nr_bins, mid;
-	int c;
+	size_t i = bsearch_lower_bound(m, sym->bins, sym->nr_bins, sizeof(*sym->bins),
+				       bin_below_map);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		c = cmp_bin_key(m->build_id_len, m->build_id, m->path,
-				sym->bins[mid].view.build_id_len, sym->bins[mid].view.build_id,
-				sym->bins[mid].view.path);
-		if (!c)
-			return &sym->bins[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return i < sym->nr_bins && !cmp_map_bin(m, &sym->bins[i]) ? &sym->bins[i] : NULL;
 }
 
 static int cmp_map_key(const void *a, const void *b)
@@ -382,18 +383,22 @@ int symbolizer__index_binaries(struct symbolizer *sym)
 	return 0;
 }
 
+static bool bin_sym_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct bin_sym *)elem)->s.addr <= *(const uint64_t *)key;
+}
+
+static bool rec_symbol_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct rec_symbol *)elem)->addr <= *(const uint64_t *)key;
+}
+
 const struct bin_sym *bin__find_symbol(const struct bin *b, uint64_t v)
 {
 	const struct bin_sym *syms = b->syms;
-	size_t lo = 0, hi = b->view.nr_symbols, mid, i, steps;
+	size_t lo, i, steps;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (syms[mid].s.addr <= v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = bsearch_lower_bound(&v, syms, b->view.nr_symbols, sizeof(*syms), bin_sym_at_or_below);
 	/*
 	 * syms[lo - 1] starts closest below v; look back a little for an
 	 * enclosing symbol when v lies past the end of a nested one. A
@@ -413,32 +418,25 @@ const struct bin_sym *bin__find_symbol(const struct bin *b, uint64_t v)
 
 const struct rec_symbol *bin__find_fde(const struct bin *b, uint64_t v)
 {
-	size_t lo = 0, hi = b->nr_fdes, mid;
+	size_t lo = bsearch_lower_bound(&v, b->fdes, b->nr_fdes, sizeof(*b->fdes),
+					rec_symbol_at_or_below);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (b->fdes[mid].addr <= v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo && v - b->fdes[lo - 1].addr < b->fdes[lo - 1].size ? &b->fdes[lo - 1] : NULL;
+}
+
+static bool jit_below(const void *elem, const void *key)
+{
+	return ((const struct jit *)elem)->tgid < *(const uint32_t *)key;
 }
 
 const struct jit *symbolizer__find_jit(const struct symbolizer *sym, uint32_t tgid, uint64_t t,
 				       uint32_t *gen)
 {
-	size_t lo = 0, hi = sym->nr_jits, mid, i;
+	size_t lo, i;
 	const struct jit *best = NULL;
 
 	*gen = 0;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (sym->jits[mid].tgid < tgid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = bsearch_lower_bound(&tgid, sym->jits, sym->nr_jits, sizeof(*sym->jits), jit_below);
 	for (i = lo; i < sym->nr_jits && sym->jits[i].tgid == tgid && sym->jits[i].since <= t;
 	     i++) {
 		best = &sym->jits[i];

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/debuginfo.h"
 #include "format/recording.h"
 #include "report/aggregate/strtab.h"
-#include "report/symbolize/debuginfo.h"
 #include "report/symbolize/demangle.h"
 #include "report/symbolize/symbolize.h"
 #include "util/cmp.h"

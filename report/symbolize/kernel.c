@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report/symbolize/internal.h"
+#include "util/bsearch.h"
 #include "util/vec.h"
 
 int symbolizer__add_ksym(struct symbolizer *sym, const struct rec_ksym *k)
@@ -63,19 +64,18 @@ static size_t unique_ksyms(struct ksym *k, size_t n)
 	return out;
 }
 
+static bool ksym_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct ksym *)elem)->addr <= *(const uint64_t *)key;
+}
+
 static const struct ksym *find_ksym(const struct symbolizer *sym, uint64_t v)
 {
 	const struct ksym *k = sym->ksyms;
-	size_t lo = 0, hi = sym->nr_ksyms, mid, i, steps;
+	size_t i, steps;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (k[mid].addr <= v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo, steps = 0; i-- > 0 && steps < 16; steps++) {
+	i = bsearch_lower_bound(&v, k, sym->nr_ksyms, sizeof(*k), ksym_at_or_below);
+	for (steps = 0; i-- > 0 && steps < 16; steps++) {
 		if (v < k[i].end || v == k[i].addr) {
 			while (i > 0 && k[i - 1].addr == k[i].addr)
 				i--;

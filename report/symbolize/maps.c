@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "report/symbolize/internal.h"
+#include "util/bsearch.h"
 #include "util/vec.h"
 
 int symbolizer__add_mapping(struct symbolizer *sym, const struct rec_mapping *m)
@@ -63,17 +64,26 @@ static int cmp_u64(const void *a, const void *b)
 	return CMP(*(const uint64_t *)a, *(const uint64_t *)b);
 }
 
+static bool proc_below(const void *elem, const void *key)
+{
+	return ((const struct proc_maps *)elem)->tgid < *(const uint32_t *)key;
+}
+
+static bool u64_at_or_below(const void *elem, const void *key)
+{
+	return *(const uint64_t *)elem <= *(const uint64_t *)key;
+}
+
+static bool map_starts_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct map *)elem)->start <= *(const uint64_t *)key;
+}
+
 const struct proc_maps *symbolizer__find_proc(const struct symbolizer *sym, uint32_t tgid)
 {
-	size_t lo = 0, hi = sym->nr_procs, mid;
+	size_t lo = bsearch_lower_bound(&tgid, sym->procs, sym->nr_procs, sizeof(*sym->procs),
+					proc_below);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (sym->procs[mid].tgid < tgid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < sym->nr_procs && sym->procs[lo].tgid == tgid ? &sym->procs[lo] : NULL;
 }
 
@@ -81,16 +91,9 @@ const struct proc_maps *symbolizer__find_proc(const struct symbolizer *sym, uint
 uint32_t symbolizer__epoch(const struct symbolizer *sym, const struct proc_maps *pm, uint64_t t)
 {
 	const uint64_t *times = sym->map_times + pm->times_first;
-	size_t lo = 0, hi = pm->nr_times, mid;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (times[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (uint32_t)lo;
+	return (uint32_t)bsearch_lower_bound(&t, times, pm->nr_times, sizeof(*times),
+					     u64_at_or_below);
 }
 
 /*
@@ -101,17 +104,10 @@ const struct map *symbolizer__find_map(const struct symbolizer *sym, const struc
 				       uint64_t addr, uint64_t t)
 {
 	const struct map *maps = sym->maps + pm->first, *best = NULL, *m;
-	size_t lo = 0, hi = pm->nr, mid, i;
-
 	/* first map with start > addr */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i-- > 0 && maps[i].max_end > addr;) {
+	size_t i = bsearch_lower_bound(&addr, maps, pm->nr, sizeof(*maps), map_starts_at_or_below);
+
+	while (i-- > 0 && maps[i].max_end > addr) {
 		m = &maps[i];
 		if (addr < m->start || addr >= m->end)
 			continue;

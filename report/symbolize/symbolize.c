@@ -45,6 +45,7 @@
 #include "report/aggregate/aggregate.h"
 #include "report/aggregate/strtab.h"
 #include "report/symbolize/internal.h"
+#include "util/bsearch.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -148,17 +149,16 @@ static int prepare(struct symbolizer *sym)
 
 /* --- lookups ---------------------------------------------------------------- */
 
+static bool raw_stack_below(const void *elem, const void *key)
+{
+	return ((const struct raw_stack *)elem)->id < *(const uint32_t *)key;
+}
+
 static const struct raw_stack *find_raw_stack(const struct symbolizer *sym, uint32_t id)
 {
-	size_t lo = 0, hi = sym->nr_stacks, mid;
+	size_t lo = bsearch_lower_bound(&id, sym->stacks, sym->nr_stacks, sizeof(*sym->stacks),
+					raw_stack_below);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (sym->stacks[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < sym->nr_stacks && sym->stacks[lo].id == id ? &sym->stacks[lo] : NULL;
 }
 

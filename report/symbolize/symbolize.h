@@ -149,7 +149,7 @@ void sym_sources__print(const uint64_t *by_source, const char *lead, FILE *f);
  * not cover (and, for inline and lines, every frame) is looked up in the
  * DWARF the recording embeds for its build-id (record --debuginfo), else,
  * with local set, in local files whose build-id matches: the debug_dirs in
- * order, /usr/lib/debug, the original path (report/symbolize/debuginfo.h).
+ * order, /usr/lib/debug, the original path (elf/debuginfo.h).
  */
 struct sym_opts {
 	bool local;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/symbolize/debuginfo.c - local symbol and DWARF files, through libdw's dwfl.
+ * elf/debuginfo.c - local symbol and DWARF files, through libdw's dwfl.
  *
  * The recording holds only the symbols that covered sampled addresses when
  * it was made; a report elsewhere may still find a richer file locally (a
@@ -26,8 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/debuginfo.h"
 #include "elf/elf_file.h"
-#include "report/symbolize/debuginfo.h"
+#include "util/bsearch.h"
 #include "util/safe_open.h"
 
 struct dbg_file {
@@ -325,22 +326,20 @@ static void load_symbols(struct dbg_file *f)
 	f->nr_syms = k;
 }
 
+static bool dbg_sym_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct dbg_sym *)elem)->addr <= *(const uint64_t *)key;
+}
+
 const char *dbg_file__symbol(struct dbg_file *f, uint64_t vaddr)
 {
 	uint64_t addr = vaddr + f->bias;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!f->syms_loaded)
 		load_symbols(f);
-	hi = f->nr_syms;
-	while (lo < hi) {	/* first symbol starting after addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* first symbol starting after addr */
+	lo = bsearch_lower_bound(&addr, f->syms, f->nr_syms, sizeof(*f->syms), dbg_sym_at_or_below);
 	if (!lo || addr >= f->syms[lo - 1].end)
 		return NULL;
 	return f->syms[lo - 1].name;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/symbolize/debuginfo.h - local ELF and DWARF files for one build-id, read
- * with libdw: the fallback when the recording's own symbol data does not
- * cover a frame, and the source of inline frames and source lines.
+ * elf/debuginfo.h - local ELF and DWARF files for one build-id, read with
+ * libdw: report/'s fallback when the recording's own symbol data does not
+ * cover a frame, and its source of inline frames and source lines. No
+ * libdw type crosses this header: report/ asks, elf/ reads.
  *
  * A file is used only when its build-id is the recorded one. Where to look,
  * in order: each --debug-dir DIR (DIR/.build-id/xx/rest.debug,
@@ -10,8 +11,8 @@
  * then the original path. A binary recorded without a build-id is looked up
  * at its original path only, and never trusted for more than its name.
  */
-#ifndef EPROF_REPORT_DEBUGINFO_H
-#define EPROF_REPORT_DEBUGINFO_H
+#ifndef EPROF_ELF_DEBUGINFO_H
+#define EPROF_ELF_DEBUGINFO_H
 
 #include <stdbool.h>
 #include <stddef.h>
