@@ -13,6 +13,7 @@
 # recording of this machine (its samples repeated, shifted in time), so
 # their stacks are those of real work. Run as root from the source tree:
 #     bench/html.sh [BUILD_DIR]      (default: build)
+#     ONLY=million SAMPLES=1200000 REPS=1 bench/html.sh   (the big recording alone, and speedscope on it)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/.." && pwd)
@@ -21,7 +22,7 @@ EPROF=$BUILD/eprof
 WORK=$(mktemp -d /tmp/eprof-html-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 NCPU=$(nproc)
-NODE_PATH=$SRC/tests/browser/node_modules
+NODE_PATH=${NODE_PATH:-$SRC/tests/browser/node_modules}
 [ -d "$NODE_PATH/puppeteer-core" ] || { echo "html.sh: run .ci/deps.sh --tests (puppeteer-core)" >&2; exit 1; }
 export NODE_PATH
 
@@ -75,11 +76,22 @@ echo "Redraws in ms, median/worst of $REPS (paint: mouse-up to the frame that sh
 echo
 echo "| recording | file | eprof report --html | first view | 2 s range | diff of a 2 s range | whole CPU 0 | diff CPU 1 vs CPU 0 | search / hover |"
 echo "|---|---|---|---|---|---|---|---|---|"
-"$EPROF" record -a -F 99 -d 20 -o "$WORK/a99.eprof" 2>/dev/null
-"$WORK/gen_recording" "$WORK/a99.eprof" "$WORK/a99x.eprof" $((99 * NCPU * 600)) >/dev/null
-measure "10 min -a at 99 Hz ($((99 * NCPU * 600)) samples)" "$WORK/a99x.eprof" 'sched|irq' all
+# ONLY=million: the big -a recording alone, of SAMPLES samples (default 1,000,000)
+SAMPLES=${SAMPLES:-1000000}
+if [ "${ONLY:-}" != million ]; then
+	"$EPROF" record -a -F 99 -d 20 -o "$WORK/a99.eprof" 2>/dev/null
+	"$WORK/gen_recording" "$WORK/a99.eprof" "$WORK/a99x.eprof" $((99 * NCPU * 600)) >/dev/null
+	measure "10 min -a at 99 Hz ($((99 * NCPU * 600)) samples)" "$WORK/a99x.eprof" 'sched|irq' all
+fi
 "$EPROF" record -a -F 999 -d 10 -o "$WORK/a999.eprof" 2>/dev/null
-"$WORK/gen_recording" "$WORK/a999.eprof" "$WORK/m.eprof" 1000000 >/dev/null
-measure "1,000,000 samples (-a at 999 Hz)" "$WORK/m.eprof" 'sched|irq' all
+"$WORK/gen_recording" "$WORK/a999.eprof" "$WORK/m.eprof" "$SAMPLES" >/dev/null
+measure "$SAMPLES samples (-a at 999 Hz)" "$WORK/m.eprof" 'sched|irq' all
+# the same data in speedscope (npm), as report --speedscope writes it: the time to its first drawn view
+"$EPROF" report -i "$WORK/m.eprof" --speedscope "$WORK/m.speedscope.json" 2>/dev/null
+t0=$(date +%s.%N)
+timeout 900 node "$SRC/tests/browser/speedscope.js" "$NODE_PATH/speedscope/dist/release/index.html" \
+	"$WORK/m.speedscope.json" >/dev/null 2>&1 || echo "speedscope failed to load the profile" >&2
+echo "speedscope, the same $SAMPLES samples: $(stat -c %s "$WORK/m.speedscope.json") bytes, loaded and drawn in $(echo "$(date +%s.%N) - $t0" | bc) s (node and chromium start included)"
+[ "${ONLY:-}" = million ] && exit 0
 "$BUILD/tests/workloads/gen_stacks" "$WORK/s.eprof" 100000 >/dev/null
 measure "100,000 distinct stacks" "$WORK/s.eprof" 'fb_1' all

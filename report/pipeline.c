@@ -205,7 +205,8 @@ static int weigh_by_time(struct report_src *s, const struct report_opts *o,
 	sum->weight = o->weight;
 	cfg->offcpu_states = 1u << REC_OFFCPU_BLOCKED;
 	cfg->no_samples = o->weight == REPORT_WEIGHT_OFFCPU;
-	cfg->key_state = (o->outputs & REPORT_OUT_PPROF) != 0;
+	/* states apart: off-CPU entries are charged to their wait reason (cut_sched()) */
+	cfg->key_state = true;
 	if (o->weight == REPORT_WEIGHT_WALL) {
 		cfg->offcpu_states |= 1u << REC_OFFCPU_RUNNABLE;
 		cfg->sample_ns = (1000000000ull + s->freq_hz / 2) / s->freq_hz;
@@ -230,6 +231,7 @@ static int keep_states_apart(struct report_src *s, const struct report_opts *o,
 		return o->weight == REPORT_WEIGHT_SAMPLES ? 0 : need_offcpu(s);
 	cfg->offcpu_states = 1u << REC_OFFCPU_BLOCKED | 1u << REC_OFFCPU_RUNNABLE;
 	cfg->key_state = true;
+	cfg->key_tid = true;	/* the page's per-thread lanes */
 	if (s->freq_hz && !sum->period_ns)
 		sum->period_ns = (1000000000ull + s->freq_hz / 2) / s->freq_hz;
 	return add_offcpu_loss(s, sum);
@@ -299,14 +301,73 @@ static int make_cpu_filter(const struct report_opts *o, const struct report_src 
 }
 
 /*
- * --kernel-only / --user-only: each distinct symbolized stack is cut once
- * (a pointer -> copy map); an entry left without frames was entirely in
- * the other half, and its samples leave the report.
+ * The part of a stack an entry keeps: frames [first, first + nr_kernel +
+ * nr_user) of it, the first nr_kernel of them kernel frames.
  */
-static int cut_halves(struct report_src *s, enum report_half half)
+struct stack_cut {
+	uint32_t first, nr_kernel, nr_user;
+};
+
+/* --kernel-only / --user-only: one half. */
+static bool cut_half(const struct agg_entry *e, const struct sym_stack *st, void *arg,
+		     struct stack_cut *c)
+{
+	enum report_half half = *(const enum report_half *)arg;
+
+	(void)e;
+	c->first = half == REPORT_HALF_KERNEL ? 0 : st->nr_kernel;
+	c->nr_kernel = half == REPORT_HALF_KERNEL ? st->nr_kernel : 0;
+	c->nr_user = half == REPORT_HALF_USER ? st->nr_user : 0;
+	return true;
+}
+
+/*
+ * The scheduler's own frames at the top of a blocked thread's kernel stack
+ * (__schedule, schedule, schedule_timeout, io_schedule, __cond_resched...):
+ * where every blocked thread is, so they say nothing about why.
+ */
+static bool sched_frame(const struct sym_frame *f)
+{
+	return f->name && (strstr(f->name, "schedule") || strstr(f->name, "cond_resched"));
+}
+
+/*
+ * Off-CPU time is charged to its wait reason, the function that blocked
+ * (do_nanosleep, pipe_read, futex_wait_queue, __mutex_lock...): the
+ * scheduler frames above it are cut. Entries of on-CPU samples keep their
+ * stacks: a CPU that ran __schedule did spend its time there.
+ */
+static bool cut_sched(const struct agg_entry *e, const struct sym_stack *st, void *arg,
+		      struct stack_cut *c)
+{
+	uint32_t k = 0;
+
+	(void)arg;
+	if (e->state == AGG_ONCPU)
+		return false;
+	while (k < st->nr_kernel && sched_frame(sym_stack__frame(st, k)))
+		k++;
+	if (k == st->nr_kernel && !st->nr_user)
+		k--;	/* a stack of scheduler frames alone keeps its last */
+	if (!k)
+		return false;
+	*c = (struct stack_cut){ k, st->nr_kernel - k, st->nr_user };
+	return true;
+}
+
+/*
+ * Cuts each distinct symbolized stack of the entries that want() one
+ * way once (a pointer -> copy map, one per way: pass the same want for
+ * every entry); an entry left without frames was entirely in the part
+ * cut away, and its samples leave the report. The copies join s->cut.
+ */
+static int cut_stacks(struct report_src *s,
+		      bool (*want)(const struct agg_entry *, const struct sym_stack *, void *,
+				   struct stack_cut *), void *arg)
 {
 	struct u64map cuts = U64MAP_INIT;	/* stack -> its cut copy */
-	struct sym_stack *cut;
+	struct sym_stack *cut, **all;
+	struct stack_cut c;
 	uint64_t *to;
 	size_t i;
 	bool added;
@@ -315,16 +376,15 @@ static int cut_halves(struct report_src *s, enum report_half half)
 	for (i = 0; i < s->agg.nr; i++) {
 		struct agg_entry *e = &s->agg.entries[i];
 		const struct sym_stack *st = e->stack;
-		uint32_t first, n, j;
+		uint32_t j, n;
 
-		if (!st)
+		if (!st || !want(e, st, arg, &c))
 			continue;
 		err = u64map__upsert(&cuts, (uintptr_t)st, 0, &to, &added);
 		if (err)
 			goto out;
 		if (added) {
-			first = half == REPORT_HALF_KERNEL ? 0 : st->nr_kernel;
-			n = half == REPORT_HALF_KERNEL ? st->nr_kernel : st->nr_user;
+			n = c.nr_kernel + c.nr_user;
 			cut = malloc(sizeof(*cut) + (size_t)n * sizeof(cut->frames[0]));
 			if (!cut) {
 				err = -ENOMEM;
@@ -333,9 +393,9 @@ static int cut_halves(struct report_src *s, enum report_half half)
 			memcpy(cut, st, sizeof(*cut));
 			cut->shared = NULL;
 			for (j = 0; j < n; j++)
-				cut->frames[j] = *sym_stack__frame(st, first + j);
-			cut->nr_kernel = half == REPORT_HALF_KERNEL ? n : 0;
-			cut->nr_user = half == REPORT_HALF_USER ? n : 0;
+				cut->frames[j] = *sym_stack__frame(st, c.first + j);
+			cut->nr_kernel = c.nr_kernel;
+			cut->nr_user = c.nr_user;
 			*to = (uintptr_t)cut;
 		}
 		cut = (struct sym_stack *)(uintptr_t)*to;
@@ -348,13 +408,14 @@ static int cut_halves(struct report_src *s, enum report_half half)
 	}
 out:
 	/* the copies live as long as the source: keep them in one array */
-	s->cut = calloc(cuts.nr ? cuts.nr : 1, sizeof(*s->cut));
-	if (!s->cut)
+	all = reallocarray(s->cut, s->nr_cut + cuts.nr + 1, sizeof(*s->cut));
+	if (all)
+		s->cut = all;
+	else
 		err = -ENOMEM;
-	s->nr_cut = 0;
 	u64map__for_each(&cuts, i) {
 		cut = (struct sym_stack *)(uintptr_t)cuts.vals[i];
-		if (s->cut && cut)
+		if (all && cut)
 			s->cut[s->nr_cut++] = cut;
 		else
 			free(cut);
@@ -362,7 +423,6 @@ out:
 	u64map__release(&cuts);
 	return err;
 }
-
 /*
  * --fold with --off-cpu or --wall: counts in microseconds, so that
  * flamegraph.pl, which wants whole numbers, draws time. Rounded per entry.
@@ -556,8 +616,13 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 	err = symbolize_source(s, o, sum, unresolved);
 	if (err)
 		return err;
+	if (s->cfg.key_state && s->agg.nr_offcpu) {
+		err = cut_stacks(s, cut_sched, NULL);
+		if (err)
+			return pr_errno(err, "cannot report '%s'", s->path);
+	}
 	if (o->half != REPORT_HALF_BOTH) {
-		err = cut_halves(s, o->half);
+		err = cut_stacks(s, cut_half, (void *)&o->half);
 		if (err)
 			return pr_errno(err, "cannot report '%s'", s->path);
 	}

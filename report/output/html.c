@@ -26,6 +26,11 @@
  *   states  only for recordings with off-CPU time: on-CPU rows count
  *           samples, blocked and runnable ones ns; the page weighs them
  *           into on-CPU, off-CPU or wall views (period_ns: a sample's time)
+ *   modules the binaries (paths; kernel modules; [kernel.kallsyms]) the
+ *           frames came from, and name_mod, per name the module's number
+ *           + 1 (0: none, as the comm), where its first frame was
+ *   threads only with states: [tid, pid, name id] of each thread, whose
+ *           number each row then ends with (the page's per-thread lanes)
  *
  * tree, stacks and rows are strings of numbers in base 32, one character
  * per digit (put_num()): a million rows make some 4 MB instead of the 10 of
@@ -51,6 +56,7 @@
 #include "util/log.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
+#include "report/symbolize/symbolize.h"
 #include "report/view.h"
 
 /* report/output/html/app.css and app.js, embedded by report/CMakeLists.txt */
@@ -64,6 +70,7 @@ struct html_row {
 	uint32_t cpu;
 	uint32_t stack;			/* the stack's last node, then its rank */
 	uint32_t state;			/* enum agg_state (0, on-CPU, without off-CPU data) */
+	uint32_t thread;		/* in html_ctx.threads (0 without off-CPU data) */
 	uint64_t count;			/* samples on the CPU, ns off it */
 };
 
@@ -88,10 +95,20 @@ struct html_ctx {
 	size_t nr_rows, alloc_rows;
 	uint32_t origin;		/* the first row's bucket, rounded down to a second */
 	struct view_names names_of;	/* scratch: an entry's names */
+	const char **mod_of;		/* scratch: the module of each of them (NULL: none) */
+	size_t alloc_mod_of;
+	struct strtab mods;		/* module -> id */
+	uint32_t *name_mod;		/* per name: its module's id + 1, 0 for none */
+	size_t alloc_name_mod;
 	char *sources;			/* each recording's put_source(), comma-separated */
 	size_t sources_len;
 	FILE *sources_f;		/* writes sources until the page is written */
 	size_t nr_sources;
+	struct u64map thread_of;	/* source << 32 | tid -> thread number */
+	struct html_thread {
+		uint32_t tid, pid, name;
+	} *threads;
+	size_t nr_threads, alloc_threads;
 	/* --diff BASE NEW: the new recording's buckets follow the base's */
 	uint32_t slot_offset;		/* added to the buckets of the recording being added */
 	uint32_t first_slot, last_slot;	/* of the rows of the recording added last */
@@ -139,7 +156,9 @@ static int cmp_row(const void *a, const void *b)
 		return x->cpu < y->cpu ? -1 : 1;
 	if (x->state != y->state)
 		return x->state < y->state ? -1 : 1;
-	return x->stack < y->stack ? -1 : x->stack > y->stack;
+	if (x->stack != y->stack)
+		return x->stack < y->stack ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
 /* The key of the edges of the root's idle-task children: no node has this number. */
@@ -168,6 +187,18 @@ static int html__stack_node(struct html_ctx *h, const struct view_names *v, bool
 		      u64map__upsert(&h->edges, from << 32 | nid, h->nr_nodes, &slot, &added);
 		if (err)
 			return err;
+		if (added && h->mod_of[i]) {
+			uint32_t mid;
+
+			if (vec__grow_zero(&h->name_mod, &h->alloc_name_mod, nid + 1, sizeof(*h->name_mod)))
+				return -ENOMEM;
+			if (!h->name_mod[nid]) {
+				err = strtab__intern(&h->mods, h->mod_of[i], &mid);
+				if (err)
+					return err;
+				h->name_mod[nid] = mid + 1;
+			}
+		}
 		if (added) {
 			if (vec__grow(&h->parent, &h->alloc_parent, h->nr_nodes + 1, sizeof(*h->parent)) ||
 			    vec__grow(&h->name, &h->alloc_name, h->nr_nodes + 1, sizeof(*h->name)) ||
@@ -382,6 +413,60 @@ static void put_source(FILE *out, const struct report_src *s)
 		s->end_ns > s->start_ns ? s->end_ns - s->start_ns : 0, s->freq_hz, s->nr_samples);
 }
 
+/* The number of entry e's thread (per recording: tids are reused across machines). */
+static int html__thread(struct html_ctx *h, const struct report_src *s, const struct agg_entry *e,
+			uint32_t *out)
+{
+	const char *comm = stack_agg__comm(&s->agg, e->comm_id);
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	err = u64map__upsert(&h->thread_of, (uint64_t)h->nr_sources << 32 | e->tid, h->nr_threads,
+			     &slot, &added);
+	if (err || !added) {
+		*out = err ? 0 : (uint32_t)*slot;
+		return err;
+	}
+	if (vec__grow(&h->threads, &h->alloc_threads, h->nr_threads + 1, sizeof(*h->threads)))
+		return -ENOMEM;
+	h->threads[h->nr_threads] = (struct html_thread){ e->tid, e->tgid, 0 };
+	err = strtab__intern(&h->names, comm[0] ? comm : "[unknown]", &h->threads[h->nr_threads].name);
+	*out = (uint32_t)h->nr_threads++;
+	return err;
+}
+
+/*
+ * The module of each of entry e's names (view_names__build()'s order: the
+ * --by and comm levels, then the user frames root first, then the kernel
+ * ones): the mapping's path, the kernel module, [kernel.kallsyms].
+ */
+static int html__modules(struct html_ctx *h, const struct agg_entry *e)
+{
+	const struct sym_stack *st = e->stack;
+	size_t n = h->names_of.nr, nf = st ? st->nr_user + st->nr_kernel : 0, i;
+
+	if (vec__grow(&h->mod_of, &h->alloc_mod_of, n ? n : 1, sizeof(*h->mod_of)))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct sym_frame *f;
+		size_t k;
+
+		h->mod_of[i] = NULL;
+		if (!nf || i < n - nf)
+			continue;
+		k = i - (n - nf);	/* the k-th frame from the root */
+		if (k < st->nr_user) {
+			f = sym_stack__frame(st, st->nr_kernel + st->nr_user - 1 - k);
+			h->mod_of[i] = f->dso;
+		} else {
+			f = sym_stack__frame(st, st->nr_kernel - 1 - (k - st->nr_user));
+			h->mod_of[i] = f->dso ? f->dso : "[kernel.kallsyms]";
+		}
+	}
+	return 0;
+}
+
 /* Every non-empty entry of s as a row, and what s says about itself. */
 static int html_add(void *state, const struct report_ctx *rc, const struct report_src *s)
 {
@@ -401,7 +486,7 @@ static int html_add(void *state, const struct report_ctx *rc, const struct repor
 
 		if (!e->count)
 			continue;
-		err = view_names__build(&h->names_of, rc, s, e);
+		err = view_names__build(&h->names_of, rc, s, e) ?: html__modules(h, e);
 		if (!err)
 			err = html__stack_node(h, &h->names_of, e->tgid == 0, &r->stack);
 		r->slot = e->slot + h->slot_offset;
@@ -411,6 +496,9 @@ static int html_add(void *state, const struct report_ctx *rc, const struct repor
 			h->last_slot = r->slot;
 		r->cpu = e->cpu;
 		r->state = e->state < h->nr_states ? e->state : 0;
+		r->thread = 0;
+		if (!err && h->nr_states > 1)
+			err = html__thread(h, s, e, &r->thread);
 		if (e->cpu >= h->cpu_stride)
 			h->cpu_stride = e->cpu + 1;
 		r->count = e->count;
@@ -500,10 +588,18 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 		h->origin * VIEW_HTML_SLOT_NS);
 	put_field_str(out, "title", o->title);
 	if (h->nr_states > 1) {
-		/* the page weighs samples by the period for wall time; o->weight picks the first view */
+		/*
+		 * the page weighs samples by the period for wall time; it opens on
+		 * wall (what the recording was made for), on off-CPU for --off-cpu
+		 */
 		fprintf(out, "\"states\":[\"on-CPU\",\"blocked\",\"runnable\"],\"period_ns\":%" PRIu64
 			",\"view\":\"%s\",", rc->sum->period_ns, o->weight == REPORT_WEIGHT_WALL ? "wall" :
-			o->weight == REPORT_WEIGHT_OFFCPU ? "off" : "on");
+			o->weight == REPORT_WEIGHT_OFFCPU ? "off" : "wall");
+		fputs("\"threads\":[", out);
+		for (i = 0; i < h->nr_threads; i++)
+			fprintf(out, "%s[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", i ? "," : "",
+				h->threads[i].tid, h->threads[i].pid, h->threads[i].name);
+		fputs("],", out);
 	}
 	if (h->diff) {
 		/* the two recordings, each a selection of diff.js: ns as origin_ns counts them */
@@ -528,7 +624,16 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 		json_put_str(out, strtab__str(&h->names, (uint32_t)i));
 	}
 	/* nodes 1.. in depth-first order: the step back to the parent, the name */
-	fprintf(out, "],\n\"nr_nodes\":%zu,\"tree\":\"", h->nr_nodes);
+	fputs("],\n\"modules\":[", out);
+	for (i = 0; i < h->mods.nr; i++) {
+		if (i)
+			fputc(',', out);
+		json_put_str(out, strtab__str(&h->mods, (uint32_t)i));
+	}
+	fputs("],\"name_mod\":\"", out);
+	for (i = 0; i < h->names.nr; i++)
+		put_num(out, i < h->alloc_name_mod ? h->name_mod[i] : 0);
+	fprintf(out, "\",\n\"nr_nodes\":%zu,\"tree\":\"", h->nr_nodes);
 	for (i = 1; i < h->nr_nodes; i++) {
 		uint32_t node = h->by_pre[i];
 
@@ -545,7 +650,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	/*
 	 * per row: ((bucket step * CPUs + CPU) * states + state) * 2 + (a
 	 * count above one), then the count - 2 when above one, then the
-	 * stack's rank
+	 * stack's rank, then (with states) the thread's number
 	 */
 	fprintf(out, "\",\n\"nr_rows\":%zu,\"rows\":\"", h->nr_rows);
 	for (i = 0; i < h->nr_rows; i++) {
@@ -557,6 +662,8 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 		if (r->count > 1)
 			put_num(out, r->count - 2);
 		put_num(out, r->stack);
+		if (h->nr_states > 1)
+			put_num(out, r->thread);
 		prev = r->slot;
 	}
 	fputs("\"}", out);
@@ -571,10 +678,12 @@ static int html_start(void **state, const struct report_ctx *rc)
 		return -ENOMEM;
 	*state = h;
 	h->edges = (struct u64map)U64MAP_INIT;
+	h->thread_of = (struct u64map)U64MAP_INIT;
 	h->cpu_stride = 1;
 	h->nr_states = 1;
 	h->names_of = (struct view_names)VIEW_NAMES_INIT;
 	strtab__init(&h->names);
+	strtab__init(&h->mods);
 	h->parent = calloc(1, sizeof(*h->parent));
 	h->name = calloc(1, sizeof(*h->name));
 	h->idle_top = calloc(1, sizeof(*h->idle_top));
@@ -632,7 +741,12 @@ static void html_free(void *state)
 	free(h->by_pre);
 	free(h->stack_node);
 	strtab__release(&h->names);
+	strtab__release(&h->mods);
+	free(h->mod_of);
+	free(h->name_mod);
 	u64map__release(&h->edges);
+	u64map__release(&h->thread_of);
+	free(h->threads);
 	view_names__release(&h->names_of);
 	free(h);
 }

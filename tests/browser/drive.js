@@ -45,6 +45,26 @@
  *   allrows           press the button that shows every function (or the top ones again)
  *   wheel F DY        turn the wheel by DY over the flame graph's root, at F (0..1) of its width
  *   pan DX            drag the flame graph's root row DX pixels sideways
+ *   lanes             print "lane TID COMM RUN RNB BLK" (ns) and the pixels of its lane by
+ *                     colour: "PX_RUN PX_RNB PX_BLK PX_NONE", then its blocked ns by reason (JSON)
+ *   lanehover K F     move over lane K (from 0) at F (0..1) of its width; print "lanehover"
+ *                     and the tooltip's lines
+ *   modules           print "module FUNCTION MODULE" for each row of the top-by-total table
+ *   depths NAME       print "depth NAME D W NESTED" for each drawn frame NAME: its depth, width,
+ *                     and 1 when a frame below it (its caller, theirs...) is NAME too
+ *   invert, leftheavy press "Invert call stack" / "Left-heavy"
+ *   roots             print "root NAME SHARE" for the frames on the root (depth 1), left to right
+ *   heavy             print "heavy N M": of N sets of sibling frames, M are ordered widest first
+ *   transform K NAME  right-click the widest frame NAME, pick the transform K (merge, focus, rec)
+ *   labels            print "label FILL LABEL CONTRAST" for each distinct fill of a labelled
+ *                     frame, its label's colour and their WCAG contrast ratio
+ *   dpr N             the window's devicePixelRatio N (the page is loaded again)
+ *   canvases          print "canvas ID WIDTH CSS_WIDTH ROLE TABINDEX LABEL" for each canvas
+ *                     that is not decoration
+ *   contrast          print "contrast CHECKED" and "lowcontrast TEXT RATIO" for each piece of
+ *                     text whose colour on its background is under WCAG AA's 4.5:1
+ *   focus ID          focus the element with that id (as Tab would)
+ *   readout           print "readout" and what the live region says
  *   screenshot FILE   a PNG of what the window shows (1300 x 1000)
  * Any console error or uncaught exception fails the run (exit 1).
  */
@@ -145,9 +165,9 @@ async function main() {
 					const f = window.eprofUI.frames().filter((f) => f.name === name)
 						.sort((a, b) => b.w - a.w)[0];
 					if (!f) return null;
-					const cv = document.getElementById('flame'), r = cv.getBoundingClientRect();
-					const d = cv.getContext('2d').getImageData(Math.floor(f.x - r.left + f.w / 2),
-						Math.floor(f.y - r.top + 2), 1, 1).data;
+					const cv = document.getElementById('flame'), r = cv.getBoundingClientRect(), s = cv.width / r.width;
+					const d = cv.getContext('2d').getImageData(Math.floor((f.x - r.left + f.w / 2) * s),
+						Math.floor((f.y - r.top + 2) * s), 1, 1).data;
 					return [d[0], d[1], d[2]];
 				}, name);
 				console.log('frame\t' + name + '\t' + (px ? px.join('\t') : 'absent'));
@@ -269,6 +289,117 @@ async function main() {
 				if (cmd === 'reload') await page.reload({ waitUntil: 'load' });
 				else await page.goBack({ waitUntil: 'load' });
 				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+			} else if (cmd === 'lanes') {
+				const ls = await page.evaluate(() => window.eprofUI.lanes());
+				ls.forEach((l) => console.log(['lane', l.tid, l.comm, l.run, l.rnb, l.blk, l.px.run, l.px.rnb,
+					l.px.blk, l.px.none, JSON.stringify(l.reasons)].join('\t')));
+			} else if (cmd === 'lanehover') {
+				const k = Number(cmds[++i]), f = Number(cmds[++i]);
+				const l = (await page.evaluate(() => window.eprofUI.lanes()))[k];
+				if (!l) throw new Error('no lane ' + k);
+				await page.evaluate((y) => window.scrollBy(0, y - window.innerHeight / 2), l.y);
+				const p = (await page.evaluate(() => window.eprofUI.lanes()))[k];
+				await page.mouse.move(p.x + f * 1000, p.y);
+				const tip = await page.evaluate(() => document.getElementById('tip').textContent);
+				console.log('lanehover\t' + tip.replace(/\n/g, '\t'));
+			} else if (cmd === 'modules') {
+				const rows = await page.evaluate(() => [...document.querySelectorAll('#top-total tr')]
+					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelectorAll('td')[3].textContent]));
+				rows.forEach((r) => console.log('module\t' + r[0] + '\t' + r[1]));
+			} else if (cmd === 'depths') {
+				const name = cmds[++i];
+				const ds = await page.evaluate((n) => {
+					const fr = window.eprofUI.frames(), by = new Map(fr.map((f) => [f.node, f]));
+					return fr.filter((f) => f.name === n).map((f) => {
+						let nested = 0;
+						for (let p = by.get(f.parent); p; p = by.get(p.parent)) if (p.name === n) nested = 1;
+						return [f.depth, f.w.toFixed(0), nested];
+					});
+				}, name);
+				ds.forEach((d) => console.log('depth\t' + name + '\t' + d.join('\t')));
+			} else if (cmd === 'invert' || cmd === 'leftheavy') {
+				await page.click('#' + cmd);
+			} else if (cmd === 'roots') {
+				const fr = await page.evaluate(() => window.eprofUI.frames().filter((f) => f.depth === 1)
+					.sort((a, b) => a.x - b.x).map((f) => [f.name, (100 * f.v / f.total).toFixed(2)]));
+				fr.forEach((f) => console.log('root\t' + f[0] + '\t' + f[1]));
+			} else if (cmd === 'heavy') {
+				const h = await page.evaluate(() => {
+					const by = new Map();
+					window.eprofUI.frames().forEach((f) => { if (f.parent >= 0) (by.get(f.parent) || by.set(f.parent, []).get(f.parent)).push(f); });
+					let sets = 0, ok = 0;
+					by.forEach((l) => {
+						if (l.length < 2) return;
+						sets++;
+						l.sort((a, b) => a.x - b.x);
+						if (l.every((f, k) => !k || l[k - 1].v >= f.v)) ok++;
+					});
+					return [sets, ok];
+				});
+				console.log('heavy\t' + h[0] + '\t' + h[1]);
+			} else if (cmd === 'transform') {
+				const kind = cmds[++i], g = await widest(page, cmds[++i]);
+				await page.mouse.click(g.x + g.w / 2, g.y + g.h / 2, { button: 'right' });
+				await page.click('#menu button[data-tf="' + kind + '"]');
+			} else if (cmd === 'labels') {
+				const ls = await page.evaluate(() => {
+					const lum = (css) => {
+						const c = css.match(/\d+/g).map(Number).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+						return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+					};
+					const hex = (h) => 'rgb(' + [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16)).join(',') + ')';
+					const seen = new Map();
+					window.eprofUI.frames().filter((f) => f.w > 20).forEach((f) => {
+						const a = lum(f.fill), b = lum(hex(f.label.length === 4 ? '#' + f.label.slice(1).split('').map((c) => c + c).join('') : f.label));
+						seen.set(f.fill + '\t' + f.label, ((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)).toFixed(2));
+					});
+					return [...seen.entries()];
+				});
+				ls.forEach((l) => console.log('label\t' + l[0] + '\t' + l[1]));
+			} else if (cmd === 'dpr') {
+				const vp = page.viewport();
+				await page.setViewport({ width: vp.width, height: vp.height, deviceScaleFactor: Number(cmds[++i]) });
+				await page.reload({ waitUntil: 'load' });
+				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+			} else if (cmd === 'canvases') {
+				const cs = await page.evaluate(() => [...document.querySelectorAll('canvas')]
+					.filter((c) => c.getAttribute('aria-hidden') !== 'true' && c.isConnected)
+					.map((c) => [c.id, c.width, c.getBoundingClientRect().width, c.getAttribute('role'),
+						c.getAttribute('tabindex'), c.getAttribute('aria-label') || '']));
+				cs.forEach((c) => console.log('canvas\t' + c.join('\t')));
+			} else if (cmd === 'contrast') {
+				const out = await page.evaluate(() => {
+					const lin = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); };
+					const rgba = (s) => (s.match(/[\d.]+/g) || []).map(Number);
+					const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+					/* the colour behind e: the nearest opaque background up the tree (white at the top) */
+					const bg = (e) => {
+						for (; e && e.nodeType === 1; e = e.parentElement) {
+							const c = rgba(getComputedStyle(e).backgroundColor);
+							if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+						}
+						return [255, 255, 255];
+					};
+					let n = 0;
+					const low = [];
+					const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+					for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+						const e = t.parentElement;
+						if (!t.textContent.trim() || !e || e.closest('script, .sr, #tip')) continue;
+						const st = getComputedStyle(e);
+						if (st.display === 'none' || st.visibility === 'hidden' || !e.getClientRects().length) continue;
+						const a = lum(rgba(st.color)), b = lum(bg(e)), ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+						n++;
+						if (ratio < 4.5) low.push([t.textContent.trim().slice(0, 40), ratio.toFixed(2)]);
+					}
+					return [n, low];
+				});
+				console.log('contrast\t' + out[0]);
+				out[1].forEach((l) => console.log('lowcontrast\t' + l[0] + '\t' + l[1]));
+			} else if (cmd === 'focus') {
+				await page.focus('#' + cmds[++i]);
+			} else if (cmd === 'readout') {
+				console.log('readout\t' + (await page.evaluate(() => document.getElementById('readout').textContent)).replace(/\n/g, '\t'));
 			} else if (cmd === 'screenshot') {
 				await page.screenshot({ path: cmds[++i] });
 			} else {

@@ -8,7 +8,7 @@
 # sleep_phase and wait_phase (not spin_phase) in the off-CPU
 # ones, and the search's matched share of each phase in each view is the
 # share --fold gives with the same weighing; --off-cpu opens the page on
-# its off-CPU view; a recording without off-CPU time has no switch.
+# its off-CPU view, a plain --html on wall; a recording without off-CPU time has no switch.
 . "$E2E_DIR/lib.sh"
 . "$E2E_DIR/../browser/lib.sh"
 require_root; require_btf
@@ -22,15 +22,15 @@ has() { awk -F'\t' -v t="$2" -v f="$3" '$1 == t && $2 == f { ok = 1 } END { exit
 # share FILE TABLE FUNC: its share in that table, in percent (0 when absent)
 share() { awk -F'\t' -v t="$2" -v f="$3" '$1 == t && $2 == f { s = $3 + 0 } END { print s + 0 }' "$1"; }
 
-# the switch, on-CPU first; --off-cpu opens on the off-CPU view
+# the switch; the page opens on wall (issue 21), --off-cpu opens it on the off-CPU view
 drive "$TMP/r.html" views >"$TMP/v" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
-grep -qx $'views\ton\\* off wall' "$TMP/v" || { cat "$TMP/v"; fail "no on-CPU/off-CPU/wall switch on on-CPU"; }
+grep -qx $'views\ton off wall\\*' "$TMP/v" || { cat "$TMP/v"; fail "no on-CPU/off-CPU/wall switch on wall"; }
 "$EPROF" report -i "$TMP/r.eprof" --off-cpu --html "$TMP/off.html" 2>/dev/null || fail "report --off-cpu --html failed"
 drive "$TMP/off.html" views >"$TMP/v" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
 grep -qx $'views\ton off\\* wall' "$TMP/v" || { cat "$TMP/v"; fail "--off-cpu does not open the off-CPU view"; }
 
 # which functions each view holds
-drive "$TMP/r.html" top >"$TMP/on" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+drive "$TMP/r.html" view on top >"$TMP/on" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
 drive "$TMP/r.html" view off top >"$TMP/off" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
 head -3 "$TMP/on" "$TMP/off"
 has "$TMP/on" top-self spin_phase || fail "on-CPU: spin_phase is not in top-self"

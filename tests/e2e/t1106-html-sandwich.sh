@@ -16,7 +16,7 @@ ART=$(artifacts t1106)
 	{ cat "$TMP/rec.err"; fail "record failed"; }
 "$EPROF" report -i "$TMP/k.eprof" --html "$TMP/k.html" 2>/dev/null || fail "report --html failed"
 "$EPROF" report -i "$TMP/k.eprof" --fold >"$TMP/k.fold" 2>/dev/null || fail "report --fold failed"
-drive "$TMP/k.html" sandwich dispatch screenshot "$ART/sandwich.png" sort top-self 3 allrows top \
+drive "$TMP/k.html" sandwich dispatch screenshot "$ART/sandwich.png" sort top-self 4 allrows top \
 	>"$TMP/s" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
 cat "$TMP/s"
 # want F: the share of dispatch's samples that go on to F, from the fold

@@ -66,19 +66,38 @@
 	lastKid = null;
 	for (i = 0; i < nNodes; i++) end[i] = i + 1;
 	for (i = nNodes - 1; i > 0; i--) if (end[i] > end[par[i]]) end[par[i]] = end[i];
-	/* firstOcc: no ancestor has the same name (a recursive call counts once in "total") */
-	(function () {
-		var path = new Int32Array(maxDepth + 1), on = new Int32Array(nNames), len = 0;
-		for (var n = 1; n < nNodes; n++) {
-			while (len >= depth[n]) {
+	/*
+	 * firstOcc: no ancestor has the same name (a recursive call counts once
+	 * in "total"), for the tree T in depth-first order (its labelDepth top
+	 * levels, the comm and pid, are no function).
+	 */
+	function markFirstOcc(T) {
+		var path = new Int32Array(T.maxDepth + 1), on = new Int32Array(nNames), len = 0, d = T.depth, m = T.nm;
+		for (var n = 1; n < T.n; n++) {
+			while (len >= d[n]) {
 				var q = path[--len];
-				if (depth[q] > labelDepth) on[nm[q]]--;
+				if (d[q] > T.labelDepth) on[m[q]]--;
 			}
-			firstOcc[n] = on[nm[n]] === 0 ? 1 : 0;
-			if (depth[n] > labelDepth) on[nm[n]]++;	/* the comm (and pid) levels are no function */
+			T.firstOcc[n] = on[m[n]] === 0 ? 1 : 0;
+			if (d[n] > T.labelDepth) on[m[n]]++;
 			path[len++] = n;
 		}
+	}
+	/* the tree of the page's stacks; what the rows count into (the flame graph may draw another) */
+	var B = { par: par, nm: nm, depth: depth, end: end, firstKid: firstKid, nextSib: nextSib, firstOcc: firstOcc,
+		  n: nNodes, labelDepth: labelDepth, maxDepth: maxDepth };
+	markFirstOcc(B);
+	/* each name's module (D.modules), -1 for none */
+	var modules = D.modules || [], nameMod = new Int32Array(nNames).fill(-1);
+	(function () {
+		var r = new Reader(D.name_mod || '');
+		for (var k = 0; k < nNames && r.p < r.s.length; k++) {
+			var m = r.num() - 1;
+			if (m >= modules.length) throw new Error('damaged module of name ' + k);
+			nameMod[k] = m;
+		}
 	}());
+	function modOf(k) { var m = nameMod[k]; return m < 0 ? '' : modules[m].replace(/^.*\//, ''); }
 	/*
 	 * The idle task's stacks (pid 0, a CPU with nothing to run): D.idle
 	 * names the top node of each, and everything under it is idle. The
@@ -112,6 +131,9 @@
 	var N = D.nr_rows, stride = D.cpu_stride, nStates = D.states ? D.states.length : 1;
 	var rowSlot = new Int32Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(N);
 	var rowN = new Float64Array(N), rowState = nStates > 1 ? new Uint8Array(N) : null;
+	/* with states, each row's thread (D.threads: [tid, pid, name]) for the per-thread lanes */
+	var threads = nStates > 1 && D.threads ? D.threads : [], nThr = threads.length;
+	var rowThr = rowState ? new Int32Array(N) : null;
 	var s = 0, maxCpu = -1, maxSlot = 0;
 	rd = new Reader(D.rows);
 	for (i = 0; i < N; i++) {
@@ -125,6 +147,10 @@
 		var k = rd.num();
 		if (k >= nStacks) throw new Error('damaged row ' + i);
 		rowStk[i] = stackNode[k];	/* rows count into the node the stack ends at */
+		if (rowThr) {
+			rowThr[i] = rd.num();
+			if (rowThr[i] >= nThr) throw new Error('damaged row ' + i);
+		}
 		if (cpu > maxCpu) maxCpu = cpu;
 	}
 	if (N) maxSlot = rowSlot[N - 1];
@@ -172,6 +198,33 @@
 		if (text !== undefined) e.textContent = text;
 		if (parent) parent.appendChild(e);
 		return e;
+	}
+	/*
+	 * HiDPI: a canvas of w x h CSS pixels gets w x h x devicePixelRatio^2
+	 * of its own, and a context that draws in CSS pixels (text and lines
+	 * sharp); images of cells are drawn at CSS size and scaled up without
+	 * smoothing (putScaled), so a cell stays a crisp block.
+	 */
+	var DPR = Math.max(1, Math.min(4, window.devicePixelRatio || 1));
+	function sizeCanvas(cv, w, h) {
+		cv.width = Math.round(w * DPR);
+		cv.height = Math.round(h * DPR);
+		cv.style.width = w + 'px';
+		cv.style.height = h + 'px';
+		cv.cssW = w;
+		cv.cssH = h;
+		var g = cv.getContext('2d');
+		g.setTransform(DPR, 0, 0, DPR, 0, 0);
+		g.imageSmoothingEnabled = false;
+		return g;
+	}
+	var scratch = document.createElement('canvas');
+	function putScaled(g, img, x, y) {
+		if (DPR === 1) { g.putImageData(img, x, y); return; }
+		scratch.width = img.width;
+		scratch.height = img.height;
+		scratch.getContext('2d').putImageData(img, 0, 0);
+		g.drawImage(scratch, x, y);
 	}
 	function fmtPct(x) { return (100 * x).toFixed(2) + '%'; }
 	function fmtSec(ns) { return (ns / 1e9).toFixed(3) + ' s'; }
@@ -268,6 +321,18 @@
 		'recording, drag along it for a time range on that CPU (shift: second selection).');
 	var cpuWrap = el('div', { 'class': 'scroll' }, cpuBox);
 	var cpuCv = el('canvas', { id: 'cpus', role: 'img', 'aria-label': 'CPU strips: each CPU over time' }, cpuWrap);
+	/* with off-CPU data: a lane per thread, coloured by what it did (running, runnable, blocked in what) */
+	var thrBox = null, laneCv = null, laneLegend = null, laneTable = null;
+	if (nThr) {
+		thrBox = el('details', { id: 'thrbox', open: '' }, body);
+		el('h2', null, el('summary', null, thrBox), 'Threads: running, runnable, blocked');
+		laneLegend = el('div', { id: 'lanelegend', 'class': 'hint' }, thrBox);
+		laneCv = el('canvas', { id: 'lanes', role: 'img', tabindex: '0', 'aria-label': 'a lane per thread ' +
+			'over time: warm where it ran, amber where it waited for a CPU, cool where it was blocked, ' +
+			'one cool colour per wait reason; the threads table below holds the same' },
+			el('div', { 'class': 'scroll' }, thrBox));
+		laneTable = el('div', { id: 'lanetable' }, thrBox);
+	}
 
 	var bar = el('div', { id: 'bar' }, body);
 	/* the switch between on-CPU, off-CPU and wall time: only when the recording has off-CPU data */
@@ -281,6 +346,10 @@
 		});
 	}
 	var modeBtn = el('button', { id: 'mode' }, bar, 'Icicle');
+	var invertBtn = el('button', { id: 'invert', 'aria-pressed': 'false', title: 'the functions that ran at the ' +
+		'root, their callers above (as Firefox Profiler\'s)' }, bar, 'Invert call stack');
+	var heavyBtn = el('button', { id: 'leftheavy', 'aria-pressed': 'false', title: 'the heaviest child first' },
+		bar, 'Left-heavy');
 	/* the idle task: out of the flame graph and tables by default, the heat map shades busyness */
 	var idleBtn = hasIdle ? el('button', { id: 'idle', 'aria-pressed': 'false', title: 'the idle task (pid 0, ' +
 		'a CPU with nothing to run): left out of the flame graph and tables, counted apart in the heat map' },
@@ -291,6 +360,7 @@
 	var search = el('input', { id: 'search', type: 'search', placeholder: 'regex' }, bar);
 	var matched = el('span', { id: 'matched' }, bar);
 	var selInfo = el('span', { id: 'sel' }, bar);
+	var tfBar = el('div', { id: 'transforms', 'class': 'hint' }, body);
 	var flameWrap = el('div', { id: 'flamewrap' }, body);
 	var flame = el('canvas', { id: 'flame' }, flameWrap);
 	var details = el('div', { id: 'details' }, body, ' ');
@@ -332,11 +402,36 @@
 	var W = new Float64Array(3);
 	function weighRows() { W.set(view.w); }
 	weighRows();
+	/* fn(r) for each row r of selection se (a call a row: for the smaller passes) */
+	function eachRow(se, fn) {
+		var lo = se.t0 / slotNs, hi = se.t1 / slotNs, r, k;
+		if (se.cpus)
+			se.cpus.forEach(function (c) {
+				var rows = cpuRows[c] || [];
+				for (k = firstAt(rows, lo), r = firstAt(rows, hi); k < r; k++) fn(rows[k]);
+			});
+		else
+			for (r = firstAt(null, lo), k = firstAt(null, hi); r < k; r++) fn(r);
+	}
+	/*
+	 * In time views: per node, the blocked and runnable ns of the stacks
+	 * through it (2n: blocked, 2n + 1: runnable), so that frames where a
+	 * thread waited take the cool colours.
+	 */
+	function offCounts(se) {
+		var o = new Float64Array(2 * B.n), n, par = B.par;
+		eachRow(se, function (r) {
+			var st = rowState[r];
+			if (st && W[st] && (showIdle || !rowIdle[r])) o[2 * rowStk[r] + st - 1] += rowN[r];
+		});
+		for (n = B.n - 1; n > 0; n--) { o[2 * par[n]] += o[2 * n]; o[2 * par[n] + 1] += o[2 * n + 1]; }
+		return o;
+	}
 	function selCounts(se) {
 		var key = selKey(se), k, r, i;
 		for (k = 0; k < selCache.length; k++)
 			if (selCache[k].key === key) return selCache[k].res;
-		var sv = new Float64Array(nNodes), lo = se.t0 / slotNs, hi = se.t1 / slotNs;
+		var sv = new Float64Array(B.n), lo = se.t0 / slotNs, hi = se.t1 / slotNs, par = B.par;
 		if (se.cpus) {
 			se.cpus.forEach(function (c) {
 				var rows = cpuRows[c];
@@ -355,8 +450,8 @@
 		}
 		if (!showIdle) for (k = 0; k < idleList.length; k++) sv[idleList[k]] = 0;
 		var v = sv.slice();
-		for (i = nNodes - 1; i > 0; i--) v[par[i]] += v[i];
-		var res = { sv: sv, v: v, total: v[0] };
+		for (i = B.n - 1; i > 0; i--) v[par[i]] += v[i];
+		var res = { sv: sv, v: v, total: v[0], off: view.time && rowState ? offCounts(se) : null };
 		selCache.unshift({ key: key, res: res });
 		if (selCache.length > 4) selCache.pop();
 		return res;
@@ -371,8 +466,7 @@
 	 */
 	var SPC = Math.ceil(nSec / 15000), nCol = Math.ceil(nSec / SPC);
 	var CW = Math.max(2, Math.min(16, Math.floor(1100 / nCol)));
-	heat.width = HX + nCol * CW + 4;
-	heat.height = HY + ROWS * CH + 2;
+	sizeCanvas(heat, HX + nCol * CW + 4, HY + ROWS * CH + 2);
 	/*
 	 * Busyness. Under -a every CPU is sampled at the clock's rate, the idle
 	 * task (pid 0) included, so a cell's shade is the busy share of the
@@ -457,8 +551,7 @@
 	 * CPUs a selection looks at change.
 	 */
 	var heatBase = document.createElement('canvas'), heatBaseFor = '-', heatNow = null;
-	heatBase.width = heat.width;
-	heatBase.height = heat.height;
+	sizeCanvas(heatBase, heat.cssW, heat.cssH);
 	var heatCache = new Map();	/* CPUs -> cells */
 	function heatCells(cpus) {
 		var key = view.id + ':' + (cpus ? cpus.join(',') : '*'), cells = heatCache.get(key);
@@ -513,7 +606,7 @@
 						px[o] = cc[0]; px[o + 1] = cc[1]; px[o + 2] = cc[2]; px[o + 3] = 255;
 					}
 			}
-		g.putImageData(img, HX, HY);
+		putScaled(g, img, HX, HY);
 		heatTitle.textContent = 'Heat map' + (cpus ? ' of ' + label : '') + (VIEWS.length > 1 ? ', ' +
 			view.label + ' ' + (view.time ? 'time' : 'samples') : '') + ': ' +
 			(SPC > 1 ? SPC + ' seconds' : 'seconds') + ' across, 20 ms steps down' +
@@ -530,8 +623,9 @@
 		if (!searchRe) { heatHits = null; heatHitsFor = ''; return; }
 		if (key === heatHitsFor) return;
 		heatHitsFor = key;
-		var hp = new Uint8Array(nNodes), n, r, per = CELL_NS / slotNs, cpus = heatNow.cpus;
-		for (n = 1; n < nNodes; n++) hp[n] = hitName[nm[n]] | hp[par[n]];
+		markHits();	/* the heat map may be drawn before the flame graph */
+		var hp = new Uint8Array(B.n), n, r, per = CELL_NS / slotNs, cpus = heatNow.cpus;
+		for (n = 1; n < B.n; n++) hp[n] = hitName[B.nm[n]] | hp[B.par[n]];
 		heatHits = new Float64Array(nCol * ROWS);
 		function add(r) {
 			if (!hp[rowStk[r]] || (rowIdle[r] && !showIdle)) return;
@@ -570,7 +664,7 @@
 		/* the heat map shows the CPUs of the first selection (all for a time range) */
 		paintHeatBase(a.cpus, a.what);
 		g.clearRect(0, 0, heat.width, heat.height);
-		g.drawImage(heatBase, 0, 0);
+		g.drawImage(heatBase, 0, 0, heat.cssW, heat.cssH);
 		searchHits();
 		lightHits(g);
 		shadeHeat(g, a, 'rgba(0,100,220,0.4)');
@@ -593,14 +687,12 @@
 	strips.forEach(function (st, k) {
 		st.cpus.forEach(function (c) { (cpuStrips[c] = cpuStrips[c] || []).push(k); });
 	});
-	cpuCv.width = SX + SW + 4;
-	cpuCv.height = strips.length * SH + 14;
+	sizeCanvas(cpuCv, SX + SW + 4, strips.length * SH + 14);
 
 	function sameCpus(a, b) { return a && b && a.join(',') === b.join(','); }
 	/* the strips of the current view, drawn once per view; a redraw copies them and shades the selections */
 	var stripBase = document.createElement('canvas'), stripBaseFor = '';
-	stripBase.width = cpuCv.width;
-	stripBase.height = cpuCv.height;
+	sizeCanvas(stripBase, cpuCv.cssW, cpuCv.cssH);
 	function paintStripBase() {
 		var key = view.id + ':' + showIdle;
 		if (stripBaseFor === key) return;
@@ -645,7 +737,7 @@
 					}
 			}
 		});
-		g.putImageData(img, SX, 0);
+		putScaled(g, img, SX, 0);
 		g.fillStyle = '#444';
 		var step = Math.max(1, Math.ceil(nSec / 10));
 		for (var sec = 0; sec <= nSec; sec += step)
@@ -655,7 +747,7 @@
 		var g = cpuCv.getContext('2d');
 		paintStripBase();
 		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
-		g.drawImage(stripBase, 0, 0);
+		g.drawImage(stripBase, 0, 0, cpuCv.cssW, cpuCv.cssH);
 		strips.forEach(function (st, k) {
 			[['a', 'rgba(0,100,220,0.35)'], ['b', 'rgba(230,120,0,0.4)']].forEach(function (p) {
 				var se = pending && pending.b === (p[0] === 'b') ? pending.se : sel[p[0]];
@@ -671,6 +763,171 @@
 		var k = Math.max(0, Math.min(strips.length - 1, Math.floor((ev.clientY - r.top) / SH)));
 		var x = Math.max(0, Math.min(SW, ev.clientX - r.left - SX));
 		return { k: k, x: x };
+	}
+
+	/* --- per-thread lanes (off-CPU data) ------------------------------------------- */
+	/*
+	 * Each thread's time as it was spent: on the CPU (its samples times the
+	 * period, as wall weighs them), runnable (waiting for a CPU) or blocked,
+	 * the blocked time by its wait reason: the function it blocked in, the
+	 * leaf of its stack (report cuts the scheduler's frames above it, so it
+	 * is what the tables charge the time to); a stack without kernel
+	 * frames has no known reason. A column of a lane is a run of 10 ms
+	 * buckets; its colour is what took most of its time there: warm for
+	 * running, amber for runnable, a cool colour for each of the wait
+	 * reasons that blocked longest, lighter where the thread was not there
+	 * for the whole column.
+	 */
+	var RUN_C = [200, 60, 20], RNB_C = [232, 160, 20], COOL = [[31, 95, 168], [42, 157, 143], [106, 76, 147],
+		[58, 134, 200], [11, 122, 117], [94, 96, 206], [72, 169, 197]], COOL_REST = [120, 138, 170];
+	var LX = 170, LH = 14, MAX_LANES = 200, lanes = null;
+	var reasonOf = nThr ? new Int32Array(nNodes).fill(-2) : null;	/* node -> reason (a name id, -1 unknown) */
+	function reason(n) {
+		if (reasonOf[n] === -2) reasonOf[n] = /_\[k\]$/.test(names[B.nm[n]]) ? B.nm[n] : -1;
+		return reasonOf[n];
+	}
+	function reasonName(r) { return r < 0 ? 'unknown' : names[r].replace(/_\[k\]$/, ''); }
+	function laneWeight(r) { return rowState[r] === 0 ? rowN[r] * period : rowN[r]; }
+	function buildLanes() {
+		var per = new Array(nThr), t, r, k;
+		for (t = 0; t < nThr; t++) per[t] = { t: t, run: 0, rnb: 0, blk: 0, reasons: new Map() };
+		for (r = 0; r < N; r++) {
+			var p = per[rowThr[r]], w = laneWeight(r);
+			if (rowState[r] === 0) p.run += w;
+			else if (rowState[r] === 2) p.rnb += w;
+			else { p.blk += w; var rs = reason(rowStk[r]); p.reasons.set(rs, (p.reasons.get(rs) || 0) + w); }
+		}
+		/* the reasons that blocked longest over all threads get a colour each */
+		var all = new Map();
+		per.forEach(function (p) { p.reasons.forEach(function (w, rs) { all.set(rs, (all.get(rs) || 0) + w); }); });
+		var ranked = [...all.entries()].filter(function (e) { return e[0] >= 0; })
+			.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+		var colour = new Map();
+		ranked.forEach(function (e, i) { colour.set(e[0], i < COOL.length ? COOL[i] : COOL_REST); });
+		colour.set(-1, COOL_REST);
+		var shown = per.filter(function (p) { return p.run + p.rnb + p.blk > 0; })
+			.sort(function (a, b) { return (b.run + b.rnb + b.blk) - (a.run + a.rnb + a.blk) || a.t - b.t; });
+		var laneOf = new Int32Array(nThr).fill(-1), list = shown.slice(0, MAX_LANES);
+		list.forEach(function (p, i) { laneOf[p.t] = i; });
+		/* a column: spb buckets, so that the lanes fit SW pixels */
+		var nSlots = maxSlot + 1, spb = Math.max(1, Math.ceil(nSlots / SW)), nb = Math.ceil(nSlots / spb);
+		var cells = new Float64Array(list.length * nb * 3), best = new Int32Array(list.length * nb).fill(-1);
+		var bestW = new Float64Array(list.length * nb), rw = new Map();
+		for (r = 0; r < N; r++) {
+			var l = laneOf[rowThr[r]];
+			if (l < 0) continue;
+			var b = Math.floor(rowSlot[r] / spb), o = l * nb + b, st = rowState[r];
+			cells[o * 3 + (st === 0 ? 0 : st === 2 ? 1 : 2)] += laneWeight(r);
+			if (st === 1) {
+				/* the reason that blocked longest in this column */
+				var key = o * (nNames + 1) + reason(rowStk[r]) + 1, sum = (rw.get(key) || 0) + rowN[r];
+				rw.set(key, sum);
+				if (sum > bestW[o]) { bestW[o] = sum; best[o] = reason(rowStk[r]); }
+			}
+		}
+		lanes = { list: list, nb: nb, spb: spb, cells: cells, best: best, colour: colour, ranked: ranked,
+			  more: shown.length - list.length };
+		sizeCanvas(laneCv, LX + SW + 4, list.length * LH + 14);
+		paintLanes();
+		laneText();
+	}
+	function laneLabel(p) {
+		var th = threads[p.t];
+		return names[th[2]] + ' ' + th[0] + (th[1] !== th[0] ? ' (pid ' + th[1] + ')' : '');
+	}
+	/* the colour of column b of lane l, and what took most of its time */
+	function laneColour(l, b) {
+		var o = l * lanes.nb + b, c = lanes.cells, run = c[o * 3], rnb = c[o * 3 + 1], blk = c[o * 3 + 2];
+		var all = run + rnb + blk;
+		if (!all) return null;
+		var base = run >= rnb && run >= blk ? RUN_C : rnb >= blk ? RNB_C : lanes.colour.get(lanes.best[o]) || COOL_REST;
+		var cover = Math.min(1, all / (lanes.spb * slotNs)), f = 0.45 + 0.55 * cover;
+		return [0, 1, 2].map(function (k) { return Math.round(255 - (255 - base[k]) * f); });
+	}
+	function paintLanes() {
+		var g = laneCv.getContext('2d'), list = lanes.list, nb = lanes.nb, x, y, l;
+		g.clearRect(0, 0, laneCv.width, laneCv.height);
+		var img = g.createImageData(SW, Math.max(1, list.length * LH)), px = img.data;
+		for (l = 0; l < list.length; l++)
+			for (var b = 0; b < nb; b++) {
+				var c = laneColour(l, b) || [243, 243, 243];
+				/* bucket b spans [b, b + 1) * spb * slotNs of the time axis */
+				var x0 = Math.floor(b * lanes.spb * slotNs / dur * SW), x1 = Math.min(SW, Math.floor((b + 1) * lanes.spb * slotNs / dur * SW));
+				for (x = x0; x < Math.max(x1, x0 + 1); x++)
+					for (y = l * LH; y < l * LH + LH - 2; y++) {
+						var o = (y * SW + x) * 4;
+						px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+					}
+			}
+		putScaled(g, img, LX, 0);
+		g.font = '10px sans-serif';
+		g.fillStyle = '#333';
+		list.forEach(function (p, k) {
+			var lab = laneLabel(p);
+			if (lab.length > 28) lab = lab.slice(0, 26) + '..';
+			g.fillText(lab, 2, k * LH + 10);
+		});
+		g.fillStyle = '#444';
+		var step = Math.max(1, Math.ceil(nSec / 10));
+		for (var sec = 0; sec <= nSec; sec += step)
+			g.fillText(secLabel(sec), LX + sec * 1e9 / dur * SW, list.length * LH + 11);
+	}
+	function swatch(parent, c, text) {
+		var sp = el('span', { 'class': 'sw' }, parent);
+		sp.style.background = 'rgb(' + c.join(',') + ')';
+		el('span', null, parent, ' ' + text + '  ');
+	}
+	/* the legend and the table: what the lanes show, as text */
+	function laneText() {
+		laneLegend.textContent = '';
+		swatch(laneLegend, RUN_C, 'running');
+		swatch(laneLegend, RNB_C, 'runnable (waiting for a CPU)');
+		lanes.ranked.slice(0, COOL.length).forEach(function (e) { swatch(laneLegend, lanes.colour.get(e[0]), 'blocked in ' + reasonName(e[0])); });
+		swatch(laneLegend, COOL_REST, 'blocked elsewhere' + (lanes.ranked.length ? '' : ' (reason unknown)'));
+		if (lanes.more) el('span', null, laneLegend, '; the ' + lanes.more + ' threads with less time are in the table only');
+		laneTable.textContent = '';
+		var rows = lanes.list.concat([]).map(function (p) {
+			var top = [...p.reasons.entries()].sort(function (a, b) { return b[1] - a[1]; })[0];
+			return { fn: laneLabel(p), vals: [p.run + p.rnb + p.blk, p.run, p.rnb, p.blk, 0],
+				 cells: [fmtTime(p.run + p.rnb + p.blk), fmtTime(p.run), fmtTime(p.rnb), fmtTime(p.blk),
+					 top ? reasonName(top[0]) + ' (' + fmtTime(top[1]) + ')' : '', laneLabel(p)] };
+		});
+		table('Threads (wall time)', 'threads', ['wall', 'running', 'runnable', 'blocked', 'longest wait', 'thread'], rows, laneTable);
+	}
+	/* what column b of lane l holds, read from its rows */
+	function laneInfo(l, b) {
+		var p = lanes.list[l], s0 = b * lanes.spb, s1 = s0 + lanes.spb, run = 0, rnb = 0, blk = new Map(), r;
+		for (r = firstAt(null, s0); r < N && rowSlot[r] < s1; r++) {
+			if (rowThr[r] !== p.t) continue;
+			if (rowState[r] === 0) run += laneWeight(r);
+			else if (rowState[r] === 2) rnb += rowN[r];
+			else { var rs = reason(rowStk[r]); blk.set(rs, (blk.get(rs) || 0) + rowN[r]); }
+		}
+		return { t0: s0 * slotNs, t1: s1 * slotNs, run: run, rnb: rnb, blk: blk, label: laneLabel(p) };
+	}
+	function laneTipText(li) {
+		var bt = 0, parts = [];
+		[...li.blk.entries()].sort(function (a, b) { return b[1] - a[1]; }).forEach(function (e) {
+			bt += e[1];
+			parts.push('  ' + reasonName(e[0]) + ' ' + fmtTime(e[1]));
+		});
+		return li.label + '\n' + fmtSec(li.t0 + origin) + ' - ' + fmtSec(li.t1 + origin) + '\non-CPU ' + fmtTime(li.run) +
+			', runnable ' + fmtTime(li.rnb) + ', blocked ' + fmtTime(bt) + (parts.length ? ':\n' + parts.join('\n') : '');
+	}
+	function laneAt(ev) {
+		var r = laneCv.getBoundingClientRect(), l = Math.floor((ev.clientY - r.top) / LH);
+		var x = ev.clientX - r.left - LX;
+		if (l < 0 || l >= lanes.list.length || x < 0 || x >= SW) return null;
+		return { l: l, b: Math.min(lanes.nb - 1, Math.floor(x / SW * dur / slotNs / lanes.spb)) };
+	}
+	if (laneCv) {
+		buildLanes();
+		laneCv.addEventListener('mousemove', function (ev) {
+			var a = laneAt(ev);
+			if (!a) { tip.style.display = 'none'; return; }
+			showTip(ev, laneTipText(laneInfo(a.l, a.b)));
+		});
+		laneCv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
 	}
 
 	/* --- selecting ------------------------------------------------------------ */
@@ -793,6 +1050,12 @@
 	/* the change of node n's share between the selections, second minus first */
 	function delta(n) { return share(cur.v[n], cur.total) - share(cur.v2[n], cur.total2); }
 	var hitName = null;	/* per name: does the search match it */
+	function markHits() {
+		hitName = null;
+		if (!searchRe) return;
+		hitName = new Uint8Array(nNames);
+		for (var n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
+	}
 	function rgbOf(r, g, b) { return (r & 255) << 16 | (g & 255) << 8 | (b & 255); }
 	function cssOf(c) { return 'rgb(' + (c >> 16 & 255) + ',' + (c >> 8 & 255) + ',' + (c & 255) + ')'; }
 	/* a frame's colour as 0xRRGGBB: by its name's kind and hash, or by its change in a diff */
@@ -805,15 +1068,34 @@
 		}
 		v = hash(nmv);
 		if (depth[n] <= labelDepth) return rgbOf(150 + 30 * v, 165 + 30 * v, 195 + 30 * v);
+		if (cur.off && cur.v[n]) {
+			/* time views: a frame mostly blocked is cool, mostly waiting for a CPU amber */
+			var b = cur.off[2 * n], r = cur.off[2 * n + 1];
+			if (b > cur.v[n] / 2) return rgbOf(100 + 50 * v, 160 + 50 * hash(nmv + '.'), 225 + 30 * v);
+			if (r > cur.v[n] / 2) return rgbOf(245, 195 + 35 * v, 90 + 50 * v);
+		}
 		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v; return rgbOf(gr, gr, gr); }
 		if (/_\[k\]$/.test(nmv)) return rgbOf(240 + 15 * v, 160 + 40 * v, 110 + 25 * v);
 		if (/_\[j\]$/.test(nmv)) return rgbOf(50 + 70 * v, 180 + 60 * v, 90);
 		return rgbOf(205 + 50 * v, 230 * hash(nmv + '.'), 55 * hash(nmv + ','));
 	}
+	/*
+	 * WCAG's relative luminance of 0xRRGGBB, and the label colour (black or
+	 * white) of the higher contrast on it: at least 4.58:1 on any fill, more
+	 * than AA's 4.5:1 for text.
+	 */
+	function luminance(c) {
+		var l = [c >> 16 & 255, c >> 8 & 255, c & 255].map(function (x) {
+			x /= 255;
+			return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+		});
+		return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+	}
+	function labelOn(c) { return luminance(c) > 0.1791 ? '#000' : '#fff'; }
 	var colourCache = new Map();	/* name -> colour, outside the diff and search */
 	function fillOf(n) {
 		if (n === 0) return rgbOf(200, 200, 205);
-		if (cur.diff || (hitName && hitName[nm[n]])) return frameColour(n);
+		if (cur.diff || cur.off || (hitName && hitName[nm[n]])) return frameColour(n);
 		var key = depth[n] <= labelDepth ? -1 - nm[n] : nm[n], f = colourCache.get(key);
 		if (f === undefined) colourCache.set(key, f = frameColour(n));
 		return f;
@@ -859,12 +1141,7 @@
 			vx1 = 1;
 		}
 		var W = flameW, z = zoom, v = cur.v, scale = v[z] ? W / v[z] / (vx1 - vx0) : 0, minW = 0.3, rows = 0, n, k;
-		if (searchRe) {
-			hitName = new Uint8Array(nNames);
-			for (n = 0; n < nNames; n++) hitName[n] = searchRe.test(names[n]) ? 1 : 0;
-		} else {
-			hitName = null;
-		}
+		markHits();
 		var cap = drawn.n.length, nr = 0;
 		function add(n, x, w) {
 			if (nr === cap) {
@@ -889,9 +1166,7 @@
 		}(z, -vx0 * v[z] * scale));
 		drawn.nr = nr;
 		drawn.rows = rows;
-		flame.width = W;
-		flame.height = rows * FH + 4;
-		var g = flame.getContext('2d'), img = g.createImageData(W, flame.height);
+		var g = sizeCanvas(flame, W, rows * FH + 4), PW = flame.width, img = g.createImageData(PW, flame.height);
 		var px = new Uint32Array(img.data.buffer), little = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 		/* the background stays transparent: app.css paints the canvas white */
 		for (k = 0; k < nr; k++) {
@@ -903,12 +1178,16 @@
 			if (x1 <= x0) x1 = x0 + 1;
 			if (x1 > W) x1 = W;
 			if (x0 >= W) continue;
+			if (DPR !== 1) {	/* to device pixels */
+				x0 = Math.round(x0 * DPR);
+				x1 = Math.max(x0 + 1, Math.round(x1 * DPR));
+			}
 			/* most frames are a pixel or two wide: plain stores beat a call per row */
-			for (var y = frameY(n), ye = y + FH - 1; y < ye; y++) {
+			for (var y = Math.round(frameY(n) * DPR), ye = Math.round((frameY(n) + FH - 1) * DPR); y < ye; y++) {
 				if (x1 - x0 > 8) {
-					px.fill(word, y * W + x0, y * W + x1);
+					px.fill(word, y * PW + x0, y * PW + x1);
 				} else {
-					for (var o = y * W + x0, oe = y * W + x1; o < oe; o++) px[o] = word;
+					for (var o = y * PW + x0, oe = y * PW + x1; o < oe; o++) px[o] = word;
 				}
 			}
 		}
@@ -928,7 +1207,9 @@
 			if (w <= 20) continue;
 			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
 			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
-			if (label) g.fillText(label, lx + 3, frameY(n) + FH / 2);
+			if (!label) continue;
+			g.fillStyle = labelOn(fillOf(n));
+			g.fillText(label, lx + 3, frameY(n) + FH / 2);
 		}
 		writeHash();
 		if (hitName) {
@@ -955,11 +1236,33 @@
 		return -1;
 	}
 	var tip = el('div', { id: 'tip' }, body);
+	/*
+	 * Node n's time of the first selection by state (on-CPU, blocked,
+	 * runnable), as wall weighs them: its stacks are the nodes [n, end[n]).
+	 */
+	var splitFor = '', splitMemo = new Map();
+	function splitOf(n) {
+		var key = selKey(sel.a), out;
+		if (key !== splitFor) { splitFor = key; splitMemo.clear(); }
+		if ((out = splitMemo.get(n))) return out;
+		out = [0, 0, 0];
+		eachRow(sel.a, function (r) {
+			var x = rowStk[r];
+			if (x < n || x >= end[n] || (rowIdle[r] && !showIdle)) return;
+			out[rowState[r]] += rowState[r] === 0 ? rowN[r] * period : rowN[r];
+		});
+		splitMemo.set(n, out);
+		return out;
+	}
 	function hoverText(n) {
 		var nmv = n === 0 ? 'all' : names[nm[n]], v = cur.v[n], z = cur.v[zoom];
 		var txt = nmv + '\n' + fmtAmount(v) + ', ' + fmtPct(share(v, cur.total)) + ' of the selection';
 		if (zoom && v <= z) txt += ', ' + fmtPct(share(v, z)) + ' of the zoomed frame';
 		txt += '\nself ' + fmtVal(cur.sv[n]) + ' (' + fmtPct(share(cur.sv[n], cur.total)) + ')';
+		if (view.time && rowState && !cur.diff && !cur.derived) {
+			var sp = splitOf(n);
+			txt += '\non-CPU ' + fmtTime(sp[0]) + ', blocked ' + fmtTime(sp[1]) + ', runnable ' + fmtTime(sp[2]);
+		}
 		if (cur.diff) {
 			var d = delta(n);
 			txt += '\nfirst selection ' + fmtVal(cur.v2[n]) + ', ' + fmtPct(share(cur.v2[n], cur.total2)) +
@@ -1093,6 +1396,7 @@
 			return;
 		}
 		if (inSearch || (document.activeElement && document.activeElement.tagName === 'INPUT')) return;
+		if (menu.contains(document.activeElement)) return;
 		var c = cursor >= 0 ? cursor : zoom, deeper = icicle ? 'ArrowDown' : 'ArrowUp';
 		if (ev.key === '/') {
 			search.focus();
@@ -1110,6 +1414,8 @@
 			cursor = -1;
 			drawFlame();
 			drawTables();
+		} else if ((ev.key === 'm' || ev.key === 'F' || ev.key === 'r') && cursor > 0) {
+			addTransform({ m: 'merge', F: 'focus', r: 'rec' }[ev.key], cursor);
 		} else if (ev.key === '-' || ev.key === '_') {
 			if (zoom <= 0) return;
 			cursor = zoom;
@@ -1147,6 +1453,12 @@
 		if (icicle) p.push('m=icicle');
 		if (VIEWS.length > 1) p.push('v=' + view.id);
 		if (showIdle) p.push('idle=1');
+		if (inverted) p.push('inv=1');
+		if (leftHeavy) p.push('lh=1');
+		if (transforms.length) p.push('tf=' + transforms.map(function (t) {
+			/* encoded twice: the hash's value is decoded once as a whole */
+			return t.kind + ':' + encodeURIComponent(encodeURIComponent(names[t.fn]));
+		}).join(','));
 		if (sel.a !== ALL) p.push('a=' + selStr(sel.a));
 		if (sel.b) p.push('b=' + selStr(sel.b));
 		return p.length ? '#' + p.join('&') : '';
@@ -1179,6 +1491,16 @@
 			idleBtn.setAttribute('aria-pressed', String(showIdle));
 		}
 		icicle = st.m === 'icicle';
+		inverted = st.inv === '1';
+		leftHeavy = st.lh === '1';
+		toggle(invertBtn, inverted);
+		toggle(heavyBtn, leftHeavy);
+		transforms = [];
+		(st.tf || '').split(',').forEach(function (t) {
+			var c = t.indexOf(':'), kind = t.slice(0, c), fn = names.indexOf(decodeURIComponent(t.slice(c + 1)));
+			if (c > 0 && TF_NAMES[kind] && fn >= 0) transforms.push({ kind: kind, fn: fn });
+		});
+		describeTransforms();
 		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
 		sel.a = st.a && selOf(st.a) || ALL;
 		sel.b = st.b ? selOf(st.b) : null;
@@ -1333,11 +1655,11 @@
 			['self', 'total'].forEach(function (by) {
 				var other = by === 'self' ? 'total' : 'self';
 				table('Top by ' + by + zoomNote() + (VIEWS.length > 1 ? ', ' + view.label : ''), 'top-' + by,
-					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'function'],
+					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'module', 'function'],
 					ranked(f[by]).map(function (k) {
-						return { fn: names[k], id: k, vals: [f[by][k], f[by][k], f[other][k]],
+						return { fn: names[k], id: k, vals: [f[by][k], f[by][k], f[other][k], modOf(k)],
 							cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
-							fmtPct(share(f[other][k], f.n)), names[k]] };
+							fmtPct(share(f[other][k], f.n)), modOf(k), names[k]] };
 					}));
 			});
 			var nf = 0;
@@ -1398,14 +1720,233 @@
 		painted(t);
 	}
 
+	/* --- the canvases from the keyboard ------------------------------------------- */
+	/*
+	 * The heat map, the strips and the lanes take the focus (Tab) and move
+	 * a cursor with the arrows; what is under it is read out in a live
+	 * region (and the tooltip), and Enter selects it: the heat map's
+	 * column (its seconds), a strip's CPUs, a lane's time span.
+	 */
+	var readout = el('div', { id: 'readout', 'class': 'sr', 'aria-live': 'polite' }, body);
+	var kcur = { heat: [0, 0], cpus: [0, 0], lanes: [0, 0] };
+	function say(cv, txt, x, y) {
+		readout.textContent = txt;
+		var r = cv.getBoundingClientRect();
+		showTip({ pageX: r.left + window.scrollX + x, pageY: r.top + window.scrollY + y, clientX: r.left + x }, txt);
+	}
+	function canvasKeys(cv, id, nx, ny, show, pick) {
+		cv.setAttribute('tabindex', '0');
+		cv.addEventListener('keydown', function (ev) {
+			var c = kcur[id], d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+			if (d) {
+				c[0] = Math.max(0, Math.min(nx() - 1, c[0] + d[0]));
+				c[1] = Math.max(0, Math.min(ny() - 1, c[1] + d[1]));
+				show(c);
+			} else if (ev.key === 'Enter') {
+				pick(c);
+			} else {
+				return;
+			}
+			ev.preventDefault();
+			ev.stopPropagation();
+		});
+		cv.addEventListener('focus', function () { show(kcur[id]); });
+		cv.addEventListener('blur', function () { tip.style.display = 'none'; });
+	}
+	canvasKeys(heat, 'heat', function () { return nCol; }, function () { return ROWS; }, function (c) {
+		if (heatNow) say(heat, cellText(c[0] * ROWS + c[1]), HX + c[0] * CW + CW, HY + c[1] * CH + CH);
+	}, function (c) {
+		setSel('a', { t0: c[0] * SPC * 1e9, t1: Math.min(nSec, (c[0] + 1) * SPC) * 1e9, cpus: null, what: '' });
+	});
+	canvasKeys(cpuCv, 'cpus', function () { return 1; }, function () { return strips.length; }, function (c) {
+		say(cpuCv, strips[c[1]].label + ': Enter selects it over the whole recording', SX, c[1] * SH + SH);
+	}, function (c) {
+		setSel('a', { cpus: strips[c[1]].cpus, what: strips[c[1]].label, t0: 0, t1: Infinity });
+	});
+	if (laneCv)
+		canvasKeys(laneCv, 'lanes', function () { return lanes.nb; }, function () { return lanes.list.length; }, function (c) {
+			say(laneCv, laneTipText(laneInfo(c[1], c[0])), LX + (c[0] + 1) * lanes.spb * slotNs / dur * SW, c[1] * LH + LH);
+		}, function (c) {
+			setSel('a', { t0: c[0] * lanes.spb * slotNs, t1: (c[0] + 1) * lanes.spb * slotNs, cpus: null, what: '' });
+		});
+
+	/* --- other trees: inverted, left-heavy, transformed --------------------------- */
+	/*
+	 * The flame graph can draw another tree than the page's: its stacks
+	 * inverted (Firefox Profiler's "Invert call stack": the functions that
+	 * ran at the root, their callers above), children ordered by weight
+	 * (left-heavy, as speedscope's), and transformed as Firefox Profiler's
+	 * transforms are named: "Merge function" (its frames leave every stack,
+	 * their self time goes to the caller), "Focus on function" (only stacks
+	 * through it, each from its outermost call) and "Collapse recursion"
+	 * (what a function calls before it is called again is cut: f g f h is
+	 * f h). Such a tree is built from the selection's stacks at each
+	 * redraw; the tables, search and zoom then read it in place of the
+	 * page's tree, while the rows keep counting into the page's (B).
+	 */
+	var inverted = false, leftHeavy = false, transforms = [], derivedFor = '';
+	var TF_NAMES = { merge: 'Merge function', focus: 'Focus on function', rec: 'Collapse recursion' };
+	function useTree(T) {
+		par = T.par; nm = T.nm; depth = T.depth; end = T.end; firstKid = T.firstKid; nextSib = T.nextSib;
+		firstOcc = T.firstOcc; nNodes = T.n; labelDepth = T.labelDepth;
+	}
+	/* a stack's names from the root, lab of them the comm (and pid) levels, transformed; null: left out */
+	function transformPath(p, lab) {
+		for (var t = 0; t < transforms.length; t++) {
+			var f = transforms[t].fn, k, out;
+			if (transforms[t].kind === 'merge') {
+				p = p.filter(function (x, i) { return i < lab || x !== f; });
+			} else if (transforms[t].kind === 'focus') {
+				k = p.indexOf(f, lab);
+				if (k < 0) return null;
+				p = p.slice(k);
+				lab = 0;
+			} else {
+				out = [];
+				var at = -1;
+				for (k = 0; k < p.length; k++) {
+					if (k >= lab && p[k] === f) {
+						if (at >= 0) { out.length = at + 1; continue; }
+						at = out.length;
+					}
+					out.push(p[k]);
+				}
+				p = out;
+			}
+		}
+		return { p: p, lab: lab };
+	}
+	function deriveTree(ws) {
+		var tpar = [-1], tnm = [-1], w = ws.map(function () { return [0]; }), kids = new Map();
+		var path = new Int32Array(B.maxDepth + 1), ld = B.labelDepth, n, k, x;
+		for (n = 1; n < B.n; n++) {
+			path[B.depth[n]] = B.nm[n];
+			var any = false;
+			for (k = 0; k < ws.length; k++) if (ws[k][n]) any = true;
+			if (!any) continue;
+			var tp = transformPath(Array.prototype.slice.call(path, 1, B.depth[n] + 1), B.labelDepth);
+			if (!tp) continue;
+			var p = tp.p;
+			if (!tp.lab) ld = 0;
+			if (inverted) { p = p.slice(tp.lab).reverse(); ld = 0; }
+			var node = 0;
+			for (k = 0; k < p.length; k++) {
+				var key = node * nNames + p[k], c = kids.get(key);
+				if (c === undefined) {
+					c = tpar.length;
+					kids.set(key, c);
+					tpar.push(node);
+					tnm.push(p[k]);
+					for (x = 0; x < ws.length; x++) w[x].push(0);
+				}
+				node = c;
+			}
+			for (x = 0; x < ws.length; x++) w[x][node] += ws[x][n];
+		}
+		/* depth first, children by name or (inverted, left-heavy) by weight */
+		var m = tpar.length, tot = new Float64Array(m), ch = [];
+		for (n = 0; n < m; n++) { tot[n] = w[0][n] + (ws.length > 1 ? w[1][n] : 0); ch.push(null); }
+		for (n = m - 1; n > 0; n--) tot[tpar[n]] += tot[n];
+		for (n = 1; n < m; n++) (ch[tpar[n]] = ch[tpar[n]] || []).push(n);
+		var byWeight = inverted || leftHeavy;
+		var T = { par: new Int32Array(m), nm: new Int32Array(m), depth: new Int32Array(m), end: new Int32Array(m),
+			  firstKid: new Int32Array(m).fill(-1), nextSib: new Int32Array(m).fill(-1), firstOcc: new Uint8Array(m),
+			  n: m, labelDepth: ld, maxDepth: 0, sv: ws.map(function () { return new Float64Array(m); }) };
+		var todo = [0], newId = new Int32Array(m), pos = 0;
+		while (todo.length) {
+			n = todo.pop();
+			var id = pos++;
+			newId[n] = id;
+			T.nm[id] = tnm[n];
+			T.par[id] = n ? newId[tpar[n]] : -1;
+			T.depth[id] = n ? T.depth[T.par[id]] + 1 : 0;
+			if (T.depth[id] > T.maxDepth) T.maxDepth = T.depth[id];
+			for (x = 0; x < ws.length; x++) T.sv[x][id] = w[x][n];
+			var c = ch[n];
+			if (!c) continue;
+			c.sort(byWeight ? function (a, b) { return tot[b] - tot[a] || tnm[a] - tnm[b]; } :
+				function (a, b) { var p = names[tnm[a]], q = names[tnm[b]]; return p < q ? -1 : p > q ? 1 : 0; });
+			for (k = c.length - 1; k >= 0; k--) todo.push(c[k]);
+		}
+		var last = new Int32Array(m).fill(-1);
+		for (n = 0; n < m; n++) T.end[n] = n + 1;
+		for (n = 1; n < m; n++) {
+			var q = T.par[n];
+			if (last[q] < 0) T.firstKid[q] = n; else T.nextSib[last[q]] = n;
+			last[q] = n;
+		}
+		for (n = m - 1; n > 0; n--) if (T.end[n] > T.end[T.par[n]]) T.end[T.par[n]] = T.end[n];
+		markFirstOcc(T);
+		T.v = T.sv.map(function (sv) {
+			var v = sv.slice();
+			for (var i = m - 1; i > 0; i--) v[T.par[i]] += v[i];
+			return v;
+		});
+		return T;
+	}
+	/* cur, of the page's tree, for the tree the flame graph draws */
+	function deriveCur() {
+		var key = inverted || leftHeavy || transforms.length ?
+			JSON.stringify([inverted, leftHeavy, transforms, selKey(sel.a), sel.b ? selKey(sel.b) : '']) : '';
+		if (key !== derivedFor && !restoring) { zoom = 0; cursor = -1; }
+		derivedFor = key;
+		if (!key) { useTree(B); return; }
+		var T = deriveTree(cur.diff ? [cur.sv, cur.sv2] : [cur.sv]);
+		useTree(T);
+		cur.derived = true;
+		cur.off = null;
+		cur.sv = T.sv[0]; cur.v = T.v[0]; cur.total = T.v[0][0];
+		if (cur.diff) { cur.sv2 = T.sv[1]; cur.v2 = T.v[1]; cur.total2 = T.v[1][0]; }
+	}
+	function describeTransforms() {
+		tfBar.textContent = '';
+		if (!transforms.length) return;
+		el('span', null, tfBar, 'Transforms: ' + transforms.map(function (t) {
+			return TF_NAMES[t.kind] + ': ' + names[t.fn];
+		}).join(' \u203a ') + ' ');
+		var undo = el('button', { id: 'tf-undo' }, tfBar, 'Undo');
+		undo.addEventListener('click', function () { transforms.pop(); describeTransforms(); redraw(); });
+	}
+	function addTransform(kind, n) {
+		if (n <= 0 || depth[n] <= labelDepth) return;
+		transforms.push({ kind: kind, fn: nm[n] });
+		describeTransforms();
+		hideMenu();
+		redraw();
+	}
+	/* the right-click menu of a frame: the transforms */
+	var menu = el('div', { id: 'menu', role: 'menu' }, body), menuNode = -1;
+	menu.style.display = 'none';
+	Object.keys(TF_NAMES).forEach(function (kind) {
+		var b = el('button', { 'data-tf': kind, role: 'menuitem' }, menu, TF_NAMES[kind] + ' (' +
+			{ merge: 'm', focus: 'F', rec: 'r' }[kind] + ')');
+		b.addEventListener('click', function () { addTransform(kind, menuNode); });
+	});
+	function hideMenu() { menu.style.display = 'none'; menuNode = -1; }
+	flame.addEventListener('contextmenu', function (ev) {
+		var n = frameAt(ev);
+		if (n <= 0 || depth[n] <= labelDepth) return;
+		ev.preventDefault();
+		menuNode = n;
+		menu.style.display = 'block';
+		menu.style.left = ev.pageX + 'px';
+		menu.style.top = ev.pageY + 'px';
+		menu.querySelector('button').focus();
+	});
+	document.addEventListener('mousedown', function (ev) { if (!menu.contains(ev.target)) hideMenu(); });
+	function toggle(btn, on) { btn.setAttribute('aria-pressed', String(on)); btn.className = on ? 'on' : ''; }
+	invertBtn.addEventListener('click', function () { inverted = !inverted; toggle(invertBtn, inverted); redraw(); });
+	heavyBtn.addEventListener('click', function () { leftHeavy = !leftHeavy; toggle(heavyBtn, leftHeavy); redraw(); });
+
 	/* --- everything ------------------------------------------------------------- */
 	function redraw() {
 		var t = performance.now();
 		var a = selCounts(sel.a), b = sel.b ? selCounts(sel.b) : null;
 		cur = b ? { diff: true, sv: b.sv, v: b.v, total: b.total, sv2: a.sv, v2: a.v, total2: a.total } :
-			{ diff: false, sv: a.sv, v: a.v, total: a.total, sv2: null, v2: null, total2: 0 };
+			{ diff: false, sv: a.sv, v: a.v, total: a.total, sv2: null, v2: null, total2: 0, off: a.off };
+		deriveCur();
 		/* a zoomed frame stays zoomed while the selection has samples in it */
-		if (!cur.v[zoom]) zoom = 0;
+		if (zoom >= nNodes || !cur.v[zoom]) zoom = 0;
 		if (cur.diff) {
 			var maxD = 0, n;
 			for (n = 0; n < nNodes; n++) {
@@ -1455,7 +1996,8 @@
 			for (var k = 0; k < drawn.nr; k++) {
 				var n = drawn.n[k];
 				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top + frameY(n),
-					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), v: cur.v[n],
+					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), label: labelOn(fillOf(n)), v: cur.v[n],
+					   node: n, parent: par[n], depth: depth[n], total: cur.total,
 					   v2: cur.diff ? cur.v2[n] : 0 });
 			}
 			return out;
@@ -1472,6 +2014,25 @@
 				 sel: describe(sel.a), heatOpen: heatBox.open, cpusOpen: cpuBox.open, hash: location.hash,
 				 title: document.title, focus: document.activeElement ? document.activeElement.id : '' };
 		},
+		/* the lanes: per thread its times, and the pixels its lane is drawn with (by kind) */
+		lanes: function () {
+			if (!lanes) return [];
+			var r = laneCv.getBoundingClientRect(), g = laneCv.getContext('2d');
+			return lanes.list.map(function (p, l) {
+				var d = g.getImageData(LX * DPR, Math.floor((l * LH + LH / 2) * DPR), SW * DPR, 1).data, kinds = { run: 0, rnb: 0, blk: 0, none: 0 };
+				for (var k = 0; k < d.length; k += 4) {
+					var c = [d[k], d[k + 1], d[k + 2]];
+					if (c[0] === 243 && c[1] === 243 && c[2] === 243) kinds.none++;
+					else if (c[2] > c[0]) kinds.blk++;		/* the cool colours */
+					else if (c[1] > 110) kinds.rnb++;		/* amber */
+					else kinds.run++;
+				}
+				var rs = {};
+				p.reasons.forEach(function (w, k) { rs[reasonName(k)] = w; });
+				return { tid: threads[p.t][0], comm: names[threads[p.t][2]], run: p.run, rnb: p.rnb, blk: p.blk,
+					 reasons: rs, px: kinds, x: r.left + LX, y: r.top + l * LH + LH / 2 };
+			});
+		},
 		endNs: origin + dur
 	};
 	if (location.hash.length > 1) readHash(); else if (viewBtns.length) setView(view); else redraw();
@@ -1481,7 +2042,8 @@
 	 * away while its top would leave fewer than some 12 rows of frames in
 	 * the window (their summaries open them again).
 	 */
-	[cpuBox, heatBox].forEach(function (box) {
+	[cpuBox, heatBox, thrBox].forEach(function (box) {
+		if (!box) return;
 		if (flameWrap.getBoundingClientRect().top > window.innerHeight - 200) box.open = false;
 	});
 	timing.firstView = performance.now();
