@@ -184,7 +184,8 @@ struct ev_raw {
 	__u8 bx_ok;		/* bx is known */
 	__u8 nr_vmas;		/* valid entries of vmas[] */
 	__u8 walk_stop;		/* enum unw_stop: how the walker's own walk ended */
-	__u8 pad[2];
+	__u8 walk_fb;		/* enum unw_fb of its first frame-pointer step, UNW_FB_MAX: none */
+	__u8 pad;
 	__u32 stack_len;	/* bytes of stack after this struct, copied from
 				   sp - EV_RAW_BELOW_SP */
 	__u32 pad2;

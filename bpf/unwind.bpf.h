@@ -905,7 +905,8 @@ __noinline int unw_raw_attach(__u32 off)
 	r->exact = st->raw_exact;
 	r->bx_ok = st->raw_bx_ok;
 	r->walk_stop = st->stop;
-	r->pad[0] = r->pad[1] = 0;
+	r->walk_fb = st->fb < UNW_FB_MAX ? st->fb : UNW_FB_MAX;
+	r->pad = 0;
 	r->pad2 = 0;
 	r->stack_len = got;
 	r->pc = st->raw_pc;

@@ -41,6 +41,7 @@ struct held {
 	bool wait;		/* it may wait for tables (not when too many bytes are held) */
 	bool done;		/* finished: e's user frames are the second walk's */
 	uint8_t walk_stop;	/* the walker's stop reason */
+	uint8_t walk_fb;	/* the walker's first frame-pointer step, UNW_FB_MAX: none */
 	uint8_t stop, fb;	/* the second walk's (done only) */
 };
 
@@ -55,7 +56,8 @@ struct rawstack {
 	struct rawstack_totals t;
 	/* per stop reason: walker's -> second walk's, to adjust the totals */
 	uint64_t moved[UNW_STOP_MAX][UNW_STOP_MAX];
-	uint64_t fb_cleared;	/* finished stacks that took no frame-pointer step */
+	/* first frame-pointer step, the stack's before -> after its second walk (UNW_FB_MAX: none) */
+	uint64_t fb_moved[UNW_FB_MAX + 1][UNW_FB_MAX + 1];
 };
 
 /* The lookup of a try: rows from the unwinder; a table not in yet spoils the try. */
@@ -178,6 +180,7 @@ static void try_one(struct rawstack *r, struct held *h)
 			 (unsigned long long)(w.cur ? w.cur->start : 0));
 	}
 	h->walk_stop = raw->walk_stop;
+	h->walk_fb = raw->walk_fb <= UNW_FB_MAX ? raw->walk_fb : UNW_FB_MAX;
 	h->stop = w.stop;
 	h->fb = w.fb;
 	memcpy(h->e->frames + h->e->nr_kframes, frames, (size_t)n * sizeof(*frames));
@@ -297,8 +300,14 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 				r->t.complete++;
 			if (h->walk_stop < UNW_STOP_MAX && h->stop < UNW_STOP_MAX)
 				r->moved[h->walk_stop][h->stop]++;
-			if (h->fb == UWALK_FB_NONE)
-				r->fb_cleared++;
+			/*
+			 * The copy was taken at the walk's first "no table yet"
+			 * step: when that was its first frame-pointer step, the
+			 * second walk's first one (or none) takes its place;
+			 * an earlier one stays the stack's first.
+			 */
+			if (h->walk_fb == UNW_FB_NO_TABLE)
+				r->fb_moved[UNW_FB_NO_TABLE][h->fb < UNW_FB_MAX ? h->fb : UNW_FB_MAX]++;
 		} else {
 			r->t.given_up++;
 			h->e->hdr.flags = 0;	/* as the walker left it: its frames, not the copy */
@@ -321,6 +330,12 @@ void rawstack__totals(const struct rawstack *r, struct rawstack_totals *t)
 		*t = r->t;
 }
 
+/* tot[i] -= x, never below zero (a count the walker did not make is not taken from another). */
+static void take(uint64_t *tot, size_t i, uint64_t x)
+{
+	tot[i] = tot[i] > x ? tot[i] - x : 0;
+}
+
 void rawstack__adjust_stats(const struct rawstack *r, uint64_t *tot)
 {
 	size_t a, b;
@@ -329,11 +344,19 @@ void rawstack__adjust_stats(const struct rawstack *r, uint64_t *tot)
 		return;
 	for (a = 0; a < UNW_STOP_MAX; a++)
 		for (b = 0; b < UNW_STOP_MAX; b++) {
-			tot[EV_STAT_UNW_STOP + a] -= r->moved[a][b];
+			take(tot, EV_STAT_UNW_STOP + a, r->moved[a][b]);
 			tot[EV_STAT_UNW_STOP + b] += r->moved[a][b];
 		}
-	/* the walker's first frame-pointer step of these was "no table yet" */
-	tot[EV_STAT_UNW_FB + UNW_FB_NO_TABLE] -= r->fb_cleared;
+	/* the first frame-pointer step of the finished stacks (rawstack__flush) */
+	for (a = 0; a <= UNW_FB_MAX; a++)
+		for (b = 0; b <= UNW_FB_MAX; b++) {
+			if (a == b || !r->fb_moved[a][b])
+				continue;
+			if (a < UNW_FB_MAX)
+				take(tot, EV_STAT_UNW_FB + a, r->fb_moved[a][b]);
+			if (b < UNW_FB_MAX)
+				tot[EV_STAT_UNW_FB + b] += r->fb_moved[a][b];
+		}
 }
 
 static int meta_u64(struct recording *rec, const char *key, uint64_t v)
