@@ -4,7 +4,7 @@
 # waits in join(): only one holds the GIL at a time. Each thread prints its
 # native thread id first ("a TID", "b TID"), so a test can tell which
 # thread ran which function. eprof's e2e test t1403 checks the attribution.
-import sys
+import os, sys  # os.write: each thread's line in one write, never interleaved
 import threading
 
 
@@ -23,7 +23,7 @@ def spin_b(n):
 
 
 def run(tag, fn, rounds):
-    print(tag, threading.get_native_id(), flush=True)
+    os.write(1, ("%s %d\n" % (tag, threading.get_native_id())).encode())
     for _ in range(rounds):
         fn(100000)
 
