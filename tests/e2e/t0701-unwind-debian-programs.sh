@@ -72,14 +72,14 @@ run() {
 }
 
 # compare_perf NAME COMM: perf's top named functions by total share, against
-# eprof's; aliases one tool names differently (__libc_start_main_impl) are
+# eprof's (a name perf lists twice, as two entries, by its larger one); aliases one tool names differently (__libc_start_main_impl) are
 # passed over, and at least one function must be compared.
 compare_perf() {
 	local name=$1 comm=$2 fn pshare eshare n=0
 	perf report -i "$TMP/$name.perf" --comm "$comm" --children --sort sym --stdio -q \
 		-F overhead_children,sym -g none 2>/dev/null |
 		awk '$1 ~ /%$/ && $2 == "[.]" && $3 !~ /^0x/ { sub(/%/, "", $1); print $1, $3 }' |
-		sort -rn | head -8 >"$TMP/$name.ptop"
+		sort -rn | awk '!seen[$2]++' | head -8 >"$TMP/$name.ptop"
 	# perf 6.1 sometimes writes a file its report cannot read (it aborted)
 	[ -s "$TMP/$name.ptop" ] || { say "$name: perf's report named nothing: no comparison"; return 0; }
 	"$EPROF" report -i "$TMP/$name.eprof" --comm "$comm" --top 200 2>/dev/null |
