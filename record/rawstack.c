@@ -56,8 +56,11 @@ struct rawstack {
 	struct rawstack_totals t;
 	/* per stop reason: walker's -> second walk's, to adjust the totals */
 	uint64_t moved[UNW_STOP_MAX][UNW_STOP_MAX];
-	/* first frame-pointer step, the stack's before -> after its second walk (UNW_FB_MAX: none) */
-	uint64_t fb_moved[UNW_FB_MAX + 1][UNW_FB_MAX + 1];
+	/*
+	 * Finished stacks whose first frame-pointer step was "no table yet",
+	 * by the second walk's first one (UNW_FB_MAX: none)
+	 */
+	uint64_t fb_after[UNW_FB_MAX + 1];
 };
 
 /* The lookup of a try: rows from the unwinder; a table not in yet spoils the try. */
@@ -307,7 +310,7 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 			 * an earlier one stays the stack's first.
 			 */
 			if (h->walk_fb == UNW_FB_NO_TABLE)
-				r->fb_moved[UNW_FB_NO_TABLE][h->fb < UNW_FB_MAX ? h->fb : UNW_FB_MAX]++;
+				r->fb_after[h->fb < UNW_FB_MAX ? h->fb : UNW_FB_MAX]++;
 		} else {
 			r->t.given_up++;
 			h->e->hdr.flags = 0;	/* as the walker left it: its frames, not the copy */
@@ -348,15 +351,13 @@ void rawstack__adjust_stats(const struct rawstack *r, uint64_t *tot)
 			tot[EV_STAT_UNW_STOP + b] += r->moved[a][b];
 		}
 	/* the first frame-pointer step of the finished stacks (rawstack__flush) */
-	for (a = 0; a <= UNW_FB_MAX; a++)
-		for (b = 0; b <= UNW_FB_MAX; b++) {
-			if (a == b || !r->fb_moved[a][b])
-				continue;
-			if (a < UNW_FB_MAX)
-				take(tot, EV_STAT_UNW_FB + a, r->fb_moved[a][b]);
-			if (b < UNW_FB_MAX)
-				tot[EV_STAT_UNW_FB + b] += r->fb_moved[a][b];
-		}
+	for (b = 0; b < UNW_FB_MAX; b++) {
+		if (b == UNW_FB_NO_TABLE)
+			continue;
+		take(tot, EV_STAT_UNW_FB + UNW_FB_NO_TABLE, r->fb_after[b]);
+		tot[EV_STAT_UNW_FB + b] += r->fb_after[b];
+	}
+	take(tot, EV_STAT_UNW_FB + UNW_FB_NO_TABLE, r->fb_after[UNW_FB_MAX]);
 }
 
 static int meta_u64(struct recording *rec, const char *key, uint64_t v)
