@@ -224,54 +224,16 @@ struct option_state {
 	bool thresh_given;		/* --off-cpu-thresh */
 };
 
-/* One option c with its value arg. 0, -1 after --help, or EXIT_USAGE after the message. */
-static int take_option(struct record_opts *o, struct option_state *st, int c, const char *arg)
+/*
+ * How stacks are taken and the options after them: c with its value arg.
+ * 0, -1 after --help, or EXIT_USAGE after the message.
+ */
+static int take_stack_option(struct record_opts *o, struct option_state *st, int c,
+			     const char *arg)
 {
 	uint64_t thresh_us;
 
 	switch (c) {
-	case 'F':
-		if (parse_u64(arg, 1, 100000, &o->freq))
-			return usage_error("invalid frequency '%s' (expected 1 to 100000 Hz)", arg);
-		break;
-	case 'o':
-		if (!*arg)
-			return usage_error("the output file name is empty");
-		o->output = arg;
-		break;
-	case 'd':
-		if (parse_seconds_ns(arg, &o->duration_ns) || !o->duration_ns)
-			return usage_error("invalid duration '%s' (expected seconds, e.g. 2.5)", arg);
-		break;
-	case 'p':
-		free(o->pids);
-		o->pids = NULL;
-		if (parse_u32_list(arg, 0x3fffffff, &o->pids, &o->nr_pids) || !o->nr_pids ||
-		    o->pids[0] == 0)
-			return usage_error("invalid pid list '%s' (expected PID[,PID...])", arg);
-		break;
-	case 'a':
-		st->all = true;
-		break;
-	case 'v':
-		log_set_level(log_get_level() < LOG_INFO ? LOG_INFO : LOG_DEBUG);
-		break;
-	case 'C':
-		st->cpu_list = arg;
-		break;
-	case 'D':
-		o->debuginfo = true;
-		break;
-	case 'G':
-		if (!*arg)
-			return usage_error("the cgroup path is empty");
-		o->cgroup = arg;
-		break;
-	case 'W':
-		if (parse_switch_output(arg, o))
-			return usage_error("invalid --switch-output '%s' (expected a size such as "
-					   "100M or 2G, or a time such as 30s, 10m or 1h)", arg);
-		break;
 	case 'K':
 		if (!strcmp(arg, "dwarf"))
 			o->call_graph = CALL_GRAPH_DWARF;
@@ -330,6 +292,58 @@ static int take_option(struct record_opts *o, struct option_state *st, int c, co
 		return -1;
 	default:
 		return usage_error("unknown option '%s' (see 'eprof record --help')", arg);
+	}
+	return 0;
+}
+
+/* One option c with its value arg. 0, -1 after --help, or EXIT_USAGE after the message. */
+static int take_option(struct record_opts *o, struct option_state *st, int c, const char *arg)
+{
+	switch (c) {
+	case 'F':
+		if (parse_u64(arg, 1, 100000, &o->freq))
+			return usage_error("invalid frequency '%s' (expected 1 to 100000 Hz)", arg);
+		break;
+	case 'o':
+		if (!*arg)
+			return usage_error("the output file name is empty");
+		o->output = arg;
+		break;
+	case 'd':
+		if (parse_seconds_ns(arg, &o->duration_ns) || !o->duration_ns)
+			return usage_error("invalid duration '%s' (expected seconds, e.g. 2.5)", arg);
+		break;
+	case 'p':
+		free(o->pids);
+		o->pids = NULL;
+		if (parse_u32_list(arg, 0x3fffffff, &o->pids, &o->nr_pids) || !o->nr_pids ||
+		    o->pids[0] == 0)
+			return usage_error("invalid pid list '%s' (expected PID[,PID...])", arg);
+		break;
+	case 'a':
+		st->all = true;
+		break;
+	case 'v':
+		log_set_level(log_get_level() < LOG_INFO ? LOG_INFO : LOG_DEBUG);
+		break;
+	case 'C':
+		st->cpu_list = arg;
+		break;
+	case 'D':
+		o->debuginfo = true;
+		break;
+	case 'G':
+		if (!*arg)
+			return usage_error("the cgroup path is empty");
+		o->cgroup = arg;
+		break;
+	case 'W':
+		if (parse_switch_output(arg, o))
+			return usage_error("invalid --switch-output '%s' (expected a size such as "
+					   "100M or 2G, or a time such as 30s, 10m or 1h)", arg);
+		break;
+	default:
+		return take_stack_option(o, st, c, arg);
 	}
 	return 0;
 }
@@ -1293,20 +1307,12 @@ static int child_exit_status(const struct target *t)
 }
 
 /*
- * Opens the pipeline in order: the sampler (and its off-CPU reader and
- * unwinder), the command at its gate or the -p targets, the side-band and,
- * without a command, the processes already running. Nothing samples yet.
- * Prints; -errno.
+ * The BPF sampler, its off-CPU reader and, when it unwinds, the unwinder
+ * with its table cache (NULL: none). Prints; -errno.
  */
-static int open_stages(struct session *s, struct target *t, int old_nice, uint64_t entry_ns)
+static int open_sampler(struct session *s, const char *cache, uint64_t entry_ns)
 {
 	const struct record_opts *o = s->opts;
-	/*
-	 * The default cache is root's: a recorder run with capabilities
-	 * only does without it, quietly (an explicit DIR still warns).
-	 */
-	const char *cache = o->table_cache && geteuid() &&
-			    !strcmp(o->table_cache, TABLE_CACHE_DIR_DEFAULT) ? NULL : o->table_cache;
 	struct sampler_config scfg = {
 		.freq = o->freq,
 		.nr_cpus = o->nr_cpus,
@@ -1321,8 +1327,6 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		.table_cache = cache,
 	};
 	struct sampler_sink ssink;
-	struct sideband_sink bsink;
-	size_t i;
 	int err;
 
 	session__sampler_sink(s, &ssink);
@@ -1350,6 +1354,16 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		if (!s->rawstack)
 			return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
 	}
+	return 0;
+}
+
+/* The command forked to its gate, or the -p processes, told to the sampler. Prints; -errno. */
+static int add_targets(struct session *s, struct target *t, int old_nice)
+{
+	const struct record_opts *o = s->opts;
+	size_t i;
+	int err;
+
 	if (o->mode == TARGET_CMD) {
 		err = target__fork(t, o->cmd);
 		if (!err)
@@ -1366,6 +1380,32 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/*
+ * Opens the pipeline in order: the sampler (and its off-CPU reader and
+ * unwinder), the command at its gate or the -p targets, the side-band and,
+ * without a command, the processes already running. Nothing samples yet.
+ * Prints; -errno.
+ */
+static int open_stages(struct session *s, struct target *t, int old_nice, uint64_t entry_ns)
+{
+	const struct record_opts *o = s->opts;
+	/*
+	 * The default cache is root's: a recorder run with capabilities
+	 * only does without it, quietly (an explicit DIR still warns).
+	 */
+	const char *cache = o->table_cache && geteuid() &&
+			    !strcmp(o->table_cache, TABLE_CACHE_DIR_DEFAULT) ? NULL : o->table_cache;
+	struct sideband_sink bsink;
+	int err;
+
+	err = open_sampler(s, cache, entry_ns);
+	if (!err)
+		err = add_targets(s, t, old_nice);
+	if (err)
+		return err;
 	session__sideband_sink(s, &bsink);
 	/* -- CMD, -p: the side-band follows the targets and what they start, nothing else */
 	err = sideband__open(sampler__sideband_map_fd(s->sampler),
