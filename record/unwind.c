@@ -62,6 +62,7 @@
 #include "format/tablecache.h"
 #include "record/stacks.h"
 #include "record/unwind.h"
+#include "util/bsearch.h"
 #include "util/clock.h"
 #include "util/hashmap.h"
 #include "util/log.h"
@@ -925,13 +926,18 @@ void unwinder__prepare_path(struct unwinder *u, const char *path)
 		pr_debug("no unwind table prepared for '%s'", path);
 }
 
+static bool row_at_or_before(const void *elem, const void *key)
+{
+	return ((const struct unw_row *)elem)->off <= *(const uint64_t *)key;
+}
+
 enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uint64_t off,
 				struct unw_row *row)
 {
 	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
 	const struct unw_binary *b;
 	const struct unw_row *r;
-	size_t lo = 1, hi, mid, found = 0;
+	size_t nr, found;
 
 	if (!slot)
 		return UNWINDER_ROW_PENDING;
@@ -948,18 +954,10 @@ enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uin
 	if (!r)
 		return UNWINDER_ROW_NO_TABLE;
 	/* unw_find_row: the last row at or before off, rows[0].off of them after row 0 */
-	hi = r[0].off;
-	if (hi > b->nr_rows)
+	nr = r[0].off;
+	if (nr > b->nr_rows)
 		return UNWINDER_ROW_NO_TABLE;
-	while (lo <= hi) {
-		mid = lo + (hi - lo) / 2;
-		if (r[mid].off <= off) {
-			found = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
+	found = bsearch_lower_bound(&off, r + 1, nr, sizeof(*r), row_at_or_before);
 	if (!found)
 		return UNWINDER_ROW_NO_CFI;
 	*row = r[found];
