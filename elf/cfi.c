@@ -839,12 +839,115 @@ static int one_pass_advance(struct one_pass *op, const struct cfa_state *st, uin
 	return err;
 }
 
+/*
+ * The CFA rule ops (def_cfa and its variants) at *pp; code is the op. 0, or
+ * ONE_PASS_NO when libdw must walk the program.
+ */
+static int one_pass_cfa(struct cfa_state *st, uint8_t code, int64_t daf, const uint8_t **pp,
+			const uint8_t *end)
+{
+	uint64_t reg = 0, v = 0;
+
+	switch (code) {
+	case DW_CFA_def_cfa:
+	case DW_CFA_def_cfa_sf:
+		read_uleb(pp, end, &reg);
+		if (code == DW_CFA_def_cfa) {
+			read_uleb(pp, end, &v);
+		} else {
+			read_sleb(pp, end, &v);
+			v *= (uint64_t)daf;
+		}
+		st->set = true;
+		st->reg = reg;
+		st->off = v;
+		break;
+	case DW_CFA_def_cfa_register:
+		read_uleb(pp, end, &reg);
+		if (!st->set)
+			return ONE_PASS_NO;	/* libdw: an invalid CFA */
+		st->reg = reg;
+		break;
+	case DW_CFA_def_cfa_offset:
+	case DW_CFA_def_cfa_offset_sf:
+		if (code == DW_CFA_def_cfa_offset) {
+			read_uleb(pp, end, &v);
+		} else {
+			read_sleb(pp, end, &v);
+			v *= (uint64_t)daf;
+		}
+		if (!st->set)
+			return ONE_PASS_NO;
+		st->off = v;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The register rule ops (offset_extended, undefined, same_value,
+ * restore_extended and their variants; remember_state and restore_state,
+ * all rules at once) at *pp. 0, or ONE_PASS_NO when libdw must walk the
+ * program.
+ */
+static int one_pass_reg(struct one_pass *op, struct cfa_state *st, uint8_t code, int64_t daf,
+			const uint8_t **pp, const uint8_t *end)
+{
+	uint64_t reg = 0, v = 0;
+	struct reg_state *r;
+
+	switch (code) {
+	case DW_CFA_offset_extended:
+	case DW_CFA_offset_extended_sf:
+	case DW_CFA_GNU_negative_offset_extended:
+		read_uleb(pp, end, &reg);
+		if (code == DW_CFA_offset_extended_sf) {
+			read_sleb(pp, end, &v);
+		} else {
+			read_uleb(pp, end, &v);
+			if (code == DW_CFA_GNU_negative_offset_extended)
+				v = -v;
+		}
+		r = state_reg(st, reg);
+		if (r)
+			*r = (struct reg_state){ RULE_OFFSET, rule_value(v * (uint64_t)daf) };
+		break;
+	case DW_CFA_undefined:
+	case DW_CFA_same_value:
+		read_uleb(pp, end, &reg);
+		r = state_reg(st, reg);
+		if (r)
+			*r = (struct reg_state){ code == DW_CFA_undefined ? RULE_UNDEF :
+							RULE_SAME, 0 };
+		break;
+	case DW_CFA_restore_extended:
+		read_uleb(pp, end, &reg);
+		if (!op->cie)
+			return ONE_PASS_NO;
+		r = state_reg(st, reg);
+		if (r)
+			*r = *state_reg((struct cfa_state *)op->cie, reg);
+		break;
+	case DW_CFA_remember_state:
+		if (op->depth >= CFI_MAX_REMEMBER)
+			return ONE_PASS_NO;
+		op->stack[op->depth++] = *st;
+		break;
+	case DW_CFA_restore_state:
+		if (!op->depth)
+			return ONE_PASS_NO;	/* libdw: an error */
+		*st = op->stack[--op->depth];
+		break;
+	}
+	return 0;
+}
+
 /* Runs [p, end) on st. Operands were checked by program_is_safe. */
 static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t *p,
 			const uint8_t *end)
 {
 	int64_t daf = op->fde->data_align;
-	uint64_t reg = 0, v = 0;
+	uint64_t v = 0;
 	int err;
 
 	op->depth = 0;
@@ -888,75 +991,24 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 			break;
 		case DW_CFA_def_cfa:
 		case DW_CFA_def_cfa_sf:
-			read_uleb(&p, end, &reg);
-			if (code == DW_CFA_def_cfa) {
-				read_uleb(&p, end, &v);
-			} else {
-				read_sleb(&p, end, &v);
-				v *= (uint64_t)daf;
-			}
-			st->set = true;
-			st->reg = reg;
-			st->off = v;
-			break;
 		case DW_CFA_def_cfa_register:
-			read_uleb(&p, end, &reg);
-			if (!st->set)
-				return ONE_PASS_NO;	/* libdw: an invalid CFA */
-			st->reg = reg;
-			break;
 		case DW_CFA_def_cfa_offset:
 		case DW_CFA_def_cfa_offset_sf:
-			if (code == DW_CFA_def_cfa_offset) {
-				read_uleb(&p, end, &v);
-			} else {
-				read_sleb(&p, end, &v);
-				v *= (uint64_t)daf;
-			}
-			if (!st->set)
-				return ONE_PASS_NO;
-			st->off = v;
+			err = one_pass_cfa(st, code, daf, &p, end);
+			if (err)
+				return err;
 			break;
 		case DW_CFA_offset_extended:
 		case DW_CFA_offset_extended_sf:
 		case DW_CFA_GNU_negative_offset_extended:
-			read_uleb(&p, end, &reg);
-			if (code == DW_CFA_offset_extended_sf) {
-				read_sleb(&p, end, &v);
-			} else {
-				read_uleb(&p, end, &v);
-				if (code == DW_CFA_GNU_negative_offset_extended)
-					v = -v;
-			}
-			r = state_reg(st, reg);
-			if (r)
-				*r = (struct reg_state){ RULE_OFFSET, rule_value(v * (uint64_t)daf) };
-			break;
 		case DW_CFA_undefined:
 		case DW_CFA_same_value:
-			read_uleb(&p, end, &reg);
-			r = state_reg(st, reg);
-			if (r)
-				*r = (struct reg_state){ code == DW_CFA_undefined ? RULE_UNDEF :
-									RULE_SAME, 0 };
-			break;
 		case DW_CFA_restore_extended:
-			read_uleb(&p, end, &reg);
-			if (!op->cie)
-				return ONE_PASS_NO;
-			r = state_reg(st, reg);
-			if (r)
-				*r = *state_reg((struct cfa_state *)op->cie, reg);
-			break;
 		case DW_CFA_remember_state:
-			if (op->depth >= CFI_MAX_REMEMBER)
-				return ONE_PASS_NO;
-			op->stack[op->depth++] = *st;
-			break;
 		case DW_CFA_restore_state:
-			if (!op->depth)
-				return ONE_PASS_NO;	/* libdw: an error */
-			*st = op->stack[--op->depth];
+			err = one_pass_reg(op, st, code, daf, &p, end);
+			if (err)
+				return err;
 			break;
 		case DW_CFA_GNU_args_size:
 			read_uleb(&p, end, &v);
