@@ -50,6 +50,9 @@ struct unwind_totals {
 int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
 		   const char *cache_dir, struct unwinder **out);
 
+/* Its budget: the one asked for, at most half the memory budget (record/budget.h). */
+uint64_t unwinder__budget(const struct unwinder *u);
+
 /*
  * Queues the file mapped at [start, end) in tgid (path as mapped) for a
  * table; cheap, so side-band callbacks may call it. 0 or -ENOMEM.
