@@ -14,8 +14,8 @@ require_root; require_btf
 "$EPROF" record -F 499 -o "$TMP/r.eprof" -- "$WORKLOADS/jit_fp" 1500 2>"$TMP/rec.err" ||
 	{ cat "$TMP/rec.err"; fail "record failed"; }
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/fold" 2>/dev/null || fail "report failed"
-total=$(samples "$TMP/fold" '^jit_fp;(.*;)?spin(;|$)')
-whole=$(samples "$TMP/fold" '^jit_fp;(.*;)?main;run_jit;anon\+[0-9a-fx]+;spin(;|$)')
+total=$(samples "$TMP/fold" '^jit_fp;(.*;)?spin([; ]|$)')
+whole=$(samples "$TMP/fold" '^jit_fp;(.*;)?main;run_jit;anon\+[0-9a-fx]+;spin([; ]|$)')
 [ "$total" -ge 200 ] || { head -5 "$TMP/fold"; fail "only $total samples in spin"; }
 say "spin: $whole of $total samples reach main through the JIT frame ($(share_pct "$whole" "$total")%)"
 [ $((whole * 100)) -ge $((total * 99)) ] ||
