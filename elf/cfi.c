@@ -119,20 +119,11 @@ static void *big_alloc(size_t bytes)
 {
 	void *p;
 
-	if (bytes < HUGE_PAGE) {
-		p = malloc(bytes);
-		if (p && bytes >= 65536) {
-			uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-			uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
-			if (e > a)
-				madvise((void *)a, e - a, 23 /* MADV_POPULATE_WRITE */);
-		}
-		return p;
-	}
+	if (bytes < HUGE_PAGE)
+		return malloc(bytes);
 	if (posix_memalign(&p, HUGE_PAGE, bytes))
 		return NULL;
 	madvise(p, bytes & ~(size_t)(HUGE_PAGE - 1), MADV_HUGEPAGE);
-	madvise(p, bytes, 23);
 	return p;
 }
 
