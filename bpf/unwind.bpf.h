@@ -592,7 +592,12 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 		st->fb = why;
 		st->fb_key = st->cur.key;
 	}
-	if (st->bp <= st->sp || !unw_word(st, st->bp, st->bp, &bp) ||
+	/*
+	 * rbp may equal the stack pointer: a frame without locals (a JIT stub:
+	 * push rbp; mov rbp, rsp; call) returns to exactly its rbp. The step
+	 * still moves sp up by 16, so a walk cannot loop.
+	 */
+	if (st->bp < st->sp || !unw_word(st, st->bp, st->bp, &bp) ||
 	    !unw_word(st, st->bp, st->bp + 8, &ra)) {
 		st->stop = stop;
 		return 1;

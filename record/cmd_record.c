@@ -47,6 +47,7 @@
 #include "record/python.h"
 #include "record/rawstack.h"
 #include "record/perf_events.h"
+#include "record/budget.h"
 #include "record/record.h"
 #include "record/sampler.h"
 #include "record/session.h"
@@ -86,7 +87,7 @@ static void on_stop_signal(int sig)
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
 	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--no-python] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] [--table-cache DIR|none] [--unwind-budget SIZE] "
-	"[-q] [-v] "
+	"[--mem-limit SIZE] [-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
 static void print_help(FILE *f)
@@ -115,6 +116,10 @@ static void print_help(FILE *f)
 		   "                     the machine's, 64M to 512M; `info` states it): a\n"
 		   "                     binary whose table is over an eighth of it has only\n"
 		   "                     the code its samples run loaded, by 64 KiB windows\n"
+		   "    --mem-limit SIZE the recorder's memory ceiling (e.g. 256M, 1G; default\n"
+		   "                     512M): what it holds once started, plus what unwind\n"
+		   "                     tables and symbols may take; a binary that does not\n"
+		   "                     fit is unwound with frame pointers, and named\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
 		   "                     file, or the binary itself when it has .debug_info), so\n"
 		   "                     `report --inline --lines` works without the files;\n"
@@ -294,6 +299,12 @@ static int take_stack_option(struct record_opts *o, struct option_state *st, int
 			return usage_error("--table-cache wants an absolute directory or 'none', not "
 					   "'%s'", arg);
 		break;
+	case 'L':
+		if (mem_limit__parse(arg, &o->mem_limit) || o->mem_limit < MEM_BUDGET_MIN)
+			return usage_error("invalid --mem-limit '%s' (expected a size of at least "
+					   "16M, such as 256M or 1G)", arg);
+		o->mem_limit_given = true;
+		break;
 	case 'q':
 		/* errors and warnings only: notices such as "kept the previous recording" too */
 		o->quiet = true;
@@ -447,6 +458,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "off-cpu-thresh", required_argument, NULL, 'T' },
 		{ "table-cache", required_argument, NULL, 'U' },
 		{ "unwind-budget", required_argument, NULL, 'B' },
+		{ "mem-limit", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option_state st = { NULL, false, false };
@@ -455,6 +467,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	o->freq = 99;
 	o->call_graph = CALL_GRAPH_DWARF;
 	o->unwind_budget = unwind_budget_default();
+	o->mem_limit = MEM_CEILING_DEFAULT;
 	o->table_cache = TABLE_CACHE_DIR_DEFAULT;
 	o->output = "eprof.data";
 	o->off_cpu_thresh_ns = OFFCPU_THRESH_DEFAULT_NS;
@@ -469,6 +482,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			return err;
 	}
 	err = pick_target(o, &st, argv, optind, argc);
+	mem_budget__set_ceiling(o->mem_limit);
 	return err ? err : pick_cpus(o, st.cpu_list, online, nr_online);
 }
 
@@ -718,11 +732,13 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 	if (!err)
 		err = recording__set_meta(rec, REC_META_CALL_GRAPH, s->unwinder ? "dwarf" : "fp");
 	if (!err && s->unwinder)
-		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
+		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, unwinder__budget(s->unwinder));
 	if (!err && unwinder__caches(s->unwinder) && o->table_cache)
 		err = recording__set_meta(rec, REC_META_TABLE_CACHE, o->table_cache);
 	if (!err)
-		err = set_meta_u64(rec, REC_META_MEM_CEILING, RECORD_MEM_CEILING);
+		err = set_meta_u64(rec, REC_META_MEM_CEILING, mem_budget__ceiling());
+	if (!err)
+		err = set_meta_u64(rec, REC_META_MEM_BASE, mem_budget__base());
 	if (!err && o->off_cpu)
 		err = set_meta_u64(rec, REC_META_OFF_CPU_THRESH, o->off_cpu_thresh_ns);
 	free(numa);
@@ -739,10 +755,13 @@ static int set_peak_rss(struct recording *rec)
 	if (getrusage(RUSAGE_SELF, &ru))
 		return 0;
 	peak = (uint64_t)ru.ru_maxrss << 10;	/* KiB */
-	if (peak > RECORD_MEM_CEILING && !said) {
+	pr_debug("memory: peak %llu MiB resident, %llu MiB of the budget taken at most",
+		 (unsigned long long)(peak >> 20), (unsigned long long)(mem_budget__peak() >> 20));
+	if (peak > mem_budget__ceiling() && !said) {
 		said = true;
 		pr_warn("the recorder's memory peaked at %llu MiB, over its ceiling of %llu MiB",
-			(unsigned long long)(peak >> 20), RECORD_MEM_CEILING >> 20);
+			(unsigned long long)(peak >> 20),
+			(unsigned long long)(mem_budget__ceiling() >> 20));
 	}
 	return set_meta_u64(rec, REC_META_PEAK_RSS, peak);
 }
@@ -1331,6 +1350,36 @@ static int child_exit_status(const struct target *t)
 }
 
 /*
+ * The memory budget: the ceiling less what the recorder holds now, with
+ * its ring buffers mapped. A --mem-limit that leaves too little is
+ * refused; the default only says so with -v and goes on.
+ */
+static int set_mem_base(const struct record_opts *o)
+{
+	uint64_t base;
+
+	if (!mem_budget__set_base(&base)) {
+		pr_debug("memory: %llu MiB held once started, %llu MiB of budget under the "
+			 "%llu MiB ceiling", (unsigned long long)(base >> 20),
+			 (unsigned long long)(mem_budget__size() >> 20),
+			 (unsigned long long)(mem_budget__ceiling() >> 20));
+		return 0;
+	}
+	if (!o->mem_limit_given) {
+		pr_debug("memory: %llu MiB held once started leaves under %llu MiB of the "
+			 "%llu MiB ceiling", (unsigned long long)(base >> 20),
+			 MEM_BUDGET_MIN >> 20, (unsigned long long)(mem_budget__ceiling() >> 20));
+		return 0;
+	}
+	pr_err("--mem-limit %lluM leaves too little: the recorder holds %llu MiB "
+			"once started (its ring buffers grow with -F and the CPUs); give at least "
+			"%lluM", (unsigned long long)(o->mem_limit >> 20),
+			(unsigned long long)(base >> 20),
+			(unsigned long long)((base + MEM_BUDGET_MIN) >> 20) + 1);
+	return -ENOSPC;
+}
+
+/*
  * The BPF sampler, its off-CPU reader and, when it unwinds, the unwinder
  * with its table cache (NULL: none). Prints; -errno.
  */
@@ -1366,6 +1415,9 @@ static int open_sampler(struct session *s, const char *cache, uint64_t entry_ns)
 	if (err)
 		return err;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
+	err = set_mem_base(o);
+	if (err)
+		return err;
 	if (sampler__unwinds(s->sampler)) {
 		struct unwind_maps maps;
 

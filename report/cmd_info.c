@@ -59,6 +59,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_CALL_GRAPH, "call graph", META_TEXT },
 	{ REC_META_UNWIND_BUDGET, "unwind budget (bytes)", META_NUMBER },
 	{ REC_META_MEM_CEILING, "memory ceiling (bytes)", META_NUMBER },
+	{ REC_META_MEM_BASE, "memory base (bytes)", META_NUMBER },
 	{ REC_META_PEAK_RSS, "peak memory (bytes)", META_NUMBER },
 	{ REC_META_RAW_BUDGET, "raw stack budget (B/s)", META_NUMBER },
 	{ REC_META_RAW_SAMPLES, "raw stack samples", META_NUMBER },
