@@ -10,13 +10,21 @@
 #  2. slowdown: the workload's own CPU time (time.process_time(), which
 #     counts what the samplers take in its context), median of REPS runs,
 #     against no profiler;
-#  3. bytes per sample of the recordings (file size / samples).
-# Run as root; figures are CPU times, so a busy machine blurs them less.
+#  3. bytes per sample of the recordings (file size / samples);
+#  4. the recorder's peak memory (its own getrusage ru_maxrss, which `info`
+#     shows as "peak memory") recording tests/workloads/py_codes.py: CODES
+#     distinct functions (default 50,000) made with compile() and exec(),
+#     called in chains 80 deep, with and without the Python walk, median of
+#     REPS runs, with the code objects the recording stored.
+# SECTIONS=cost runs 1-3 only, SECTIONS=memory 4 only. Run as root; figures are CPU times, so a busy machine blurs them less.
 set -eu
 EPROF=$(realpath "${1:-$(dirname "$0")/../build/eprof}")
 PY=${2:-/usr/bin/python3.11}
 APP=$(realpath "$(dirname "$0")/../tests/workloads/py_deep.py")
 REPS=${REPS:-5}
+SECTIONS=${SECTIONS:-cost,memory}
+CODES=${CODES:-50000}
+CODES_APP=$(realpath "$(dirname "$0")/../tests/workloads/py_codes.py")
 ROUNDS=${ROUNDS:-800}
 WORK=$(mktemp -d /tmp/eprof-pybench.XXXXXX)
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
@@ -64,6 +72,7 @@ bpf_ns() {
 }
 
 for depth in 10 60; do
+	[[ $SECTIONS == *cost* ]] || break
 	echo "== Python depth $depth"
 	echo "BPF time, Python walk:    $(bpf_ns $depth "")"
 	echo "BPF time, --no-python:    $(bpf_ns $depth --no-python)"
@@ -80,4 +89,16 @@ for depth in 10 60; do
 	done | awk '{ printf "bytes/sample %-14s %d B / %d samples = %.1f\n", ($1 == "p" ? "eprof" : "--no-python"), $2, $3, $2 / $3 }'
 	ps=$(perf script -i "$WORK/perf.data" -F period 2>/dev/null | wc -l)
 	echo "bytes/sample perf -g       $(stat -c %s "$WORK/perf.data") B / $ps samples = $(awk -v a="$(stat -c %s "$WORK/perf.data")" -v b="$ps" 'BEGIN { printf "%.1f", a / b }')"
+done
+
+# 4. the recorder's peak memory on CODES distinct code objects
+[[ $SECTIONS == *memory* ]] || exit 0
+echo "== recorder memory, $CODES distinct code objects (median of $REPS)"
+for opt in "" --no-python; do
+	for i in $(seq "$REPS"); do
+		"$EPROF" record -q -F 999 $opt -o "$WORK/m.eprof" -- "$PY" "$CODES_APP" "$CODES" >/dev/null 2>&1
+		"$EPROF" info "$WORK/m.eprof" | awk '/^peak memory/ { p = $NF } /code objects stored/ { c = $NF }
+			END { print p, (c == "" || c == "-" ? 0 : c) }'
+	done | sort -n | awk -v o="${opt:-python walk}" '{ p[NR] = $1; c[NR] = $2 }
+		END { m = int((NR + 1) / 2); printf "peak RSS %-12s %6.1f MiB (%d code objects stored)\n", o, p[m] / 1048576, c[m] }'
 done

@@ -439,9 +439,10 @@ int recording__add_debuginfo(struct recording *rec, const uint8_t *build_id, uin
 int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c);
 
 /*
- * Stores a Python code object (one row per tgid and address; a later one
- * replaces it). Written at once in its own statement: call it between
- * commits.
+ * Stores a Python code object (one row per tgid and key; a later one
+ * replaces it), copied and written by the next commit. -EINVAL when a
+ * string is over REC_PY_NAME_MAX * 4 bytes or the line table over
+ * REC_PY_LINETABLE_MAX.
  */
 int recording__add_py_code(struct recording *rec, const struct rec_py_code *c);
 
