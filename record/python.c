@@ -559,7 +559,29 @@ static int code_key(struct pyrec *pr, struct recording *rec, struct py_target *t
 	return 0;
 }
 
-int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e,
+int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e)
+{
+	uint64_t *py = (uint64_t *)e->frames + e->nr_kframes + e->nr_uframes;
+	uint32_t npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT, i;
+	struct py_target *t = target_of(pr, e->tgid);
+	int err;
+
+	for (i = 0; i < npy; i++) {
+		if (py[i] == PY_FRAME_EMPTY)
+			continue;
+		if (!t || !t->layout) {
+			/* no interpreter known now: key 0, unreadable (the words stay keys) */
+			py[i] &= ~(PY_FRAME_CODE_MASK << PY_FRAME_CODE_SHIFT);
+			continue;
+		}
+		err = code_key(pr, rec, t, py[i], &py[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e, bool keyed,
 		  uint64_t *out, uint32_t *nu)
 {
 	const uint64_t *f = (const uint64_t *)e->frames;
@@ -599,9 +621,13 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 					j++;	/* the native frame stands alone */
 					break;
 				}
-				err = code_key(pr, rec, t, py[j], &out[n++]);
-				if (err)
-					return err;
+				if (keyed) {
+					out[n++] = py[j];
+				} else {
+					err = code_key(pr, rec, t, py[j], &out[n++]);
+					if (err)
+						return err;
+				}
 				if (py[j++] & PY_FRAME_ENTRY)
 					break;
 			}

@@ -15,6 +15,7 @@
 #ifndef EPROF_RECORD_PYTHON_H
 #define EPROF_RECORD_PYTHON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "events.h"
@@ -55,8 +56,16 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now
  * PYREC_MAX_FRAMES), *nu the user count; stores the code objects they name
  * that rec does not have yet. 0 or -errno (a write failure, printed).
  */
-int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e,
+int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e, bool keyed,
 		  uint64_t *out, uint32_t *nu);
+
+/*
+ * Replaces, in place, the code addresses of e's Python frames with their
+ * keys (code objects read now, while the process lives), for a sample held
+ * before its splice (record/rawstack.h): spliced later with keyed true.
+ * 0 or -errno (a write failure, printed).
+ */
+int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e);
 
 const struct pyrec_stats *pyrec__stats(const struct pyrec *pr);
 
