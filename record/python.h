@@ -36,6 +36,7 @@ struct pyrec_stats {
 	uint64_t codes;			/* code objects stored */
 	uint64_t code_unreadable;	/* code objects that could not be read */
 	uint64_t frames_unplaced;	/* Python frames with no eval-loop frame for them */
+	uint64_t frames_unnamed;	/* Python frames whose code object was not read or kept */
 };
 
 /* map_fd: the sampler's py_procs; -1 to only splice (tests). 0 or -ENOMEM. */
@@ -66,6 +67,13 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
  * 0 or -errno (a write failure, printed).
  */
 int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e);
+
+/*
+ * A process that ended: its walk (the sampler's py_procs entry) and its
+ * code objects are dropped; a later process with its id is looked at anew.
+ * Accepts NULL.
+ */
+void pyrec__forget(struct pyrec *pr, uint32_t tgid);
 
 const struct pyrec_stats *pyrec__stats(const struct pyrec *pr);
 

@@ -278,6 +278,8 @@ static int forget_exited(struct session *s)
 	s->nr_exits = kept;
 	if (!gone.nr)
 		goto out;
+	u64map__for_each(&gone, i)
+		pyrec__forget(s->python, (uint32_t)gone.keys[i]);
 	/* first, as it may fail: the rows a later owner of the pid must not be taken for */
 	for (i = 0; i < s->maps.nr; i++) {
 		const struct mapping *k = &s->maps.v[i];
