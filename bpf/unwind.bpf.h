@@ -148,6 +148,7 @@ struct inode___v65 {
 
 struct unw_state {
 	__u64 pc, sp, bp, bx;		/* registers of the frame being unwound */
+	__u64 di;			/* the interrupted frame's rdi (UNW_CFA_RA_RDI) */
 	struct unw_vma cur;		/* the current mapping */
 	__u64 mm;
 	struct unw_key fb_key;		/* binary of the first frame-pointer step */
@@ -160,6 +161,7 @@ struct unw_state {
 	__u8 stop;			/* enum unw_stop */
 	__u8 fb;			/* enum unw_fb of the first FP step, or UNW_FB_NONE */
 	__u8 find_used;			/* bpf_find_vma() was called in this sample */
+	__u8 find_later;		/* a mapping was left unknown: only one call a sample */
 	__u8 row_ok;			/* row holds for [row_lo, row_hi) of cur */
 	__u8 have_seq;			/* seq was read in this sample */
 	__u8 bx_ok;			/* bx is known (a frame-pointer step loses it) */
@@ -344,11 +346,20 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 	struct unw_vma_cache *c;
 	struct unw_vma f = {};
 	struct unw_vma *e;
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, hit, i;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, ptgid, hit, i;
 
 	c = bpf_map_lookup_elem(&unw_vmas, &tgid);
-	if (c && c->mm != st->mm)
-		c = NULL;		/* an exec: start over (unw_cache_put) */
+	if (!c || c->mm != st->mm) {
+		/*
+		 * An exec (start over: unw_cache_put), or a new process. One
+		 * that shares its parent's memory (vfork, CLONE_VM) walks with
+		 * the parent's mappings: bpf_find_vma() serves one a sample.
+		 */
+		ptgid = BPF_CORE_READ(bpf_get_current_task_btf(), real_parent, tgid);
+		c = bpf_map_lookup_elem(&unw_vmas, &ptgid);
+		if (c && c->mm != st->mm)
+			c = NULL;
+	}
 	if (c) {
 		/*
 		 * The match goes through st, not a register: a register would
@@ -382,8 +393,10 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 			e->start = e->end = 0;
 		}
 	}
-	if (st->find_used)
+	if (st->find_used) {
+		st->find_later = 1;
 		return false;
+	}
 	st->find_used = 1;
 	if (bpf_find_vma(bpf_get_current_task_btf(), pc, unw_vma_cb, &f, 0))
 		return false;
@@ -687,7 +700,13 @@ __noinline int unw_step_frame(struct unw_state *st)
 			__builtin_memset(&st->cur.key, 0, sizeof(st->cur.key));
 	}
 	if (!st->have_vma) {
-		fb = UNW_FB_NO_VMA;
+		/*
+		 * Not looked up (a new process's first ticks meet several
+		 * mappings): as a table not in yet, the stack copy lets
+		 * record/ finish the walk with the side-band's mappings.
+		 */
+		fb = st->find_later ? UNW_FB_NO_TABLE : UNW_FB_NO_VMA;
+		st->find_later = 0;
 	} else if (!st->cur.key.ino) {
 		fb = UNW_FB_NO_CFI;
 	} else if (st->row_ok && unw_off(st, lpc) >= st->row_lo &&
@@ -719,6 +738,19 @@ __noinline int unw_step_frame(struct unw_state *st)
 	case UNW_CFA_END:
 		st->stop = UNW_STOP_END;
 		return 1;
+	case UNW_CFA_RA_RDI:
+		/* rdi is the sampled registers' in the first frame only */
+		if (st->n != 1)
+			return unw_fp_step(st, UNW_FB_NO_CFI);
+		st->table_frames++;
+		if (!st->di) {
+			st->stop = UNW_STOP_ZERO;
+			return 1;
+		}
+		st->pc = st->di;
+		st->sp += row.cfa_off;
+		st->exact = 0;
+		return 0;
 	default:
 		return unw_fp_step(st, UNW_FB_NO_CFI);
 	}
@@ -804,6 +836,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 		st->sp = ctx->regs.sp;
 		st->bp = ctx->regs.bp;
 		st->bx = ctx->regs.bx;
+		st->di = ctx->regs.di;
 	} else {
 		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 		if (regs) {
@@ -811,6 +844,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 			st->sp = BPF_CORE_READ(regs, sp);
 			st->bp = BPF_CORE_READ(regs, bp);
 			st->bx = BPF_CORE_READ(regs, bx);
+			st->di = BPF_CORE_READ(regs, di);
 		}
 	}
 	stat_inc(EV_STAT_UNW_STACKS);

@@ -44,6 +44,7 @@
 
 /* x86-64 DWARF register numbers. */
 #define DW_REG_RBX	3
+#define DW_REG_RDI	5
 #define DW_REG_RBP	6
 #define DW_REG_RSP	7
 #define DW_REG_RA	16
@@ -369,12 +370,19 @@ static uint8_t saved_rule(Dwarf_Frame *fr, int reg, int16_t *off)
 	return UNW_RBP_UNDEF;
 }
 
+/* The return address kept in rdi: glibc's vfork pops it there across its syscall. */
+static bool ra_in_rdi(const Dwarf_Op *ops, size_t nops)
+{
+	return nops == 1 && ((ops[0].atom == DW_OP_regx && ops[0].number == DW_REG_RDI) ||
+			     ops[0].atom == DW_OP_reg0 + DW_REG_RDI);
+}
+
 /* Fills row (off aside) from libdw's rules for one frame state. */
 static void classify(Dwarf_Frame *fr, struct unw_row *row)
 {
 	Dwarf_Op mem[3], *ops = NULL;
 	size_t nops = 0;
-	bool signalp = false;
+	bool signalp = false, rdi;
 	int64_t off;
 	int ra, reg;
 
@@ -393,7 +401,8 @@ static void classify(Dwarf_Frame *fr, struct unw_row *row)
 		row->cfa_type = UNW_CFA_END;
 		return;
 	}
-	if (!saved_at_cfa(ops, nops, &off) || off != -8)
+	rdi = ra_in_rdi(ops, nops);
+	if (!rdi && (!saved_at_cfa(ops, nops, &off) || off != -8))
 		return;
 
 	if (dwarf_frame_cfa(fr, &ops, &nops))
@@ -402,12 +411,12 @@ static void classify(Dwarf_Frame *fr, struct unw_row *row)
 		reg = ops[0].number <= 64 ? (int)ops[0].number : -1;
 		off = (int64_t)ops[0].number2;
 		if ((reg != DW_REG_RSP && reg != DW_REG_RBP && reg != DW_REG_RBX) ||
-		    off < INT32_MIN || off > INT32_MAX)
+		    (rdi && reg != DW_REG_RSP) || off < INT32_MIN || off > INT32_MAX)
 			return;
-		row->cfa_type = reg == DW_REG_RSP ? UNW_CFA_RSP :
+		row->cfa_type = rdi ? UNW_CFA_RA_RDI : reg == DW_REG_RSP ? UNW_CFA_RSP :
 				reg == DW_REG_RBP ? UNW_CFA_RBP : UNW_CFA_RBX;
 		row->cfa_off = (int32_t)off;
-	} else if (plt_expression(ops, nops, &row->cfa_off)) {
+	} else if (!rdi && plt_expression(ops, nops, &row->cfa_off)) {
 		row->cfa_type = UNW_CFA_PLT;
 	} else {
 		return;

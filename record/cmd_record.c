@@ -1341,7 +1341,7 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		.dwarf = o->call_graph == CALL_GRAPH_DWARF,
 		.off_cpu = o->off_cpu,
 		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
-		.raw_budget = RAWSTACK_BUDGET_DEFAULT,
+		.raw_budget = rawstack_budget_default(o->nr_cpus),
 		.table_cache = cache,
 	};
 	struct sampler_sink ssink;
@@ -1444,7 +1444,8 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	if (!err)
 		err = unwinder__store(s->unwinder, s->rec, s->stats_total);
 	if (!err && s->rawstack)
-		err = rawstack__store(s->rawstack, s->rec, s->stats_total, RAWSTACK_BUDGET_DEFAULT);
+		err = rawstack__store(s->rawstack, s->rec, s->stats_total,
+					     rawstack_budget_default(s->opts->nr_cpus));
 	if (!err)
 		err = pyrec__store(s->python, s->rec, s->stats_total);
 	if (!err)

@@ -618,6 +618,7 @@ static int build_table(struct unwinder *u, size_t bin, int fd)
 	j->key.ino = u->bins[bin].self.ino;
 	j->key.ctime_ns = u->bins[bin].self.ctime_ns;
 	j->key.size = u->bins[bin].self.size;
+	j->key.rules = UNW_ABI_VERSION;
 	j->key.build_id_len = u->bins[bin].build_id_len;
 	memcpy(j->key.build_id, u->bins[bin].build_id, u->bins[bin].build_id_len);
 	u->bins[bin].building = true;

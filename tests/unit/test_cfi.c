@@ -266,6 +266,13 @@ static struct unw_row expected_row(const struct want *w, bool *loose)
 		r.cfa_type = UNW_CFA_END;
 		return r;
 	}
+	/* the return address held in rdi (vfork), with CFA = rsp + N */
+	if (!strcmp(w->ra, "r5") && split_rule(w->cfa, reg, sizeof(reg), &off) &&
+	    !strcmp(reg, "rsp")) {
+		r.cfa_type = UNW_CFA_RA_RDI;
+		r.cfa_off = (int32_t)off;
+		return r;
+	}
 	if (strcmp(w->ra, "c-8"))
 		return r;
 	if (!strcmp(w->cfa, "exp")) {
@@ -297,6 +304,8 @@ static bool rows_agree(const struct unw_row *got, const struct want *w)
 		return got->cfa_type == UNW_CFA_PLT || got->cfa_type == UNW_CFA_UNSUPPORTED;
 	if (got->cfa_type != want.cfa_type)
 		return false;
+	if (want.cfa_type == UNW_CFA_RA_RDI)
+		return got->cfa_off == want.cfa_off;
 	if (want.cfa_type != UNW_CFA_RSP && want.cfa_type != UNW_CFA_RBP &&
 	    want.cfa_type != UNW_CFA_RBX)
 		return true;
@@ -482,7 +491,7 @@ static void table_is_well_formed(void)
 		const struct unw_row *r = &t.rows[i];
 
 		unsupported += r->cfa_type == UNW_CFA_UNSUPPORTED;
-		CHECK(r->cfa_type <= UNW_CFA_UNSUPPORTED && r->rbp_type <= UNW_RBP_UNDEF &&
+		CHECK(r->cfa_type <= UNW_CFA_RA_RDI && r->rbp_type <= UNW_RBP_UNDEF &&
 		      r->rbx_type <= UNW_RBP_UNDEF);
 		if (!i)
 			continue;
