@@ -42,8 +42,8 @@ uint64_t rawstack_budget_default(uint32_t nr_cpus)
 
 struct held {
 	struct ev_sample *e;	/* the record (malloc'ed, room for 127 user frames and its
-				   Python frames): its
-				   user frames are rewritten once finished */
+				   Python frames): its user frames are rewritten once
+				   finished */
 	size_t size;
 	uint64_t since;		/* when it arrived */
 	bool wait;		/* it may wait for tables (not when too many bytes are held) */
