@@ -592,7 +592,12 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 		st->fb = why;
 		st->fb_key = st->cur.key;
 	}
-	if (st->bp <= st->sp || !unw_word(st, st->bp, st->bp, &bp) ||
+	/*
+	 * rbp may equal the stack pointer: a frame without locals (a JIT stub:
+	 * push rbp; mov rbp, rsp; call) returns to exactly its rbp. The step
+	 * still moves sp up by 16, so a walk cannot loop.
+	 */
+	if (st->bp < st->sp || !unw_word(st, st->bp, st->bp, &bp) ||
 	    !unw_word(st, st->bp, st->bp + 8, &ra)) {
 		st->stop = stop;
 		return 1;
@@ -666,6 +671,66 @@ static __always_inline bool unw_read_frame(struct unw_state *st, const struct un
 	       (row->rbx_type != UNW_RBP_CFA || unw_word(st, lo, cfa + row->rbx_off, bx));
 }
 
+/* The table row for lpc: UNW_FB_NONE with *row, or why the frame pointers must do. */
+static __always_inline __u8 unw_frame_row(struct unw_state *st, __u64 lpc, struct unw_row *row)
+{
+	if (!st->have_vma || lpc < st->cur.start || lpc >= st->cur.end) {
+		st->have_vma = unw_find_vma(st, lpc);
+		st->row_ok = 0;
+		if (!st->have_vma)
+			__builtin_memset(&st->cur.key, 0, sizeof(st->cur.key));
+	}
+	if (!st->have_vma) {
+		/*
+		 * Not looked up (a new process's first ticks meet several
+		 * mappings): as a table not in yet, the stack copy lets
+		 * record/ finish the walk with the side-band's mappings.
+		 */
+		if (!st->find_later)
+			return UNW_FB_NO_VMA;
+		st->find_later = 0;
+		return UNW_FB_NO_TABLE;
+	}
+	if (!st->cur.key.ino)
+		return UNW_FB_NO_CFI;
+	if (st->row_ok && unw_off(st, lpc) >= st->row_lo && unw_off(st, lpc) < st->row_hi) {
+		*row = st->row;		/* the same function again (recursion) */
+		return UNW_FB_NONE;
+	}
+	return unw_lookup_row(st, unw_off(st, lpc), row);
+}
+
+/* From the frame whose CFA is cfa, by row, to its caller. 0, or 1: the walk ends. */
+static __always_inline int unw_to_caller(struct unw_state *st, const struct unw_row *row,
+					 __u64 cfa)
+{
+	__u64 ra, bp, bx;
+
+	bp = st->bp;
+	bx = st->bx;
+	if (!unw_read_frame(st, row, cfa, &ra, &bp, &bx)) {
+		st->stop = UNW_STOP_UNREADABLE;
+		return 1;
+	}
+	if (row->rbp_type == UNW_RBP_UNDEF)
+		bp = 0;
+	if (row->rbx_type == UNW_RBP_UNDEF)
+		st->bx_ok = 0;
+	else if (row->rbx_type == UNW_RBP_CFA)
+		st->bx_ok = 1;
+	st->table_frames++;
+	if (!ra) {
+		st->stop = UNW_STOP_ZERO;
+		return 1;
+	}
+	st->pc = ra;
+	st->sp = cfa;
+	st->bp = bp;
+	st->bx = bx;
+	st->exact = 0;
+	return 0;
+}
+
 /*
  * One frame: stores st->pc and moves st to the caller's registers; nonzero
  * to stop. A global function, so that the verifier checks it once with st
@@ -675,9 +740,9 @@ __noinline int unw_step_frame(struct unw_state *st)
 {
 	struct unw_row row = {};
 	struct scratch *sc;
-	__u64 lpc, cfa = 0, ra, bp, bx;
+	__u64 lpc, cfa = 0;
 	__u32 zero = 0, idx;
-	__u8 fb = UNW_FB_NONE;
+	__u8 fb;
 
 	if (!st)
 		return 1;
@@ -693,28 +758,7 @@ __noinline int unw_step_frame(struct unw_state *st)
 	st->n++;
 
 	lpc = st->exact ? st->pc : st->pc - 1;
-	if (!st->have_vma || lpc < st->cur.start || lpc >= st->cur.end) {
-		st->have_vma = unw_find_vma(st, lpc);
-		st->row_ok = 0;
-		if (!st->have_vma)
-			__builtin_memset(&st->cur.key, 0, sizeof(st->cur.key));
-	}
-	if (!st->have_vma) {
-		/*
-		 * Not looked up (a new process's first ticks meet several
-		 * mappings): as a table not in yet, the stack copy lets
-		 * record/ finish the walk with the side-band's mappings.
-		 */
-		fb = st->find_later ? UNW_FB_NO_TABLE : UNW_FB_NO_VMA;
-		st->find_later = 0;
-	} else if (!st->cur.key.ino) {
-		fb = UNW_FB_NO_CFI;
-	} else if (st->row_ok && unw_off(st, lpc) >= st->row_lo &&
-		   unw_off(st, lpc) < st->row_hi) {
-		row = st->row;		/* the same function again (recursion) */
-	} else {
-		fb = unw_lookup_row(st, unw_off(st, lpc), &row);
-	}
+	fb = unw_frame_row(st, lpc, &row);
 	if (fb != UNW_FB_NONE)
 		return unw_fp_step(st, fb);
 
@@ -758,29 +802,7 @@ __noinline int unw_step_frame(struct unw_state *st)
 		st->stop = UNW_STOP_BAD_SP;
 		return 1;
 	}
-	bp = st->bp;
-	bx = st->bx;
-	if (!unw_read_frame(st, &row, cfa, &ra, &bp, &bx)) {
-		st->stop = UNW_STOP_UNREADABLE;
-		return 1;
-	}
-	if (row.rbp_type == UNW_RBP_UNDEF)
-		bp = 0;
-	if (row.rbx_type == UNW_RBP_UNDEF)
-		st->bx_ok = 0;
-	else if (row.rbx_type == UNW_RBP_CFA)
-		st->bx_ok = 1;
-	st->table_frames++;
-	if (!ra) {
-		st->stop = UNW_STOP_ZERO;
-		return 1;
-	}
-	st->pc = ra;
-	st->sp = cfa;
-	st->bp = bp;
-	st->bx = bx;
-	st->exact = 0;
-	return 0;
+	return unw_to_caller(st, &row, cfa);
 }
 
 static long unw_step(__u64 i, void *data)

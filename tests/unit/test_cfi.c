@@ -683,6 +683,26 @@ static void write_file(const char *path, const void *bytes, size_t len)
 	close(fd);
 }
 
+/* A bound on bytes: libc's table under 1 MiB of memory is refused, with one it is whole. */
+static void a_build_keeps_its_memory_bound(void)
+{
+	struct cfi_table whole = { 0 }, t = { 0 };
+	int fd = open(LIBC, O_RDONLY | O_CLOEXEC);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK_OK(cfi_table__build(fd, &whole));
+	CHECK_EQ_U64(cfi_table__build_max(fd, 64 << 10, &t), (uint64_t)-E2BIG);
+	CHECK(!t.rows && !t.nr_rows);
+	CHECK_OK(cfi_table__build_max(fd, 64 << 20, &t));
+	CHECK_EQ_U64(t.nr_rows, whole.nr_rows);
+	CHECK(t.nr_rows && !memcmp(t.rows, whole.rows, t.nr_rows * sizeof(*t.rows)));
+	cfi_table__release(&t);
+	cfi_table__release(&whole);
+	close(fd);
+}
+
 static void errors_have_their_codes(void)
 {
 	struct cfi_table t = { .nr_rows = 7 };
@@ -905,6 +925,7 @@ static const struct test tests[] = {
 	{ "_start gets the END rule", start_gets_the_end_rule },
 	{ "the vDSO's image builds from memory", vdso_image_builds },
 	{ "non-ELF, foreign and CFI-less files have their codes", errors_have_their_codes },
+	{ "a build keeps its memory bound", a_build_keeps_its_memory_bound },
 	{ "truncated copies of libc never crash", truncated_libc_never_crashes },
 	{ "one pass gives libdw's rows on libc, python3.11, libLLVM-14", one_pass_gives_libdws_rows },
 	{ "damaged copies of libc never crash, either builder the same", damaged_libc_never_crashes },
