@@ -4,19 +4,28 @@
 # python3.11 running tests/workloads/py_deep.py (a recursion DEPTH deep,
 # spinning at its bottom) at 999 Hz, against the same run with
 # `record --no-python` (no walk) and `perf record -g -F 999`:
-#  1. BPF time per sample of eprof's sampler (bpftool prog show run_time_ns /
-#     run_cnt with kernel.bpf_stats_enabled=1, this recorder's program only,
-#     read 1 s apart while it records) at Python depths 10 and 60;
+#  1. BPF time per sample of eprof's sampler (bpftool prog show run_time_ns
+#     with kernel.bpf_stats_enabled=1, this recorder's program only, read
+#     3 s apart while it records, filtered-out ticks taken off) at Python
+#     depths 10 and 60;
 #  2. slowdown: the workload's own CPU time (time.process_time(), which
 #     counts what the samplers take in its context), median of REPS runs,
 #     against no profiler;
-#  3. bytes per sample of the recordings (file size / samples).
-# Run as root; figures are CPU times, so a busy machine blurs them less.
+#  3. bytes per sample of the recordings (file size / samples);
+#  4. the recorder's peak memory (its own getrusage ru_maxrss, which `info`
+#     shows as "peak memory") recording tests/workloads/py_codes.py: CODES
+#     distinct functions (default 50,000) made with compile() and exec(),
+#     called in chains 80 deep, with and without the Python walk, median of
+#     REPS runs, with the code objects the recording stored.
+# SECTIONS=cost runs 1-3 only, SECTIONS=memory 4 only. Run as root; figures are CPU times, so a busy machine blurs them less.
 set -eu
 EPROF=$(realpath "${1:-$(dirname "$0")/../build/eprof}")
 PY=${2:-/usr/bin/python3.11}
 APP=$(realpath "$(dirname "$0")/../tests/workloads/py_deep.py")
 REPS=${REPS:-5}
+SECTIONS=${SECTIONS:-cost,memory}
+CODES=${CODES:-50000}
+CODES_APP=$(realpath "$(dirname "$0")/../tests/workloads/py_codes.py")
 ROUNDS=${ROUNDS:-800}
 WORK=$(mktemp -d /tmp/eprof-pybench.XXXXXX)
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
@@ -36,34 +45,45 @@ print('%.3f' % (time.process_time() - t), file=open('$WORK/cpu', 'w'))" >/dev/nu
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# prog_stats [IDS]: "id run_time_ns run_cnt" of each on_cpu_clock program
-prog_stats() {
-	bpftool -j prog show | python3 -c 'import json, sys
-for p in json.load(sys.stdin):
-    if p.get("name") == "on_cpu_clock":
-        print(p["id"], p.get("run_time_ns", 0), p.get("run_cnt", 0))'
-}
+# prog_stat ID, prog_id ERRFILE: a sampler program's run time (bench/bpfstat.sh)
+. "$(dirname "$0")/bpfstat.sh"
 
-# bpf_ns DEPTH [OPTION]: BPF ns of this recorder's on_cpu_clock (the
-# program that appeared after it started; bpftool here shows no owner pids)
-# from 1.5 s to 4.5 s of the recording, per sample of the target in that
-# window (ticks of other tasks, filtered out at once, are charged to them)
+# bpf_ns DEPTH [OPTION]: BPF ns of this recorder's on_cpu_clock (its id from
+# `record -v -v`) per sample of the target (its stats map's EV_STAT_SAMPLES),
+# over 3 s from 1.5 s into the recording. Ticks of other tasks also run the
+# program and return at the target filter: a second recorder, of a
+# sleeping process, measures what such a tick costs in the same seconds,
+# and that is taken off (bench/unwind.sh does the same).
 bpf_ns() {
-	local rec before id a b n
-	before=$(prog_stats | awk '{ print $1 }')
-	"$EPROF" record -q -F 999 $2 -o "$WORK/b.eprof" -- "$PY" "$APP" "$1" $((ROUNDS * 4)) &
+	local rec idle ip id iid a b ia ib
+	sleep 60 &
+	idle=$!
+	"$EPROF" record -v -v -F 999 $2 -o "$WORK/b.eprof" -- "$PY" "$APP" "$1" $((ROUNDS * 4)) \
+		>/dev/null 2>"$WORK/b.err" &
 	rec=$!
+	"$EPROF" record -v -v -F 999 $2 -p "$idle" -o "$WORK/i.eprof" 2>"$WORK/i.err" &
+	ip=$!
+	for _ in $(seq 40); do
+		[ -n "$(prog_id "$WORK/b.err")" ] && [ -n "$(prog_id "$WORK/i.err")" ] && break
+		sleep 0.5
+	done
 	sleep 1.5
-	id=$(prog_stats | awk -v old=" $(echo $before) " 'index(old, " " $1 " ") == 0 { print $1 }' | sort -n | tail -1)
-	a=$(prog_stats | awk -v id="$id" '$1 == id { print $2, $3 }')
+	id=$(prog_id "$WORK/b.err")
+	iid=$(prog_id "$WORK/i.err")
+	a=$(prog_stat "${id:-0}"); ia=$(prog_stat "${iid:-0}")
 	sleep 3
-	b=$(prog_stats | awk -v id="$id" '$1 == id { print $2, $3 }')
+	b=$(prog_stat "${id:-0}"); ib=$(prog_stat "${iid:-0}")
 	wait "$rec"
-	n=$("$EPROF" report -i "$WORK/b.eprof" --from 1.5 --to 4.5 --fold 2>/dev/null | awk '{ s += $NF } END { print s + 0 }')
-	echo "$a $b $n" | awk '{ if (NF == 5 && $5 > 0) printf "%.0f ns per target sample (%d samples, %d runs of the program)", ($3 - $1) / $5, $5, $4 - $2; else print "?" }'
+	kill -INT "$ip" 2>/dev/null; wait "$ip" 2>/dev/null
+	kill "$idle" 2>/dev/null; wait "$idle" 2>/dev/null
+	echo "$a $b $ia $ib" | awk '{ t = $4 - $1; c = $5 - $2; s = $6 - $3; it = $10 - $7; ic = $11 - $8
+		f = ic > 0 ? it / ic : 0
+		if (s > 0) printf "%.0f ns per target sample (%d samples; %d runs, a filtered-out tick %.0f ns)", (t - (c - s) * f) / s, s, c, f
+		else print "?" }'
 }
 
 for depth in 10 60; do
+	[[ $SECTIONS == *cost* ]] || break
 	echo "== Python depth $depth"
 	echo "BPF time, Python walk:    $(bpf_ns $depth "")"
 	echo "BPF time, --no-python:    $(bpf_ns $depth --no-python)"
@@ -80,4 +100,16 @@ for depth in 10 60; do
 	done | awk '{ printf "bytes/sample %-14s %d B / %d samples = %.1f\n", ($1 == "p" ? "eprof" : "--no-python"), $2, $3, $2 / $3 }'
 	ps=$(perf script -i "$WORK/perf.data" -F period 2>/dev/null | wc -l)
 	echo "bytes/sample perf -g       $(stat -c %s "$WORK/perf.data") B / $ps samples = $(awk -v a="$(stat -c %s "$WORK/perf.data")" -v b="$ps" 'BEGIN { printf "%.1f", a / b }')"
+done
+
+# 4. the recorder's peak memory on CODES distinct code objects
+[[ $SECTIONS == *memory* ]] || exit 0
+echo "== recorder memory, $CODES distinct code objects (median of $REPS)"
+for opt in "" --no-python; do
+	for i in $(seq "$REPS"); do
+		"$EPROF" record -q -F 999 $opt -o "$WORK/m.eprof" -- "$PY" "$CODES_APP" "$CODES" >/dev/null 2>&1
+		"$EPROF" info "$WORK/m.eprof" | awk '/^peak memory/ { p = $NF } /code objects stored/ { c = $NF }
+			END { print p, (c == "" || c == "-" ? 0 : c) }'
+	done | sort -n | awk -v o="${opt:-python walk}" '{ p[NR] = $1; c[NR] = $2 }
+		END { m = int((NR + 1) / 2); printf "peak RSS %-12s %6.1f MiB (%d code objects stored)\n", o, p[m] / 1048576, c[m] }'
 done

@@ -39,23 +39,8 @@ command -v perf >/dev/null && perf record -q -e cpu-clock $PERF_FLAGS -o "$T/pro
 now() { date +%s.%N; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
-# prog_stat ID: "run_time_ns run_cnt samples" of a sampler program now
-# (samples: its stats map's EV_STAT_SAMPLES, summed over CPUs).
-prog_stat() {
-	local t c m x s=0
-	read -r t c < <(bpftool prog show id "$1" | head -1 | awk '{ for (i = 1; i < NF; i++) {
-		if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) } } END { print t + 0, c + 0 }')
-	m=$(bpftool prog show id "$1" | grep -o 'map_ids.*' | tr ',' ' ')
-	for x in ${m#map_ids }; do
-		bpftool map show id "$x" | grep -q 'name stats ' &&
-			s=$(bpftool -j map lookup id "$x" key 0 0 0 0 | python3 -c 'import json, sys
-print(sum(v["value"] for v in json.load(sys.stdin)["formatted"]["values"]))')
-	done
-	echo "$t $c $s"
-}
-
-# prog_id ERRFILE: the sampler program id a `record -v -v` printed (the last: a load may be retried).
-prog_id() { sed -n 's/.*sampler program id \([0-9]*\).*/\1/p' "$1" | tail -1; }
+# prog_stat ID, prog_id ERRFILE: a sampler program's run time (bench/bpfstat.sh)
+. "$(dirname "$0")/bpfstat.sh"
 
 # bpf_cost MODE DEPTH: ns of on_cpu_clock per sample of the recursion. Ticks
 # of other tasks also run the program and return at the target filter: a

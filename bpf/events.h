@@ -104,7 +104,7 @@ enum ev_stat {
 	EV_STAT_PY_NO_THREAD,	/* the thread has no thread state (not a Python thread) */
 	EV_STAT_PY_UNREADABLE,	/* a walk stopped at memory it could not read */
 	EV_STAT_PY_DEPTH,	/* a walk cut at EV_PY_MAX_FRAMES or the record's room */
-	EV_STAT_PY_RAW,		/* a raw-stack sample: its Python frames were not taken */
+	EV_STAT_PY_RAW,		/* unused since raw-stack samples carry Python frames (0) */
 	EV_STAT_MAX,
 };
 
@@ -158,16 +158,17 @@ struct unw_bin_stats {
 
 struct ev_hdr {
 	__u16 type;		/* enum ev_type */
-	__u16 flags;		/* EV_SAMPLE: EV_SAMPLE_F_RAW, or Python frames (below) */
+	__u16 flags;		/* EV_SAMPLE: EV_SAMPLE_F_RAW, Python frames (below) */
 	__u32 size;		/* whole record, header included */
 };
 
 /*
  * The raw-stack fallback. When the walker meets a file mapping whose table
  * is not loaded yet (UNW_FB_NO_TABLE), it notes the registers there and the
- * sample carries, after its frames, a struct ev_raw and a copy of the user
- * stack from that sp upward (at most EV_RAW_STACK_MAX bytes, within a byte
- * budget per second), and the frames from ev_raw.frame on are the walker's
+ * sample carries, after its frames (its Python frames too), a struct ev_raw
+ * and a copy of the user stack from that sp upward (at most
+ * EV_RAW_STACK_MAX bytes, within a byte budget per second), and the frames
+ * from ev_raw.frame on are the walker's
  * frame-pointer guess. record/ walks that part again with the same table
  * rows once the table is built (record/rawstack.c) and stores only PCs.
  */
@@ -209,7 +210,8 @@ struct ev_raw {
  * Python frames (record/python.c). For a process in the `py_procs` map the
  * sampler walks the interpreter's frame chain of the sampled thread and puts
  * its frames after the user frames, innermost first; their count is
- * hdr.flags >> EV_SAMPLE_PY_SHIFT (never with EV_SAMPLE_F_RAW). Each is one
+ * hdr.flags >> EV_SAMPLE_PY_SHIFT (with EV_SAMPLE_F_RAW too: the ev_raw
+ * then follows the Python frames). Each is one
  * word: the top three bits set (no user address has them), PY_FRAME_ENTRY
  * when the frame is the first one a native call of the eval loop ran (so
  * record/ can split them among the native eval-loop frames), the code

@@ -392,7 +392,7 @@ static __always_inline bool output_raw(struct scratch *sc, __u64 size, __u64 rby
 	s = (struct ev_sample *)rs->raw;
 	if (bpf_probe_read_kernel(rs->raw, size, sc))
 		return false;
-	s->hdr.flags = EV_SAMPLE_F_RAW;
+	s->hdr.flags |= EV_SAMPLE_F_RAW;	/* the Python frames' count kept */
 	s->hdr.size = size + rbytes;
 	size += rbytes;
 	barrier_var(size);
@@ -550,22 +550,25 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 	s->nr_uframes = ubytes / sizeof(__u64);
 
 	size = sizeof(*s) + kbytes + ubytes;
-#if defined(__TARGET_ARCH_x86)
-	if (walked && raw_budget_bytes && size <= SAMPLE_BYTES)
-		rbytes = unw_raw_attach(size);
-	if (rbytes > sizeof(struct ev_raw) + EV_RAW_STACK_MAX)
-		rbytes = 0;
-#endif
-	if (rbytes) {
-		if (bpf_map_lookup_elem(&py_procs, &tgid))
-			stat_inc(EV_STAT_PY_RAW);
-	} else if (s->nr_uframes) {
+	/*
+	 * The Python frames follow the user frames, whether or not a stack
+	 * copy follows them: record/ finishes the native frames from the copy
+	 * and keeps the Python frames (they name the interpreter's memory now,
+	 * which no copy of the stack holds).
+	 */
+	if (s->nr_uframes) {
 		npy = py_walk(s, tgid, s->tid, s->nr_kframes + s->nr_uframes);
 		if (npy > EV_PY_MAX_FRAMES)
 			npy = EV_PY_MAX_FRAMES;
 		s->hdr.flags = npy << EV_SAMPLE_PY_SHIFT;
 		size += npy * sizeof(__u64);
 	}
+#if defined(__TARGET_ARCH_x86)
+	if (walked && raw_budget_bytes && size <= SAMPLE_BYTES)
+		rbytes = unw_raw_attach(size);
+	if (rbytes > sizeof(struct ev_raw) + EV_RAW_STACK_MAX)
+		rbytes = 0;
+#endif
 	barrier_var(size);	/* keep the bound check on the register that is passed */
 	if (size > sizeof(*sc))
 		return 0;

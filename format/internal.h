@@ -159,6 +159,8 @@ struct pending_meta {
 	char *value;
 };
 
+struct pending_py_code;	/* format/python.c */
+
 /* Everything buffered since the last commit. */
 struct writer {
 	ZSTD_CCtx *cctx;
@@ -202,6 +204,8 @@ struct writer {
 	size_t nr_thread_cgroups, cap_thread_cgroups;
 	struct rec_unwind *unwind;	/* paths owned */
 	size_t nr_unwind, cap_unwind;
+	struct pending_py_code **py_codes;	/* format/python.c */
+	size_t nr_py_codes, cap_py_codes;
 	bool finished;
 };
 
@@ -375,6 +379,14 @@ int rec_encode_comms(const struct rec_comm *c, size_t n, struct bytebuf *raw);
 int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size_t n);
 int rec_write_comms(struct recording *rec);
 int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx);
+
+/*
+ * format/python.c. rec_write_py_codes() writes the buffered Python code
+ * objects (printed errors); rec_clear_py_codes() forgets them after a
+ * commit (release: frees the array too).
+ */
+int rec_write_py_codes(struct recording *rec);
+void rec_clear_py_codes(struct writer *w, bool release);
 
 /*
  * format/cgroup.c. rec_write_cgroups() writes the buffered cgroup names

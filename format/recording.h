@@ -83,6 +83,8 @@ struct recording;
 #define REC_META_PY_VERSIONS	"python_unknown_versions"	/* "3.10 (process 12)", the first */
 #define REC_META_PY_CODES	"python_codes"		/* code objects stored */
 #define REC_META_PY_CODE_BAD	"python_codes_unreadable"	/* code objects not readable */
+#define REC_META_PY_UNNAMED	"python_frames_unnamed"	/* frames: code object not read or kept */
+#define REC_META_PY_UNPLACED	"python_frames_unplaced"	/* frames: no eval-loop frame for them */
 #define REC_META_TABLE_CACHE	"table_cache"		/* record --table-cache DIR; absent: none */
 #define REC_META_TABLE_CACHE_HITS	"table_cache_hits"	/* tables read from it, not built */
 #define REC_META_TABLE_CACHE_STORED	"table_cache_stored"	/* tables built and kept in it */
@@ -445,9 +447,10 @@ int recording__add_debuginfo(struct recording *rec, const uint8_t *build_id, uin
 int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c);
 
 /*
- * Stores a Python code object (one row per tgid and address; a later one
- * replaces it). Written at once in its own statement: call it between
- * commits.
+ * Stores a Python code object (one row per tgid and key; a later one
+ * replaces it), copied and written by the next commit. -EINVAL when a
+ * string is over REC_PY_NAME_MAX * 4 bytes or the line table over
+ * REC_PY_LINETABLE_MAX.
  */
 int recording__add_py_code(struct recording *rec, const struct rec_py_code *c);
 

@@ -1081,6 +1081,7 @@ static void clear_pending(struct writer *w)
 	w->nr_ticks = 0;
 	w->nr_offcpu = w->nr_offcpu_sum = w->nr_offcpu_loss = 0;
 	rec_clear_cgroups(w, false);
+	rec_clear_py_codes(w, false);
 }
 
 void writer__release(struct writer *w)
@@ -1104,6 +1105,7 @@ void writer__release(struct writer *w)
 	free(w->offcpu_sum);
 	free(w->offcpu_loss);
 	rec_clear_cgroups(w, true);
+	rec_clear_py_codes(w, true);
 	idset__release(&w->stack_ids);
 	bytebuf__release(&w->stack_prefix);
 	bytebuf__release(&w->stack_prefix_next);
@@ -1129,6 +1131,7 @@ static int commit(struct recording *rec, bool finishing)
 	err = err ?: write_unwind(rec);
 	err = err ?: write_offcpu(rec);
 	err = err ?: rec_write_cgroups(rec);
+	err = err ?: rec_write_py_codes(rec);
 	err = err ?: write_meta(rec, finishing);
 	if (!err) {
 		rc = sqlite3_exec(rec->db, "COMMIT", NULL, NULL, NULL);

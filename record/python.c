@@ -100,7 +100,13 @@ enum {
 
 #define PY_LOOKS_MAX	4	/* looks for an interpreter per process (execs, start-up) */
 #define PY_LOOK_AGAIN_NS	50000000ull	/* the n-th look again n x 50 ms after the last */
-#define PY_CODES_MAX	200000	/* code objects kept per process */
+/*
+ * The code-object cache's budget: identities kept per process, and in all
+ * (about 40 bytes each with the map's slack). A frame whose code object is
+ * not kept is unnamed and counted; an exited process's are dropped.
+ */
+#define PY_CODES_MAX	200000
+#define PY_CODES_TOTAL_MAX	1000000
 
 struct py_target {
 	uint32_t tgid;
@@ -122,6 +128,7 @@ struct pyrec {
 	struct py_target *v;
 	size_t nr, alloc;
 	bool said_version;
+	uint64_t codes_kept;		/* identities in every target's codes */
 	struct pyrec_stats stats;
 };
 
@@ -541,7 +548,7 @@ static int code_key(struct pyrec *pr, struct recording *rec, struct py_target *t
 		slot = u64map__find(&t->codes, ident);
 		if (slot) {
 			key = *slot;
-		} else if (t->codes.nr < PY_CODES_MAX) {
+		} else if (t->codes.nr < PY_CODES_MAX && pr->codes_kept < PY_CODES_TOTAL_MAX) {
 			r = read_code(rec, t, addr, t->nr_keys + 1);
 			if (r < 0)
 				return r;
@@ -553,13 +560,58 @@ static int code_key(struct pyrec *pr, struct recording *rec, struct py_target *t
 			}
 			if (u64map__upsert(&t->codes, ident, key, &slot, &added))
 				key = 0;	/* no memory: not kept, read again next time */
+			else
+				pr->codes_kept++;
 		}
 	}
+	pr->stats.frames_unnamed += !key;
 	*out = (w & ~(PY_FRAME_CODE_MASK << PY_FRAME_CODE_SHIFT)) | key << PY_FRAME_CODE_SHIFT;
 	return 0;
 }
 
-int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e,
+void pyrec__forget(struct pyrec *pr, uint32_t tgid)
+{
+	struct py_target *t = pr ? target_of(pr, tgid) : NULL;
+
+	if (!t)
+		return;
+	if (t->layout && pr->map_fd >= 0)
+		bpf_map_delete_elem(pr->map_fd, &tgid);
+	pr->codes_kept -= t->codes.nr;
+	u64map__release(&t->codes);
+	free(t->own);
+	t->own = NULL;
+	t->layout = NULL;
+	t->unknown = false;
+	t->looks = 0;
+	t->comm[0] = '\0';
+	/* nr_keys stays: a later process of the same id numbers on, no row replaced */
+}
+
+int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e)
+{
+	uint64_t *py = (uint64_t *)e->frames + e->nr_kframes + e->nr_uframes;
+	uint32_t npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT, i;
+	struct py_target *t = target_of(pr, e->tgid);
+	int err;
+
+	for (i = 0; i < npy; i++) {
+		if (py[i] == PY_FRAME_EMPTY)
+			continue;
+		if (!t || !t->layout) {
+			/* no interpreter known now: key 0, unreadable (the words stay keys) */
+			py[i] &= ~(PY_FRAME_CODE_MASK << PY_FRAME_CODE_SHIFT);
+			pr->stats.frames_unnamed++;
+			continue;
+		}
+		err = code_key(pr, rec, t, py[i], &py[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e, bool keyed,
 		  uint64_t *out, uint32_t *nu)
 {
 	const uint64_t *f = (const uint64_t *)e->frames;
@@ -570,7 +622,8 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 	uint64_t pc;
 	int err;
 
-	if (!t || !t->layout)
+	/* keyed: read while the process lived; its eval loop's range stays after pyrec__forget */
+	if (!t || (!t->layout && !keyed))
 		t = NULL;
 	/*
 	 * Runs of Python frames (each up to an entry frame) against native
@@ -599,9 +652,13 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 					j++;	/* the native frame stands alone */
 					break;
 				}
-				err = code_key(pr, rec, t, py[j], &out[n++]);
-				if (err)
-					return err;
+				if (keyed) {
+					out[n++] = py[j];
+				} else {
+					err = code_key(pr, rec, t, py[j], &out[n++]);
+					if (err)
+						return err;
+				}
 				if (py[j++] & PY_FRAME_ENTRY)
 					break;
 			}
@@ -637,6 +694,8 @@ int pyrec__store(const struct pyrec *pr, struct recording *rec, const uint64_t *
 	err = err ?: meta_u64(rec, REC_META_PY_UNKNOWN, st->unknown_samples);
 	err = err ?: meta_u64(rec, REC_META_PY_CODES, st->codes);
 	err = err ?: meta_u64(rec, REC_META_PY_CODE_BAD, st->code_unreadable);
+	err = err ?: meta_u64(rec, REC_META_PY_UNNAMED, st->frames_unnamed);
+	err = err ?: meta_u64(rec, REC_META_PY_UNPLACED, st->frames_unplaced);
 	if (!err && st->unknown_first[0])
 		err = recording__set_meta(rec, REC_META_PY_VERSIONS, st->unknown_first);
 	return err;

@@ -15,6 +15,7 @@
 #ifndef EPROF_RECORD_PYTHON_H
 #define EPROF_RECORD_PYTHON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "events.h"
@@ -35,6 +36,7 @@ struct pyrec_stats {
 	uint64_t codes;			/* code objects stored */
 	uint64_t code_unreadable;	/* code objects that could not be read */
 	uint64_t frames_unplaced;	/* Python frames with no eval-loop frame for them */
+	uint64_t frames_unnamed;	/* Python frames whose code object was not read or kept */
 };
 
 /* map_fd: the sampler's py_procs; -1 to only splice (tests). 0 or -ENOMEM. */
@@ -55,8 +57,23 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now
  * PYREC_MAX_FRAMES), *nu the user count; stores the code objects they name
  * that rec does not have yet. 0 or -errno (a write failure, printed).
  */
-int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e,
+int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e, bool keyed,
 		  uint64_t *out, uint32_t *nu);
+
+/*
+ * Replaces, in place, the code addresses of e's Python frames with their
+ * keys (code objects read now, while the process lives), for a sample held
+ * before its splice (record/rawstack.h): spliced later with keyed true.
+ * 0 or -errno (a write failure, printed).
+ */
+int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e);
+
+/*
+ * A process that ended: its walk (the sampler's py_procs entry) and its
+ * code objects are dropped; a later process with its id is looked at anew.
+ * Accepts NULL.
+ */
+void pyrec__forget(struct pyrec *pr, uint32_t tgid);
 
 const struct pyrec_stats *pyrec__stats(const struct pyrec *pr);
 

@@ -41,8 +41,9 @@ uint64_t rawstack_budget_default(uint32_t nr_cpus)
 }
 
 struct held {
-	struct ev_sample *e;	/* the record (malloc'ed, room for 127 user frames): its
-				   user frames are rewritten once finished */
+	struct ev_sample *e;	/* the record (malloc'ed, room for 127 user frames and its
+				   Python frames): its user frames are rewritten once
+				   finished */
 	size_t size;
 	uint64_t since;		/* when it arrived */
 	bool wait;		/* it may wait for tables (not when too many bytes are held) */
@@ -131,9 +132,29 @@ static enum uwalk_row try_row(void *ctx, const struct unw_key *key, uint64_t off
 	return UWALK_ROW_NO_TABLE;
 }
 
+static uint32_t py_of(const struct ev_sample *e)
+{
+	return e->hdr.flags >> EV_SAMPLE_PY_SHIFT;
+}
+
+/* After the user frames and the Python frames (sampler.c checked it is in size). */
 static const struct ev_raw *raw_of(const struct ev_sample *e)
 {
-	return (const struct ev_raw *)(e->frames + e->nr_kframes + e->nr_uframes);
+	return (const struct ev_raw *)(e->frames + e->nr_kframes + e->nr_uframes + py_of(e));
+}
+
+/*
+ * e as a sample without its copy: nu user frames, then its Python frames
+ * (py, saved from before they moved) right after them.
+ */
+static void unraw(struct ev_sample *e, uint32_t nu, const uint64_t *py)
+{
+	uint32_t npy = py_of(e);
+
+	memmove(e->frames + e->nr_kframes + nu, py, (size_t)npy * sizeof(uint64_t));
+	e->nr_uframes = (__u16)nu;
+	e->hdr.flags = (__u16)(npy << EV_SAMPLE_PY_SHIFT);
+	e->hdr.size = (__u32)(sizeof(*e) + ((size_t)e->nr_kframes + nu + npy) * sizeof(__u64));
 }
 
 /* One try at h: finished (h->done) unless a table it needs is not in yet. */
@@ -141,7 +162,7 @@ static void try_one(struct rawstack *r, struct held *h)
 {
 	const struct ev_raw *raw = raw_of(h->e);
 	struct uwalk_vma vmas[EV_RAW_VMAS];
-	uint64_t frames[EV_MAX_UFRAMES];
+	uint64_t frames[EV_MAX_UFRAMES], py[EV_PY_MAX_FRAMES];
 	struct try_ctx c = { .u = r->u, .r = r, .tgid = h->e->tgid, .time_ns = h->e->time_ns,
 			     .vmas = vmas };
 	struct uwalk w = { 0 };
@@ -193,10 +214,11 @@ static void try_one(struct rawstack *r, struct held *h)
 	h->walk_fb = raw->walk_fb <= UNW_FB_MAX ? raw->walk_fb : UNW_FB_MAX;
 	h->stop = w.stop;
 	h->fb = w.fb;
+	/* the Python frames go after the new user frames, over the copy */
+	memcpy(py, h->e->frames + h->e->nr_kframes + h->e->nr_uframes,
+	       (size_t)py_of(h->e) * sizeof(*py));
 	memcpy(h->e->frames + h->e->nr_kframes, frames, (size_t)n * sizeof(*frames));
-	h->e->nr_uframes = (__u16)n;
-	h->e->hdr.flags = 0;
-	h->e->hdr.size = (__u32)(sizeof(*h->e) + ((size_t)h->e->nr_kframes + n) * sizeof(__u64));
+	unraw(h->e, n, py);
 	if (h->wait)
 		r->bytes -= h->size;
 	h->done = true;
@@ -226,9 +248,11 @@ void rawstack__free(struct rawstack *r)
 	free(r);
 }
 
-int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size)
+int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
+		   struct ev_sample **held)
 {
-	size_t full = sizeof(*e) + ((size_t)e->nr_kframes + EV_MAX_UFRAMES) * sizeof(__u64);
+	size_t full = sizeof(*e) + ((size_t)e->nr_kframes + EV_MAX_UFRAMES + py_of(e)) *
+		      sizeof(__u64);
 	struct held *h;
 
 	if (vec__grow(&r->v, &r->alloc, r->nr + 1, sizeof(*r->v)))
@@ -239,6 +263,7 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size)
 	if (!h->e)
 		return pr_errno(-ENOMEM, "cannot hold a raw stack");
 	memcpy(h->e, e, size);
+	*held = h->e;
 	h->size = size;
 	h->since = now_ns();
 	h->wait = r->bytes + size <= HELD_MAX_BYTES;
@@ -320,9 +345,9 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 				r->fb_after[h->fb < UNW_FB_MAX ? h->fb : UNW_FB_MAX]++;
 		} else {
 			r->t.given_up++;
-			h->e->hdr.flags = 0;	/* as the walker left it: its frames, not the copy */
-			h->e->hdr.size = (__u32)(sizeof(*h->e) + ((size_t)h->e->nr_kframes +
-								  h->e->nr_uframes) * sizeof(__u64));
+			/* as the walker left it: its frames, not the copy */
+			unraw(h->e, h->e->nr_uframes, (const uint64_t *)h->e->frames +
+							       h->e->nr_kframes + h->e->nr_uframes);
 			if (h->wait)
 				r->bytes -= h->size;
 		}

@@ -52,8 +52,12 @@ struct rawstack *rawstack__new(struct unwinder *u, rawstack_vma_fn find_vma, voi
 /* Accepts NULL. */
 void rawstack__free(struct rawstack *r);
 
-/* Keeps a copy of e (EV_SAMPLE_F_RAW, size bytes, validated). 0 or -ENOMEM. */
-int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size);
+/*
+ * Keeps a copy of e (EV_SAMPLE_F_RAW, size bytes, validated), *held (its
+ * Python frames may be rewritten until the next call). 0 or -ENOMEM.
+ */
+int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
+		   struct ev_sample **held);
 
 /*
  * Whether a held sample still waits for a table and may wait longer: the

@@ -105,24 +105,25 @@ static bool frames_fit(size_t size, size_t head, unsigned int nk, unsigned int n
 }
 
 /*
- * A sample's layout: its frames fill size, or with EV_SAMPLE_F_RAW its
- * frames, an ev_raw that names one of its user frames, and the stack bytes
- * the ev_raw counts.
+ * A sample's layout: its frames and Python frames fill size, or with
+ * EV_SAMPLE_F_RAW are followed by an ev_raw that names one of its user
+ * frames, and the stack bytes the ev_raw counts.
  */
 static bool sample_fits(const struct ev_sample *e, size_t size)
 {
-	size_t head = sizeof(*e) + ((size_t)e->nr_kframes + e->nr_uframes) * sizeof(__u64);
+	unsigned int npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT;
+	size_t head = sizeof(*e) + ((size_t)e->nr_kframes + e->nr_uframes + npy) * sizeof(__u64);
 	const struct ev_raw *r;
 
-	unsigned int npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT;
-
+	if ((e->hdr.flags & ((1u << EV_SAMPLE_PY_SHIFT) - 1) & ~EV_SAMPLE_F_RAW) ||
+	    npy > EV_PY_MAX_FRAMES)
+		return false;
 	if (!(e->hdr.flags & EV_SAMPLE_F_RAW))
-		return !(e->hdr.flags & ((1u << EV_SAMPLE_PY_SHIFT) - 1)) && npy <= EV_PY_MAX_FRAMES &&
-		       size >= npy * sizeof(__u64) &&
+		return size >= npy * sizeof(__u64) &&
 		       frames_fit(size - npy * sizeof(__u64), sizeof(*e), e->nr_kframes,
 				  e->nr_uframes);
-	if (e->hdr.flags != EV_SAMPLE_F_RAW || e->nr_kframes > EV_MAX_FRAMES ||
-	    e->nr_uframes > EV_MAX_UFRAMES || size < head + sizeof(*r))
+	if (e->nr_kframes > EV_MAX_FRAMES || e->nr_uframes > EV_MAX_UFRAMES ||
+	    size < head + sizeof(*r))
 		return false;
 	r = (const struct ev_raw *)((const char *)e + head);
 	return r->stack_len <= EV_RAW_STACK_MAX && size == head + sizeof(*r) + r->stack_len &&

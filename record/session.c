@@ -278,6 +278,8 @@ static int forget_exited(struct session *s)
 	s->nr_exits = kept;
 	if (!gone.nr)
 		goto out;
+	u64map__for_each(&gone, i)
+		pyrec__forget(s->python, (uint32_t)gone.keys[i]);
 	/* first, as it may fail: the rows a later owner of the pid must not be taken for */
 	for (i = 0; i < s->maps.nr; i++) {
 		const struct mapping *k = &s->maps.v[i];
@@ -734,6 +736,21 @@ static int use_stack(struct session *s, const uint64_t *frames, uint32_t nk, uin
 }
 
 /*
+ * A sample of a process that may run Python: an interpreter is looked for
+ * when it arrives (a sample held for its tables too, so that the next ones
+ * are walked), once. 0 or -ENOMEM.
+ */
+static int note_python(struct session *s, const struct ev_sample *e)
+{
+	if (!s->python && s->sampler && !s->opts->no_python &&
+	    pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
+		return -ENOMEM;
+	if (s->python && e->tgid)
+		pyrec__seen(s->python, e->tgid, e->comm, e->time_ns);
+	return 0;
+}
+
+/*
  * A valid sample: its stack is written once, then every sample refers to it
  * by id. Nothing here allocates except a new stack's copy and table growth.
  */
@@ -747,13 +764,10 @@ static int take_sample_at(struct session *s, const struct ev_sample *e, bool hel
 	static uint64_t spliced[PYREC_MAX_FRAMES];
 	uint32_t nu = e->nr_uframes;
 
-	if (!s->python && s->sampler && !s->opts->no_python &&
-	    pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
+	if (!held && note_python(s, e))
 		return -ENOMEM;
-	if (s->python && e->tgid)
-		pyrec__seen(s->python, e->tgid, e->comm, e->time_ns);
 	if (s->python && e->hdr.flags >> EV_SAMPLE_PY_SHIFT) {
-		err = pyrec__splice(s->python, s->rec, e, spliced, &nu);
+		err = pyrec__splice(s->python, s->rec, e, held, spliced, &nu);
 		if (err)
 			return err;
 		frames = spliced;
@@ -853,9 +867,16 @@ bool session__find_vma(void *ctx, uint32_t tgid, uint64_t pc, uint64_t time_ns,
 static int on_sample(void *ctx, const struct ev_sample *e)
 {
 	struct session *s = ctx;
+	struct ev_sample *h;
+	int err;
 
-	if ((e->hdr.flags & EV_SAMPLE_F_RAW) && s->rawstack)
-		return rawstack__hold(s->rawstack, e, e->hdr.size);
+	if ((e->hdr.flags & EV_SAMPLE_F_RAW) && s->rawstack) {
+		err = note_python(s, e) ?: rawstack__hold(s->rawstack, e, e->hdr.size, &h);
+		/* its code objects are read now, while the process lives */
+		if (!err && s->python)
+			err = pyrec__key(s->python, s->rec, h);
+		return err;
+	}
 	return take_sample(s, e);
 }
 
