@@ -101,7 +101,7 @@ async function main() {
 		});
 		const t0 = Date.now();
 		await page.goto('file://' + require('path').resolve(page_path), { waitUntil: 'load', timeout: 120000 });
-		await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+		await page.waitForFunction('window.eprofUI && window.eprofUI.timing.complete > 0', { timeout: 120000 });
 		const load_ms = Date.now() - t0;
 		for (let i = 0; i < cmds.length; i++) {
 			const cmd = cmds[i];
@@ -288,7 +288,7 @@ async function main() {
 			} else if (cmd === 'reload' || cmd === 'back') {
 				if (cmd === 'reload') await page.reload({ waitUntil: 'load' });
 				else await page.goBack({ waitUntil: 'load' });
-				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.complete > 0', { timeout: 120000 });
 			} else if (cmd === 'lanes') {
 				const ls = await page.evaluate(() => window.eprofUI.lanes());
 				ls.forEach((l) => console.log(['lane', l.tid, l.comm, l.run, l.rnb, l.blk, l.px.run, l.px.rnb,
@@ -360,7 +360,7 @@ async function main() {
 				const vp = page.viewport();
 				await page.setViewport({ width: vp.width, height: vp.height, deviceScaleFactor: Number(cmds[++i]) });
 				await page.reload({ waitUntil: 'load' });
-				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.complete > 0', { timeout: 120000 });
 			} else if (cmd === 'canvases') {
 				const cs = await page.evaluate(() => [...document.querySelectorAll('canvas')]
 					.filter((c) => c.getAttribute('aria-hidden') !== 'true' && c.isConnected)
