@@ -130,6 +130,17 @@ struct unw_key {
 
 #define UNW_VDSO_INO	(~0ull)
 
+/*
+ * A window (file offset >> UNW_WINDOW_SHIFT) of a binary whose partial
+ * table does not hold it yet: record/ loads its rows (the key of
+ * `unw_absent`; pad zero, as a hash key).
+ */
+struct unw_window {
+	struct unw_key key;
+	__u32 window;
+	__u32 pad;
+};
+
 /* A file mapping the walker found without a table: record/ builds one. */
 struct unw_miss {
 	__u32 tgid;

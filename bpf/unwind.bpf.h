@@ -86,6 +86,14 @@ struct {
 	__type(value, struct unw_miss);
 } unw_missing SEC(".maps");
 
+/* Windows of partial tables that walks met before their rows were in. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct unw_window);
+	__type(value, __u8);
+} unw_absent SEC(".maps");
+
 /* Per binary: where walks ended and where they first left the tables. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -471,6 +479,17 @@ static __always_inline __u8 unw_lookup_row(struct unw_state *st, __u64 off, stru
 		}
 		if (!unw_find_row(tbl, off, out, &lo_off, &hi_off))
 			return UNW_FB_NO_CFI;
+		if (out->cfa_type == UNW_CFA_ABSENT) {
+			/* never cached: the rows replace it once record/ loads them */
+			struct unw_window w;
+			__u8 one = 1;
+
+			__builtin_memset(&w, 0, sizeof(w));
+			w.key = st->cur.key;
+			w.window = (__u32)(off >> UNW_WINDOW_SHIFT);
+			bpf_map_update_elem(&unw_absent, &w, &one, BPF_NOEXIST);
+			return UNW_FB_NO_TABLE;
+		}
 		if (h) {
 			h->key = st->cur.key;
 			h->lo = lo_off;

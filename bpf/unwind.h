@@ -44,7 +44,15 @@ enum unw_cfa {
 				   binding, _dl_runtime_resolve_xsavec) */
 	UNW_CFA_UNSUPPORTED,	/* CFI exists but uses a rule the walker cannot
 				   follow (another register, an expression): FP step */
+	UNW_CFA_ABSENT,		/* a big binary's table holds only the windows of
+				   code walks have met (record/unwind.c, "partial
+				   tables"); this one is not in yet: the walker
+				   reports the window (unw_absent) and steps as for
+				   a table not built yet */
 };
+
+/* A partial table loads its binary's rows by windows of file offsets this large. */
+#define UNW_WINDOW_SHIFT	16
 
 /* Where the caller's rbp (or rbx: the same rules) is. */
 enum unw_rbp {

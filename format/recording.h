@@ -85,6 +85,9 @@ struct recording;
 #define REC_META_TABLE_CACHE	"table_cache"		/* record --table-cache DIR; absent: none */
 #define REC_META_TABLE_CACHE_HITS	"table_cache_hits"	/* tables read from it, not built */
 #define REC_META_TABLE_CACHE_STORED	"table_cache_stored"	/* tables built and kept in it */
+#define REC_META_UNWIND_PARTIAL	"unwind_partial_tables"	/* big tables loaded by windows */
+#define REC_META_UNWIND_WINDOWS	"unwind_windows"	/* windows loaded into them */
+#define REC_META_UNWIND_WINDOWS_OUT	"unwind_windows_refused"	/* windows over the budget */
 #define REC_META_SIDEBAND_REREAD	"sideband_reread"	/* processes whose mappings were read
 							   again from /proc after a side-band loss */
 #define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
@@ -396,6 +399,8 @@ int recording__version(const struct recording *rec);
 
 /* Buffered with the next chunk. */
 int recording__set_meta(struct recording *rec, const char *key, const char *value);
+/* The same, a count in decimal. */
+int recording__set_meta_u64(struct recording *rec, const char *key, uint64_t value);
 
 /* *out is malloc'd (caller frees). -ENOENT when the key is absent. */
 int recording__get_meta(struct recording *rec, const char *key, char **out);

@@ -13,6 +13,7 @@
  * the previous commit.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "format/internal.h"
@@ -295,6 +296,14 @@ int recording__set_meta(struct recording *rec, const char *key, const char *valu
 	p->key = k;
 	p->value = v;
 	return 0;
+}
+
+int recording__set_meta_u64(struct recording *rec, const char *key, uint64_t value)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)value);
+	return recording__set_meta(rec, key, buf);
 }
 
 static int cmp_symbol(const void *a, const void *b)

@@ -85,7 +85,7 @@ static void on_stop_signal(int sig)
 
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
-	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--no-python] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] [--table-cache DIR|none] "
+	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--no-python] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] [--table-cache DIR|none] [--unwind-budget SIZE] "
 	"[-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
@@ -111,6 +111,10 @@ static void print_help(FILE *f)
 		   "                     recording of the same files starts with them (default\n"
 		   "                     " TABLE_CACHE_DIR_DEFAULT ", 256 MiB at most; a\n"
 		   "                     directory only root can change)\n"
+		   "    --unwind-budget SIZE  kernel memory for unwind tables (default 1/128 of\n"
+		   "                     the machine's, 64M to 512M; `info` states it): a\n"
+		   "                     binary whose table is over an eighth of it has only\n"
+		   "                     the code its samples run loaded, by 64 KiB windows\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
 		   "                     file, or the binary itself when it has .debug_info), so\n"
 		   "                     `report --inline --lines` works without the files;\n"
@@ -180,10 +184,11 @@ static char *pid_list_desc(const uint32_t *pids, size_t nr)
 }
 
 /*
- * --switch-output as perf spells it: a size with B, K, M or G, or a time
- * with s, m, h or d. -EINVAL for anything else.
+ * A quantity as perf spells --switch-output's: a size with B, K, M or G
+ * into *v in bytes, or a time with s, m, h or d into *v in ns (*time set).
+ * -EINVAL for anything else.
  */
-static int parse_switch_output(const char *arg, struct record_opts *o)
+static int parse_quantity(const char *arg, uint64_t *v, bool *time)
 {
 	static const struct {
 		char suffix;
@@ -197,7 +202,6 @@ static int parse_switch_output(const char *arg, struct record_opts *o)
 	};
 	size_t len = strlen(arg), i;
 	char num[32];
-	uint64_t v;
 
 	if (len < 2 || len >= sizeof(num))
 		return -EINVAL;
@@ -206,15 +210,27 @@ static int parse_switch_output(const char *arg, struct record_opts *o)
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (units[i].suffix != arg[len - 1])	/* 'm' is minutes, 'M' MiB */
 			continue;
-		if (parse_u64(num, 1, UINT64_MAX / units[i].unit, &v))
+		if (parse_u64(num, 1, UINT64_MAX / units[i].unit, v))
 			return -EINVAL;
-		if (units[i].time)
-			o->switch_ns = v * units[i].unit;
-		else
-			o->switch_bytes = v * units[i].unit;
+		*v *= units[i].unit;
+		*time = units[i].time;
 		return 0;
 	}
 	return -EINVAL;
+}
+
+static int parse_switch_output(const char *arg, struct record_opts *o)
+{
+	uint64_t v;
+	bool time;
+
+	if (parse_quantity(arg, &v, &time))
+		return -EINVAL;
+	if (time)
+		o->switch_ns = v;
+	else
+		o->switch_bytes = v;
+	return 0;
 }
 
 /* What parse_options() learns along the way, beside struct record_opts. */
@@ -228,6 +244,7 @@ struct option_state {
 static int take_option(struct record_opts *o, struct option_state *st, int c, const char *arg)
 {
 	uint64_t thresh_us;
+	bool time;
 
 	switch (c) {
 	case 'F':
@@ -299,6 +316,12 @@ static int take_option(struct record_opts *o, struct option_state *st, int c, co
 		break;
 	case 'Y':
 		o->no_python = true;
+		break;
+	case 'B':
+		if (parse_quantity(arg, &o->unwind_budget, &time) || time ||
+		    o->unwind_budget < (1ull << 20) || o->unwind_budget > UNWIND_BUDGET_LIMIT)
+			return usage_error("invalid --unwind-budget '%s' (expected a size from 1M "
+					   "to 4G, such as 64M)", arg);
 		break;
 	case 'U':
 		if (!strcmp(arg, "none"))
@@ -409,6 +432,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "off-cpu", no_argument, NULL, 'O' },
 		{ "off-cpu-thresh", required_argument, NULL, 'T' },
 		{ "table-cache", required_argument, NULL, 'U' },
+		{ "unwind-budget", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option_state st = { NULL, false, false };
@@ -1339,11 +1363,10 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		return err;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
 	if (sampler__unwinds(s->sampler)) {
-		int tables_fd, missing_fd, bins_fd;
+		struct unwind_maps maps;
 
-		sampler__unwind_fds(s->sampler, &tables_fd, &missing_fd, &bins_fd);
-		err = unwinder__open(tables_fd, missing_fd, bins_fd, o->unwind_budget, cache,
-				     &s->unwinder);
+		sampler__unwind_fds(s->sampler, &maps);
+		err = unwinder__open(&maps, o->unwind_budget, cache, &s->unwinder);
 		if (err)
 			return err;
 		s->rawstack = rawstack__new(s->unwinder, session__find_vma, s);

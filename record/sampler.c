@@ -35,6 +35,7 @@
 #include "format/tablecache.h"
 #include "record/perf_events.h"
 #include "record/sampler.h"
+#include "record/unwind.h"
 #include "util/hash.h"
 #include "util/log.h"
 
@@ -568,11 +569,12 @@ bool sampler__unwinds(const struct sampler *sp)
 	return sp->unwinds;
 }
 
-void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins)
+void sampler__unwind_fds(struct sampler *sp, struct unwind_maps *out)
 {
-	*tables = bpf_map__fd(sp->skel->maps.unw_tables);
-	*missing = bpf_map__fd(sp->skel->maps.unw_missing);
-	*bins = bpf_map__fd(sp->skel->maps.unw_bins);
+	out->tables = bpf_map__fd(sp->skel->maps.unw_tables);
+	out->missing = bpf_map__fd(sp->skel->maps.unw_missing);
+	out->absent = bpf_map__fd(sp->skel->maps.unw_absent);
+	out->bins = bpf_map__fd(sp->skel->maps.unw_bins);
 }
 
 void sampler__offcpu_fds(struct sampler *sp, int *start, int *sums)

@@ -83,8 +83,10 @@ int sampler__consume(struct sampler *sp, size_t budget, bool *more);
 /* Whether user stacks are walked with unwind tables (else frame pointers). */
 bool sampler__unwinds(const struct sampler *sp);
 
-/* fds of the unwind maps: tables, walker misses, per-binary counts (unwind.bpf.h). */
-void sampler__unwind_fds(struct sampler *sp, int *tables, int *missing, int *bins);
+struct unwind_maps;
+
+/* fds of the unwind maps (unwind.bpf.h). */
+void sampler__unwind_fds(struct sampler *sp, struct unwind_maps *out);
 
 /* fds of the off-CPU maps: threads off the CPU now, short intervals summed. */
 void sampler__offcpu_fds(struct sampler *sp, int *start, int *sums);

@@ -37,6 +37,15 @@
  * rounded up to 8 bytes). Over the budget, the least recently mapped
  * table is dropped; its files fall back to frame pointers until a walker
  * miss brings it back.
+ *
+ * Partial tables: a binary whose table would take more than a
+ * PARTIAL_SHARE of the budget (libLLVM, a browser, libtorch on a small
+ * machine) keeps its whole table here, in the recorder, and the kernel
+ * gets only the windows of code walks meet (UNW_WINDOW_SHIFT of file
+ * offsets each): the rest of its map is UNW_CFA_ABSENT rows, which the
+ * walker reports in `unw_absent` and treats as "no table yet" (a raw
+ * stack copy, finished here from the whole table). A big program thus
+ * costs the kernel what it runs, not what it maps.
  */
 #include <errno.h>
 #include <bpf/bpf.h>
@@ -62,6 +71,7 @@
 #include "format/tablecache.h"
 #include "record/stacks.h"
 #include "record/unwind.h"
+#include "util/bsearch.h"
 #include "util/clock.h"
 #include "util/hashmap.h"
 #include "util/log.h"
@@ -71,6 +81,10 @@
 #define MAX_OPEN_TRIES	3	/* then a file is treated as having no CFI */
 #define MAX_ROWS	(1u << 23)	/* the walker's binary search covers this many */
 #define NR_BUILDERS	2
+#define PARTIAL_SHARE	8	/* a table over budget / this loads by windows */
+#define PARTIAL_HELD	(256ull << 20)	/* partial tables' whole rows held here at most */
+#define WINDOWS_PER_TURN 256	/* unw_absent entries read per loop turn */
+#define NR_WINDOWS	(1u << (32 - UNW_WINDOW_SHIFT))	/* of 32-bit file offsets */
 /*
  * Jobs waiting or building at most: each holds a descriptor of its file,
  * so thousands of distinct binaries mapped at once wait in the queue (or
@@ -106,6 +120,10 @@ struct unw_binary {
 	uint64_t build_ns;
 	const struct unw_row *rows;	/* its table mapped read-only (rows[0]: the count), or NULL */
 	size_t rows_len;
+	/* a partial table: the whole of it (no count row), and the windows in the map */
+	struct unw_row *full;
+	size_t nr_full;
+	uint8_t *windows;		/* a bit per window, NR_WINDOWS */
 };
 
 /* One file key seen. */
@@ -133,6 +151,8 @@ struct unw_job {
 	size_t nr_rows;
 	uint64_t bytes, build_ns;
 	const char *source;
+	struct unw_row *full;		/* a partial table's whole rows, or NULL */
+	size_t nr_full;
 	struct table_cache *cache;	/* NULL: none */
 	struct table_cache_key key;	/* the file's, for the cache */
 	bool from_cache, stored;
@@ -140,7 +160,7 @@ struct unw_job {
 };
 
 struct unwinder {
-	int tables_fd, missing_fd, bins_fd;
+	int tables_fd, missing_fd, bins_fd, absent_fd;
 	int empty_fd;			/* the table of files without CFI: no rows */
 	struct unw_binary *bins;
 	size_t nr_bins, alloc_bins;
@@ -151,6 +171,7 @@ struct unwinder {
 	struct unw_work *queue;
 	size_t q_head, q_nr, q_alloc;
 	uint64_t budget, used, clock;
+	uint64_t full_bytes;		/* partial tables' whole rows, held here */
 	struct unwind_totals st;
 
 	/* the builder thread: todo and done lists under lock */
@@ -295,6 +316,10 @@ static void drop_table(struct unw_binary *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	b->fd = -1;
+	free(b->full);
+	free(b->windows);
+	b->full = NULL;
+	b->windows = NULL;
 }
 
 /* Drops least recently used tables until used + need fits the budget. */
@@ -324,6 +349,7 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 		}
 		pr_debug("unwind table of '%s' evicted (%llu KiB)", lru->path,
 			 (unsigned long long)(lru->bytes >> 10));
+		u->full_bytes -= lru->nr_full * sizeof(*lru->full);
 		drop_table(lru);
 		u->used -= lru->bytes;
 		u->st.evicted++;
@@ -402,19 +428,51 @@ static int cached_table(struct unw_job *j, struct cfi_table *t)
 	return 0;
 }
 
+/* The kernel's bytes for a table of nr rows (an array rounds elements up to 8). */
+static uint64_t table_bytes(size_t nr)
+{
+	return (uint64_t)(nr + 1) * ((sizeof(struct unw_row) + 7) & ~7ul) + 4096;
+}
+
+/* A new inner map holding rows (after the count row) into *map_fd. */
+static int new_table(const struct unw_row *rows, size_t nr, int *map_fd)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = UNW_TABLE_MAP_FLAGS);
+	struct unw_row head = { 0 };
+	__u32 zero = 0, n = (__u32)nr + 1;
+	int fd, err;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw", sizeof(__u32),
+			    sizeof(struct unw_row), n, &mopts);
+	if (fd < 0)
+		return -errno;
+	head.off = n - 1;	/* row 0: how many rows follow (unw_find_row) */
+	err = copy_rows(fd, &head, rows, nr);
+	if (err == -EOPNOTSUPP) {
+		err = bpf_map_update_elem(fd, &zero, &head, BPF_ANY) ? -errno : 0;
+		if (!err)
+			err = load_rows(fd, rows, nr);
+	}
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*map_fd = fd;
+	return 0;
+}
+
 /*
  * Builds the table of the file open at fd, or of the ELF image in memory
- * when fd is -1, into a new inner map (j->map_fd). Touches nothing shared:
- * the builder thread runs it.
+ * when fd is -1, into a new inner map (j->map_fd): the whole table, or for
+ * a big file's (fd only) one ABSENT row, the whole kept in j->full
+ * (partial tables, above). Touches nothing shared: the builder thread runs it.
  */
 static int make_table(int fd, const void *image, size_t size, uint64_t budget, struct unw_job *j)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = UNW_TABLE_MAP_FLAGS);
+	static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
 	struct cfi_table t = { 0 };
-	struct unw_row head = { 0 };
-	__u32 zero = 0, n;
 	uint64_t t0 = now_ns();
-	int err = 0, map_fd = -1;
+	int err = 0;
 
 	if (fd >= 0 && !cached_table(j, &t)) {
 		j->from_cache = true;
@@ -429,38 +487,24 @@ static int make_table(int fd, const void *image, size_t size, uint64_t budget, s
 	}
 	if (err)
 		goto out;
-	n = (__u32)t.nr_rows + 1;
-	j->bytes = (uint64_t)n * ((sizeof(struct unw_row) + 7) & ~7ul) + 4096;
-	if (j->bytes > budget) {
-		err = -E2BIG;
-		goto out;
-	}
-	map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw", sizeof(__u32),
-				sizeof(struct unw_row), n, &mopts);
-	if (map_fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	head.off = n - 1;	/* row 0: how many rows follow (unw_find_row) */
-	err = copy_rows(map_fd, &head, t.rows, t.nr_rows);
-	if (err == -EOPNOTSUPP) {
-		if (bpf_map_update_elem(map_fd, &zero, &head, BPF_ANY)) {
-			err = -errno;
-			goto out;
+	if (fd >= 0 && table_bytes(t.nr_rows) > budget / PARTIAL_SHARE) {
+		err = new_table(&absent, 1, &j->map_fd);
+		if (!err) {
+			j->full = t.rows;
+			j->nr_full = t.nr_rows;
+			t.rows = NULL;
+			j->nr_rows = 1;
 		}
-		err = load_rows(map_fd, t.rows, t.nr_rows);
+	} else {
+		err = table_bytes(t.nr_rows) > budget ? -E2BIG : new_table(t.rows, t.nr_rows, &j->map_fd);
+		j->nr_rows = t.nr_rows;
 	}
 	if (err)
 		goto out;
-	j->map_fd = map_fd;
-	map_fd = -1;
-	j->nr_rows = t.nr_rows;
+	j->bytes = table_bytes(j->nr_rows);
 	j->source = t.source;
 	j->build_ns = now_ns() - t0;
-	err = 0;
 out:
-	if (map_fd >= 0)
-		close(map_fd);
 	cfi_table__release(&t);
 	/*
 	 * A big binary's table is tens of MB of heap for a moment (cc1, a
@@ -475,8 +519,16 @@ out:
 static void take_table(struct unwinder *u, struct unw_job *j)
 {
 	struct unw_binary *b = &u->bins[j->bin];
+	uint64_t full = j->nr_full * sizeof(*j->full);
 
 	b->building = false;
+	/* the whole rows of partial tables, held here, within a bound of their own */
+	if (!j->err && j->full && u->full_bytes + full > PARTIAL_HELD) {
+		close(j->map_fd);
+		free(j->full);
+		j->full = NULL;
+		j->err = -E2BIG;
+	}
 	b->err = j->err;
 	if (j->err) {
 		if (j->err == -E2BIG)
@@ -492,6 +544,20 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 	b->bytes = j->bytes;
 	b->build_ns = j->build_ns;
 	map_rows(b);
+	if (j->full) {
+		b->windows = calloc(NR_WINDOWS / 8, 1);
+		if (!b->windows) {
+			free(j->full);	/* loads nothing more: the rest is frame pointers */
+		} else {
+			b->full = j->full;
+			b->nr_full = j->nr_full;
+			u->full_bytes += full;
+			u->st.partial++;
+		}
+		j->full = NULL;
+		pr_debug("unwind table of '%s' is big (%zu rows): loaded by the windows walks meet",
+			 b->path, j->nr_full);
+	}
 	u->used += j->bytes;
 	if (u->used > u->st.peak_bytes)
 		u->st.peak_bytes = u->used;
@@ -754,8 +820,8 @@ static int load_vdso(struct unwinder *u)
 	return err;
 }
 
-int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
-		   const char *cache_dir, struct unwinder **out)
+int unwinder__open(const struct unwind_maps *maps, uint64_t budget, const char *cache_dir,
+		   struct unwinder **out)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = UNW_TABLE_MAP_FLAGS);
 	struct unw_row header = { 0 };
@@ -795,9 +861,10 @@ int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
 		}
 		u->nr_threads++;
 	}
-	u->tables_fd = tables_fd;
-	u->missing_fd = missing_fd;
-	u->bins_fd = bins_fd;
+	u->tables_fd = maps->tables;
+	u->missing_fd = maps->missing;
+	u->absent_fd = maps->absent;
+	u->bins_fd = maps->bins;
 	u->empty_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw_none", sizeof(__u32),
 				     sizeof(struct unw_row), 1, &mopts);
 	if (u->empty_fd < 0 || bpf_map_update_elem(u->empty_fd, &zero, &header, BPF_ANY)) {
@@ -876,6 +943,185 @@ static int work_misses(struct unwinder *u, uint64_t deadline)
 	return err;
 }
 
+static bool row_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct unw_row *)elem)->off <= *(const uint64_t *)key;
+}
+
+/* The index after the last of rows[0 .. nr) at or before off (0: none). */
+static size_t rows_after(const struct unw_row *rows, size_t nr, uint64_t off)
+{
+	return bsearch_lower_bound(&off, rows, nr, sizeof(*rows), row_at_or_below);
+}
+
+/* The last of rows[0 .. nr) at or before off (unw_find_row's answer), or NULL. */
+static const struct unw_row *rows_find(const struct unw_row *rows, size_t nr, uint64_t off)
+{
+	size_t i = rows_after(rows, nr, off);
+
+	return i ? &rows[i - 1] : NULL;
+}
+
+static bool window_in(const struct unw_binary *b, uint32_t w)
+{
+	return b->windows[w >> 3] & (1u << (w & 7));
+}
+
+/* Appends row at off to out[*n], merged with an equal neighbour as cfi.c does. */
+static void push_row(struct unw_row *out, size_t *n, uint64_t off, const struct unw_row *row)
+{
+	struct unw_row r = *row;
+
+	r.off = (uint32_t)off;
+	if (*n && out[*n - 1].off == off)
+		(*n)--;			/* a later rule at the same offset replaces it */
+	if (*n && !memcmp((const char *)&out[*n - 1] + sizeof(r.off),
+			  (const char *)&r + sizeof(r.off), sizeof(r) - sizeof(r.off)))
+		return;
+	out[(*n)++] = r;
+}
+
+/*
+ * b's rows for the windows set in b->windows, ABSENT elsewhere, into out
+ * (NULL: counted only); returns how many. The rule at a window's start is
+ * the whole table's row covering it, cut there.
+ */
+static size_t partial_rows(const struct unw_binary *b, struct unw_row *out)
+{
+	static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
+	static const struct unw_row none = { .cfa_type = UNW_CFA_NONE };
+	size_t n = 0, i, k;
+	uint32_t w = 0, w1;
+
+	if (out)
+		push_row(out, &n, 0, &absent);
+	else
+		n++;
+	while (w < NR_WINDOWS) {
+		uint64_t lo, hi;
+
+		if (!window_in(b, w)) {
+			w++;
+			continue;
+		}
+		for (w1 = w; w1 < NR_WINDOWS && window_in(b, w1); w1++)
+			;
+		lo = (uint64_t)w << UNW_WINDOW_SHIFT;
+		hi = (uint64_t)w1 << UNW_WINDOW_SHIFT;
+		i = rows_after(b->full, b->nr_full, lo);
+		k = rows_after(b->full, b->nr_full, hi - 1);
+		if (!out) {
+			n += k - i + 2;
+		} else {
+			push_row(out, &n, lo, i ? &b->full[i - 1] : &none);
+			for (; i < k; i++)
+				push_row(out, &n, b->full[i].off, &b->full[i]);
+			if (hi <= UINT32_MAX)
+				push_row(out, &n, hi, &absent);
+		}
+		w = w1;
+	}
+	return n;
+}
+
+/*
+ * Replaces b's partial map by one with its windows' rows, under every file
+ * key it serves. Within the budget only: -E2BIG leaves the old map.
+ */
+static int reload_partial(struct unwinder *u, struct unw_binary *b)
+{
+	size_t idx = (size_t)(b - u->bins) + 1, nr = partial_rows(b, NULL), i;
+	uint64_t bytes = table_bytes(nr);
+	struct unw_row *rows;
+	int fd, err;
+
+	if (bytes > b->bytes)
+		make_room(u, bytes - b->bytes, b);
+	if (u->used - b->bytes + bytes > u->budget)
+		return -E2BIG;
+	rows = malloc(nr * sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	nr = partial_rows(b, rows);
+	err = new_table(rows, nr, &fd);
+	free(rows);
+	if (err)
+		return err;
+	for (i = 0; i < u->nr_files && !err; i++)
+		if (u->files[i].bin == idx && u->files[i].state == FILE_LOADED)
+			err = set_table(u, &u->files[i].key, fd);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (b->rows)
+		munmap((void *)b->rows, b->rows_len);
+	b->rows = NULL;
+	close(b->fd);
+	b->fd = fd;
+	b->nr_rows = nr;
+	u->used = u->used - b->bytes + bytes;
+	if (u->used > u->st.peak_bytes)
+		u->st.peak_bytes = u->used;
+	b->bytes = bytes;
+	map_rows(b);
+	return 0;
+}
+
+/*
+ * The windows walks met in partial tables: each binary that has new ones
+ * gets a map with them. A window that does not fit the budget stays out
+ * (its samples are finished from copies, as for a table not in yet).
+ */
+static int work_windows(struct unwinder *u)
+{
+	struct unw_window keys[WINDOWS_PER_TURN], k, *prev = NULL;
+	struct unw_binary *b;
+	const uint32_t *slot;
+	size_t nr = 0, i, j;
+	int err = 0;
+
+	while (nr < WINDOWS_PER_TURN && !bpf_map_get_next_key(u->absent_fd, prev, &k)) {
+		keys[nr] = k;
+		prev = &keys[nr++];
+	}
+	for (i = 0; i < nr; i++)
+		bpf_map_delete_elem(u->absent_fd, &keys[i]);
+	for (i = 0; i < nr && !err; i++) {
+		bool fresh = false;
+
+		slot = hashmap__find(&u->file_index, key_hash(&keys[i].key), file_eq, &keys[i].key, u);
+		if (!slot || u->files[*slot].state != FILE_LOADED)
+			continue;
+		b = &u->bins[u->files[*slot].bin - 1];
+		if (!b->full)
+			continue;
+		/* this binary's windows of the turn, all in one map */
+		for (j = i; j < nr; j++) {
+			if (!key_eq(&keys[j].key, &keys[i].key) || keys[j].window >= NR_WINDOWS ||
+			    window_in(b, keys[j].window))
+				continue;
+			b->windows[keys[j].window >> 3] |= (uint8_t)(1u << (keys[j].window & 7));
+			keys[j].pad = 1;	/* set by this turn */
+			fresh = true;
+		}
+		if (!fresh)
+			continue;
+		err = reload_partial(u, b);
+		if (err == -E2BIG) {
+			for (j = i; j < nr; j++)
+				if (keys[j].pad && key_eq(&keys[j].key, &keys[i].key))
+					b->windows[keys[j].window >> 3] &=
+						(uint8_t)~(1u << (keys[j].window & 7));
+			u->st.windows_refused++;
+			err = 0;
+		} else if (!err) {
+			u->st.windows++;
+		}
+	}
+	return err ? pr_errno(err, "cannot load unwind rows") : 0;
+}
+
 int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more)
 {
 	uint64_t deadline = now_ns() + budget_ns;
@@ -887,6 +1133,8 @@ int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more)
 	err = collect_jobs(u);
 	if (!err)
 		err = work_misses(u, deadline);
+	if (!err)
+		err = work_windows(u);
 	while (!err && u->q_head < u->q_nr && now_ns() < deadline)
 		err = work_queue(u);
 	*more = u->q_head < u->q_nr && err != 1;
@@ -931,7 +1179,6 @@ enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uin
 	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
 	const struct unw_binary *b;
 	const struct unw_row *r;
-	size_t lo = 1, hi, mid, found = 0;
 
 	if (!slot)
 		return UNWINDER_ROW_PENDING;
@@ -944,25 +1191,17 @@ enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uin
 		return UNWINDER_ROW_PENDING;
 	}
 	b = &u->bins[u->files[*slot].bin - 1];
-	r = b->rows;
-	if (!r)
-		return UNWINDER_ROW_NO_TABLE;
-	/* unw_find_row: the last row at or before off, rows[0].off of them after row 0 */
-	hi = r[0].off;
-	if (hi > b->nr_rows)
-		return UNWINDER_ROW_NO_TABLE;
-	while (lo <= hi) {
-		mid = lo + (hi - lo) / 2;
-		if (r[mid].off <= off) {
-			found = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
+	if (b->full) {
+		r = rows_find(b->full, b->nr_full, off);	/* the whole table, all windows */
+	} else {
+		if (!b->rows || b->rows[0].off > b->nr_rows)
+			return UNWINDER_ROW_NO_TABLE;
+		/* the map's rows: rows[0].off of them after the count row */
+		r = rows_find(b->rows + 1, b->rows[0].off, off);
 	}
-	if (!found)
+	if (!r)
 		return UNWINDER_ROW_NO_CFI;
-	*row = r[found];
+	*row = *r;
 	return UNWINDER_ROW_FOUND;
 }
 
@@ -1115,6 +1354,11 @@ int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *t
 		snprintf(n, sizeof(n), "%zu", u->st.cache_stored);
 		err = err ?: recording__set_meta(rec, REC_META_TABLE_CACHE_STORED, n);
 	}
+	if (!err && u->st.partial) {
+		err = recording__set_meta_u64(rec, REC_META_UNWIND_PARTIAL, u->st.partial);
+		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS, u->st.windows);
+		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS_OUT, u->st.windows_refused);
+	}
 	return err ? err : store_binaries(u, rec);
 }
 
@@ -1185,6 +1429,7 @@ void unwinder__close(struct unwinder *u)
 		next = u->done->next;
 		if (u->done->map_fd >= 0)
 			close(u->done->map_fd);
+		free(u->done->full);
 		free(u->done);
 	}
 	if (u->done_fd >= 0)

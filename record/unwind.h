@@ -22,6 +22,7 @@
  */
 #define UNWIND_BUDGET_MIN	(64ull << 20)
 #define UNWIND_BUDGET_MAX	(512ull << 20)
+#define UNWIND_BUDGET_LIMIT	(4ull << 30)	/* the most --unwind-budget takes */
 uint64_t unwind_budget_default(void);
 
 struct unwinder;
@@ -38,17 +39,28 @@ struct unwind_totals {
 	uint64_t peak_bytes;	/* most table memory held at once */
 	size_t cache_hits;	/* tables read from the on-disk cache, not built */
 	size_t cache_stored;	/* tables built and written to it */
+	size_t partial;		/* big tables loaded by windows (unwind.c) */
+	size_t windows;		/* windows loaded into them */
+	size_t windows_refused;	/* windows left out: over the budget */
+};
+
+/* The sampler's unwind maps (bpf/unwind.bpf.h), by fd. */
+struct unwind_maps {
+	int tables;		/* unw_tables: file key -> its table */
+	int missing;		/* unw_missing: files walked without a table */
+	int absent;		/* unw_absent: windows partial tables lack */
+	int bins;		/* unw_bins: per-binary counts */
 };
 
 /*
- * Sets up the unwinder over the sampler's maps (tables, walker misses,
- * per-binary counts: sampler__unwind_fds()) with a budget in bytes.
+ * Sets up the unwinder over the sampler's maps (sampler__unwind_fds())
+ * with a budget in bytes.
  * cache_dir (NULL: none) keeps tables between recordings
  * (format/tablecache.h); one it cannot use is warned about, not fatal.
  * Prints on failure.
  */
-int unwinder__open(int tables_fd, int missing_fd, int bins_fd, uint64_t budget,
-		   const char *cache_dir, struct unwinder **out);
+int unwinder__open(const struct unwind_maps *maps, uint64_t budget, const char *cache_dir,
+		   struct unwinder **out);
 
 /*
  * Queues the file mapped at [start, end) in tgid (path as mapped) for a

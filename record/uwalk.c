@@ -108,7 +108,7 @@ static int step(struct uwalk *w)
 		return fp_step(w, UNW_FB_NO_CFI);
 	off = lpc - w->cur->start + (w->cur->pgoff << 12);
 	r = off > 0xffffffffull ? UWALK_ROW_NO_CFI : w->row(w->ctx, &w->cur->key, off, &row);
-	if (r == UWALK_ROW_NO_TABLE)
+	if (r == UWALK_ROW_NO_TABLE || (r == UWALK_ROW_FOUND && row.cfa_type == UNW_CFA_ABSENT))
 		return fp_step(w, UNW_FB_NO_TABLE);
 	if (r != UWALK_ROW_FOUND)
 		return fp_step(w, UNW_FB_NO_CFI);

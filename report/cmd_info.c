@@ -80,6 +80,9 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_TABLE_CACHE, "unwind table cache", META_TEXT },
 	{ REC_META_TABLE_CACHE_HITS, "tables from the cache", META_NUMBER },
 	{ REC_META_TABLE_CACHE_STORED, "tables stored in it", META_NUMBER },
+	{ REC_META_UNWIND_PARTIAL, "tables loaded by windows (big binaries)", META_NUMBER },
+	{ REC_META_UNWIND_WINDOWS, "windows of code loaded into them", META_NUMBER },
+	{ REC_META_UNWIND_WINDOWS_OUT, "windows left out (over the budget)", META_NUMBER },
 	{ REC_META_SIDEBAND_REREAD, "read again after loss", META_NUMBER },
 };
 

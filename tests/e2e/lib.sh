@@ -49,18 +49,21 @@ one_line_error() {
 # entry_counts FOLD COMM: "complete total" over the folded stacks of threads
 # named COMM: complete ones have a user frame that is a program's or a
 # thread's entry (_start, __libc_start_main, __libc_start_call_main,
-# start_thread, clone3). Stacks of a process tearing down its memory
-# (do_exit in the kernel part) have no user stack left to walk: left out.
+# start_thread, clone3; ld.so's _dl_start_user, below the constructors it
+# runs before main). Stacks of a process tearing down its memory (do_exit
+# in the kernel part) or in the middle of its exec (bprm_execve: the old
+# image is gone, the new one has not run) have no user stack to walk:
+# left out.
 entry_counts() {
 	awk -v comm="$2" '
 	{
 		n = $NF; $NF = ""; sub(/ +$/, "")
 		nf = split($0, f, ";")
-		if (f[1] != comm || $0 ~ /(^|;)do_(group_)?exit_\[k\]/) next
+		if (f[1] != comm || $0 ~ /(^|;)(do_(group_)?exit|bprm_execve)_\[k\]/) next
 		tot += n
 		for (i = 2; i <= nf; i++) {
 			if (f[i] ~ /_\[k\]$/) continue
-			if (f[i] ~ /^(_start|__libc_start_main.*|__libc_start_call_main|start_thread|clone3?|__clone.*)$/) {
+			if (f[i] ~ /^(_start|_dl_start_user|__libc_start_main.*|__libc_start_call_main|start_thread|clone3?|__clone.*)$/) {
 				ok += n
 				break
 			}
