@@ -2188,5 +2188,6 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		drawTables();
 		fold();
 		timing.complete = performance.now();
+		setTimeout(function () { cpuRows(0); }, 0);	/* the index a CPU selection reads, made ahead */
 	}
 }
