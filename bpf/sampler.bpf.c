@@ -440,58 +440,56 @@ static __always_inline bool exec_replaced_mm(bool user_tick __attribute__((unuse
 }
 #endif
 
-SEC("perf_event")
-int on_cpu_clock(struct bpf_perf_event_data *ctx)
+/* The sample's fixed part: header, time, thread, CPU, comm; no stack yet. */
+static __always_inline void sample_head(struct ev_sample *s, __u64 id)
 {
-	struct task_struct *task;
-	struct ev_sample *s;
-	struct scratch *sc;
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32, zero = 0;
-	__u64 kbytes = 0, ubytes = 0, rbytes = 0, size, flags;
-	__u32 npy;
-	bool user_tick = user_mode_tick(ctx), walked = false;
-	__u64 *ticks_word;
-	long ret;
-
-	/* per-CPU slot; perf_event programs do not nest: one plain store */
-	ticks_word = bpf_map_lookup_elem(&ticks, &zero);
-	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid)) {
-		if (ticks_word)
-			*ticks_word += TICK_FIRED;
-		return 0;
-	}
-	if (ticks_word)
-		*ticks_word += TICK_FIRED | TICK_KEPT;
-	sc = bpf_map_lookup_elem(&scratch, &zero);
-	if (!sc)
-		return 0;
-	s = (struct ev_sample *)sc->raw;
-	stat_inc(EV_STAT_SAMPLES);
-
 	s->hdr.type = EV_SAMPLE;
 	s->hdr.flags = 0;
 	s->time_ns = bpf_ktime_get_ns();
-	s->tgid = tgid;
+	s->tgid = id >> 32;
 	s->tid = (__u32)id;
 	s->cpu = bpf_get_smp_processor_id();
 	s->kstack_err = 0;
 	s->ustack_err = 0;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
+}
 
-	/* An interrupted user-mode tick has no kernel frames: bpf_get_stack() would return 0. */
-	ret = user_tick ? 0 : bpf_get_stack(ctx, s->frames, STACK_BYTES, 0);
+/*
+ * bpf_get_stack() into buf with flags (BPF_F_USER_STACK: the user half):
+ * its bytes, at most STACK_BYTES; a failure's -errno into *err (when err),
+ * failures and full buffers counted.
+ */
+static __always_inline __u64 take_stack(void *ctx, void *buf, __u64 flags, __s32 *err)
+{
+	bool user = flags & BPF_F_USER_STACK;
+	long ret = bpf_get_stack(ctx, buf, STACK_BYTES, flags);
+	__u64 bytes = 0;
+
 	if (ret < 0) {
-		s->kstack_err = ret;
-		stat_inc(EV_STAT_KSTACK_FAIL);
+		if (err)
+			*err = ret;
+		stat_inc(user ? EV_STAT_USTACK_FAIL : EV_STAT_KSTACK_FAIL);
 	} else {
-		kbytes = ret;
+		bytes = ret;
 	}
-	if (kbytes > STACK_BYTES)	/* bounds for the verifier */
-		kbytes = STACK_BYTES;
-	if (kbytes == STACK_BYTES)
-		stat_inc(EV_STAT_KSTACK_TRUNC);
+	if (bytes > STACK_BYTES)	/* bounds for the verifier */
+		bytes = STACK_BYTES;
+	if (bytes == STACK_BYTES)
+		stat_inc(user ? EV_STAT_USTACK_TRUNC : EV_STAT_KSTACK_TRUNC);
+	return bytes;
+}
 
+/*
+ * The user stack after the kbytes of kernel frames: walked by the table
+ * unwinder (*walked set) or by bpf_get_stack(); its bytes, errors counted.
+ */
+static __always_inline __u64 sample_ustack(struct bpf_perf_event_data *ctx, struct ev_sample *s,
+					   __u32 tgid, bool user_tick, __u64 kbytes, bool *walked)
+{
+	struct task_struct *task;
+	__u64 ubytes = 0;
+
+	(void)walked;	/* set by the table unwinder, on x86 only */
 	/*
 	 * Kernel threads (and the idle task) have no user stack to read, and
 	 * neither has a process past exit_mm() (exit_group tearing its memory
@@ -508,22 +506,46 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 			 sizeof(__u64);
 		if (ubytes > USTACK_BYTES)
 			ubytes = USTACK_BYTES;
-		walked = true;
+		*walked = true;
 #endif
 	} else {
-		ret = bpf_get_stack(ctx, (void *)s->frames + kbytes, STACK_BYTES,
-				    BPF_F_USER_STACK);
-		if (ret < 0) {
-			s->ustack_err = ret;
-			stat_inc(EV_STAT_USTACK_FAIL);
-		} else {
-			ubytes = ret;
-		}
-		if (ubytes > STACK_BYTES)
-			ubytes = STACK_BYTES;
-		if (ubytes == STACK_BYTES)
-			stat_inc(EV_STAT_USTACK_TRUNC);
+		ubytes = take_stack(ctx, (void *)s->frames + kbytes, BPF_F_USER_STACK,
+				    &s->ustack_err);
 	}
+	return ubytes;
+}
+
+SEC("perf_event")
+int on_cpu_clock(struct bpf_perf_event_data *ctx)
+{
+	struct ev_sample *s;
+	struct scratch *sc;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, zero = 0;
+	__u64 kbytes, ubytes, rbytes = 0, size, flags;
+	__u32 npy;
+	bool user_tick = user_mode_tick(ctx), walked = false;
+	__u64 *ticks_word;
+
+	/* per-CPU slot; perf_event programs do not nest: one plain store */
+	ticks_word = bpf_map_lookup_elem(&ticks, &zero);
+	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid)) {
+		if (ticks_word)
+			*ticks_word += TICK_FIRED;
+		return 0;
+	}
+	if (ticks_word)
+		*ticks_word += TICK_FIRED | TICK_KEPT;
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc)
+		return 0;
+	s = (struct ev_sample *)sc->raw;
+	stat_inc(EV_STAT_SAMPLES);
+
+	sample_head(s, id);
+	/* An interrupted user-mode tick has no kernel frames: bpf_get_stack() would return 0. */
+	kbytes = user_tick ? 0 : take_stack(ctx, s->frames, 0, &s->kstack_err);
+	ubytes = sample_ustack(ctx, s, tgid, user_tick, kbytes, &walked);
 	s->nr_kframes = kbytes / sizeof(__u64);
 	s->nr_uframes = ubytes / sizeof(__u64);
 
@@ -640,37 +662,12 @@ static __always_inline __u64 mix64(__u64 x)
 	return x;
 }
 
-/*
- * Takes the current (leaving) task's stacks into the scratch record, sends
- * them unless record/ has them, and returns their hash (0: none taken).
- */
-static __always_inline __u64 offcpu_take_stack(void *ctx, struct task_struct *prev, __u32 tgid,
-					       __u64 now)
+/* The leaving task's user stack after its kbytes of kernel frames: its bytes, errors counted. */
+static __always_inline __u64 offcpu_ustack(void *ctx, struct ev_offcpu_stack *st,
+					   struct task_struct *prev, __u32 tgid, __u64 kbytes)
 {
-	struct ev_offcpu_stack *st;
-	struct scratch *sc;
-	__u64 kbytes = 0, ubytes = 0, size, hash;
-	__u32 zero = 0, i, n;
-	__u8 one = 1;
-	long ret;
+	__u64 ubytes = 0;
 
-	sc = bpf_map_lookup_elem(&scratch, &zero);
-	if (!sc)
-		return 0;
-	st = (struct ev_offcpu_stack *)sc->raw;
-	/*
-	 * The innermost two frames are this program and bpf_trace_run4(): the
-	 * stack starts at __schedule(), where the thread stops (t1201 checks).
-	 */
-	ret = bpf_get_stack(ctx, st->frames, STACK_BYTES, OFFCPU_SKIP_FRAMES);
-	if (ret < 0)
-		stat_inc(EV_STAT_KSTACK_FAIL);
-	else
-		kbytes = ret;
-	if (kbytes > STACK_BYTES)
-		kbytes = STACK_BYTES;
-	if (kbytes == STACK_BYTES)
-		stat_inc(EV_STAT_KSTACK_TRUNC);
 	if ((BPF_CORE_READ(prev, flags) & PF_KTHREAD) || !tgid) {
 		/* no user stack */
 #if defined(__TARGET_ARCH_x86)
@@ -686,19 +683,17 @@ static __always_inline __u64 offcpu_take_stack(void *ctx, struct task_struct *pr
 			ubytes = STACK_BYTES;
 #endif
 	} else {
-		ret = bpf_get_stack(ctx, (void *)st->frames + kbytes, STACK_BYTES,
-				    BPF_F_USER_STACK);
-		if (ret < 0)
-			stat_inc(EV_STAT_USTACK_FAIL);
-		else
-			ubytes = ret;
-		if (ubytes > STACK_BYTES)
-			ubytes = STACK_BYTES;
-		if (ubytes == STACK_BYTES)
-			stat_inc(EV_STAT_USTACK_TRUNC);
+		ubytes = take_stack(ctx, (void *)st->frames + kbytes, BPF_F_USER_STACK, NULL);
 	}
-	st->nr_kframes = kbytes / sizeof(__u64);
-	st->nr_uframes = ubytes / sizeof(__u64);
+	return ubytes;
+}
+
+/* The hash of st's frames and its process; never 0 ("no stack"). */
+static __always_inline __u64 offcpu_stack_hash(const struct ev_offcpu_stack *st, __u32 tgid)
+{
+	__u64 hash;
+	__u32 i, n;
+
 	/*
 	 * The process is part of the hash: the same addresses in two
 	 * processes may be different code. A plain bounded loop over the
@@ -711,6 +706,35 @@ static __always_inline __u64 offcpu_take_stack(void *ctx, struct task_struct *pr
 		hash = mix64(hash ^ st->frames[i]) + i;
 	if (!hash)
 		hash = 1;	/* 0 means "no stack" */
+	return hash;
+}
+
+/*
+ * Takes the current (leaving) task's stacks into the scratch record, sends
+ * them unless record/ has them, and returns their hash (0: none taken).
+ */
+static __always_inline __u64 offcpu_take_stack(void *ctx, struct task_struct *prev, __u32 tgid,
+					       __u64 now)
+{
+	struct ev_offcpu_stack *st;
+	struct scratch *sc;
+	__u64 kbytes = 0, ubytes, size, hash;
+	__u32 zero = 0;
+	__u8 one = 1;
+
+	sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc)
+		return 0;
+	st = (struct ev_offcpu_stack *)sc->raw;
+	/*
+	 * The innermost two frames are this program and bpf_trace_run4(): the
+	 * stack starts at __schedule(), where the thread stops (t1201 checks).
+	 */
+	kbytes = take_stack(ctx, st->frames, OFFCPU_SKIP_FRAMES, NULL);
+	ubytes = offcpu_ustack(ctx, st, prev, tgid, kbytes);
+	st->nr_kframes = kbytes / sizeof(__u64);
+	st->nr_uframes = ubytes / sizeof(__u64);
+	hash = offcpu_stack_hash(st, tgid);
 	if (bpf_map_lookup_elem(&offcpu_known, &hash))
 		return hash;
 

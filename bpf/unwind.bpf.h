@@ -148,6 +148,7 @@ struct inode___v65 {
 
 struct unw_state {
 	__u64 pc, sp, bp, bx;		/* registers of the frame being unwound */
+	__u64 di;			/* the interrupted frame's rdi (UNW_CFA_RA_RDI) */
 	struct unw_vma cur;		/* the current mapping */
 	__u64 mm;
 	struct unw_key fb_key;		/* binary of the first frame-pointer step */
@@ -160,6 +161,7 @@ struct unw_state {
 	__u8 stop;			/* enum unw_stop */
 	__u8 fb;			/* enum unw_fb of the first FP step, or UNW_FB_NONE */
 	__u8 find_used;			/* bpf_find_vma() was called in this sample */
+	__u8 find_later;		/* a mapping was left unknown: only one call a sample */
 	__u8 row_ok;			/* row holds for [row_lo, row_hi) of cur */
 	__u8 have_seq;			/* seq was read in this sample */
 	__u8 bx_ok;			/* bx is known (a frame-pointer step loses it) */
@@ -344,11 +346,20 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 	struct unw_vma_cache *c;
 	struct unw_vma f = {};
 	struct unw_vma *e;
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, hit, i;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, ptgid, hit, i;
 
 	c = bpf_map_lookup_elem(&unw_vmas, &tgid);
-	if (c && c->mm != st->mm)
-		c = NULL;		/* an exec: start over (unw_cache_put) */
+	if (!c || c->mm != st->mm) {
+		/*
+		 * An exec (start over: unw_cache_put), or a new process. One
+		 * that shares its parent's memory (vfork, CLONE_VM) walks with
+		 * the parent's mappings: bpf_find_vma() serves one a sample.
+		 */
+		ptgid = BPF_CORE_READ(bpf_get_current_task_btf(), real_parent, tgid);
+		c = bpf_map_lookup_elem(&unw_vmas, &ptgid);
+		if (c && c->mm != st->mm)
+			c = NULL;
+	}
 	if (c) {
 		/*
 		 * The match goes through st, not a register: a register would
@@ -382,8 +393,10 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 			e->start = e->end = 0;
 		}
 	}
-	if (st->find_used)
+	if (st->find_used) {
+		st->find_later = 1;
 		return false;
+	}
 	st->find_used = 1;
 	if (bpf_find_vma(bpf_get_current_task_btf(), pc, unw_vma_cb, &f, 0))
 		return false;
@@ -579,7 +592,12 @@ static __always_inline long unw_fp_step(struct unw_state *st, __u8 why)
 		st->fb = why;
 		st->fb_key = st->cur.key;
 	}
-	if (st->bp <= st->sp || !unw_word(st, st->bp, st->bp, &bp) ||
+	/*
+	 * rbp may equal the stack pointer: a frame without locals (a JIT stub:
+	 * push rbp; mov rbp, rsp; call) returns to exactly its rbp. The step
+	 * still moves sp up by 16, so a walk cannot loop.
+	 */
+	if (st->bp < st->sp || !unw_word(st, st->bp, st->bp, &bp) ||
 	    !unw_word(st, st->bp, st->bp + 8, &ra)) {
 		st->stop = stop;
 		return 1;
@@ -653,6 +671,66 @@ static __always_inline bool unw_read_frame(struct unw_state *st, const struct un
 	       (row->rbx_type != UNW_RBP_CFA || unw_word(st, lo, cfa + row->rbx_off, bx));
 }
 
+/* The table row for lpc: UNW_FB_NONE with *row, or why the frame pointers must do. */
+static __always_inline __u8 unw_frame_row(struct unw_state *st, __u64 lpc, struct unw_row *row)
+{
+	if (!st->have_vma || lpc < st->cur.start || lpc >= st->cur.end) {
+		st->have_vma = unw_find_vma(st, lpc);
+		st->row_ok = 0;
+		if (!st->have_vma)
+			__builtin_memset(&st->cur.key, 0, sizeof(st->cur.key));
+	}
+	if (!st->have_vma) {
+		/*
+		 * Not looked up (a new process's first ticks meet several
+		 * mappings): as a table not in yet, the stack copy lets
+		 * record/ finish the walk with the side-band's mappings.
+		 */
+		if (!st->find_later)
+			return UNW_FB_NO_VMA;
+		st->find_later = 0;
+		return UNW_FB_NO_TABLE;
+	}
+	if (!st->cur.key.ino)
+		return UNW_FB_NO_CFI;
+	if (st->row_ok && unw_off(st, lpc) >= st->row_lo && unw_off(st, lpc) < st->row_hi) {
+		*row = st->row;		/* the same function again (recursion) */
+		return UNW_FB_NONE;
+	}
+	return unw_lookup_row(st, unw_off(st, lpc), row);
+}
+
+/* From the frame whose CFA is cfa, by row, to its caller. 0, or 1: the walk ends. */
+static __always_inline int unw_to_caller(struct unw_state *st, const struct unw_row *row,
+					 __u64 cfa)
+{
+	__u64 ra, bp, bx;
+
+	bp = st->bp;
+	bx = st->bx;
+	if (!unw_read_frame(st, row, cfa, &ra, &bp, &bx)) {
+		st->stop = UNW_STOP_UNREADABLE;
+		return 1;
+	}
+	if (row->rbp_type == UNW_RBP_UNDEF)
+		bp = 0;
+	if (row->rbx_type == UNW_RBP_UNDEF)
+		st->bx_ok = 0;
+	else if (row->rbx_type == UNW_RBP_CFA)
+		st->bx_ok = 1;
+	st->table_frames++;
+	if (!ra) {
+		st->stop = UNW_STOP_ZERO;
+		return 1;
+	}
+	st->pc = ra;
+	st->sp = cfa;
+	st->bp = bp;
+	st->bx = bx;
+	st->exact = 0;
+	return 0;
+}
+
 /*
  * One frame: stores st->pc and moves st to the caller's registers; nonzero
  * to stop. A global function, so that the verifier checks it once with st
@@ -662,9 +740,9 @@ __noinline int unw_step_frame(struct unw_state *st)
 {
 	struct unw_row row = {};
 	struct scratch *sc;
-	__u64 lpc, cfa = 0, ra, bp, bx;
+	__u64 lpc, cfa = 0;
 	__u32 zero = 0, idx;
-	__u8 fb = UNW_FB_NONE;
+	__u8 fb;
 
 	if (!st)
 		return 1;
@@ -680,22 +758,7 @@ __noinline int unw_step_frame(struct unw_state *st)
 	st->n++;
 
 	lpc = st->exact ? st->pc : st->pc - 1;
-	if (!st->have_vma || lpc < st->cur.start || lpc >= st->cur.end) {
-		st->have_vma = unw_find_vma(st, lpc);
-		st->row_ok = 0;
-		if (!st->have_vma)
-			__builtin_memset(&st->cur.key, 0, sizeof(st->cur.key));
-	}
-	if (!st->have_vma) {
-		fb = UNW_FB_NO_VMA;
-	} else if (!st->cur.key.ino) {
-		fb = UNW_FB_NO_CFI;
-	} else if (st->row_ok && unw_off(st, lpc) >= st->row_lo &&
-		   unw_off(st, lpc) < st->row_hi) {
-		row = st->row;		/* the same function again (recursion) */
-	} else {
-		fb = unw_lookup_row(st, unw_off(st, lpc), &row);
-	}
+	fb = unw_frame_row(st, lpc, &row);
 	if (fb != UNW_FB_NONE)
 		return unw_fp_step(st, fb);
 
@@ -719,6 +782,19 @@ __noinline int unw_step_frame(struct unw_state *st)
 	case UNW_CFA_END:
 		st->stop = UNW_STOP_END;
 		return 1;
+	case UNW_CFA_RA_RDI:
+		/* rdi is the sampled registers' in the first frame only */
+		if (st->n != 1)
+			return unw_fp_step(st, UNW_FB_NO_CFI);
+		st->table_frames++;
+		if (!st->di) {
+			st->stop = UNW_STOP_ZERO;
+			return 1;
+		}
+		st->pc = st->di;
+		st->sp += row.cfa_off;
+		st->exact = 0;
+		return 0;
 	default:
 		return unw_fp_step(st, UNW_FB_NO_CFI);
 	}
@@ -726,29 +802,7 @@ __noinline int unw_step_frame(struct unw_state *st)
 		st->stop = UNW_STOP_BAD_SP;
 		return 1;
 	}
-	bp = st->bp;
-	bx = st->bx;
-	if (!unw_read_frame(st, &row, cfa, &ra, &bp, &bx)) {
-		st->stop = UNW_STOP_UNREADABLE;
-		return 1;
-	}
-	if (row.rbp_type == UNW_RBP_UNDEF)
-		bp = 0;
-	if (row.rbx_type == UNW_RBP_UNDEF)
-		st->bx_ok = 0;
-	else if (row.rbx_type == UNW_RBP_CFA)
-		st->bx_ok = 1;
-	st->table_frames++;
-	if (!ra) {
-		st->stop = UNW_STOP_ZERO;
-		return 1;
-	}
-	st->pc = ra;
-	st->sp = cfa;
-	st->bp = bp;
-	st->bx = bx;
-	st->exact = 0;
-	return 0;
+	return unw_to_caller(st, &row, cfa);
 }
 
 static long unw_step(__u64 i, void *data)
@@ -804,6 +858,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 		st->sp = ctx->regs.sp;
 		st->bp = ctx->regs.bp;
 		st->bx = ctx->regs.bx;
+		st->di = ctx->regs.di;
 	} else {
 		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 		if (regs) {
@@ -811,6 +866,7 @@ static __always_inline __u32 unw_walk(struct bpf_perf_event_data *ctx, bool user
 			st->sp = BPF_CORE_READ(regs, sp);
 			st->bp = BPF_CORE_READ(regs, bp);
 			st->bx = BPF_CORE_READ(regs, bx);
+			st->di = BPF_CORE_READ(regs, di);
 		}
 	}
 	stat_inc(EV_STAT_UNW_STACKS);

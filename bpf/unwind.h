@@ -18,7 +18,7 @@
 #ifndef EPROF_BPF_UNWIND_H
 #define EPROF_BPF_UNWIND_H
 
-#define UNW_ABI_VERSION	3
+#define UNW_ABI_VERSION	4	/* 4: UNW_CFA_RA_RDI, UNW_CFA_ABSENT */
 
 /*
  * The flags of every table map: inner maps (sizes differ), and mappable, so
@@ -44,6 +44,9 @@ enum unw_cfa {
 				   binding, _dl_runtime_resolve_xsavec) */
 	UNW_CFA_UNSUPPORTED,	/* CFI exists but uses a rule the walker cannot
 				   follow (another register, an expression): FP step */
+	UNW_CFA_RA_RDI,		/* CFA = rsp + cfa_off, and the return address is
+				   in rdi (glibc's vfork, across its syscall):
+				   known in the interrupted frame only */
 	UNW_CFA_ABSENT,		/* a big binary's table holds only the windows of
 				   code walks have met (record/unwind.c, "partial
 				   tables"); this one is not in yet: the walker

@@ -44,6 +44,7 @@
 
 /* x86-64 DWARF register numbers. */
 #define DW_REG_RBX	3
+#define DW_REG_RDI	5
 #define DW_REG_RBP	6
 #define DW_REG_RSP	7
 #define DW_REG_RA	16
@@ -100,6 +101,8 @@ struct builder {
 	struct fde_spans *fdes;
 	size_t nr_fde_spans, cap_fde_spans;
 	uint64_t work;			/* charged against CFI_MAX_WORK */
+	uint64_t max_bytes;		/* cfi_table__build_max's bound, 0: none */
+	uint64_t held;			/* bytes of the build's arrays and copies */
 	bool per_row;			/* CFI_BUILD_PER_ROW: libdw for every FDE */
 	size_t nr_advances;		/* location moves in vetted programs */
 	size_t nr_per_row;		/* FDEs walked row by row with libdw */
@@ -125,6 +128,42 @@ static void *big_alloc(size_t bytes)
 	return p;
 }
 
+/* Counts bytes more held by the build: -E2BIG past its bound. */
+static int charge(struct builder *b, uint64_t bytes)
+{
+	if (b->max_bytes && (bytes > b->max_bytes || b->held > b->max_bytes - bytes))
+		return -E2BIG;
+	b->held += bytes;
+	return 0;
+}
+
+/*
+ * vec__grow() of one of the builder's arrays, charged the new size while
+ * realloc may hold old and new, then what it grew by.
+ */
+static int grow(struct builder *b, void *arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t old = *cap;
+	int err;
+
+	if (need <= old)
+		return 0;
+	err = charge(b, (uint64_t)(old ? 2 * old : need) * elem);
+	if (err)
+		return err;
+	b->held -= (uint64_t)(old ? 2 * old : need) * elem;
+	err = vec__grow(arr, cap, need, elem);
+	return err ? err : charge(b, (uint64_t)(*cap - old) * elem);
+}
+
+/* What big_alloc(bytes) may cost: whole huge pages, and one more of alignment. */
+static uint64_t big_cost(uint64_t bytes)
+{
+	if (bytes < HUGE_PAGE)
+		return bytes;
+	return (bytes + 2 * (uint64_t)HUGE_PAGE - 1) & ~(uint64_t)(HUGE_PAGE - 1);
+}
+
 static int spans__push(struct builder *b, uint32_t start, uint32_t end, const struct unw_row *row)
 {
 	struct span *s;
@@ -132,7 +171,7 @@ static int spans__push(struct builder *b, uint32_t start, uint32_t end, const st
 
 	if (b->nr_spans >= CFI_MAX_ROWS)
 		return -E2BIG;
-	err = vec__grow(&b->spans, &b->cap_spans, b->nr_spans + 1, sizeof(*b->spans));
+	err = grow(b, &b->spans, &b->cap_spans, b->nr_spans + 1, sizeof(*b->spans));
 	if (err)
 		return err;
 	s = &b->spans[b->nr_spans++];
@@ -369,12 +408,19 @@ static uint8_t saved_rule(Dwarf_Frame *fr, int reg, int16_t *off)
 	return UNW_RBP_UNDEF;
 }
 
+/* The return address kept in rdi: glibc's vfork pops it there across its syscall. */
+static bool ra_in_rdi(const Dwarf_Op *ops, size_t nops)
+{
+	return nops == 1 && ((ops[0].atom == DW_OP_regx && ops[0].number == DW_REG_RDI) ||
+			     ops[0].atom == DW_OP_reg0 + DW_REG_RDI);
+}
+
 /* Fills row (off aside) from libdw's rules for one frame state. */
 static void classify(Dwarf_Frame *fr, struct unw_row *row)
 {
 	Dwarf_Op mem[3], *ops = NULL;
 	size_t nops = 0;
-	bool signalp = false;
+	bool signalp = false, rdi;
 	int64_t off;
 	int ra, reg;
 
@@ -393,7 +439,8 @@ static void classify(Dwarf_Frame *fr, struct unw_row *row)
 		row->cfa_type = UNW_CFA_END;
 		return;
 	}
-	if (!saved_at_cfa(ops, nops, &off) || off != -8)
+	rdi = ra_in_rdi(ops, nops);
+	if (!rdi && (!saved_at_cfa(ops, nops, &off) || off != -8))
 		return;
 
 	if (dwarf_frame_cfa(fr, &ops, &nops))
@@ -402,12 +449,12 @@ static void classify(Dwarf_Frame *fr, struct unw_row *row)
 		reg = ops[0].number <= 64 ? (int)ops[0].number : -1;
 		off = (int64_t)ops[0].number2;
 		if ((reg != DW_REG_RSP && reg != DW_REG_RBP && reg != DW_REG_RBX) ||
-		    off < INT32_MIN || off > INT32_MAX)
+		    (rdi && reg != DW_REG_RSP) || off < INT32_MIN || off > INT32_MAX)
 			return;
-		row->cfa_type = reg == DW_REG_RSP ? UNW_CFA_RSP :
+		row->cfa_type = rdi ? UNW_CFA_RA_RDI : reg == DW_REG_RSP ? UNW_CFA_RSP :
 				reg == DW_REG_RBP ? UNW_CFA_RBP : UNW_CFA_RBX;
 		row->cfa_off = (int32_t)off;
-	} else if (plt_expression(ops, nops, &row->cfa_off)) {
+	} else if (!rdi && plt_expression(ops, nops, &row->cfa_off)) {
 		row->cfa_type = UNW_CFA_PLT;
 	} else {
 		return;
@@ -631,7 +678,7 @@ static int group_spans(struct builder *b, size_t first)
 
 	if (b->nr_spans == first)
 		return 0;
-	err = vec__grow(&b->fdes, &b->cap_fde_spans, b->nr_fde_spans + 1, sizeof(*b->fdes));
+	err = grow(b, &b->fdes, &b->cap_fde_spans, b->nr_fde_spans + 1, sizeof(*b->fdes));
 	if (err)
 		return err;
 	b->fdes[b->nr_fde_spans++] = (struct fde_spans){ b->spans[first].row.off, first,
@@ -676,7 +723,7 @@ static int vet_section(struct builder *b)
 		if (++b->nr_fdes > CFI_MAX_FDES)
 			return -E2BIG;
 		if (vet_fde(b, &entry.fde, &fde)) {
-			err = vec__grow(&b->good, &b->cap_good, b->nr_good + 1, sizeof(*b->good));
+			err = grow(b, &b->good, &b->cap_good, b->nr_good + 1, sizeof(*b->good));
 			if (err)
 				return err;
 			b->good[b->nr_good++] = fde;
@@ -830,12 +877,115 @@ static int one_pass_advance(struct one_pass *op, const struct cfa_state *st, uin
 	return err;
 }
 
+/*
+ * The CFA rule ops (def_cfa and its variants) at *pp; code is the op. 0, or
+ * ONE_PASS_NO when libdw must walk the program.
+ */
+static int one_pass_cfa(struct cfa_state *st, uint8_t code, int64_t daf, const uint8_t **pp,
+			const uint8_t *end)
+{
+	uint64_t reg = 0, v = 0;
+
+	switch (code) {
+	case DW_CFA_def_cfa:
+	case DW_CFA_def_cfa_sf:
+		read_uleb(pp, end, &reg);
+		if (code == DW_CFA_def_cfa) {
+			read_uleb(pp, end, &v);
+		} else {
+			read_sleb(pp, end, &v);
+			v *= (uint64_t)daf;
+		}
+		st->set = true;
+		st->reg = reg;
+		st->off = v;
+		break;
+	case DW_CFA_def_cfa_register:
+		read_uleb(pp, end, &reg);
+		if (!st->set)
+			return ONE_PASS_NO;	/* libdw: an invalid CFA */
+		st->reg = reg;
+		break;
+	case DW_CFA_def_cfa_offset:
+	case DW_CFA_def_cfa_offset_sf:
+		if (code == DW_CFA_def_cfa_offset) {
+			read_uleb(pp, end, &v);
+		} else {
+			read_sleb(pp, end, &v);
+			v *= (uint64_t)daf;
+		}
+		if (!st->set)
+			return ONE_PASS_NO;
+		st->off = v;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The register rule ops (offset_extended, undefined, same_value,
+ * restore_extended and their variants; remember_state and restore_state,
+ * all rules at once) at *pp. 0, or ONE_PASS_NO when libdw must walk the
+ * program.
+ */
+static int one_pass_reg(struct one_pass *op, struct cfa_state *st, uint8_t code, int64_t daf,
+			const uint8_t **pp, const uint8_t *end)
+{
+	uint64_t reg = 0, v = 0;
+	struct reg_state *r;
+
+	switch (code) {
+	case DW_CFA_offset_extended:
+	case DW_CFA_offset_extended_sf:
+	case DW_CFA_GNU_negative_offset_extended:
+		read_uleb(pp, end, &reg);
+		if (code == DW_CFA_offset_extended_sf) {
+			read_sleb(pp, end, &v);
+		} else {
+			read_uleb(pp, end, &v);
+			if (code == DW_CFA_GNU_negative_offset_extended)
+				v = -v;
+		}
+		r = state_reg(st, reg);
+		if (r)
+			*r = (struct reg_state){ RULE_OFFSET, rule_value(v * (uint64_t)daf) };
+		break;
+	case DW_CFA_undefined:
+	case DW_CFA_same_value:
+		read_uleb(pp, end, &reg);
+		r = state_reg(st, reg);
+		if (r)
+			*r = (struct reg_state){ code == DW_CFA_undefined ? RULE_UNDEF :
+							RULE_SAME, 0 };
+		break;
+	case DW_CFA_restore_extended:
+		read_uleb(pp, end, &reg);
+		if (!op->cie)
+			return ONE_PASS_NO;
+		r = state_reg(st, reg);
+		if (r)
+			*r = *state_reg((struct cfa_state *)op->cie, reg);
+		break;
+	case DW_CFA_remember_state:
+		if (op->depth >= CFI_MAX_REMEMBER)
+			return ONE_PASS_NO;
+		op->stack[op->depth++] = *st;
+		break;
+	case DW_CFA_restore_state:
+		if (!op->depth)
+			return ONE_PASS_NO;	/* libdw: an error */
+		*st = op->stack[--op->depth];
+		break;
+	}
+	return 0;
+}
+
 /* Runs [p, end) on st. Operands were checked by program_is_safe. */
 static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t *p,
 			const uint8_t *end)
 {
 	int64_t daf = op->fde->data_align;
-	uint64_t reg = 0, v = 0;
+	uint64_t v = 0;
 	int err;
 
 	op->depth = 0;
@@ -879,75 +1029,24 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 			break;
 		case DW_CFA_def_cfa:
 		case DW_CFA_def_cfa_sf:
-			read_uleb(&p, end, &reg);
-			if (code == DW_CFA_def_cfa) {
-				read_uleb(&p, end, &v);
-			} else {
-				read_sleb(&p, end, &v);
-				v *= (uint64_t)daf;
-			}
-			st->set = true;
-			st->reg = reg;
-			st->off = v;
-			break;
 		case DW_CFA_def_cfa_register:
-			read_uleb(&p, end, &reg);
-			if (!st->set)
-				return ONE_PASS_NO;	/* libdw: an invalid CFA */
-			st->reg = reg;
-			break;
 		case DW_CFA_def_cfa_offset:
 		case DW_CFA_def_cfa_offset_sf:
-			if (code == DW_CFA_def_cfa_offset) {
-				read_uleb(&p, end, &v);
-			} else {
-				read_sleb(&p, end, &v);
-				v *= (uint64_t)daf;
-			}
-			if (!st->set)
-				return ONE_PASS_NO;
-			st->off = v;
+			err = one_pass_cfa(st, code, daf, &p, end);
+			if (err)
+				return err;
 			break;
 		case DW_CFA_offset_extended:
 		case DW_CFA_offset_extended_sf:
 		case DW_CFA_GNU_negative_offset_extended:
-			read_uleb(&p, end, &reg);
-			if (code == DW_CFA_offset_extended_sf) {
-				read_sleb(&p, end, &v);
-			} else {
-				read_uleb(&p, end, &v);
-				if (code == DW_CFA_GNU_negative_offset_extended)
-					v = -v;
-			}
-			r = state_reg(st, reg);
-			if (r)
-				*r = (struct reg_state){ RULE_OFFSET, rule_value(v * (uint64_t)daf) };
-			break;
 		case DW_CFA_undefined:
 		case DW_CFA_same_value:
-			read_uleb(&p, end, &reg);
-			r = state_reg(st, reg);
-			if (r)
-				*r = (struct reg_state){ code == DW_CFA_undefined ? RULE_UNDEF :
-									RULE_SAME, 0 };
-			break;
 		case DW_CFA_restore_extended:
-			read_uleb(&p, end, &reg);
-			if (!op->cie)
-				return ONE_PASS_NO;
-			r = state_reg(st, reg);
-			if (r)
-				*r = *state_reg((struct cfa_state *)op->cie, reg);
-			break;
 		case DW_CFA_remember_state:
-			if (op->depth >= CFI_MAX_REMEMBER)
-				return ONE_PASS_NO;
-			op->stack[op->depth++] = *st;
-			break;
 		case DW_CFA_restore_state:
-			if (!op->depth)
-				return ONE_PASS_NO;	/* libdw: an error */
-			*st = op->stack[--op->depth];
+			err = one_pass_reg(op, st, code, daf, &p, end);
+			if (err)
+				return err;
 			break;
 		case DW_CFA_GNU_args_size:
 			read_uleb(&p, end, &v);
@@ -1032,6 +1131,9 @@ static int mark_overlaps(struct builder *b)
 
 	if (b->nr_good < 2)
 		return 0;
+	if (charge(b, b->nr_good * sizeof(*v)))
+		return -E2BIG;
+	b->held -= b->nr_good * sizeof(*v);	/* freed below */
 	v = malloc(b->nr_good * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -1062,13 +1164,18 @@ static int walk_fdes(struct builder *b)
 	if (need > CFI_MAX_ROWS)
 		need = CFI_MAX_ROWS;
 	if (!err && need > b->cap_spans) {
-		struct span *v = big_alloc(need * sizeof(*v));
+		struct span *v;
 
+		err = charge(b, big_cost(need * sizeof(*v)));	/* both, while copying */
+		if (err)
+			return err;
+		v = big_alloc(need * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
 		if (b->nr_spans)
 			memcpy(v, b->spans, b->nr_spans * sizeof(*v));
 		free(b->spans);
+		b->held -= b->cap_spans * sizeof(*v);
 		b->spans = v;
 		b->cap_spans = need;
 	}
@@ -1128,6 +1235,8 @@ static int build_rows(struct builder *b, struct cfi_table *t)
 
 	qsort(b->fdes, b->nr_fde_spans, sizeof(*b->fdes), fde_cmp);
 	/* At most one gap row before each span, and one at the end. */
+	if (charge(b, big_cost((2 * b->nr_spans + 1) * sizeof(*t->rows))))
+		return -E2BIG;
 	t->rows = big_alloc((2 * b->nr_spans + 1) * sizeof(*t->rows));
 	if (!t->rows)
 		return -ENOMEM;
@@ -1193,13 +1302,16 @@ static int copy_section(struct builder *b, Elf_Scn *scn)
 	/* Bounded before a byte is read: the header says what it would cost. */
 	if (shdr.sh_size > CFI_MAX_SECTION)
 		return -E2BIG;
+	/* libelf's copy and ours */
+	if (charge(b, 2 * shdr.sh_size))
+		return -E2BIG;
 	/* A compressed .debug_frame (SHF_COMPRESSED) is inflated first. */
 	if (shdr.sh_flags & SHF_COMPRESSED) {
 		GElf_Chdr ch;
 
 		if (!gelf_getchdr(scn, &ch))
 			return -EBADMSG;
-		if (ch.ch_size > CFI_MAX_SECTION)
+		if (ch.ch_size > CFI_MAX_SECTION || charge(b, 2 * ch.ch_size))
 			return -E2BIG;
 		if (elf_compress(scn, 0, 0) < 0)
 			return -EBADMSG;
@@ -1268,10 +1380,11 @@ static int open_cfi(struct builder *b)
 }
 
 /* Builds the table of the ELF file elf (ended here, whatever happens). */
-static int build(Elf *elf, unsigned int flags, struct cfi_table *out)
+static int build(Elf *elf, unsigned int flags, uint64_t max_bytes, struct cfi_table *out)
 {
 	struct cfi_table t = { 0 };
-	struct builder b = { .elf = elf, .per_row = flags & CFI_BUILD_PER_ROW };
+	struct builder b = { .elf = elf, .per_row = flags & CFI_BUILD_PER_ROW,
+			     .max_bytes = max_bytes };
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -1292,6 +1405,7 @@ static int build(Elf *elf, unsigned int flags, struct cfi_table *out)
 	/* Everything needed is copied: give back the binary's section data now. */
 	elf_end(b.elf);
 	b.elf = NULL;
+	b.held -= b.held > b.data.d_size ? b.data.d_size : b.held;
 	err = vet_section(&b);
 	if (err)
 		goto out;
@@ -1351,7 +1465,13 @@ int cfi_table__build_flags(int fd, unsigned int flags, struct cfi_table *out)
 {
 	elf_version(EV_CURRENT);
 	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
-	return build(elf_begin(fd, ELF_C_READ, NULL), flags, out);
+	return build(elf_begin(fd, ELF_C_READ, NULL), flags, 0, out);
+}
+
+int cfi_table__build_max(int fd, uint64_t max_bytes, struct cfi_table *out)
+{
+	elf_version(EV_CURRENT);
+	return build(elf_begin(fd, ELF_C_READ, NULL), 0, max_bytes ? max_bytes : 1, out);
 }
 
 int cfi_table__build(int fd, struct cfi_table *out)
@@ -1363,7 +1483,7 @@ int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out
 {
 	elf_version(EV_CURRENT);
 	/* libelf does not write to a native-endian image it only reads. */
-	return build(elf_memory((char *)image, size), 0, out);
+	return build(elf_memory((char *)image, size), 0, 0, out);
 }
 
 const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)

@@ -70,6 +70,15 @@ int cfi_table__build(int fd, struct cfi_table *out);
 int cfi_table__build_flags(int fd, unsigned int flags, struct cfi_table *out);
 
 /*
+ * The same, holding at most max_bytes at once (the CFI section's two
+ * copies, the build's arrays, the rows; not libdw's own state, a few
+ * bytes a CIE): -E2BIG past it, found as soon as the bytes are asked for,
+ * so a build over its bound costs little. record/ passes its memory
+ * budget's share (record/budget.h).
+ */
+int cfi_table__build_max(int fd, uint64_t max_bytes, struct cfi_table *out);
+
+/*
  * The same for an ELF image in memory (image, size), such as the vDSO
  * (elf_file.h's vdso__image()): its offsets are from the image's start,
  * which is what a VMA with page offset 0 gives.

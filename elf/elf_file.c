@@ -312,11 +312,37 @@ static int finish_symbols(struct elf_file *f, struct sym_tmp *tmp, size_t nr)
 }
 
 /*
+ * How many of n entries of symbol table sh of elf fit f's bound on bytes,
+ * charged to f: its string table, then per entry the entry, its sorting
+ * copy and what is kept.
+ */
+static size_t charge_symtab(struct elf_file *f, Elf *elf, const GElf_Shdr *sh, size_t n)
+{
+	uint64_t per = sh->sh_entsize + sizeof(struct sym_tmp) + sizeof(struct rec_symbol) + 2;
+	uint64_t strs = 0, left;
+	Elf_Scn *link = elf_getscn(elf, sh->sh_link);
+	GElf_Shdr lsh;
+
+	if (link && gelf_getshdr(link, &lsh) && lsh.sh_type != SHT_NOBITS)
+		strs = lsh.sh_size;
+	left = f->max_bytes > f->bytes ? f->max_bytes - f->bytes : 0;
+	if (!f->max_bytes)
+		left = UINT64_MAX;
+	if (strs >= left || (left - strs) / per < n) {
+		n = strs >= left ? 0 : (size_t)((left - strs) / per);
+		f->syms_cut = f->syms_cut_bytes = true;
+	}
+	if (n)
+		f->bytes += strs + n * per;
+	return n;
+}
+
+/*
  * Adds the function symbols of symbol table scn of elf (the file itself,
  * or its MiniDebugInfo, whose section headers its symbols refer to).
  */
-static int collect_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint8_t src,
-			  struct sym_acc *acc, bool *cut)
+static int collect_symtab(struct elf_file *f, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+			  uint8_t src, struct sym_acc *acc)
 {
 	struct sym_tmp *v;
 	size_t i, n;
@@ -330,8 +356,11 @@ static int collect_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint8_t s
 		return 0;
 	if (n > ELF_SYMS_MAX) {
 		n = ELF_SYMS_MAX;
-		*cut = true;
+		f->syms_cut = true;
 	}
+	n = charge_symtab(f, elf, sh, n);
+	if (!n)
+		return 0;
 	/* the file is mapped (ELF_C_READ_MMAP): only the entries read cost memory */
 	data = elf_getdata(scn, NULL);
 	if (!data)
@@ -399,6 +428,13 @@ static int collect_debugdata(struct elf_file *f, struct sym_acc *acc)
 		f->debugdata_err = err == -ENOENT ? 0 : err;
 		return 0;
 	}
+	if (f->max_bytes && (size > f->max_bytes || f->bytes > f->max_bytes - size)) {
+		free(f->mini_image);
+		f->mini_image = NULL;
+		f->syms_cut = f->syms_cut_bytes = true;
+		return 0;
+	}
+	f->bytes += size;
 	f->mini_elf = elf_memory(f->mini_image, size);
 	scn = f->mini_elf && elf_kind(f->mini_elf) == ELF_K_ELF
 	      ? section_of_type(f->mini_elf, SHT_SYMTAB, &sh) : NULL;
@@ -406,7 +442,7 @@ static int collect_debugdata(struct elf_file *f, struct sym_acc *acc)
 		f->debugdata_err = -EBADMSG;
 		return 0;
 	}
-	err = collect_symtab(f->mini_elf, scn, &sh, ELF_SYM_DEBUGDATA, acc, &f->syms_cut);
+	err = collect_symtab(f, f->mini_elf, scn, &sh, ELF_SYM_DEBUGDATA, acc);
 	if (!err)
 		f->source = ".gnu_debugdata";
 	return err;
@@ -422,11 +458,11 @@ static int read_symbols(struct elf_file *f)
 	scn = section_of_type(f->elf, SHT_SYMTAB, &sh);
 	if (scn) {
 		f->source = ".symtab";
-		err = collect_symtab(f->elf, scn, &sh, ELF_SYM_SYMTAB, &acc, &f->syms_cut);
+		err = collect_symtab(f, f->elf, scn, &sh, ELF_SYM_SYMTAB, &acc);
 	} else {
 		scn = section_of_type(f->elf, SHT_DYNSYM, &sh);
 		f->source = scn ? ".dynsym" : NULL;
-		err = scn ? collect_symtab(f->elf, scn, &sh, ELF_SYM_DYNSYM, &acc, &f->syms_cut) : 0;
+		err = scn ? collect_symtab(f, f->elf, scn, &sh, ELF_SYM_DYNSYM, &acc) : 0;
 		if (!err)
 			err = collect_debugdata(f, &acc);
 	}
@@ -507,7 +543,7 @@ static const char *section_name(Elf *elf, const GElf_Shdr *sh)
 }
 
 /* Collects the relocations that fill PLT and GOT slots from every SHT_RELA section. */
-static int read_plt_relocs(Elf *elf, struct plt_ctx *c)
+static int read_plt_relocs(struct elf_file *f, Elf *elf, struct plt_ctx *c)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -526,6 +562,14 @@ static int read_plt_relocs(Elf *elf, struct plt_ctx *c)
 			c->cut = true;
 			continue;
 		}
+		/* read whole, and its slots kept: charged to f's bound before */
+		if (f->max_bytes && (sh.sh_size > f->max_bytes / 2 ||
+				     f->bytes > f->max_bytes - 2 * sh.sh_size)) {
+			c->cut = true;
+			f->syms_cut_bytes = true;
+			continue;
+		}
+		f->bytes += 2 * sh.sh_size;
 		data = elf_getdata(scn, NULL);
 		if (!data)
 			continue;
@@ -749,7 +793,7 @@ static int read_plt(struct elf_file *f)
 		c.dynsym = elf_getdata(scn, NULL);
 		c.dynstr = sh.sh_link;
 	}
-	err = read_plt_relocs(f->elf, &c);
+	err = read_plt_relocs(f, f->elf, &c);
 	for (scn = NULL; !err && (scn = elf_nextscn(f->elf, scn));) {
 		const char *name;
 
@@ -781,6 +825,12 @@ static int read_plt(struct elf_file *f)
 
 int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out)
 {
+	return elf_file__open_max(fd, image, size, 0, out);
+}
+
+int elf_file__open_max(int fd, const void *image, size_t size, uint64_t max_bytes,
+		       struct elf_file **out)
+{
 	struct elf_file *f;
 	int err;
 
@@ -792,6 +842,7 @@ int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out
 		return -ENOMEM;
 	}
 	f->fd = fd;
+	f->max_bytes = max_bytes;
 	if (fd >= 0)
 		f->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	else
@@ -936,7 +987,9 @@ static int open_if_same(const struct elf_file *f, const char *path, struct elf_f
 			pr_debug("not reading '%s': %s", path, safe_open_strerror(fd));
 		return fd;
 	}
-	if (elf_file__open(fd, NULL, 0, &d))
+	/* it draws from what is left of f's bound */
+	if (elf_file__open_max(fd, NULL, 0, !f->max_bytes ? 0 : f->max_bytes > f->bytes ?
+			       f->max_bytes - f->bytes : 1, &d))
 		return -ENOEXEC;
 	if (d->build_id_len != f->build_id_len ||
 	    memcmp(d->build_id, f->build_id, f->build_id_len)) {
@@ -996,6 +1049,14 @@ void *elf_section__find(void *elf, const char *name)
 bool elf_file__has_section(const struct elf_file *f, const char *name)
 {
 	return elf_section__find(f->elf, name) != NULL;
+}
+
+uint64_t elf_file__section_size(const struct elf_file *f, const char *name)
+{
+	Elf_Scn *scn = elf_section__find(f->elf, name);
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) ? sh.sh_size : 0;
 }
 
 const void *elf_file__bytes(const struct elf_file *f, size_t *size)

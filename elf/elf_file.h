@@ -43,6 +43,9 @@ struct elf_file {
 	const char *source;
 	int debugdata_err;		/* why .gnu_debugdata was not used (-errno), or 0 */
 	bool syms_cut;			/* a symbol or relocation table was over ELF_SYMS_MAX */
+	bool syms_cut_bytes;		/* ... or over elf_file__open_max's bytes */
+	uint64_t max_bytes;		/* elf_file__open_max's bound, 0: none */
+	uint64_t bytes;			/* what its symbol tables cost, as charged */
 	void *mini_elf;			/* Elf * of the MiniDebugInfo: owns its names */
 	void *mini_image;		/* its inflated bytes */
 	bool by_debuglink;		/* a debug file found by .gnu_debuglink, not build-id */
@@ -63,6 +66,17 @@ int elf_file__read_build_id(int fd, uint8_t *out, uint32_t *len);
  * when it is not ELF, -ENOMEM.
  */
 int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out);
+
+/*
+ * The same, reading at most max_bytes of symbols: each symbol table is
+ * charged its string table and, per entry read, the entry and what is kept
+ * of it, before a byte of it is read; past the bound only the entries that
+ * fit are read (syms_cut and syms_cut_bytes set), and a MiniDebugInfo that
+ * does not fit once inflated is not used. f->bytes says what was charged.
+ * record/ passes its memory budget's share (record/budget.h).
+ */
+int elf_file__open_max(int fd, const void *image, size_t size, uint64_t max_bytes,
+		       struct elf_file **out);
 
 /* Accepts NULL. */
 void elf_file__close(struct elf_file *f);
@@ -162,6 +176,9 @@ int elf_segments__vaddr_to_offset(const struct rec_segment *segs, size_t nr, uin
  * of an open libelf handle (an Elf *), as an Elf_Scn *, or NULL.
  */
 void *elf_section__find(void *elf, const char *name);
+
+/* The size of f's section of that name with contents, 0 when it has none. */
+uint64_t elf_file__section_size(const struct elf_file *f, const char *name);
 
 /* True when f has a section of that name with contents (e.g. ".debug_info"). */
 bool elf_file__has_section(const struct elf_file *f, const char *name);

@@ -60,6 +60,7 @@ struct recording;
 #define REC_META_UNWIND_BUDGET	"unwind_budget"	/* bytes of unwind tables held at once */
 #define REC_META_MEM_CEILING	"mem_ceiling"	/* bytes the recorder's memory stays under */
 #define REC_META_PEAK_RSS	"peak_rss"	/* the recorder's peak resident set, bytes */
+#define REC_META_MEM_BASE	"mem_base"	/* its resident set once set up, bytes */
 /* the raw-stack fallback (record/rawstack.h), written when the recording ends */
 #define REC_META_RAW_BUDGET	"raw_stack_budget"	/* bytes of stack copies a second */
 #define REC_META_RAW_SAMPLES	"raw_stack_samples"	/* samples sent with a stack copy */

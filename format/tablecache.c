@@ -4,7 +4,7 @@
  *
  * An entry's bytes, in the host's byte order (the cache never leaves the
  * machine that wrote it):
- *   magic "EPRFTAB1", u32 version, u32 row_size,
+ *   magic "EPRFTAB1", u32 version, u32 row_size, u32 rules,
  *   u64 dev, ino, ctime_ns, size, u32 build_id_len, 20 bytes build_id,
  *   u64 nr_rows, u64 frame_len,
  *   then one zstd frame (content size and checksum) of nr_rows rows.
@@ -24,8 +24,8 @@
 #include "format/tablecache.h"
 
 #define MAGIC			"EPRFTAB1"
-#define VERSION			1u
-#define HEADER_SIZE		(8 + 4 + 4 + 4 * 8 + 4 + 20 + 8 + 8)
+#define VERSION			2u	/* 2: the rows' rules version */
+#define HEADER_SIZE		(8 + 4 + 4 + 4 + 4 * 8 + 4 + 20 + 8 + 8)
 #define ENTRY_SUFFIX		".tab"
 #define TMP_PREFIX		".tmp-"
 /* entries listed when trimming the directory: more are left alone */
@@ -165,6 +165,7 @@ static void write_header(uint8_t *h, const struct table_cache_key *k, uint32_t r
 	p += 8;
 	put_u32(&p, VERSION);
 	put_u32(&p, row_size);
+	put_u32(&p, k->rules);
 	put_u64(&p, k->dev);
 	put_u64(&p, k->ino);
 	put_u64(&p, k->ctime_ns);
@@ -183,7 +184,8 @@ static int check_header(const uint8_t *h, const struct table_cache_key *k, size_
 	const uint8_t *p = h + 8;
 	struct table_cache_key got = { 0 };
 
-	if (memcmp(h, MAGIC, 8) || get_u32(&p) != VERSION || get_u32(&p) != row_size)
+	if (memcmp(h, MAGIC, 8) || get_u32(&p) != VERSION || get_u32(&p) != row_size ||
+	    get_u32(&p) != k->rules)
 		return -EBADMSG;
 	got.dev = get_u64(&p);
 	got.ino = get_u64(&p);

@@ -32,6 +32,8 @@ struct table_cache_key {
 	uint64_t dev, ino, ctime_ns, size;
 	uint8_t build_id[20];
 	uint32_t build_id_len;		/* 0: the file has none */
+	uint32_t rules;			/* the rows' version (UNW_ABI_VERSION): an entry
+					   built under other rules is not used */
 };
 
 struct table_cache;

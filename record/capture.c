@@ -56,6 +56,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/budget.h"
 #include "record/capture.h"
 #include "record/rt_thread.h"
 #include "elf/cfi.h"
@@ -91,6 +92,7 @@ struct binary {
 	size_t nr_fdes;
 	uint8_t *fde_stored;		/* per fdes: in the recording already */
 	bool fdes_read;
+	uint64_t charged;		/* of the memory budget: its symbols and FDEs */
 	bool emitted;			/* a row (with the segments) was added */
 	unsigned int tries;		/* failed opens */
 	/* this step only */
@@ -220,6 +222,7 @@ void capture__free(struct capture *c)
 		u64vec__release(&b->offs);
 		elf_file__close(b->dbg);
 		elf_file__close(b->f);
+		mem_budget__give(b->charged);
 	}
 	free(c->bins);
 	hashmap__release(&c->bin_index);
@@ -419,8 +422,8 @@ static int add_pair(struct capture *c, const struct capture_source *s, uint64_t 
 	return unmapped;
 }
 
-static int open_binary(struct binary *b, const struct mapping_table *t,
-		       struct capture_stats *st)
+static int open_binary_in(struct binary *b, const struct mapping_table *t,
+			  struct capture_stats *st, uint64_t share)
 {
 	const struct mapped_file *file = b->file && b->file <= t->nr_files ?
 					 &t->files[b->file - 1] : NULL;
@@ -433,7 +436,7 @@ static int open_binary(struct binary *b, const struct mapping_table *t,
 	if (b->vdso) {
 		err = vdso__image(&image, &size);
 		if (!err)
-			err = elf_file__open(-1, image, size, &f);
+			err = elf_file__open_max(-1, image, size, share, &f);
 		if (err)
 			return err;
 	}
@@ -448,7 +451,7 @@ static int open_binary(struct binary *b, const struct mapping_table *t,
 			close(fd);
 			continue;
 		}
-		err = elf_file__open(fd, NULL, 0, &f);
+		err = elf_file__open_max(fd, NULL, 0, share, &f);
 		if (err == -ENOMEM)
 			return err;
 		if (err)
@@ -465,7 +468,11 @@ static int open_binary(struct binary *b, const struct mapping_table *t,
 	if (f->debugdata_err)
 		pr_warn("'%s': its MiniDebugInfo (.gnu_debugdata) is %s: not used", b->path,
 			f->debugdata_err == -EFBIG ? "too large once inflated" : "damaged");
-	if (f->syms_cut)
+	if (f->syms_cut_bytes)
+		pr_warn("'%s': its symbol tables are over eprof's bounds (%u entries) or its "
+			"memory limit (%llu MiB, --mem-limit): named from the first ones", b->path,
+			ELF_SYMS_MAX, (unsigned long long)(mem_budget__ceiling() >> 20));
+	else if (f->syms_cut)
 		pr_warn("'%s': its symbol tables are over eprof's bounds (%u entries): "
 			"named from the first ones", b->path, ELF_SYMS_MAX);
 	/* A stripped binary: its separate debug file's .symtab is richer. */
@@ -492,6 +499,24 @@ static int open_binary(struct binary *b, const struct mapping_table *t,
 	b->f = f;
 	b->dbg = dbg;
 	return 0;
+}
+
+/*
+ * Opens b's file with a share of the memory budget: what is free, at most
+ * half of it. Its symbols that fit are read (its debug file's from what f
+ * left), and what they cost stays taken while b is open.
+ */
+static int open_binary(struct binary *b, const struct mapping_table *t,
+		       struct capture_stats *st)
+{
+	uint64_t share = mem_budget__take_upto(mem_budget__size() / 2);
+	int err = open_binary_in(b, t, st, share ? share : 1);
+
+	b->charged = err ? 0 : b->f->bytes + (b->dbg ? b->dbg->bytes : 0);
+	if (b->charged > share)
+		b->charged = share;
+	mem_budget__give(share - b->charged);
+	return err;
 }
 
 /*
@@ -582,9 +607,23 @@ static long fresh_fde(struct binary *b, uint64_t vaddr)
 	long j;
 
 	if (!b->fdes_read) {
+		/* the section read, and at most an FDE per 8 bytes of it kept */
+		uint64_t sec = elf_file__section_size(b->f, ".eh_frame"), cost, keep;
+
+		if (!sec)
+			sec = elf_file__section_size(b->f, ".debug_frame");
+		cost = sec + sec / 8 * (sizeof(*b->fdes) + 1);
 		b->fdes_read = true;
-		if (cfi_fdes__read(b->f->elf, &b->fdes, &b->nr_fdes))
+		if (!mem_budget__take(cost))
+			return -1;	/* over the memory limit: the offsets stay apart */
+		if (cfi_fdes__read(b->f->elf, &b->fdes, &b->nr_fdes)) {
+			mem_budget__give(cost);
 			return -1;	/* no CFI, or none readable: the offsets stay apart */
+		}
+		keep = sec + b->nr_fdes * (sizeof(*b->fdes) + 1);
+		keep = keep < cost ? keep : cost;
+		mem_budget__give(cost - keep);
+		b->charged += keep;
 		b->fde_stored = calloc(b->nr_fdes ? b->nr_fdes : 1, 1);
 		if (!b->fde_stored) {
 			free(b->fdes);

@@ -47,6 +47,7 @@
 #include "record/python.h"
 #include "record/rawstack.h"
 #include "record/perf_events.h"
+#include "record/budget.h"
 #include "record/record.h"
 #include "record/sampler.h"
 #include "record/session.h"
@@ -86,7 +87,7 @@ static void on_stop_signal(int sig)
 static const char usage_line[] =
 	"usage: eprof record [-F HZ] [-o FILE] [-d SECONDS] [-C|--cpu LIST] [-e cpu-clock] [-g] "
 	"[--call-graph dwarf|fp] [-G|--cgroup PATH] [--switch-output SIZE|TIME] [--no-inherit] [--no-python] [--debuginfo] [--off-cpu [--off-cpu-thresh USEC]] [--table-cache DIR|none] [--unwind-budget SIZE] "
-	"[-q] [-v] "
+	"[--mem-limit SIZE] [-q] [-v] "
 	"(-a | -p PID[,PID...] | -- CMD [ARGS...])";
 
 static void print_help(FILE *f)
@@ -115,6 +116,10 @@ static void print_help(FILE *f)
 		   "                     the machine's, 64M to 512M; `info` states it): a\n"
 		   "                     binary whose table is over an eighth of it has only\n"
 		   "                     the code its samples run loaded, by 64 KiB windows\n"
+		   "    --mem-limit SIZE the recorder's memory ceiling (e.g. 256M, 1G; default\n"
+		   "                     512M): what it holds once started, plus what unwind\n"
+		   "                     tables and symbols may take; a binary that does not\n"
+		   "                     fit is unwound with frame pointers, and named\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
 		   "                     file, or the binary itself when it has .debug_info), so\n"
 		   "                     `report --inline --lines` works without the files;\n"
@@ -240,55 +245,17 @@ struct option_state {
 	bool thresh_given;		/* --off-cpu-thresh */
 };
 
-/* One option c with its value arg. 0, -1 after --help, or EXIT_USAGE after the message. */
-static int take_option(struct record_opts *o, struct option_state *st, int c, const char *arg)
+/*
+ * How stacks are taken and the options after them: c with its value arg.
+ * 0, -1 after --help, or EXIT_USAGE after the message.
+ */
+static int take_stack_option(struct record_opts *o, struct option_state *st, int c,
+			     const char *arg)
 {
 	uint64_t thresh_us;
 	bool time;
 
 	switch (c) {
-	case 'F':
-		if (parse_u64(arg, 1, 100000, &o->freq))
-			return usage_error("invalid frequency '%s' (expected 1 to 100000 Hz)", arg);
-		break;
-	case 'o':
-		if (!*arg)
-			return usage_error("the output file name is empty");
-		o->output = arg;
-		break;
-	case 'd':
-		if (parse_seconds_ns(arg, &o->duration_ns) || !o->duration_ns)
-			return usage_error("invalid duration '%s' (expected seconds, e.g. 2.5)", arg);
-		break;
-	case 'p':
-		free(o->pids);
-		o->pids = NULL;
-		if (parse_u32_list(arg, 0x3fffffff, &o->pids, &o->nr_pids) || !o->nr_pids ||
-		    o->pids[0] == 0)
-			return usage_error("invalid pid list '%s' (expected PID[,PID...])", arg);
-		break;
-	case 'a':
-		st->all = true;
-		break;
-	case 'v':
-		log_set_level(log_get_level() < LOG_INFO ? LOG_INFO : LOG_DEBUG);
-		break;
-	case 'C':
-		st->cpu_list = arg;
-		break;
-	case 'D':
-		o->debuginfo = true;
-		break;
-	case 'G':
-		if (!*arg)
-			return usage_error("the cgroup path is empty");
-		o->cgroup = arg;
-		break;
-	case 'W':
-		if (parse_switch_output(arg, o))
-			return usage_error("invalid --switch-output '%s' (expected a size such as "
-					   "100M or 2G, or a time such as 30s, 10m or 1h)", arg);
-		break;
 	case 'K':
 		if (!strcmp(arg, "dwarf"))
 			o->call_graph = CALL_GRAPH_DWARF;
@@ -332,6 +299,12 @@ static int take_option(struct record_opts *o, struct option_state *st, int c, co
 			return usage_error("--table-cache wants an absolute directory or 'none', not "
 					   "'%s'", arg);
 		break;
+	case 'L':
+		if (mem_limit__parse(arg, &o->mem_limit) || o->mem_limit < MEM_BUDGET_MIN)
+			return usage_error("invalid --mem-limit '%s' (expected a size of at least "
+					   "16M, such as 256M or 1G)", arg);
+		o->mem_limit_given = true;
+		break;
 	case 'q':
 		/* errors and warnings only: notices such as "kept the previous recording" too */
 		o->quiet = true;
@@ -353,6 +326,58 @@ static int take_option(struct record_opts *o, struct option_state *st, int c, co
 		return -1;
 	default:
 		return usage_error("unknown option '%s' (see 'eprof record --help')", arg);
+	}
+	return 0;
+}
+
+/* One option c with its value arg. 0, -1 after --help, or EXIT_USAGE after the message. */
+static int take_option(struct record_opts *o, struct option_state *st, int c, const char *arg)
+{
+	switch (c) {
+	case 'F':
+		if (parse_u64(arg, 1, 100000, &o->freq))
+			return usage_error("invalid frequency '%s' (expected 1 to 100000 Hz)", arg);
+		break;
+	case 'o':
+		if (!*arg)
+			return usage_error("the output file name is empty");
+		o->output = arg;
+		break;
+	case 'd':
+		if (parse_seconds_ns(arg, &o->duration_ns) || !o->duration_ns)
+			return usage_error("invalid duration '%s' (expected seconds, e.g. 2.5)", arg);
+		break;
+	case 'p':
+		free(o->pids);
+		o->pids = NULL;
+		if (parse_u32_list(arg, 0x3fffffff, &o->pids, &o->nr_pids) || !o->nr_pids ||
+		    o->pids[0] == 0)
+			return usage_error("invalid pid list '%s' (expected PID[,PID...])", arg);
+		break;
+	case 'a':
+		st->all = true;
+		break;
+	case 'v':
+		log_set_level(log_get_level() < LOG_INFO ? LOG_INFO : LOG_DEBUG);
+		break;
+	case 'C':
+		st->cpu_list = arg;
+		break;
+	case 'D':
+		o->debuginfo = true;
+		break;
+	case 'G':
+		if (!*arg)
+			return usage_error("the cgroup path is empty");
+		o->cgroup = arg;
+		break;
+	case 'W':
+		if (parse_switch_output(arg, o))
+			return usage_error("invalid --switch-output '%s' (expected a size such as "
+					   "100M or 2G, or a time such as 30s, 10m or 1h)", arg);
+		break;
+	default:
+		return take_stack_option(o, st, c, arg);
 	}
 	return 0;
 }
@@ -433,6 +458,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 		{ "off-cpu-thresh", required_argument, NULL, 'T' },
 		{ "table-cache", required_argument, NULL, 'U' },
 		{ "unwind-budget", required_argument, NULL, 'B' },
+		{ "mem-limit", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option_state st = { NULL, false, false };
@@ -441,6 +467,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	o->freq = 99;
 	o->call_graph = CALL_GRAPH_DWARF;
 	o->unwind_budget = unwind_budget_default();
+	o->mem_limit = MEM_CEILING_DEFAULT;
 	o->table_cache = TABLE_CACHE_DIR_DEFAULT;
 	o->output = "eprof.data";
 	o->off_cpu_thresh_ns = OFFCPU_THRESH_DEFAULT_NS;
@@ -455,6 +482,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			return err;
 	}
 	err = pick_target(o, &st, argv, optind, argc);
+	mem_budget__set_ceiling(o->mem_limit);
 	return err ? err : pick_cpus(o, st.cpu_list, online, nr_online);
 }
 
@@ -704,11 +732,13 @@ static int write_start_meta(struct session *s, const uint32_t *online, size_t nr
 	if (!err)
 		err = recording__set_meta(rec, REC_META_CALL_GRAPH, s->unwinder ? "dwarf" : "fp");
 	if (!err && s->unwinder)
-		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, o->unwind_budget);
+		err = set_meta_u64(rec, REC_META_UNWIND_BUDGET, unwinder__budget(s->unwinder));
 	if (!err && unwinder__caches(s->unwinder) && o->table_cache)
 		err = recording__set_meta(rec, REC_META_TABLE_CACHE, o->table_cache);
 	if (!err)
-		err = set_meta_u64(rec, REC_META_MEM_CEILING, RECORD_MEM_CEILING);
+		err = set_meta_u64(rec, REC_META_MEM_CEILING, mem_budget__ceiling());
+	if (!err)
+		err = set_meta_u64(rec, REC_META_MEM_BASE, mem_budget__base());
 	if (!err && o->off_cpu)
 		err = set_meta_u64(rec, REC_META_OFF_CPU_THRESH, o->off_cpu_thresh_ns);
 	free(numa);
@@ -725,10 +755,13 @@ static int set_peak_rss(struct recording *rec)
 	if (getrusage(RUSAGE_SELF, &ru))
 		return 0;
 	peak = (uint64_t)ru.ru_maxrss << 10;	/* KiB */
-	if (peak > RECORD_MEM_CEILING && !said) {
+	pr_debug("memory: peak %llu MiB resident, %llu MiB of the budget taken at most",
+		 (unsigned long long)(peak >> 20), (unsigned long long)(mem_budget__peak() >> 20));
+	if (peak > mem_budget__ceiling() && !said) {
 		said = true;
 		pr_warn("the recorder's memory peaked at %llu MiB, over its ceiling of %llu MiB",
-			(unsigned long long)(peak >> 20), RECORD_MEM_CEILING >> 20);
+			(unsigned long long)(peak >> 20),
+			(unsigned long long)(mem_budget__ceiling() >> 20));
 	}
 	return set_meta_u64(rec, REC_META_PEAK_RSS, peak);
 }
@@ -1317,20 +1350,42 @@ static int child_exit_status(const struct target *t)
 }
 
 /*
- * Opens the pipeline in order: the sampler (and its off-CPU reader and
- * unwinder), the command at its gate or the -p targets, the side-band and,
- * without a command, the processes already running. Nothing samples yet.
- * Prints; -errno.
+ * The memory budget: the ceiling less what the recorder holds now, with
+ * its ring buffers mapped. A --mem-limit that leaves too little is
+ * refused; the default only says so with -v and goes on.
  */
-static int open_stages(struct session *s, struct target *t, int old_nice, uint64_t entry_ns)
+static int set_mem_base(const struct record_opts *o)
+{
+	uint64_t base;
+
+	if (!mem_budget__set_base(&base)) {
+		pr_debug("memory: %llu MiB held once started, %llu MiB of budget under the "
+			 "%llu MiB ceiling", (unsigned long long)(base >> 20),
+			 (unsigned long long)(mem_budget__size() >> 20),
+			 (unsigned long long)(mem_budget__ceiling() >> 20));
+		return 0;
+	}
+	if (!o->mem_limit_given) {
+		pr_debug("memory: %llu MiB held once started leaves under %llu MiB of the "
+			 "%llu MiB ceiling", (unsigned long long)(base >> 20),
+			 MEM_BUDGET_MIN >> 20, (unsigned long long)(mem_budget__ceiling() >> 20));
+		return 0;
+	}
+	pr_err("--mem-limit %lluM leaves too little: the recorder holds %llu MiB "
+			"once started (its ring buffers grow with -F and the CPUs); give at least "
+			"%lluM", (unsigned long long)(o->mem_limit >> 20),
+			(unsigned long long)(base >> 20),
+			(unsigned long long)((base + MEM_BUDGET_MIN) >> 20) + 1);
+	return -ENOSPC;
+}
+
+/*
+ * The BPF sampler, its off-CPU reader and, when it unwinds, the unwinder
+ * with its table cache (NULL: none). Prints; -errno.
+ */
+static int open_sampler(struct session *s, const char *cache, uint64_t entry_ns)
 {
 	const struct record_opts *o = s->opts;
-	/*
-	 * The default cache is root's: a recorder run with capabilities
-	 * only does without it, quietly (an explicit DIR still warns).
-	 */
-	const char *cache = o->table_cache && geteuid() &&
-			    !strcmp(o->table_cache, TABLE_CACHE_DIR_DEFAULT) ? NULL : o->table_cache;
 	struct sampler_config scfg = {
 		.freq = o->freq,
 		.nr_cpus = o->nr_cpus,
@@ -1341,12 +1396,10 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		.dwarf = o->call_graph == CALL_GRAPH_DWARF,
 		.off_cpu = o->off_cpu,
 		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
-		.raw_budget = RAWSTACK_BUDGET_DEFAULT,
+		.raw_budget = rawstack_budget_default(o->nr_cpus),
 		.table_cache = cache,
 	};
 	struct sampler_sink ssink;
-	struct sideband_sink bsink;
-	size_t i;
 	int err;
 
 	session__sampler_sink(s, &ssink);
@@ -1362,6 +1415,9 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 	if (err)
 		return err;
 	pr_debug("BPF sampler loaded at %.3f s", (now_ns() - entry_ns) / 1e9);
+	err = set_mem_base(o);
+	if (err)
+		return err;
 	if (sampler__unwinds(s->sampler)) {
 		struct unwind_maps maps;
 
@@ -1373,6 +1429,16 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		if (!s->rawstack)
 			return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
 	}
+	return 0;
+}
+
+/* The command forked to its gate, or the -p processes, told to the sampler. Prints; -errno. */
+static int add_targets(struct session *s, struct target *t, int old_nice)
+{
+	const struct record_opts *o = s->opts;
+	size_t i;
+	int err;
+
 	if (o->mode == TARGET_CMD) {
 		err = target__fork(t, o->cmd);
 		if (!err)
@@ -1389,6 +1455,32 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/*
+ * Opens the pipeline in order: the sampler (and its off-CPU reader and
+ * unwinder), the command at its gate or the -p targets, the side-band and,
+ * without a command, the processes already running. Nothing samples yet.
+ * Prints; -errno.
+ */
+static int open_stages(struct session *s, struct target *t, int old_nice, uint64_t entry_ns)
+{
+	const struct record_opts *o = s->opts;
+	/*
+	 * The default cache is root's: a recorder run with capabilities
+	 * only does without it, quietly (an explicit DIR still warns).
+	 */
+	const char *cache = o->table_cache && geteuid() &&
+			    !strcmp(o->table_cache, TABLE_CACHE_DIR_DEFAULT) ? NULL : o->table_cache;
+	struct sideband_sink bsink;
+	int err;
+
+	err = open_sampler(s, cache, entry_ns);
+	if (!err)
+		err = add_targets(s, t, old_nice);
+	if (err)
+		return err;
 	session__sideband_sink(s, &bsink);
 	/* -- CMD, -p: the side-band follows the targets and what they start, nothing else */
 	err = sideband__open(sampler__sideband_map_fd(s->sampler),
@@ -1444,7 +1536,8 @@ static int stop_and_finish(struct session *s, int err, uint64_t entry_ns, uint64
 	if (!err)
 		err = unwinder__store(s->unwinder, s->rec, s->stats_total);
 	if (!err && s->rawstack)
-		err = rawstack__store(s->rawstack, s->rec, s->stats_total, RAWSTACK_BUDGET_DEFAULT);
+		err = rawstack__store(s->rawstack, s->rec, s->stats_total,
+					     rawstack_budget_default(s->opts->nr_cpus));
 	if (!err)
 		err = pyrec__store(s->python, s->rec, s->stats_total);
 	if (!err)
@@ -1521,137 +1614,203 @@ static int end_command(struct target *t, bool started, int status)
 	return status;
 }
 
-int cmd_record(int argc, char **argv)
-{
+/* What one `eprof record` holds from its options to its release. */
+struct record_run {
 	struct record_opts opts;
 	struct session s;
 	struct target t;
-	struct capture_stats cst;
-	struct status_line sl;
-	uint32_t *online = NULL;
-	size_t nr_online = 0;
-	uint64_t entry_ns = now_ns(), start_ns = 0, end_ns = 0;
-	bool started = false;
-	int err, status = EXIT_FAIL, old_nice, cgroup_fd = -1;
 	struct rotation rot;
+	uint32_t *online;
+	size_t nr_online;
+	uint64_t entry_ns;		/* eprof's exec, once known */
+	uint64_t start_ns;		/* sampling attached */
+	int old_nice;
+	int cgroup_fd;
+	bool started;			/* the command was released */
+};
 
-	memset(&opts, 0, sizeof(opts));
-	memset(&s, 0, sizeof(s));
-	memset(&rot, 0, sizeof(rot));
-	target__init(&t);
+/*
+ * Before anything is loaded: signals, the options, the cgroup, the
+ * priority, the preflight checks, -p's processes watched. True to go on;
+ * false with *status the exit status (EXIT_OK after --help).
+ */
+static bool prepare_run(struct record_run *r, int argc, char **argv, int *status)
+{
+	struct record_opts *opts = &r->opts;
+	int err;
+
+	*status = EXIT_FAIL;
 	if (install_signals())
-		goto out;
-	raise_nofile(&t);
+		return false;
+	raise_nofile(&r->t);
 
-	if (cpus__online(&online, &nr_online))
-		goto out;
-	err = parse_options(argc, argv, &opts, online, nr_online);
+	if (cpus__online(&r->online, &r->nr_online))
+		return false;
+	err = parse_options(argc, argv, opts, r->online, r->nr_online);
 	if (err) {
-		status = err < 0 ? EXIT_OK : EXIT_USAGE;	/* -1: --help */
-		goto out;
+		*status = err < 0 ? EXIT_OK : EXIT_USAGE;	/* -1: --help */
+		return false;
 	}
-	if (opts.cgroup) {	/* before anything is created: a wrong path changes nothing */
-		cgroup_fd = cgroup__open(opts.cgroup);
-		if (cgroup_fd < 0)
-			goto out;
-		cpu_clock__set_cgroup(cgroup_fd);
+	if (opts->cgroup) {	/* before anything is created: a wrong path changes nothing */
+		r->cgroup_fd = cgroup__open(opts->cgroup);
+		if (r->cgroup_fd < 0)
+			return false;
+		cpu_clock__set_cgroup(r->cgroup_fd);
 	}
-	old_nice = raise_priority();	/* first: a saturated machine slows every step */
-	entry_ns = now_ns() - exec_age_ns();	/* -d counts from eprof's exec */
-	pr_debug("%.3f s since eprof's exec", (now_ns() - entry_ns) / 1e9);
-	opts.command_line = join_args("eprof", argv, argc);
-	if (!opts.command_line || !opts.target_desc) {
+	r->old_nice = raise_priority();	/* first: a saturated machine slows every step */
+	r->entry_ns = now_ns() - exec_age_ns();	/* -d counts from eprof's exec */
+	pr_debug("%.3f s since eprof's exec", (now_ns() - r->entry_ns) / 1e9);
+	opts->command_line = join_args("eprof", argv, argc);
+	if (!opts->command_line || !opts->target_desc) {
 		pr_errno(-ENOMEM, "cannot start recording");
-		goto out;
+		return false;
 	}
-	status = preflight(&opts);
-	if (status != EXIT_OK)
-		goto out;
-	status = EXIT_FAIL;
+	*status = preflight(opts);
+	if (*status != EXIT_OK)
+		return false;
+	*status = EXIT_FAIL;
 	libbpf_set_print(libbpf_print);
-	if (opts.mode == TARGET_PIDS && target__watch_pids(&t, opts.pids, opts.nr_pids))
-		goto out;
+	if (opts->mode == TARGET_PIDS && target__watch_pids(&r->t, opts->pids, opts->nr_pids))
+		return false;
+	*status = EXIT_OK;
+	return true;
+}
+
+/*
+ * From BPF loaded to the command released: the session, the file (a valid
+ * recording once committed), the stages, sampling attached. EXIT_OK once
+ * started; else the exit status (127 or 126: the command never ran, and
+ * its file is discarded).
+ */
+static int start_run(struct record_run *r)
+{
+	struct record_opts *opts = &r->opts;
+	struct session *s = &r->s;
+	int err;
 
 	err = libbpf_num_possible_cpus();
 	if (err <= 0) {
 		pr_errno(err, "cannot count the possible CPUs");
-		goto out;
+		return EXIT_FAIL;
 	}
-	if (session__init(&s, &opts, err))
-		goto out;
-	if (recording__create(opts.output, &s.rec))
-		goto out;
-	if (open_stages(&s, &t, old_nice, entry_ns))
-		goto out;
-	start_ns = now_ns();
-	if (write_start_meta(&s, online, nr_online, start_ns))
-		goto out;
-	if (sampler__attach(s.sampler, opts.cpus, opts.nr_cpus, opts.freq))
-		goto out;
-	if (commit(&s))	/* the file is a valid recording from here on */
-		goto out;
-	if (opts.mode == TARGET_CMD)
-		prepare_command(&s, opts.cmd[0]);
-	err = target__release(&t);
+	if (session__init(s, opts, err))
+		return EXIT_FAIL;
+	if (recording__create(opts->output, &s->rec))
+		return EXIT_FAIL;
+	if (open_stages(s, &r->t, r->old_nice, r->entry_ns))
+		return EXIT_FAIL;
+	r->start_ns = now_ns();
+	if (write_start_meta(s, r->online, r->nr_online, r->start_ns))
+		return EXIT_FAIL;
+	if (sampler__attach(s->sampler, opts->cpus, opts->nr_cpus, opts->freq))
+		return EXIT_FAIL;
+	if (commit(s))	/* the file is a valid recording from here on */
+		return EXIT_FAIL;
+	if (opts->mode == TARGET_CMD)
+		prepare_command(s, opts->cmd[0]);
+	err = target__release(&r->t);
 	if (err) {
 		/* CMD never ran: leave things as they were before eprof started */
-		if (t.child_reaped) {
-			status = err == -ENOENT ? 127 : 126;
-			recording__discard(s.rec);
-			s.rec = NULL;
+		if (r->t.child_reaped) {
+			recording__discard(s->rec);
+			s->rec = NULL;
+			return err == -ENOENT ? 127 : 126;
 		}
-		goto out;
+		return EXIT_FAIL;
 	}
-	started = true;
-	pr_info("recording %s at %llu Hz on %zu CPU%s into '%s'", opts.target_desc,
-		(unsigned long long)opts.freq, opts.nr_cpus, opts.nr_cpus == 1 ? "" : "s",
-		opts.output);
+	r->started = true;
+	return EXIT_OK;
+}
+
+/* The start line, and a warning when starting ate much of -d. */
+static void announce_start(const struct record_opts *opts, uint64_t entry_ns, uint64_t start_ns)
+{
+	pr_info("recording %s at %llu Hz on %zu CPU%s into '%s'", opts->target_desc,
+		(unsigned long long)opts->freq, opts->nr_cpus, opts->nr_cpus == 1 ? "" : "s",
+		opts->output);
 
 	pr_debug("started in %.3f s", (start_ns - entry_ns) / 1e9);
-	if (opts.duration_ns && start_ns - entry_ns > opts.duration_ns / 2)
+	if (opts->duration_ns && start_ns - entry_ns > opts->duration_ns / 2)
 		pr_warn("eprof took %.1f s to start (loading BPF, preparing unwind tables): it "
 			"samples %.1f s of the %.1f s asked (give a longer -d)",
 			(start_ns - entry_ns) / 1e9,
-			start_ns - entry_ns < opts.duration_ns ?
-			(opts.duration_ns - (start_ns - entry_ns)) / 1e9 : 0.0,
-			opts.duration_ns / 1e9);
-	status_line__init(&sl, &opts, start_ns);
-	rot.opts = &opts;
-	rot.online = online;
-	rot.nr_online = nr_online;
-	rot.base = opts.output;
-	rot.file_start_ns = start_ns;
-	err = record_loop(&s, &t, entry_ns, &sl, &rot);
+			start_ns - entry_ns < opts->duration_ns ?
+			(opts->duration_ns - (start_ns - entry_ns)) / 1e9 : 0.0,
+			opts->duration_ns / 1e9);
+}
 
-	err = stop_and_finish(&s, err, entry_ns, &end_ns, &cst);
+/* Samples until the end, then completes the file and says so. The exit status. */
+static int record_and_finish(struct record_run *r)
+{
+	struct record_opts *opts = &r->opts;
+	struct session *s = &r->s;
+	struct rotation *rot = &r->rot;
+	struct capture_stats cst;
+	struct status_line sl;
+	uint64_t end_ns = 0;
+	int err;
+
+	announce_start(opts, r->entry_ns, r->start_ns);
+	status_line__init(&sl, opts, r->start_ns);
+	rot->opts = opts;
+	rot->online = r->online;
+	rot->nr_online = r->nr_online;
+	rot->base = opts->output;
+	rot->file_start_ns = r->start_ns;
+	err = record_loop(s, &r->t, r->entry_ns, &sl, rot);
+
+	err = stop_and_finish(s, err, r->entry_ns, &end_ns, &cst);
 	if (err)
-		goto out;
+		return EXIT_FAIL;
 	/*
 	 * --switch-output never leaves a file without samples: the end came
 	 * right after a switch (one with off-CPU time only is kept). Discarded
 	 * while open, with its journal: an unlink before the close left
 	 * FILE.NNNN-journal behind.
 	 */
-	if (rot.seq && s.nr_samples == rot.file_first_sample && !offcpu__file_rows(s.offcpu)) {
-		pr_info("'%s' got no samples before the end: removed", opts.output);
-		recording__discard(s.rec);
-		s.rec = NULL;
+	if (rot->seq && s->nr_samples == rot->file_first_sample && !offcpu__file_rows(s->offcpu)) {
+		pr_info("'%s' got no samples before the end: removed", opts->output);
+		recording__discard(s->rec);
+		s->rec = NULL;
 	}
-	print_end(&s, &cst, end_ns - start_ns);
-	status = EXIT_OK;
-out:
-	if (opts.mode == TARGET_CMD && t.child)
-		status = end_command(&t, started, status);
-	close_all(&s);
-	pr_debug("released at %.3f s", (now_ns() - entry_ns) / 1e9);
-	free(rot.name);		/* opts.output points to it */
-	if (cgroup_fd >= 0)
-		close(cgroup_fd);
-	target__release_fds(&t);
-	free(opts.pids);
-	free(opts.cpus);
-	free(opts.command_line);
-	free(opts.target_desc);
-	free(online);
+	print_end(s, &cst, end_ns - r->start_ns);
+	return EXIT_OK;
+}
+
+/* Ends the command (its status may become eprof's), closes and frees everything. */
+static int release_run(struct record_run *r, int status)
+{
+	struct record_opts *opts = &r->opts;
+
+	if (opts->mode == TARGET_CMD && r->t.child)
+		status = end_command(&r->t, r->started, status);
+	close_all(&r->s);
+	pr_debug("released at %.3f s", (now_ns() - r->entry_ns) / 1e9);
+	free(r->rot.name);		/* opts->output points to it */
+	if (r->cgroup_fd >= 0)
+		close(r->cgroup_fd);
+	target__release_fds(&r->t);
+	free(opts->pids);
+	free(opts->cpus);
+	free(opts->command_line);
+	free(opts->target_desc);
+	free(r->online);
 	return status;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_run r;
+	int status;
+
+	memset(&r, 0, sizeof(r));
+	target__init(&r.t);
+	r.entry_ns = now_ns();
+	r.cgroup_fd = -1;
+	if (prepare_run(&r, argc, argv, &status)) {
+		status = start_run(&r);
+		if (status == EXIT_OK)
+			status = record_and_finish(&r);
+	}
+	return release_run(&r, status);
 }

@@ -222,6 +222,53 @@ static void count_rest(int fd, struct rec_jit_cut *cut, bool *open_line)
 }
 
 /*
+ * One line "START SIZE NAME" (hex numbers), NUL-terminated: its name (a
+ * trailing CR cut off), or NULL when the line is malformed.
+ */
+static char *parse_line(char *p, unsigned long long *start, unsigned long long *size)
+{
+	char *end, *name;
+
+	*start = strtoull(p, &end, 16);
+	if (end == p || *end != ' ')
+		return NULL;
+	p = end + 1;
+	*size = strtoull(p, &end, 16);
+	if (end == p || *end != ' ' || !*size || *start + *size < *start)
+		return NULL;
+	name = end + 1;
+	name[strcspn(name, "\r")] = '\0';
+	return *name ? name : NULL;
+}
+
+/*
+ * The map was cut at pos of the len bytes read (file_more: the file goes
+ * on, next its byte after them): what was kept and dropped, into m->cut.
+ */
+static void note_cut(int fd, const struct stat *st, struct jitmap *m, size_t len, size_t pos,
+		     bool file_more, char next)
+{
+	struct rec_jit_cut *cut = &m->cut;
+	bool open_line = false;
+
+	/* the lines past pos were not parsed: their bytes are intact */
+	cut->kept_bytes = pos;
+	cut->kept_symbols = m->nr;
+	cut->dropped_bytes = len - pos;
+	cut->dropped_lines = count_lines(m->text + pos, len - pos, &open_line);
+	cut->dropped_lines_exact = true;
+	if (file_more) {
+		cut->dropped_bytes++;
+		cut->dropped_lines += count_lines(&next, 1, &open_line);
+		count_rest(fd, cut, &open_line);
+	}
+	if (open_line)
+		cut->dropped_lines++;
+	if ((uint64_t)st->st_size > pos + cut->dropped_bytes)
+		cut->dropped_bytes = (uint64_t)st->st_size - pos;
+}
+
+/*
  * Parses the map open at fd (st from its fstat) into m, reading and keeping
  * at most limit bytes of text and symbol table; a malformed line is
  * skipped. Fills m->cut when the map did not fit (m->cut.path stays NULL
@@ -231,7 +278,7 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
 {
 	size_t len, pos = 0, alloc = 0, line_start;
 	struct rec_jit_cut *cut = &m->cut;
-	bool file_more, is_cut = false, open_line = false;
+	bool file_more, is_cut = false;
 	char next = 0;
 	int err;
 
@@ -242,7 +289,7 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
 		return err;
 	while (pos < len) {
 		unsigned long long start, size;
-		char *p = m->text + pos, *end, *name, *nl;
+		char *p = m->text + pos, *name, *nl;
 		struct rec_symbol *ns;
 
 		line_start = pos;
@@ -254,16 +301,8 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
 		if (nl)
 			*nl = '\0';
 		pos = nl ? (size_t)(nl - m->text) + 1 : len;
-		start = strtoull(p, &end, 16);
-		if (end == p || *end != ' ')
-			continue;
-		p = end + 1;
-		size = strtoull(p, &end, 16);
-		if (end == p || *end != ' ' || !size || start + size < start)
-			continue;
-		name = end + 1;
-		name[strcspn(name, "\r")] = '\0';
-		if (!*name)
+		name = parse_line(p, &start, &size);
+		if (!name)
 			continue;
 		if (m->nr == alloc) {
 			size_t na = alloc ? alloc * 2 : 64;
@@ -292,23 +331,8 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
 	if (m->nr > 1)
 		qsort(m->syms, m->nr, sizeof(*m->syms), sym_cmp);
 	m->held = len + alloc * sizeof(*m->syms);
-	if (!is_cut)
-		return 0;
-	/* the lines past pos were not parsed: their bytes are intact */
-	cut->kept_bytes = pos;
-	cut->kept_symbols = m->nr;
-	cut->dropped_bytes = len - pos;
-	cut->dropped_lines = count_lines(m->text + pos, len - pos, &open_line);
-	cut->dropped_lines_exact = true;
-	if (file_more) {
-		cut->dropped_bytes++;
-		cut->dropped_lines += count_lines(&next, 1, &open_line);
-		count_rest(fd, cut, &open_line);
-	}
-	if (open_line)
-		cut->dropped_lines++;
-	if ((uint64_t)st->st_size > pos + cut->dropped_bytes)
-		cut->dropped_bytes = (uint64_t)st->st_size - pos;
+	if (is_cut)
+		note_cut(fd, st, m, len, pos, file_more, next);
 	return 0;
 }
 

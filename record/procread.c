@@ -68,21 +68,79 @@ static int maps_push(struct proc_maps *m, size_t *alloc, const struct proc_map *
 	return 0;
 }
 
+/*
+ * The files of one process's mappings met so far: those held open, and a
+ * second PROC_MAPS_MAX_FDS past them, known by build-id.
+ */
+struct seen_files {
+	struct { unsigned long long ino; char dev[32]; size_t idx; } open[PROC_MAPS_MAX_FDS];
+	struct { unsigned long long ino; char dev[32]; uint8_t id[20]; uint32_t id_len; }
+		past[PROC_MAPS_MAX_FDS];
+	size_t nr_open, nr_past;
+};
+
+/*
+ * How mapping pm (of file name, inode ino on dev; the idx-th kept) reaches
+ * its file: as an earlier mapping of it (pm->same), by the build-id read
+ * now (pm->build_id), or by a descriptor held open (pm->fd).
+ */
+static void reach_file(struct seen_files *sf, uint32_t pid, const char *name,
+		       unsigned long long ino, const char *dev, size_t idx, struct proc_map *pm)
+{
+	size_t i;
+
+	pm->fd = -1;
+	pm->same = 0;
+	for (i = 0; i < sf->nr_open && name[0] == '/'; i++)
+		if (sf->open[i].ino == ino && !strcmp(sf->open[i].dev, dev))
+			pm->same = sf->open[i].idx + 1;
+	pm->id_len = 0;
+	for (i = 0; i < sf->nr_past && name[0] == '/' && !pm->same; i++)
+		if (sf->past[i].ino == ino && !strcmp(sf->past[i].dev, dev)) {
+			pm->id_len = sf->past[i].id_len;
+			memcpy(pm->build_id, sf->past[i].id, pm->id_len);
+			pm->same = SIZE_MAX;	/* no fd stands for it: its id is here */
+		}
+	if (pm->same == SIZE_MAX) {
+		pm->same = 0;
+	} else if (name[0] == '/' && !pm->same && sf->nr_open < PROC_MAPS_MAX_FDS) {
+		pm->fd = mapped_file__open(pid, pm->start, pm->end, name);
+		if (pm->fd >= 0) {
+			sf->open[sf->nr_open].ino = ino;
+			memcpy(sf->open[sf->nr_open].dev, dev, sizeof(sf->open[0].dev));
+			sf->open[sf->nr_open++].idx = idx;
+		}
+	} else if (name[0] == '/' && !pm->same && sf->nr_past < PROC_MAPS_MAX_FDS) {
+		/* no descriptor more held: the build-id now, the file closed */
+		int fd = mapped_file__open(pid, pm->start, pm->end, name);
+
+		if (fd >= 0) {
+			if (elf_file__read_build_id(fd, pm->build_id, &pm->id_len) ||
+			    pm->id_len > sizeof(pm->build_id))
+				pm->id_len = 0;
+			close(fd);
+			sf->past[sf->nr_past].ino = ino;
+			memcpy(sf->past[sf->nr_past].dev, dev, sizeof(sf->past[0].dev));
+			sf->past[sf->nr_past].id_len = pm->id_len;
+			memcpy(sf->past[sf->nr_past++].id, pm->build_id, pm->id_len);
+		}
+	}
+}
+
 /* The blocking part: touches nothing but its arguments. */
 static int read_maps(uint32_t pid, struct proc_maps *out)
 {
 	unsigned long long start, end, off, ino;
 	char path[64], line[4096 + 256], perms[8], dev[32];
-	struct { unsigned long long ino; char dev[32]; size_t idx; } open_files[PROC_MAPS_MAX_FDS];
-	/* files past those held open: a second PROC_MAPS_MAX_FDS, by build-id */
-	struct { unsigned long long ino; char dev[32]; uint8_t id[20]; uint32_t id_len; }
-		past[PROC_MAPS_MAX_FDS];
-	size_t alloc = 0, nr_open = 0, nr_past = 0, i;
+	struct seen_files sf;
+	size_t alloc = 0;
 	struct proc_map pm;
 	int err = 0, pos;
 	FILE *f;
 
 	memset(out, 0, sizeof(*out));
+	sf.nr_open = 0;
+	sf.nr_past = 0;
 	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
 	f = fopen(path, "re");
 	if (!f)
@@ -103,42 +161,7 @@ static int read_maps(uint32_t pid, struct proc_maps *out)
 		pm.end = end;
 		pm.pgoff = off;
 		pm.path = strdup(name);
-		pm.fd = -1;
-		pm.same = 0;
-		for (i = 0; i < nr_open && name[0] == '/'; i++)
-			if (open_files[i].ino == ino && !strcmp(open_files[i].dev, dev))
-				pm.same = open_files[i].idx + 1;
-		pm.id_len = 0;
-		for (i = 0; i < nr_past && name[0] == '/' && !pm.same; i++)
-			if (past[i].ino == ino && !strcmp(past[i].dev, dev)) {
-				pm.id_len = past[i].id_len;
-				memcpy(pm.build_id, past[i].id, pm.id_len);
-				pm.same = SIZE_MAX;	/* no fd stands for it: its id is here */
-			}
-		if (pm.same == SIZE_MAX) {
-			pm.same = 0;
-		} else if (name[0] == '/' && !pm.same && nr_open < PROC_MAPS_MAX_FDS) {
-			pm.fd = mapped_file__open(pid, start, end, name);
-			if (pm.fd >= 0) {
-				open_files[nr_open].ino = ino;
-				memcpy(open_files[nr_open].dev, dev, sizeof(dev));
-				open_files[nr_open++].idx = out->nr;
-			}
-		} else if (name[0] == '/' && !pm.same && nr_past < PROC_MAPS_MAX_FDS) {
-			/* no descriptor more held: the build-id now, the file closed */
-			int fd = mapped_file__open(pid, start, end, name);
-
-			if (fd >= 0) {
-				if (elf_file__read_build_id(fd, pm.build_id, &pm.id_len) ||
-				    pm.id_len > sizeof(pm.build_id))
-					pm.id_len = 0;
-				close(fd);
-				past[nr_past].ino = ino;
-				memcpy(past[nr_past].dev, dev, sizeof(dev));
-				past[nr_past].id_len = pm.id_len;
-				memcpy(past[nr_past++].id, pm.build_id, pm.id_len);
-			}
-		}
+		reach_file(&sf, pid, name, ino, dev, out->nr, &pm);
 		if (!pm.path || maps_push(out, &alloc, &pm)) {
 			free(pm.path);
 			if (pm.fd >= 0)

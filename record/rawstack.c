@@ -33,6 +33,13 @@
 						   (the end of a -d recording keeps its time) */
 #define HELD_MAX_BYTES	(64ull << 20)		/* copies held at once; beyond: not held */
 
+uint64_t rawstack_budget_default(uint32_t nr_cpus)
+{
+	uint64_t b = (4ull << 20) * nr_cpus;
+
+	return b < (16ull << 20) ? 16ull << 20 : b > (64ull << 20) ? 64ull << 20 : b;
+}
+
 struct held {
 	struct ev_sample *e;	/* the record (malloc'ed, room for 127 user frames): its
 				   user frames are rewritten once finished */

@@ -21,7 +21,13 @@ struct recording;
 struct rawstack;
 struct unwinder;
 
-#define RAWSTACK_BUDGET_DEFAULT	(8ull << 20)	/* bytes of stack copies a second */
+/*
+ * Bytes of stack copies a second, all CPUs together: 4 MiB per CPU sampled,
+ * from 16 to 64 MiB (perf --call-graph dwarf writes 8 KiB a sample: 16 MB
+ * a second at 999 Hz on 2 CPUs). A fork storm's first ticks take a copy
+ * each; a program that runs on has its tables in and takes none.
+ */
+uint64_t rawstack_budget_default(uint32_t nr_cpus);
 #define RAWSTACK_HOLD_NS	4000000000ull	/* a sample waits this long for its tables */
 
 /* Receives a sample, finished or as the walker left it: 0 or -errno. */

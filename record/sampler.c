@@ -367,6 +367,74 @@ static int load_best(struct sampler *sp, uint64_t rb_bytes)
 	return err;
 }
 
+/*
+ * Loads the BPF objects, the table unwinder's if it can (else frame
+ * pointers, with a warning). 0, or -errno after one line.
+ */
+static int load_sampler(struct sampler *sp, uint64_t rb_bytes)
+{
+	int err;
+
+	err = load_best(sp, rb_bytes);
+	if (err && sp->unwinds) {
+		/* the walker needs Linux 5.17 (bpf_loop, bpf_find_vma): still record */
+		int walker_err = err;
+
+		sp->unwinds = false;
+		err = load_skel(sp, rb_bytes, MMAP_HOOK_NONE);
+		if (!err)
+			pr_warn("the table unwinder cannot load on this kernel (%s): user stacks "
+				"follow frame pointers", strerror(-walker_err));
+	}
+	if (err)
+		pr_errno(err, "cannot load the BPF sampler (is the kernel built with BTF? "
+			 "run as root, or grant CAP_BPF and CAP_PERFMON)");
+	return err;
+}
+
+/* The fork follower and, with the table unwinder, the mmap and exec hooks. 0 or -errno. */
+static int attach_followers(struct sampler *sp)
+{
+	if (sp->follow) {
+		sp->fork_link = bpf_program__attach(sp->skel->progs.on_fork);
+		if (!sp->fork_link)
+			return pr_errno(-errno, "cannot attach the fork follower");
+	}
+#if defined(__x86_64__)
+	if (sp->unwinds) {
+		/* without them the walker learns mappings from samples alone: slower */
+		int saved = log_quiet_libbpf(true);
+
+		if (sp->hook == MMAP_HOOK_FEXIT)
+			sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap_exit);
+		else if (sp->hook == MMAP_HOOK_KRETPROBE)	/* fails without CONFIG_KPROBES */
+			sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap);
+		if (!sp->mmap_link)
+			pr_debug("new mappings are learned from samples only: %s",
+				 sp->hook == MMAP_HOOK_NONE ? "no mmap hook loads" : strerror(errno));
+		sp->exec_link = bpf_program__attach(sp->skel->progs.on_exec);
+		if (!sp->exec_link)
+			pr_debug("exec'd programs are learned from samples only: %s",
+				 strerror(errno));
+		log_quiet_libbpf(saved);
+	}
+#endif
+	return 0;
+}
+
+/* The sampler program's id, for bench/unwind.sh (with -v -v). */
+static void debug_prog_id(const struct sampler *sp)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(sp->skel->progs.on_cpu_clock), &info,
+				     &len))
+		pr_debug("sampler program id %u (bench/unwind.sh reads its run time)",
+			 info.id);
+}
+
 int sampler__open(const struct sampler_config *cfg, const struct sampler_sink *sink,
 		  struct sampler **out)
 {
@@ -392,64 +460,18 @@ int sampler__open(const struct sampler_config *cfg, const struct sampler_sink *s
 	if (cfg->dwarf)
 		pr_warn("no table unwinder for this architecture: user stacks follow frame pointers");
 #endif
-	err = load_best(sp, rb_bytes);
-	if (err && sp->unwinds) {
-		/* the walker needs Linux 5.17 (bpf_loop, bpf_find_vma): still record */
-		int walker_err = err;
-
-		sp->unwinds = false;
-		err = load_skel(sp, rb_bytes, MMAP_HOOK_NONE);
-		if (!err)
-			pr_warn("the table unwinder cannot load on this kernel (%s): user stacks "
-				"follow frame pointers", strerror(-walker_err));
-	}
-	if (err) {
-		pr_errno(err, "cannot load the BPF sampler (is the kernel built with BTF? "
-			 "run as root, or grant CAP_BPF and CAP_PERFMON)");
+	err = load_sampler(sp, rb_bytes);
+	if (!err)
+		err = attach_followers(sp);
+	if (err)
 		goto fail;
-	}
-	if (sp->follow) {
-		sp->fork_link = bpf_program__attach(sp->skel->progs.on_fork);
-		if (!sp->fork_link) {
-			err = pr_errno(-errno, "cannot attach the fork follower");
-			goto fail;
-		}
-	}
-#if defined(__x86_64__)
-	if (sp->unwinds) {
-		/* without them the walker learns mappings from samples alone: slower */
-		int saved = log_quiet_libbpf(true);
-
-		if (sp->hook == MMAP_HOOK_FEXIT)
-			sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap_exit);
-		else if (sp->hook == MMAP_HOOK_KRETPROBE)	/* fails without CONFIG_KPROBES */
-			sp->mmap_link = bpf_program__attach(sp->skel->progs.on_mmap);
-		if (!sp->mmap_link)
-			pr_debug("new mappings are learned from samples only: %s",
-				 sp->hook == MMAP_HOOK_NONE ? "no mmap hook loads" : strerror(errno));
-		sp->exec_link = bpf_program__attach(sp->skel->progs.on_exec);
-		if (!sp->exec_link)
-			pr_debug("exec'd programs are learned from samples only: %s",
-				 strerror(errno));
-		log_quiet_libbpf(saved);
-	}
-#endif
 	sp->rb = ring_buffer__new(bpf_map__fd(sp->skel->maps.events), on_record, sp, NULL);
 	if (!sp->rb) {
 		err = pr_errno(-errno, "cannot set up the BPF ring buffer");
 		goto fail;
 	}
 	pr_debug("ring buffer %llu KiB", (unsigned long long)(rb_bytes >> 10));
-	{
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-
-		memset(&info, 0, sizeof(info));
-		if (!bpf_obj_get_info_by_fd(bpf_program__fd(sp->skel->progs.on_cpu_clock), &info,
-					     &len))
-			pr_debug("sampler program id %u (bench/unwind.sh reads its run time)",
-				 info.id);
-	}
+	debug_prog_id(sp);
 	*out = sp;
 	return 0;
 fail:

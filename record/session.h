@@ -45,6 +45,8 @@ struct record_opts {
 	bool debuginfo;			/* --debuginfo: embed the DWARF of sampled binaries */
 	enum call_graph call_graph;	/* --call-graph */
 	uint64_t unwind_budget;		/* bytes of unwind tables held at once */
+	uint64_t mem_limit;		/* --mem-limit: the memory ceiling (record/budget.h) */
+	bool mem_limit_given;		/* ... given on the command line */
 	const char *table_cache;	/* --table-cache DIR, NULL: none */
 	bool no_inherit;		/* --no-inherit: not the processes the targets start */
 	bool no_python;			/* --no-python: no interpreter walked (bench/python.sh) */

@@ -69,6 +69,7 @@
 #include "elf/cfi.h"
 #include "elf/elf_file.h"
 #include "format/tablecache.h"
+#include "record/budget.h"
 #include "record/stacks.h"
 #include "record/unwind.h"
 #include "util/bsearch.h"
@@ -91,6 +92,15 @@
  * in the walker's misses) instead of in open files.
  */
 #define MAX_JOBS_OUT	32
+/*
+ * The most of the memory budget (record/budget.h) one build reserves: its
+ * bound (cfi_table__build_max). The largest real builds need far less
+ * (libLLVM-14: about 80 MiB), nor a quarter of the budget, so that two
+ * builds leave room for symbols; with less free, a build takes what is free
+ * once no other build holds a reservation, and a binary whose table does
+ * not fit in it is unwound with frame pointers.
+ */
+#define BUILD_RESERVE_MAX	(256ull << 20)
 
 enum file_state {
 	FILE_NEW,
@@ -116,6 +126,7 @@ struct unw_binary {
 	bool pinned;			/* never evicted: the vDSO's, built once at open */
 	size_t nr_rows;
 	uint64_t bytes;
+	uint64_t charged;		/* of bytes, taken from the memory budget */
 	uint64_t last_used;
 	uint64_t build_ns;
 	const struct unw_row *rows;	/* its table mapped read-only (rows[0]: the count), or NULL */
@@ -150,6 +161,7 @@ struct unw_job {
 	int map_fd;
 	size_t nr_rows;
 	uint64_t bytes, build_ns;
+	uint64_t charged;		/* of the memory budget, handed to the binary */
 	const char *source;
 	struct unw_row *full;		/* a partial table's whole rows, or NULL */
 	size_t nr_full;
@@ -182,6 +194,7 @@ struct unwinder {
 	pthread_cond_t wake;
 	struct unw_job *todo, *done;
 	size_t jobs_out;
+	size_t reserving;		/* builds holding a share of the memory budget */
 	int done_fd;			/* eventfd: a job is done (the loop waits on it) */
 	struct table_cache *cache;	/* tables kept between recordings, or NULL */
 };
@@ -320,6 +333,8 @@ static void drop_table(struct unw_binary *b)
 	free(b->windows);
 	b->full = NULL;
 	b->windows = NULL;
+	mem_budget__give(b->charged);
+	b->charged = 0;
 }
 
 /* Drops least recently used tables until used + need fits the budget. */
@@ -405,14 +420,16 @@ static int copy_rows(int map_fd, const struct unw_row *head, const struct unw_ro
  * The table kept on disk for j's file, checked as a built one is: rows in
  * increasing order, the last one ending the table. 0 or -ENOENT.
  */
-static int cached_table(struct unw_job *j, struct cfi_table *t)
+static int cached_table(struct unw_job *j, uint64_t reserve, struct cfi_table *t)
 {
 	struct unw_row *rows;
 	void *data;
-	size_t nr, i;
+	size_t nr, i, max = reserve / sizeof(*rows);
 
-	if (!j->cache ||
-	    table_cache__get(j->cache, &j->key, sizeof(*rows), MAX_ROWS - 1, &data, &nr))
+	if (max > MAX_ROWS - 1)
+		max = MAX_ROWS - 1;
+	if (!j->cache || !max ||
+	    table_cache__get(j->cache, &j->key, sizeof(*rows), max, &data, &nr))
 		return -ENOENT;
 	rows = data;
 	for (i = 1; i < nr && rows[i - 1].off < rows[i].off; i++)
@@ -465,19 +482,24 @@ static int new_table(const struct unw_row *rows, size_t nr, int *map_fd)
  * Builds the table of the file open at fd, or of the ELF image in memory
  * when fd is -1, into a new inner map (j->map_fd): the whole table, or for
  * a big file's (fd only) one ABSENT row, the whole kept in j->full
- * (partial tables, above). Touches nothing shared: the builder thread runs it.
+ * (partial tables, above). From a file it holds at most reserve bytes of
+ * the memory budget while building (the rows alone for the table cache's),
+ * and the rows and the map must fit in it. Touches nothing shared: the
+ * builder thread runs it.
  */
-static int make_table(int fd, const void *image, size_t size, uint64_t budget, struct unw_job *j)
+static int make_table(int fd, const void *image, size_t size, uint64_t budget, uint64_t reserve,
+		      struct unw_job *j)
 {
 	static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
 	struct cfi_table t = { 0 };
 	uint64_t t0 = now_ns();
 	int err = 0;
 
-	if (fd >= 0 && !cached_table(j, &t)) {
+	if (fd >= 0 && !cached_table(j, reserve, &t)) {
 		j->from_cache = true;
 	} else {
-		err = fd >= 0 ? cfi_table__build(fd, &t) : cfi_table__build_image(image, size, &t);
+		err = fd >= 0 ? cfi_table__build_max(fd, reserve, &t) :
+				cfi_table__build_image(image, size, &t);
 		if (!err && (!t.nr_rows || t.nr_rows >= MAX_ROWS))
 			err = -ENOENT;
 		/* kept for the next recording; a failure only costs the next one a build */
@@ -496,7 +518,10 @@ static int make_table(int fd, const void *image, size_t size, uint64_t budget, s
 			j->nr_rows = 1;
 		}
 	} else {
-		err = table_bytes(t.nr_rows) > budget ? -E2BIG : new_table(t.rows, t.nr_rows, &j->map_fd);
+		/* the rows are still held while the map is filled */
+		err = table_bytes(t.nr_rows) > budget ||
+		      (fd >= 0 && table_bytes(t.nr_rows) + t.nr_rows * sizeof(*t.rows) > reserve) ?
+		      -E2BIG : new_table(t.rows, t.nr_rows, &j->map_fd);
 		j->nr_rows = t.nr_rows;
 	}
 	if (err)
@@ -529,16 +554,23 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 		j->full = NULL;
 		j->err = -E2BIG;
 	}
+	if (j->err) {
+		mem_budget__give(j->charged);
+		j->charged = 0;
+	}
 	b->err = j->err;
 	if (j->err) {
 		if (j->err == -E2BIG)
 			pr_warn("the unwind table of '%s' is over eprof's bounds (elf/cfi.h) "
-				"or the whole budget: frame pointers are used there", b->path);
+				"or its memory limit (%llu MiB, --mem-limit): frame pointers are "
+				"used there", b->path,
+				(unsigned long long)(mem_budget__ceiling() >> 20));
 		else
 			u->st.no_cfi++;
 		return;
 	}
 	make_room(u, j->bytes, b);
+	b->charged = j->charged;
 	b->fd = j->map_fd;
 	b->nr_rows = j->nr_rows;
 	b->bytes = j->bytes;
@@ -574,6 +606,7 @@ static void *builder_main(void *arg)
 {
 	struct unwinder *u = arg;
 	struct unw_job *j;
+	uint64_t want, got;
 
 	pthread_mutex_lock(&u->lock);
 	for (;;) {
@@ -583,11 +616,36 @@ static void *builder_main(void *arg)
 			break;
 		j = u->todo;
 		u->todo = j->next;
+		/*
+		 * A share of the memory budget: the most a build may need, else
+		 * what is free once no other build holds a share (they give
+		 * theirs back when done).
+		 */
+		want = BUILD_RESERVE_MAX < mem_budget__size() / 4 ? BUILD_RESERVE_MAX :
+								    mem_budget__size() / 4;
+		while (!(got = mem_budget__take(want) ? want : 0) && u->reserving && !u->stopping)
+			pthread_cond_wait(&u->wake, &u->lock);
+		if (u->stopping) {
+			mem_budget__give(got);
+			j->next = u->todo;
+			u->todo = j;
+			break;
+		}
+		if (!got)
+			got = mem_budget__take_upto(want);
+		u->reserving++;
 		pthread_mutex_unlock(&u->lock);
-		j->err = make_table(j->fd, NULL, 0, u->budget, j);
+		j->err = make_table(j->fd, NULL, 0, u->budget, got, j);
 		close(j->fd);
 		j->fd = -1;
+		/* the table's bytes stay taken, for the binary; the rest goes back */
+		j->charged = j->err ? 0 : j->bytes + j->nr_full * sizeof(*j->full);
+		if (j->charged > got)
+			j->charged = got;
+		mem_budget__give(got - j->charged);
 		pthread_mutex_lock(&u->lock);
+		u->reserving--;
+		pthread_cond_broadcast(&u->wake);
 		j->next = u->done;
 		u->done = j;
 		eventfd_write(u->done_fd, 1);	/* wakes the loop */
@@ -618,6 +676,7 @@ static int build_table(struct unwinder *u, size_t bin, int fd)
 	j->key.ino = u->bins[bin].self.ino;
 	j->key.ctime_ns = u->bins[bin].self.ctime_ns;
 	j->key.size = u->bins[bin].self.size;
+	j->key.rules = UNW_ABI_VERSION;
 	j->key.build_id_len = u->bins[bin].build_id_len;
 	memcpy(j->key.build_id, u->bins[bin].build_id, u->bins[bin].build_id_len);
 	u->bins[bin].building = true;
@@ -808,7 +867,7 @@ static int load_vdso(struct unwinder *u)
 	if (!b || !f)
 		return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
 	j.bin = (size_t)(b - u->bins);
-	j.err = make_table(-1, image, size, u->budget, &j);
+	j.err = make_table(-1, image, size, u->budget, 0, &j);
 	if (j.err) {
 		pr_debug("no unwind table for the vDSO: %s", strerror(-j.err));
 		return 0;
@@ -833,7 +892,8 @@ int unwinder__open(const struct unwind_maps *maps, uint64_t budget, const char *
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return pr_errno(-ENOMEM, "cannot set up the stack unwinder");
-	u->budget = budget;
+	/* tables hold at most half the memory budget: builds and symbols need the rest */
+	u->budget = budget < mem_budget__size() / 2 ? budget : mem_budget__size() / 2;
 	u->empty_fd = -1;
 	if (cache_dir) {
 		err = table_cache__open(cache_dir, 0, &u->cache);
@@ -1373,6 +1433,11 @@ uint64_t unwind_budget_default(void)
 	return b < UNWIND_BUDGET_MIN ? UNWIND_BUDGET_MIN : b > UNWIND_BUDGET_MAX ? UNWIND_BUDGET_MAX : b;
 }
 
+uint64_t unwinder__budget(const struct unwinder *u)
+{
+	return u ? u->budget : 0;
+}
+
 bool unwinder__caches(const struct unwinder *u)
 {
 	return u && u->cache;
@@ -1430,6 +1495,7 @@ void unwinder__close(struct unwinder *u)
 		if (u->done->map_fd >= 0)
 			close(u->done->map_fd);
 		free(u->done->full);
+		mem_budget__give(u->done->charged);
 		free(u->done);
 	}
 	if (u->done_fd >= 0)

@@ -62,6 +62,9 @@ struct unwind_maps {
 int unwinder__open(const struct unwind_maps *maps, uint64_t budget, const char *cache_dir,
 		   struct unwinder **out);
 
+/* Its budget: the one asked for, at most half the memory budget (record/budget.h). */
+uint64_t unwinder__budget(const struct unwinder *u);
+
 /*
  * Queues the file mapped at [start, end) in tgid (path as mapped) for a
  * table; cheap, so side-band callbacks may call it. 0 or -ENOMEM.

@@ -59,6 +59,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_CALL_GRAPH, "call graph", META_TEXT },
 	{ REC_META_UNWIND_BUDGET, "unwind budget (bytes)", META_NUMBER },
 	{ REC_META_MEM_CEILING, "memory ceiling (bytes)", META_NUMBER },
+	{ REC_META_MEM_BASE, "memory base (bytes)", META_NUMBER },
 	{ REC_META_PEAK_RSS, "peak memory (bytes)", META_NUMBER },
 	{ REC_META_RAW_BUDGET, "raw stack budget (B/s)", META_NUMBER },
 	{ REC_META_RAW_SAMPLES, "raw stack samples", META_NUMBER },
@@ -961,6 +962,52 @@ static void print_ticks_json(const struct info *in, FILE *f)
 	fputs("]}", f);
 }
 
+/* JSON: the JIT maps that were cut, each with what was kept and dropped. */
+static void print_cuts_json(const struct info *in, FILE *f)
+{
+	size_t i;
+
+	fputs(",\"jit_map_cuts\":[", f);
+	for (i = 0; i < in->nr_cuts; i++) {
+		const struct rec_jit_cut *c = &in->cuts[i].c;
+
+		fprintf(f, "%s{\"tgid\":%u,\"path\":", i ? "," : "", c->tgid);
+		json_put_str(f, c->path);
+		fprintf(f, ",\"kept_bytes\":%" PRIu64 ",\"kept_symbols\":%" PRIu64
+			",\"dropped_bytes\":%" PRIu64 ",\"dropped_lines\":%" PRIu64
+			",\"dropped_lines_exact\":%s}", c->kept_bytes, c->kept_symbols,
+			c->dropped_bytes, c->dropped_lines, c->dropped_lines_exact ? "true" : "false");
+	}
+	fputc(']', f);
+}
+
+/* JSON: each binary, where its names come from and its unresolved frames. */
+static void print_binaries_json(const struct info *in, FILE *f)
+{
+	size_t i;
+
+	fputs(",\"binaries\":[", f);
+	for (i = 0; i < in->nr_bins; i++) {
+		const struct info_binary *b = &in->bins[i];
+
+		fputs(i ? ",{\"build_id\":" : "{\"build_id\":", f);
+		json_put_str(f, b->build_id[0] ? b->build_id : NULL);
+		fputs(",\"path\":", f);
+		json_put_str(f, b->path);
+		fputs(",\"symbolized\":", f);
+		json_put_str(f, b->embedded && b->local ? "embedded+local" : b->embedded ? "embedded"
+			    : b->local ? "local" : b->embedded_dwarf ? "embedded" : "missing");
+		fputs(",\"embedded\":", f);
+		json_put_str(f, b->embedded);
+		fputs(",\"local\":", f);
+		json_put_str(f, b->local);
+		fprintf(f, ",\"frames\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"unresolved_why\":",
+			b->frames, b->unresolved);
+		json_put_str(f, b->why);
+		fprintf(f, ",\"embedded_dwarf\":%s}", b->embedded_dwarf ? "true" : "false");
+	}
+}
+
 static void print_json(const struct info *in, FILE *f)
 {
 	uint64_t d;
@@ -1010,38 +1057,8 @@ static void print_json(const struct info *in, FILE *f)
 	if (in->has_cgroups)
 		fprintf(f, ",\"cgroups\":{\"named\":%" PRIu64 ",\"thread_rows\":%" PRIu64 "}",
 			in->cgroups_named, in->cgroup_rows);
-	fputs(",\"jit_map_cuts\":[", f);
-	for (i = 0; i < in->nr_cuts; i++) {
-		const struct rec_jit_cut *c = &in->cuts[i].c;
-
-		fprintf(f, "%s{\"tgid\":%u,\"path\":", i ? "," : "", c->tgid);
-		json_put_str(f, c->path);
-		fprintf(f, ",\"kept_bytes\":%" PRIu64 ",\"kept_symbols\":%" PRIu64
-			",\"dropped_bytes\":%" PRIu64 ",\"dropped_lines\":%" PRIu64
-			",\"dropped_lines_exact\":%s}", c->kept_bytes, c->kept_symbols,
-			c->dropped_bytes, c->dropped_lines, c->dropped_lines_exact ? "true" : "false");
-	}
-	fputc(']', f);
-	fputs(",\"binaries\":[", f);
-	for (i = 0; i < in->nr_bins; i++) {
-		const struct info_binary *b = &in->bins[i];
-
-		fputs(i ? ",{\"build_id\":" : "{\"build_id\":", f);
-		json_put_str(f, b->build_id[0] ? b->build_id : NULL);
-		fputs(",\"path\":", f);
-		json_put_str(f, b->path);
-		fputs(",\"symbolized\":", f);
-		json_put_str(f, b->embedded && b->local ? "embedded+local" : b->embedded ? "embedded"
-			    : b->local ? "local" : b->embedded_dwarf ? "embedded" : "missing");
-		fputs(",\"embedded\":", f);
-		json_put_str(f, b->embedded);
-		fputs(",\"local\":", f);
-		json_put_str(f, b->local);
-		fprintf(f, ",\"frames\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"unresolved_why\":",
-			b->frames, b->unresolved);
-		json_put_str(f, b->why);
-		fprintf(f, ",\"embedded_dwarf\":%s}", b->embedded_dwarf ? "true" : "false");
-	}
+	print_cuts_json(in, f);
+	print_binaries_json(in, f);
 	fputs("]}\n", f);
 }
 

@@ -189,9 +189,9 @@ static int parse_secs(const char *opt, const char *arg, uint64_t *ns)
 	return 0;
 }
 
-/* The options of the views and filters; 0 or -EINVAL after one line. */
-static int report_view_option(int opt, int argc, char **argv, struct report_opts *o,
-			      struct view_args *va)
+/* The view options (which output); 0, -EINVAL after one line, or -ENOENT: not one of these. */
+static int report_output_option(int opt, int argc, char **argv, struct report_opts *o,
+				struct view_args *va)
 {
 	uint64_t v;
 
@@ -249,6 +249,15 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 		o->diff_base = optarg;
 		o->diff_new = argv[optind++];
 		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+/* The filters; 0, -EINVAL after one line, or -ENOENT: not one of these. */
+static int report_filter_option(int opt, struct report_opts *o, struct view_args *va)
+{
+	switch (opt) {
 	case OPT_PID:
 		return parse_list("--pid", optarg, UINT32_MAX - 1, &va->pids, &o->nr_pids);
 	case OPT_TID:
@@ -276,6 +285,22 @@ static int report_view_option(int opt, int argc, char **argv, struct report_opts
 	case OPT_USER_ONLY:
 		va->user_only = true;
 		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+/* The options of the views and filters; 0 or -EINVAL after one line. */
+static int report_view_option(int opt, int argc, char **argv, struct report_opts *o,
+			      struct view_args *va)
+{
+	int err = report_output_option(opt, argc, argv, o, va);
+
+	if (err == -ENOENT)
+		err = report_filter_option(opt, o, va);
+	if (err != -ENOENT)
+		return err;
+	switch (opt) {
 	case OPT_BY:
 		if (!strcmp(optarg, "pid"))
 			o->by = REPORT_BY_PID;
@@ -466,6 +491,77 @@ static void note_empty(const struct report_summary *sum, int argc, char **argv)
 	free(filters);
 }
 
+/* The options of symbolization; 0 or -EINVAL after one line. */
+static int report_sym_option(int opt, struct sym_opts *so, const char **debug_dirs)
+{
+	const char *env;
+
+	switch (opt) {
+	case OPT_DEBUG_DIR:
+		if (!optarg[0] || so->nr_debug_dirs == MAX_DEBUG_DIRS) {
+			pr_err("%s --debug-dir (see 'eprof report --help')",
+			       optarg[0] ? "too many" : "an empty directory name for");
+			return -EINVAL;
+		}
+		debug_dirs[so->nr_debug_dirs++] = optarg;
+		return 0;
+	case OPT_INLINE:
+		so->inline_frames = true;
+		return 0;
+	case OPT_LINES:
+		so->lines = true;
+		return 0;
+	case OPT_NO_DEMANGLE:
+		so->no_demangle = true;
+		return 0;
+	case OPT_SHORT_NAMES:
+		so->short_names = true;
+		return 0;
+	case OPT_NO_PYTHON:
+		so->no_python = true;
+		return 0;
+	case OPT_DEBUGINFOD:
+		env = getenv("DEBUGINFOD_URLS");
+		if (optarg ? !optarg[0] : !env || !env[0]) {
+			pr_err("--debuginfod names no server (give --debuginfod=URLS or set "
+			       "DEBUGINFOD_URLS)");
+			return -EINVAL;
+		}
+		so->debuginfod = 1;
+		so->debuginfod_urls = optarg;
+		return 0;
+	case OPT_NO_DEBUGINFOD:
+		so->debuginfod = -1;
+		so->debuginfod_urls = NULL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* -i FILE: one more input (argc bounds how many). 0, or -ENOMEM after one line. */
+static int add_input(struct report_opts *o, struct view_args *va, int argc, const char *file)
+{
+	o->input = file;
+	if (!va->inputs)
+		va->inputs = calloc((size_t)argc, sizeof(*va->inputs));
+	if (!va->inputs)
+		return pr_errno(-ENOMEM, "cannot read the options");
+	va->inputs[va->nr_inputs++] = file;
+	return 0;
+}
+
+/* The lines on stderr after a report: the summary, why it is empty, and with -v the counts. */
+static void print_done(const struct report_summary *sum, int argc, char **argv)
+{
+	report__print_summary(sum, stderr);
+	note_empty(sum, argc, argv);
+	if (sum->filtered)
+		pr_info("%" PRIu64 " samples left out by the filters", sum->filtered);
+	pr_info("%zu distinct (comm, process, stack) keys, %zu stacks symbolized",
+		sum->distinct_keys, sum->symbolized);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts opts = { .input = "eprof.data" };
@@ -485,54 +581,22 @@ int cmd_report(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":i:o:vh", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
-			opts.input = optarg;
-			if (!va.inputs)
-				va.inputs = calloc((size_t)argc, sizeof(*va.inputs));
-			if (!va.inputs) {
-				pr_errno(-ENOMEM, "cannot read the options");
+			if (add_input(&opts, &va, argc, optarg))
 				return EXIT_FAIL;
-			}
-			va.inputs[va.nr_inputs++] = optarg;
 			break;
 		case 'o':
 			opts.output = optarg;
 			break;
 		case OPT_DEBUG_DIR:
-			if (!optarg[0] || opts.sym.nr_debug_dirs == MAX_DEBUG_DIRS) {
-				pr_err("%s --debug-dir (see 'eprof report --help')",
-				       optarg[0] ? "too many" : "an empty directory name for");
-				return EXIT_USAGE;
-			}
-			debug_dirs[opts.sym.nr_debug_dirs++] = optarg;
-			break;
 		case OPT_INLINE:
-			opts.sym.inline_frames = true;
-			break;
 		case OPT_LINES:
-			opts.sym.lines = true;
-			break;
 		case OPT_NO_DEMANGLE:
-			opts.sym.no_demangle = true;
-			break;
 		case OPT_SHORT_NAMES:
-			opts.sym.short_names = true;
-			break;
 		case OPT_NO_PYTHON:
-			opts.sym.no_python = true;
-			break;
 		case OPT_DEBUGINFOD:
-			env = getenv("DEBUGINFOD_URLS");
-			if (optarg ? !optarg[0] : !env || !env[0]) {
-				pr_err("--debuginfod names no server (give --debuginfod=URLS or set "
-				       "DEBUGINFOD_URLS)");
-				goto usage;
-			}
-			opts.sym.debuginfod = 1;
-			opts.sym.debuginfod_urls = optarg;
-			break;
 		case OPT_NO_DEBUGINFOD:
-			opts.sym.debuginfod = -1;
-			opts.sym.debuginfod_urls = NULL;
+			if (report_sym_option(opt, &opts.sym, debug_dirs))
+				goto usage;
 			break;
 		case OPT_FOLD:
 			opts.outputs |= REPORT_OUT_FOLD;
@@ -568,12 +632,7 @@ int cmd_report(int argc, char **argv)
 	view_args__release(&va);
 	if (err)
 		return EXIT_FAIL;
-	report__print_summary(&sum, stderr);
-	note_empty(&sum, argc, argv);
-	if (sum.filtered)
-		pr_info("%" PRIu64 " samples left out by the filters", sum.filtered);
-	pr_info("%zu distinct (comm, process, stack) keys, %zu stacks symbolized",
-		sum.distinct_keys, sum.symbolized);
+	print_done(&sum, argc, argv);
 	return EXIT_OK;
 usage:
 	view_args__release(&va);

@@ -87,19 +87,14 @@ static int timeline_add(void *state, const struct report_ctx *rc, const struct r
 	return err;
 }
 
-static int timeline_write(void *state, const struct report_ctx *rc, FILE *out)
+/* The leading functions (at most TIMELINE_COLUMNS), by self then name, into cols; how many. */
+static size_t pick_columns(const struct timeline_merge *m, uint32_t *cols)
 {
-	struct timeline_merge *m = state;
 	const struct func_tab *ft = &m->ft;
-	uint64_t *rows = NULL, *samples = m->samples, width = rc->opts->timeline_ns;
-	size_t nr_slots = m->nr_slots, i, j, nr_cols = 0;
-	uint32_t cols[TIMELINE_COLUMNS], f;
-	bool csv = rc->opts->csv, ms = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
-	uint64_t *self = m->self;
+	const uint64_t *self = m->self;
+	size_t j, nr_cols = 0;
+	uint32_t f;
 
-	if (m->too_many)
-		return -E2BIG;
-	/* the leading functions, by self then name */
 	for (f = 0; f < func_tab__nr(ft); f++) {
 		if (!self[f])
 			continue;
@@ -118,17 +113,16 @@ static int timeline_write(void *state, const struct report_ctx *rc, FILE *out)
 				nr_cols++;
 		}
 	}
-	/* per interval, each column's self samples */
-	rows = calloc(nr_slots ? nr_slots * TIMELINE_COLUMNS : 1, sizeof(*rows));
-	if (!rows)
-		return -ENOMEM;
-	u64map__for_each(&m->cells, i) {
-		uint64_t key = m->cells.keys[i];
+	return nr_cols;
+}
 
-		for (j = 0; j < nr_cols; j++)
-			if (cols[j] == (uint32_t)key)
-				rows[(key >> 32) * TIMELINE_COLUMNS + j] += m->cells.vals[i];
-	}
+/* The header: CSV's column names, or the text's legend and column heads. */
+static void put_header(FILE *out, const struct report_ctx *rc, const struct func_tab *ft,
+		       const uint32_t *cols, size_t nr_cols)
+{
+	uint64_t width = rc->opts->timeline_ns;
+	bool csv = rc->opts->csv, ms = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
+	size_t j;
 
 	if (csv) {
 		fputs(ms ? "start_s,end_s,ms" : "start_s,end_s,samples", out);
@@ -157,6 +151,33 @@ static int timeline_write(void *state, const struct report_ctx *rc, FILE *out)
 			fprintf(out, " %7sf%zu", "", j + 1);
 		fprintf(out, " %9s\n", "other");
 	}
+}
+
+static int timeline_write(void *state, const struct report_ctx *rc, FILE *out)
+{
+	struct timeline_merge *m = state;
+	const struct func_tab *ft = &m->ft;
+	uint64_t *rows = NULL, *samples = m->samples, width = rc->opts->timeline_ns;
+	size_t nr_slots = m->nr_slots, i, j, nr_cols;
+	uint32_t cols[TIMELINE_COLUMNS];
+	bool csv = rc->opts->csv, ms = rc->opts->weight != REPORT_WEIGHT_SAMPLES;
+
+	if (m->too_many)
+		return -E2BIG;
+	nr_cols = pick_columns(m, cols);
+	/* per interval, each column's self samples */
+	rows = calloc(nr_slots ? nr_slots * TIMELINE_COLUMNS : 1, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	u64map__for_each(&m->cells, i) {
+		uint64_t key = m->cells.keys[i];
+
+		for (j = 0; j < nr_cols; j++)
+			if (cols[j] == (uint32_t)key)
+				rows[(key >> 32) * TIMELINE_COLUMNS + j] += m->cells.vals[i];
+	}
+
+	put_header(out, rc, ft, cols, nr_cols);
 	for (i = 0; i < nr_slots; i++) {
 		double start = (double)i * (double)width / 1e9, end = start + (double)width / 1e9;
 		uint64_t rest = samples[i];

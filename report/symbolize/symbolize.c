@@ -162,6 +162,109 @@ static const struct raw_stack *find_raw_stack(const struct symbolizer *sym, uint
 	return lo < sym->nr_stacks && sym->stacks[lo].id == id ? &sym->stacks[lo] : NULL;
 }
 
+/*
+ * An address in no file mapping may be a JIT's code: 1 with *f named from
+ * the JIT's symbols, 0 when none holds it, or -ENOMEM.
+ */
+static int symbolize_jit(struct symbolizer *sym, uint32_t tgid, uint64_t t, uint64_t look,
+			 struct sym_frame *f)
+{
+	uint32_t gen;
+	const struct jit *j = symbolizer__find_jit(sym, tgid, t, &gen);
+	const struct bin_sym *s = j ? bin__find_symbol(j->bin, look) : NULL;
+
+	if (!s)
+		return 0;
+	f->name = symbolizer__intern_fmt(sym, "%s_[j]", s->s.name);
+	f->dso = j->bin->view.path;
+	f->flags = SYM_FRAME_RESOLVED | SYM_FRAME_JIT;
+	f->source = SYM_SRC_JIT;
+	f->obj = j->obj + 1;
+	return f->name ? 1 : -ENOMEM;
+}
+
+/* No mapping holds the address: the frame stays "[unknown]" and its object says why. */
+static void symbolize_no_map(struct symbolizer *sym, uint64_t t, struct sym_frame *f)
+{
+	if (t >= sym->sideband_lost_ns) {
+		f->name = SYM_SIDEBAND_LOST;
+		f->flags = SYM_FRAME_SIDEBAND_LOST;
+		sym->objs[OBJ_UNKNOWN].pub.why = "no mapping; side-band records lost";
+		return;
+	}
+	if (!sym->objs[OBJ_UNKNOWN].pub.why)
+		sym->objs[OBJ_UNKNOWN].pub.why = "no mapping";
+}
+
+/*
+ * No name for an address in mapping m: the frame stays unresolved, spelled
+ * "file+0xOFF", and its object says why. 1, or -ENOMEM.
+ */
+static int symbolize_unnamed(struct symbolizer *sym, const struct map *m, struct object *o,
+			     const struct dbg_file *dbg, bool have_vaddr, uint64_t vaddr,
+			     uint64_t addr, struct sym_frame *f)
+{
+	const struct rec_symbol *fde;
+	uint64_t off;
+
+	if (!o->pub.why)
+		o->pub.why = o->bin && o->bin->view.nr_symbols ? "not in the symbols"
+			     : dbg ? "not in the local file's symbols" : "no symbols";
+	f->source = SYM_SRC_UNRESOLVED;
+	/*
+	 * A stripped function: every address in it is spelled by the
+	 * function's start, which its FDE gives, so that it makes one
+	 * row and one tower; the frame stays unresolved (pprof keeps
+	 * the address, with no function).
+	 */
+	fde = m->bin && have_vaddr ? bin__find_fde(m->bin, vaddr) : NULL;
+	if (fde && !elf_segments__vaddr_to_offset(m->bin->view.segments,
+						   m->bin->view.nr_segments, fde->addr,
+						   &off, &vaddr))
+		f->name = symbolizer__intern_fmt(sym, "%s+0x%" PRIx64, m->base, off);
+	else
+		f->name = symbolizer__intern_fmt(sym, "%s+0x%" PRIx64, m->base,
+						 addr - m->start + m->pgoff);
+	return f->name ? 1 : -ENOMEM;
+}
+
+/*
+ * A resolved frame f (out[0]) as one frame per inline level of chain[0 .. n)
+ * (chain[0] innermost .. chain[n - 1] the function the code is in, named
+ * name and system): out[0 .. n), at most max. n, or -errno.
+ */
+static int symbolize_inlines(struct symbolizer *sym, const char *name, const char *system,
+			     const struct dbg_frame *chain, int n, uint64_t vaddr,
+			     bool have_vaddr, struct sym_frame *out, int max)
+{
+	const struct sym_frame *f = &out[0];
+	int i, err;
+
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		const char *iname = name, *isystem = system;
+
+		if (i < n - 1) {
+			iname = "[unknown]";
+			isystem = NULL;
+			if (chain[i].func) {
+				err = symbolizer__shown_name(sym, chain[i].func, &iname, &isystem);
+				if (err)
+					return err;
+			}
+		}
+		out[i] = *f;
+		out[i].name = symbolizer__decorate(sym, iname, &chain[i], vaddr, have_vaddr);
+		if (!out[i].name)
+			return -ENOMEM;
+		out[i].system_name = isystem;
+		if (i < n - 1)
+			out[i].flags |= SYM_FRAME_INLINE;
+	}
+	return n;
+}
+
 /* Fills out[0 .. n) for one user address, innermost first; returns n (>= 1) or -ENOMEM. */
 static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, uint32_t tgid,
 			  uint64_t t, uint64_t addr, bool is_return, struct sym_frame *out,
@@ -171,13 +274,12 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	const struct map *m = pm ? symbolizer__find_map(sym, pm, look, t) : NULL;
 	struct dbg_frame chain[DBG_MAX_INLINE];
 	const struct bin_sym *s = NULL;
-	const struct rec_symbol *fde;
 	struct sym_frame *f = &out[0];
 	const char *name = NULL, *system = NULL;
 	struct dbg_file *dbg = NULL;
 	struct object *o;
 	bool have_vaddr = false;
-	int n = 0, i, err;
+	int n = 0, err;
 
 	f->addr = addr;
 	f->flags = 0;
@@ -187,28 +289,12 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	f->obj = OBJ_UNKNOWN + 1;
 	f->source = SYM_SRC_UNRESOLVED;
 	if (!m || !is_file_path(m->path)) {
-		uint32_t gen;
-		const struct jit *j = symbolizer__find_jit(sym, tgid, t, &gen);
-
-		s = j ? bin__find_symbol(j->bin, look) : NULL;
-		if (s) {
-			f->name = symbolizer__intern_fmt(sym, "%s_[j]", s->s.name);
-			f->dso = j->bin->view.path;
-			f->flags = SYM_FRAME_RESOLVED | SYM_FRAME_JIT;
-			f->source = SYM_SRC_JIT;
-			f->obj = j->obj + 1;
-			return f->name ? 1 : -ENOMEM;
-		}
-	}
-	if (!m && t >= sym->sideband_lost_ns) {
-		f->name = SYM_SIDEBAND_LOST;
-		f->flags = SYM_FRAME_SIDEBAND_LOST;
-		sym->objs[OBJ_UNKNOWN].pub.why = "no mapping; side-band records lost";
-		return 1;
+		err = symbolize_jit(sym, tgid, t, look, f);
+		if (err)
+			return err;
 	}
 	if (!m) {
-		if (!sym->objs[OBJ_UNKNOWN].pub.why)
-			sym->objs[OBJ_UNKNOWN].pub.why = "no mapping";
+		symbolize_no_map(sym, t, f);
 		return 1;
 	}
 	o = &sym->objs[m->obj];
@@ -239,27 +325,8 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 		name = strtab__dup(&sym->names, chain[n - 1].func);
 		f->source = o->dbg_src;
 	}
-	if (!name) {
-		if (!o->pub.why)
-			o->pub.why = o->bin && o->bin->view.nr_symbols ? "not in the symbols"
-				     : dbg ? "not in the local file's symbols" : "no symbols";
-		f->source = SYM_SRC_UNRESOLVED;
-		/*
-		 * A stripped function: every address in it is spelled by the
-		 * function's start, which its FDE gives, so that it makes one
-		 * row and one tower; the frame stays unresolved (pprof keeps
-		 * the address, with no function).
-		 */
-		fde = m->bin && have_vaddr ? bin__find_fde(m->bin, vaddr) : NULL;
-		if (fde && !elf_segments__vaddr_to_offset(m->bin->view.segments,
-							   m->bin->view.nr_segments, fde->addr,
-							   &off, &vaddr))
-			f->name = symbolizer__intern_fmt(sym, "%s+0x%" PRIx64, m->base, off);
-		else
-			f->name = symbolizer__intern_fmt(sym, "%s+0x%" PRIx64, m->base,
-							 addr - m->start + m->pgoff);
-		return f->name ? 1 : -ENOMEM;
-	}
+	if (!name)
+		return symbolize_unnamed(sym, m, o, dbg, have_vaddr, vaddr, addr, f);
 	f->flags = SYM_FRAME_RESOLVED;
 	err = symbolizer__shown_name(sym, name, &name, &system);
 	if (err)
@@ -269,30 +336,7 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 		f->system_name = system;
 		return f->name ? 1 : -ENOMEM;
 	}
-	/* chain[0] innermost .. chain[n - 1] the function the code is in */
-	if (n > max)
-		n = max;
-	for (i = 0; i < n; i++) {
-		const char *iname = name, *isystem = system;
-
-		if (i < n - 1) {
-			iname = "[unknown]";
-			isystem = NULL;
-			if (chain[i].func) {
-				err = symbolizer__shown_name(sym, chain[i].func, &iname, &isystem);
-				if (err)
-					return err;
-			}
-		}
-		out[i] = *f;
-		out[i].name = symbolizer__decorate(sym, iname, &chain[i], vaddr, have_vaddr);
-		if (!out[i].name)
-			return -ENOMEM;
-		out[i].system_name = isystem;
-		if (i < n - 1)
-			out[i].flags |= SYM_FRAME_INLINE;
-	}
-	return n;
+	return symbolize_inlines(sym, name, system, chain, n, vaddr, have_vaddr, out, max);
 }
 
 static bool cached_eq(uint32_t i, const void *key, const void *ctx)

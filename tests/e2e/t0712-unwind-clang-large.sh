@@ -9,24 +9,7 @@
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_cmd clang++
 
-cat >"$TMP/big.cc" <<'CC'
-#include <algorithm>
-#include <iostream>
-#include <map>
-#include <regex>
-#include <string>
-#include <vector>
-std::map<std::string, int> m;
-int main(int c, char **v)
-{
-	std::regex r(v[0]);
-	std::vector<std::string> s{ "a", "b" };
-	std::sort(s.begin(), s.end());
-	for (auto &x : s)
-		m[x] = std::regex_match(x, r);
-	std::cout << m.size() << c;
-}
-CC
+cp "$E2E_DIR/../workloads/clang_input.cc" "$TMP/big.cc" || fail "no clang_input.cc"
 
 # run NAME MIN_PCT: records the compile with the cache in $TMP/cache
 run() {

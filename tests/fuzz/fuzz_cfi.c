@@ -140,7 +140,7 @@ static void check_table(int err, const struct cfi_table *t)
 	for (i = 0; i < t->nr_rows; i++) {
 		const struct unw_row *r = &t->rows[i];
 
-		if (r->cfa_type > UNW_CFA_UNSUPPORTED || r->rbp_type > UNW_RBP_UNDEF ||
+		if (r->cfa_type > UNW_CFA_RA_RDI || r->rbp_type > UNW_RBP_UNDEF ||
 		    r->rbx_type > UNW_RBP_UNDEF)
 			violation("unknown rule type");
 		if (i && r->off <= r[-1].off)

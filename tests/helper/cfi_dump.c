@@ -29,6 +29,7 @@ static const char *const cfa_names[] = {
 	[UNW_CFA_NONE] = "NONE", [UNW_CFA_RSP] = "RSP", [UNW_CFA_RBP] = "RBP",
 	[UNW_CFA_PLT] = "PLT", [UNW_CFA_SIGNAL] = "SIGNAL", [UNW_CFA_END] = "END",
 	[UNW_CFA_RBX] = "RBX", [UNW_CFA_UNSUPPORTED] = "UNSUPPORTED",
+	[UNW_CFA_RA_RDI] = "RA_RDI", [UNW_CFA_ABSENT] = "ABSENT",
 };
 static const char *const rbp_names[] = {
 	[UNW_RBP_SAME] = "SAME", [UNW_RBP_CFA] = "CFA", [UNW_RBP_UNDEF] = "UNDEF",

@@ -17,6 +17,8 @@ add_dependencies(dlopener hotlib)
 
 # jit writes /tmp/perf-PID.map for code it generates.
 eprof_workload(jit)
+# jit_fp: an anonymous frame-pointer stub between two C functions.
+eprof_workload(jit_fp)
 
 # inline_app, stripped (workloads/stripped/inline_app, with a .gnu_debuglink)
 # and its DWARF in a separate file (workloads/debug/inline_app.debug).

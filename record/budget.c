@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record/budget.c - the recorder's memory budget (budget.h): one counter of
+ * bytes taken, compared with the ceiling less the base, atomically, as the
+ * unwind table builders take from it on their own threads.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/budget.h"
+#include "util/parse.h"
+
+static uint64_t ceiling = MEM_CEILING_DEFAULT, base, size = MEM_CEILING_DEFAULT;
+static _Atomic uint64_t used, peak;
+
+int mem_limit__parse(const char *s, uint64_t *out)
+{
+	static const char suffixes[] = "KMG";
+	size_t len = strlen(s);
+	const char *p;
+	char num[32];
+	unsigned int shift = 0;
+	uint64_t v;
+
+	if (!len || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, len + 1);
+	p = strchr(suffixes, s[len - 1]);
+	if (p && *p) {
+		shift = 10 * (unsigned int)(p - suffixes + 1);
+		num[len - 1] = '\0';
+	}
+	if (parse_u64(num, 1, UINT64_MAX >> shift, &v))
+		return -EINVAL;
+	*out = v << shift;
+	return 0;
+}
+
+void mem_budget__set_ceiling(uint64_t c)
+{
+	ceiling = c;
+	base = 0;
+	size = c;
+}
+
+/* The resident set now, in bytes (0 when unknown). */
+static uint64_t resident(void)
+{
+	unsigned long long total, rss;
+	long page = sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/self/statm", "re");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%llu %llu", &total, &rss);
+	fclose(f);
+	return n == 2 && page > 0 ? (uint64_t)rss * (uint64_t)page : 0;
+}
+
+int mem_budget__set_base(uint64_t *out)
+{
+	base = resident();
+	*out = base;
+	if (base > ceiling || ceiling - base < MEM_BUDGET_MIN) {
+		size = MEM_BUDGET_MIN;
+		return -ENOSPC;
+	}
+	/*
+	 * A quarter held back for what grows with the recording rather than
+	 * with what users map (SQLite's cache, the stack table) and for the
+	 * allocator's slack around what is charged.
+	 */
+	size = (ceiling - base) / 4 * 3;
+	if (size < MEM_BUDGET_MIN)
+		size = MEM_BUDGET_MIN;
+	return 0;
+}
+
+uint64_t mem_budget__ceiling(void)
+{
+	return ceiling;
+}
+
+uint64_t mem_budget__base(void)
+{
+	return base;
+}
+
+uint64_t mem_budget__size(void)
+{
+	return size;
+}
+
+uint64_t mem_budget__peak(void)
+{
+	return atomic_load(&peak);
+}
+
+static void note_peak(uint64_t now)
+{
+	uint64_t p = atomic_load(&peak);
+
+	while (now > p && !atomic_compare_exchange_weak(&peak, &p, now))
+		;
+}
+
+bool mem_budget__take(uint64_t bytes)
+{
+	uint64_t u = atomic_load(&used);
+
+	do {
+		if (bytes > size || u > size - bytes)
+			return false;
+	} while (!atomic_compare_exchange_weak(&used, &u, u + bytes));
+	note_peak(u + bytes);
+	return true;
+}
+
+uint64_t mem_budget__take_upto(uint64_t want)
+{
+	uint64_t u = atomic_load(&used), n;
+
+	do {
+		n = u >= size ? 0 : size - u < want ? size - u : want;
+		if (!n)
+			return 0;
+	} while (!atomic_compare_exchange_weak(&used, &u, u + n));
+	note_peak(u + n);
+	return n;
+}
+
+void mem_budget__give(uint64_t bytes)
+{
+	uint64_t u = atomic_load(&used);
+
+	/* never below zero, whatever a caller gives back */
+	while (!atomic_compare_exchange_weak(&used, &u, u > bytes ? u - bytes : 0))
+		;
+}

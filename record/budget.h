@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record/budget.h - the recorder's memory ceiling, and the one budget that
+ * every allocation sized by what users map, run or write draws from.
+ *
+ * The ceiling (--mem-limit, default 512 MiB) bounds the recorder's resident
+ * set. What the recorder holds once set up - its ring buffers, BPF maps,
+ * libraries, SQLite - is its base; three quarters of the rest of the
+ * ceiling are the budget, a quarter is left for what grows with the
+ * recording itself (SQLite's cache, the stack table) and allocator slack.
+ * Unwind tables (their build and their rows), the symbol tables of sampled
+ * binaries and perf maps take from it before they allocate, and give back
+ * what they free. A binary whose share does not fit is recorded with frame
+ * pointers and named as far as the budget allows, and a warning names it.
+ * Thread-safe: the unwind table builders take from it too.
+ */
+#ifndef EPROF_RECORD_BUDGET_H
+#define EPROF_RECORD_BUDGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MEM_CEILING_DEFAULT	(512ull << 20)
+/* The least budget a ceiling must leave over the base: else it is refused. */
+#define MEM_BUDGET_MIN		(16ull << 20)
+
+/* --mem-limit's value: bytes, or a count with a K, M or G suffix. -EINVAL. */
+int mem_limit__parse(const char *s, uint64_t *out);
+
+/*
+ * Sets the ceiling; until mem_budget__set_base() the whole of it is the
+ * budget.
+ */
+void mem_budget__set_ceiling(uint64_t ceiling);
+
+/*
+ * Reads the resident set now as the base, and makes the budget the ceiling
+ * less it. -ENOSPC (and *base set) when that leaves under MEM_BUDGET_MIN;
+ * the budget is then MEM_BUDGET_MIN.
+ */
+int mem_budget__set_base(uint64_t *base);
+
+uint64_t mem_budget__ceiling(void);
+uint64_t mem_budget__base(void);
+/* The budget: the ceiling less the base. */
+uint64_t mem_budget__size(void);
+/* The most that was taken at once. */
+uint64_t mem_budget__peak(void);
+
+/* Takes bytes if they fit the budget; false when they do not (nothing taken). */
+bool mem_budget__take(uint64_t bytes);
+
+/* Takes what is free, up to want; returns how much (0: nothing free). */
+uint64_t mem_budget__take_upto(uint64_t want);
+
+/* Gives back bytes taken before. */
+void mem_budget__give(uint64_t bytes);
+
+#endif
