@@ -306,6 +306,7 @@ static int make_cpu_filter(const struct report_opts *o, const struct report_src 
  */
 struct stack_cut {
 	uint32_t first, nr_kernel, nr_user;
+	bool runnable;			/* a [runnable] leaf on top (runnable_leaf) */
 };
 
 /* --kernel-only / --user-only: one half. */
@@ -334,12 +335,20 @@ static bool sched_frame(const struct sym_frame *f)
 /*
  * Off-CPU time is charged to its wait reason, the function that blocked
  * (do_nanosleep, pipe_read, futex_wait_queue, __mutex_lock...): the
- * scheduler frames above it are cut. Entries of on-CPU samples keep their
- * stacks: a CPU that ran __schedule did spend its time there.
+ * scheduler frames above it are cut. Runnable time (a thread preempted,
+ * or yielding, and waiting for a CPU: record's sched_switch saw it still
+ * runnable) has no wait reason: what is left on top of its stack is where
+ * it was preempted (the timer interrupt's irqentry_exit_to_user_mode...),
+ * which would read as a wait in that function, so a [runnable] leaf takes
+ * its time instead. Entries of on-CPU samples keep their stacks: a CPU
+ * that ran __schedule did spend its time there.
  */
+static const struct sym_frame runnable_leaf = { .name = "[runnable]", .source = SYM_SRC_UNRESOLVED };
+
 static bool cut_sched(const struct agg_entry *e, const struct sym_stack *st, void *arg,
 		      struct stack_cut *c)
 {
+	bool runnable = e->state == AGG_RUNNABLE;
 	uint32_t k = 0;
 
 	(void)arg;
@@ -347,11 +356,11 @@ static bool cut_sched(const struct agg_entry *e, const struct sym_stack *st, voi
 		return false;
 	while (k < st->nr_kernel && sched_frame(sym_stack__frame(st, k)))
 		k++;
-	if (k == st->nr_kernel && !st->nr_user)
+	if (k == st->nr_kernel && !st->nr_user && !runnable)
 		k--;	/* a stack of scheduler frames alone keeps its last */
-	if (!k)
+	if (!k && !runnable)
 		return false;
-	*c = (struct stack_cut){ k, st->nr_kernel - k, st->nr_user };
+	*c = (struct stack_cut){ k, st->nr_kernel - k, st->nr_user, runnable };
 	return true;
 }
 
@@ -380,21 +389,24 @@ static int cut_stacks(struct report_src *s,
 
 		if (!st || !want(e, st, arg, &c))
 			continue;
-		err = u64map__upsert(&cuts, (uintptr_t)st, 0, &to, &added);
+		/* stacks are allocated, so aligned: the low bit tells a copy with a [runnable] leaf */
+		err = u64map__upsert(&cuts, (uintptr_t)st | c.runnable, 0, &to, &added);
 		if (err)
 			goto out;
 		if (added) {
 			n = c.nr_kernel + c.nr_user;
-			cut = malloc(sizeof(*cut) + (size_t)n * sizeof(cut->frames[0]));
+			cut = malloc(sizeof(*cut) + (size_t)(n + c.runnable) * sizeof(cut->frames[0]));
 			if (!cut) {
 				err = -ENOMEM;
 				goto out;
 			}
 			memcpy(cut, st, sizeof(*cut));
 			cut->shared = NULL;
+			if (c.runnable)
+				cut->frames[0] = runnable_leaf;
 			for (j = 0; j < n; j++)
-				cut->frames[j] = *sym_stack__frame(st, c.first + j);
-			cut->nr_kernel = c.nr_kernel;
+				cut->frames[c.runnable + j] = *sym_stack__frame(st, c.first + j);
+			cut->nr_kernel = c.nr_kernel + c.runnable;
 			cut->nr_user = c.nr_user;
 			*to = (uintptr_t)cut;
 		}

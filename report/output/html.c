@@ -6,35 +6,46 @@
  * The page needs no server and fetches nothing: its style and script
  * (report/output/html/app.css, app.js, compiled in at build time) and its data are
  * all inline, so it works from file:// and under a Content-Security-Policy
- * that forbids every network access. The data is one JSON object in a
- * <script type="application/json"> element, which the browser never runs:
+ * that forbids every network access. The data is a JSON object in a
+ * <script type="application/json"> element, which the browser never runs,
+ * and the arrays it describes, as one zlib stream in base64 in a second
+ * element (html_bin: the page inflates it with the browser's own
+ * DecompressionStream into typed arrays, no parsing of numbers):
  *
- *   names   the frame names, each once (the string table)
- *   tree    every stack is a path from the root (the comm) of one tree;
- *           its nodes in depth-first order, children by name (as drawn),
- *           each as the step back to its parent and its name id
+ *   names   (JSON) the frame names, each once (the string table)
+ *   tree_up, tree_name
+ *           every stack is a path from the root (the comm) of one tree;
+ *           its nodes 1.. in depth-first order, children by name (as
+ *           drawn), each as the step back to its parent and its name id
  *   stacks  the node each distinct stack ends at, the most sampled first
- *           (small numbers are short to write)
- *   rows    one per (time bucket, CPU, state, stack), sorted by time: the
- *           bucket as a step from the previous row's (the first from
+ *           (small numbers are short, and compress well)
+ *   rows_*  one row per (time bucket, CPU, state, stack), sorted by time:
+ *           the bucket as a step from the previous row's (the first from
  *           origin_ns, the whole second before the first sample), the CPU,
- *           the state, the count and the stack's number
+ *           the state (with states), the count, the stack's number, the
+ *           thread's (with states)
+ *   self_S  per state S, each node's own count over the whole recording
+ *           (the first view, of everything, is drawn from them before any
+ *           row is read)
  *   idle    the nodes (depth first) at the top of the idle task's stacks
  *           (pid 0, one per CPU under -a): the page leaves what is under
  *           them out of the flame graph and counts it as idle in the heat
  *           map and strips, whose shade is then the busy share
- *   states  only for recordings with off-CPU time: on-CPU rows count
+ *   states  (JSON) only for recordings with off-CPU time: on-CPU rows count
  *           samples, blocked and runnable ones ns; the page weighs them
  *           into on-CPU, off-CPU or wall views (period_ns: a sample's time)
- *   modules the binaries (paths; kernel modules; [kernel.kallsyms]) the
- *           frames came from, and name_mod, per name the module's number
- *           + 1 (0: none, as the comm), where its first frame was
- *   threads only with states: [tid, pid, name id] of each thread, whose
- *           number each row then ends with (the page's per-thread lanes)
+ *   modules (JSON) the binaries (paths; kernel modules; [kernel.kallsyms])
+ *           the frames came from, and name_mod, per name the module's
+ *           number + 1 (0: none, as the comm): a function name found in
+ *           two binaries is two names, one in each
+ *   threads (JSON) only with states: [tid, pid, name id] of each thread
+ *           (the page's per-thread lanes)
  *
- * tree, stacks and rows are strings of numbers in base 32, one character
- * per digit (put_num()): a million rows make some 4 MB instead of the 10 of
- * decimal arrays, and the page decodes them in one pass into typed arrays.
+ * An array is n numbers in the fewest bytes its largest needs (1 to 7),
+ * written as byte planes: the low byte of every number, then the next
+ * byte of every number... The high planes of small numbers are runs of
+ * zeros, and the low ones repeat: deflated, a million rows of a busy
+ * machine take some 1.5 bytes each (base32 text took 3.5).
  *
  * The pipeline aggregated by (comm, process, stack, CPU, 10 ms bucket), so
  * the rows come from the aggregate without reading the samples again, and
@@ -50,6 +61,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zlib.h>
 
 #include "format/recording.h"
 #include "util/json.h"
@@ -81,7 +94,10 @@ struct html_ctx {
 	FILE *out;
 	uint32_t cpu_stride;		/* the largest CPU + 1 */
 	uint32_t nr_states;		/* 3 with off-CPU data (on-CPU, blocked, runnable), else 1 */
-	struct strtab names;		/* frame name -> id */
+	struct strtab strs;		/* the names' text */
+	struct u64map name_of;		/* text's id << 32 | module's id + 1 -> name */
+	uint32_t *name_str;		/* per name: its text's id */
+	size_t nr_names, alloc_name_str;
 	struct u64map edges;		/* parent << 32 | name -> node */
 	uint32_t *parent, *name;	/* per node; node 0 is the root */
 	size_t nr_nodes, alloc_parent, alloc_name;
@@ -100,6 +116,8 @@ struct html_ctx {
 	struct strtab mods;		/* module -> id */
 	uint32_t *name_mod;		/* per name: its module's id + 1, 0 for none */
 	size_t alloc_name_mod;
+	const char *last_mod;		/* a cache of the last module interned */
+	uint32_t last_mid;
 	char *sources;			/* each recording's put_source(), comma-separated */
 	size_t sources_len;
 	FILE *sources_f;		/* writes sources until the page is written */
@@ -127,23 +145,95 @@ static void put_field_str(FILE *out, const char *key, const char *val)
 	fputc(',', out);
 }
 
-/*
- * v (< 2^53) in base 32, low digits first, one character each from the
- * base64url alphabet: the first 32 end a number, the last 32 say more
- * digits follow. No separator is needed and no character needs escaping
- * in JSON or HTML; most numbers of the page (bucket steps, CPUs, stack
- * ranks of busy stacks) take one or two characters.
- */
-static void put_num(FILE *out, uint64_t v)
-{
-	static const char digits[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/* The arrays of the page (see the top of this file), before deflating. */
+#define HTML_BIN_MAX	16
+struct html_bin {
+	uint8_t *buf;
+	size_t len, alloc;
+	struct { const char *name; size_t n; unsigned width; } arr[HTML_BIN_MAX];
+	size_t nr;
+	uint64_t *scratch;		/* one array's numbers */
+	size_t alloc_scratch;
+};
 
-	while (v >= 32) {
-		fputc(digits[32 + (v & 31)], out);
-		v >>= 5;
+/* b->scratch of n numbers, to fill and pass to bin__put() */
+static uint64_t *bin__scratch(struct html_bin *b, size_t n)
+{
+	if (vec__grow(&b->scratch, &b->alloc_scratch, n ? n : 1, sizeof(*b->scratch)))
+		return NULL;
+	return b->scratch;
+}
+
+/* The n numbers v (each < 2^53) as the array name, in byte planes. */
+static int bin__put(struct html_bin *b, const char *name, const uint64_t *v, size_t n)
+{
+	uint64_t max = 0;
+	unsigned w = 1, k;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	while (w < 8 && max >> (8 * w))
+		w++;
+	if (b->nr == HTML_BIN_MAX || n > SIZE_MAX / 8 - b->len)
+		return -E2BIG;
+	if (vec__grow(&b->buf, &b->alloc, b->len + n * w ? b->len + n * w : 1, 1))
+		return -ENOMEM;
+	for (k = 0; k < w; k++)
+		for (i = 0; i < n; i++)
+			b->buf[b->len++] = (uint8_t)(v[i] >> (8 * k));
+	b->arr[b->nr].name = name;
+	b->arr[b->nr].n = n;
+	b->arr[b->nr++].width = w;
+	return 0;
+}
+
+/* "KEY":{"NAME":[N,WIDTH],...},"KEY_bytes":LEN, */
+static void bin__put_layout(FILE *out, const char *key, const struct html_bin *b)
+{
+	size_t i;
+
+	fprintf(out, "\"%s\":{", key);
+	for (i = 0; i < b->nr; i++)
+		fprintf(out, "%s\"%s\":[%zu,%u]", i ? "," : "", b->arr[i].name, b->arr[i].n,
+			b->arr[i].width);
+	fprintf(out, "},\"%s_bytes\":%zu,", key, b->len);
+}
+
+/*
+ * The arrays, deflated (zlib's format, which the browser's
+ * DecompressionStream("deflate") reads) and in base64 (RFC 4648).
+ */
+static int bin__write(const struct html_bin *b, FILE *out)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	uLongf zlen = compressBound(b->len);
+	unsigned char *z = malloc(zlen ? zlen : 1);
+	size_t i;
+
+	if (!z)
+		return -ENOMEM;
+	if (compress2(z, &zlen, b->buf, b->len, Z_BEST_COMPRESSION) != Z_OK) {
+		free(z);
+		return -ENOMEM;
 	}
-	fputc(digits[v], out);
+	for (i = 0; i < zlen; i += 3) {
+		uint32_t v = (uint32_t)z[i] << 16 | (i + 1 < zlen ? (uint32_t)z[i + 1] << 8 : 0) |
+			     (i + 2 < zlen ? z[i + 2] : 0);
+		char q[4] = { b64[v >> 18], b64[v >> 12 & 63], i + 1 < zlen ? b64[v >> 6 & 63] : '=',
+			      i + 2 < zlen ? b64[v & 63] : '=' };
+
+		fwrite(q, 1, 4, out);
+	}
+	free(z);
+	return 0;
+}
+
+static void bin__release(struct html_bin *b)
+{
+	free(b->buf);
+	free(b->scratch);
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -165,6 +255,41 @@ static int cmp_row(const void *a, const void *b)
 #define HTML_IDLE_ROOT	UINT32_MAX
 
 /*
+ * The page's name of the text str in module mod (NULL: none, as the comm):
+ * a function of one name in two binaries is two names, each with its
+ * module, so that the tables list both (and each with the right module).
+ */
+static int html__name(struct html_ctx *h, const char *str, const char *mod, uint32_t *out)
+{
+	uint32_t sid, mid = 0;
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	err = strtab__intern(&h->strs, str, &sid);
+	if (!err && mod) {
+		if (mod != h->last_mod) {	/* a stack's frames are mostly of one module or two */
+			err = strtab__intern(&h->mods, mod, &h->last_mid);
+			h->last_mod = err ? NULL : mod;
+		}
+		mid = h->last_mid + 1;
+	}
+	if (!err)
+		err = u64map__upsert(&h->name_of, (uint64_t)sid << 32 | mid, h->nr_names, &slot, &added);
+	if (err)
+		return err;
+	if (added) {
+		if (vec__grow(&h->name_str, &h->alloc_name_str, h->nr_names + 1, sizeof(*h->name_str)) ||
+		    vec__grow(&h->name_mod, &h->alloc_name_mod, h->nr_names + 1, sizeof(*h->name_mod)))
+			return -ENOMEM;
+		h->name_str[h->nr_names] = sid;
+		h->name_mod[h->nr_names++] = mid;
+	}
+	*out = (uint32_t)*slot;
+	return 0;
+}
+
+/*
  * The node of one entry's names, from the root (the comm) down: the page's
  * stacks are the paths of one tree, so a shared prefix is written once and
  * the page sums a selection up the tree without building it again. The
@@ -183,22 +308,10 @@ static int html__stack_node(struct html_ctx *h, const struct view_names *v, bool
 	for (i = 0; i < v->nr; i++) {
 		uint64_t from = i == 0 && idle ? HTML_IDLE_ROOT : node;
 
-		err = strtab__intern(&h->names, v->names[i], &nid) ?:
+		err = html__name(h, v->names[i], h->mod_of[i], &nid) ?:
 		      u64map__upsert(&h->edges, from << 32 | nid, h->nr_nodes, &slot, &added);
 		if (err)
 			return err;
-		if (added && h->mod_of[i]) {
-			uint32_t mid;
-
-			if (vec__grow_zero(&h->name_mod, &h->alloc_name_mod, nid + 1, sizeof(*h->name_mod)))
-				return -ENOMEM;
-			if (!h->name_mod[nid]) {
-				err = strtab__intern(&h->mods, h->mod_of[i], &mid);
-				if (err)
-					return err;
-				h->name_mod[nid] = mid + 1;
-			}
-		}
 		if (added) {
 			if (vec__grow(&h->parent, &h->alloc_parent, h->nr_nodes + 1, sizeof(*h->parent)) ||
 			    vec__grow(&h->name, &h->alloc_name, h->nr_nodes + 1, sizeof(*h->name)) ||
@@ -256,8 +369,8 @@ static int html__order_nodes(struct html_ctx *h)
 	uint32_t *rank = NULL, *first = NULL, *todo = NULL;
 	int err = -ENOMEM;
 
-	nref = calloc(h->names.nr ? h->names.nr : 1, sizeof(*nref));
-	rank = calloc(h->names.nr ? h->names.nr : 1, sizeof(*rank));
+	nref = calloc(h->nr_names ? h->nr_names : 1, sizeof(*nref));
+	rank = calloc(h->nr_names ? h->nr_names : 1, sizeof(*rank));
 	nk = calloc(n, sizeof(*nk));
 	first = calloc(n + 1, sizeof(*first));
 	todo = calloc(n, sizeof(*todo));
@@ -265,10 +378,10 @@ static int html__order_nodes(struct html_ctx *h)
 	h->by_pre = calloc(n, sizeof(*h->by_pre));
 	if (!nref || !rank || !nk || !first || !todo || !h->pre || !h->by_pre)
 		goto out;
-	for (i = 0; i < h->names.nr; i++)
-		nref[i] = (struct name_ref){ strtab__str(&h->names, (uint32_t)i), (uint32_t)i };
-	qsort(nref, h->names.nr, sizeof(*nref), cmp_name_ref);
-	for (i = 0; i < h->names.nr; i++)
+	for (i = 0; i < h->nr_names; i++)
+		nref[i] = (struct name_ref){ strtab__str(&h->strs, h->name_str[i]), (uint32_t)i };
+	qsort(nref, h->nr_names, sizeof(*nref), cmp_name_ref);
+	for (i = 0; i < h->nr_names; i++)
 		rank[nref[i].id] = (uint32_t)i;
 	/* the children of each node, as a run of nk sorted by (parent, name) */
 	for (i = 1; i < n; i++)
@@ -360,18 +473,15 @@ out:
 }
 
 /*
- * Rows whose first number (bucket step, CPU, and whether more than one
- * sample) or count would not be exact as a JavaScript number: only a
- * damaged file has them (CPU numbers near 2^32 without a CPU count to
- * refuse them); the pipeline has already refused buckets beyond
- * VIEW_HTML_MAX_SLOTS.
+ * Numbers the page could not hold exactly: counts from 2^53 (JavaScript
+ * numbers), CPUs from 2^31 (its typed arrays); only a damaged file has
+ * them (CPU numbers near 2^32 without a CPU count to refuse them).
  */
 static int html__check(const struct html_ctx *h)
 {
-	uint64_t limit = HTML_MAX_NUMBER / 2 / h->nr_states / (VIEW_HTML_MAX_SLOTS + 2);
 	size_t i;
 
-	if (h->cpu_stride > limit)
+	if (h->cpu_stride > INT32_MAX)
 		return -EOVERFLOW;
 	for (i = 0; i < h->nr_rows; i++)
 		if (h->rows[i].count >= HTML_MAX_NUMBER)
@@ -431,7 +541,7 @@ static int html__thread(struct html_ctx *h, const struct report_src *s, const st
 	if (vec__grow(&h->threads, &h->alloc_threads, h->nr_threads + 1, sizeof(*h->threads)))
 		return -ENOMEM;
 	h->threads[h->nr_threads] = (struct html_thread){ e->tid, e->tgid, 0 };
-	err = strtab__intern(&h->names, comm[0] ? comm : "[unknown]", &h->threads[h->nr_threads].name);
+	err = html__name(h, comm[0] ? comm : "[unknown]", NULL, &h->threads[h->nr_threads].name);
 	*out = (uint32_t)h->nr_threads++;
 	return err;
 }
@@ -461,7 +571,8 @@ static int html__modules(struct html_ctx *h, const struct agg_entry *e)
 			h->mod_of[i] = f->dso;
 		} else {
 			f = sym_stack__frame(st, st->nr_kernel - 1 - (k - st->nr_user));
-			h->mod_of[i] = f->dso ? f->dso : "[kernel.kallsyms]";
+			/* pipeline.c's [runnable] leaf is no kernel frame: no module */
+			h->mod_of[i] = f->dso ? f->dso : f->flags & SYM_FRAME_KERNEL ? "[kernel.kallsyms]" : NULL;
 		}
 	}
 	return 0;
@@ -575,14 +686,88 @@ static void put_quality(FILE *out, const struct report_summary *sum)
 	fputs("},", out);
 }
 
-static void put_data(struct html_ctx *h, const struct report_ctx *rc)
+/*
+ * The page's arrays: in b what its first view needs (the tree, idle tops,
+ * stacks, name modules, the sums of everything), in rb the rows, which the
+ * page inflates while it draws that view.
+ */
+static int html__arrays(struct html_ctx *h, struct html_bin *b, struct html_bin *rb)
+{
+	size_t n = h->nr_nodes ? h->nr_nodes - 1 : 0, i, k;
+	uint64_t *v;
+	uint32_t prev = 0;
+	int err;
+
+	/* nodes 1.. in depth-first order: the step back to the parent, the name */
+	if (!(v = bin__scratch(b, n)))
+		return -ENOMEM;
+	for (i = 1; i < h->nr_nodes; i++)
+		v[i - 1] = i - h->pre[h->parent[h->by_pre[i]]];
+	err = bin__put(b, "tree_up", v, n);
+	for (i = 1; i < h->nr_nodes; i++)
+		v[i - 1] = h->name[h->by_pre[i]];
+	err = err ?: bin__put(b, "tree_name", v, n);
+	for (i = 1, k = 0; i < h->nr_nodes; i++)
+		if (h->idle_top[h->by_pre[i]])
+			v[k++] = i;
+	err = err ?: bin__put(b, "idle", v, k);
+	if (err || !(v = bin__scratch(b, h->nr_stacks)))
+		return err ?: -ENOMEM;
+	for (i = 0; i < h->nr_stacks; i++)
+		v[i] = h->stack_node[i];
+	err = bin__put(b, "stacks", v, h->nr_stacks);
+	if (err || !(v = bin__scratch(b, h->nr_names)))
+		return err ?: -ENOMEM;
+	for (i = 0; i < h->nr_names; i++)
+		v[i] = h->name_mod[i];
+	err = bin__put(b, "name_mod", v, h->nr_names);
+	/* per state, each node's own count over the whole recording: the first view needs no row */
+	for (k = 0; k < h->nr_states && !err; k++) {
+		static const char *const self[] = { "self_0", "self_1", "self_2" };
+
+		if (!(v = bin__scratch(b, h->nr_nodes)))
+			return -ENOMEM;
+		memset(v, 0, h->nr_nodes * sizeof(*v));
+		for (i = 0; i < h->nr_rows; i++) {
+			uint64_t *c = &v[h->stack_node[h->rows[i].stack]];
+
+			if (h->rows[i].state != k)
+				continue;
+			if (h->rows[i].count >= HTML_MAX_NUMBER - *c)	/* both below 2^53 (html__check) */
+				return -EOVERFLOW;
+			*c += h->rows[i].count;
+		}
+		err = bin__put(b, self[k], v, h->nr_nodes);
+	}
+	if (err || !(v = bin__scratch(b, h->nr_rows)))
+		return err ?: -ENOMEM;
+	for (i = 0; i < h->nr_rows; i++) {
+		v[i] = h->rows[i].slot - prev;
+		prev = h->rows[i].slot;
+	}
+	err = bin__put(rb, "rows_step", v, h->nr_rows);
+#define HTML_COLUMN(NAME, EXPR)						\
+	for (i = 0; i < h->nr_rows && !err; i++)			\
+		v[i] = (EXPR);						\
+	err = err ?: bin__put(rb, NAME, v, h->nr_rows)
+	HTML_COLUMN("rows_cpu", h->rows[i].cpu);
+	HTML_COLUMN("rows_count", h->rows[i].count);
+	HTML_COLUMN("rows_stack", h->rows[i].stack);
+	if (h->nr_states > 1) {
+		HTML_COLUMN("rows_state", h->rows[i].state);
+		HTML_COLUMN("rows_thread", h->rows[i].thread);
+	}
+#undef HTML_COLUMN
+	return err;
+}
+
+static void put_data(struct html_ctx *h, const struct report_ctx *rc, const struct html_bin b[2])
 {
 	FILE *out = h->out;
 	const struct report_opts *o = rc->opts;
-	uint32_t prev = 0;
 	size_t i;
 
-	fprintf(out, "{\"version\":2,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
+	fprintf(out, "{\"version\":3,\"slot_ns\":%llu,\"label_depth\":%d,\"total\":%" PRIu64
 		",\"cpu_stride\":%" PRIu32 ",\"origin_ns\":%llu,", VIEW_HTML_SLOT_NS,
 		report_by__level(o->by) ? 2 : 1, rc->total, h->cpu_stride,
 		h->origin * VIEW_HTML_SLOT_NS);
@@ -618,55 +803,22 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc)
 	put_nodes(out, rc);
 	put_quality(out, rc->sum);
 	fputs("\n\"names\":[", out);
-	for (i = 0; i < h->names.nr; i++) {
+	for (i = 0; i < h->nr_names; i++) {
 		if (i)
 			fputc(',', out);
-		json_put_str(out, strtab__str(&h->names, (uint32_t)i));
+		json_put_str(out, strtab__str(&h->strs, h->name_str[i]));
 	}
-	/* nodes 1.. in depth-first order: the step back to the parent, the name */
 	fputs("],\n\"modules\":[", out);
 	for (i = 0; i < h->mods.nr; i++) {
 		if (i)
 			fputc(',', out);
 		json_put_str(out, strtab__str(&h->mods, (uint32_t)i));
 	}
-	fputs("],\"name_mod\":\"", out);
-	for (i = 0; i < h->names.nr; i++)
-		put_num(out, i < h->alloc_name_mod ? h->name_mod[i] : 0);
-	fprintf(out, "\",\n\"nr_nodes\":%zu,\"tree\":\"", h->nr_nodes);
-	for (i = 1; i < h->nr_nodes; i++) {
-		uint32_t node = h->by_pre[i];
-
-		put_num(out, i - h->pre[h->parent[node]]);
-		put_num(out, h->name[node]);
-	}
-	fputs("\",\n\"idle\":\"", out);
-	for (i = 1; i < h->nr_nodes; i++)
-		if (h->idle_top[h->by_pre[i]])
-			put_num(out, i);
-	fprintf(out, "\",\n\"nr_stacks\":%zu,\"stacks\":\"", h->nr_stacks);
-	for (i = 0; i < h->nr_stacks; i++)
-		put_num(out, h->stack_node[i]);
-	/*
-	 * per row: ((bucket step * CPUs + CPU) * states + state) * 2 + (a
-	 * count above one), then the count - 2 when above one, then the
-	 * stack's rank, then (with states) the thread's number
-	 */
-	fprintf(out, "\",\n\"nr_rows\":%zu,\"rows\":\"", h->nr_rows);
-	for (i = 0; i < h->nr_rows; i++) {
-		const struct html_row *r = &h->rows[i];
-		uint64_t head = (((uint64_t)(r->slot - prev) * h->cpu_stride + r->cpu) * h->nr_states +
-				 r->state) * 2 + (r->count > 1);
-
-		put_num(out, head);
-		if (r->count > 1)
-			put_num(out, r->count - 2);
-		put_num(out, r->stack);
-		if (h->nr_states > 1)
-			put_num(out, r->thread);
-		prev = r->slot;
-	}
-	fputs("\"}", out);
+	fputs("],\n", out);
+	bin__put_layout(out, "arrays", &b[0]);
+	bin__put_layout(out, "rows", &b[1]);
+	fprintf(out, "\"nr_nodes\":%zu,\"nr_stacks\":%zu,\"nr_rows\":%zu,\"last_slot\":%" PRIu32 "}",
+		h->nr_nodes, h->nr_stacks, h->nr_rows, h->nr_rows ? h->rows[h->nr_rows - 1].slot : 0);
 }
 
 static int html_start(void **state, const struct report_ctx *rc)
@@ -682,7 +834,8 @@ static int html_start(void **state, const struct report_ctx *rc)
 	h->cpu_stride = 1;
 	h->nr_states = 1;
 	h->names_of = (struct view_names)VIEW_NAMES_INIT;
-	strtab__init(&h->names);
+	h->name_of = (struct u64map)U64MAP_INIT;
+	strtab__init(&h->strs);
 	strtab__init(&h->mods);
 	h->parent = calloc(1, sizeof(*h->parent));
 	h->name = calloc(1, sizeof(*h->name));
@@ -697,16 +850,20 @@ static int html_start(void **state, const struct report_ctx *rc)
 static int html_write(void *state, const struct report_ctx *rc, FILE *out)
 {
 	struct html_ctx *h = state;
+	struct html_bin bin[2] = { { 0 }, { 0 } };
 	int err;
 
 	h->out = out;
 	if (fclose(h->sources_f))
 		err = -ENOMEM;
 	else
-		err = html__order(h) ?: html__check(h);
+		err = html__order(h) ?: html__check(h) ?: html__arrays(h, &bin[0], &bin[1]);
 	h->sources_f = NULL;
-	if (err)
+	if (err) {
+		bin__release(&bin[0]);
+		bin__release(&bin[1]);
 		return err;
+	}
 	/* no network: a page that tried to fetch anything would be a bug, and is refused */
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -715,11 +872,22 @@ static int html_write(void *state, const struct report_ctx *rc, FILE *out)
 	      "<title>eprof report</title>\n<style>\n", out);
 	fputs(eprof_html_app_css, out);
 	fputs("</style></head>\n<body>\n<script id=\"eprof-data\" type=\"application/json\">", out);
-	put_data(h, rc);
-	fputs("</script>\n<script>\n", out);
-	fputs(eprof_html_diff_js, out);	/* the diff mode, which app.js calls */
-	fputs("</script>\n<script>\n", out);
-	fputs(eprof_html_app_js, out);
+	put_data(h, rc, bin);
+	fputs("</script>\n<script id=\"eprof-arrays\" type=\"application/octet-stream\">", out);
+	err = bin__write(&bin[0], out);
+	if (!err) {
+		fputs("</script>\n<script>\n", out);
+		fputs(eprof_html_diff_js, out);	/* the diff mode, which app.js calls */
+		fputs("</script>\n<script>\n", out);
+		fputs(eprof_html_app_js, out);
+		/* the rows last: the browser reads them while the page draws its first view */
+		fputs("</script>\n<script id=\"eprof-rows\" type=\"application/octet-stream\">", out);
+		err = bin__write(&bin[1], out);
+	}
+	bin__release(&bin[0]);
+	bin__release(&bin[1]);
+	if (err)
+		return err;
 	fputs("</script>\n</body></html>\n", out);
 	return view__check_stream(out);
 }
@@ -740,7 +908,9 @@ static void html_free(void *state)
 	free(h->pre);
 	free(h->by_pre);
 	free(h->stack_node);
-	strtab__release(&h->names);
+	strtab__release(&h->strs);
+	u64map__release(&h->name_of);
+	free(h->name_str);
 	strtab__release(&h->mods);
 	free(h->mod_of);
 	free(h->name_mod);

@@ -24,9 +24,12 @@
  *   hover NAME        move over the widest frame NAME; print "hover" and the tooltip's lines
  *   icicle            press the flame/icicle switch; print "root-at top|bottom"
  *   timing            print "timing load_ms .. first_view_ms .. redraw_ms .. paint_ms ..
- *                     search_ms .. hover_ms .." (redraw: the script's work after the last
- *                     selection; paint: from its mouse-up to the frame that shows it;
- *                     search, hover: the last keystroke's and mouse move's handling)
+ *                     search_ms .. hover_ms .. PARTS painted_ms .. complete_ms .." (first
+ *                     view: the flame graph drawn, from navigation start; painted: the
+ *                     frame that shows it; complete: heat map, strips, lanes and tables
+ *                     drawn too; redraw: the script's work after the last selection;
+ *                     paint: from its mouse-up to the frame that shows it; search,
+ *                     hover: the last keystroke's and mouse move's handling)
  *   cell T            print "cell T R G B HATCHED BUSY IDLE" for the heat map's cell at
  *                     second T: the colour of most of its pixels, whether some are
  *                     the hatch's grey, and what the page says it holds
@@ -101,7 +104,7 @@ async function main() {
 		});
 		const t0 = Date.now();
 		await page.goto('file://' + require('path').resolve(page_path), { waitUntil: 'load', timeout: 120000 });
-		await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+		await page.waitForFunction('window.eprofUI && window.eprofUI.timing.complete > 0', { timeout: 120000 });
 		const load_ms = Date.now() - t0;
 		for (let i = 0; i < cmds.length; i++) {
 			const cmd = cmds[i];
@@ -200,7 +203,8 @@ async function main() {
 				console.log('timing\tload_ms ' + load_ms + '\tfirst_view_ms ' + t.firstView.toFixed(0) +
 					'\tredraw_ms ' + t.lastRedraw.toFixed(1) + '\tpaint_ms ' + t.lastPaint.toFixed(1) +
 					'\tsearch_ms ' + t.lastSearch.toFixed(1) + '\thover_ms ' + t.lastHover.toFixed(1) +
-					'\t' + JSON.stringify(t.parts || {}));
+					'\t' + JSON.stringify(t.parts || {}) + '\tpainted_ms ' + (t.painted || 0).toFixed(0) +
+					'\tcomplete_ms ' + (t.complete || 0).toFixed(0));
 			} else if (cmd === 'cell' || cmd === 'cellhover') {
 				const t = Number(cmds[++i]);
 				const p = await page.evaluate((ns) => window.eprofUI.heatPoint(ns), t * 1e9);
@@ -288,7 +292,7 @@ async function main() {
 			} else if (cmd === 'reload' || cmd === 'back') {
 				if (cmd === 'reload') await page.reload({ waitUntil: 'load' });
 				else await page.goBack({ waitUntil: 'load' });
-				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.complete > 0', { timeout: 120000 });
 			} else if (cmd === 'lanes') {
 				const ls = await page.evaluate(() => window.eprofUI.lanes());
 				ls.forEach((l) => console.log(['lane', l.tid, l.comm, l.run, l.rnb, l.blk, l.px.run, l.px.rnb,
@@ -360,7 +364,7 @@ async function main() {
 				const vp = page.viewport();
 				await page.setViewport({ width: vp.width, height: vp.height, deviceScaleFactor: Number(cmds[++i]) });
 				await page.reload({ waitUntil: 'load' });
-				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.firstView > 0', { timeout: 120000 });
+				await page.waitForFunction('window.eprofUI && window.eprofUI.timing.complete > 0', { timeout: 120000 });
 			} else if (cmd === 'canvases') {
 				const cs = await page.evaluate(() => [...document.querySelectorAll('canvas')]
 					.filter((c) => c.getAttribute('aria-hidden') !== 'true' && c.isConnected)

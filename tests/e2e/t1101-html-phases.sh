@@ -44,8 +44,8 @@ for t in top-self top-total; do
 done
 
 # search: the share of samples with phase_a on the stack, as the fold counts it
-drive "$TMP/p.html" search phase_a matched >"$TMP/m" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
-cat "$TMP/m"
+drive "$TMP/p.html" search phase_a matched allrows modules >"$TMP/m" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+grep -v '^module' "$TMP/m"
 want=$(awk '{ n = $NF; t += n; if ($0 ~ /phase_a/) m += n } END { printf "%.9f\n", m / t }' "$TMP/p.fold")
 got=$(awk -F'\t' '/^matched/ { print $2 }' "$TMP/m")
 awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(g != "none" && d < 1e-9 && d > -1e-9) }' ||
@@ -99,10 +99,14 @@ awk '
 awk -F'\t' '$1 == "diff-total" { sub(/%/, "", $4); print $2 "\t" $4 "\t" $5 }' "$TMP/d" >"$TMP/got"
 grep -E '^phase_(a|b)\b' "$TMP/got" "$TMP/want"
 [ "$(wc -l <"$TMP/got")" -ge 10 ] || fail "fewer than 10 rows of changes"
-awk -F'\t' 'FILENAME == ARGV[1] { d[$1] = $2; z[$1] = $3; next }
+# (a name in two binaries, as _start in the program and in ld.so, is two functions of the page and one
+# of the fold: such names, those the page lists with two modules, are left out)
+awk -F'\t' '$1 == "module" { n[$2]++ } END { for (f in n) if (n[f] > 1) print f }' "$TMP/m" >"$TMP/twins"
+awk -F'\t' 'FILENAME == ARGV[1] { twin[$1] = 1; next } FILENAME == ARGV[2] { d[$1] = $2; z[$1] = $3; next }
+	$1 in twin { next }
 	!($1 in d) { print "not in the folds: " $1; bad = 1; next }
 	{ e = $2 - d[$1]; f = $3 - z[$1]
 	  if (e > 0.006 || e < -0.006 || f > 0.011 || f < -0.011) { print $0 " but " d[$1] " " z[$1]; bad = 1 } }
-	END { exit bad }' "$TMP/want" "$TMP/got" ||
+	END { exit bad }' "$TMP/twins" "$TMP/want" "$TMP/got" ||
 	fail "the page's changes and z are not those of the two halves' samples"
 exit 0

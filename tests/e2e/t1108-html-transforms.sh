@@ -9,6 +9,8 @@
 # time to its caller dispatch (and survives a reload, in the URL); the
 # Firefox Profiler transform "Focus on function" on dispatch then leaves it
 # the one root; "Collapse recursion" leaves no recurse frame inside another; the function tables carry a module column (known_split, libc, the kernel).
+# In an off-CPU recording's wall view, blocked frames keep their cool colour
+# (and running ones their warm one) through the transforms.
 # Screenshots: tests/artifacts/t1108.
 . "$E2E_DIR/lib.sh"
 . "$E2E_DIR/../browser/lib.sh"
@@ -84,3 +86,22 @@ case "$(mod __libc_start_main)" in libc.so*) ;; *) fail "__libc_start_main's mod
 k=$(awk -F'\t' '$1 == "module" && $2 ~ /_\[k\]$/ { print $3; exit }' "$TMP/m")
 [ "$k" = "[kernel.kallsyms]" ] || fail "a kernel function's module is '$k'"
 say "modules: dispatch in known_split, __libc_start_main in $(mod __libc_start_main), the kernel's in $k"
+
+# time views keep their colours through the transforms: on an off-CPU recording of a thread that
+# spins (spin_phase), sleeps (sleep_phase) and waits on a pipe (wait_phase), opened on wall time,
+# sleep_phase is cool (blue above red) and spin_phase warm (red above blue) before and after
+# Collapse recursion, Merge function and Focus on function
+"$EPROF" record --off-cpu -F 499 -o "$TMP/o.eprof" -- "$WORKLOADS/offcpu_split" split 200 300 200 \
+	>/dev/null 2>"$TMP/err" && "$EPROF" report -i "$TMP/o.eprof" --html "$TMP/o.html" 2>>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "record --off-cpu or report failed"; }
+drive "$TMP/o.html" frame sleep_phase frame spin_phase transform rec sleep_phase frame sleep_phase frame spin_phase \
+	transform merge wait_phase frame sleep_phase frame spin_phase transform focus sleep_phase frame sleep_phase \
+	screenshot "$ART/offcpu-focused.png" >"$TMP/o" 2>"$TMP/drv.err" || { cat "$TMP/drv.err"; fail "page errors"; }
+cat "$TMP/o"
+[ "$(grep -c $'^frame\tsleep_phase' "$TMP/o")" -eq 4 ] && [ "$(grep -c $'^frame\tspin_phase' "$TMP/o")" -eq 3 ] ||
+	fail "sleep_phase or spin_phase not drawn at every step"
+awk -F'\t' '$1 == "frame" && $2 == "sleep_phase" && !($5 > $3) { bad = 1 } END { exit bad }' "$TMP/o" ||
+	fail "sleep_phase (blocked) lost its cool colour after a transform"
+awk -F'\t' '$1 == "frame" && $2 == "spin_phase" && !($3 > $5) { bad = 1 } END { exit bad }' "$TMP/o" ||
+	fail "spin_phase (running) is not warm after a transform"
+say "off-CPU: sleep_phase cool and spin_phase warm through collapse, merge and focus"

@@ -14,29 +14,89 @@
  * on-CPU samples, off-CPU time or wall time.
  */
 'use strict';
+/*
+ * The data: a JSON object (what the page says, the names) and two sets of
+ * arrays (output/html.c html_bin), each one zlib stream in base64 that the
+ * browser's DecompressionStream inflates, of arrays in byte planes (the
+ * low byte of every number, then the next...): what the first view needs,
+ * and the rows, which are inflated while it is drawn. A page opened on a
+ * view from its URL, or on a diff, waits for both.
+ */
 (function () {
-	var D = JSON.parse(document.getElementById('eprof-data').textContent);
-	var t0Load = performance.now();
+	var D = JSON.parse(document.getElementById('eprof-data').textContent), t0Load = performance.now();
+	function fail(e) {
+		var p = document.createElement('p');
+		p.textContent = 'This page cannot show its data (' + e.message + '): write it again with eprof report --html.';
+		document.body.insertBefore(p, document.body.firstChild);
+		throw e;
+	}
+	/* the arrays of element id, as layout says they are: a promise of { NAME: { u8, off, n, w } } */
+	function inflate(id, layout, total) {
+		var text = document.getElementById(id).textContent, bytes, k;
+		if (Uint8Array.fromBase64) bytes = Uint8Array.fromBase64(text);
+		else {
+			text = atob(text);
+			bytes = new Uint8Array(text.length);
+			for (k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
+		}
+		return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate')))
+			.arrayBuffer().then(function (buf) {
+				var u8 = new Uint8Array(buf), off = 0, A = {};
+				if (u8.length !== total) throw new Error('damaged arrays: ' + u8.length + ' bytes');
+				Object.keys(layout).forEach(function (name) {
+					var n = layout[name][0], w = layout[name][1];
+					if (!(n >= 0 && w >= 1 && w <= 7 && off + n * w <= u8.length)) throw new Error('damaged array ' + name);
+					A[name] = { u8: u8, off: off, n: n, w: w };
+					off += n * w;
+				});
+				return A;
+			});
+	}
+	/* the rows come after this script in the page: they are read once it is all parsed */
+	var rows = null;
+	function inflateRows() {
+		if (!rows)
+			rows = new Promise(function (ok) {
+				if (document.readyState !== 'loading') ok();
+				else document.addEventListener('DOMContentLoaded', function () { ok(); });
+			}).then(function () { return inflate('eprof-rows', D.rows, D.rows_bytes); });
+		return rows;
+	}
+	try {
+		var both = location.hash.length > 1 || D.diff;
+		Promise.all([inflate('eprof-arrays', D.arrays, D.arrays_bytes), both ? inflateRows() : null]).then(function (a) {
+			eprofPage(D, a[0], a[1], inflateRows, t0Load);
+		}).catch(function (e) { setTimeout(function () { fail(e); }, 0); });
+	} catch (e) {
+		fail(e);
+	}
+}());
+/*
+ * Array a in the narrowest typed array its numbers fit: bytes are a view of
+ * the inflated data (no copy: fresh memory is what a page pays most for),
+ * else Uint16, Uint32, or Float64 (numbers below 2^53).
+ */
+function eprofArray(a) {
+	if (!a) return new Uint8Array(0);
+	var n = a.n, u = a.u8, o = a.off, out, k, j, b;
+	if (a.w === 1) return u.subarray(o, o + n);
+	if (a.w <= 4) {
+		out = a.w === 2 ? new Uint16Array(n) : new Uint32Array(n);
+		out.set(u.subarray(o, o + n));
+		for (k = 1; k < a.w; k++)
+			for (b = o + k * n, j = 0; j < n; j++) out[j] |= u[b + j] << 8 * k;
+	} else {
+		out = new Float64Array(n);
+		out.set(u.subarray(o, o + n));
+		for (k = 1; k < a.w; k++)
+			for (var mul = Math.pow(256, k), b2 = o + k * n, j2 = 0; j2 < n; j2++) out[j2] += u[b2 + j2] * mul;
+	}
+	return out;
+}
+function eprofPage(D, A, R, rowsLater, t0Load) {
 	var CELL_NS = 20e6, ROWS = 50, SIG_Z = 3;
 	var names = D.names, nNames = names.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
 	var i, j;
-
-	/* the numbers of D.tree, D.stacks and D.rows: base 32, low digit first (output/html.c put_num) */
-	var DIGIT = new Int8Array(128).fill(-1);
-	'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split('').forEach(function (ch, k) {
-		DIGIT[ch.charCodeAt(0)] = k;
-	});
-	function Reader(str) { this.s = str; this.p = 0; }
-	Reader.prototype.num = function () {
-		var v = 0, mul = 1, d;
-		for (;;) {
-			d = DIGIT[this.s.charCodeAt(this.p++) & 127];
-			if (d < 0) throw new Error('damaged data at ' + (this.p - 1));
-			if (d < 32) return v + d * mul;
-			v += (d - 32) * mul;
-			mul *= 32;
-		}
-	};
 
 	/*
 	 * The tree of every stack: node 0 is the root, the others come depth
@@ -46,7 +106,8 @@
 	 * parent, last first: two passes over typed arrays, whatever the size
 	 * of the selection.
 	 */
-	var nNodes = D.nr_nodes, rd = new Reader(D.tree);
+	var nNodes = D.nr_nodes, treeUp = eprofArray(A.tree_up), treeName = eprofArray(A.tree_name);
+	if (nNodes < 1 || treeUp.length !== nNodes - 1 || treeName.length !== nNodes - 1) throw new Error('damaged tree');
 	var par = new Int32Array(nNodes), nm = new Int32Array(nNodes), depth = new Int32Array(nNodes);
 	var end = new Int32Array(nNodes), firstKid = new Int32Array(nNodes).fill(-1);
 	var nextSib = new Int32Array(nNodes).fill(-1), lastKid = new Int32Array(nNodes).fill(-1);
@@ -54,16 +115,16 @@
 	par[0] = -1;
 	nm[0] = -1;
 	for (i = 1; i < nNodes; i++) {
-		var p = i - rd.num();
+		var p = i - treeUp[i - 1];
 		par[i] = p;
-		nm[i] = rd.num();
+		nm[i] = treeName[i - 1];
 		if (p < 0 || p >= i || nm[i] >= nNames) throw new Error('damaged tree at node ' + i);
 		depth[i] = depth[p] + 1;
 		if (depth[i] > maxDepth) maxDepth = depth[i];
 		if (lastKid[p] < 0) firstKid[p] = i; else nextSib[lastKid[p]] = i;
 		lastKid[p] = i;
 	}
-	lastKid = null;
+	lastKid = treeUp = treeName = null;
 	for (i = 0; i < nNodes; i++) end[i] = i + 1;
 	for (i = nNodes - 1; i > 0; i--) if (end[i] > end[par[i]]) end[par[i]] = end[i];
 	/*
@@ -90,9 +151,9 @@
 	/* each name's module (D.modules), -1 for none */
 	var modules = D.modules || [], nameMod = new Int32Array(nNames).fill(-1);
 	(function () {
-		var r = new Reader(D.name_mod || '');
-		for (var k = 0; k < nNames && r.p < r.s.length; k++) {
-			var m = r.num() - 1;
+		var r = eprofArray(A.name_mod);
+		for (var k = 0; k < nNames && k < r.length; k++) {
+			var m = r[k] - 1;
 			if (m >= modules.length) throw new Error('damaged module of name ' + k);
 			nameMod[k] = m;
 		}
@@ -105,9 +166,9 @@
 	 * count them apart, to shade the busy share of each cell.
 	 */
 	var idleNode = new Uint8Array(nNodes), idleList = [];
-	rd = new Reader(D.idle || '');
-	while (rd.p < rd.s.length) {
-		i = rd.num();
+	var idleTops = eprofArray(A.idle);
+	for (j = 0; j < idleTops.length; j++) {
+		i = idleTops[j];
 		if (i <= 0 || i >= nNodes || depth[i] !== 1) throw new Error('damaged idle node ' + i);
 		idleNode[i] = 1;
 	}
@@ -116,10 +177,9 @@
 		if (idleNode[i]) idleList.push(i);
 	}
 	var hasIdle = idleList.length > 0, showIdle = false;
-	var nStacks = D.nr_stacks, stackNode = new Int32Array(nStacks);
-	rd = new Reader(D.stacks);
+	var nStacks = D.nr_stacks, stackNode = eprofArray(A.stacks);
+	if (stackNode.length !== nStacks) throw new Error('damaged stacks');
 	for (i = 0; i < nStacks; i++) {
-		stackNode[i] = rd.num();
 		if (stackNode[i] <= 0 || stackNode[i] >= nNodes) throw new Error('damaged stack ' + i);
 	}
 
@@ -129,34 +189,41 @@
 	 * count is samples, then blocked and runnable, whose counts are ns).
 	 */
 	var N = D.nr_rows, stride = D.cpu_stride, nStates = D.states ? D.states.length : 1;
-	var rowSlot = new Int32Array(N), rowCpu = new Int32Array(N), rowStk = new Int32Array(N);
-	var rowN = new Float64Array(N), rowState = nStates > 1 ? new Uint8Array(N) : null;
 	/* with states, each row's thread (D.threads: [tid, pid, name]) for the per-thread lanes */
 	var threads = nStates > 1 && D.threads ? D.threads : [], nThr = threads.length;
-	var rowThr = rowState ? new Int32Array(N) : null;
-	var s = 0, maxCpu = -1, maxSlot = 0;
-	rd = new Reader(D.rows);
-	for (i = 0; i < N; i++) {
-		var head = rd.num(), more = head % 2, ts = (head - more) / 2, st = ts % nStates;
-		var tc = (ts - st) / nStates, cpu = tc % stride;
-		if (rowState) rowState[i] = st;
-		s += (tc - cpu) / stride;
-		rowSlot[i] = s;
-		rowCpu[i] = cpu;
-		rowN[i] = more ? rd.num() + 2 : 1;
-		var k = rd.num();
-		if (k >= nStacks) throw new Error('damaged row ' + i);
-		rowStk[i] = stackNode[k];	/* rows count into the node the stack ends at */
-		if (rowThr) {
-			rowThr[i] = rd.num();
-			if (rowThr[i] >= nThr) throw new Error('damaged row ' + i);
+	var rowSlot = null, rowCpu, rowStk, rowN, rowState = null, rowThr = null;
+	var maxCpu = N ? stride - 1 : -1, maxSlot = D.last_slot || 0;
+	/*
+	 * The rows are read at their first use, after the first view (drawn
+	 * from D's self_S sums): a row's bucket from the steps, its stack as the
+	 * node it ends at (rows count into it), the rest as they are.
+	 */
+	function needRows() {
+		if (rowSlot) return;
+		if (!R) throw new Error('the rows were read before they were inflated');
+		var steps = eprofArray(R.rows_step), ranks = eprofArray(R.rows_stack), s = 0, r;
+		rowCpu = eprofArray(R.rows_cpu);
+		rowN = eprofArray(R.rows_count);
+		rowState = nStates > 1 ? eprofArray(R.rows_state) : null;
+		rowThr = rowState ? eprofArray(R.rows_thread) : null;
+		if (steps.length !== N || rowCpu.length !== N || ranks.length !== N || rowN.length !== N ||
+		    (rowState && (rowState.length !== N || rowThr.length !== N)))
+			throw new Error('damaged rows');
+		var slots = new Int32Array(N);
+		rowStk = nNodes <= 65536 ? (ranks instanceof Uint16Array ? ranks : new Uint16Array(N)) :
+			(ranks instanceof Uint32Array ? ranks : new Uint32Array(N));
+		for (r = 0; r < N; r++) {
+			s += steps[r];
+			slots[r] = s;
+			var k = ranks[r];
+			if (k >= nStacks || rowCpu[r] >= stride || !rowN[r]) throw new Error('damaged row ' + r);
+			rowStk[r] = stackNode[k];
+			if (rowThr && (rowThr[r] >= nThr || rowState[r] >= nStates)) throw new Error('damaged row ' + r);
 		}
-		if (cpu > maxCpu) maxCpu = cpu;
+		if (N && s !== maxSlot) throw new Error('damaged rows: they end at ' + s);
+		rowSlot = slots;
+		R = null;	/* what stays is the typed arrays */
 	}
-	if (N) maxSlot = rowSlot[N - 1];
-	var rowIdle = new Uint8Array(N);
-	if (hasIdle) for (i = 0; i < N; i++) rowIdle[i] = idleNode[rowStk[i]];
-	D.tree = D.stacks = D.rows = rd = null;	/* the typed copies are what stays */
 
 	/* times on the page count from origin (the whole second before the first sample), labels from the start */
 	var origin = D.origin_ns || 0, dur = (maxSlot + 1) * slotNs;
@@ -372,17 +439,23 @@
 	var icicle = false, zoom = 0, searchRe = null, vx0 = 0, vx1 = 1, spanZoom = 0;
 	var timing = { firstView: 0, lastRedraw: 0, lastPaint: 0, lastSearch: 0, lastHover: 0 };
 
-	/* the rows of each CPU, in time order: a CPU selection reads only its own */
-	var cpuRows = [];
-	(function () {
-		var cnt = new Int32Array(nCpu), c;
-		for (i = 0; i < N; i++) cnt[rowCpu[i]]++;
-		for (c = 0; c < nCpu; c++) cpuRows.push(new Int32Array(cnt[c]));
-		cnt.fill(0);
-		for (i = 0; i < N; i++) { c = rowCpu[i]; cpuRows[c][cnt[c]++] = i; }
-	}());
+	/* the rows of each CPU, in time order: a CPU selection reads only its own (made at its first) */
+	var cpuRowsMade = null;
+	function cpuRows(c) {
+		needRows();
+		if (!cpuRowsMade) {
+			var cnt = new Int32Array(nCpu), k, r;
+			cpuRowsMade = [];
+			for (r = 0; r < N; r++) cnt[rowCpu[r]]++;
+			for (k = 0; k < nCpu; k++) cpuRowsMade.push(new Int32Array(cnt[k]));
+			cnt.fill(0);
+			for (r = 0; r < N; r++) { k = rowCpu[r]; cpuRowsMade[k][cnt[k]++] = r; }
+		}
+		return cpuRowsMade[c] || new Int32Array(0);
+	}
 	/* the first of rows (row indexes; null: all rows) whose bucket is at or after slot */
 	function firstAt(rows, slot) {
+		needRows();
 		var a = 0, b = rows ? rows.length : N;
 		while (a < b) {
 			var mid = (a + b) >> 1;
@@ -407,7 +480,7 @@
 		var lo = se.t0 / slotNs, hi = se.t1 / slotNs, r, k;
 		if (se.cpus)
 			se.cpus.forEach(function (c) {
-				var rows = cpuRows[c] || [];
+				var rows = cpuRows(c);
 				for (k = firstAt(rows, lo), r = firstAt(rows, hi); k < r; k++) fn(rows[k]);
 			});
 		else
@@ -420,22 +493,37 @@
 	 */
 	function offCounts(se) {
 		var o = new Float64Array(2 * B.n), n, par = B.par;
-		eachRow(se, function (r) {
+		if (isAll(se))
+			for (n = 1; n < B.n; n++) {
+				if (idleNode[n] && !showIdle) continue;
+				if (W[1]) o[2 * n] = selfAll[1][n];
+				if (W[2]) o[2 * n + 1] = selfAll[2][n];
+			}
+		else eachRow(se, function (r) {
 			var st = rowState[r];
-			if (st && W[st] && (showIdle || !rowIdle[r])) o[2 * rowStk[r] + st - 1] += rowN[r];
+			if (st && W[st] && (showIdle || !idleNode[rowStk[r]])) o[2 * rowStk[r] + st - 1] += rowN[r];
 		});
 		for (n = B.n - 1; n > 0; n--) { o[2 * par[n]] += o[2 * n]; o[2 * par[n] + 1] += o[2 * n + 1]; }
 		return o;
 	}
+	/* the whole recording: its sums are in D (self_S), no row is read */
+	var selfAll = [];
+	for (i = 0; i < nStates; i++) {
+		selfAll.push(eprofArray(A['self_' + i]));
+		if (selfAll[i].length !== nNodes) throw new Error('damaged sums');
+	}
+	function isAll(se) { return !se.cpus && se.t0 <= 0 && se.t1 === Infinity; }
 	function selCounts(se) {
 		var key = selKey(se), k, r, i;
 		for (k = 0; k < selCache.length; k++)
 			if (selCache[k].key === key) return selCache[k].res;
 		var sv = new Float64Array(B.n), lo = se.t0 / slotNs, hi = se.t1 / slotNs, par = B.par;
-		if (se.cpus) {
+		if (isAll(se)) {
+			for (k = 0; k < nStates; k++)
+				if (W[k]) for (i = 0; i < B.n; i++) sv[i] += selfAll[k][i] * W[k];
+		} else if (se.cpus) {
 			se.cpus.forEach(function (c) {
-				var rows = cpuRows[c];
-				if (!rows) return;
+				var rows = cpuRows(c);
 				for (var j = firstAt(rows, lo), e = firstAt(rows, hi); j < e; j++) {
 					r = rows[j];
 					sv[rowStk[r]] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
@@ -451,7 +539,7 @@
 		if (!showIdle) for (k = 0; k < idleList.length; k++) sv[idleList[k]] = 0;
 		var v = sv.slice();
 		for (i = B.n - 1; i > 0; i--) v[par[i]] += v[i];
-		var res = { sv: sv, v: v, total: v[0], off: view.time && rowState ? offCounts(se) : null };
+		var res = { sv: sv, v: v, total: v[0], off: view.time && nStates > 1 ? offCounts(se) : null };
 		selCache.unshift({ key: key, res: res });
 		if (selCache.length > 4) selCache.pop();
 		return res;
@@ -489,15 +577,16 @@
 	function missedIn(busy, idle, owed) { return owed >= 1 && busy + idle < 0.75 * owed; }
 	/* per cell (second, 20 ms row) of some CPUs (null: all): busy and idle counts of the view */
 	function heatCellsOf(cpus) {
+		needRows();
 		var n = nCol * ROWS, c = { busy: new Float64Array(n), idle: new Float64Array(n) };
 		var per = CELL_NS / slotNs, i;
 		function add(r) {
 			var cell = Math.floor(rowSlot[r] / per), sec = Math.floor(cell / ROWS);
 			cell = Math.floor(sec / SPC) * ROWS + cell % ROWS;
-			if (cell < n) (rowIdle[r] ? c.idle : c.busy)[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
+			if (cell < n) (idleNode[rowStk[r]] ? c.idle : c.busy)[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
 		}
 		if (cpus)
-			cpus.forEach(function (cp) { var rows = cpuRows[cp] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+			cpus.forEach(function (cp) { var rows = cpuRows(cp); for (var j = 0; j < rows.length; j++) add(rows[j]); });
 		else
 			for (i = 0; i < N; i++) add(i);
 		return c;
@@ -624,17 +713,18 @@
 		if (key === heatHitsFor) return;
 		heatHitsFor = key;
 		markHits();	/* the heat map may be drawn before the flame graph */
+		needRows();
 		var hp = new Uint8Array(B.n), n, r, per = CELL_NS / slotNs, cpus = heatNow.cpus;
 		for (n = 1; n < B.n; n++) hp[n] = hitName[B.nm[n]] | hp[B.par[n]];
 		heatHits = new Float64Array(nCol * ROWS);
 		function add(r) {
-			if (!hp[rowStk[r]] || (rowIdle[r] && !showIdle)) return;
+			if (!hp[rowStk[r]] || (idleNode[rowStk[r]] && !showIdle)) return;
 			var cell = Math.floor(rowSlot[r] / per), sec = Math.floor(cell / ROWS);
 			cell = Math.floor(sec / SPC) * ROWS + cell % ROWS;
 			if (cell < heatHits.length) heatHits[cell] += rowState ? rowN[r] * W[rowState[r]] : rowN[r];
 		}
 		if (cpus)
-			cpus.forEach(function (cp) { var rows = cpuRows[cp] || []; for (var j = 0; j < rows.length; j++) add(rows[j]); });
+			cpus.forEach(function (cp) { var rows = cpuRows(cp); for (var j = 0; j < rows.length; j++) add(rows[j]); });
 		else
 			for (r = 0; r < N; r++) add(r);
 	}
@@ -660,6 +750,7 @@
 		}
 	}
 	function drawHeat() {
+		if (firstView) return;	/* drawn after the first view, with the rows */
 		var g = heat.getContext('2d'), a = pending && !pending.b ? pending.se : sel.a;
 		/* the heat map shows the CPUs of the first selection (all for a time range) */
 		paintHeatBase(a.cpus, a.what);
@@ -697,11 +788,12 @@
 		var key = view.id + ':' + showIdle;
 		if (stripBaseFor === key) return;
 		stripBaseFor = key;
+		needRows();
 		var busy = strips.map(function () { return new Float64Array(SW); });
 		var idle = strips.map(function () { return new Float64Array(SW); }), cpuMax = 0, x;
 		for (i = 0; i < N; i++) {
 			var px = Math.min(SW - 1, Math.floor(rowSlot[i] * slotNs / dur * SW)), ks = cpuStrips[rowCpu[i]];
-			var w = rowState ? rowN[i] * W[rowState[i]] : rowN[i], bins = rowIdle[i] ? idle : busy;
+			var w = rowState ? rowN[i] * W[rowState[i]] : rowN[i], bins = idleNode[rowStk[i]] ? idle : busy;
 			if (ks && w) for (j = 0; j < ks.length; j++) bins[ks[j]][px] += w;
 		}
 		/* outside busyness: CPUs share a scale; a node's strip has its own (it sums several CPUs) */
@@ -744,6 +836,7 @@
 			g.fillText(secLabel(sec), SX + sec * 1e9 / dur * SW, strips.length * SH + 11);
 	}
 	function drawStrips() {
+		if (firstView) return;
 		var g = cpuCv.getContext('2d');
 		paintStripBase();
 		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
@@ -789,6 +882,7 @@
 	function reasonName(r) { return r < 0 ? 'unknown' : names[r].replace(/_\[k\]$/, ''); }
 	function laneWeight(r) { return rowState[r] === 0 ? rowN[r] * period : rowN[r]; }
 	function buildLanes() {
+		needRows();
 		var per = new Array(nThr), t, r, k;
 		for (t = 0; t < nThr; t++) per[t] = { t: t, run: 0, rnb: 0, blk: 0, reasons: new Map() };
 		for (r = 0; r < N; r++) {
@@ -915,13 +1009,14 @@
 			', runnable ' + fmtTime(li.rnb) + ', blocked ' + fmtTime(bt) + (parts.length ? ':\n' + parts.join('\n') : '');
 	}
 	function laneAt(ev) {
+		if (!lanes) return null;
 		var r = laneCv.getBoundingClientRect(), l = Math.floor((ev.clientY - r.top) / LH);
 		var x = ev.clientX - r.left - LX;
 		if (l < 0 || l >= lanes.list.length || x < 0 || x >= SW) return null;
 		return { l: l, b: Math.min(lanes.nb - 1, Math.floor(x / SW * dur / slotNs / lanes.spb)) };
 	}
 	if (laneCv) {
-		buildLanes();
+		sizeCanvas(laneCv, LX + SW + 4, Math.min(nThr, MAX_LANES) * LH + 14);	/* buildLanes() draws them */
 		laneCv.addEventListener('mousemove', function (ev) {
 			var a = laneAt(ev);
 			if (!a) { tip.style.display = 'none'; return; }
@@ -956,10 +1051,12 @@
 		redraw();
 	}
 	heat.addEventListener('mousedown', function (ev) {
+		if (firstView) return;	/* the rows are not in yet */
 		drag = { on: 'heat', from: heatCellAt(ev), fromLast: heatCellAt(ev, true), b: ev.shiftKey };
 		ev.preventDefault();
 	});
 	cpuCv.addEventListener('mousedown', function (ev) {
+		if (firstView) return;
 		var p = stripAt(ev);
 		drag = { on: 'cpu', k: p.k, x: p.x, b: ev.shiftKey };
 		ev.preventDefault();
@@ -1166,32 +1263,28 @@
 		}(z, -vx0 * v[z] * scale));
 		drawn.nr = nr;
 		drawn.rows = rows;
-		var g = sizeCanvas(flame, W, rows * FH + 4), PW = flame.width, img = g.createImageData(PW, flame.height);
-		var px = new Uint32Array(img.data.buffer), little = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+		/*
+		 * One fillRect a frame, a colour at a time: an ImageData of the
+		 * whole canvas was as many fresh bytes again as the canvas (7 MB
+		 * at 1300 x 1400), whose first touch cost more than the drawing.
+		 */
+		var g = sizeCanvas(flame, W, rows * FH + 4), byFill = new Map();
 		/* the background stays transparent: app.css paints the canvas white */
 		for (k = 0; k < nr; k++) {
 			n = drawn.n[k];
 			var c = fillOf(n), x0 = Math.max(0, Math.round(drawn.x[k])), x1 = Math.round(drawn.x[k] + drawn.w[k]);
-			var word = little ? (0xff000000 | (c & 255) << 16 | (c & 0xff00) | (c >> 16 & 255)) >>> 0 :
-				((c << 8) | 0xff) >>> 0;
 			if (x1 - x0 >= 3) x1--;	/* a gap between frames wide enough to afford one */
 			if (x1 <= x0) x1 = x0 + 1;
 			if (x1 > W) x1 = W;
 			if (x0 >= W) continue;
-			if (DPR !== 1) {	/* to device pixels */
-				x0 = Math.round(x0 * DPR);
-				x1 = Math.max(x0 + 1, Math.round(x1 * DPR));
-			}
-			/* most frames are a pixel or two wide: plain stores beat a call per row */
-			for (var y = Math.round(frameY(n) * DPR), ye = Math.round((frameY(n) + FH - 1) * DPR); y < ye; y++) {
-				if (x1 - x0 > 8) {
-					px.fill(word, y * PW + x0, y * PW + x1);
-				} else {
-					for (var o = y * PW + x0, oe = y * PW + x1; o < oe; o++) px[o] = word;
-				}
-			}
+			var list = byFill.get(c);
+			if (!list) byFill.set(c, list = []);
+			list.push(x0, frameY(n), x1 - x0);
 		}
-		g.putImageData(img, 0, 0);
+		byFill.forEach(function (list, c) {
+			g.fillStyle = cssOf(c);
+			for (var j = 0; j < list.length; j += 3) g.fillRect(list[j], list[j + 1], list[j + 2], FH - 1);
+		});
 		g.font = '11px sans-serif';
 		g.textBaseline = 'middle';
 		g.fillStyle = '#000';
@@ -1246,9 +1339,16 @@
 		if (key !== splitFor) { splitFor = key; splitMemo.clear(); }
 		if ((out = splitMemo.get(n))) return out;
 		out = [0, 0, 0];
-		eachRow(sel.a, function (r) {
+		if (isAll(sel.a))
+			for (var x = n; x < end[n]; x++) {
+				if (idleNode[x] && !showIdle) continue;
+				out[0] += selfAll[0][x] * period;
+				out[1] += selfAll[1][x];
+				out[2] += selfAll[2][x];
+			}
+		else eachRow(sel.a, function (r) {
 			var x = rowStk[r];
-			if (x < n || x >= end[n] || (rowIdle[r] && !showIdle)) return;
+			if (x < n || x >= end[n] || (idleNode[rowStk[r]] && !showIdle)) return;
 			out[rowState[r]] += rowState[r] === 0 ? rowN[r] * period : rowN[r];
 		});
 		splitMemo.set(n, out);
@@ -1259,7 +1359,7 @@
 		var txt = nmv + '\n' + fmtAmount(v) + ', ' + fmtPct(share(v, cur.total)) + ' of the selection';
 		if (zoom && v <= z) txt += ', ' + fmtPct(share(v, z)) + ' of the zoomed frame';
 		txt += '\nself ' + fmtVal(cur.sv[n]) + ' (' + fmtPct(share(cur.sv[n], cur.total)) + ')';
-		if (view.time && rowState && !cur.diff && !cur.derived) {
+		if (view.time && nStates > 1 && !cur.diff && !cur.derived) {
 			var sp = splitOf(n);
 			txt += '\non-CPU ' + fmtTime(sp[0]) + ', blocked ' + fmtTime(sp[1]) + ', runnable ' + fmtTime(sp[2]);
 		}
@@ -1737,6 +1837,7 @@
 	function canvasKeys(cv, id, nx, ny, show, pick) {
 		cv.setAttribute('tabindex', '0');
 		cv.addEventListener('keydown', function (ev) {
+			if (firstView) return;
 			var c = kcur[id], d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
 			if (d) {
 				c[0] = Math.max(0, Math.min(nx() - 1, c[0] + d[0]));
@@ -1750,7 +1851,7 @@
 			ev.preventDefault();
 			ev.stopPropagation();
 		});
-		cv.addEventListener('focus', function () { show(kcur[id]); });
+		cv.addEventListener('focus', function () { if (!firstView) show(kcur[id]); });
 		cv.addEventListener('blur', function () { tip.style.display = 'none'; });
 	}
 	canvasKeys(heat, 'heat', function () { return nCol; }, function () { return ROWS; }, function (c) {
@@ -1816,7 +1917,7 @@
 		}
 		return { p: p, lab: lab };
 	}
-	function deriveTree(ws) {
+	function deriveTree(ws, nOrder) {
 		var tpar = [-1], tnm = [-1], w = ws.map(function () { return [0]; }), kids = new Map();
 		var path = new Int32Array(B.maxDepth + 1), ld = B.labelDepth, n, k, x;
 		for (n = 1; n < B.n; n++) {
@@ -1845,7 +1946,7 @@
 		}
 		/* depth first, children by name or (inverted, left-heavy) by weight */
 		var m = tpar.length, tot = new Float64Array(m), ch = [];
-		for (n = 0; n < m; n++) { tot[n] = w[0][n] + (ws.length > 1 ? w[1][n] : 0); ch.push(null); }
+		for (n = 0; n < m; n++) { tot[n] = w[0][n] + (nOrder > 1 ? w[1][n] : 0); ch.push(null); }
 		for (n = m - 1; n > 0; n--) tot[tpar[n]] += tot[n];
 		for (n = 1; n < m; n++) (ch[tpar[n]] = ch[tpar[n]] || []).push(n);
 		var byWeight = inverted || leftHeavy;
@@ -1891,12 +1992,25 @@
 		if (key !== derivedFor && !restoring) { zoom = 0; cursor = -1; }
 		derivedFor = key;
 		if (!key) { useTree(B); return; }
-		var T = deriveTree(cur.diff ? [cur.sv, cur.sv2] : [cur.sv]);
+		/* time views: the blocked and runnable time go along, so the frames keep their colours */
+		var off = cur.off, ws = cur.diff ? [cur.sv, cur.sv2] : [cur.sv], n;
+		if (off)
+			[0, 1].forEach(function (k) {
+				var own = new Float64Array(B.n);
+				for (n = 0; n < B.n; n++) own[n] = off[2 * n + k];
+				for (n = 1; n < B.n; n++) own[B.par[n]] -= off[2 * n + k];
+				ws.push(own);
+			});
+		var T = deriveTree(ws, cur.diff ? 2 : 1);
 		useTree(T);
 		cur.derived = true;
 		cur.off = null;
 		cur.sv = T.sv[0]; cur.v = T.v[0]; cur.total = T.v[0][0];
 		if (cur.diff) { cur.sv2 = T.sv[1]; cur.v2 = T.v[1]; cur.total2 = T.v[1][0]; }
+		if (off) {
+			cur.off = new Float64Array(2 * T.n);
+			for (n = 0; n < T.n; n++) { cur.off[2 * n] = T.v[ws.length - 2][n]; cur.off[2 * n + 1] = T.v[ws.length - 1][n]; }
+		}
 	}
 	function describeTransforms() {
 		tfBar.textContent = '';
@@ -1939,6 +2053,12 @@
 	heavyBtn.addEventListener('click', function () { leftHeavy = !leftHeavy; toggle(heavyBtn, leftHeavy); redraw(); });
 
 	/* --- everything ------------------------------------------------------------- */
+	/*
+	 * The first view is the flame graph alone (of everything, from D's
+	 * sums); the heat map, strips, lanes and tables, which read the rows,
+	 * are drawn in the task after it is painted.
+	 */
+	var firstView = true;
 	function redraw() {
 		var t = performance.now();
 		var a = selCounts(sel.a), b = sel.b ? selCounts(sel.b) : null;
@@ -1966,13 +2086,13 @@
 			EPROF_DIFF.legend(selInfo);
 		}
 		var t1 = performance.now();
-		drawHeat();
+		if (!firstView) drawHeat();
 		var t2 = performance.now();
-		drawStrips();
+		if (!firstView) drawStrips();
 		var t3 = performance.now();
 		drawFlame();
 		var t4 = performance.now();
-		drawTables();
+		if (!firstView) drawTables();
 		var t5 = performance.now();
 		timing.parts = { counts: t1 - t, heat: t2 - t1, strips: t3 - t2, flame: t4 - t3, tables: t5 - t4 };
 		timing.lastRedraw = performance.now() - t;
@@ -2042,10 +2162,32 @@
 	 * away while its top would leave fewer than some 12 rows of frames in
 	 * the window (their summaries open them again).
 	 */
-	[cpuBox, heatBox, thrBox].forEach(function (box) {
-		if (!box) return;
-		if (flameWrap.getBoundingClientRect().top > window.innerHeight - 200) box.open = false;
-	});
+	function fold() {
+		[cpuBox, heatBox, thrBox].forEach(function (box) {
+			if (!box) return;
+			if (flameWrap.getBoundingClientRect().top > window.innerHeight - 200) box.open = false;
+		});
+	}
+	fold();
 	timing.firstView = performance.now();
 	timing.parse = t0Load;
-}());
+	A = null;
+	/* after the frame that shows it, and the rows: the rest (timing.complete: everything drawn) */
+	requestAnimationFrame(function () {
+		setTimeout(function () {
+			timing.painted = performance.now();
+			if (R || rowSlot) rest();
+			else rowsLater().then(function (r) { R = r; rest(); }, function (e) { setTimeout(function () { throw e; }, 0); });
+		}, 0);
+	});
+	function rest() {
+		firstView = false;
+		if (laneCv) buildLanes();
+		drawHeat();
+		drawStrips();
+		drawTables();
+		fold();
+		timing.complete = performance.now();
+		setTimeout(function () { cpuRows(0); }, 0);	/* the index a CPU selection reads, made ahead */
+	}
+}
