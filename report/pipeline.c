@@ -387,6 +387,7 @@ static int cut_stacks(struct report_src *s,
 		const struct sym_stack *st = e->stack;
 		uint32_t j, n;
 
+		memset(&c, 0, sizeof(c));	/* a want() that does not split sets no runnable */
 		if (!st || !want(e, st, arg, &c))
 			continue;
 		/* stacks are allocated, so aligned: the low bit tells a copy with a [runnable] leaf */
