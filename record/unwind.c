@@ -1136,6 +1136,7 @@ static int reload_partial(struct unwinder *u, struct unw_binary *b)
 static int work_windows(struct unwinder *u)
 {
 	struct unw_window keys[WINDOWS_PER_TURN], k, *prev = NULL;
+	bool set_now[WINDOWS_PER_TURN] = { false };	/* its bit set by this turn */
 	struct unw_binary *b;
 	const uint32_t *slot;
 	size_t nr = 0, i, j;
@@ -1162,7 +1163,7 @@ static int work_windows(struct unwinder *u)
 			    window_in(b, keys[j].window))
 				continue;
 			b->windows[keys[j].window >> 3] |= (uint8_t)(1u << (keys[j].window & 7));
-			keys[j].pad = 1;	/* set by this turn */
+			set_now[j] = true;
 			fresh = true;
 		}
 		if (!fresh)
@@ -1170,7 +1171,7 @@ static int work_windows(struct unwinder *u)
 		err = reload_partial(u, b);
 		if (err == -E2BIG) {
 			for (j = i; j < nr; j++)
-				if (keys[j].pad && key_eq(&keys[j].key, &keys[i].key))
+				if (set_now[j] && key_eq(&keys[j].key, &keys[i].key))
 					b->windows[keys[j].window >> 3] &=
 						(uint8_t)~(1u << (keys[j].window & 7));
 			u->st.windows_refused++;

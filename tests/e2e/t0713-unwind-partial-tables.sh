@@ -19,24 +19,7 @@ for bad in 0 12 1K 5G 2s x; do
 	grep -q "invalid --unwind-budget" "$TMP/bad.err" || { cat "$TMP/bad.err"; fail "no one-line error for --unwind-budget $bad"; }
 done
 
-cat >"$TMP/big.cc" <<'CC'
-#include <algorithm>
-#include <iostream>
-#include <map>
-#include <regex>
-#include <string>
-#include <vector>
-std::map<std::string, int> m;
-int main(int c, char **v)
-{
-	std::regex r(v[0]);
-	std::vector<std::string> s{ "a", "b" };
-	std::sort(s.begin(), s.end());
-	for (auto &x : s)
-		m[x] = std::regex_match(x, r);
-	std::cout << m.size() << c;
-}
-CC
+cp "$E2E_DIR/../workloads/clang_input.cc" "$TMP/big.cc" || fail "no clang_input.cc"
 mkdir -m 700 "$TMP/cache"
 "$EPROF" record -F 999 --unwind-budget 8M --table-cache "$TMP/cache" -o "$TMP/p.eprof" -- \
 	clang++ -O2 -c "$TMP/big.cc" -o "$TMP/big.o" 2>"$TMP/p.err" || { cat "$TMP/p.err"; fail "record failed"; }
