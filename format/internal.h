@@ -316,7 +316,7 @@ int file_table__intern(struct file_table *t, const char *path, const uint8_t *id
 		       uint32_t len, uint32_t *out);
 void file_table__release(struct file_table *t);
 int rec_encode_mappings(const struct pending_mapping *m, size_t n, struct bytebuf *raw);
-int rec_decode_mappings(const uint8_t *data, size_t len, struct pending_mapping *out, size_t n);
+int rec_decode_mappings(const uint8_t *data, size_t len, void *rows, size_t n);
 int rec_write_mappings(struct recording *rec);
 int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx);
 
@@ -354,16 +354,18 @@ int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *tabl
  * (id, count, encoding, data) ORDER BY id; table and unit ("mapping_chunk",
  * "mappings") name it in the damage messages, reading ("reading mappings")
  * in the others. A chunk holds 1..max_rows records of at least min_bytes
- * each; decode fills exactly n rows of row_size bytes or returns -EBADMSG;
- * use checks the decoded rows (each chunk whole: a damaged chunk hands none
- * on) and hands them on, 0 or a printed -errno.
+ * each; decode (the table's codec) fills exactly n rows of row_size bytes
+ * or returns -EBADMSG; check, when set, checks a chunk's decoded rows
+ * whole (a damaged chunk hands none on); each hands one row on. check and
+ * each return 0 or a printed -errno and get the ctx of rec_read_chunks().
  */
 struct rec_chunk_table {
 	const char *sql, *table, *unit, *reading;
 	int64_t max_rows;
 	size_t min_bytes, row_size;
 	int (*decode)(const uint8_t *data, size_t len, void *rows, size_t n);
-	int (*use)(struct recording *rec, int64_t id, void *rows, size_t n, void *ctx);
+	int (*check)(struct recording *rec, int64_t id, const void *rows, size_t n, void *ctx);
+	int (*each)(void *ctx, const void *row);
 };
 
 int rec_read_chunks(struct recording *rec, const struct rec_chunk_table *t, void *ctx);
@@ -376,7 +378,7 @@ int rec_read_chunks(struct recording *rec, const struct rec_chunk_table *t, void
  * -EBADMSG.
  */
 int rec_encode_comms(const struct rec_comm *c, size_t n, struct bytebuf *raw);
-int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size_t n);
+int rec_decode_comms(const uint8_t *data, size_t len, void *rows, size_t n);
 int rec_write_comms(struct recording *rec);
 int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx);
 
@@ -398,8 +400,7 @@ void rec_clear_py_codes(struct writer *w, bool release);
 int rec_write_cgroups(struct recording *rec);
 void rec_clear_cgroups(struct writer *w, bool release);
 int rec_encode_thread_cgroups(const struct rec_thread_cgroup *t, size_t n, struct bytebuf *raw);
-int rec_decode_thread_cgroups(const uint8_t *data, size_t len, struct rec_thread_cgroup *out,
-			      size_t n);
+int rec_decode_thread_cgroups(const uint8_t *data, size_t len, void *rows, size_t n);
 
 /*
  * Decompresses column i of st (a BLOB of encoding enc, from row id of
