@@ -29,22 +29,13 @@ declare -A allowed=(
 	[report]="util format elf"
 	[cli]="util record report"
 )
-# System libraries behind a wall: nm symbol pattern, the folders that may
-# call it.
-declare -A sys_re=(
-	[sqlite]='^sqlite3_'
-	[zstd]='^ZSTD_'
-	[libbpf]='^(bpf_(object|program|map|link|prog|obj|btf|tc|xdp|enable_stats|iter)|libbpf_|ring_buffer__|perf_buffer__|user_ring_buffer__|btf__)'
-	[libdw]='^(dwarf_|dwfl_|dwelf_)'
-	[libelf]='^(elf_|elf32_|elf64_|gelf_)'
-)
-declare -A sys_ok=(
-	[sqlite]="format"
-	[zstd]="format"
-	[libbpf]="record"
-	[libdw]="elf"
-	[libelf]="elf"
-)
+# System libraries behind a wall, a line each: its name, the one folder
+# that may call it, the nm pattern of its symbols.
+sys_libs="sqlite format ^sqlite3_
+zstd format ^ZSTD_
+libbpf record ^(bpf_(object|program|map|link|prog|obj|btf|tc|xdp|enable_stats|iter)|libbpf_|ring_buffer__|perf_buffer__|user_ring_buffer__|btf__)
+libdw elf ^(dwarf_|dwfl_|dwelf_)
+libelf elf ^(elf_|elf32_|elf64_|gelf_)"
 
 src=${1:?usage: walls.sh SRC_DIR FOLDER=OBJECTS...}
 shift
@@ -100,11 +91,10 @@ for folder in "${!objs[@]}"; do
 			continue
 		fi
 		[ -n "$to" ] && continue
-		for lib in "${!sys_re[@]}"; do
-			[[ $sym =~ ${sys_re[$lib]} ]] || continue
-			case " ${sys_ok[$lib]} " in *" $folder "*) continue ;; esac
-			cross "$folder/ ($obj) calls $sym ($lib): only ${sys_ok[$lib]}/ may"
-		done
+		while read -r lib ok re; do
+			[[ $sym =~ $re ]] && [ "$folder" != "$ok" ] &&
+				cross "$folder/ ($obj) calls $sym ($lib): only $ok/ may"
+		done <<<"$sys_libs"
 	done < <(nm -A -g --undefined-only ${objs[$folder]} 2>/dev/null |
 		awk '{ sub(/:$/, "", $1); print $1, $NF }')
 done
