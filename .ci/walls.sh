@@ -1,19 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# .ci/walls.sh SRC_DIR FOLDER=OBJECTS... : fails on any include or symbol
-# that crosses a wall of the layout the wrong way (README.md, "Layout").
+# .ci/walls.sh FOLDER=OBJECTS... FOLDER+I=DIR:DIR... : fails on any
+# include or symbol that crosses a wall of the layout the wrong way
+# (README.md, "Layout").
 #
-#   includes  every #include "X/..." in FOLDER's sources names a folder
-#             FOLDER may use (a bare "name.h" resolves to FOLDER itself, or
-#             to bpf/ for the shared BPF headers and generated skeletons);
+#   includes  FOLDER's include path in the build (DIR:DIR..., its library's)
+#             reaches the headers of every folder FOLDER may use and of no
+#             other: the compiler ($CC, else cc) refuses a forbidden
+#             include, and this checks that it does;
 #   symbols   every undefined symbol of FOLDER's library (nm) that another
 #             eprof library defines comes from a folder FOLDER may use; and
 #             the system libraries behind a wall are called only from
 #             their side: SQLite and zstd from format/, libbpf from record/,
 #             libelf, libdw and libdwfl from elf/.
 #
-# OBJECTS is a static library or object files (ctest passes each folder's
-# library, and cli/'s object, from tests/CMakeLists.txt).
+# OBJECTS is a static library or object files, DIR:DIR... an include path
+# (ctest passes each folder's library, cli/'s object, and their include
+# paths, from tests/CMakeLists.txt).
 set -uo pipefail
 
 # Who may use whom (besides itself). bpf/ is headers only in user space:
@@ -37,8 +40,7 @@ libbpf record ^(bpf_(object|program|map|link|prog|obj|btf|tc|xdp|enable_stats|it
 libdw elf ^(dwarf_|dwfl_|dwelf_)
 libelf elf ^(elf_|elf32_|elf64_|gelf_)"
 
-src=${1:?usage: walls.sh SRC_DIR FOLDER=OBJECTS...}
-shift
+[ $# -gt 0 ] || { echo "usage: walls.sh FOLDER=OBJECTS... FOLDER+I=DIR:DIR..." >&2; exit 2; }
 bad=0
 cross() { printf 'walls: %s\n' "$*" >&2; bad=$((bad + 1)); }
 may_use() { # FOLDER OTHER
@@ -47,29 +49,48 @@ may_use() { # FOLDER OTHER
 	return 1
 }
 
-# Includes.
-for folder in "${!allowed[@]}"; do
-	[ -d "$src/$folder" ] || continue
-	while IFS=: read -r file line text; do
-		inc=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/' <<<"$text")
-		case $inc in
-		*/*) to=${inc%%/*} ;;
-		*.skel.h | vmlinux.h) to=bpf ;;
-		*) if [ -e "$(dirname "$file")/$inc" ]; then to=$folder
-		   elif [ -e "$src/bpf/$inc" ]; then to=bpf
-		   else to=$folder; fi ;;
-		esac
-		[ -n "${allowed[$to]+set}" ] || [ "$to" = "$folder" ] || continue
-		may_use "$folder" "$to" ||
-			cross "${file#"$src"/}:$line includes \"$inc\": $folder/ may not use $to/"
-	done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$folder" \
-		--include='*.c' --include='*.h')
+# Includes: the build gives each folder's library the include path of the
+# folders it may use and of no other (the root CMakeLists.txt's
+# eprof_view); one header of each folder, preprocessed with that path,
+# shows it does.
+declare -A probe=(
+	[util]="util/log.h" [format]="format/recording.h" [elf]="elf/elf_file.h"
+	[bpf]="bpf/events.h events.h" [record]="record/record.h" [report]="report/report.h"
+)
+includes() { # DIR:DIR... HEADER...: whether some HEADER preprocesses with that path
+	local -a flags=()
+	local d h
+	IFS=: read -ra dirs <<<"$1"
+	shift
+	for d in "${dirs[@]}"; do flags+=(-I "$d"); done
+	for h in "$@"; do
+		printf '#include "%s"\n' "$h" |
+			(cd "$empty" && ${CC:-cc} -E -o /dev/null -x c - "${flags[@]}" 2>/dev/null) &&
+			return 0
+	done
+	return 1
+}
+empty=$(mktemp -d)
+trap 'rmdir "$empty"' EXIT
+for arg in "$@"; do
+	[[ $arg == *+I=* ]] || continue
+	folder=${arg%%+I=*}
+	for to in "${!probe[@]}"; do
+		# shellcheck disable=SC2086
+		if includes "${arg#*+I=}" ${probe[$to]}; then
+			may_use "$folder" "$to" ||
+				cross "$folder/ can include ${probe[$to]%% *}: $folder/ may not use $to/"
+		elif may_use "$folder" "$to"; then
+			cross "$folder/ cannot include ${probe[$to]%% *} (its include path lacks $to/)"
+		fi
+	done
 done
 
 # Symbols: who defines what.
 declare -A objs=()
 declare -A owner=()
 for arg in "$@"; do
+	[[ $arg == *+I=* ]] && continue
 	folder=${arg%%=*}
 	objs[$folder]="${objs[$folder]:-} ${arg#*=}"
 done
@@ -103,4 +124,4 @@ if [ $bad -gt 0 ]; then
 	echo "walls: $bad crossings (the layout is in README.md)" >&2
 	exit 1
 fi
-echo "walls: no include or symbol crosses a wall (${!objs[*]})"
+echo "walls: no include path or symbol crosses a wall (${!objs[*]})"
