@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * format/internal.h - what recording.c, writer.c and reader.c share: the
- * struct recording itself and the error helpers that name the file. Not
- * for use outside format/.
+ * format/internal.h - what the files of format/ share: the struct
+ * recording itself, the SQL helpers (sql.c), the chunk tables (chunk.c)
+ * and each table family's codec. Not for use outside format/.
  */
 #ifndef EPROF_FORMAT_INTERNAL_H
 #define EPROF_FORMAT_INTERNAL_H
@@ -251,6 +251,9 @@ struct recording {
 };
 
 /*
+ * format/sql.c, the helpers every file of format/ uses (and which use no
+ * other file but codec.c).
+ *
  * Translates a SQLite failure: prints "'PATH': WHAT: <sqlite message>" (or
  * "'PATH' is damaged: WHAT: ..." for corruption) and returns -ENOMEM,
  * -EBADMSG, -ENOSPC or -EIO.
@@ -260,6 +263,22 @@ int rec_sql_error(const struct recording *rec, int rc, const char *what);
 /* Prints "'PATH' is damaged: <fmt...>" and returns -EBADMSG. */
 int rec_damaged(const struct recording *rec, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Prepares sql; on failure prints with what and returns the errno. */
+int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out);
+/* Whether the file has table name (a later v2 table may be absent). */
+int rec_has_table(struct recording *rec, const char *name, bool *out);
+/* Column i is an INTEGER in [0, max], into *out. */
+bool rec_col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out);
+/*
+ * Decompresses column i of st (a BLOB of encoding enc, from row id of
+ * table) into rec->r.buf; -EBADMSG (printed) when it is not a valid frame.
+ */
+int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
+		      const char *table, int64_t id);
+/* The same, whatever the encoding, for a frame compressed with prefix (NULL: none). */
+int rec_unzstd_prefixed(struct recording *rec, sqlite3_stmt *st, int i,
+			const struct bytebuf *prefix, const char *table, int64_t id);
 
 /*
  * A reader's connection to a file from elsewhere (format/untrusted.c):
@@ -272,14 +291,6 @@ void rec_harden(struct recording *rec, sqlite3 *db, uint64_t file_size);
  * version, defined alike: else one line printed and -EBADMSG.
  */
 int rec_check_schema(struct recording *rec);
-
-/* Whether the file has table name (a later v2 table may be absent). */
-int rec_has_table(struct recording *rec, const char *name, bool *out);
-/* Column i is an INTEGER in [0, max], into *out. */
-bool rec_col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out);
-
-/* Prepares sql; on failure prints with what and returns the errno. */
-int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out);
 
 void writer__release(struct writer *w);
 void reader__release(struct reader *r);
@@ -401,15 +412,5 @@ int rec_write_cgroups(struct recording *rec);
 void rec_clear_cgroups(struct writer *w, bool release);
 int rec_encode_thread_cgroups(const struct rec_thread_cgroup *t, size_t n, struct bytebuf *raw);
 int rec_decode_thread_cgroups(const uint8_t *data, size_t len, void *rows, size_t n);
-
-/*
- * Decompresses column i of st (a BLOB of encoding enc, from row id of
- * table) into rec->r.buf; -EBADMSG (printed) when it is not a valid frame.
- */
-int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
-		      const char *table, int64_t id);
-/* The same, whatever the encoding, for a frame compressed with prefix (NULL: none). */
-int rec_unzstd_prefixed(struct recording *rec, sqlite3_stmt *st, int i,
-			const struct bytebuf *prefix, const char *table, int64_t id);
 
 #endif
