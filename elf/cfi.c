@@ -81,8 +81,10 @@ struct good_fde {
 	int64_t data_align;
 	uint32_t off, len;		/* the FDE's bytes in the section */
 	uint32_t cie_off, cie_len;	/* its CIE's */
+	uint8_t enc;			/* its pointer encoding */
 	bool plain;			/* one pass may run it (see one_pass_fde) */
 	bool overlaps;			/* another FDE covers some of its range */
+	bool vetted;			/* its program passed program_is_safe */
 };
 
 /* libdw's reader of an image_new() copy. */
@@ -220,14 +222,14 @@ static int fde_cmp(const void *a, const void *c)
 	return x->first < y->first ? -1 : x->first > y->first;	/* stable */
 }
 
-static bool same_rule(const struct unw_row *a, const struct unw_row *c)
+static inline bool same_rule(const struct unw_row *a, const struct unw_row *c)
 {
 	return a->cfa_type == c->cfa_type && a->rbp_type == c->rbp_type &&
 	       a->rbp_off == c->rbp_off && a->cfa_off == c->cfa_off &&
 	       a->rbx_type == c->rbx_type && a->rbx_off == c->rbx_off;
 }
 
-static void table__push(struct cfi_table *t, uint64_t off, const struct unw_row *rule)
+static inline void table__push(struct cfi_table *t, uint64_t off, const struct unw_row *rule)
 {
 	struct unw_row *last = t->nr_rows ? &t->rows[t->nr_rows - 1] : NULL;
 
@@ -263,7 +265,7 @@ static int rows__begin(struct builder *b, struct cfi_table *t, size_t n)
  * merged neighbours, and overlapping spans (duplicate FDEs) resolved in
  * favour of the one that starts first.
  */
-static int rows__add(struct builder *b, struct cfi_table *t, uint32_t start, uint32_t end,
+static inline int rows__add(struct builder *b, struct cfi_table *t, uint32_t start, uint32_t end,
 		     const struct unw_row *row)
 {
 	if (t->nr_rows + 2 > b->cap_rows) {
@@ -331,7 +333,7 @@ static int build_rows(struct builder *b, struct cfi_table *t)
 /* ---- spans ------------------------------------------------------------ */
 
 /* Adds a span; written straight to the table in b->direct (see walk_fdes). */
-static int spans__push(struct builder *b, uint32_t start, uint32_t end, const struct unw_row *row)
+static inline int spans__push(struct builder *b, uint32_t start, uint32_t end, const struct unw_row *row)
 {
 	struct span *s;
 	int err;
@@ -404,7 +406,7 @@ static bool segs_in_file_order(const struct rec_segment *v, size_t n)
  * offsets. A range outside every segment's file image cannot be executed
  * from this file and is dropped; one running past its segment is cut there.
  */
-static int add_range(struct builder *b, uint64_t lo, uint64_t hi, const struct unw_row *row)
+static inline int add_range(struct builder *b, uint64_t lo, uint64_t hi, const struct unw_row *row)
 {
 	const struct rec_segment *s = b->seg;
 	uint64_t off, left;
@@ -765,9 +767,8 @@ static const char *const cfa_operands[0x40] = {
 
 /* Also counts the ops that move the location in b->nr_advances (rows to come). */
 static bool program_is_safe(struct builder *b, const uint8_t *p, const uint8_t *end,
-			    uint8_t enc)
+			    uint8_t enc, unsigned int depth)
 {
-	unsigned int depth = 0;
 	const char *shape;
 	uint64_t v;
 
@@ -866,7 +867,7 @@ static bool read_fde_head(struct builder *b, const Dwarf_FDE *e, Dwarf_CFI_Entry
 		b->cie_off = e->CIE_pointer;
 		b->cie_len = cie_next - e->CIE_pointer;
 		b->cie_safe = program_is_safe(b, b->cie.cie.initial_instructions,
-					      b->cie.cie.initial_instructions_end, b->cie_enc);
+					      b->cie.cie.initial_instructions_end, b->cie_enc, 0);
 		b->have_cie = true;
 	}
 	*cie = b->cie;
@@ -911,7 +912,16 @@ static bool vet_fde(struct builder *b, const Dwarf_FDE *e, struct good_fde *fde)
 	/* A signal frame or another return-address column: libdw's path. */
 	fde->plain = cie.cie.return_address_register == DW_REG_RA &&
 		     !strchr(cie.cie.augmentation, 'S');
-	return b->cie_safe && program_is_safe(b, p, e->end, enc);
+	fde->enc = enc;
+	fde->vetted = false;
+	return b->cie_safe;
+}
+
+/* Vets FDE fde's own program (its CIE's was, in read_fde_head). */
+static bool vet_program(struct builder *b, struct good_fde *fde)
+{
+	fde->vetted = program_is_safe(b, fde->prog, fde->end, fde->enc, 0);
+	return fde->vetted;
 }
 
 /* Adds an FDE's spans, spans[first ..], as one group for build_rows. */
@@ -929,6 +939,41 @@ static int group_spans(struct builder *b, size_t first)
 	return 0;
 }
 
+/* An FDE that fails vetting: poisoned for libdw, its range (when known) UNSUPPORTED. */
+static int refuse_fde(struct builder *b, const struct good_fde *fde)
+{
+	static const struct unw_row unsupported = { .cfa_type = UNW_CFA_UNSUPPORTED };
+	size_t first = b->nr_spans;
+	int err;
+
+	poison_entry(b, fde->off);
+	b->nr_bad++;
+	err = add_range(b, fde->lo, fde->hi, &unsupported);
+	return err ? err : group_spans(b, first);
+}
+
+/*
+ * Vets the program of every FDE not vetted yet; those that fail are
+ * refused and leave good[].
+ */
+static int vet_programs(struct builder *b)
+{
+	size_t i, kept = 0;
+	int err;
+
+	for (i = 0; i < b->nr_good; i++) {
+		if (b->good[i].vetted || vet_program(b, &b->good[i])) {
+			b->good[kept++] = b->good[i];
+			continue;
+		}
+		err = refuse_fde(b, &b->good[i]);
+		if (err)
+			return err;
+	}
+	b->nr_good = kept;
+	return 0;
+}
+
 /*
  * Reads every entry of the section copy: FDEs that pass vet_fde are kept
  * for walking; the others are poisoned for libdw and their range, when
@@ -936,14 +981,12 @@ static int group_spans(struct builder *b, size_t first)
  */
 static int vet_section(struct builder *b)
 {
-	static const struct unw_row unsupported = { .cfa_type = UNW_CFA_UNSUPPORTED };
 	Dwarf_Off off = 0, next;
 	int rc, err;
 
 	while (true) {
 		Dwarf_CFI_Entry entry;
 		struct good_fde fde;
-		size_t first;
 
 		next = (Dwarf_Off)-1;
 		rc = dwarf_next_cfi(b->ident, &b->data, b->eh_frame, off, &next, &entry);
@@ -965,20 +1008,15 @@ static int vet_section(struct builder *b)
 		}
 		if (++b->nr_fdes > CFI_MAX_FDES)
 			return -E2BIG;
+		fde.off = (uint32_t)off;
+		fde.len = (uint32_t)(next - off);
 		if (vet_fde(b, &entry.fde, &fde)) {
-			fde.off = (uint32_t)off;
-			fde.len = (uint32_t)(next - off);
 			err = grow(b, &b->good, &b->cap_good, b->nr_good + 1, sizeof(*b->good));
 			if (err)
 				return err;
 			b->good[b->nr_good++] = fde;
 		} else {
-			poison_entry(b, off);
-			b->nr_bad++;
-			first = b->nr_spans;
-			err = add_range(b, fde.lo, fde.hi, &unsupported);
-			if (!err)
-				err = group_spans(b, first);
+			err = refuse_fde(b, &fde);
 			if (err)
 				return err;
 		}
@@ -1081,6 +1119,14 @@ static int open_cfi(struct builder *b)
 
 /* The program needs libdw's path (not an error). */
 #define ONE_PASS_NO	1
+/* A program fails vetting: build again, every program vetted first (build). */
+#define VET_AGAIN	2
+
+/* A register operand: a LEB128 no larger than program_is_safe allows. */
+static bool read_reg(const uint8_t **p, const uint8_t *end, uint64_t *reg)
+{
+	return read_uleb(p, end, reg) && *reg <= CFI_MAX_REGNO;
+}
 
 /* libdw keeps a register rule's value in a 61-bit signed bit-field. */
 static int64_t rule_value(uint64_t v)
@@ -1120,7 +1166,7 @@ static uint8_t state_saved(const struct reg_state *r, bool rbx, int16_t *off)
 }
 
 /* classify() for a one-pass state; ONE_PASS_NO where libdw must say. */
-static int state_row(const struct cfa_state *st, struct unw_row *row)
+static inline int state_row(const struct cfa_state *st, struct unw_row *row)
 {
 	int64_t off;
 
@@ -1196,11 +1242,14 @@ static int one_pass_cfa(struct cfa_state *st, uint8_t code, int64_t daf, const u
 	switch (code) {
 	case DW_CFA_def_cfa:
 	case DW_CFA_def_cfa_sf:
-		read_uleb(pp, end, &reg);
+		if (!read_reg(pp, end, &reg))
+			return VET_AGAIN;
 		if (code == DW_CFA_def_cfa) {
-			read_uleb(pp, end, &v);
+			if (!read_uleb(pp, end, &v))
+				return VET_AGAIN;
 		} else {
-			read_sleb(pp, end, &v);
+			if (!read_sleb(pp, end, &v))
+				return VET_AGAIN;
 			v *= (uint64_t)daf;
 		}
 		st->set = true;
@@ -1208,7 +1257,8 @@ static int one_pass_cfa(struct cfa_state *st, uint8_t code, int64_t daf, const u
 		st->off = v;
 		break;
 	case DW_CFA_def_cfa_register:
-		read_uleb(pp, end, &reg);
+		if (!read_reg(pp, end, &reg))
+			return VET_AGAIN;
 		if (!st->set)
 			return ONE_PASS_NO;	/* libdw: an invalid CFA */
 		st->reg = reg;
@@ -1216,9 +1266,11 @@ static int one_pass_cfa(struct cfa_state *st, uint8_t code, int64_t daf, const u
 	case DW_CFA_def_cfa_offset:
 	case DW_CFA_def_cfa_offset_sf:
 		if (code == DW_CFA_def_cfa_offset) {
-			read_uleb(pp, end, &v);
+			if (!read_uleb(pp, end, &v))
+				return VET_AGAIN;
 		} else {
-			read_sleb(pp, end, &v);
+			if (!read_sleb(pp, end, &v))
+				return VET_AGAIN;
 			v *= (uint64_t)daf;
 		}
 		if (!st->set)
@@ -1245,11 +1297,14 @@ static int one_pass_reg(struct one_pass *op, struct cfa_state *st, uint8_t code,
 	case DW_CFA_offset_extended:
 	case DW_CFA_offset_extended_sf:
 	case DW_CFA_GNU_negative_offset_extended:
-		read_uleb(pp, end, &reg);
+		if (!read_reg(pp, end, &reg))
+			return VET_AGAIN;
 		if (code == DW_CFA_offset_extended_sf) {
-			read_sleb(pp, end, &v);
+			if (!read_sleb(pp, end, &v))
+				return VET_AGAIN;
 		} else {
-			read_uleb(pp, end, &v);
+			if (!read_uleb(pp, end, &v))
+				return VET_AGAIN;
 			if (code == DW_CFA_GNU_negative_offset_extended)
 				v = -v;
 		}
@@ -1259,14 +1314,16 @@ static int one_pass_reg(struct one_pass *op, struct cfa_state *st, uint8_t code,
 		break;
 	case DW_CFA_undefined:
 	case DW_CFA_same_value:
-		read_uleb(pp, end, &reg);
+		if (!read_reg(pp, end, &reg))
+			return VET_AGAIN;
 		r = state_reg(st, reg);
 		if (r)
 			*r = (struct reg_state){ code == DW_CFA_undefined ? RULE_UNDEF :
 							RULE_SAME, 0 };
 		break;
 	case DW_CFA_restore_extended:
-		read_uleb(pp, end, &reg);
+		if (!read_reg(pp, end, &reg))
+			return VET_AGAIN;
 		if (!op->cie)
 			return ONE_PASS_NO;
 		r = state_reg(st, reg);
@@ -1287,7 +1344,10 @@ static int one_pass_reg(struct one_pass *op, struct cfa_state *st, uint8_t code,
 	return 0;
 }
 
-/* Runs [p, end) on st. Operands were checked by program_is_safe. */
+/*
+ * Runs [p, end) on st, vetting it as program_is_safe would (VET_AGAIN
+ * where that would fail: the program was not vetted first, see build).
+ */
 static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t *p,
 			const uint8_t *end)
 {
@@ -1307,7 +1367,8 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 				return err;
 			continue;
 		case DW_CFA_offset:
-			read_uleb(&p, end, &v);
+			if (!read_uleb(&p, end, &v))
+				return VET_AGAIN;
 			r = state_reg(st, code & 0x3f);
 			if (r)
 				*r = (struct reg_state){ RULE_OFFSET, rule_value(v * (uint64_t)daf) };
@@ -1328,8 +1389,9 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 		case DW_CFA_advance_loc1:
 		case DW_CFA_advance_loc2:
 		case DW_CFA_advance_loc4:
-			read_fixed(&p, end, code == DW_CFA_advance_loc1 ? 1 :
-					    code == DW_CFA_advance_loc2 ? 2 : 4, false, &v);
+			if (!read_fixed(&p, end, code == DW_CFA_advance_loc1 ? 1 :
+						 code == DW_CFA_advance_loc2 ? 2 : 4, false, &v))
+				return VET_AGAIN;
 			err = one_pass_advance(op, st, v);
 			if (err)
 				return err;
@@ -1356,12 +1418,16 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 				return err;
 			break;
 		case DW_CFA_GNU_args_size:
-			read_uleb(&p, end, &v);
+			if (!read_uleb(&p, end, &v))
+				return VET_AGAIN;
 			break;
 		default:	/* set_loc, expressions, val_offset, register, ... */
 			return ONE_PASS_NO;
 		}
 	}
+	/* What follows the FDE's end is vetted still (libdw would read it). */
+	if (p < end && !program_is_safe(op->b, p, end, op->fde->enc, op->depth))
+		return VET_AGAIN;
 	return 0;
 }
 
@@ -1460,6 +1526,8 @@ static int run_fde(struct builder *b, const struct good_fde *fde)
 		b->direct->nr_rows = rows;
 	b->covered = covered;
 	b->nr_per_row++;
+	if (!fde->vetted && !vet_program(b, (struct good_fde *)fde))
+		return VET_AGAIN;		/* libdw runs only vetted programs */
 	if (!b->per_row && !fde->overlaps)
 		return walk_fde_alone(b, fde);
 	if (!b->libdw.cfi) {
@@ -1524,8 +1592,10 @@ static int order_fdes(struct builder *b)
 /*
  * FDEs that overlap another go to libdw, which picks one of them for
  * each address as it pleases: the one-pass rows must not differ there.
+ * libdw may run any of them for an address of one: they are vetted now
+ * (VET_AGAIN when one fails).
  */
-static void mark_overlaps(struct builder *b)
+static int mark_overlaps(struct builder *b)
 {
 	struct good_fde *g, *last = NULL;
 	uint64_t reach = 0;
@@ -1536,12 +1606,16 @@ static void mark_overlaps(struct builder *b)
 		if (last && g->lo < reach) {
 			g->plain = last->plain = false;
 			g->overlaps = last->overlaps = true;
+			if ((!g->vetted && !vet_program(b, g)) ||
+			    (!last->vetted && !vet_program(b, last)))
+				return VET_AGAIN;
 		}
 		if (!last || g->hi > reach) {
 			reach = g->hi;
 			last = g;
 		}
 	}
+	return 0;
 }
 
 /* Adds every vetted FDE's spans. */
@@ -1550,9 +1624,10 @@ static int walk_fdes(struct builder *b, struct cfi_table *t)
 	size_t i, first, need = b->nr_spans + b->nr_advances + b->nr_good;
 	int err = order_fdes(b);
 
+	if (!err)
+		err = mark_overlaps(b);
 	if (err)
 		return err;
-	mark_overlaps(b);
 	/* At most a span per advance and one per FDE: no growing, no copying. */
 	if (need > CFI_MAX_ROWS)
 		need = CFI_MAX_ROWS;
@@ -1695,6 +1770,64 @@ static int find_cfi(struct builder *b, struct cfi_table *t)
 
 
 
+/*
+ * One pass met a program that fails vetting (so the section was not
+ * written by a toolchain): what the walk made is dropped, every program
+ * is vetted first, those that fail refused, and libdw answers every row,
+ * as for any damaged section. held and work: as before the walk.
+ */
+static int walk_again(struct builder *b, struct cfi_table *t, uint64_t held, uint64_t work)
+{
+	int err;
+
+	free(t->rows);
+	t->rows = NULL;
+	t->nr_rows = 0;
+	free(b->order);
+	b->order = NULL;
+	free(b->spans);
+	b->spans = NULL;
+	b->nr_spans = b->cap_spans = 0;
+	free(b->fdes);
+	b->fdes = NULL;
+	b->nr_fde_spans = b->cap_fde_spans = 0;
+	libdw_close(&b->libdw, b->eh_frame);
+	b->direct = NULL;
+	b->nr_per_row = 0;
+	b->held = held;
+	b->work = work;
+	err = vet_programs(b);
+	b->per_row = true;
+	return err ? err : walk_fdes(b, t);
+}
+
+/* Vets the copy and walks its FDEs: into t's rows, or spans for build_rows. */
+static int vet_and_walk(struct builder *b, struct cfi_table *t)
+{
+	uint64_t held, work;
+	int err = vet_section(b);
+
+	/* libdw will scan the whole copy: every program is vetted first. */
+	if (!err && (b->per_row || b->nr_bad))
+		err = vet_programs(b);
+	if (err)
+		return err;
+	/* A section with an entry libdw or we cannot read is not one a
+	 * toolchain wrote: libdw's own scan may differ from ours past it,
+	 * so libdw answers for every row (the table stays the same). */
+	b->per_row |= b->nr_bad > 0;
+	if (!b->nr_good)
+		return 0;
+	/* Else one pass vets the programs it runs, and location moves were
+	 * not counted: a guess to size the rows (they grow past it). */
+	if (!b->per_row)
+		b->nr_advances += b->data.d_size / 4;
+	held = b->held;
+	work = b->work;
+	err = walk_fdes(b, t);
+	return err == VET_AGAIN ? walk_again(b, t, held, work) : err;
+}
+
 /* Builds the table of the ELF file elf (ended here, whatever happens). */
 static int build(Elf *elf, int fd, unsigned int flags, uint64_t max_bytes,
 		 struct cfi_table *out)
@@ -1724,18 +1857,9 @@ static int build(Elf *elf, int fd, unsigned int flags, uint64_t max_bytes,
 	elf_end(b.elf);
 	b.elf = NULL;
 	b.held -= b.held > b.libelf_bytes ? b.libelf_bytes : b.held;
-	err = vet_section(&b);
+	err = vet_and_walk(&b, &t);
 	if (err)
 		goto out;
-	/* A section with an entry libdw or we cannot read is not one a
-	 * toolchain wrote: libdw's own scan may differ from ours past it,
-	 * so libdw answers for every row (the table stays the same). */
-	b.per_row |= b.nr_bad > 0;
-	if (b.nr_good) {
-		err = walk_fdes(&b, &t);
-		if (err)
-			goto out;
-	}
 	t.nr_fdes = b.nr_fdes;
 	t.nr_per_row = b.nr_per_row;
 	if (!b.nr_spans) {
