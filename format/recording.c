@@ -224,7 +224,7 @@ int recording__create(const char *path, struct recording **out)
 {
 	struct recording *rec;
 	char pragmas[160];
-	int rc, err, fd;
+	int rc, err, fd, v;
 
 	rec = recording_new(path);
 	if (!rec)
@@ -267,10 +267,8 @@ int recording__create(const char *path, struct recording **out)
 	snprintf(pragmas, sizeof(pragmas), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
 		 REC_APPLICATION_ID, REC_SCHEMA_VERSION);
 	err = exec_sql(rec, "BEGIN IMMEDIATE", "writing the schema");
-	if (!err)
-		err = exec_sql(rec, eprof_schema_v1_sql, "writing the schema");
-	if (!err)
-		err = exec_sql(rec, eprof_schema_v2_sql, "writing the schema");
+	for (v = 0; !err && v < REC_SCHEMA_VERSION; v++)
+		err = exec_sql(rec, eprof_schema_sql[v], "writing the schema");
 	if (!err)
 		err = exec_sql(rec, pragmas, "writing the schema");
 	if (!err)
@@ -376,25 +374,29 @@ static int check_identity(struct recording *rec)
 	return 0;
 }
 
-/* The columns reader.c reads, table by table. */
-static const char *const table_checks[][2] = {
-	{ "meta", "SELECT key, value FROM meta" },
-	{ "sample_chunk", "SELECT id, first_time, last_time, nr_samples, encoding, data "
-			  "FROM sample_chunk" },
-	{ "stack_chunk", "SELECT id, first_id, last_id, nr_stacks, encoding, data FROM stack_chunk" },
-	{ "comm", "SELECT rowid, time, tgid, tid, comm FROM comm" },
-	{ "mapping", "SELECT rowid, time, tgid, start_addr, end_addr, pgoff, path, build_id "
-		     "FROM mapping" },
-	{ "binary", "SELECT id, build_id, path, source, encoding, data FROM binary" },
-	{ "ksym_chunk", "SELECT id, nr_syms, encoding, data FROM ksym_chunk" },
-	{ "loss", "SELECT rowid, time, cpu, lost_samples, lost_ustacks, lost_kstacks, "
-		  "truncated_stacks, lost_sideband FROM loss" },
-};
-
-/* What v2 adds: present in every v2 file. */
-static const char *const table_checks_v2[][2] = {
-	{ "ticks", "SELECT rowid, time, cpu, period_ns, enabled_ns, throttled_ns, throttles, "
-		   "fired, kept FROM ticks" },
+/*
+ * The columns reader.c reads, table by table, with the version that added
+ * the table: every file of that version or later has it (a table added by
+ * a new version is one row here, schema/README.md).
+ */
+static const struct table_check {
+	int version;
+	const char *table, *sql;
+} table_checks[] = {
+	{ 1, "meta", "SELECT key, value FROM meta" },
+	{ 1, "sample_chunk", "SELECT id, first_time, last_time, nr_samples, encoding, data "
+			     "FROM sample_chunk" },
+	{ 1, "stack_chunk", "SELECT id, first_id, last_id, nr_stacks, encoding, data "
+			    "FROM stack_chunk" },
+	{ 1, "comm", "SELECT rowid, time, tgid, tid, comm FROM comm" },
+	{ 1, "mapping", "SELECT rowid, time, tgid, start_addr, end_addr, pgoff, path, build_id "
+			"FROM mapping" },
+	{ 1, "binary", "SELECT id, build_id, path, source, encoding, data FROM binary" },
+	{ 1, "ksym_chunk", "SELECT id, nr_syms, encoding, data FROM ksym_chunk" },
+	{ 1, "loss", "SELECT rowid, time, cpu, lost_samples, lost_ustacks, lost_kstacks, "
+		     "truncated_stacks, lost_sideband FROM loss" },
+	{ 2, "ticks", "SELECT rowid, time, cpu, period_ns, enabled_ns, throttled_ns, throttles, "
+		      "fired, kept FROM ticks" },
 };
 
 /*
@@ -496,19 +498,19 @@ static int check_optional_tables(struct recording *rec, const char *const (*chec
 
 static int check_tables(struct recording *rec)
 {
-	size_t nr1 = sizeof(table_checks) / sizeof(table_checks[0]);
-	size_t nr2 = rec->version >= 2 ? sizeof(table_checks_v2) / sizeof(table_checks_v2[0]) : 0;
+	const struct table_check *chk;
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
 
-	for (i = 0; i < nr1 + nr2; i++) {
-		const char *const *chk = i < nr1 ? table_checks[i] : table_checks_v2[i - nr1];
-
-		rc = sqlite3_prepare_v2(rec->db, chk[1], -1, &st, NULL);
+	for (i = 0; i < sizeof(table_checks) / sizeof(table_checks[0]); i++) {
+		chk = &table_checks[i];
+		if (chk->version > rec->version)
+			continue;
+		rc = sqlite3_prepare_v2(rec->db, chk->sql, -1, &st, NULL);
 		sqlite3_finalize(st);
 		if ((rc & 0xff) == SQLITE_ERROR)
-			return rec_damaged(rec, "table %s: %s", chk[0], sqlite3_errmsg(rec->db));
+			return rec_damaged(rec, "table %s: %s", chk->table, sqlite3_errmsg(rec->db));
 		if (rc != SQLITE_OK)
 			return rec_sql_error(rec, rc, "reading the schema");
 	}

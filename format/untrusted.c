@@ -189,13 +189,11 @@ static const char *kind(const unsigned char *type)
 static int expected_schema(struct recording *rec, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
-	int rc;
+	int rc, v;
 
 	rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(db, eprof_schema_v1_sql, NULL, NULL, NULL);
-	if (rc == SQLITE_OK && rec->version >= 2)
-		rc = sqlite3_exec(db, eprof_schema_v2_sql, NULL, NULL, NULL);
+	for (v = 0; rc == SQLITE_OK && v < rec->version; v++)
+		rc = sqlite3_exec(db, eprof_schema_sql[v], NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
 		pr_err("'%s': cannot build the expected schema: %s", rec->path,
 		       db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));

@@ -859,6 +859,8 @@ static void newer_version_is_refused(void)
 	struct recording *rec = NULL;
 	char sql[64], want[600];
 
+	/* the version written is the last schema/vN.sql embedded */
+	CHECK_EQ_U64(eprof_schema_nr, REC_SCHEMA_VERSION);
 	CHECK_OK(recording__create(path, &rec));
 	CHECK_OK(recording__finish(rec));
 	recording__close(rec);
