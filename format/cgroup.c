@@ -132,47 +132,41 @@ int rec_encode_thread_cgroups(const struct rec_thread_cgroup *t, size_t n, struc
 	return 0;
 }
 
-int rec_decode_thread_cgroups(const uint8_t *data, size_t len, void *rows, size_t n)
+/* Value v of column col of row i (codec__read_columns()). */
+static int put_thread_cgroup(void *rows, size_t i, int col, uint64_t v, uint64_t *prev)
 {
 	struct rec_thread_cgroup *out = rows;
-	struct cursor c;
-	uint64_t prev, v;
 	int64_t tid;
-	size_t i;
-	int col;
 
-	cursor__init(&c, data, len);
-	for (col = 0; col < TCG_COLUMNS; col++) {
-		prev = 0;
-		for (i = 0; i < n; i++) {
-			if (cursor__varint(&c, &v))
-				return -EBADMSG;
-			switch (col) {
-			case 0:
-				prev += (uint64_t)codec__unzigzag(v);
-				if (prev > REC_MAX_PID)
-					return -EBADMSG;
-				out[i].tgid = (uint32_t)prev;
-				break;
-			case 1:
-				tid = (int64_t)out[i].tgid + codec__unzigzag(v);
-				if (tid < 0 || tid > REC_MAX_PID)
-					return -EBADMSG;
-				out[i].tid = (uint32_t)tid;
-				break;
-			case 2:
-				out[i].time_ns = v;
-				break;
-			default:
-				prev += (uint64_t)codec__unzigzag(v);
-				if (!prev)
-					return -EBADMSG;
-				out[i].cgroup_id = prev;
-				break;
-			}
-		}
+	switch (col) {
+	case 0:
+		*prev += (uint64_t)codec__unzigzag(v);
+		if (*prev > REC_MAX_PID)
+			return -EBADMSG;
+		out[i].tgid = (uint32_t)*prev;
+		break;
+	case 1:
+		tid = (int64_t)out[i].tgid + codec__unzigzag(v);
+		if (tid < 0 || tid > REC_MAX_PID)
+			return -EBADMSG;
+		out[i].tid = (uint32_t)tid;
+		break;
+	case 2:
+		out[i].time_ns = v;
+		break;
+	default:
+		*prev += (uint64_t)codec__unzigzag(v);
+		if (!*prev)
+			return -EBADMSG;
+		out[i].cgroup_id = *prev;
+		break;
 	}
-	return cursor__left(&c) ? -EBADMSG : 0;
+	return 0;
+}
+
+int rec_decode_thread_cgroups(const uint8_t *data, size_t len, void *rows, size_t n)
+{
+	return codec__read_columns(data, len, n, TCG_COLUMNS, put_thread_cgroup, rows);
 }
 
 /* --- writing ------------------------------------------------------------------ */

@@ -40,6 +40,26 @@ int cursor__string(struct cursor *c, size_t max, const char **out)
 	return 0;
 }
 
+int codec__read_columns(const uint8_t *data, size_t len, size_t n, int ncols,
+			int (*put)(void *rows, size_t i, int col, uint64_t v, uint64_t *prev),
+			void *rows)
+{
+	struct cursor c;
+	uint64_t prev, v;
+	size_t i;
+	int col;
+
+	cursor__init(&c, data, len);
+	for (col = 0; col < ncols; col++) {
+		prev = 0;
+		for (i = 0; i < n; i++) {
+			if (cursor__varint(&c, &v) || put(rows, i, col, v, &prev))
+				return -EBADMSG;
+		}
+	}
+	return cursor__left(&c) ? -EBADMSG : 0;
+}
+
 int bytebuf__reserve(struct bytebuf *b, size_t extra)
 {
 	void *p = b->data;

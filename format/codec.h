@@ -114,6 +114,18 @@ int cursor__varint_max(struct cursor *c, uint64_t max, uint64_t *out);
  */
 int cursor__string(struct cursor *c, size_t max, const char **out);
 
+/*
+ * The layout of the v2 chunk tables' data: ncols columns of n varints,
+ * one column after the other. codec__read_columns() reads them in that
+ * order and hands each value to put (row i, column col, value v) with
+ * *prev, a running value that starts at 0 in each column (for the
+ * delta-coded ones); put returns 0 or -EBADMSG. -EBADMSG too for a cut
+ * varint or bytes left over.
+ */
+int codec__read_columns(const uint8_t *data, size_t len, size_t n, int ncols,
+			int (*put)(void *rows, size_t i, int col, uint64_t v, uint64_t *prev),
+			void *rows);
+
 /* --- a growable byte buffer ---------------------------------------------- */
 
 struct bytebuf {

@@ -140,51 +140,45 @@ int rec_encode_mappings(const struct pending_mapping *m, size_t n, struct bytebu
 	return err;
 }
 
-int rec_decode_mappings(const uint8_t *data, size_t len, void *rows, size_t n)
+/* Value v of column col of row i (codec__read_columns()). */
+static int put_mapping(void *rows, size_t i, int col, uint64_t v, uint64_t *prev)
 {
 	struct pending_mapping *out = rows;
-	struct cursor c;
-	uint64_t prev, v;
-	size_t i;
-	int col;
 
-	cursor__init(&c, data, len);
-	for (col = 0; col < MAP_COLUMNS; col++) {
-		prev = 0;
-		for (i = 0; i < n; i++) {
-			if (cursor__varint(&c, &v))
-				return -EBADMSG;
-			switch (col) {
-			case 0:
-			case 1:
-				prev += (uint64_t)codec__unzigzag(v);
-				if (prev > UINT32_MAX)
-					return -EBADMSG;
-				if (col == 0)
-					out[i].file = (uint32_t)prev;
-				else
-					out[i].tgid = (uint32_t)prev;
-				break;
-			case 2:
-				prev += (uint64_t)codec__unzigzag(v);
-				out[i].time_ns = prev;
-				break;
-			case 3:
-				prev += (uint64_t)codec__unzigzag(v);
-				out[i].start = prev;
-				break;
-			case 4:
-				if (!v || v > REC_MAX_MAPPING || out[i].start + v < out[i].start)
-					return -EBADMSG;
-				out[i].end = out[i].start + v;
-				break;
-			default:
-				out[i].pgoff = v;
-				break;
-			}
-		}
+	switch (col) {
+	case 0:
+	case 1:
+		*prev += (uint64_t)codec__unzigzag(v);
+		if (*prev > UINT32_MAX)
+			return -EBADMSG;
+		if (col == 0)
+			out[i].file = (uint32_t)*prev;
+		else
+			out[i].tgid = (uint32_t)*prev;
+		break;
+	case 2:
+		*prev += (uint64_t)codec__unzigzag(v);
+		out[i].time_ns = *prev;
+		break;
+	case 3:
+		*prev += (uint64_t)codec__unzigzag(v);
+		out[i].start = *prev;
+		break;
+	case 4:
+		if (!v || v > REC_MAX_MAPPING || out[i].start + v < out[i].start)
+			return -EBADMSG;
+		out[i].end = out[i].start + v;
+		break;
+	default:
+		out[i].pgoff = v;
+		break;
 	}
-	return cursor__left(&c) ? -EBADMSG : 0;
+	return 0;
+}
+
+int rec_decode_mappings(const uint8_t *data, size_t len, void *rows, size_t n)
+{
+	return codec__read_columns(data, len, n, MAP_COLUMNS, put_mapping, rows);
 }
 
 /* --- writing -------------------------------------------------------------- */
