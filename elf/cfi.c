@@ -7,25 +7,29 @@
  * and says for which range [start, end) that answer holds, but it has no
  * public way to list the FDEs. So the FDEs are enumerated with
  * dwarf_next_cfi over the raw section, each FDE's address range is decoded
- * (its pointer encoding is the one field read here), and its CFA program
- * is run once, a row emitted as the location advances (one_pass_fde).
- * An FDE whose program does anything unusual is walked row by row with
- * dwarf_cfi_addrframe instead (walk_fde), which gives the same rows at
- * several times the cost. Each row's rules
- * are reduced to what the BPF walker follows (CFA from rsp, rbp or rbx,
- * the return address at CFA-8, rbp and rbx unchanged or saved at CFA+N, plus the PLT,
- * signal-frame and outermost-frame cases); anything else is marked
+ * (its pointer encoding is the one field read here), and the FDEs are
+ * taken in address order. Each one's CFA program is run once, a row
+ * emitted as the location advances (one_pass_fde). An FDE whose program
+ * does anything unusual is walked row by row with dwarf_cfi_addrframe
+ * instead (walk_fde), over a copy of just it and its CIE, which gives the
+ * same rows at several times the cost. Each row's rules are reduced to
+ * what the BPF walker follows (CFA from rsp, rbp or rbx, the return
+ * address at CFA-8, rbp and rbx unchanged or saved at CFA+N, plus the
+ * PLT, signal-frame and outermost-frame cases); anything else is marked
  * unsupported and counted, never guessed.
  *
  * The rows' virtual addresses become file offsets through the PT_LOAD
- * segments, then rows are sorted, equal neighbours merged, and every gap
- * between FDEs gets a UNW_CFA_NONE row.
+ * segments, equal neighbours are merged, and every gap between FDEs gets
+ * a UNW_CFA_NONE row. Rows met in file order go to the table at once;
+ * otherwise they are kept as spans and sorted by FDE first (build_rows).
  *
  * The file is hostile (record runs as root on binaries users control):
  * it is read with pread, not mapped, so a concurrent truncation cannot
  * raise SIGBUS; rows, FDEs and libdw's work are bounded (elf/cfi.h); and
- * libdw only runs CFA programs vetted here first (vet_section), from a
- * private copy of the section (copy_section).
+ * libdw only runs CFA programs vetted here first (program_is_safe), from
+ * a private copy of the section (copy_section). One pass vets what it
+ * runs as it decodes; when it meets a program that fails, the walk starts
+ * again with every program vetted first (walk_again).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
