@@ -36,6 +36,7 @@ struct pyrec_stats {
 	uint64_t codes;			/* code objects stored */
 	uint64_t code_unreadable;	/* code objects that could not be read */
 	uint64_t frames_unplaced;	/* Python frames with no eval-loop frame for them */
+	uint64_t frames_outer;		/* put outermost: the native walk missed their eval loop */
 	uint64_t frames_unnamed;	/* Python frames whose code object was not read or kept */
 };
 
