@@ -392,11 +392,52 @@ static struct py_target *target_of(struct pyrec *pr, uint32_t tgid)
 	return slot ? &pr->v[*slot - 1] : NULL;
 }
 
+/* A new target tgid: NULL without memory. */
+static struct py_target *new_target(struct pyrec *pr, uint32_t tgid)
+{
+	struct py_target *t;
+	uint64_t *slot;
+	bool added;
+
+	if (vec__grow(&pr->v, &pr->alloc, pr->nr + 1, sizeof(*pr->v)) ||
+	    u64map__upsert(&pr->index, tgid, pr->nr + 1, &slot, &added))
+		return NULL;
+	t = &pr->v[pr->nr++];
+	memset(t, 0, sizeof(*t));
+	t->tgid = tgid;
+	return t;
+}
+
+int pyrec__adopt(struct pyrec *pr, uint32_t tgid, uint32_t version, uint64_t eval_lo,
+		 uint64_t eval_hi)
+{
+	struct py_target *t = target_of(pr, tgid);
+	size_t i;
+
+	if (!t)
+		t = new_target(pr, tgid);
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (layouts[i].version == version && !layouts[i].debug_offsets)
+			t->layout = &layouts[i];
+	if (!t->layout)
+		return -EINVAL;
+	t->eval_lo = eval_lo;
+	t->eval_hi = eval_hi;
+	pr->stats.procs++;
+	return 0;
+}
+
+void pyrec__set_code_budget(struct pyrec *pr, uint64_t per_proc, uint64_t total)
+{
+	pr->codes_max = per_proc;
+	pr->codes_total_max = total;
+}
+
 void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns)
 {
 	struct py_target *t = target_of(pr, tgid);
-	uint64_t *slot;
-	bool added;
 
 	/*
 	 * Again after an exec (a new name), and a few times while the process
@@ -409,14 +450,10 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now
 		pr->stats.unknown_samples += t->unknown;
 		return;
 	}
-	if (!t) {
-		if (vec__grow(&pr->v, &pr->alloc, pr->nr + 1, sizeof(*pr->v)) ||
-		    u64map__upsert(&pr->index, tgid, pr->nr + 1, &slot, &added))
-			return;	/* no memory: native frames only */
-		t = &pr->v[pr->nr++];
-		memset(t, 0, sizeof(*t));
-		t->tgid = tgid;
-	}
+	if (!t)
+		t = new_target(pr, tgid);
+	if (!t)
+		return;	/* no memory: native frames only */
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->looks++;
 	t->looked_ns = now_ns;

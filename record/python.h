@@ -76,6 +76,18 @@ int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e);
  */
 void pyrec__forget(struct pyrec *pr, uint32_t tgid);
 
+/*
+ * For tests, which drive the splice and the code-object budget without an
+ * interpreter: process tgid is taken as running one of version (0x030b;
+ * not one whose layout is read from the process) with its eval loop at
+ * [eval_lo, eval_hi); and the budget set to per_proc code objects a process,
+ * total in all (PY_CODES_MAX and PY_CODES_TOTAL_MAX in python.c otherwise).
+ * 0, -EINVAL (no such row) or -ENOMEM.
+ */
+int pyrec__adopt(struct pyrec *pr, uint32_t tgid, uint32_t version, uint64_t eval_lo,
+		 uint64_t eval_hi);
+void pyrec__set_code_budget(struct pyrec *pr, uint64_t per_proc, uint64_t total);
+
 const struct pyrec_stats *pyrec__stats(const struct pyrec *pr);
 
 /*
