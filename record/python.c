@@ -10,6 +10,7 @@
  * target is hostile: a pointer may point anywhere, a length may be huge,
  * so each read is one bounded process_vm_readv and every string is cut.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -28,6 +29,7 @@
 #include "record/python.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -460,6 +462,66 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now
 	t->unknown = false;
 	look(pr, t);
 	pr->stats.unknown_samples += t->unknown;
+}
+
+/* pid's name (/proc/PID/comm) into comm[16]: false when it is gone. */
+static bool comm_of(uint32_t pid, char *comm)
+{
+	char path[64];
+	size_t n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/comm", pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return false;
+	n = fread(comm, 1, 15, fp);
+	fclose(fp);
+	comm[n] = '\0';
+	if (n && comm[n - 1] == '\n')
+		comm[n - 1] = '\0';
+	return n > 0;
+}
+
+/* Whether pid's program (/proc/PID/exe) is a python3 binary. */
+static bool runs_python(uint32_t pid)
+{
+	char path[64], exe[4096];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	return is_python_file(exe);
+}
+
+void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n)
+{
+	char comm[16];
+	struct dirent *d;
+	unsigned long v;
+	char *end;
+	DIR *dir;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (comm_of(pids[i], comm))
+			pyrec__seen(pr, pids[i], comm, now_ns());
+	if (pids)
+		return;
+	dir = opendir("/proc");
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		v = strtoul(d->d_name, &end, 10);
+		if (*end || end == d->d_name || !v || v > UINT32_MAX)
+			continue;
+		if (runs_python((uint32_t)v) && comm_of((uint32_t)v, comm))
+			pyrec__seen(pr, (uint32_t)v, comm, now_ns());
+	}
+	closedir(dir);
 }
 
 /*

@@ -53,6 +53,15 @@ void pyrec__free(struct pyrec *pr);
 void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns);
 
 /*
+ * The interpreters that run before sampling starts, looked for at once (as
+ * pyrec__seen() does) so that their first samples are walked too: the n
+ * processes pids (-p), or with pids NULL (-a) every process whose program
+ * is a python3 binary (one that embeds libpython is found at its first
+ * sample). Never fails.
+ */
+void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n);
+
+/*
  * The frames of a sample with Python frames (e->hdr.flags): kernel frames,
  * then the user frames with the Python frames put in, into out (room for
  * PYREC_MAX_FRAMES), *nu the user count; stores the code objects they name
