@@ -80,6 +80,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_PY_CODE_BAD, "Python: code objects unreadable", META_NUMBER },
 	{ REC_META_PY_UNNAMED, "Python: frames unnamed (code object unreadable or over budget)", META_NUMBER },
 	{ REC_META_PY_UNPLACED, "Python: frames dropped (no eval-loop frame for them)", META_NUMBER },
+	{ REC_META_PY_OUTER, "Python: frames put outermost (native walk cut before their eval loop)", META_NUMBER },
 	{ REC_META_TABLE_CACHE, "unwind table cache", META_TEXT },
 	{ REC_META_TABLE_CACHE_HITS, "tables from the cache", META_NUMBER },
 	{ REC_META_TABLE_CACHE_STORED, "tables stored in it", META_NUMBER },
@@ -87,6 +88,8 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_UNWIND_WINDOWS, "windows of code loaded into them", META_NUMBER },
 	{ REC_META_UNWIND_WINDOWS_OUT, "windows left out (over the budget)", META_NUMBER },
 	{ REC_META_SIDEBAND_REREAD, "read again after loss", META_NUMBER },
+	{ REC_META_SIDEBAND_KIB, "side-band buffer per CPU (KiB)", META_NUMBER },
+	{ REC_META_SIDEBAND_GROWN, "side-band buffer grown after losses", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))
