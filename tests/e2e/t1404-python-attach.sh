@@ -37,12 +37,7 @@ time.sleep(120)' "$APP" "$TMP/$1.go" "$TMP/$1.done" "$ROUNDS" &
 # "recording", the interpreter's work starts; the recorder stops after it
 run_app() {
 	local i
-	for i in $(seq 600); do
-		grep -q '^eprof: recording ' "$TMP/rec.err" && break
-		kill -0 "$REC" 2>/dev/null || break
-		sleep 0.1
-	done
-	grep -q '^eprof: recording ' "$TMP/rec.err" || { wait "$REC"; cat "$TMP/rec.err"; fail "record did not start"; }
+	wait_started "$REC" "$TMP/rec.err"
 	sleep "$2"
 	touch "$TMP/$1.go"
 	for i in $(seq 1200); do
