@@ -53,12 +53,10 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # bpf_ns DEPTH [OPTION]: BPF ns of this recorder's on_cpu_clock (its id from
 # `record -v -v`) per sample of the target (its stats map's EV_STAT_SAMPLES),
-# over 3 s from 1.5 s into the recording. Ticks of other tasks also run the
-# program and return at the target filter: a second recorder, of a
-# sleeping process, measures what such a tick costs in the same seconds,
-# and that is taken off (bench/unwind.sh does the same).
+# over 3 s from 1.5 s after it loaded, a filtered-out tick's cost taken off
+# (sampler_cost, bench/bpfstat.sh).
 bpf_ns() {
-	local rec idle ip id iid a b ia ib
+	local rec idle ip ns s c f
 	sleep 60 &
 	idle=$!
 	"$EPROF" record -v -v -F 999 $2 -o "$WORK/b.eprof" -- "$PY" "$APP" "$1" $((ROUNDS * 4)) \
@@ -66,23 +64,16 @@ bpf_ns() {
 	rec=$!
 	"$EPROF" record -v -v -F 999 $2 -p "$idle" -o "$WORK/i.eprof" 2>"$WORK/i.err" &
 	ip=$!
-	for _ in $(seq 40); do
-		[ -n "$(prog_id "$WORK/b.err")" ] && [ -n "$(prog_id "$WORK/i.err")" ] && break
-		sleep 0.5
-	done
-	sleep 1.5
-	id=$(prog_id "$WORK/b.err")
-	iid=$(prog_id "$WORK/i.err")
-	a=$(prog_stat "${id:-0}"); ia=$(prog_stat "${iid:-0}")
-	sleep 3
-	b=$(prog_stat "${id:-0}"); ib=$(prog_stat "${iid:-0}")
+	read -r ns s c f < <(sampler_cost "$WORK/b.err" "$WORK/i.err" 1.5)
 	wait "$rec"
 	kill -INT "$ip" 2>/dev/null; wait "$ip" 2>/dev/null
 	kill "$idle" 2>/dev/null; wait "$idle" 2>/dev/null
-	echo "$a $b $ia $ib" | awk '{ t = $4 - $1; c = $5 - $2; s = $6 - $3; it = $10 - $7; ic = $11 - $8
-		f = ic > 0 ? it / ic : 0
-		if (s > 0) printf "%.0f ns per target sample (%d samples; %d runs, a filtered-out tick %.0f ns)", (t - (c - s) * f) / s, s, c, f
-		else print "?" }'
+	if [ "$s" -gt 0 ]; then
+		printf "%s ns per target sample (%s samples; %s runs, a filtered-out tick %s ns)" \
+			"$ns" "$s" "$c" "$f"
+	else
+		echo "?"
+	fi
 }
 
 for depth in 10 60; do

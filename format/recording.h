@@ -95,6 +95,8 @@ struct recording;
 #define REC_META_UNWIND_WINDOWS_OUT	"unwind_windows_refused"	/* windows over the budget */
 #define REC_META_SIDEBAND_REREAD	"sideband_reread"	/* processes whose mappings were read
 							   again from /proc after a side-band loss */
+#define REC_META_SIDEBAND_KIB	"sideband_buffer_kib"	/* side-band buffer per CPU at the end */
+#define REC_META_SIDEBAND_GROWN	"sideband_grown"	/* times it grew after losses */
 #define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
 							   this long are offcpu rows */
 /*

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "events.h"
+#include "bpf/events.h"
 
 struct recording;
 struct ev_sample;

@@ -167,6 +167,7 @@ struct session {
 	uint64_t repair_until_ns;	/* processes missing mappings are read again until then */
 	uint64_t nr_rescanned;		/* processes read again from /proc after a loss */
 	struct u64map repaired;		/* pids read again since the last loss */
+	size_t sideband_pages_noted;	/* the buffers' size in this file's meta */
 	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
 	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;

@@ -88,6 +88,8 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_UNWIND_WINDOWS, "windows of code loaded into them", META_NUMBER },
 	{ REC_META_UNWIND_WINDOWS_OUT, "windows left out (over the budget)", META_NUMBER },
 	{ REC_META_SIDEBAND_REREAD, "read again after loss", META_NUMBER },
+	{ REC_META_SIDEBAND_KIB, "side-band buffer per CPU (KiB)", META_NUMBER },
+	{ REC_META_SIDEBAND_GROWN, "side-band buffer grown after losses", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))
