@@ -404,10 +404,20 @@ static int apply_forks_before(struct sideband *sb, uint64_t limit_ns)
 	return err;
 }
 
+static int drain_old(struct sideband *sb);
+
 int sideband__end_batch(struct sideband *sb)
 {
+	int err = 0;
+
+	/* buffers replaced by the last read: what they and the new ones hold */
+	if (sb->old_pb) {
+		err = drain_old(sb);
+		if (!err && perf_buffer__consume(sb->pb) < 0)
+			err = sb->err ? sb->err : pr_errno(-EIO, "cannot read the side-band events");
+	}
 	sb->read_past_ns = UINT64_MAX;
-	return apply_forks_before(sb, UINT64_MAX);
+	return err ? err : apply_forks_before(sb, UINT64_MAX);
 }
 
 /* PERF_RECORD_EXIT of a process (its JIT map is read before it is gone). */
