@@ -1,19 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# .ci/walls.sh SRC_DIR FOLDER=OBJECTS... : fails on any include or symbol
-# that crosses a wall of the layout the wrong way (README.md, "Layout").
+# .ci/walls.sh FOLDER=OBJECTS... FOLDER+I=DIR:DIR... : fails on any
+# include or symbol that crosses a wall of the layout the wrong way
+# (README.md, "Layout").
 #
-#   includes  every #include "X/..." in FOLDER's sources names a folder
-#             FOLDER may use (a bare "name.h" resolves to FOLDER itself, or
-#             to bpf/ for the shared BPF headers and generated skeletons);
+#   includes  FOLDER's include path in the build (DIR:DIR..., its library's)
+#             reaches the headers of every folder FOLDER may use and of no
+#             other: the compiler ($CC, else cc) refuses a forbidden
+#             include, and this checks that it does;
 #   symbols   every undefined symbol of FOLDER's library (nm) that another
 #             eprof library defines comes from a folder FOLDER may use; and
 #             the system libraries behind a wall are called only from
 #             their side: SQLite and zstd from format/, libbpf from record/,
 #             libelf, libdw and libdwfl from elf/.
 #
-# OBJECTS is a static library or object files (ctest passes each folder's
-# library, and cli/'s object, from tests/CMakeLists.txt).
+# OBJECTS is a static library or object files, DIR:DIR... an include path
+# (ctest passes each folder's library, cli/'s object, and their include
+# paths, from tests/CMakeLists.txt).
 set -uo pipefail
 
 # Who may use whom (besides itself). bpf/ is headers only in user space:
@@ -29,25 +32,15 @@ declare -A allowed=(
 	[report]="util format elf"
 	[cli]="util record report"
 )
-# System libraries behind a wall: nm symbol pattern, the folders that may
-# call it.
-declare -A sys_re=(
-	[sqlite]='^sqlite3_'
-	[zstd]='^ZSTD_'
-	[libbpf]='^(bpf_(object|program|map|link|prog|obj|btf|tc|xdp|enable_stats|iter)|libbpf_|ring_buffer__|perf_buffer__|user_ring_buffer__|btf__)'
-	[libdw]='^(dwarf_|dwfl_|dwelf_)'
-	[libelf]='^(elf_|elf32_|elf64_|gelf_)'
-)
-declare -A sys_ok=(
-	[sqlite]="format"
-	[zstd]="format"
-	[libbpf]="record"
-	[libdw]="elf"
-	[libelf]="elf"
-)
+# System libraries behind a wall, a line each: its name, the one folder
+# that may call it, the nm pattern of its symbols.
+sys_libs="sqlite format ^sqlite3_
+zstd format ^ZSTD_
+libbpf record ^(bpf_(object|program|map|link|prog|obj|btf|tc|xdp|enable_stats|iter)|libbpf_|ring_buffer__|perf_buffer__|user_ring_buffer__|btf__)
+libdw elf ^(dwarf_|dwfl_|dwelf_)
+libelf elf ^(elf_|elf32_|elf64_|gelf_)"
 
-src=${1:?usage: walls.sh SRC_DIR FOLDER=OBJECTS...}
-shift
+[ $# -gt 0 ] || { echo "usage: walls.sh FOLDER=OBJECTS... FOLDER+I=DIR:DIR..." >&2; exit 2; }
 bad=0
 cross() { printf 'walls: %s\n' "$*" >&2; bad=$((bad + 1)); }
 may_use() { # FOLDER OTHER
@@ -56,29 +49,48 @@ may_use() { # FOLDER OTHER
 	return 1
 }
 
-# Includes.
-for folder in "${!allowed[@]}"; do
-	[ -d "$src/$folder" ] || continue
-	while IFS=: read -r file line text; do
-		inc=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/' <<<"$text")
-		case $inc in
-		*/*) to=${inc%%/*} ;;
-		*.skel.h | vmlinux.h) to=bpf ;;
-		*) if [ -e "$(dirname "$file")/$inc" ]; then to=$folder
-		   elif [ -e "$src/bpf/$inc" ]; then to=bpf
-		   else to=$folder; fi ;;
-		esac
-		[ -n "${allowed[$to]+set}" ] || [ "$to" = "$folder" ] || continue
-		may_use "$folder" "$to" ||
-			cross "${file#"$src"/}:$line includes \"$inc\": $folder/ may not use $to/"
-	done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$folder" \
-		--include='*.c' --include='*.h')
+# Includes: the build gives each folder's library the include path of the
+# folders it may use and of no other (the root CMakeLists.txt's
+# eprof_view); one header of each folder, preprocessed with that path,
+# shows it does.
+declare -A probe=(
+	[util]="util/log.h" [format]="format/recording.h" [elf]="elf/elf_file.h"
+	[bpf]="bpf/events.h events.h" [record]="record/record.h" [report]="report/report.h"
+)
+includes() { # DIR:DIR... HEADER...: whether some HEADER preprocesses with that path
+	local -a flags=()
+	local d h
+	IFS=: read -ra dirs <<<"$1"
+	shift
+	for d in "${dirs[@]}"; do flags+=(-I "$d"); done
+	for h in "$@"; do
+		printf '#include "%s"\n' "$h" |
+			(cd "$empty" && ${CC:-cc} -E -o /dev/null -x c - "${flags[@]}" 2>/dev/null) &&
+			return 0
+	done
+	return 1
+}
+empty=$(mktemp -d)
+trap 'rmdir "$empty"' EXIT
+for arg in "$@"; do
+	[[ $arg == *+I=* ]] || continue
+	folder=${arg%%+I=*}
+	for to in "${!probe[@]}"; do
+		# shellcheck disable=SC2086
+		if includes "${arg#*+I=}" ${probe[$to]}; then
+			may_use "$folder" "$to" ||
+				cross "$folder/ can include ${probe[$to]%% *}: $folder/ may not use $to/"
+		elif may_use "$folder" "$to"; then
+			cross "$folder/ cannot include ${probe[$to]%% *} (its include path lacks $to/)"
+		fi
+	done
 done
 
 # Symbols: who defines what.
 declare -A objs=()
 declare -A owner=()
 for arg in "$@"; do
+	[[ $arg == *+I=* ]] && continue
 	folder=${arg%%=*}
 	objs[$folder]="${objs[$folder]:-} ${arg#*=}"
 done
@@ -100,11 +112,10 @@ for folder in "${!objs[@]}"; do
 			continue
 		fi
 		[ -n "$to" ] && continue
-		for lib in "${!sys_re[@]}"; do
-			[[ $sym =~ ${sys_re[$lib]} ]] || continue
-			case " ${sys_ok[$lib]} " in *" $folder "*) continue ;; esac
-			cross "$folder/ ($obj) calls $sym ($lib): only ${sys_ok[$lib]}/ may"
-		done
+		while read -r lib ok re; do
+			[[ $sym =~ $re ]] && [ "$folder" != "$ok" ] &&
+				cross "$folder/ ($obj) calls $sym ($lib): only $ok/ may"
+		done <<<"$sys_libs"
 	done < <(nm -A -g --undefined-only ${objs[$folder]} 2>/dev/null |
 		awk '{ sub(/:$/, "", $1); print $1, $NF }')
 done
@@ -113,4 +124,4 @@ if [ $bad -gt 0 ]; then
 	echo "walls: $bad crossings (the layout is in README.md)" >&2
 	exit 1
 fi
-echo "walls: no include or symbol crosses a wall (${!objs[*]})"
+echo "walls: no include path or symbol crosses a wall (${!objs[*]})"

@@ -16,14 +16,17 @@
 #     shows as "peak memory") recording tests/workloads/py_codes.py: CODES
 #     distinct functions (default 50,000) made with compile() and exec(),
 #     called in chains 80 deep, with and without the Python walk, median of
-#     REPS runs, with the code objects the recording stored.
-# SECTIONS=cost runs 1-3 only, SECTIONS=memory 4 only. Run as root; figures are CPU times, so a busy machine blurs them less.
+#     REPS runs, with the code objects the recording stored;
+#  5. the recorder's own CPU time (user + system, /usr/bin/time) per sample
+#     for a 10 s `record -p` of py_deep.py at depth 60 already running,
+#     with and without --no-python, median of REPS runs.
+# SECTIONS=cost runs 1-3 only, SECTIONS=memory 4 only, SECTIONS=recorder 5 only. Run as root; figures are CPU times, so a busy machine blurs them less.
 set -eu
 EPROF=$(realpath "${1:-$(dirname "$0")/../build/eprof}")
 PY=${2:-/usr/bin/python3.11}
 APP=$(realpath "$(dirname "$0")/../tests/workloads/py_deep.py")
 REPS=${REPS:-5}
-SECTIONS=${SECTIONS:-cost,memory}
+SECTIONS=${SECTIONS:-cost,memory,recorder}
 CODES=${CODES:-50000}
 CODES_APP=$(realpath "$(dirname "$0")/../tests/workloads/py_codes.py")
 ROUNDS=${ROUNDS:-800}
@@ -50,12 +53,10 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # bpf_ns DEPTH [OPTION]: BPF ns of this recorder's on_cpu_clock (its id from
 # `record -v -v`) per sample of the target (its stats map's EV_STAT_SAMPLES),
-# over 3 s from 1.5 s into the recording. Ticks of other tasks also run the
-# program and return at the target filter: a second recorder, of a
-# sleeping process, measures what such a tick costs in the same seconds,
-# and that is taken off (bench/unwind.sh does the same).
+# over 3 s from 1.5 s after it loaded, a filtered-out tick's cost taken off
+# (sampler_cost, bench/bpfstat.sh).
 bpf_ns() {
-	local rec idle ip id iid a b ia ib
+	local rec idle ip ns s c f
 	sleep 60 &
 	idle=$!
 	"$EPROF" record -v -v -F 999 $2 -o "$WORK/b.eprof" -- "$PY" "$APP" "$1" $((ROUNDS * 4)) \
@@ -63,23 +64,16 @@ bpf_ns() {
 	rec=$!
 	"$EPROF" record -v -v -F 999 $2 -p "$idle" -o "$WORK/i.eprof" 2>"$WORK/i.err" &
 	ip=$!
-	for _ in $(seq 40); do
-		[ -n "$(prog_id "$WORK/b.err")" ] && [ -n "$(prog_id "$WORK/i.err")" ] && break
-		sleep 0.5
-	done
-	sleep 1.5
-	id=$(prog_id "$WORK/b.err")
-	iid=$(prog_id "$WORK/i.err")
-	a=$(prog_stat "${id:-0}"); ia=$(prog_stat "${iid:-0}")
-	sleep 3
-	b=$(prog_stat "${id:-0}"); ib=$(prog_stat "${iid:-0}")
+	read -r ns s c f < <(sampler_cost "$WORK/b.err" "$WORK/i.err" 1.5)
 	wait "$rec"
 	kill -INT "$ip" 2>/dev/null; wait "$ip" 2>/dev/null
 	kill "$idle" 2>/dev/null; wait "$idle" 2>/dev/null
-	echo "$a $b $ia $ib" | awk '{ t = $4 - $1; c = $5 - $2; s = $6 - $3; it = $10 - $7; ic = $11 - $8
-		f = ic > 0 ? it / ic : 0
-		if (s > 0) printf "%.0f ns per target sample (%d samples; %d runs, a filtered-out tick %.0f ns)", (t - (c - s) * f) / s, s, c, f
-		else print "?" }'
+	if [ "$s" -gt 0 ]; then
+		printf "%s ns per target sample (%s samples; %s runs, a filtered-out tick %s ns)" \
+			"$ns" "$s" "$c" "$f"
+	else
+		echo "?"
+	fi
 }
 
 for depth in 10 60; do
@@ -100,6 +94,22 @@ for depth in 10 60; do
 	done | awk '{ printf "bytes/sample %-14s %d B / %d samples = %.1f\n", ($1 == "p" ? "eprof" : "--no-python"), $2, $3, $2 / $3 }'
 	ps=$(perf script -i "$WORK/perf.data" -F period 2>/dev/null | wc -l)
 	echo "bytes/sample perf -g       $(stat -c %s "$WORK/perf.data") B / $ps samples = $(awk -v a="$(stat -c %s "$WORK/perf.data")" -v b="$ps" 'BEGIN { printf "%.1f", a / b }')"
+done
+
+# 5. the recorder's CPU time per sample, Python walk against --no-python
+for opt in "" --no-python; do
+	[[ $SECTIONS == *recorder* ]] || break
+	[ -n "$opt" ] || echo "== recorder CPU, 10 s of record -p, Python depth 60 (median of $REPS)"
+	for i in $(seq "$REPS"); do
+		"$PY" "$APP" 60 100000 >/dev/null &
+		app=$!
+		sleep 1
+		/usr/bin/time -f "%U %S" -o "$WORK/time" "$EPROF" record -q -F 999 $opt -d 10 -p "$app" \
+			-o "$WORK/r.eprof" 2>/dev/null
+		kill "$app"; wait "$app" 2>/dev/null || true
+		s=$("$EPROF" info "$WORK/r.eprof" | awk '/^samples / { print $2; exit }')
+		awk -v s="$s" '{ printf "%.0f\n", 1e6 * ($1 + $2) / s }' "$WORK/time"
+	done | median | awk -v o="${opt:-python walk}" '{ printf "recorder CPU %-12s %d us per sample\n", o, $1 }'
 done
 
 # 4. the recorder's peak memory on CODES distinct code objects

@@ -52,6 +52,14 @@ def rfmt(x):
 
 out = []
 w = out.append
+
+
+def table(cols):
+    """A markdown table's header row and its separator."""
+    w("|" + "|".join(f" {c} " if c else " " for c in cols) + "|")
+    w("|" + "---|" * len(cols))
+
+
 cells = []
 for r in rows:
     if r["section"] == "matrix" and (r["workload"], r["rate"]) not in cells:
@@ -78,8 +86,7 @@ def goal(name, ok, measured):
 
 # 1. target slowdown -------------------------------------------------------
 w("## 1. Target slowdown (workload wall time under the profiler / without it)\n")
-w("| workload | Hz | none (s) | " + " | ".join(tools) + " | eprof/perf |")
-w("|---|---|---|" + "---|" * len(tools) + "---|")
+table(["workload", "Hz", "none (s)"] + tools + ["eprof/perf"])
 slow = {}
 for wl, rate in cells:
     base = med(vals("matrix", wl, rate, "none", "wl_wall_s"))
@@ -106,8 +113,7 @@ goal("slowdown <= 1% at 999 Hz, single-threaded CPU-bound", None if s999 is None
 
 # 2. recorder cost -----------------------------------------------------------
 w("## 2. Recorder cost (profiler CPU time incl. BPF run time, ms per 1000 samples)\n")
-w("| workload | Hz | " + " | ".join(tools) + " | eprof/perf | eprof-a/perf-a |")
-w("|---|---|" + "---|" * len(tools) + "---|---|")
+table(["workload", "Hz"] + tools + ["eprof/perf", "eprof-a/perf-a"])
 cost = {}
 for wl, rate in cells:
     line = f"| {wl} | {rate} |"
@@ -137,8 +143,7 @@ goal("recorder CPU per 1000 samples <= half of perf record's", None if not pairs
 
 # 3. lost samples and dropped stacks -----------------------------------------
 w("## 3. Lost samples / dropped stacks (sum over repetitions; samples recorded in brackets)\n")
-w("| workload | Hz | " + " | ".join(tools) + " |")
-w("|---|---|" + "---|" * len(tools))
+table(["workload", "Hz"] + tools)
 for wl, rate in cells:
     line = f"| {wl} | {rate} |"
     for t in tools:
@@ -163,8 +168,8 @@ goal("zero lost samples at 9999 Hz on all CPUs", None if not a_lost else sum(a_l
 
 # 4. file size -----------------------------------------------------------------
 w("## 4. File size (bytes per sample)\n")
-w("| workload | Hz | eprof file | eprof sample stream | perf -g | perf dwarf | perf/eprof | eprof-a file | perf-a | perf-a/eprof-a |")
-w("|---|---|---|---|---|---|---|---|---|---|")
+table(["workload", "Hz", "eprof file", "eprof sample stream", "perf -g", "perf dwarf", "perf/eprof",
+       "eprof-a file", "perf-a", "perf-a/eprof-a"])
 
 
 def bps(wl, rate, t, key="file_bytes"):
@@ -189,8 +194,8 @@ ps_ = med(vals("compact", "threads", "999", "perf-a", "samples"))
 pf = med(vals("compact", "threads", "999", "perf-a", "file_bytes"))
 secs = med(vals("compact", "threads", "999", "-", "seconds"))
 w(f"### Compactness (issue 4): {fmt(secs, 0)} s at 999 Hz, -a, CPU-bound on every CPU\n")
-w("| | samples | whole file (bytes) | bytes/sample | sample stream bytes/sample | stacks bytes/sample |")
-w("|---|---|---|---|---|---|")
+table(["", "samples", "whole file (bytes)", "bytes/sample", "sample stream bytes/sample",
+       "stacks bytes/sample"])
 w(f"| eprof | {fmt(cs, 0)} | {fmt(cf, 0)} | {fmt(ratio(cf, cs))} | {fmt(ratio(cst, cs))} | {fmt(ratio(ckb, cs))} |")
 w(f"| perf -g | {fmt(ps_, 0)} | {fmt(pf, 0)} | {fmt(ratio(pf, ps_))} | | |")
 csz = ratio(ratio(pf, ps_), ratio(cf, cs))
@@ -204,8 +209,7 @@ goal("sample stream <= 4 bytes/sample (compactness run)", None if st is None els
 
 # 5. report --------------------------------------------------------------------
 w("## 5. Report cost\n")
-w("| recording | tool | samples | wall (s) | s per 100k samples | samples/s | peak RSS (MiB) |")
-w("|---|---|---|---|---|---|---|")
+table(["recording", "tool", "samples", "wall (s)", "s per 100k samples", "samples/s", "peak RSS (MiB)"])
 rep = {}
 for r in rows:
     if r["section"] == "report":
@@ -246,8 +250,7 @@ if len(gen) >= 2:
 # 6. start and finish latency ---------------------------------------------------
 w("## 6. Start + finish latency (whole command wall time minus the workload's own, s)\n")
 lat_tools = [t for t in ("eprof", "perf", "perf-nobpf", "bpftrace", "bcc", "eprof-a", "perf-a") if t in tools]
-w("| workload | Hz | " + " | ".join(lat_tools) + " | eprof/perf |")
-w("|---|---|" + "---|" * len(lat_tools) + "---|")
+table(["workload", "Hz"] + lat_tools + ["eprof/perf"])
 lat = {}
 for wl, rate in cells:
     line = f"| {wl} | {rate} |"
@@ -272,8 +275,7 @@ w("## 7. Symbolization coverage (-a at 9999 Hz on a busy machine: stress-ng, a g
 ec = med(vals("coverage", "busy", "9999", "eprof-a", "frames_resolved_pct"))
 pc = med(vals("coverage", "busy", "9999", "perf-a", "frames_resolved_pct"))
 es_ = med(vals("coverage", "busy", "9999", "eprof-a", "eprof_says_pct"))
-w("| | frames resolved |")
-w("|---|---|")
+table(["", "frames resolved"])
 w(f"| eprof report --fold | {fmt(ec, 1)}% (eprof's own figure: {fmt(es_, 1)}%) |")
 w(f"| perf script | {fmt(pc, 1)}% |")
 w("\nShare of frames, weighted by samples, that are named (not `[unknown]`, not `FILE+0xOFF`), "
@@ -281,8 +283,7 @@ w("\nShare of frames, weighted by samples, that are named (not `[unknown]`, not 
 
 # goals -----------------------------------------------------------------------------
 w("## Goals\n")
-w("| goal | status | measured |")
-w("|---|---|---|")
+table(["goal", "status", "measured"])
 for name, status, measured in goals:
     w(f"| {name} | **{status}** | {measured} |")
 if mode == "quick":

@@ -42,12 +42,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; els
 # prog_stat ID, prog_id ERRFILE: a sampler program's run time (bench/bpfstat.sh)
 . "$(dirname "$0")/bpfstat.sh"
 
-# bpf_cost MODE DEPTH: ns of on_cpu_clock per sample of the recursion. Ticks
-# of other tasks also run the program and return at the target filter: a
-# second recorder, of a sleeping process, measures what such a tick costs in
-# the same seconds, and that is taken off.
+# bpf_cost MODE DEPTH: "ns samples tick_ns" of on_cpu_clock per sample of the
+# recursion, a filtered-out tick's cost taken off (sampler_cost, bench/bpfstat.sh).
 bpf_cost() {
-	local mode=$1 depth=$2 E=${3:-$E} pid idle rp ip id iid a b ia ib
+	local mode=$1 depth=$2 E=${3:-$E} pid idle rp ip cost
 	"$W/threads_deep" 30000 "$depth" 0 &
 	pid=$!
 	sleep 60 &
@@ -56,22 +54,10 @@ bpf_cost() {
 	rp=$!
 	"$E" record -v -v -F 999 --call-graph "$mode" -p "$idle" -d 30 -o "$T/i.eprof" 2>"$T/i.err" &
 	ip=$!
-	# both loaded (slow on a busy machine), then a second for a steady state
-	for _ in $(seq 40); do
-		[ -n "$(prog_id "$T/c.err")" ] && [ -n "$(prog_id "$T/i.err")" ] && break
-		sleep 0.5
-	done
-	sleep 1
-	id=$(prog_id "$T/c.err")
-	iid=$(prog_id "$T/i.err")
-	a=$(prog_stat "${id:-0}"); ia=$(prog_stat "${iid:-0}")
-	sleep 3
-	b=$(prog_stat "${id:-0}"); ib=$(prog_stat "${iid:-0}")
+	cost=$(sampler_cost "$T/c.err" "$T/i.err" 1)
 	kill -INT "$rp" "$ip" 2>/dev/null; wait "$rp" "$ip" 2>/dev/null
 	kill "$pid" "$idle" 2>/dev/null; wait "$pid" "$idle" 2>/dev/null
-	echo "$a $b $ia $ib" | awk '{ t = $4 - $1; c = $5 - $2; s = $6 - $3; it = $10 - $7; ic = $11 - $8
-		f = ic > 0 ? it / ic : 0
-		if (s > 0) printf "%.0f %d %.0f\n", (t - (c - s) * f) / s, s, f; else print "0 0 0" }'
+	echo "$cost" | awk '{ print $1, $2, $4 }'
 }
 
 # completeness FOLD COMM: percent of COMM's stacks with an entry frame.

@@ -132,9 +132,9 @@ int rec_encode_thread_cgroups(const struct rec_thread_cgroup *t, size_t n, struc
 	return 0;
 }
 
-int rec_decode_thread_cgroups(const uint8_t *data, size_t len, struct rec_thread_cgroup *out,
-			      size_t n)
+int rec_decode_thread_cgroups(const uint8_t *data, size_t len, void *rows, size_t n)
 {
+	struct rec_thread_cgroup *out = rows;
 	struct cursor c;
 	uint64_t prev, v;
 	int64_t tid;
@@ -264,19 +264,13 @@ struct cgroup_walk {
 	void *ctx;
 };
 
-static int decode_thread_cgroups(const uint8_t *data, size_t len, void *rows, size_t n)
+static int check_thread_cgroups(struct recording *rec, int64_t id, const void *v, size_t n,
+				void *ctx)
 {
-	return rec_decode_thread_cgroups(data, len, rows, n);
-}
-
-/* A chunk's rows, every one checked before any is handed on. */
-static int use_thread_cgroups(struct recording *rec, int64_t id, void *v, size_t n, void *ctx)
-{
-	const struct cgroup_walk *w = ctx;
 	const struct rec_thread_cgroup *rows = v, *t;
 	size_t i;
-	int err = 0;
 
+	(void)ctx;
 	for (i = 0; i < n; i++) {
 		t = &rows[i];
 		if (t->time_ns && ((rec->has_start && t->time_ns < rec->span_start) ||
@@ -284,9 +278,14 @@ static int use_thread_cgroups(struct recording *rec, int64_t id, void *v, size_t
 			return rec_damaged(rec, "thread_cgroup_chunk chunk %" PRId64 ": row %zu "
 					   "lies outside the recording", id, i);
 	}
-	for (i = 0; i < n && !err; i++)
-		err = w->fn(w->ctx, &rows[i]);
-	return err;
+	return 0;
+}
+
+static int each_thread_cgroup(void *ctx, const void *row)
+{
+	const struct cgroup_walk *w = ctx;
+
+	return w->fn(w->ctx, row);
 }
 
 int recording__for_each_thread_cgroup(struct recording *rec, rec_thread_cgroup_fn fn,
@@ -300,8 +299,9 @@ int recording__for_each_thread_cgroup(struct recording *rec, rec_thread_cgroup_f
 		.max_rows = REC_READ_MAX_THREAD_CGROUPS,
 		.min_bytes = TCG_COLUMNS,
 		.row_size = sizeof(struct rec_thread_cgroup),
-		.decode = decode_thread_cgroups,
-		.use = use_thread_cgroups,
+		.decode = rec_decode_thread_cgroups,
+		.check = check_thread_cgroups,
+		.each = each_thread_cgroup,
 	};
 	struct cgroup_walk w = { .fn = fn, .ctx = ctx };
 

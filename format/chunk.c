@@ -59,13 +59,15 @@ int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *tabl
 
 /*
  * One chunk of t's, its header already read (id, n records in rec->r.buf):
- * decoded into *rows whole, so a damaged chunk hands none of its records
- * on, then handed to t->use.
+ * decoded into *rows whole and checked, so a damaged chunk hands none of
+ * its records on, then handed to t->each one by one.
  */
 static int read_chunk(struct recording *rec, const struct rec_chunk_table *t, int64_t id,
 		      int64_t n, void **rows, size_t *cap, void *ctx)
 {
 	struct bytebuf *buf = &rec->r.buf;
+	size_t i;
+	int err;
 
 	if ((uint64_t)n > buf->len / t->min_bytes)
 		return rec_damaged(rec, "%s chunk %" PRId64 ": %" PRId64 " %s cannot fit in %zu "
@@ -75,7 +77,10 @@ static int read_chunk(struct recording *rec, const struct rec_chunk_table *t, in
 	if (t->decode(buf->data, buf->len, *rows, (size_t)n))
 		return rec_damaged(rec, "%s chunk %" PRId64 ": %s do not decode to the %" PRId64
 				   " in its header", t->table, id, t->unit, n);
-	return t->use(rec, id, *rows, (size_t)n, ctx);
+	err = t->check ? t->check(rec, id, *rows, (size_t)n, ctx) : 0;
+	for (i = 0; i < (size_t)n && !err; i++)
+		err = t->each(ctx, (const char *)*rows + i * t->row_size);
+	return err;
 }
 
 int rec_read_chunks(struct recording *rec, const struct rec_chunk_table *t, void *ctx)

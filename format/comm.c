@@ -48,8 +48,9 @@ int rec_encode_comms(const struct rec_comm *c, size_t n, struct bytebuf *raw)
 	return err;
 }
 
-int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size_t n)
+int rec_decode_comms(const uint8_t *data, size_t len, void *rows, size_t n)
 {
+	struct rec_comm *out = rows;
 	struct cursor c;
 	const char *name;
 	uint64_t v, prev = 0;
@@ -131,22 +132,11 @@ struct comm_walk {
 	void *ctx;
 };
 
-static int decode_comms(const uint8_t *data, size_t len, void *rows, size_t n)
-{
-	return rec_decode_comms(data, len, rows, n);
-}
-
-static int use_comms(struct recording *rec, int64_t id, void *v, size_t n, void *ctx)
+static int each_comm(void *ctx, const void *row)
 {
 	const struct comm_walk *w = ctx;
-	const struct rec_comm *rows = v;
-	size_t i;
-	int err = 0;
 
-	(void)rec, (void)id;
-	for (i = 0; i < n && !err; i++)
-		err = w->fn(w->ctx, &rows[i]);
-	return err;
+	return w->fn(w->ctx, row);
 }
 
 int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx)
@@ -159,8 +149,8 @@ int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx)
 		.max_rows = REC_READ_MAX_COMMS,
 		.min_bytes = COMM_MIN_BYTES,
 		.row_size = sizeof(struct rec_comm),
-		.decode = decode_comms,
-		.use = use_comms,
+		.decode = rec_decode_comms,
+		.each = each_comm,
 	};
 	struct comm_walk w = { .fn = fn, .ctx = ctx };
 

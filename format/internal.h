@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * format/internal.h - what recording.c, writer.c and reader.c share: the
- * struct recording itself and the error helpers that name the file. Not
- * for use outside format/.
+ * format/internal.h - what the files of format/ share: the struct
+ * recording itself, the SQL helpers (sql.c), the chunk tables (chunk.c)
+ * and each table family's codec. Not for use outside format/.
  */
 #ifndef EPROF_FORMAT_INTERNAL_H
 #define EPROF_FORMAT_INTERNAL_H
@@ -251,6 +251,9 @@ struct recording {
 };
 
 /*
+ * format/sql.c, the helpers every file of format/ uses (and which use no
+ * other file but codec.c).
+ *
  * Translates a SQLite failure: prints "'PATH': WHAT: <sqlite message>" (or
  * "'PATH' is damaged: WHAT: ..." for corruption) and returns -ENOMEM,
  * -EBADMSG, -ENOSPC or -EIO.
@@ -260,6 +263,22 @@ int rec_sql_error(const struct recording *rec, int rc, const char *what);
 /* Prints "'PATH' is damaged: <fmt...>" and returns -EBADMSG. */
 int rec_damaged(const struct recording *rec, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Prepares sql; on failure prints with what and returns the errno. */
+int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out);
+/* Whether the file has table name (a later v2 table may be absent). */
+int rec_has_table(struct recording *rec, const char *name, bool *out);
+/* Column i is an INTEGER in [0, max], into *out. */
+bool rec_col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out);
+/*
+ * Decompresses column i of st (a BLOB of encoding enc, from row id of
+ * table) into rec->r.buf; -EBADMSG (printed) when it is not a valid frame.
+ */
+int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
+		      const char *table, int64_t id);
+/* The same, whatever the encoding, for a frame compressed with prefix (NULL: none). */
+int rec_unzstd_prefixed(struct recording *rec, sqlite3_stmt *st, int i,
+			const struct bytebuf *prefix, const char *table, int64_t id);
 
 /*
  * A reader's connection to a file from elsewhere (format/untrusted.c):
@@ -272,14 +291,6 @@ void rec_harden(struct recording *rec, sqlite3 *db, uint64_t file_size);
  * version, defined alike: else one line printed and -EBADMSG.
  */
 int rec_check_schema(struct recording *rec);
-
-/* Whether the file has table name (a later v2 table may be absent). */
-int rec_has_table(struct recording *rec, const char *name, bool *out);
-/* Column i is an INTEGER in [0, max], into *out. */
-bool rec_col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out);
-
-/* Prepares sql; on failure prints with what and returns the errno. */
-int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out);
 
 void writer__release(struct writer *w);
 void reader__release(struct reader *r);
@@ -316,7 +327,7 @@ int file_table__intern(struct file_table *t, const char *path, const uint8_t *id
 		       uint32_t len, uint32_t *out);
 void file_table__release(struct file_table *t);
 int rec_encode_mappings(const struct pending_mapping *m, size_t n, struct bytebuf *raw);
-int rec_decode_mappings(const uint8_t *data, size_t len, struct pending_mapping *out, size_t n);
+int rec_decode_mappings(const uint8_t *data, size_t len, void *rows, size_t n);
 int rec_write_mappings(struct recording *rec);
 int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx);
 
@@ -354,16 +365,18 @@ int rec_read_chunk_row(struct recording *rec, sqlite3_stmt *st, const char *tabl
  * (id, count, encoding, data) ORDER BY id; table and unit ("mapping_chunk",
  * "mappings") name it in the damage messages, reading ("reading mappings")
  * in the others. A chunk holds 1..max_rows records of at least min_bytes
- * each; decode fills exactly n rows of row_size bytes or returns -EBADMSG;
- * use checks the decoded rows (each chunk whole: a damaged chunk hands none
- * on) and hands them on, 0 or a printed -errno.
+ * each; decode (the table's codec) fills exactly n rows of row_size bytes
+ * or returns -EBADMSG; check, when set, checks a chunk's decoded rows
+ * whole (a damaged chunk hands none on); each hands one row on. check and
+ * each return 0 or a printed -errno and get the ctx of rec_read_chunks().
  */
 struct rec_chunk_table {
 	const char *sql, *table, *unit, *reading;
 	int64_t max_rows;
 	size_t min_bytes, row_size;
 	int (*decode)(const uint8_t *data, size_t len, void *rows, size_t n);
-	int (*use)(struct recording *rec, int64_t id, void *rows, size_t n, void *ctx);
+	int (*check)(struct recording *rec, int64_t id, const void *rows, size_t n, void *ctx);
+	int (*each)(void *ctx, const void *row);
 };
 
 int rec_read_chunks(struct recording *rec, const struct rec_chunk_table *t, void *ctx);
@@ -376,7 +389,7 @@ int rec_read_chunks(struct recording *rec, const struct rec_chunk_table *t, void
  * -EBADMSG.
  */
 int rec_encode_comms(const struct rec_comm *c, size_t n, struct bytebuf *raw);
-int rec_decode_comms(const uint8_t *data, size_t len, struct rec_comm *out, size_t n);
+int rec_decode_comms(const uint8_t *data, size_t len, void *rows, size_t n);
 int rec_write_comms(struct recording *rec);
 int rec_read_comm_chunks(struct recording *rec, rec_comm_fn fn, void *ctx);
 
@@ -398,17 +411,6 @@ void rec_clear_py_codes(struct writer *w, bool release);
 int rec_write_cgroups(struct recording *rec);
 void rec_clear_cgroups(struct writer *w, bool release);
 int rec_encode_thread_cgroups(const struct rec_thread_cgroup *t, size_t n, struct bytebuf *raw);
-int rec_decode_thread_cgroups(const uint8_t *data, size_t len, struct rec_thread_cgroup *out,
-			      size_t n);
-
-/*
- * Decompresses column i of st (a BLOB of encoding enc, from row id of
- * table) into rec->r.buf; -EBADMSG (printed) when it is not a valid frame.
- */
-int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
-		      const char *table, int64_t id);
-/* The same, whatever the encoding, for a frame compressed with prefix (NULL: none). */
-int rec_unzstd_prefixed(struct recording *rec, sqlite3_stmt *st, int i,
-			const struct bytebuf *prefix, const char *table, int64_t id);
+int rec_decode_thread_cgroups(const uint8_t *data, size_t len, void *rows, size_t n);
 
 #endif

@@ -44,37 +44,6 @@ int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c)
 	return err;
 }
 
-/* A non-negative INTEGER column. */
-bool rec_col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out)
-{
-	int64_t v;
-
-	if (sqlite3_column_type(st, i) != SQLITE_INTEGER)
-		return false;
-	v = sqlite3_column_int64(st, i);
-	if (v < 0 || v > max)
-		return false;
-	*out = (uint64_t)v;
-	return true;
-}
-
-int rec_has_table(struct recording *rec, const char *name, bool *out)
-{
-	sqlite3_stmt *st = NULL;
-	int rc, err;
-
-	err = rec_prepare(rec, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-			  "reading the schema", &st);
-	if (err)
-		return err;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	*out = rc == SQLITE_ROW;
-	err = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : rec_sql_error(rec, rc, "reading the schema");
-	sqlite3_finalize(st);
-	return err;
-}
-
 int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;

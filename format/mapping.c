@@ -140,8 +140,9 @@ int rec_encode_mappings(const struct pending_mapping *m, size_t n, struct bytebu
 	return err;
 }
 
-int rec_decode_mappings(const uint8_t *data, size_t len, struct pending_mapping *out, size_t n)
+int rec_decode_mappings(const uint8_t *data, size_t len, void *rows, size_t n)
 {
+	struct pending_mapping *out = rows;
 	struct cursor c;
 	uint64_t prev, v;
 	size_t i;
@@ -351,42 +352,38 @@ struct mapping_walk {
 	void *ctx;
 };
 
-static int decode_mappings(const uint8_t *data, size_t len, void *rows, size_t n)
-{
-	return rec_decode_mappings(data, len, rows, n);
-}
-
 /* A chunk's mappings, every one checked before any is handed on. */
-static int use_mappings(struct recording *rec, int64_t id, void *v, size_t n, void *ctx)
+static int check_mappings(struct recording *rec, int64_t id, const void *v, size_t n, void *ctx)
 {
 	const struct mapping_walk *w = ctx;
 	const struct pending_mapping *rows = v;
-	struct rec_mapping m;
-	const struct mapped_file *f;
 	size_t i;
-	int err = 0;
 
 	for (i = 0; i < n; i++)
 		if (rows[i].tgid > REC_MAX_PID || !file_list__find(w->files, rows[i].file))
 			return rec_damaged(rec, "mapping_chunk chunk %" PRId64 ": mapping %zu has "
 					   "pid %" PRIu32 " and file %" PRIu32 " (not in "
 					   "mapped_file)", id, i, rows[i].tgid, rows[i].file);
-	for (i = 0; i < n && !err; i++) {
-		const struct pending_mapping *p = &rows[i];
+	return 0;
+}
 
-		f = file_list__find(w->files, p->file);
-		memset(&m, 0, sizeof(m));
-		m.time_ns = p->time_ns;
-		m.tgid = p->tgid;
-		m.start = p->start;
-		m.end = p->end;
-		m.pgoff = p->pgoff;
-		m.path = f->path;
-		m.build_id_len = f->build_id_len;
-		memcpy(m.build_id, f->build_id, f->build_id_len);
-		err = w->fn(w->ctx, &m);
-	}
-	return err;
+static int each_mapping(void *ctx, const void *row)
+{
+	const struct mapping_walk *w = ctx;
+	const struct pending_mapping *p = row;
+	const struct mapped_file *f = file_list__find(w->files, p->file);
+	struct rec_mapping m;
+
+	memset(&m, 0, sizeof(m));
+	m.time_ns = p->time_ns;
+	m.tgid = p->tgid;
+	m.start = p->start;
+	m.end = p->end;
+	m.pgoff = p->pgoff;
+	m.path = f->path;
+	m.build_id_len = f->build_id_len;
+	memcpy(m.build_id, f->build_id, f->build_id_len);
+	return w->fn(w->ctx, &m);
 }
 
 int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
@@ -399,8 +396,9 @@ int rec_read_mapping_chunks(struct recording *rec, rec_mapping_fn fn, void *ctx)
 		.max_rows = REC_READ_MAX_MAPPINGS,
 		.min_bytes = MAP_COLUMNS,
 		.row_size = sizeof(struct pending_mapping),
-		.decode = decode_mappings,
-		.use = use_mappings,
+		.decode = rec_decode_mappings,
+		.check = check_mappings,
+		.each = each_mapping,
 	};
 	struct file_list files = { 0 };
 	struct mapping_walk w = { .files = &files, .fn = fn, .ctx = ctx };

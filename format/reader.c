@@ -120,40 +120,6 @@ static bool col_build_id(sqlite3_stmt *st, int i, uint8_t *id, uint32_t *len)
 }
 
 /* Decompresses column i (a BLOB, encoding enc) into r->buf. */
-int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
-		      const char *table, int64_t id)
-{
-	if (enc != REC_ENCODING_ZSTD_V1)
-		return rec_damaged(rec, "%s chunk %" PRId64 ": unknown encoding %" PRId64, table,
-				   id, enc);
-	return rec_unzstd_prefixed(rec, st, i, NULL, table, id);
-}
-
-int rec_unzstd_prefixed(struct recording *rec, sqlite3_stmt *st, int i,
-			const struct bytebuf *prefix, const char *table, int64_t id)
-{
-	const void *blob;
-	int n, err;
-
-	if (sqlite3_column_type(st, i) != SQLITE_BLOB)
-		return rec_damaged(rec, "%s chunk %" PRId64 ": data is not a BLOB", table, id);
-	blob = sqlite3_column_blob(st, i);
-	n = sqlite3_column_bytes(st, i);
-	if (n == 0)	/* SQLite gives NULL for an empty BLOB: not an error of its own */
-		return rec_damaged(rec, "%s chunk %" PRId64 ": data is empty", table, id);
-	if (!blob)
-		return rec_sql_error(rec, sqlite3_errcode(rec->db), "reading a BLOB");
-	err = codec__zstd_decompress_prefixed(rec->r.dctx, prefix ? prefix->data : NULL,
-					      prefix ? prefix->len : 0, blob, (size_t)n,
-					      CODEC_MAX_DECOMPRESSED, &rec->r.buf);
-	if (err == -ENOMEM || err == -EINVAL)
-		return pr_errno(err, "'%s': reading %s chunk %" PRId64, rec->path, table, id);
-	if (err)
-		return rec_damaged(rec, "%s chunk %" PRId64 ": bad or oversized zstd frame", table,
-				   id);
-	return 0;
-}
-
 /*
  * A name read from r->buf that is longer than REC_NAME_CUT: cut there (at
  * a UTF-8 character boundary) with REC_NAME_CUT_MARK, in place, so that
@@ -607,6 +573,46 @@ bool recording__has_ticks(const struct recording *rec)
 struct kept_fired {
 	uint64_t kept, fired;
 };
+
+void rec_ticks__add(struct rec_ticks *sum, const struct rec_ticks *t)
+{
+	if (!sum->period_ns) {
+		sum->cpu = t->cpu;
+		sum->period_ns = t->period_ns;
+	}
+	sum->time_ns = t->time_ns;
+	sum->enabled_ns += t->enabled_ns;
+	sum->throttled_ns += t->throttled_ns;
+	sum->throttles += t->throttles;
+	sum->fired += t->fired;
+	sum->kept += t->kept;
+}
+
+void rec_ticks__explain(const struct rec_ticks *sum, struct tick_breakdown *out)
+{
+	uint64_t half = sum->period_ns / 2, expected = 0, throttled = 0, missed = 0;
+
+	if (sum->period_ns) {
+		/* nearest: a clock enabled for 3 s at 100 us fires 29997 +- 1 times */
+		expected = (sum->enabled_ns + half) / sum->period_ns;
+		throttled = (sum->throttled_ns + half) / sum->period_ns;
+	}
+	/* Rounding and the reads' own skew may make fired + throttled overshoot. */
+	if (throttled > expected)
+		throttled = expected;
+	if (sum->fired + throttled < expected)
+		missed = expected - throttled - sum->fired;
+	else if (sum->fired > expected)
+		expected = sum->fired + throttled;
+	else
+		throttled = expected - sum->fired;
+	out->expected += expected;
+	out->throttled += throttled;
+	out->missed += missed;
+	out->fired += sum->fired;
+	out->kept += sum->kept < sum->fired ? sum->kept : sum->fired;
+	out->throttles += sum->throttles;
+}
 
 int recording__for_each_ticks(struct recording *rec, rec_ticks_fn fn, void *ctx)
 {

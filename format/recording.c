@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * format/recording.c - creating and opening recordings: the SQLite
- * connection, the identity and version checks, metadata reads and the
- * error translation that writer.c and reader.c share.
+ * connection, the identity and version checks and metadata reads (the SQL
+ * helpers every file uses are sql.c's).
  *
  * The file is one SQLite database in rollback-journal mode (not WAL), so a
  * recording is a single file that can be copied as is. It is created 0600:
@@ -27,92 +27,6 @@
 
 #include "format/internal.h"
 #include "util/log.h"
-
-/*
- * A writer whose file, or its directory, was removed while recording gets
- * "attempt to write a readonly database" (SQLITE_READONLY_DBMOVED),
- * "unable to open" (the journal's directory is gone) or "disk I/O error"
- * from SQLite: say what happened instead. Returns true when it printed.
- */
-static bool say_vanished(const struct recording *rec, int rc, const char *what)
-{
-	char dir[4200];
-	const char *slash;
-	struct stat st;
-
-	if (!rec->writable || !rec->db)
-		return false;
-	if ((rc & 0xff) != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY &&
-	    (rc & 0xff) != SQLITE_IOERR)
-		return false;
-	if (!stat(rec->path, &st) || errno != ENOENT) {
-		if (rc != SQLITE_READONLY_DBMOVED)
-			return false;
-	}
-	slash = strrchr(rec->path, '/');
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - rec->path) : 1,
-		 slash ? (slash == rec->path ? "/" : rec->path) : ".");
-	if (stat(dir, &st) && errno == ENOENT)
-		pr_err("'%s': %s: its directory '%s' was removed during the recording (what "
-		       "was written is gone)", rec->path, what, dir);
-	else
-		pr_err("'%s': %s: the file was removed or renamed during the recording",
-		       rec->path, what);
-	return true;
-}
-
-int rec_sql_error(const struct recording *rec, int rc, const char *what)
-{
-	const char *msg = rec->db ? sqlite3_errmsg(rec->db) : sqlite3_errstr(rc);
-
-	if (say_vanished(rec, rc, what))
-		return -ENOENT;
-	if (rec->sql_over) {
-		pr_err("'%s' is damaged: %s: its SQL takes more work than a file of its size "
-		       "can need (a hostile or broken file)", rec->path, what);
-		return -EBADMSG;
-	}
-
-	switch (rc & 0xff) {
-	case SQLITE_NOMEM:
-		pr_err("'%s': %s: %s", rec->path, what, msg);
-		return -ENOMEM;
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
-		pr_err("'%s' is damaged: %s: %s", rec->path, what, msg);
-		return -EBADMSG;
-	case SQLITE_FULL:
-		pr_err("'%s': %s: no space left on device (free some space; what was "
-		       "committed before stays readable)", rec->path, what);
-		return -ENOSPC;
-	default:
-		pr_err("'%s': %s: %s", rec->path, what, msg);
-		return -EIO;
-	}
-}
-
-int rec_damaged(const struct recording *rec, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	pr_err("'%s' is damaged: %s", rec->path, what);
-	return -EBADMSG;
-}
-
-int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out)
-{
-	int rc = sqlite3_prepare_v2(rec->db, sql, -1, out, NULL);
-
-	if (rc != SQLITE_OK) {
-		*out = NULL;
-		return rec_sql_error(rec, rc, what);
-	}
-	return 0;
-}
 
 static int exec_sql(struct recording *rec, const char *sql, const char *what)
 {
@@ -864,42 +778,3 @@ out:
 	return err;
 }
 
-void rec_ticks__add(struct rec_ticks *sum, const struct rec_ticks *t)
-{
-	if (!sum->period_ns) {
-		sum->cpu = t->cpu;
-		sum->period_ns = t->period_ns;
-	}
-	sum->time_ns = t->time_ns;
-	sum->enabled_ns += t->enabled_ns;
-	sum->throttled_ns += t->throttled_ns;
-	sum->throttles += t->throttles;
-	sum->fired += t->fired;
-	sum->kept += t->kept;
-}
-
-void rec_ticks__explain(const struct rec_ticks *sum, struct tick_breakdown *out)
-{
-	uint64_t half = sum->period_ns / 2, expected = 0, throttled = 0, missed = 0;
-
-	if (sum->period_ns) {
-		/* nearest: a clock enabled for 3 s at 100 us fires 29997 +- 1 times */
-		expected = (sum->enabled_ns + half) / sum->period_ns;
-		throttled = (sum->throttled_ns + half) / sum->period_ns;
-	}
-	/* Rounding and the reads' own skew may make fired + throttled overshoot. */
-	if (throttled > expected)
-		throttled = expected;
-	if (sum->fired + throttled < expected)
-		missed = expected - throttled - sum->fired;
-	else if (sum->fired > expected)
-		expected = sum->fired + throttled;
-	else
-		throttled = expected - sum->fired;
-	out->expected += expected;
-	out->throttled += throttled;
-	out->missed += missed;
-	out->fired += sum->fired;
-	out->kept += sum->kept < sum->fired ? sum->kept : sum->fired;
-	out->throttles += sum->throttles;
-}

@@ -85,6 +85,8 @@ struct recording;
 #define REC_META_PY_CODE_BAD	"python_codes_unreadable"	/* code objects not readable */
 #define REC_META_PY_UNNAMED	"python_frames_unnamed"	/* frames: code object not read or kept */
 #define REC_META_PY_UNPLACED	"python_frames_unplaced"	/* frames: no eval-loop frame for them */
+#define REC_META_PY_OUTER	"python_frames_outer"	/* frames put outermost: the native
+							   walk stopped before their eval loop */
 #define REC_META_TABLE_CACHE	"table_cache"		/* record --table-cache DIR; absent: none */
 #define REC_META_TABLE_CACHE_HITS	"table_cache_hits"	/* tables read from it, not built */
 #define REC_META_TABLE_CACHE_STORED	"table_cache_stored"	/* tables built and kept in it */

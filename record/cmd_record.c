@@ -1708,7 +1708,7 @@ static int start_run(struct record_run *r)
 		return EXIT_FAIL;
 	if (recording__create(opts->output, &s->rec))
 		return EXIT_FAIL;
-	if (open_stages(s, &r->t, r->old_nice, r->entry_ns))
+	if (open_stages(s, &r->t, r->old_nice, r->entry_ns) || session__look_python(s))
 		return EXIT_FAIL;
 	r->start_ns = now_ns();
 	if (write_start_meta(s, r->online, r->nr_online, r->start_ns))

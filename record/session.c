@@ -777,6 +777,19 @@ static int note_python(struct session *s, const struct ev_sample *e)
 	return 0;
 }
 
+int session__look_python(struct session *s)
+{
+	const struct record_opts *o = s->opts;
+	bool pids = o->mode == TARGET_PIDS;
+
+	if (o->no_python || !s->sampler || o->cgroup || (!pids && o->mode != TARGET_ALL))
+		return 0;
+	if (!s->python && pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
+		return -ENOMEM;
+	pyrec__look_running(s->python, pids ? o->pids : NULL, pids ? o->nr_pids : 0);
+	return 0;
+}
+
 /*
  * A valid sample: its stack is written once, then every sample refers to it
  * by id. Nothing here allocates except a new stack's copy and table growth.

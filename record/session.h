@@ -208,6 +208,14 @@ void session__offcpu_config(struct session *s, int start_fd, int sums_fd,
 void session__capture_source(struct session *s, struct capture_source *out);
 
 /*
+ * -p and -a, before sampling starts: the Python interpreters already
+ * running are looked for now, not at their first sample's arrival (late
+ * when the recorder is behind), so that their first samples are walked.
+ * 0 or -ENOMEM.
+ */
+int session__look_python(struct session *s);
+
+/*
  * Notes that thread tid of process tgid is called comm at time_ns, and adds
  * a comm row when that differs from what was last recorded for tid.
  */

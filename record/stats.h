@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "events.h"
+#include "bpf/events.h"
 
 /*
  * What CPU cpu's counters in cur gained since prev (both EV_STAT_MAX per

@@ -80,6 +80,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_PY_CODE_BAD, "Python: code objects unreadable", META_NUMBER },
 	{ REC_META_PY_UNNAMED, "Python: frames unnamed (code object unreadable or over budget)", META_NUMBER },
 	{ REC_META_PY_UNPLACED, "Python: frames dropped (no eval-loop frame for them)", META_NUMBER },
+	{ REC_META_PY_OUTER, "Python: frames put outermost (native walk cut before their eval loop)", META_NUMBER },
 	{ REC_META_TABLE_CACHE, "unwind table cache", META_TEXT },
 	{ REC_META_TABLE_CACHE_HITS, "tables from the cache", META_NUMBER },
 	{ REC_META_TABLE_CACHE_STORED, "tables stored in it", META_NUMBER },

@@ -32,12 +32,18 @@ unsigned int log_error_count(void)
 	return nr_errors;
 }
 
-static void vlog(enum log_level level, const char *prefix, const char *fmt, va_list ap,
-		 const char *suffix) __attribute__((format(printf, 3, 0)));
+static void vlog(enum log_level level, const char *fmt, va_list ap, const char *suffix)
+	__attribute__((format(printf, 2, 0)));
 
-static void vlog(enum log_level level, const char *prefix, const char *fmt, va_list ap,
-		 const char *suffix)
+static void vlog(enum log_level level, const char *fmt, va_list ap, const char *suffix)
 {
+	static const char *const prefix[] = {
+		[LOG_ERR] = "error: ", [LOG_WARN] = "warning: ", [LOG_NOTICE] = "",
+		[LOG_INFO] = "", [LOG_DEBUG] = "debug: ",
+	};
+
+	if (level == LOG_ERR)
+		nr_errors++;
 	if (level > cur_level)
 		return;
 	char buf[4096], *msg = buf;
@@ -45,7 +51,7 @@ static void vlog(enum log_level level, const char *prefix, const char *fmt, va_l
 	int n;
 
 	fputs("eprof: ", stderr);
-	fputs(prefix, stderr);
+	fputs(prefix[level], stderr);
 	va_copy(aq, ap);
 	n = vsnprintf(buf, sizeof(buf), fmt, aq);
 	va_end(aq);
@@ -67,13 +73,12 @@ static void vlog(enum log_level level, const char *prefix, const char *fmt, va_l
 	fputc('\n', stderr);
 }
 
-void pr_err(const char *fmt, ...)
+void pr_log(enum log_level level, const char *fmt, ...)
 {
 	va_list ap;
 
-	nr_errors++;
 	va_start(ap, fmt);
-	vlog(LOG_ERR, "error: ", fmt, ap, NULL);
+	vlog(level, fmt, ap, NULL);
 	va_end(ap);
 }
 
@@ -81,47 +86,10 @@ int pr_errno(int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	nr_errors++;
 	va_start(ap, fmt);
-	vlog(LOG_ERR, "error: ", fmt, ap, strerror(err < 0 ? -err : err));
+	vlog(LOG_ERR, fmt, ap, strerror(err < 0 ? -err : err));
 	va_end(ap);
 	return err;
-}
-
-void pr_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(LOG_WARN, "warning: ", fmt, ap, NULL);
-	va_end(ap);
-}
-
-void pr_notice(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(LOG_NOTICE, "", fmt, ap, NULL);
-	va_end(ap);
-}
-
-void pr_info(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(LOG_INFO, "", fmt, ap, NULL);
-	va_end(ap);
-}
-
-void pr_debug(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(LOG_DEBUG, "debug: ", fmt, ap, NULL);
-	va_end(ap);
 }
 
 static bool libbpf_quiet;

@@ -19,12 +19,14 @@ enum log_level { LOG_ERR, LOG_WARN, LOG_NOTICE, LOG_INFO, LOG_DEBUG };
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
 
-void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One line at level: "eprof: error: ", "eprof: warning: ", "eprof: ", "eprof: debug: ". */
+void pr_log(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define pr_err(...)	pr_log(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)	pr_log(LOG_WARN, __VA_ARGS__)
 /* "eprof: ..." without -v: what eprof did that the user must know (e.g. a file moved aside). */
-void pr_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void pr_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void pr_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define pr_notice(...)	pr_log(LOG_NOTICE, __VA_ARGS__)
+#define pr_info(...)	pr_log(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...)	pr_log(LOG_DEBUG, __VA_ARGS__)
 
 /*
  * Like pr_err, then ": <strerror(-err)>". Returns err, so callers can write

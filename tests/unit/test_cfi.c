@@ -844,6 +844,62 @@ static void one_pass_gives_libdws_rows(void)
 	}
 }
 
+/*
+ * Makes the pad (a DW_CFA_nop) that ends the first FDE of libc's with one
+ * into op; false when there is none.
+ */
+static bool spoil_first_pad(uint8_t *file, size_t len, uint64_t eh, uint8_t op)
+{
+	uint64_t off;
+	uint32_t n, id;
+
+	for (off = eh; off + 8 <= len; off += 4 + (uint64_t)n) {
+		memcpy(&n, file + off, 4);
+		memcpy(&id, file + off + 4, 4);
+		if (!n || n == 0xffffffff || off + 4 + n > len)
+			return false;
+		if (id && n > 4 && file[off + 4 + n - 1] == 0) {	/* an FDE, a nop last */
+			file[off + 4 + n - 1] = op;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A program one pass runs that fails vetting (no toolchain writes one):
+ * the table is built again with every program vetted first, so it is the
+ * table libdw's path gives, with that FDE's range UNSUPPORTED. The pad is
+ * made DW_CFA_def_cfa_offset with no operand (one pass meets it), then an
+ * opcode libdw does not know (one pass leaves it to libdw's path).
+ */
+static void a_bad_program_is_vetted_again(void)
+{
+	static const uint8_t ops[] = { 0x0e, 0x2f };
+	uint64_t eh = section_offset(LIBC, ".eh_frame");
+	size_t len, i;
+	uint8_t *buf = read_whole(LIBC, &len), *copy = malloc(len);
+	struct cfi_table clean = { 0 };
+
+	CHECK(eh > 0 && buf && copy);
+	CHECK_OK(build_file(LIBC, &clean));
+	for (i = 0; eh && buf && copy && i < ARRAY_SIZE(ops); i++) {
+		struct cfi_table t = { 0 };
+
+		memcpy(copy, buf, len);
+		CHECK(spoil_first_pad(copy, len, eh, ops[i]));
+		write_file(path_in("badprog"), copy, len);
+		CHECK_OK(build_file(path_in("badprog"), &t));
+		CHECK(t.nr_unsupported > clean.nr_unsupported);
+		CHECK_EQ_U64(t.nr_per_row, t.nr_fdes - 1);	/* libdw's path, but the refused FDE */
+		same_as_per_row(path_in("badprog"));
+		cfi_table__release(&t);
+	}
+	cfi_table__release(&clean);
+	free(copy);
+	free(buf);
+}
+
 static void damaged_libc_never_crashes(void)
 {
 	uint64_t eh = section_offset(LIBC, ".eh_frame");
@@ -928,6 +984,7 @@ static const struct test tests[] = {
 	{ "a build keeps its memory bound", a_build_keeps_its_memory_bound },
 	{ "truncated copies of libc never crash", truncated_libc_never_crashes },
 	{ "one pass gives libdw's rows on libc, python3.11, libLLVM-14", one_pass_gives_libdws_rows },
+	{ "a bad program one pass meets: built again, vetted first", a_bad_program_is_vetted_again },
 	{ "damaged copies of libc never crash, either builder the same", damaged_libc_never_crashes },
 	{ "saved fuzz inputs replay cleanly and quickly", fuzz_regressions_replay },
 };
