@@ -57,14 +57,12 @@
 /*
  * The first size of the side-band buffers, in pages per CPU. Under -a they
  * take every process's records: 1 MiB a CPU, halved while all of them
- * would pass 32 MiB. With -- CMD and -p only the targets' records reach
- * them: 256 KiB a CPU, up to 8 MiB in all. Never under 8 pages a CPU.
+ * would pass 32 MiB, never under 64 pages. With -- CMD and -p only the
+ * targets' records reach them: 64 pages a CPU (256 KiB with 4 KiB pages).
  */
 #define FIRST_PAGES_ALL		256
 #define FIRST_TOTAL_ALL		8192
-#define FIRST_PAGES_FOLLOW	64
-#define FIRST_TOTAL_FOLLOW	2048
-#define FIRST_PAGES_MIN		8
+#define FIRST_PAGES_MIN		64
 /*
  * On a loss the buffers are replaced by ones GROWTH times larger, up to
  * MAX_PAGES a CPU (16 MiB with 4 KiB pages), each within the memory budget
@@ -88,12 +86,11 @@
 static size_t first_pages(size_t nr_cpus, bool follow)
 {
 	const char *env = getenv("EPROF_SIDEBAND_PAGES");
-	size_t pages = follow ? FIRST_PAGES_FOLLOW : FIRST_PAGES_ALL;
-	size_t total = follow ? FIRST_TOTAL_FOLLOW : FIRST_TOTAL_ALL;
+	size_t pages = follow ? FIRST_PAGES_MIN : FIRST_PAGES_ALL;
 	unsigned long n;
 	char *end;
 
-	while (pages > FIRST_PAGES_MIN && pages * nr_cpus > total)
+	while (pages > FIRST_PAGES_MIN && pages * nr_cpus > FIRST_TOTAL_ALL)
 		pages /= 2;
 	if (!env || !*env)
 		return pages;
