@@ -150,6 +150,7 @@ struct sideband {
 	uint64_t old_taken;
 	bool draining;			/* old_pb is being read */
 	bool grow_stopped;		/* at the largest size, or over the budget */
+	size_t copies;			/* records of the new buffers the old ones had */
 	struct overlap ov;		/* records the old and new buffers both have */
 };
 
@@ -470,7 +471,7 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 	/* a record the old buffer kept is handled anyway: at worst twice, never lost */
 	if (sb->draining)
 		(void)overlap__note(&sb->ov, cpu, h);
-	else if (overlap__is_copy(&sb->ov, cpu, h))
+	else if (overlap__is_copy(&sb->ov, cpu, h) && ++sb->copies)
 		return LIBBPF_PERF_EVENT_CONT;
 	err = sideband__handle(sb, cpu, h);
 
@@ -902,8 +903,12 @@ int sideband__consume(struct sideband *sb)
 			return pr_errno(err, "cannot read the side-band events");
 	} while (sb->nr_forks > before && ++passes < 4);
 	sb->read_past_ns = pass_ns;
-	if (overlap__open(&sb->ov) && pass_ns > sb->ov.to_ns + OVERLAP_MARGIN_NS)
+	if (overlap__open(&sb->ov) && pass_ns > sb->ov.to_ns + OVERLAP_MARGIN_NS) {
+		pr_debug("side-band: %zu of %zu records the old buffers had in the switch came "
+			 "again in the new ones, handled once", sb->copies, sb->ov.nr);
 		overlap__end(&sb->ov);		/* every copy was read */
+		sb->copies = 0;
+	}
 	err = apply_forks_before(sb, pass_ns);		/* prints its own error */
 	if (!err && sb->lost_now && !sb->grow_stopped)
 		err = grow(sb);
