@@ -93,6 +93,14 @@ struct recording;
 #define REC_META_UNWIND_PARTIAL	"unwind_partial_tables"	/* big tables loaded by windows */
 #define REC_META_UNWIND_WINDOWS	"unwind_windows"	/* windows loaded into them */
 #define REC_META_UNWIND_WINDOWS_OUT	"unwind_windows_refused"	/* windows over the budget */
+/*
+ * Binaries whose table the memory budget or eprof's bounds refused: their
+ * frames are walked with frame pointers. Of the totals row's "no CFI"
+ * frame-pointer steps and stops, these many were in them.
+ */
+#define REC_META_UNWIND_REFUSED	"unwind_tables_refused"
+#define REC_META_UNWIND_FB_REFUSED	"unwind_fb_refused"
+#define REC_META_UNWIND_STOP_REFUSED	"unwind_stop_refused"
 #define REC_META_SIDEBAND_REREAD	"sideband_reread"	/* processes whose mappings were read
 							   again from /proc after a side-band loss */
 #define REC_META_SIDEBAND_KIB	"sideband_buffer_kib"	/* side-band buffer per CPU at the end */

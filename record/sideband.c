@@ -57,14 +57,12 @@
 /*
  * The first size of the side-band buffers, in pages per CPU. Under -a they
  * take every process's records: 1 MiB a CPU, halved while all of them
- * would pass 32 MiB. With -- CMD and -p only the targets' records reach
- * them: 256 KiB a CPU, up to 8 MiB in all. Never under 8 pages a CPU.
+ * would pass 32 MiB, never under 64 pages. With -- CMD and -p only the
+ * targets' records reach them: 64 pages a CPU (256 KiB with 4 KiB pages).
  */
 #define FIRST_PAGES_ALL		256
 #define FIRST_TOTAL_ALL		8192
-#define FIRST_PAGES_FOLLOW	64
-#define FIRST_TOTAL_FOLLOW	2048
-#define FIRST_PAGES_MIN		8
+#define FIRST_PAGES_MIN		64
 /*
  * On a loss the buffers are replaced by ones GROWTH times larger, up to
  * MAX_PAGES a CPU (16 MiB with 4 KiB pages), each within the memory budget
@@ -88,12 +86,11 @@
 static size_t first_pages(size_t nr_cpus, bool follow)
 {
 	const char *env = getenv("EPROF_SIDEBAND_PAGES");
-	size_t pages = follow ? FIRST_PAGES_FOLLOW : FIRST_PAGES_ALL;
-	size_t total = follow ? FIRST_TOTAL_FOLLOW : FIRST_TOTAL_ALL;
+	size_t pages = follow ? FIRST_PAGES_MIN : FIRST_PAGES_ALL;
 	unsigned long n;
 	char *end;
 
-	while (pages > FIRST_PAGES_MIN && pages * nr_cpus > total)
+	while (pages > FIRST_PAGES_MIN && pages * nr_cpus > FIRST_TOTAL_ALL)
 		pages /= 2;
 	if (!env || !*env)
 		return pages;
@@ -153,6 +150,7 @@ struct sideband {
 	uint64_t old_taken;
 	bool draining;			/* old_pb is being read */
 	bool grow_stopped;		/* at the largest size, or over the budget */
+	size_t copies;			/* records of the new buffers the old ones had */
 	struct overlap ov;		/* records the old and new buffers both have */
 };
 
@@ -404,10 +402,20 @@ static int apply_forks_before(struct sideband *sb, uint64_t limit_ns)
 	return err;
 }
 
+static int drain_old(struct sideband *sb);
+
 int sideband__end_batch(struct sideband *sb)
 {
+	int err = 0;
+
+	/* buffers replaced by the last read: what they and the new ones hold */
+	if (sb->old_pb) {
+		err = drain_old(sb);
+		if (!err && perf_buffer__consume(sb->pb) < 0)
+			err = sb->err ? sb->err : pr_errno(-EIO, "cannot read the side-band events");
+	}
 	sb->read_past_ns = UINT64_MAX;
-	return apply_forks_before(sb, UINT64_MAX);
+	return err ? err : apply_forks_before(sb, UINT64_MAX);
 }
 
 /* PERF_RECORD_EXIT of a process (its JIT map is read before it is gone). */
@@ -463,7 +471,7 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 	/* a record the old buffer kept is handled anyway: at worst twice, never lost */
 	if (sb->draining)
 		(void)overlap__note(&sb->ov, cpu, h);
-	else if (overlap__is_copy(&sb->ov, cpu, h))
+	else if (overlap__is_copy(&sb->ov, cpu, h) && ++sb->copies)
 		return LIBBPF_PERF_EVENT_CONT;
 	err = sideband__handle(sb, cpu, h);
 
@@ -895,8 +903,12 @@ int sideband__consume(struct sideband *sb)
 			return pr_errno(err, "cannot read the side-band events");
 	} while (sb->nr_forks > before && ++passes < 4);
 	sb->read_past_ns = pass_ns;
-	if (overlap__open(&sb->ov) && pass_ns > sb->ov.to_ns + OVERLAP_MARGIN_NS)
+	if (overlap__open(&sb->ov) && pass_ns > sb->ov.to_ns + OVERLAP_MARGIN_NS) {
+		pr_debug("side-band: %zu of %zu records the old buffers had in the switch came "
+			 "again in the new ones, handled once", sb->copies, sb->ov.nr);
 		overlap__end(&sb->ov);		/* every copy was read */
+		sb->copies = 0;
+	}
 	err = apply_forks_before(sb, pass_ns);		/* prints its own error */
 	if (!err && sb->lost_now && !sb->grow_stopped)
 		err = grow(sb);
