@@ -16,14 +16,17 @@
 #     shows as "peak memory") recording tests/workloads/py_codes.py: CODES
 #     distinct functions (default 50,000) made with compile() and exec(),
 #     called in chains 80 deep, with and without the Python walk, median of
-#     REPS runs, with the code objects the recording stored.
-# SECTIONS=cost runs 1-3 only, SECTIONS=memory 4 only. Run as root; figures are CPU times, so a busy machine blurs them less.
+#     REPS runs, with the code objects the recording stored;
+#  5. the recorder's own CPU time (user + system, /usr/bin/time) per sample
+#     for a 10 s `record -p` of py_deep.py at depth 60 already running,
+#     with and without --no-python, median of REPS runs.
+# SECTIONS=cost runs 1-3 only, SECTIONS=memory 4 only, SECTIONS=recorder 5 only. Run as root; figures are CPU times, so a busy machine blurs them less.
 set -eu
 EPROF=$(realpath "${1:-$(dirname "$0")/../build/eprof}")
 PY=${2:-/usr/bin/python3.11}
 APP=$(realpath "$(dirname "$0")/../tests/workloads/py_deep.py")
 REPS=${REPS:-5}
-SECTIONS=${SECTIONS:-cost,memory}
+SECTIONS=${SECTIONS:-cost,memory,recorder}
 CODES=${CODES:-50000}
 CODES_APP=$(realpath "$(dirname "$0")/../tests/workloads/py_codes.py")
 ROUNDS=${ROUNDS:-800}
@@ -91,6 +94,22 @@ for depth in 10 60; do
 	done | awk '{ printf "bytes/sample %-14s %d B / %d samples = %.1f\n", ($1 == "p" ? "eprof" : "--no-python"), $2, $3, $2 / $3 }'
 	ps=$(perf script -i "$WORK/perf.data" -F period 2>/dev/null | wc -l)
 	echo "bytes/sample perf -g       $(stat -c %s "$WORK/perf.data") B / $ps samples = $(awk -v a="$(stat -c %s "$WORK/perf.data")" -v b="$ps" 'BEGIN { printf "%.1f", a / b }')"
+done
+
+# 5. the recorder's CPU time per sample, Python walk against --no-python
+for opt in "" --no-python; do
+	[[ $SECTIONS == *recorder* ]] || break
+	[ -n "$opt" ] || echo "== recorder CPU, 10 s of record -p, Python depth 60 (median of $REPS)"
+	for i in $(seq "$REPS"); do
+		"$PY" "$APP" 60 100000 >/dev/null &
+		app=$!
+		sleep 1
+		/usr/bin/time -f "%U %S" -o "$WORK/time" "$EPROF" record -q -F 999 $opt -d 10 -p "$app" \
+			-o "$WORK/r.eprof" 2>/dev/null
+		kill "$app"; wait "$app" 2>/dev/null || true
+		s=$("$EPROF" info "$WORK/r.eprof" | awk '/^samples / { print $2; exit }')
+		awk -v s="$s" '{ printf "%.0f\n", 1e6 * ($1 + $2) / s }' "$WORK/time"
+	done | median | awk -v o="${opt:-python walk}" '{ printf "recorder CPU %-12s %d us per sample\n", o, $1 }'
 done
 
 # 4. the recorder's peak memory on CODES distinct code objects

@@ -29,7 +29,7 @@ enum ev_type {
 /* How a thread left the CPU (record --off-cpu). */
 enum ev_offcpu_state {
 	EV_OFFCPU_BLOCKED,	/* it slept: interruptible, uninterruptible, stopped */
-	EV_OFFCPU_RUNNABLE,	/* it was preempted and waited for a CPU */
+	EV_OFFCPU_RUNNABLE,	/* it waited for a CPU: preempted, or woken from a sleep */
 	EV_OFFCPU_STATES,
 };
 
@@ -339,7 +339,11 @@ struct offcpu_sum {
 	__u64 total_ns;
 };
 
-/* offcpu_start value: a target thread that is off the CPU now. */
+/*
+ * offcpu_start value: a target thread that is off the CPU now. A blocked
+ * one that sched_wakeup made runnable again has wake_ns: its interval ends
+ * as two, blocked until then, runnable (waiting for a CPU) after.
+ */
 struct offcpu_start {
 	__u64 start_ns;
 	__u64 stack_hash;
@@ -347,6 +351,7 @@ struct offcpu_start {
 	__u32 cpu;
 	__u32 state;
 	__u32 pad;
+	__u64 wake_ns;		/* 0: not woken yet */
 };
 
 #endif

@@ -761,13 +761,14 @@ static __always_inline __u64 offcpu_take_stack(void *ctx, struct task_struct *pr
 	return hash;
 }
 
-/* A target thread ran again after start: an event if long, else a sum. */
-static __always_inline void offcpu_end(const struct offcpu_start *start, __u32 tid, __u64 now)
+/* A piece [from, to) of a target thread's time off the CPU: an event if long, else a sum. */
+static __always_inline void offcpu_piece(const struct offcpu_start *start, __u32 tid, __u64 from,
+					 __u64 to, __u32 state)
 {
 	struct offcpu_key key = {};
 	struct offcpu_sum zero = {}, *sum;
 	struct ev_offcpu *e;
-	__u64 dur = now > start->start_ns ? now - start->start_ns : 0;
+	__u64 dur = to > from ? to - from : 0;
 
 	stat_inc(EV_STAT_OFFCPU_INTERVALS);
 	if (dur >= offcpu_thresh_ns) {
@@ -776,13 +777,13 @@ static __always_inline void offcpu_end(const struct offcpu_start *start, __u32 t
 			e->hdr.type = EV_OFFCPU;
 			e->hdr.flags = 0;
 			e->hdr.size = sizeof(*e);
-			e->start_ns = start->start_ns;
+			e->start_ns = from;
 			e->duration_ns = dur;
 			e->stack_hash = start->stack_hash;
 			e->tgid = start->tgid;
 			e->tid = tid;
 			e->cpu = start->cpu;
-			e->state = start->state;
+			e->state = state;
 			bpf_ringbuf_submit(e, 0);
 			stat_inc(EV_STAT_OFFCPU_EVENTS);
 			return;
@@ -792,7 +793,7 @@ static __always_inline void offcpu_end(const struct offcpu_start *start, __u32 t
 	key.stack_hash = start->stack_hash;
 	key.tgid = start->tgid;
 	key.tid = tid;
-	key.state = start->state;
+	key.state = state;
 	key.cpu = start->cpu;
 	sum = bpf_map_lookup_elem(&offcpu_sums, &key);
 	if (!sum) {
@@ -807,6 +808,24 @@ static __always_inline void offcpu_end(const struct offcpu_start *start, __u32 t
 	__sync_fetch_and_add(&sum->count, 1);
 	__sync_fetch_and_add(&sum->total_ns, dur);
 	stat_inc(EV_STAT_OFFCPU_SUMMED);
+}
+
+/*
+ * A target thread ran again after start. A blocked one that was woken
+ * (on_wakeup) waited for a CPU from then: two pieces, blocked until the
+ * wake-up and runnable after it, so that wake-up latency reads as
+ * runnable, not as more of the wait. Both keep the stack it left with.
+ */
+static __always_inline void offcpu_end(const struct offcpu_start *start, __u32 tid, __u64 now)
+{
+	__u64 wake = start->wake_ns;
+
+	if (start->state == EV_OFFCPU_BLOCKED && wake > start->start_ns && wake < now) {
+		offcpu_piece(start, tid, start->start_ns, wake, EV_OFFCPU_BLOCKED);
+		offcpu_piece(start, tid, wake, now, EV_OFFCPU_RUNNABLE);
+	} else {
+		offcpu_piece(start, tid, start->start_ns, now, start->state);
+	}
 }
 
 /*
@@ -842,9 +861,31 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	start.state = preempt || prev_state == TASK_RUNNING ? EV_OFFCPU_RUNNABLE
 							    : EV_OFFCPU_BLOCKED;
 	start.pad = 0;
+	start.wake_ns = 0;	/* start may hold next's copy */
 	start.stack_hash = offcpu_take_stack(ctx, prev, ptgid, now);
 	if (bpf_map_update_elem(&offcpu_start, &ptid, &start, BPF_ANY))
 		stat_inc(EV_STAT_OFFCPU_UNTRACKED);
+	return 0;
+}
+
+/*
+ * --off-cpu: a thread made runnable. A blocked target notes when: from
+ * then on it waits for a CPU (offcpu_end). The wake-up of a thread comes
+ * after its switch out has run (the waker waits for it to be off its CPU),
+ * and before its switch in.
+ */
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(on_wakeup, struct task_struct *p)
+{
+	struct offcpu_start *open;
+	__u32 tid = p->pid;
+
+	(void)ctx;
+	if (!tid)
+		return 0;
+	open = bpf_map_lookup_elem(&offcpu_start, &tid);
+	if (open && open->state == EV_OFFCPU_BLOCKED && !open->wake_ns)
+		open->wake_ns = bpf_ktime_get_ns();
 	return 0;
 }
 

@@ -7,25 +7,29 @@
  * and says for which range [start, end) that answer holds, but it has no
  * public way to list the FDEs. So the FDEs are enumerated with
  * dwarf_next_cfi over the raw section, each FDE's address range is decoded
- * (its pointer encoding is the one field read here), and its CFA program
- * is run once, a row emitted as the location advances (one_pass_fde).
- * An FDE whose program does anything unusual is walked row by row with
- * dwarf_cfi_addrframe instead (walk_fde), which gives the same rows at
- * several times the cost. Each row's rules
- * are reduced to what the BPF walker follows (CFA from rsp, rbp or rbx,
- * the return address at CFA-8, rbp and rbx unchanged or saved at CFA+N, plus the PLT,
- * signal-frame and outermost-frame cases); anything else is marked
+ * (its pointer encoding is the one field read here), and the FDEs are
+ * taken in address order. Each one's CFA program is run once, a row
+ * emitted as the location advances (one_pass_fde). An FDE whose program
+ * does anything unusual is walked row by row with dwarf_cfi_addrframe
+ * instead (walk_fde), over a copy of just it and its CIE, which gives the
+ * same rows at several times the cost. Each row's rules are reduced to
+ * what the BPF walker follows (CFA from rsp, rbp or rbx, the return
+ * address at CFA-8, rbp and rbx unchanged or saved at CFA+N, plus the
+ * PLT, signal-frame and outermost-frame cases); anything else is marked
  * unsupported and counted, never guessed.
  *
  * The rows' virtual addresses become file offsets through the PT_LOAD
- * segments, then rows are sorted, equal neighbours merged, and every gap
- * between FDEs gets a UNW_CFA_NONE row.
+ * segments, equal neighbours are merged, and every gap between FDEs gets
+ * a UNW_CFA_NONE row. Rows met in file order go to the table at once;
+ * otherwise they are kept as spans and sorted by FDE first (build_rows).
  *
  * The file is hostile (record runs as root on binaries users control):
  * it is read with pread, not mapped, so a concurrent truncation cannot
  * raise SIGBUS; rows, FDEs and libdw's work are bounded (elf/cfi.h); and
- * libdw only runs CFA programs vetted here first (vet_section), from a
- * private copy of the section (copy_section).
+ * libdw only runs CFA programs vetted here first (program_is_safe), from
+ * a private copy of the section (copy_section). One pass vets what it
+ * runs as it decodes; when it meets a program that fails, the walk starts
+ * again with every program vetted first (walk_again).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -49,6 +53,9 @@
 #define DW_REG_RBP	6
 #define DW_REG_RSP	7
 #define DW_REG_RA	16
+
+/* PT_LOAD segments out of file order a binary may have (real ones: 2-5). */
+#define CFI_MAX_LOOSE_SEGS	64
 
 /* libdw's fixed cost of one lookup, in the units of CFI_MAX_WORK (bytes). */
 #define LOOKUP_COST	64
@@ -130,8 +137,8 @@ struct builder {
 	struct lo_key *order;		/* good by start (order_fdes) */
 	struct rec_segment *segs;
 	size_t nr_segs;
-	bool segs_disjoint;
-	const struct rec_segment *seg;	/* add_range's last segment (seg_cache) */
+	bool segs_sorted;		/* in file order (segs_in_file_order) */
+	const struct rec_segment *seg;	/* the last one seg_of found */
 	struct span *spans;
 	size_t nr_spans, cap_spans;	/* nr_spans also counts direct ones */
 	struct cfi_table *direct;	/* spans go straight to its rows */
@@ -357,36 +364,6 @@ static inline int spans__push(struct builder *b, uint32_t start, uint32_t end, c
 }
 
 /*
- * Remembers the segment that holds vaddr for the next add_range, when the
- * segments' file images are disjoint in memory: then it is the only one,
- * the one elf_segments__vaddr_to_offset finds.
- */
-static void seg_cache(struct builder *b, uint64_t vaddr)
-{
-	size_t i;
-
-	b->seg = NULL;
-	if (!b->segs_disjoint)
-		return;
-	for (i = 0; i < b->nr_segs; i++)
-		if (vaddr >= b->segs[i].vaddr && vaddr - b->segs[i].vaddr < b->segs[i].filesz)
-			b->seg = &b->segs[i];
-}
-
-/* Whether no two segments' file images overlap in memory (no overflow). */
-static bool segs_disjoint(const struct rec_segment *v, size_t n)
-{
-	size_t i, k;
-
-	for (i = 0; i < n; i++)
-		for (k = i + 1; k < n; k++)
-			if (v[i].vaddr >= v[k].vaddr ? v[i].vaddr - v[k].vaddr < v[k].filesz :
-						       v[k].vaddr - v[i].vaddr < v[i].filesz)
-				return false;
-	return true;
-}
-
-/*
  * Whether the segments' file images come in the order of their addresses,
  * neither overlapping: then address order is file order.
  */
@@ -401,6 +378,39 @@ static bool segs_in_file_order(const struct rec_segment *v, size_t n)
 	return true;
 }
 
+static bool seg_starts_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct rec_segment *)elem)->vaddr <= *(const uint64_t *)key;
+}
+
+/*
+ * The segment whose file image holds vaddr, or NULL. Segments in file
+ * order are searched (and the last one found tried first: FDEs come in
+ * address order); others one by one, as elf_segments__vaddr_to_offset
+ * does (build() bounds how many there are then).
+ */
+static const struct rec_segment *seg_of(struct builder *b, uint64_t vaddr)
+{
+	const struct rec_segment *s = b->seg;
+	size_t i;
+
+	if (s && vaddr >= s->vaddr && vaddr - s->vaddr < s->filesz)
+		return s;
+	if (!b->segs_sorted) {
+		for (i = 0; i < b->nr_segs; i++)
+			if (vaddr >= b->segs[i].vaddr && vaddr - b->segs[i].vaddr < b->segs[i].filesz)
+				return &b->segs[i];
+		return NULL;
+	}
+	i = bsearch_lower_bound(&vaddr, b->segs, b->nr_segs, sizeof(*b->segs),
+				seg_starts_at_or_below);
+	s = i ? &b->segs[i - 1] : NULL;
+	if (!s || vaddr - s->vaddr >= s->filesz)
+		return NULL;
+	b->seg = s;
+	return s;
+}
+
 /*
  * Adds the rule for virtual addresses [lo, hi), translated to file
  * offsets. A range outside every segment's file image cannot be executed
@@ -408,20 +418,13 @@ static bool segs_in_file_order(const struct rec_segment *v, size_t n)
  */
 static inline int add_range(struct builder *b, uint64_t lo, uint64_t hi, const struct unw_row *row)
 {
-	const struct rec_segment *s = b->seg;
+	const struct rec_segment *s;
 	uint64_t off, left;
 
-	if (hi <= lo)
+	if (hi <= lo || !(s = seg_of(b, lo)))
 		return 0;
-	/* Most ranges fall in the segment of the one before (see seg_cache). */
-	if (s && lo >= s->vaddr && lo - s->vaddr < s->filesz) {
-		off = lo - s->vaddr + s->offset;
-		left = s->filesz - (lo - s->vaddr);
-	} else if (elf_segments__vaddr_to_offset(b->segs, b->nr_segs, lo, &off, &left)) {
-		return 0;
-	} else {
-		seg_cache(b, lo);
-	}
+	off = lo - s->vaddr + s->offset;
+	left = s->filesz - (lo - s->vaddr);
 	if (hi - lo > left)
 		hi = lo + left;
 	if (off >= UINT32_MAX)
@@ -1512,7 +1515,7 @@ static int walk_fde_alone(struct builder *b, const struct good_fde *fde)
 }
 
 /* Adds FDE fde's spans: in one pass, else row by row with libdw. */
-static int run_fde(struct builder *b, const struct good_fde *fde)
+static int run_fde(struct builder *b, struct good_fde *fde)
 {
 	size_t first = b->nr_spans, rows = b->direct ? b->direct->nr_rows : 0;
 	uint32_t covered = b->covered;
@@ -1526,7 +1529,7 @@ static int run_fde(struct builder *b, const struct good_fde *fde)
 		b->direct->nr_rows = rows;
 	b->covered = covered;
 	b->nr_per_row++;
-	if (!fde->vetted && !vet_program(b, (struct good_fde *)fde))
+	if (!fde->vetted && !vet_program(b, fde))
 		return VET_AGAIN;		/* libdw runs only vetted programs */
 	if (!b->per_row && !fde->overlaps)
 		return walk_fde_alone(b, fde);
@@ -1637,7 +1640,7 @@ static int walk_fdes(struct builder *b, struct cfi_table *t)
 	 * address order, segments keep that order in the file, and no span
 	 * came before (vetting adds them for unreadable entries).
 	 */
-	if (!b->per_row && !b->nr_spans && segs_in_file_order(b->segs, b->nr_segs)) {
+	if (!b->per_row && !b->nr_spans && b->segs_sorted) {
 		b->direct = t;
 		/* and a NONE row between FDEs and at the end */
 		err = rows__begin(b, t, need + b->nr_good + 1);
@@ -1849,7 +1852,12 @@ static int build(Elf *elf, int fd, unsigned int flags, uint64_t max_bytes,
 	err = elf_segments__read(b.elf, &b.segs, &b.nr_segs);
 	if (err)
 		goto out;
-	b.segs_disjoint = segs_disjoint(b.segs, b.nr_segs);
+	/* Segments out of file order are looked up one by one: a few only. */
+	b.segs_sorted = segs_in_file_order(b.segs, b.nr_segs);
+	if (!b.segs_sorted && b.nr_segs > CFI_MAX_LOOSE_SEGS) {
+		err = -E2BIG;
+		goto out;
+	}
 	err = find_cfi(&b, &t);
 	if (err)
 		goto out;

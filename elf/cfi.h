@@ -27,8 +27,12 @@
  *  - section: the CFI section (.eh_frame, or .debug_frame once inflated)
  *    is at most 32 MiB, checked against its header before a byte of it is
  *    read (cc1's .eh_frame is 4 MiB; a sparse 2 GB one costs nothing).
- *    The build holds the section twice (libelf's copy and the builder's
- *    image) and at most CFI_MAX_ROWS rows: 32 + 32 + 48 MiB at worst.
+ *    The build holds the section once (read straight into the builder's
+ *    image; twice for a compressed .debug_frame, libelf inflating it) and
+ *    at most CFI_MAX_ROWS rows: 32 + 32 + 48 MiB at worst.
+ *  - segments: PT_LOAD segments not in address and file order (the ELF
+ *    rule; a crafted file breaks it) are looked up one by one, so at most
+ *    64 of them (CFI_MAX_LOOSE_SEGS in cfi.c).
  * Past any of them the build fails with -E2BIG (the walker then takes
  * frame-pointer steps in that binary). An FDE whose CFA program libdw
  * could be made to choke on (huge register numbers, deep remember_state

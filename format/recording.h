@@ -85,14 +85,26 @@ struct recording;
 #define REC_META_PY_CODE_BAD	"python_codes_unreadable"	/* code objects not readable */
 #define REC_META_PY_UNNAMED	"python_frames_unnamed"	/* frames: code object not read or kept */
 #define REC_META_PY_UNPLACED	"python_frames_unplaced"	/* frames: no eval-loop frame for them */
+#define REC_META_PY_OUTER	"python_frames_outer"	/* frames put outermost: the native
+							   walk stopped before their eval loop */
 #define REC_META_TABLE_CACHE	"table_cache"		/* record --table-cache DIR; absent: none */
 #define REC_META_TABLE_CACHE_HITS	"table_cache_hits"	/* tables read from it, not built */
 #define REC_META_TABLE_CACHE_STORED	"table_cache_stored"	/* tables built and kept in it */
 #define REC_META_UNWIND_PARTIAL	"unwind_partial_tables"	/* big tables loaded by windows */
 #define REC_META_UNWIND_WINDOWS	"unwind_windows"	/* windows loaded into them */
 #define REC_META_UNWIND_WINDOWS_OUT	"unwind_windows_refused"	/* windows over the budget */
+/*
+ * Binaries whose table the memory budget or eprof's bounds refused: their
+ * frames are walked with frame pointers. Of the totals row's "no CFI"
+ * frame-pointer steps and stops, these many were in them.
+ */
+#define REC_META_UNWIND_REFUSED	"unwind_tables_refused"
+#define REC_META_UNWIND_FB_REFUSED	"unwind_fb_refused"
+#define REC_META_UNWIND_STOP_REFUSED	"unwind_stop_refused"
 #define REC_META_SIDEBAND_REREAD	"sideband_reread"	/* processes whose mappings were read
 							   again from /proc after a side-band loss */
+#define REC_META_SIDEBAND_KIB	"sideband_buffer_kib"	/* side-band buffer per CPU at the end */
+#define REC_META_SIDEBAND_GROWN	"sideband_grown"	/* times it grew after losses */
 #define REC_META_OFF_CPU_THRESH	"off_cpu_thresh_ns"	/* record --off-cpu: intervals at least
 							   this long are offcpu rows */
 /*

@@ -1488,6 +1488,17 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 			     o->mode == TARGET_PIDS ? o->nr_pids : 0, &bsink, &s->sideband);
 	if (!err && o->mode != TARGET_CMD)
 		err = sideband__scan_proc(s->sideband, o->pids, o->nr_pids, o->mode == TARGET_ALL);
+	/*
+	 * -- CMD: until its exec the child runs the recorder's code, mapped
+	 * before its events were opened (its fork is the recorder's, which no
+	 * event follows): read from /proc while it waits at its gate, its
+	 * ticks between the gate and the exec are named, not [unknown].
+	 */
+	if (!err && o->mode == TARGET_CMD) {
+		uint32_t child = (uint32_t)t->child;
+
+		err = sideband__scan_proc(s->sideband, &child, 1, false);
+	}
 	if (err)
 		return err;
 	pr_debug("processes scanned at %.3f s", (now_ns() - entry_ns) / 1e9);
@@ -1697,7 +1708,7 @@ static int start_run(struct record_run *r)
 		return EXIT_FAIL;
 	if (recording__create(opts->output, &s->rec))
 		return EXIT_FAIL;
-	if (open_stages(s, &r->t, r->old_nice, r->entry_ns))
+	if (open_stages(s, &r->t, r->old_nice, r->entry_ns) || session__look_python(s))
 		return EXIT_FAIL;
 	r->start_ns = now_ns();
 	if (write_start_meta(s, r->online, r->nr_online, r->start_ns))

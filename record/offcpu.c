@@ -53,8 +53,8 @@ _Static_assert(sizeof(struct ev_offcpu_stack) == sizeof(struct ev_sample) &&
 	       __builtin_offsetof(struct ev_sample, frames),
 	       "ev_offcpu_stack must keep ev_sample's frames offset (shared scratch and walker)");
 _Static_assert(sizeof(struct ev_offcpu) == 48, "ev_offcpu changed: bump EV_ABI_VERSION");
-_Static_assert(sizeof(struct offcpu_key) == 24 && sizeof(struct offcpu_sum) == 16,
-	       "offcpu maps changed");
+_Static_assert(sizeof(struct offcpu_key) == 24 && sizeof(struct offcpu_sum) == 16 &&
+	       sizeof(struct offcpu_start) == 40, "offcpu maps changed");
 
 #define BATCH	1024	/* map entries read per syscall */
 
@@ -444,12 +444,57 @@ int offcpu__flush(struct offcpu *o, struct recording *rec, uint64_t time,
 	return err ? err : add_loss_rows(o, rec, time, stats);
 }
 
-int offcpu__close_open(struct offcpu *o, struct recording *rec, uint64_t end_ns)
+/*
+ * The piece [from, to) of thread tid's open interval st, closed at the end:
+ * an interval if long, else it joins its sum, as on_switch would have done.
+ */
+static int close_piece(struct offcpu *o, struct recording *rec, __u32 tid,
+		       const struct offcpu_start *st, uint64_t from, uint64_t to, uint32_t state)
 {
-	struct offcpu_start st;
 	struct offcpu_key k;
 	struct offcpu_sum v;
 	struct ev_offcpu e;
+
+	if (to - from >= o->cfg.thresh_ns) {
+		memset(&e, 0, sizeof(e));
+		e.start_ns = from;
+		e.duration_ns = to - from;
+		e.stack_hash = st->stack_hash;
+		e.tgid = st->tgid;
+		e.tid = tid;
+		e.cpu = st->cpu;
+		e.state = state;
+		return offcpu__on_interval(o, rec, &e);
+	}
+	/*
+	 * The hook is detached, so the map is ours, and the last flush (at
+	 * end_ns) writes it in the same row as the rest of that sum.
+	 */
+	memset(&k, 0, sizeof(k));
+	k.stack_hash = st->stack_hash;
+	k.tgid = st->tgid;
+	k.tid = tid;
+	k.state = state;
+	k.cpu = st->cpu;
+	if (bpf_map_lookup_elem(o->sums_fd, &k, &v))
+		memset(&v, 0, sizeof(v));
+	v.count++;
+	v.total_ns += to - from;
+	if (bpf_map_update_elem(o->sums_fd, &k, &v, BPF_ANY)) {
+		/* the sums map is full: counted as lost, as on_switch does */
+		struct rec_offcpu_loss l = {
+			.time_ns = to, .cpu = st->cpu, .lost = 1, .lost_ns = to - from,
+		};
+
+		o->lost++;
+		return recording__add_offcpu_loss(rec, &l);
+	}
+	return 0;
+}
+
+int offcpu__close_open(struct offcpu *o, struct recording *rec, uint64_t end_ns)
+{
+	struct offcpu_start st;
 	__u32 key, next;
 	bool first = true;
 	int err = 0;
@@ -461,42 +506,13 @@ int offcpu__close_open(struct offcpu *o, struct recording *rec, uint64_t end_ns)
 		if (bpf_map_lookup_elem(o->start_fd, &key, &st) || st.start_ns >= end_ns ||
 		    st.state >= EV_OFFCPU_STATES)
 			continue;
-		if (end_ns - st.start_ns >= o->cfg.thresh_ns) {
-			memset(&e, 0, sizeof(e));
-			e.start_ns = st.start_ns;
-			e.duration_ns = end_ns - st.start_ns;
-			e.stack_hash = st.stack_hash;
-			e.tgid = st.tgid;
-			e.tid = key;
-			e.cpu = st.cpu;
-			e.state = st.state;
-			err = offcpu__on_interval(o, rec, &e);
-			continue;
-		}
-		/*
-		 * A short one joins its sum, as on_switch would have done: the
-		 * hook is detached, so the map is ours, and the last flush (at
-		 * end_ns) writes it in the same row as the rest of that sum.
-		 */
-		memset(&k, 0, sizeof(k));
-		k.stack_hash = st.stack_hash;
-		k.tgid = st.tgid;
-		k.tid = key;
-		k.state = st.state;
-		k.cpu = st.cpu;
-		if (bpf_map_lookup_elem(o->sums_fd, &k, &v))
-			memset(&v, 0, sizeof(v));
-		v.count++;
-		v.total_ns += end_ns - st.start_ns;
-		if (bpf_map_update_elem(o->sums_fd, &k, &v, BPF_ANY)) {
-			/* the sums map is full: counted as lost, as on_switch does */
-			struct rec_offcpu_loss l = {
-				.time_ns = end_ns, .cpu = st.cpu, .lost = 1,
-				.lost_ns = end_ns - st.start_ns,
-			};
-
-			o->lost++;
-			err = recording__add_offcpu_loss(rec, &l);
+		/* woken and not run yet: blocked until the wake-up, runnable after (as on_switch) */
+		if (st.state == EV_OFFCPU_BLOCKED && st.wake_ns > st.start_ns && st.wake_ns < end_ns) {
+			err = close_piece(o, rec, key, &st, st.start_ns, st.wake_ns, EV_OFFCPU_BLOCKED);
+			if (!err)
+				err = close_piece(o, rec, key, &st, st.wake_ns, end_ns, EV_OFFCPU_RUNNABLE);
+		} else {
+			err = close_piece(o, rec, key, &st, st.start_ns, end_ns, st.state);
 		}
 	}
 	return err;

@@ -250,3 +250,12 @@ void sideband_attr__init(struct perf_event_attr *attr)
 	attr->watermark = 1;
 	attr->wakeup_watermark = 64 * 1024;	/* user space polls every 100 ms regardless */
 }
+
+void sideband_attr__carrier(struct perf_event_attr *attr)
+{
+	attr->mmap = 0;
+	attr->mmap2 = 0;
+	attr->comm = 0;
+	attr->comm_exec = 0;
+	attr->task = 0;
+}

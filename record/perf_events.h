@@ -79,4 +79,11 @@ void cpu_clock__close(struct cpu_clock *cc);
  */
 void sideband_attr__init(struct perf_event_attr *attr);
 
+/*
+ * Makes attr (from sideband_attr__init) write no records of its own: an
+ * event that only carries a buffer, into which other events' records are
+ * directed (PERF_EVENT_IOC_SET_OUTPUT wants the same clock).
+ */
+void sideband_attr__carrier(struct perf_event_attr *attr);
+
 #endif

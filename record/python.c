@@ -10,6 +10,7 @@
  * target is hostile: a pointer may point anywhere, a length may be huge,
  * so each read is one bounded process_vm_readv and every string is cut.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -28,6 +29,7 @@
 #include "record/python.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -107,6 +109,7 @@ enum {
  */
 #define PY_CODES_MAX	200000
 #define PY_CODES_TOTAL_MAX	1000000
+#define PY_IDENT_MAX	128	/* bytes of a code object's identity fields */
 
 struct py_target {
 	uint32_t tgid;
@@ -129,6 +132,7 @@ struct pyrec {
 	size_t nr, alloc;
 	bool said_version;
 	uint64_t codes_kept;		/* identities in every target's codes */
+	uint64_t codes_max, codes_total_max;	/* PY_CODES_MAX, PY_CODES_TOTAL_MAX */
 	struct pyrec_stats stats;
 };
 
@@ -139,6 +143,8 @@ int pyrec__new(int map_fd, struct pyrec **out)
 	if (!pr)
 		return pr_errno(-ENOMEM, "cannot follow Python interpreters");
 	pr->map_fd = map_fd;
+	pr->codes_max = PY_CODES_MAX;
+	pr->codes_total_max = PY_CODES_TOTAL_MAX;
 	*out = pr;
 	return 0;
 }
@@ -388,11 +394,52 @@ static struct py_target *target_of(struct pyrec *pr, uint32_t tgid)
 	return slot ? &pr->v[*slot - 1] : NULL;
 }
 
+/* A new target tgid: NULL without memory. */
+static struct py_target *new_target(struct pyrec *pr, uint32_t tgid)
+{
+	struct py_target *t;
+	uint64_t *slot;
+	bool added;
+
+	if (vec__grow(&pr->v, &pr->alloc, pr->nr + 1, sizeof(*pr->v)) ||
+	    u64map__upsert(&pr->index, tgid, pr->nr + 1, &slot, &added))
+		return NULL;
+	t = &pr->v[pr->nr++];
+	memset(t, 0, sizeof(*t));
+	t->tgid = tgid;
+	return t;
+}
+
+int pyrec__adopt(struct pyrec *pr, uint32_t tgid, uint32_t version, uint64_t eval_lo,
+		 uint64_t eval_hi)
+{
+	struct py_target *t = target_of(pr, tgid);
+	size_t i;
+
+	if (!t)
+		t = new_target(pr, tgid);
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (layouts[i].version == version && !layouts[i].debug_offsets)
+			t->layout = &layouts[i];
+	if (!t->layout)
+		return -EINVAL;
+	t->eval_lo = eval_lo;
+	t->eval_hi = eval_hi;
+	pr->stats.procs++;
+	return 0;
+}
+
+void pyrec__set_code_budget(struct pyrec *pr, uint64_t per_proc, uint64_t total)
+{
+	pr->codes_max = per_proc;
+	pr->codes_total_max = total;
+}
+
 void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns)
 {
 	struct py_target *t = target_of(pr, tgid);
-	uint64_t *slot;
-	bool added;
 
 	/*
 	 * Again after an exec (a new name), and a few times while the process
@@ -405,20 +452,76 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now
 		pr->stats.unknown_samples += t->unknown;
 		return;
 	}
-	if (!t) {
-		if (vec__grow(&pr->v, &pr->alloc, pr->nr + 1, sizeof(*pr->v)) ||
-		    u64map__upsert(&pr->index, tgid, pr->nr + 1, &slot, &added))
-			return;	/* no memory: native frames only */
-		t = &pr->v[pr->nr++];
-		memset(t, 0, sizeof(*t));
-		t->tgid = tgid;
-	}
+	if (!t)
+		t = new_target(pr, tgid);
+	if (!t)
+		return;	/* no memory: native frames only */
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->looks++;
 	t->looked_ns = now_ns;
 	t->unknown = false;
 	look(pr, t);
 	pr->stats.unknown_samples += t->unknown;
+}
+
+/* pid's name (/proc/PID/comm) into comm[16]: false when it is gone. */
+static bool comm_of(uint32_t pid, char *comm)
+{
+	char path[64];
+	size_t n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/comm", pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return false;
+	n = fread(comm, 1, 15, fp);
+	fclose(fp);
+	comm[n] = '\0';
+	if (n && comm[n - 1] == '\n')
+		comm[n - 1] = '\0';
+	return n > 0;
+}
+
+/* Whether pid's program (/proc/PID/exe) is a python3 binary. */
+static bool runs_python(uint32_t pid)
+{
+	char path[64], exe[4096];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	return is_python_file(exe);
+}
+
+void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n)
+{
+	char comm[16];
+	struct dirent *d;
+	unsigned long v;
+	char *end;
+	DIR *dir;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (comm_of(pids[i], comm))
+			pyrec__seen(pr, pids[i], comm, now_ns());
+	if (pids)
+		return;
+	dir = opendir("/proc");
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		v = strtoul(d->d_name, &end, 10);
+		if (*end || end == d->d_name || !v || v > UINT32_MAX)
+			continue;
+		if (runs_python((uint32_t)v) && comm_of((uint32_t)v, comm))
+			pyrec__seen(pr, (uint32_t)v, comm, now_ns());
+	}
+	closedir(dir);
 }
 
 /*
@@ -524,32 +627,73 @@ static int read_code(struct recording *rec, struct py_target *t, uint64_t addr, 
 	return err ? err : 1;
 }
 
+static uint64_t code_addr(uint64_t w)
+{
+	return (w >> PY_FRAME_CODE_SHIFT & PY_FRAME_CODE_MASK) << 3;
+}
+
+/*
+ * The identities of the code objects that the n Python frames w name, into
+ * ident (0: unreadable): code objects are freed and their addresses reused,
+ * so the fields that tell one from another (first line, the name, file and
+ * line table objects) are read again at every sample. One process_vm_readv
+ * for them all; past a code object it cannot read, again from the next.
+ */
+static void code_idents(const struct py_target *t, const uint64_t *w, uint32_t n,
+			uint64_t *ident)
+{
+	static uint8_t buf[EV_PY_MAX_FRAMES][PY_IDENT_MAX];
+	struct iovec local[EV_PY_MAX_FRAMES], remote[EV_PY_MAX_FRAMES];
+	const struct py_layout *l = t->layout;
+	size_t len = (size_t)l->co_linetable + 8 - l->co_firstlineno, j;
+	uint32_t at[EV_PY_MAX_FRAMES], nv = 0, i, k, done;
+	uint64_t addr, h;
+	ssize_t got;
+
+	for (i = 0; i < n; i++) {
+		ident[i] = 0;
+		addr = code_addr(w[i]);
+		if (w[i] == PY_FRAME_EMPTY || len > PY_IDENT_MAX || nv == EV_PY_MAX_FRAMES || !addr ||
+		    addr + l->co_firstlineno >= (1ull << 47))
+			continue;
+		local[nv].iov_base = buf[nv];
+		local[nv].iov_len = len;
+		remote[nv].iov_base = (void *)(uintptr_t)(addr + l->co_firstlineno);
+		remote[nv].iov_len = len;
+		at[nv++] = i;
+	}
+	for (k = 0; k < nv; k += done + 1) {
+		got = process_vm_readv((pid_t)t->tgid, local + k, nv - k, remote + k, nv - k, 0);
+		/* whole iovecs only (never one split); the next one failed */
+		done = got > 0 ? (uint32_t)((size_t)got / len) : 0;
+		for (i = 0; i < done; i++) {
+			h = hash_mix(t->tgid, code_addr(w[at[k + i]]));
+			for (j = 0; j + 8 <= len; j += 8)
+				h = hash_mix(h, word_at(buf[k + i], j));
+			ident[at[k + i]] = h ? h : 1;
+		}
+	}
+}
+
 /*
  * Python frame w with its code address replaced by the code object's key in
- * this process: code objects are freed and their addresses reused, so the
- * fields that tell one from another (first line, the name, file and line
- * table objects) are read again at every sample, and a code object not seen
- * before is read whole, stored and numbered. Key 0: unreadable. 0 or -errno.
+ * this process, the code object's identity ident (code_idents(), 0: not
+ * read): a code object not seen before is read whole, stored and numbered.
+ * Key 0: unreadable. 0 or -errno.
  */
 static int code_key(struct pyrec *pr, struct recording *rec, struct py_target *t, uint64_t w,
-		    uint64_t *out)
+		    uint64_t ident, uint64_t *out)
 {
-	const struct py_layout *l = t->layout;
-	uint64_t addr = (w >> PY_FRAME_CODE_SHIFT & PY_FRAME_CODE_MASK) << 3, ident, key = 0, *slot;
-	size_t n = (size_t)l->co_linetable + 8 - l->co_firstlineno, i;
-	uint8_t id[128];
+	uint64_t key = 0, *slot;
 	bool added;
 	int r;
 
-	if (n <= sizeof(id) && rec && peek(t->tgid, addr + l->co_firstlineno, id, n)) {
-		ident = hash_mix(t->tgid, addr);
-		for (i = 0; i + 8 <= n; i += 8)
-			ident = hash_mix(ident, word_at(id, i));
+	if (ident && rec) {
 		slot = u64map__find(&t->codes, ident);
 		if (slot) {
 			key = *slot;
-		} else if (t->codes.nr < PY_CODES_MAX && pr->codes_kept < PY_CODES_TOTAL_MAX) {
-			r = read_code(rec, t, addr, t->nr_keys + 1);
+		} else if (t->codes.nr < pr->codes_max && pr->codes_kept < pr->codes_total_max) {
+			r = read_code(rec, t, code_addr(w), t->nr_keys + 1);
 			if (r < 0)
 				return r;
 			if (r == 1) {
@@ -593,8 +737,13 @@ int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e)
 	uint64_t *py = (uint64_t *)e->frames + e->nr_kframes + e->nr_uframes;
 	uint32_t npy = e->hdr.flags >> EV_SAMPLE_PY_SHIFT, i;
 	struct py_target *t = target_of(pr, e->tgid);
+	uint64_t ident[EV_PY_MAX_FRAMES];
 	int err;
 
+	if (npy > EV_PY_MAX_FRAMES)
+		npy = EV_PY_MAX_FRAMES;
+	if (t && t->layout)
+		code_idents(t, py, npy, ident);
 	for (i = 0; i < npy; i++) {
 		if (py[i] == PY_FRAME_EMPTY)
 			continue;
@@ -604,11 +753,22 @@ int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e)
 			pr->stats.frames_unnamed++;
 			continue;
 		}
-		err = code_key(pr, rec, t, py[i], &py[i]);
+		err = code_key(pr, rec, t, py[i], ident[i], &py[i]);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/* Python frame j of a sample into *out: its key (keyed: it is one already). 0 or -errno. */
+static int put_frame(struct pyrec *pr, struct recording *rec, struct py_target *t, bool keyed,
+		     const uint64_t *py, const uint64_t *ident, uint32_t j, uint64_t *out)
+{
+	if (keyed) {
+		*out = py[j];
+		return 0;
+	}
+	return code_key(pr, rec, t, py[j], ident[j], out);
 }
 
 int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sample *e, bool keyed,
@@ -619,12 +779,16 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 	const uint64_t *py = f + nk + nuser;
 	struct py_target *t = target_of(pr, e->tgid);
 	uint32_t i, j = 0, n = nk, evals = 0, runs = 0;
-	uint64_t pc;
+	uint64_t pc, ident[EV_PY_MAX_FRAMES];
 	int err;
 
+	if (npy > EV_PY_MAX_FRAMES)
+		npy = EV_PY_MAX_FRAMES;
 	/* keyed: read while the process lived; its eval loop's range stays after pyrec__forget */
 	if (!t || (!t->layout && !keyed))
 		t = NULL;
+	if (t && !keyed)
+		code_idents(t, py, npy, ident);
 	/*
 	 * Runs of Python frames (each up to an entry frame) against native
 	 * eval-loop frames: a call entering or leaving the loop has its
@@ -652,18 +816,27 @@ int pyrec__splice(struct pyrec *pr, struct recording *rec, const struct ev_sampl
 					j++;	/* the native frame stands alone */
 					break;
 				}
-				if (keyed) {
-					out[n++] = py[j];
-				} else {
-					err = code_key(pr, rec, t, py[j], &out[n++]);
-					if (err)
-						return err;
-				}
+				err = put_frame(pr, rec, t, keyed, py, ident, j, &out[n++]);
+				if (err)
+					return err;
 				if (py[j++] & PY_FRAME_ENTRY)
 					break;
 			}
 		}
 		out[n++] = f[nk + i];
+	}
+	/*
+	 * Runs left ran in eval loops the native walk did not reach (it
+	 * stopped early: a table not built yet, a stack copy over its budget),
+	 * so outside every native frame it found: outermost, in their order.
+	 */
+	for (; t && j < npy && n < PYREC_MAX_FRAMES; j++) {
+		if (py[j] == PY_FRAME_EMPTY)
+			continue;
+		err = put_frame(pr, rec, t, keyed, py, ident, j, &out[n++]);
+		if (err)
+			return err;
+		pr->stats.frames_outer++;
 	}
 	pr->stats.frames_unplaced += npy - j;
 	*nu = n - nk;
@@ -696,6 +869,7 @@ int pyrec__store(const struct pyrec *pr, struct recording *rec, const uint64_t *
 	err = err ?: meta_u64(rec, REC_META_PY_CODE_BAD, st->code_unreadable);
 	err = err ?: meta_u64(rec, REC_META_PY_UNNAMED, st->frames_unnamed);
 	err = err ?: meta_u64(rec, REC_META_PY_UNPLACED, st->frames_unplaced);
+	err = err ?: meta_u64(rec, REC_META_PY_OUTER, st->frames_outer);
 	if (!err && st->unknown_first[0])
 		err = recording__set_meta(rec, REC_META_PY_VERSIONS, st->unknown_first);
 	return err;

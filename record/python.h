@@ -36,6 +36,7 @@ struct pyrec_stats {
 	uint64_t codes;			/* code objects stored */
 	uint64_t code_unreadable;	/* code objects that could not be read */
 	uint64_t frames_unplaced;	/* Python frames with no eval-loop frame for them */
+	uint64_t frames_outer;		/* put outermost: the native walk missed their eval loop */
 	uint64_t frames_unnamed;	/* Python frames whose code object was not read or kept */
 };
 
@@ -50,6 +51,15 @@ void pyrec__free(struct pyrec *pr);
  * interpreter. Never fails: a process it cannot walk has native frames only.
  */
 void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns);
+
+/*
+ * The interpreters that run before sampling starts, looked for at once (as
+ * pyrec__seen() does) so that their first samples are walked too: the n
+ * processes pids (-p), or with pids NULL (-a) every process whose program
+ * is a python3 binary (one that embeds libpython is found at its first
+ * sample). Never fails.
+ */
+void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n);
 
 /*
  * The frames of a sample with Python frames (e->hdr.flags): kernel frames,
@@ -74,6 +84,18 @@ int pyrec__key(struct pyrec *pr, struct recording *rec, struct ev_sample *e);
  * Accepts NULL.
  */
 void pyrec__forget(struct pyrec *pr, uint32_t tgid);
+
+/*
+ * For tests, which drive the splice and the code-object budget without an
+ * interpreter: process tgid is taken as running one of version (0x030b;
+ * not one whose layout is read from the process) with its eval loop at
+ * [eval_lo, eval_hi); and the budget set to per_proc code objects a process,
+ * total in all (PY_CODES_MAX and PY_CODES_TOTAL_MAX in python.c otherwise).
+ * 0, -EINVAL (no such row) or -ENOMEM.
+ */
+int pyrec__adopt(struct pyrec *pr, uint32_t tgid, uint32_t version, uint64_t eval_lo,
+		 uint64_t eval_hi);
+void pyrec__set_code_budget(struct pyrec *pr, uint64_t per_proc, uint64_t total);
 
 const struct pyrec_stats *pyrec__stats(const struct pyrec *pr);
 

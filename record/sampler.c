@@ -60,6 +60,7 @@ struct sampler {
 	struct bpf_link *fork_link;
 	struct bpf_link *mmap_link, *exec_link;	/* --call-graph dwarf: mappings learned */
 	struct bpf_link *switch_link;	/* --off-cpu */
+	struct bpf_link *wakeup_link;	/* --off-cpu: when a blocked thread was woken */
 	bool unwinds;			/* the table walker is loaded */
 	struct bpf_link **links;
 	size_t nr_links;
@@ -204,6 +205,7 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 				  sp->unwinds && hook == MMAP_HOOK_KRETPROBE);
 	bpf_program__set_autoload(sp->skel->progs.on_exec, sp->unwinds);
 	bpf_program__set_autoload(sp->skel->progs.on_switch, sp->cfg.off_cpu);
+	bpf_program__set_autoload(sp->skel->progs.on_wakeup, sp->cfg.off_cpu);
 	sp->skel->rodata->offcpu_thresh_ns = sp->cfg.off_cpu_thresh_ns;
 	if (!sp->cfg.off_cpu) {
 		/* unused without --off-cpu: no kernel memory for them (about 10 MB) */
@@ -535,7 +537,14 @@ int sampler__attach(struct sampler *sp, const uint32_t *cpus, size_t nr, uint64_
 		sp->links[sp->nr_links++] = link;	/* the link owns fd from here on */
 	}
 	if (sp->cfg.off_cpu) {
-		/* every CPU, whatever --cpu says: a thread sleeps on one and wakes on another */
+		/*
+		 * every CPU, whatever --cpu says: a thread sleeps on one and wakes
+		 * on another; the wake-up hook first, so that no switch out it
+		 * follows misses its wake-up
+		 */
+		sp->wakeup_link = bpf_program__attach(sp->skel->progs.on_wakeup);
+		if (!sp->wakeup_link)
+			return pr_errno(-errno, "cannot attach the off-CPU hook (sched_wakeup)");
 		sp->switch_link = bpf_program__attach(sp->skel->progs.on_switch);
 		if (!sp->switch_link)
 			return pr_errno(-errno, "cannot attach the off-CPU hook (sched_switch)");
@@ -554,6 +563,8 @@ void sampler__detach(struct sampler *sp)
 	sp->nr_links = 0;
 	bpf_link__destroy(sp->switch_link);
 	sp->switch_link = NULL;
+	bpf_link__destroy(sp->wakeup_link);
+	sp->wakeup_link = NULL;
 	bpf_link__destroy(sp->fork_link);
 	sp->fork_link = NULL;
 	bpf_link__destroy(sp->mmap_link);

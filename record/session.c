@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "events.h"
 #include "record/capture.h"
@@ -396,6 +397,7 @@ int session__start_file(struct session *s, const char *path)
 	u64map__release(&s->tid_comm);
 	u64map__release(&s->named_here);
 	u64map__release(&s->repaired);
+	s->sideband_pages_noted = 0;
 	s->nr_first_names = 0;	/* written by the commit that ended the file before */
 	s->nr_comms = 0;
 	cgroup_log__start_file(&s->cgroups);
@@ -661,6 +663,29 @@ static int repair_loss(struct session *s)
 	return recording__set_meta(s->rec, REC_META_SIDEBAND_REREAD, buf);
 }
 
+/*
+ * The side-band buffers' size per CPU and how often they grew, in the
+ * file's meta when it changed (or the file is new).
+ */
+static int note_sideband_size(struct session *s)
+{
+	size_t pages, grown;
+	char buf[32];
+	int err;
+
+	sideband__size(s->sideband, &pages, &grown);
+	if (!pages || pages == s->sideband_pages_noted)
+		return 0;
+	snprintf(buf, sizeof(buf), "%llu",
+		 (unsigned long long)pages * (unsigned long long)sysconf(_SC_PAGESIZE) / 1024);
+	err = recording__set_meta(s->rec, REC_META_SIDEBAND_KIB, buf);
+	snprintf(buf, sizeof(buf), "%zu", grown);
+	err = err ?: recording__set_meta(s->rec, REC_META_SIDEBAND_GROWN, buf);
+	if (!err)
+		s->sideband_pages_noted = pages;
+	return err;
+}
+
 int session__commit(struct session *s, const struct session_counters *c)
 {
 	uint64_t t = c ? c->time_ns : now_ns();
@@ -679,6 +704,8 @@ int session__commit(struct session *s, const struct session_counters *c)
 		err = capture__step(s->capture, &src);
 	if (!err)
 		err = repair_loss(s);
+	if (!err)
+		err = note_sideband_size(s);
 	if (!err)
 		err = forget_exited(s);
 	if (!err && c)
@@ -747,6 +774,19 @@ static int note_python(struct session *s, const struct ev_sample *e)
 		return -ENOMEM;
 	if (s->python && e->tgid)
 		pyrec__seen(s->python, e->tgid, e->comm, e->time_ns);
+	return 0;
+}
+
+int session__look_python(struct session *s)
+{
+	const struct record_opts *o = s->opts;
+	bool pids = o->mode == TARGET_PIDS;
+
+	if (o->no_python || !s->sampler || o->cgroup || (!pids && o->mode != TARGET_ALL))
+		return 0;
+	if (!s->python && pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
+		return -ENOMEM;
+	pyrec__look_running(s->python, pids ? o->pids : NULL, pids ? o->nr_pids : 0);
 	return 0;
 }
 

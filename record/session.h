@@ -167,6 +167,7 @@ struct session {
 	uint64_t repair_until_ns;	/* processes missing mappings are read again until then */
 	uint64_t nr_rescanned;		/* processes read again from /proc after a loss */
 	struct u64map repaired;		/* pids read again since the last loss */
+	size_t sideband_pages_noted;	/* the buffers' size in this file's meta */
 	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
 	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;
@@ -205,6 +206,14 @@ void session__offcpu_config(struct session *s, int start_fd, int sums_fd,
 
 /* What capture reads and writes: s's recording, stacks, pairs, mappings, JIT maps. */
 void session__capture_source(struct session *s, struct capture_source *out);
+
+/*
+ * -p and -a, before sampling starts: the Python interpreters already
+ * running are looked for now, not at their first sample's arrival (late
+ * when the recorder is behind), so that their first samples are walked.
+ * 0 or -ENOMEM.
+ */
+int session__look_python(struct session *s);
 
 /*
  * Notes that thread tid of process tgid is called comm at time_ns, and adds

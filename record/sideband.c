@@ -28,11 +28,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -41,6 +43,8 @@
 #include <unistd.h>
 
 #include "elf/elf_file.h"
+#include "record/budget.h"
+#include "record/overlap.h"
 #include "record/perf_events.h"
 #include "record/procread.h"
 #include "record/sideband.h"
@@ -50,25 +54,50 @@
 #include "util/path.h"
 #include "util/vec.h"
 
-#define SIDEBAND_PAGES	64	/* per CPU: 256 KiB of records */
+/*
+ * The first size of the side-band buffers, in pages per CPU. Under -a they
+ * take every process's records: 1 MiB a CPU, halved while all of them
+ * would pass 32 MiB, never under 64 pages. With -- CMD and -p only the
+ * targets' records reach them: 64 pages a CPU (256 KiB with 4 KiB pages).
+ */
+#define FIRST_PAGES_ALL		256
+#define FIRST_TOTAL_ALL		8192
+#define FIRST_PAGES_MIN		64
+/*
+ * On a loss the buffers are replaced by ones GROWTH times larger, up to
+ * MAX_PAGES a CPU (16 MiB with 4 KiB pages), each within the memory budget
+ * (record/budget.h).
+ */
+#define GROWTH			4
+#define MAX_PAGES		4096
+/*
+ * A record copied into both the old and the new buffers is stamped by
+ * each event on its own, a little apart, and the window's ends are read
+ * from user space: the window is widened by this much on both sides.
+ */
+#define OVERLAP_MARGIN_NS	1000000ull
 
 /*
- * Pages per CPU of the side-band buffers: SIDEBAND_PAGES, or for tests
- * EPROF_SIDEBAND_PAGES (a power of two, 1 to 1024; anything else is
- * ignored), so that a test can force records to be lost (t0403).
+ * Pages per CPU of the first side-band buffers: from the CPUs and the mode
+ * (follow: -- CMD or -p), or for tests EPROF_SIDEBAND_PAGES (a power of
+ * two, 1 to 1024; anything else is ignored), so that a test can force
+ * records to be lost (t0403) and the buffers to grow (t0405).
  */
-static size_t sideband_pages(void)
+static size_t first_pages(size_t nr_cpus, bool follow)
 {
 	const char *env = getenv("EPROF_SIDEBAND_PAGES");
+	size_t pages = follow ? FIRST_PAGES_MIN : FIRST_PAGES_ALL;
 	unsigned long n;
 	char *end;
 
+	while (pages > FIRST_PAGES_MIN && pages * nr_cpus > FIRST_TOTAL_ALL)
+		pages /= 2;
 	if (!env || !*env)
-		return SIDEBAND_PAGES;
+		return pages;
 	errno = 0;
 	n = strtoul(env, &end, 10);
 	if (errno || *end || !n || n > 1024 || (n & (n - 1)))
-		return SIDEBAND_PAGES;
+		return pages;
 	return n;
 }
 /*
@@ -108,6 +137,21 @@ struct sideband {
 	uint64_t read_past_ns;		/* sideband__read_past() */
 	int *task_fds;			/* -- CMD, -p: the targets' events, per task and CPU */
 	size_t nr_task_fds, alloc_task_fds;
+	int epfd;			/* sideband__epoll_fd(): holds the current buffers' */
+	uint32_t *cpus;			/* buffer i is CPU cpus[i]'s */
+	size_t nr_cpus;
+	size_t pages;			/* per CPU, of the current buffers */
+	size_t grown;			/* times they were replaced by larger ones */
+	uint64_t lost_now;		/* records lost from the current buffers */
+	uint64_t taken;			/* bytes of the memory budget they hold */
+	int map_fd;			/* theirs once grown (the caller's at first: -1) */
+	struct perf_buffer *old_pb;	/* replaced: read once more, then freed */
+	int old_map_fd;
+	uint64_t old_taken;
+	bool draining;			/* old_pb is being read */
+	bool grow_stopped;		/* at the largest size, or over the budget */
+	size_t copies;			/* records of the new buffers the old ones had */
+	struct overlap ov;		/* records the old and new buffers both have */
 };
 
 /* The MMAP2 record up to the file name (include/uapi/linux/perf_event.h). */
@@ -358,10 +402,20 @@ static int apply_forks_before(struct sideband *sb, uint64_t limit_ns)
 	return err;
 }
 
+static int drain_old(struct sideband *sb);
+
 int sideband__end_batch(struct sideband *sb)
 {
+	int err = 0;
+
+	/* buffers replaced by the last read: what they and the new ones hold */
+	if (sb->old_pb) {
+		err = drain_old(sb);
+		if (!err && perf_buffer__consume(sb->pb) < 0)
+			err = sb->err ? sb->err : pr_errno(-EIO, "cannot read the side-band events");
+	}
 	sb->read_past_ns = UINT64_MAX;
-	return apply_forks_before(sb, UINT64_MAX);
+	return err ? err : apply_forks_before(sb, UINT64_MAX);
 }
 
 /* PERF_RECORD_EXIT of a process (its JIT map is read before it is gone). */
@@ -399,6 +453,8 @@ int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_heade
 		if (h->size >= sizeof(*h) + 16) {
 			memcpy(&lost, (const char *)h + sizeof(*h) + 8, sizeof(lost));
 			sb->sink.lost(sb->sink.ctx, cpu, lost);
+			if (!sb->draining)
+				sb->lost_now += lost;
 		}
 		break;
 	default:
@@ -410,7 +466,14 @@ int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_heade
 static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
 {
 	struct sideband *sb = ctx;
-	int err = sideband__handle(sb, cpu, h);
+	int err;
+
+	/* a record the old buffer kept is handled anyway: at worst twice, never lost */
+	if (sb->draining)
+		(void)overlap__note(&sb->ov, cpu, h);
+	else if (overlap__is_copy(&sb->ov, cpu, h) && ++sb->copies)
+		return LIBBPF_PERF_EVENT_CONT;
+	err = sideband__handle(sb, cpu, h);
 
 	if (err) {
 		if (!sb->err)
@@ -431,6 +494,9 @@ int sideband__new(const struct sideband_sink *sink, struct sideband **out)
 	if (!sb)
 		return pr_errno(-ENOMEM, "cannot set up the side-band");
 	sb->sink = *sink;
+	sb->epfd = -1;
+	sb->map_fd = -1;
+	sb->old_map_fd = -1;
 	if (!vdso__image(&vdso, &vdso_size) && !elf_file__open(-1, vdso, vdso_size, &vf)) {
 		sb->vdso_id_len = vf->build_id_len;
 		memcpy(sb->vdso_id, vf->build_id, vf->build_id_len);
@@ -457,7 +523,7 @@ static int follow_one(struct sideband *sb, uint32_t tid, const uint32_t *cpus, s
 		      bool gone_ok)
 {
 	struct perf_event_attr attr;
-	size_t i;
+	size_t i, first = sb->nr_task_fds;
 
 	if (vec__grow(&sb->task_fds, &sb->alloc_task_fds, sb->nr_task_fds + nr,
 		      sizeof(*sb->task_fds)))
@@ -469,8 +535,12 @@ static int follow_one(struct sideband *sb, uint32_t tid, const uint32_t *cpus, s
 		int fd = (int)syscall(__NR_perf_event_open, &attr, (int)tid, (int)cpus[i], -1,
 				      PERF_FLAG_FD_CLOEXEC);
 
-		if (fd < 0 && errno == ESRCH && gone_ok)
+		if (fd < 0 && errno == ESRCH && gone_ok) {
+			/* whole groups only: task_fds[k] is CPU cpus[k % nr]'s (grow()) */
+			while (sb->nr_task_fds > first)
+				close(sb->task_fds[--sb->nr_task_fds]);
 			return -ESRCH;
+		}
 		if (fd < 0)
 			return pr_errno(-errno, "cannot open the side-band event of task %u on "
 					"CPU %u", tid, cpus[i]);
@@ -595,38 +665,57 @@ static int follow_pids(struct sideband *sb, const uint32_t *pids, size_t nr_pids
 	return 0;
 }
 
+static void buffer_opts(const struct sideband *sb, struct perf_buffer_raw_opts *popts)
+{
+	memset(popts, 0, sizeof(*popts));
+	popts->sz = sizeof(*popts);
+	popts->cpu_cnt = (int)sb->nr_cpus;	/* buffer i is CPU cpus[i]'s */
+	popts->cpus = (int *)sb->cpus;
+	popts->map_keys = (int *)sb->cpus;
+}
+
+/* The epoll fd the caller waits on holds the current buffers' own. */
+static int watch(struct sideband *sb, struct perf_buffer *pb, int op)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (epoll_ctl(sb->epfd, op, perf_buffer__epoll_fd(pb), op == EPOLL_CTL_DEL ? NULL : &ev))
+		return pr_errno(-errno, "cannot wait for the side-band events");
+	return 0;
+}
+
 int sideband__open(int map_fd, uint32_t task, const uint32_t *pids, size_t nr_pids,
 		   const struct sideband_sink *sink, struct sideband **out)
 {
 	struct perf_buffer_raw_opts popts;
 	struct perf_event_attr attr;
 	struct sideband *sb = NULL;	/* set by sideband__new() on success */
-	uint32_t *cpus = NULL;
-	size_t nr_cpus = 0;
 	int err;
 
 	err = sideband__new(sink, &sb);
 	if (!err)
-		err = cpus__online(&cpus, &nr_cpus);
+		err = cpus__online(&sb->cpus, &sb->nr_cpus);
+	if (!err) {
+		sb->epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (sb->epfd < 0)
+			err = pr_errno(-errno, "cannot wait for the side-band events");
+	}
 	if (err) {
 		sideband__close(sb);
 		return err;
 	}
-	memset(&popts, 0, sizeof(popts));
-	popts.sz = sizeof(popts);
-	popts.cpu_cnt = (int)nr_cpus;		/* buffer i is CPU cpus[i]'s */
-	popts.cpus = (int *)cpus;
-	popts.map_keys = (int *)cpus;
+	buffer_opts(sb, &popts);
 	sideband_attr__init(&attr);
-	sb->pb = perf_buffer__new_raw(map_fd, sideband_pages(), &attr,
-				      on_event, sb, &popts);
+	sb->pages = first_pages(sb->nr_cpus, task || nr_pids);
+	sb->pb = perf_buffer__new_raw(map_fd, sb->pages, &attr, on_event, sb, &popts);
 	if (!sb->pb)
 		err = pr_errno(-errno, "cannot open the side-band perf events");
 	else if (task)
-		err = follow_task(sb, task, cpus, nr_cpus);
+		err = follow_task(sb, task, sb->cpus, sb->nr_cpus);
 	else if (nr_pids)
-		err = follow_pids(sb, pids, nr_pids, cpus, nr_cpus);
-	free(cpus);
+		err = follow_pids(sb, pids, nr_pids, sb->cpus, sb->nr_cpus);
+	if (!err)
+		err = watch(sb, sb->pb, EPOLL_CTL_ADD);
 	if (err) {
 		sideband__close(sb);
 		return err;
@@ -637,7 +726,152 @@ int sideband__open(int map_fd, uint32_t task, const uint32_t *pids, size_t nr_pi
 
 int sideband__epoll_fd(struct sideband *sb)
 {
-	return perf_buffer__epoll_fd(sb->pb);
+	return sb->epfd;
+}
+
+void sideband__size(const struct sideband *sb, size_t *pages, size_t *grown)
+{
+	*pages = sb ? sb->pages : 0;
+	*grown = sb ? sb->grown : 0;
+}
+
+/* The buffers stay as they are from now on; said once when records were lost. */
+static void stop_growing(struct sideband *sb, const char *why)
+{
+	sb->grow_stopped = true;
+	pr_warn("side-band: %llu records lost; the buffers stay at %zu KiB a CPU (%s); the "
+		"losses are counted", (unsigned long long)sb->lost_now,
+		sb->pages * (size_t)sysconf(_SC_PAGESIZE) / 1024, why);
+}
+
+/*
+ * -- CMD, -p: the targets' events write into the new buffers from now on,
+ * each switched at once by the kernel (a record goes to one buffer or the
+ * other, never both). The new whole-CPU events carry no records of their
+ * own. On failure every event goes back to the old buffers: an event left
+ * on a buffer that is freed would write nowhere.
+ */
+static int redirect_tasks(struct sideband *sb, struct perf_buffer *to, struct perf_buffer *back)
+{
+	size_t i, j;
+
+	for (i = 0; i < sb->nr_task_fds; i++) {
+		if (!ioctl(sb->task_fds[i], PERF_EVENT_IOC_SET_OUTPUT,
+			   perf_buffer__buffer_fd(to, i % sb->nr_cpus)))
+			continue;
+		for (j = 0; j < i; j++)
+			ioctl(sb->task_fds[j], PERF_EVENT_IOC_SET_OUTPUT,
+			      perf_buffer__buffer_fd(back, j % sb->nr_cpus));
+		return -errno;
+	}
+	return 0;
+}
+
+/*
+ * -a: the new whole-CPU events are on before the old ones go off, so no
+ * record falls between; what both have is told apart by overlap.h.
+ */
+static int whole_cpu_switch(struct sideband *sb, uint64_t from_ns)
+{
+	size_t i;
+
+	int err;
+
+	for (i = 0; i < sb->nr_cpus; i++) {
+		if (!ioctl(perf_buffer__buffer_fd(sb->pb, i), PERF_EVENT_IOC_DISABLE, 0))
+			continue;
+		err = -errno;
+		while (i--)	/* the old buffers stay: all of them on */
+			ioctl(perf_buffer__buffer_fd(sb->pb, i), PERF_EVENT_IOC_ENABLE, 0);
+		return err;
+	}
+	overlap__begin(&sb->ov, from_ns - OVERLAP_MARGIN_NS, now_ns() + OVERLAP_MARGIN_NS);
+	return 0;
+}
+
+/*
+ * Records were lost: buffers GROWTH times larger replace the current ones,
+ * which are read to their end at the next consume (a record being written
+ * as they went off lands by then) and freed. Failing is not an error: the
+ * buffers stay, the losses are counted.
+ */
+static int grow(struct sideband *sb)
+{
+	size_t pages = sb->pages * GROWTH;
+	uint64_t bytes = (uint64_t)(pages + 1) * (uint64_t)sysconf(_SC_PAGESIZE) * sb->nr_cpus;
+	struct perf_buffer_raw_opts popts;
+	struct perf_event_attr attr;
+	struct perf_buffer *pb;
+	uint64_t from_ns;
+	int map_fd, err;
+
+	if (pages > MAX_PAGES) {
+		stop_growing(sb, "their largest size");
+		return 0;
+	}
+	if (!mem_budget__take(bytes)) {
+		stop_growing(sb, "the memory budget, --mem-limit");
+		return 0;
+	}
+	map_fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "eprof_sideband", sizeof(int),
+				sizeof(int), (uint32_t)libbpf_num_possible_cpus(), NULL);
+	buffer_opts(sb, &popts);
+	sideband_attr__init(&attr);
+	if (sb->nr_task_fds)
+		sideband_attr__carrier(&attr);
+	from_ns = now_ns();
+	pb = map_fd < 0 ? NULL : perf_buffer__new_raw(map_fd, pages, &attr, on_event, sb, &popts);
+	err = !pb ? -errno : sb->nr_task_fds ? redirect_tasks(sb, pb, sb->pb) :
+	      whole_cpu_switch(sb, from_ns);
+	if (!err)
+		err = watch(sb, pb, EPOLL_CTL_ADD);
+	if (err) {
+		perf_buffer__free(pb);
+		if (map_fd >= 0)
+			close(map_fd);
+		mem_budget__give(bytes);
+		pr_debug("side-band: cannot open larger buffers: %s", strerror(-err));
+		stop_growing(sb, "larger ones could not be opened");
+		return 0;
+	}
+	(void)watch(sb, sb->pb, EPOLL_CTL_DEL);		/* it goes on the next consume anyway */
+	sb->old_pb = sb->pb;
+	sb->old_map_fd = sb->map_fd;
+	sb->old_taken = sb->taken;
+	sb->pb = pb;
+	sb->map_fd = map_fd;
+	sb->taken = bytes;
+	sb->pages = pages;
+	sb->grown++;
+	pr_debug("side-band: %llu records lost; buffers grown to %zu KiB a CPU",
+		 (unsigned long long)sb->lost_now, pages * (size_t)sysconf(_SC_PAGESIZE) / 1024);
+	sb->lost_now = 0;
+	return 0;
+}
+
+/* The buffers replaced by grow(): read to their end, then freed. */
+static int drain_old(struct sideband *sb)
+{
+	int err;
+
+	if (!sb->old_pb)
+		return 0;
+	sb->draining = true;
+	err = perf_buffer__consume(sb->old_pb);
+	sb->draining = false;
+	overlap__seal(&sb->ov);
+	perf_buffer__free(sb->old_pb);
+	sb->old_pb = NULL;
+	if (sb->old_map_fd >= 0)
+		close(sb->old_map_fd);
+	sb->old_map_fd = -1;
+	mem_budget__give(sb->old_taken);
+	sb->old_taken = 0;
+	if (err < 0 && sb->err)
+		return sb->err;
+	if (err < 0)
+		return pr_errno(err, "cannot read the side-band events");
+	return 0;
 }
 
 /*
@@ -648,6 +882,7 @@ int sideband__epoll_fd(struct sideband *sb)
  * machine), so while a pass finds forks, another pass reads on: a fork
  * stamped before a pass began has everything older than it written by
  * then. A fork newer than the last pass waits for the next call.
+ * Buffers that lost records are then replaced by larger ones (grow()).
  */
 int sideband__consume(struct sideband *sb)
 {
@@ -655,6 +890,9 @@ int sideband__consume(struct sideband *sb)
 	size_t before;
 	int passes = 0, err;
 
+	err = drain_old(sb);
+	if (err)
+		return err;
 	do {
 		before = sb->nr_forks;
 		pass_ns = now_ns();
@@ -665,7 +903,16 @@ int sideband__consume(struct sideband *sb)
 			return pr_errno(err, "cannot read the side-band events");
 	} while (sb->nr_forks > before && ++passes < 4);
 	sb->read_past_ns = pass_ns;
-	return apply_forks_before(sb, pass_ns);		/* prints its own error */
+	if (overlap__open(&sb->ov) && pass_ns > sb->ov.to_ns + OVERLAP_MARGIN_NS) {
+		pr_debug("side-band: %zu of %zu records the old buffers had in the switch came "
+			 "again in the new ones, handled once", sb->copies, sb->ov.nr);
+		overlap__end(&sb->ov);		/* every copy was read */
+		sb->copies = 0;
+	}
+	err = apply_forks_before(sb, pass_ns);		/* prints its own error */
+	if (!err && sb->lost_now && !sb->grow_stopped)
+		err = grow(sb);
+	return err;
 }
 
 uint64_t sideband__read_past(const struct sideband *sb)
@@ -817,7 +1064,17 @@ void sideband__close(struct sideband *sb)
 	while (sb->nr_task_fds)
 		close(sb->task_fds[--sb->nr_task_fds]);
 	free(sb->task_fds);
+	perf_buffer__free(sb->old_pb);
 	perf_buffer__free(sb->pb);
+	if (sb->old_map_fd >= 0)
+		close(sb->old_map_fd);
+	if (sb->map_fd >= 0)
+		close(sb->map_fd);
+	if (sb->epfd >= 0)
+		close(sb->epfd);
+	mem_budget__give(sb->taken + sb->old_taken);
+	overlap__release(&sb->ov);
+	free(sb->cpus);
 	hashmap__release(&sb->bid_index);
 	free(sb->bids);
 	free(sb->forks);

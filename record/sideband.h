@@ -69,9 +69,15 @@ int sideband__handle(struct sideband *sb, int cpu, const struct perf_event_heade
  */
 int sideband__end_batch(struct sideband *sb);
 
+/* Readable when records wait; the same fd however often the buffers grow. */
 int sideband__epoll_fd(struct sideband *sb);
 
-/* Handles every queued record. */
+/*
+ * Handles every queued record. When records were lost since the last
+ * growth, larger buffers replace the current ones, with nothing lost or
+ * handled twice in between (record/overlap.h); a failure there is said
+ * once, and the buffers stay.
+ */
 int sideband__consume(struct sideband *sb);
 
 /*
@@ -94,6 +100,13 @@ int sideband__scan_proc(struct sideband *sb, const uint32_t *pids, size_t nr, bo
  * records may be among those lost). A process gone is skipped.
  */
 int sideband__rescan(struct sideband *sb, const uint32_t *pids, size_t nr, uint64_t time_ns);
+
+/*
+ * The side-band buffers' size now, in pages per CPU, and how many times
+ * they grew: a loss replaces them by larger ones, up to a bound and within
+ * the memory budget (record/budget.h). 0 and 0 for NULL.
+ */
+void sideband__size(const struct sideband *sb, size_t *pages, size_t *grown);
 
 /* Accepts NULL. */
 void sideband__close(struct sideband *sb);

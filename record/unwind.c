@@ -560,13 +560,16 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 	}
 	b->err = j->err;
 	if (j->err) {
-		if (j->err == -E2BIG)
+		if (j->err == -E2BIG) {
+			/* its files get the empty table (attach_file): counted apart */
+			u->st.refused++;
 			pr_warn("the unwind table of '%s' is over eprof's bounds (elf/cfi.h) "
 				"or its memory limit (%llu MiB, --mem-limit): frame pointers are "
 				"used there", b->path,
 				(unsigned long long)(mem_budget__ceiling() >> 20));
-		else
+		} else {
 			u->st.no_cfi++;
+		}
 		return;
 	}
 	make_room(u, j->bytes, b);
@@ -1323,6 +1326,7 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 	struct unw_key k, *prev = NULL, zero_key = { 0 };
 	struct rec_unwind *rows = NULL;
 	struct unw_bin_stats v;
+	uint64_t refused_fb = 0, refused_stop = 0;
 	size_t nr = 0, alloc = 0, i, nr_owned = 0, owned_alloc = 0;
 	char other[64], **owned = NULL;	/* the paths made here, freed below */
 	int err = 0;
@@ -1336,6 +1340,11 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 		if (bpf_map_lookup_elem(u->bins_fd, &k, &v))
 			continue;
 		b = binary_of_key(u, &k, &not_elf);
+		/* a refused table is the empty one: every step in it is "no CFI" */
+		if (b && b->err == -E2BIG) {
+			refused_fb += v.fallback[UNW_FB_NO_CFI];
+			refused_stop += v.stop[UNW_STOP_NO_CFI];
+		}
 		/* one row per build-id, whatever path reached it; one for non-code files */
 		for (i = 0; i < nr && (b || not_elf); i++)
 			if (b ? rows[i].build_id_len == b->build_id_len &&
@@ -1379,6 +1388,11 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 		err = recording__add_unwind(rec, rows, nr);
 	else if (err)
 		err = pr_errno(err, "cannot store the unwind counts");
+	if (!err && u->st.refused) {
+		err = recording__set_meta_u64(rec, REC_META_UNWIND_REFUSED, u->st.refused);
+		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_FB_REFUSED, refused_fb);
+		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_STOP_REFUSED, refused_stop);
+	}
 	for (i = 0; i < nr_owned; i++)
 		free(owned[i]);
 	free(owned);

@@ -42,6 +42,7 @@ struct unwind_totals {
 	size_t partial;		/* big tables loaded by windows (unwind.c) */
 	size_t windows;		/* windows loaded into them */
 	size_t windows_refused;	/* windows left out: over the budget */
+	size_t refused;		/* binaries whose table was over the budget or the bounds */
 };
 
 /* The sampler's unwind maps (bpf/unwind.bpf.h), by fd. */

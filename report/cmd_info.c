@@ -80,13 +80,19 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_PY_CODE_BAD, "Python: code objects unreadable", META_NUMBER },
 	{ REC_META_PY_UNNAMED, "Python: frames unnamed (code object unreadable or over budget)", META_NUMBER },
 	{ REC_META_PY_UNPLACED, "Python: frames dropped (no eval-loop frame for them)", META_NUMBER },
+	{ REC_META_PY_OUTER, "Python: frames put outermost (native walk cut before their eval loop)", META_NUMBER },
 	{ REC_META_TABLE_CACHE, "unwind table cache", META_TEXT },
 	{ REC_META_TABLE_CACHE_HITS, "tables from the cache", META_NUMBER },
 	{ REC_META_TABLE_CACHE_STORED, "tables stored in it", META_NUMBER },
 	{ REC_META_UNWIND_PARTIAL, "tables loaded by windows (big binaries)", META_NUMBER },
 	{ REC_META_UNWIND_WINDOWS, "windows of code loaded into them", META_NUMBER },
 	{ REC_META_UNWIND_WINDOWS_OUT, "windows left out (over the budget)", META_NUMBER },
+	{ REC_META_UNWIND_REFUSED, "tables refused (over the budget or bounds)", META_NUMBER },
+	{ REC_META_UNWIND_FB_REFUSED, "frame-pointer steps in refused tables", META_NUMBER },
+	{ REC_META_UNWIND_STOP_REFUSED, "walks stopped in refused tables", META_NUMBER },
 	{ REC_META_SIDEBAND_REREAD, "read again after loss", META_NUMBER },
+	{ REC_META_SIDEBAND_KIB, "side-band buffer per CPU (KiB)", META_NUMBER },
+	{ REC_META_SIDEBAND_GROWN, "side-band buffer grown after losses", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))
@@ -633,6 +639,14 @@ static void print_raw_text(const struct info *in, FILE *f)
 		meta_u64(in, REC_META_RAW_BUDGET) / 1048576.0, meta_u64(in, REC_META_RAW_OVER));
 }
 
+/* Of n "no CFI" counts, those in binaries whose table was refused (meta key). */
+static uint64_t refused_of(const struct info *in, const char *key, uint64_t n)
+{
+	uint64_t r = meta_u64(in, key);
+
+	return r < n ? r : n;
+}
+
 /* How user stacks were unwound (--call-graph dwarf recordings only). */
 static void print_unwind_text(const struct info *in, FILE *f)
 {
@@ -640,6 +654,10 @@ static void print_unwind_text(const struct info *in, FILE *f)
 	uint64_t complete = u->stop[REC_UNW_STOP_END] + u->stop[REC_UNW_STOP_ZERO];
 	uint64_t fb = u->fallback[0] + u->fallback[1] + u->fallback[2];
 	const char *budget = meta_of(in, REC_META_UNWIND_BUDGET);
+	/* a table over the budget is no missing CFI: counted apart */
+	uint64_t fb_ref = refused_of(in, REC_META_UNWIND_FB_REFUSED, u->fallback[1]);
+	uint64_t stop_ref = refused_of(in, REC_META_UNWIND_STOP_REFUSED,
+				       u->stop[REC_UNW_STOP_NO_CFI]);
 	uint64_t b = 0;
 	size_t i;
 
@@ -654,14 +672,17 @@ static void print_unwind_text(const struct info *in, FILE *f)
 	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%)\n", "truncated (depth)", u->stop[REC_UNW_STOP_DEPTH],
 		pct(u->stop[REC_UNW_STOP_DEPTH], u->walks));
 	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%): unreadable memory %" PRIu64 ", bad stack pointer %"
-		PRIu64 ", no table %" PRIu64 ", no CFI %" PRIu64 ", no registers %" PRIu64 "\n",
+		PRIu64 ", no table %" PRIu64 ", no CFI %" PRIu64 ", table over the budget %" PRIu64
+		", no registers %" PRIu64 "\n",
 		"stopped", unw_stopped(u), pct(unw_stopped(u), u->walks),
 		u->stop[REC_UNW_STOP_UNREADABLE], u->stop[REC_UNW_STOP_BAD_SP],
-		u->stop[REC_UNW_STOP_NO_TABLE], u->stop[REC_UNW_STOP_NO_CFI],
+		u->stop[REC_UNW_STOP_NO_TABLE], u->stop[REC_UNW_STOP_NO_CFI] - stop_ref, stop_ref,
 		u->stop[REC_UNW_STOP_NO_REGS]);
 	fprintf(f, "  %-20s %" PRIu64 " (%.1f%%): no table yet %" PRIu64 ", no CFI %" PRIu64
-		", no mapping %" PRIu64 "\n", "frame-pointer steps", fb, pct(fb, u->walks),
-		u->fallback[0], u->fallback[1], u->fallback[2]);
+		", table over the budget %" PRIu64 " (%" PRIu64 " binaries), no mapping %" PRIu64
+		"\n", "frame-pointer steps", fb, pct(fb, u->walks), u->fallback[0],
+		u->fallback[1] - fb_ref, fb_ref, meta_u64(in, REC_META_UNWIND_REFUSED),
+		u->fallback[2]);
 	fprintf(f, "  %-20s %" PRIu64 " by table, %" PRIu64 " by frame pointer\n", "frames",
 		u->frames_table, u->frames_fp);
 	fprintf(f, "  %-20s %" PRIu64 " rows, %.1f MiB at most of a %.0f MiB budget, built in %.1f ms\n",

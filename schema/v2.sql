@@ -81,8 +81,10 @@ CREATE TABLE offcpu (
 	tid		INTEGER NOT NULL,	-- thread id
 	cpu		INTEGER NOT NULL,	-- the CPU it left
 	state		INTEGER NOT NULL,	-- 0: blocked (slept: waited for I/O, a lock,
-						-- a timer); 1: runnable (preempted, waited
-						-- for a CPU)
+						-- a timer); 1: runnable (waited for a CPU:
+						-- preempted, or woken from a sleep; a sleep
+						-- woken before it ran again is two rows,
+						-- blocked until the wake-up, runnable after)
 	stack_id	INTEGER NOT NULL	-- where it left (stack_chunk ids, shared with
 						-- samples); its kernel half says why
 );

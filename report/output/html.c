@@ -12,7 +12,8 @@
  * element (html_bin: the page inflates it with the browser's own
  * DecompressionStream into typed arrays, no parsing of numbers):
  *
- *   names   (JSON) the frame names, each once (the string table)
+ *   names   the frame names, each once (the string table): their UTF-8
+ *           text, NUL-separated (bin__put_names)
  *   tree_up, tree_name
  *           every stack is a path from the root (the comm) of one tree;
  *           its nodes 1.. in depth-first order, children by name (as
@@ -186,6 +187,50 @@ static int bin__put(struct html_bin *b, const char *name, const uint64_t *v, siz
 	b->arr[b->nr].name = name;
 	b->arr[b->nr].n = n;
 	b->arr[b->nr++].width = w;
+	return 0;
+}
+
+/*
+ * The frame names as the array "names": each name's text in UTF-8, a NUL
+ * after each but the last (a name holds no NUL), which the page decodes
+ * with TextDecoder and splits. As json_put_str() writes them: every byte
+ * of an ill-formed sequence is U+FFFD, so the page reads the same text.
+ * Inside the deflated arrays the names take some a fifth of their size as
+ * JSON text, and the page parses no JSON for them.
+ */
+static int bin__put_names(struct html_bin *b, const struct strtab *strs, const uint32_t *name_str,
+			  size_t nr)
+{
+	static const unsigned char fffd[3] = { 0xef, 0xbf, 0xbd };
+	size_t i, start = b->len;
+
+	if (b->nr == HTML_BIN_MAX)
+		return -E2BIG;
+	for (i = 0; i < nr; i++) {
+		const unsigned char *p = (const unsigned char *)strtab__str(strs, name_str[i]);
+		size_t len = strlen((const char *)p), need = 3 * len + 1, k;
+
+		if (need > SIZE_MAX - b->len || vec__grow(&b->buf, &b->alloc, b->len + need, 1))
+			return -ENOMEM;
+		if (i)
+			b->buf[b->len++] = 0;
+		while (len) {
+			k = utf8_seq_len(p, len);
+			if (k) {
+				memcpy(b->buf + b->len, p, k);
+				b->len += k;
+			} else {
+				memcpy(b->buf + b->len, fffd, sizeof(fffd));
+				b->len += sizeof(fffd);
+				k = 1;
+			}
+			p += k;
+			len -= k;
+		}
+	}
+	b->arr[b->nr].name = "names";
+	b->arr[b->nr].n = b->len - start;
+	b->arr[b->nr++].width = 1;
 	return 0;
 }
 
@@ -720,7 +765,8 @@ static int html__arrays(struct html_ctx *h, struct html_bin *b, struct html_bin 
 		return err ?: -ENOMEM;
 	for (i = 0; i < h->nr_names; i++)
 		v[i] = h->name_mod[i];
-	err = bin__put(b, "name_mod", v, h->nr_names);
+	err = bin__put(b, "name_mod", v, h->nr_names) ?:
+	      bin__put_names(b, &h->strs, h->name_str, h->nr_names);
 	/* per state, each node's own count over the whole recording: the first view needs no row */
 	for (k = 0; k < h->nr_states && !err; k++) {
 		static const char *const self[] = { "self_0", "self_1", "self_2" };
@@ -802,13 +848,7 @@ static void put_data(struct html_ctx *h, const struct report_ctx *rc, const stru
 	fputs("],", out);
 	put_nodes(out, rc);
 	put_quality(out, rc->sum);
-	fputs("\n\"names\":[", out);
-	for (i = 0; i < h->nr_names; i++) {
-		if (i)
-			fputc(',', out);
-		json_put_str(out, strtab__str(&h->strs, h->name_str[i]));
-	}
-	fputs("],\n\"modules\":[", out);
+	fprintf(out, "\n\"nr_names\":%zu,\"modules\":[", h->nr_names);
 	for (i = 0; i < h->mods.nr; i++) {
 		if (i)
 			fputc(',', out);

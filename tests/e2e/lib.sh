@@ -120,6 +120,19 @@ committed_samples() {
 	"$EPROF" info "$1" 2>/dev/null | awk '/^samples / { n = $2 } END { print n + 0 }'
 }
 
+# wait_started PID ERRFILE: waits (up to 60 s) until `record -v` (pid PID,
+# its stderr in ERRFILE) says "recording": sampling is attached. Fails,
+# with its stderr, when it ends before.
+wait_started() {
+	local i
+	for i in $(seq 600); do
+		grep -q '^eprof: recording ' "$2" && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q '^eprof: recording ' "$2" || { wait "$1"; cat "$2"; fail "record did not start"; }
+}
+
 # wait_committed FILE MIN: waits (up to 120 s) until a recording in progress
 # has committed at least MIN samples, so a test that stops or kills the
 # recorder judges a fixed amount of data, not what a busy machine managed

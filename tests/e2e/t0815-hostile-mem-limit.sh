@@ -7,8 +7,9 @@
 # and its frames are walked with frame pointers; the recording reads; the
 # recorder's peak resident set, read from /proc while it runs and as the
 # recording states it, stays under the ceiling. Unbounded, the same
-# recording peaks at about 170 MiB. A ceiling below the base is refused
-# with one line.
+# recording peaks at about 170 MiB. The frame-pointer steps taken in the
+# refused table are counted under their own cause in info, not as "no
+# CFI". A ceiling below the base is refused with one line.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_cmd clang++
 
@@ -46,6 +47,16 @@ peak=$(awk '/^memory peak|^peak memory \(bytes\)/ { print $NF }' "$TMP/info")
 [ "$hwm" -gt 0 ] && [ $((hwm << 10)) -lt "$ceiling" ] ||
 	fail "the recorder peaked at $((hwm >> 10)) MiB (/proc), over its ceiling of $limit_mib MiB"
 say "peak $((hwm >> 10)) MiB (/proc), $((peak >> 20)) MiB (recording), ceiling $limit_mib MiB"
+
+# the steps in the refused table are counted apart from "no CFI"
+refused=$(awk '/^tables refused/ { print $NF }' "$TMP/info")
+fb_ref=$(awk '/^frame-pointer steps in refused tables/ { print $NF }' "$TMP/info")
+steps=$(grep '^  frame-pointer steps' "$TMP/info")
+over=$(echo "$steps" | sed -n 's/.*, table over the budget \([0-9]*\) .*/\1/p')
+say "$refused tables refused, $fb_ref frame-pointer steps in them; info: $steps"
+[ "${refused:-0}" -ge 1 ] || fail "info counts '$refused' tables refused"
+[ "${fb_ref:-0}" -gt 0 ] || fail "no frame-pointer step counted in the refused table"
+[ "$over" = "$fb_ref" ] || fail "the unwind section says '$over' steps over the budget, the count $fb_ref"
 
 # readable, and walked with frame pointers where the tables did not fit
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/fold" 2>"$TMP/rep.err" ||

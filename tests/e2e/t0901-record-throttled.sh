@@ -20,12 +20,7 @@ trap 'echo "$orig" >"$knob"; rm -rf "$TMP"' EXIT
 # before that would make opening them at 9999 Hz fail.
 "$EPROF" record -v -a -F 9999 -d 4 -o "$TMP/t.eprof" 2>"$TMP/rec.err" &
 rec=$!
-for _ in $(seq 200); do
-	grep -q '^eprof: recording ' "$TMP/rec.err" && break
-	kill -0 "$rec" 2>/dev/null || break
-	sleep 0.1
-done
-grep -q '^eprof: recording ' "$TMP/rec.err" || { wait "$rec"; cat "$TMP/rec.err"; fail "record did not start"; }
+wait_started "$rec" "$TMP/rec.err"
 sleep 0.5
 echo 1000 >"$knob" || fail "cannot lower $knob"
 sleep 1

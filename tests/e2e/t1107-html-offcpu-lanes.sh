@@ -5,8 +5,11 @@
 # (offcpu_split): the page opens on wall; each thread has a lane, the main
 # thread's drawn in running (warm) and blocked (cool) colours (and so are
 # its frames in the flame graph), its blocked
-# time within 10% of the sleep + wait the workload measured and its
-# nanosleep wait reason within 10% of the sleep; a lane's tooltip splits
+# time and its nanosleep wait reason at most 10% over the sleep + wait and
+# the sleep the workload measured, and at least half of them (wake-up latency
+# is runnable time, not blocked: a loaded machine takes it from blocked), its
+# blocked + runnable time at least 90% of sleep + wait, and its whole time
+# within 10% of the phases' wall time; a lane's tooltip splits
 # on-CPU, runnable and blocked time; the top self function of the wall and
 # off-CPU views (and of report --off-cpu --top) is a wait reason, not the
 # scheduler's __schedule. Screenshots: tests/artifacts/t1107.
@@ -37,15 +40,18 @@ lane=$(awk -F'\t' -v t="$tid" '$1 == "lane" && $2 == t' "$TMP/p")
 [ -n "$lane" ] || fail "no lane for the main thread $tid"
 IFS=$'\t' read -r _ _ _ run rnb blk prun prnb pblk _ reasons <<<"$lane"
 say "main lane: running $run, runnable $rnb, blocked $blk ns; pixels $prun running, $prnb runnable, $pblk blocked"
-awk -v b="$blk" -v w="$((slp + wait))" 'BEGIN { exit !(b > 0.9 * w && b < 1.1 * w) }' ||
-	fail "the main lane's blocked time $blk ns is not within 10% of sleep + wait $((slp + wait)) ns"
+# the lane's time is the thread's life: running + runnable + blocked within 10% of the phases
+awk -v l="$((run + rnb + blk))" -v w="$((spin + slp + wait))" 'BEGIN { exit !(l > 0.9 * w && l < 1.1 * w) }' ||
+	fail "the main lane holds $((run + rnb + blk)) ns, its phases $((spin + slp + wait)) ns"
+awk -v b="$blk" -v r="$rnb" -v w="$((slp + wait))" 'BEGIN { exit !(b < 1.1 * w && b > 0.5 * w && b + r > 0.9 * w) }' ||
+	fail "the main lane's blocked time $blk ns (runnable $rnb ns) does not match sleep + wait $((slp + wait)) ns"
 [ "$pblk" -gt 0 ] && [ "$((prun + prnb))" -gt 0 ] || fail "the main lane is not drawn both running and blocked"
 # blocked about 700 of 1000 ms, running/runnable 300: the pixels follow within 15 points
 awk -v b="$pblk" -v r="$((prun + prnb))" -v want="$(((slp + wait) * 100 / (spin + slp + wait)))" \
 	'BEGIN { s = 100 * b / (b + r); d = s - want; exit !(d < 15 && d > -15) }' ||
 	fail "the main lane is $pblk blocked pixels of $((pblk + prun + prnb)), the workload $(((slp + wait) * 100 / (spin + slp + wait)))% blocked"
 nsl=$(node -e 'const r = JSON.parse(process.argv[1]); console.log(r.do_nanosleep || 0)' "$reasons")
-awk -v n="$nsl" -v s="$slp" 'BEGIN { exit !(n > 0.9 * s && n < 1.1 * s) }' ||
+awk -v n="$nsl" -v s="$slp" 'BEGIN { exit !(n > 0.5 * s && n < 1.1 * s) }' ||
 	fail "the main lane's do_nanosleep wait is $nsl ns, the sleep $slp ns"
 node -e 'const r = JSON.parse(process.argv[1]); process.exit(Object.keys(r).some((k) => /schedule/.test(k)) ? 1 : 0)' \
 	"$reasons" || fail "a wait reason is the scheduler: $reasons"

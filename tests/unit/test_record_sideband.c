@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record/jitmap.h"
+#include "record/overlap.h"
 #include "record/session.h"
 #include "record/sideband.h"
 #include "tests/unit/harness.h"
@@ -672,7 +673,59 @@ static void forks_across_sorts_and_compactions(void)
 	fixture__release(&f);
 }
 
+/*
+ * A record the kernel wrote into both the old and the new buffers while
+ * the side-band grew: its copies differ only in their times. The new
+ * buffer's copy of a record the old one kept inside the window is skipped,
+ * once per copy kept; anything else is handled.
+ */
+static void copies_across_a_grow_are_handled_once(void)
+{
+	struct rec_buf r2 = { .b = aligned_alloc(8, REC_BUF_SIZE) };
+	struct rec_buf r = { .b = aligned_alloc(8, REC_BUF_SIZE) };
+	struct overlap o = { 0 };
+	uint64_t k;
+
+	CHECK(r.b && r2.b);
+	if (!r.b || !r2.b)
+		goto out;
+	k = overlap__key(1, mmap2(&r, P, 150, 0x1000, PROT_EXEC, "/bin/p"));
+	CHECK(overlap__key(1, mmap2(&r2, P, 151, 0x1000, PROT_EXEC, "/bin/p")) == k);
+	CHECK(overlap__key(0, mmap2(&r2, P, 150, 0x1000, PROT_EXEC, "/bin/p")) != k);
+	CHECK(overlap__key(1, mmap2(&r2, P, 150, 0x2000, PROT_EXEC, "/bin/p")) != k);
+	CHECK(overlap__key(1, mmap2(&r2, P, 150, 0x1000, PROT_EXEC, "/bin/q")) != k);
+	/* a fork's own time is stamped per event too; its pids are not */
+	k = overlap__key(1, fork_rec(&r, P, C, C, 150));
+	CHECK(overlap__key(1, fork_rec(&r2, P, C, C, 152)) == k);
+	CHECK(overlap__key(1, fork_rec(&r2, P, G, G, 150)) != k);
+
+	overlap__begin(&o, 100, 200);
+	CHECK(overlap__open(&o));
+	CHECK_OK(overlap__note(&o, 1, mmap2(&r, P, 150, 0x1000, PROT_EXEC, "/bin/p")));
+	CHECK_OK(overlap__note(&o, 1, mmap2(&r, P, 50, 0x3000, PROT_EXEC, "/bin/p")));
+	CHECK_OK(overlap__note(&o, 1, exec_rec(&r, C, 190, "c")));
+	CHECK_OK(overlap__note(&o, 0, fork_rec(&r, P, C, C, 199)));
+	/* not searchable until the old buffer was read to its end */
+	CHECK(!overlap__is_copy(&o, 1, mmap2(&r, P, 151, 0x1000, PROT_EXEC, "/bin/p")));
+	overlap__seal(&o);
+	CHECK(overlap__is_copy(&o, 1, mmap2(&r, P, 151, 0x1000, PROT_EXEC, "/bin/p")));
+	CHECK(!overlap__is_copy(&o, 1, mmap2(&r, P, 152, 0x1000, PROT_EXEC, "/bin/p")));
+	CHECK(!overlap__is_copy(&o, 1, mmap2(&r, P, 120, 0x3000, PROT_EXEC, "/bin/p")));
+	CHECK(!overlap__is_copy(&o, 1, exec_rec(&r, C, 201, "c")));	/* after the window */
+	CHECK(overlap__is_copy(&o, 1, exec_rec(&r, C, 191, "c")));
+	CHECK(overlap__is_copy(&o, 0, fork_rec(&r, P, C, C, 200)));
+	CHECK(!overlap__is_copy(&o, 0, fork_rec(&r, P, C, C, 200)));
+	overlap__end(&o);
+	CHECK(!overlap__open(&o));
+	CHECK(!overlap__is_copy(&o, 1, mmap2(&r, P, 151, 0x1000, PROT_EXEC, "/bin/p")));
+out:
+	overlap__release(&o);
+	free(r.b);
+	free(r2.b);
+}
+
 static const struct test tests[] = {
+	{ "copies across a buffer's growth are handled once", copies_across_a_grow_are_handled_once },
 	{ "forks find their parent's mappings across sorts and compactions",
 	  forks_across_sorts_and_compactions },
 	{ "a short child's exit read before its fork still forgets it",

@@ -12,12 +12,26 @@
  *   times; each round a waiter thread asks for the mutex while it is held
  *   (it is told over a pipe), so it blocks in the futex for about HOLD_MS.
  *
+ * usage: offcpu_split wakeup ROUNDS SLEEP_MS HOG_MS
+ *   two threads on one CPU: a sleeper blocks in read() on a pipe
+ *   (wakeup_wait) while a realtime (SCHED_FIFO) waker sleeps SLEEP_MS; the
+ *   waker then writes, which wakes the sleeper, and spins HOG_MS of wall
+ *   time before it sleeps again, so the woken sleeper waits that long for
+ *   the CPU. Exits 3 when the waker cannot be made realtime. The sleeper's
+ *   blocked and runnable time, as the workload measured them (from its
+ *   read to the write, from the write to its read's return), go to stderr
+ *   ("sleeper tid TID", "phase blocked NS", "phase runnable NS").
+ *
  * Sleeps are wall time, so the split of a loaded machine shifts only by
  * wake-up delays, and spinning is by CPU time. The phases' wall times, as
  * the workload measured them, go to stderr ("phase NAME NS"): tests judge
  * the profile against them rather than against the arguments.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +141,79 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
+static int wake_pipe[2];
+static uint64_t wake_sleep_ms, hog_ms;
+
+/* The sleeper's wait: the waker's write (its time in the bytes) ends it. */
+__attribute__((noinline)) uint64_t wakeup_wait(void)
+{
+	uint64_t t;
+
+	if (read(wake_pipe[0], &t, sizeof(t)) != (ssize_t)sizeof(t))
+		exit(2);
+	sink++;
+	return t;
+}
+
+static void *waker(void *arg)
+{
+	for (uint64_t i = 0; i < rounds; i++) {
+		uint64_t t;
+
+		sleep_ms(wake_sleep_ms);
+		t = now_ns();
+		if (write(wake_pipe[1], &t, sizeof(t)) != (ssize_t)sizeof(t))
+			exit(2);
+		while (now_ns() < t + hog_ms * 1000000ull)	/* realtime: the sleeper waits */
+			sink++;
+	}
+	return arg;
+}
+
+/* The sleeper (the calling thread) and a realtime waker, both on the caller's first CPU. */
+static int wakeup(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	uint64_t blocked = 0, runnable = 0, t0, t1, tw;
+	pthread_attr_t at;
+	pthread_t w;
+	cpu_set_t cpus;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		return 2;
+	for (c = 0; c < CPU_SETSIZE && !CPU_ISSET(c, &cpus); c++)
+		;
+	if (c == CPU_SETSIZE)
+		return 2;
+	CPU_ZERO(&cpus);
+	CPU_SET(c, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus) || pipe(wake_pipe) || pthread_attr_init(&at) ||
+	    pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED) ||
+	    pthread_attr_setschedpolicy(&at, SCHED_FIFO) || pthread_attr_setschedparam(&at, &sp)) {
+		perror("offcpu_split: wakeup setup");
+		return 2;
+	}
+	if (pthread_create(&w, &at, waker, NULL)) {
+		fprintf(stderr, "offcpu_split: cannot start a realtime (SCHED_FIFO) thread\n");
+		return 3;
+	}
+	fprintf(stderr, "sleeper tid %d\n", (int)gettid());
+	for (uint64_t i = 0; i < rounds; i++) {
+		t0 = now_ns();
+		tw = wakeup_wait();
+		t1 = now_ns();
+		if (tw < t0)
+			continue;	/* written before the read (the sleeper was late): no wait */
+		blocked += tw - t0;
+		runnable += t1 - tw;
+	}
+	pthread_join(w, NULL);
+	fprintf(stderr, "phase blocked %llu\nphase runnable %llu\n", (unsigned long long)blocked,
+		(unsigned long long)runnable);
+	return 0;
+}
+
 static uint64_t arg(const char *s)
 {
 	char *end;
@@ -175,6 +262,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "phase total %llu\n", (unsigned long long)(now_ns() - t0));
 		return 0;
 	}
-	fprintf(stderr, "usage: offcpu_split split SPIN_MS SLEEP_MS WAIT_MS | mutex ROUNDS HOLD_MS\n");
+	if (argc == 5 && !strcmp(argv[1], "wakeup")) {
+		rounds = arg(argv[2]);
+		wake_sleep_ms = arg(argv[3]);
+		hog_ms = arg(argv[4]);
+		return wakeup();
+	}
+	fprintf(stderr, "usage: offcpu_split split SPIN_MS SLEEP_MS WAIT_MS | mutex ROUNDS HOLD_MS | "
+		"wakeup ROUNDS SLEEP_MS HOG_MS\n");
 	return 2;
 }

@@ -15,7 +15,7 @@
  */
 'use strict';
 /*
- * The data: a JSON object (what the page says, the names) and two sets of
+ * The data: a JSON object (what the page says) and two sets of
  * arrays (output/html.c html_bin), each one zlib stream in base64 that the
  * browser's DecompressionStream inflates, of arrays in byte planes (the
  * low byte of every number, then the next...): what the first view needs,
@@ -93,9 +93,17 @@ function eprofArray(a) {
 	}
 	return out;
 }
+/* the n frame names of array a: UTF-8, NUL-separated (output/html.c bin__put_names) */
+function eprofNames(a, n) {
+	if (!a || !(n >= 0)) throw new Error('damaged names');
+	if (!n) return [];
+	var list = new TextDecoder().decode(a.u8.subarray(a.off, a.off + a.n)).split('\0');
+	if (list.length !== n) throw new Error('damaged names: ' + list.length + ' of ' + n);
+	return list;
+}
 function eprofPage(D, A, R, rowsLater, t0Load) {
 	var CELL_NS = 20e6, ROWS = 50, SIG_Z = 3;
-	var names = D.names, nNames = names.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
+	var names = eprofNames(A.names, D.nr_names), nNames = names.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
 	var i, j;
 
 	/*
@@ -273,16 +281,39 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	 * smoothing (putScaled), so a cell stays a crisp block.
 	 */
 	var DPR = Math.max(1, Math.min(4, window.devicePixelRatio || 1));
+	/*
+	 * Sizing a canvas costs nothing until its context is asked for (ctxOf):
+	 * the canvases the first view does not draw in (heat map, strips) are
+	 * sized at load, for the layout, and get their pixels after it. A
+	 * canvas that keeps its size is cleared and reset, not given new pixels.
+	 */
 	function sizeCanvas(cv, w, h) {
-		cv.width = Math.round(w * DPR);
-		cv.height = Math.round(h * DPR);
-		cv.style.width = w + 'px';
-		cv.style.height = h + 'px';
-		cv.cssW = w;
-		cv.cssH = h;
+		var pw = Math.round(w * DPR), ph = Math.round(h * DPR), g;
+		if (cv.width !== pw || cv.height !== ph) {
+			cv.width = pw;
+			cv.height = ph;
+		} else if (cv.hasCtx) {
+			g = cv.getContext('2d');
+			if (g.reset) g.reset();
+			else { g.setTransform(1, 0, 0, 1, 0, 0); g.clearRect(0, 0, pw, ph); }
+		}
+		cv.fresh = true;
+		if (cv.cssW !== w || cv.cssH !== h) {
+			cv.style.width = w + 'px';
+			cv.style.height = h + 'px';
+			cv.cssW = w;
+			cv.cssH = h;
+		}
+	}
+	/* cv's context, drawing in CSS pixels (its transform set once after each sizeCanvas) */
+	function ctxOf(cv) {
 		var g = cv.getContext('2d');
-		g.setTransform(DPR, 0, 0, DPR, 0, 0);
-		g.imageSmoothingEnabled = false;
+		cv.hasCtx = true;
+		if (cv.fresh) {
+			cv.fresh = false;
+			g.setTransform(DPR, 0, 0, DPR, 0, 0);
+			g.imageSmoothingEnabled = false;
+		}
 		return g;
 	}
 	var scratch = document.createElement('canvas');
@@ -429,7 +460,9 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	var selInfo = el('span', { id: 'sel' }, bar);
 	var tfBar = el('div', { id: 'transforms', 'class': 'hint' }, body);
 	var flameWrap = el('div', { id: 'flamewrap' }, body);
-	var flame = el('canvas', { id: 'flame' }, flameWrap);
+	/* the flame graph's whole height; the canvas covers the part of it in the box's view (paintFlame) */
+	var flameSpace = el('div', { id: 'flamespace' }, flameWrap);
+	var flame = el('canvas', { id: 'flame' }, flameSpace);
 	var details = el('div', { id: 'details' }, body, ' ');
 	var tables = el('div', { id: 'tables' }, body);
 
@@ -671,7 +704,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				var v = showIdle ? cells.busy[i] + cells.idle[i] : cells.busy[i];
 				if (v > max) max = v;
 			}
-		var g = heatBase.getContext('2d'), w = nCol * CW, h = ROWS * CH;
+		var g = ctxOf(heatBase), w = nCol * CW, h = ROWS * CH;
 		g.clearRect(0, 0, heatBase.width, heatBase.height);
 		g.fillStyle = '#444';
 		g.font = '10px sans-serif';
@@ -751,7 +784,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	}
 	function drawHeat() {
 		if (firstView) return;	/* drawn after the first view, with the rows */
-		var g = heat.getContext('2d'), a = pending && !pending.b ? pending.se : sel.a;
+		var g = ctxOf(heat), a = pending && !pending.b ? pending.se : sel.a;
 		/* the heat map shows the CPUs of the first selection (all for a time range) */
 		paintHeatBase(a.cpus, a.what);
 		g.clearRect(0, 0, heat.width, heat.height);
@@ -804,7 +837,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 			if (st.cpus.length === 1 && m > cpuMax) cpuMax = m;
 			return m;
 		});
-		var g = stripBase.getContext('2d'), img = g.createImageData(SW, strips.length * SH), px = img.data;
+		var g = ctxOf(stripBase), img = g.createImageData(SW, strips.length * SH), px = img.data;
 		g.clearRect(0, 0, stripBase.width, stripBase.height);
 		g.font = '10px sans-serif';
 		/*
@@ -837,7 +870,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	}
 	function drawStrips() {
 		if (firstView) return;
-		var g = cpuCv.getContext('2d');
+		var g = ctxOf(cpuCv);
 		paintStripBase();
 		g.clearRect(0, 0, cpuCv.width, cpuCv.height);
 		g.drawImage(stripBase, 0, 0, cpuCv.cssW, cpuCv.cssH);
@@ -939,7 +972,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		return [0, 1, 2].map(function (k) { return Math.round(255 - (255 - base[k]) * f); });
 	}
 	function paintLanes() {
-		var g = laneCv.getContext('2d'), list = lanes.list, nb = lanes.nb, x, y, l;
+		var g = ctxOf(laneCv), list = lanes.list, nb = lanes.nb, x, y, l;
 		g.clearRect(0, 0, laneCv.width, laneCv.height);
 		var img = g.createImageData(SW, Math.max(1, list.length * LH)), px = img.data;
 		for (l = 0; l < list.length; l++)
@@ -1189,6 +1222,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
 	}
 	function labelOn(c) { return luminance(c) > 0.1791 ? '#000' : '#fff'; }
+	var labelCache = new Map();	/* fill -> its label's colour */
 	var colourCache = new Map();	/* name -> colour, outside the diff and search */
 	function fillOf(n) {
 		if (n === 0) return rgbOf(200, 200, 205);
@@ -1213,15 +1247,17 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	/* the flame graph's width follows the window's, read when it changes (reading it forces a layout) */
 	var FH = 16, flameW = 0;
 	/* what the last drawFlame drew: node, left edge and width of each frame (pixels) */
-	var drawn = { n: new Int32Array(0), x: new Float64Array(0), w: new Float64Array(0), nr: 0, rows: 0 };
+	var drawn = { n: new Int32Array(0), x: new Float64Array(0), w: new Float64Array(0), nr: 0, rows: 0, top: 0 };
 	function measureWidth() {
-		flameW = Math.max(600, Math.min(document.documentElement.clientWidth - 44, 1800));
+		/* the window's width less a scroll bar's, read without forcing a layout of the page being built */
+		flameW = Math.max(600, Math.min(window.innerWidth - 60, 1800));
 	}
 	measureWidth();
 	window.addEventListener('resize', function () {
 		var w = flameW;
 		measureWidth();
 		if (w !== flameW) drawFlame();
+		else paintFlame();	/* the box is 75vh high */
 	});
 	function frameY(n) { return icicle ? depth[n] * FH : (drawn.rows - 1 - depth[n]) * FH; }
 	/*
@@ -1263,23 +1299,64 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		}(z, -vx0 * v[z] * scale));
 		drawn.nr = nr;
 		drawn.rows = rows;
+		/* a tall flame graph scrolls in its box, which starts at the root (app.css: column-reverse) */
+		if (flameWrap.className !== (icicle ? 'icicle' : '')) {
+			flameWrap.className = icicle ? 'icicle' : '';
+			flameWrap.scrollTop = 0;
+			flameScrolled = 0;
+		}
+		flameSpace.style.width = W + 'px';
+		flameSpace.style.height = rows * FH + 4 + 'px';
+		paintFlame();
+		writeHash();
+		if (hitName) {
+			var mt = matchedSamples(z), share0 = v[z] ? mt / v[z] : 0;
+			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtVal(mt) + ' of ' + fmtVal(v[z]) + ')';
+			matched.setAttribute('data-share', String(share0));
+		} else {
+			matched.textContent = '';
+			matched.removeAttribute('data-share');
+		}
+	}
+	/*
+	 * The frames drawn (drawn) in the part of the flame graph in view in
+	 * its box (at most 75vh, app.css), from the root's end scrolled by
+	 * flameScrolled: a canvas of new pixels costs more than the drawing
+	 * (some 50 ms a million pixels here), so the canvas is no taller than
+	 * the box and keeps its size from one selection to the next; a scroll
+	 * paints it again. One fillRect a frame, a colour at a time: an
+	 * ImageData was as many fresh bytes again as the canvas.
+	 */
+	var flameScrolled = 0, flamePaintQueued = false, flameBoxH = 0;
+	function paintFlame() {
+		var W = flameW, H = drawn.rows * FH + 4, viewH = Math.min(H, Math.ceil(flameBoxH || 0.75 * window.innerHeight));
+		var sc = Math.min(flameScrolled, H - viewH), top = icicle ? sc : H - viewH - sc, nr = drawn.nr, n, k;
+		drawn.top = top;
+		flame.style.top = top + 'px';
+		sizeCanvas(flame, W, viewH);
+		var g = ctxOf(flame), byFill = new Map();
 		/*
-		 * One fillRect a frame, a colour at a time: an ImageData of the
-		 * whole canvas was as many fresh bytes again as the canvas (7 MB
-		 * at 1300 x 1400), whose first touch cost more than the drawing.
+		 * The background stays transparent: app.css paints the canvas
+		 * white. Frames under a pixel wide take a pixel each, the first of
+		 * a row's frames on a pixel alone drawn (a selection of a big
+		 * recording has some 10^4 of them): frames of one depth come left
+		 * to right.
 		 */
-		var g = sizeCanvas(flame, W, rows * FH + 4), byFill = new Map();
-		/* the background stays transparent: app.css paints the canvas white */
+		var dust = new Int32Array(drawn.rows).fill(-1);
 		for (k = 0; k < nr; k++) {
 			n = drawn.n[k];
-			var c = fillOf(n), x0 = Math.max(0, Math.round(drawn.x[k])), x1 = Math.round(drawn.x[k] + drawn.w[k]);
+			var x0 = Math.max(0, Math.round(drawn.x[k])), x1 = Math.round(drawn.x[k] + drawn.w[k]), y = frameY(n) - top;
+			if (x0 >= W || y + FH <= 0 || y >= viewH) continue;
 			if (x1 - x0 >= 3) x1--;	/* a gap between frames wide enough to afford one */
-			if (x1 <= x0) x1 = x0 + 1;
+			if (x1 <= x0) {
+				if (dust[depth[n]] === x0) continue;
+				dust[depth[n]] = x0;
+				x1 = x0 + 1;
+			}
 			if (x1 > W) x1 = W;
-			if (x0 >= W) continue;
-			var list = byFill.get(c);
+			var c = fillOf(n), list = byFill.get(c);
 			if (!list) byFill.set(c, list = []);
-			list.push(x0, frameY(n), x1 - x0);
+			list.push(x0, y, x1 - x0);
 		}
 		byFill.forEach(function (list, c) {
 			g.fillStyle = cssOf(c);
@@ -1290,38 +1367,37 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		g.fillStyle = '#000';
 		for (k = 0; k < nr; k++) {
 			/* the part of the frame inside the canvas */
-			var lx = Math.max(0, drawn.x[k]), w = Math.min(W, drawn.x[k] + drawn.w[k]) - lx;
+			var lx = Math.max(0, drawn.x[k]), w = Math.min(W, drawn.x[k] + drawn.w[k]) - lx, ly;
 			n = drawn.n[k];
+			ly = frameY(n) - top;
+			if (ly + FH <= 0 || ly >= viewH) continue;
 			if (n === cursor) {
 				g.strokeStyle = '#000';
 				g.lineWidth = 2;
-				g.strokeRect(lx + 1, frameY(n) + 1, Math.max(2, w - 2), FH - 3);
+				g.strokeRect(lx + 1, ly + 1, Math.max(2, w - 2), FH - 3);
 			}
 			if (w <= 20) continue;
 			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
 			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
 			if (!label) continue;
-			g.fillStyle = labelOn(fillOf(n));
-			g.fillText(label, lx + 3, frameY(n) + FH / 2);
-		}
-		writeHash();
-		if (hitName) {
-			var mt = matchedSamples(z), share0 = v[z] ? mt / v[z] : 0;
-			matched.textContent = 'Matched: ' + fmtPct(share0) + ' (' + fmtVal(mt) + ' of ' + fmtVal(v[z]) + ')';
-			matched.setAttribute('data-share', String(share0));
-		} else {
-			matched.textContent = '';
-			matched.removeAttribute('data-share');
-		}
-		/* a tall flame graph scrolls in its box, which starts at the root (app.css: column-reverse) */
-		if (flameWrap.className !== (icicle ? 'icicle' : '')) {
-			flameWrap.className = icicle ? 'icicle' : '';
-			flameWrap.scrollTop = 0;
+			var fc = fillOf(n), lc = labelCache.get(fc);
+			if (lc === undefined) labelCache.set(fc, lc = labelOn(fc));
+			g.fillStyle = lc;
+			g.fillText(label, lx + 3, ly + FH / 2);
 		}
 	}
+	/* scrolling the box shows another part: painted in the next frame (scrollTop is negative in column-reverse) */
+	flameWrap.addEventListener('scroll', function () {
+		var sc = Math.abs(flameWrap.scrollTop);
+		if (sc === flameScrolled) return;
+		flameScrolled = sc;
+		if (flamePaintQueued) return;
+		flamePaintQueued = true;
+		requestAnimationFrame(function () { flamePaintQueued = false; paintFlame(); });
+	});
 	/* the node under the mouse, or -1 */
 	function frameAt(ev) {
-		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top, k;
+		var r = flame.getBoundingClientRect(), x = ev.clientX - r.left, yy = ev.clientY - r.top + drawn.top, k;
 		for (k = drawn.nr - 1; k >= 0; k--) {
 			var n = drawn.n[k], y = frameY(n);
 			if (yy >= y && yy < y + FH && x >= drawn.x[k] && x < drawn.x[k] + Math.max(drawn.w[k], 1)) return n;
@@ -2115,7 +2191,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 			var r = flame.getBoundingClientRect(), out = [];
 			for (var k = 0; k < drawn.nr; k++) {
 				var n = drawn.n[k];
-				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top + frameY(n),
+				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top - drawn.top + frameY(n),
 					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), label: labelOn(fillOf(n)), v: cur.v[n],
 					   node: n, parent: par[n], depth: depth[n], total: cur.total,
 					   v2: cur.diff ? cur.v2[n] : 0 });
@@ -2137,7 +2213,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		/* the lanes: per thread its times, and the pixels its lane is drawn with (by kind) */
 		lanes: function () {
 			if (!lanes) return [];
-			var r = laneCv.getBoundingClientRect(), g = laneCv.getContext('2d');
+			var r = laneCv.getBoundingClientRect(), g = ctxOf(laneCv);
 			return lanes.list.map(function (p, l) {
 				var d = g.getImageData(LX * DPR, Math.floor((l * LH + LH / 2) * DPR), SW * DPR, 1).data, kinds = { run: 0, rnb: 0, blk: 0, none: 0 };
 				for (var k = 0; k < d.length; k += 4) {
@@ -2167,6 +2243,17 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 			if (!box) return;
 			if (flameWrap.getBoundingClientRect().top > window.innerHeight - 200) box.open = false;
 		});
+		/*
+		 * and the box ends at the window's bottom (at most 75vh, at least
+		 * 12 rows), so that the root and the widest frames are in view
+		 */
+		var h = Math.max(12 * FH, Math.min(0.75 * window.innerHeight,
+			window.innerHeight - flameWrap.getBoundingClientRect().top - 8));
+		if (h !== flameBoxH) {
+			flameBoxH = h;
+			flameWrap.style.maxHeight = h + 'px';
+			paintFlame();
+		}
 	}
 	fold();
 	timing.firstView = performance.now();
