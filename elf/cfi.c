@@ -1363,6 +1363,7 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 		uint8_t code = *p++;
 		struct reg_state *r;
 
+		err = 0;
 		switch (code & 0xc0) {
 		case DW_CFA_advance_loc:
 			err = one_pass_advance(op, st, code & 0x3f);
@@ -1396,8 +1397,6 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 						 code == DW_CFA_advance_loc2 ? 2 : 4, false, &v))
 				return VET_AGAIN;
 			err = one_pass_advance(op, st, v);
-			if (err)
-				return err;
 			break;
 		case DW_CFA_def_cfa:
 		case DW_CFA_def_cfa_sf:
@@ -1405,8 +1404,6 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 		case DW_CFA_def_cfa_offset:
 		case DW_CFA_def_cfa_offset_sf:
 			err = one_pass_cfa(st, code, daf, &p, end);
-			if (err)
-				return err;
 			break;
 		case DW_CFA_offset_extended:
 		case DW_CFA_offset_extended_sf:
@@ -1417,8 +1414,6 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 		case DW_CFA_remember_state:
 		case DW_CFA_restore_state:
 			err = one_pass_reg(op, st, code, daf, &p, end);
-			if (err)
-				return err;
 			break;
 		case DW_CFA_GNU_args_size:
 			if (!read_uleb(&p, end, &v))
@@ -1427,6 +1422,8 @@ static int one_pass_run(struct one_pass *op, struct cfa_state *st, const uint8_t
 		default:	/* set_loc, expressions, val_offset, register, ... */
 			return ONE_PASS_NO;
 		}
+		if (err)
+			return err;
 	}
 	/* What follows the FDE's end is vetted still (libdw would read it). */
 	if (p < end && !program_is_safe(op->b, p, end, op->fde->enc, op->depth))
