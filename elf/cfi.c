@@ -1131,6 +1131,13 @@ static bool read_reg(const uint8_t **p, const uint8_t *end, uint64_t *reg)
 	return read_uleb(p, end, reg) && *reg <= CFI_MAX_REGNO;
 }
 
+/* A register and an offset, signed (the _sf ops) or not. */
+static bool read_reg_off(const uint8_t **p, const uint8_t *end, bool sf, uint64_t *reg,
+			 uint64_t *v)
+{
+	return read_reg(p, end, reg) && (sf ? read_sleb(p, end, v) : read_uleb(p, end, v));
+}
+
 /* libdw keeps a register rule's value in a 61-bit signed bit-field. */
 static int64_t rule_value(uint64_t v)
 {
@@ -1245,16 +1252,10 @@ static int one_pass_cfa(struct cfa_state *st, uint8_t code, int64_t daf, const u
 	switch (code) {
 	case DW_CFA_def_cfa:
 	case DW_CFA_def_cfa_sf:
-		if (!read_reg(pp, end, &reg))
+		if (!read_reg_off(pp, end, code == DW_CFA_def_cfa_sf, &reg, &v))
 			return VET_AGAIN;
-		if (code == DW_CFA_def_cfa) {
-			if (!read_uleb(pp, end, &v))
-				return VET_AGAIN;
-		} else {
-			if (!read_sleb(pp, end, &v))
-				return VET_AGAIN;
+		if (code == DW_CFA_def_cfa_sf)
 			v *= (uint64_t)daf;
-		}
 		st->set = true;
 		st->reg = reg;
 		st->off = v;
@@ -1300,17 +1301,10 @@ static int one_pass_reg(struct one_pass *op, struct cfa_state *st, uint8_t code,
 	case DW_CFA_offset_extended:
 	case DW_CFA_offset_extended_sf:
 	case DW_CFA_GNU_negative_offset_extended:
-		if (!read_reg(pp, end, &reg))
+		if (!read_reg_off(pp, end, code == DW_CFA_offset_extended_sf, &reg, &v))
 			return VET_AGAIN;
-		if (code == DW_CFA_offset_extended_sf) {
-			if (!read_sleb(pp, end, &v))
-				return VET_AGAIN;
-		} else {
-			if (!read_uleb(pp, end, &v))
-				return VET_AGAIN;
-			if (code == DW_CFA_GNU_negative_offset_extended)
-				v = -v;
-		}
+		if (code == DW_CFA_GNU_negative_offset_extended)
+			v = -v;
 		r = state_reg(st, reg);
 		if (r)
 			*r = (struct reg_state){ RULE_OFFSET, rule_value(v * (uint64_t)daf) };
