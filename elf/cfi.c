@@ -1950,7 +1950,7 @@ static int cfi_fde_cmp(const void *a, const void *c)
  */
 int cfi_fdes__read(void *elf, struct cfi_fde **out, size_t *nr_out)
 {
-	struct builder b = { .elf = elf };
+	struct builder b = { .elf = elf, .fd = -1 };	/* libelf reads the section */
 	struct cfi_table t = { 0 };
 	struct cfi_fde *v = NULL;
 	size_t nr = 0, cap = 0, i, k;

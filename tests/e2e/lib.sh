@@ -146,3 +146,13 @@ wait_committed() {
 	done
 	fail "'$1' has only $n samples committed after 120 s (waited for $2)"
 }
+
+# html_arrays PAGE: the inflated bytes of a report --html page's arrays
+# (the "eprof-arrays" element: zlib in base64), NULs as newlines: the frame
+# names, one a line, among the other arrays' bytes.
+html_arrays() {
+	python3 -c 'import base64, re, sys, zlib
+page = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+m = re.search(r"<script id=\"eprof-arrays\"[^>]*>([^<]*)</script>", page)
+sys.stdout.buffer.write(zlib.decompress(base64.b64decode(m.group(1))).replace(b"\0", b"\n") if m else b"")' "$1"
+}

@@ -94,7 +94,8 @@ named=$("$EPROF" info "$TMP/r.eprof" | awk '/^cgroups / { print $2 }')
 # the HTML page: the cgroups are its root-level frames
 "$EPROF" report -i "$TMP/r.eprof" --html "$TMP/r.html" --by cgroup 2>"$TMP/err" ||
 	{ cat "$TMP/err"; fail "report --html --by cgroup failed"; }
-grep -q "/$A" "$TMP/r.html" && grep -q "/$B" "$TMP/r.html" || fail "the HTML page lacks the cgroups"
+html_arrays "$TMP/r.html" >"$TMP/r.names"
+grep -aq "/$A" "$TMP/r.names" && grep -aq "/$B" "$TMP/r.names" || fail "the HTML page lacks the cgroups"
 
 # pprof: every sample labelled with its cgroup; go tool pprof -tags gives the same split
 "$EPROF" report -i "$TMP/r.eprof" --pprof "$TMP/r.pb.gz" 2>"$TMP/err" ||

@@ -900,6 +900,39 @@ static void a_bad_program_is_vetted_again(void)
 	free(buf);
 }
 
+/*
+ * cfi_fdes__read (what names a stripped function by its FDE): libc's FDE
+ * ranges, sorted, not empty, not overlapping, as many as the table
+ * builder counts less the nested and duplicate ones (a few).
+ */
+static void fde_ranges_of_libc(void)
+{
+	int fd = open(LIBC, O_RDONLY | O_CLOEXEC);
+	struct cfi_table t = { 0 };
+	struct cfi_fde *v = NULL;
+	size_t nr = 0, i;
+	Elf *elf;
+
+	CHECK(fd >= 0);
+	CHECK_OK(build_file(LIBC, &t));
+	elf_version(EV_CURRENT);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	CHECK(elf != NULL);
+	if (elf)
+		CHECK_OK(cfi_fdes__read(elf, &v, &nr));
+	CHECK(nr * 100 >= t.nr_fdes * 99 && nr <= t.nr_fdes);
+	for (i = 0; i < nr; i++) {
+		CHECK(v[i].start < v[i].end);
+		CHECK(!i || v[i].start >= v[i - 1].end);
+	}
+	free(v);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	cfi_table__release(&t);
+}
+
 static void damaged_libc_never_crashes(void)
 {
 	uint64_t eh = section_offset(LIBC, ".eh_frame");
@@ -985,6 +1018,7 @@ static const struct test tests[] = {
 	{ "truncated copies of libc never crash", truncated_libc_never_crashes },
 	{ "one pass gives libdw's rows on libc, python3.11, libLLVM-14", one_pass_gives_libdws_rows },
 	{ "a bad program one pass meets: built again, vetted first", a_bad_program_is_vetted_again },
+	{ "libc's FDE ranges: sorted, whole, as many as FDEs", fde_ranges_of_libc },
 	{ "damaged copies of libc never crash, either builder the same", damaged_libc_never_crashes },
 	{ "saved fuzz inputs replay cleanly and quickly", fuzz_regressions_replay },
 };
