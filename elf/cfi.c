@@ -54,6 +54,9 @@
 #define DW_REG_RSP	7
 #define DW_REG_RA	16
 
+/* FDEs walked by libdw over copies of their own (real binaries: under 10). */
+#define CFI_MAX_ALONE		256
+
 /* PT_LOAD segments out of file order a binary may have (real ones: 2-5). */
 #define CFI_MAX_LOOSE_SEGS	64
 
@@ -160,6 +163,7 @@ struct builder {
 	bool per_row;			/* CFI_BUILD_PER_ROW: libdw for every FDE */
 	size_t nr_advances;		/* location moves in vetted programs */
 	size_t nr_per_row;		/* FDEs walked row by row with libdw */
+	size_t nr_alone;		/* of them, over a copy of their own */
 	size_t nr_fdes;
 	size_t nr_bad;			/* entries that cannot be read */
 };
@@ -1522,8 +1526,11 @@ static int run_fde(struct builder *b, struct good_fde *fde)
 	b->nr_per_row++;
 	if (!fde->vetted && !vet_program(b, fde))
 		return VET_AGAIN;		/* libdw runs only vetted programs */
-	if (!b->per_row && !fde->overlaps)
+	/* Each copy costs a libdw set-up: past a few, one over the whole section. */
+	if (!b->per_row && !fde->overlaps && b->nr_alone < CFI_MAX_ALONE) {
+		b->nr_alone++;
 		return walk_fde_alone(b, fde);
+	}
 	if (!b->libdw.cfi) {
 		err = open_cfi(b);
 		if (err)
@@ -1787,7 +1794,7 @@ static int walk_again(struct builder *b, struct cfi_table *t, uint64_t held, uin
 	b->nr_fde_spans = b->cap_fde_spans = 0;
 	libdw_close(&b->libdw, b->eh_frame);
 	b->direct = NULL;
-	b->nr_per_row = 0;
+	b->nr_per_row = b->nr_alone = 0;
 	b->held = held;
 	b->work = work;
 	err = vet_programs(b);
