@@ -347,6 +347,7 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 	struct unw_vma f = {};
 	struct unw_vma *e;
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32, ptgid, hit, i;
+	long err;
 
 	c = bpf_map_lookup_elem(&unw_vmas, &tgid);
 	if (!c || c->mm != st->mm) {
@@ -398,8 +399,19 @@ static __noinline bool unw_find_vma(struct unw_state *st, __u64 pc)
 		return false;
 	}
 	st->find_used = 1;
-	if (bpf_find_vma(bpf_get_current_task_btf(), pc, unw_vma_cb, &f, 0))
+	err = bpf_find_vma(bpf_get_current_task_btf(), pc, unw_vma_cb, &f, 0);
+	if (err) {
+		/*
+		 * -ENOENT: nothing is mapped there. Anything else (-EBUSY:
+		 * the mmap lock or this CPU's deferred unlock was taken, as
+		 * around an exec's migration) says nothing of pc: the stack
+		 * copy lets record/ finish the walk, where a frame-pointer
+		 * step would guess through code built without them.
+		 */
+		if (err != -2)	/* -ENOENT */
+			st->find_later = 1;
 		return false;
+	}
 	st->cur = f;
 	unw_cache_put(tgid, st->mm, c, &f);
 	return true;
