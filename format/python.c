@@ -38,7 +38,7 @@ int recording__add_py_code(struct recording *rec, const struct rec_py_code *c)
 	ln = strlen(c->name);
 	lq = strlen(c->qualname);
 	lf = strlen(c->filename);
-	if (ln > REC_PY_NAME_MAX * 4 || lq > REC_PY_NAME_MAX * 4 || lf > REC_PY_NAME_MAX * 4 ||
+	if (ln > REC_PY_NAME_BYTES || lq > REC_PY_NAME_BYTES || lf > REC_PY_NAME_BYTES ||
 	    c->linetable_len > REC_PY_LINETABLE_MAX) {
 		pr_err("'%s': Python code object %" PRIu64 " of process %" PRIu32 ": too long",
 		       rec->path, c->key, c->tgid);
@@ -110,13 +110,16 @@ int rec_write_py_codes(struct recording *rec)
 	return err;
 }
 
-/* Column i as a name: TEXT, no NUL inside, at most REC_PY_NAME_MAX bytes. */
+/*
+ * Column i as a name: TEXT, no NUL inside, at most REC_PY_NAME_BYTES bytes
+ * (what recording__add_py_code takes: a file the recorder wrote reads).
+ */
 static const char *col_name(sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
 	size_t len = (size_t)sqlite3_column_bytes(st, i);
 
-	if (sqlite3_column_type(st, i) != SQLITE_TEXT || !s || len > REC_PY_NAME_MAX ||
+	if (sqlite3_column_type(st, i) != SQLITE_TEXT || !s || len > REC_PY_NAME_BYTES ||
 	    strlen(s) != len)
 		return NULL;
 	return s;

@@ -248,7 +248,8 @@ struct rec_unwind {
  * linetable is CPython 3.11's co_linetable (the location table of the
  * version; report/ decodes it), first_line its co_firstlineno.
  */
-#define REC_PY_NAME_MAX		1024
+#define REC_PY_NAME_MAX		1024	/* characters */
+#define REC_PY_NAME_BYTES	(REC_PY_NAME_MAX * 4)	/* their UTF-8, at most */
 #define REC_PY_LINETABLE_MAX	65536
 struct rec_py_code {
 	uint32_t tgid;
@@ -461,8 +462,8 @@ int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c);
 /*
  * Stores a Python code object (one row per tgid and key; a later one
  * replaces it), copied and written by the next commit. -EINVAL when a
- * string is over REC_PY_NAME_MAX * 4 bytes or the line table over
- * REC_PY_LINETABLE_MAX.
+ * string is over REC_PY_NAME_BYTES bytes or the line table over
+ * REC_PY_LINETABLE_MAX: what the reader takes as damage is never written.
  */
 int recording__add_py_code(struct recording *rec, const struct rec_py_code *c);
 

@@ -531,7 +531,7 @@ void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n)
 static bool read_str(uint32_t pid, const struct py_layout *l, uint64_t addr, char *out,
 		     size_t size)
 {
-	uint8_t head[80], raw[REC_PY_NAME_MAX * 4];
+	uint8_t head[80], raw[REC_PY_NAME_MAX * 4];	/* 4 bytes a character at most */
 	uint64_t len;
 	uint32_t state, kind, c;
 	size_t n = 0, i, data;
@@ -552,8 +552,12 @@ static bool read_str(uint32_t pid, const struct py_layout *l, uint64_t addr, cha
 		c = kind == 1 ? raw[i] : kind == 2 ? (uint32_t)raw[2 * i] | (uint32_t)raw[2 * i + 1] << 8
 			: (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 |
 			  (uint32_t)raw[4 * i + 2] << 16 | (uint32_t)raw[4 * i + 3] << 24;
+		/*
+		 * Not a character: no name holds one, so this is not a str
+		 * (a code object freed and its memory reused as we read)
+		 */
 		if (!c || c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
-			c = '?';
+			return false;
 		if (n + 5 > size)
 			break;
 		if (c < 0x80) {
@@ -588,8 +592,8 @@ static uint64_t word_at(const uint8_t *p, size_t off)
 static int read_code(struct recording *rec, struct py_target *t, uint64_t addr, uint64_t key)
 {
 	static uint8_t table[REC_PY_LINETABLE_MAX];
-	static char name[REC_PY_NAME_MAX * 4 + 1], qual[REC_PY_NAME_MAX * 4 + 1];
-	static char file[REC_PY_NAME_MAX * 4 + 1];
+	static char name[REC_PY_NAME_BYTES + 1], qual[REC_PY_NAME_BYTES + 1];
+	static char file[REC_PY_NAME_BYTES + 1];
 	const struct py_layout *l = t->layout;
 	uint8_t co[256], bhead[32];
 	struct rec_py_code c;

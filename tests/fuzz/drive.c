@@ -234,8 +234,8 @@ static int on_py_code(void *ctx, const struct rec_py_code *c)
 {
 	struct walk *w = ctx;
 
-	if (!c->name || !c->qualname || !c->filename || strlen(c->name) > REC_PY_NAME_MAX ||
-	    strlen(c->qualname) > REC_PY_NAME_MAX || strlen(c->filename) > REC_PY_NAME_MAX ||
+	if (!c->name || !c->qualname || !c->filename || strlen(c->name) > REC_PY_NAME_BYTES ||
+	    strlen(c->qualname) > REC_PY_NAME_BYTES || strlen(c->filename) > REC_PY_NAME_BYTES ||
 	    c->linetable_len > REC_PY_LINETABLE_MAX || (c->linetable_len && !c->linetable) ||
 	    !c->key || c->key >> 44 || c->version > 0xffff || c->first_line > INT32_MAX)
 		bad(w, "Python code object out of its documented ranges");

@@ -2092,6 +2092,56 @@ static void comm_tgid_delta_overflow_is_damage(void)
 	CHECK(rec_decode_comms(data, sizeof(data), out, 2) == -EBADMSG);
 }
 
+static int count_py_code(void *ctx, const struct rec_py_code *c)
+{
+	size_t *n = ctx;
+
+	if (strlen(c->name) == REC_PY_NAME_BYTES && !strcmp(c->qualname, "q") &&
+	    !strcmp(c->filename, "f.py"))
+		(*n)++;
+	return 0;
+}
+
+/*
+ * A name of REC_PY_NAME_MAX characters of four bytes each is the longest
+ * the recorder writes: it reads back (a PyTorch run once wrote one that
+ * its reader then called damage); one byte more is refused when written.
+ */
+static void py_code_longest_name_reads(void)
+{
+	static char name[REC_PY_NAME_BYTES + 2];
+	const char *path = path_in("pycode.eprof");
+	struct recording *rec = NULL;
+	struct rec_py_code c = { .tgid = 7, .key = 1, .addr = 0x1000, .qualname = "q",
+				 .filename = "f.py", .first_line = 3, .version = 0x030c };
+	size_t i, n = 0;
+
+	for (i = 0; i < REC_PY_NAME_BYTES; i += 4)
+		memcpy(name + i, "\xf0\x9f\x90\x8d", 4);	/* U+1F40D */
+	name[REC_PY_NAME_BYTES] = '\0';
+	c.name = name;
+	unlink(path);
+	CHECK_OK(recording__create(path, &rec));
+	CHECK_OK(recording__set_meta(rec, REC_META_START_NS, "1000000"));
+	CHECK_OK(recording__set_meta(rec, REC_META_END_NS, "20000000"));
+	CHECK_OK(recording__set_meta(rec, REC_META_NR_CPUS, "2"));
+	CHECK_OK(recording__add_py_code(rec, &c));
+	name[REC_PY_NAME_BYTES] = 'x';
+	name[REC_PY_NAME_BYTES + 1] = '\0';
+	c.key = 2;
+	capture_begin(false);
+	CHECK_EQ_U64(recording__add_py_code(rec, &c), -EINVAL);
+	capture_end();
+	CHECK_OK(recording__finish(rec));
+	recording__close(rec);
+	rec = NULL;
+	CHECK_OK(recording__open(path, &rec));
+	if (rec)
+		CHECK_OK(recording__for_each_py_code(rec, count_py_code, &n));
+	CHECK_EQ_U64(n, 1);
+	recording__close(rec);
+}
+
 static const struct test tests[] = {
 	{ "every table and field round-trips", roundtrip_every_table },
 	{ "a comm tgid delta that overflows is damage", comm_tgid_delta_overflow_is_damage },
@@ -2117,6 +2167,7 @@ static const struct test tests[] = {
 	  cgroups_roundtrip_and_damage },
 	{ "a tick row may keep a late sample; a CPU's sums may not keep more than fired",
 	  tick_rows_hold_kept_by_sums },
+	{ "the longest Python name the recorder writes reads back", py_code_longest_name_reads },
 };
 
 int main(void)
