@@ -453,9 +453,14 @@ int sampler__open(const struct sampler_config *cfg, const struct sampler_sink *s
 	sp->filter = cfg->filter;
 
 	rb_bytes = ringbuf_size(cfg->freq, cfg->nr_cpus);
-	if (cfg->dwarf && cfg->raw_budget)	/* and a second of stack copies */
+	/*
+	 * and half a second of stack copies: the buffer is mapped twice in
+	 * the recorder, so a whole second (128 MiB on 16 CPUs) made a 288 MiB
+	 * base of the 512M ceiling, and libtorch's tables were refused
+	 */
+	if (cfg->dwarf && cfg->raw_budget)
 		rb_bytes = roundup_pow2(rb_bytes + (cfg->raw_budget < (256ull << 20) ?
-						    cfg->raw_budget : 256ull << 20));
+						    cfg->raw_budget : 256ull << 20) / 2);
 	sp->follow = cfg->follow;
 #if defined(__x86_64__)
 	sp->unwinds = cfg->dwarf;
