@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # t1408: the reader refuses a recording whose Python code rows are damaged
-# (python_code: a name that is a BLOB, with a NUL, over 1024 bytes; a line
+# (python_code: a name that is a BLOB, with a NUL, over 4096 bytes; a line
 # table as text or over 64 KiB; key 0 or past 44 bits; a negative tgid or
 # first line; a version past 16 bits; a row duplicated under a view): every
 # view exits non-zero with one "eprof: error:" line naming the file. A line
@@ -29,7 +29,7 @@ say "the undamaged recording passes all ${#views[@]} views, Job.py_hot at line 4
 damages=(
 	"py-name-blob|UPDATE python_code SET name = zeroblob(4)"
 	"py-qualname-nul|UPDATE python_code SET qualname = CAST(x'4a6f62002e78' AS TEXT)"
-	"py-filename-long|UPDATE python_code SET filename = printf('%.1100c', 'f')"
+	"py-filename-long|UPDATE python_code SET filename = printf('%.4097c', 'f')"
 	"py-linetable-text|UPDATE python_code SET linetable = 'abc'"
 	"py-linetable-huge|UPDATE python_code SET linetable = zeroblob(65537)"
 	"py-key-zero|UPDATE python_code SET code_key = 0"
