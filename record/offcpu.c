@@ -421,13 +421,14 @@ static int add_loss_rows(struct offcpu *o, struct recording *rec, uint64_t time,
 		uint64_t d[EV_STAT_MAX];
 
 		stats__delta(stats, o->prev, cpu, d);
-		memset(&l, 0, sizeof(l));
-		l.time_ns = time;
-		l.cpu = (uint32_t)cpu;
-		l.lost = d[EV_STAT_OFFCPU_LOST];
-		l.lost_ns = d[EV_STAT_OFFCPU_LOST_NS];
-		l.untracked = d[EV_STAT_OFFCPU_UNTRACKED];
-		l.lost_stacks = d[EV_STAT_OFFCPU_STACK_LOST];
+		l = (struct rec_offcpu_loss){
+			.time_ns = time,
+			.cpu = (uint32_t)cpu,
+			.lost = d[EV_STAT_OFFCPU_LOST],
+			.lost_ns = d[EV_STAT_OFFCPU_LOST_NS],
+			.untracked = d[EV_STAT_OFFCPU_UNTRACKED],
+			.lost_stacks = d[EV_STAT_OFFCPU_STACK_LOST],
+		};
 		if (!l.lost && !l.untracked && !l.lost_stacks)
 			continue;
 		o->lost += l.lost + l.untracked;
