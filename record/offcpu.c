@@ -273,15 +273,16 @@ uint64_t offcpu__file_rows(const struct offcpu *o)
 
 int offcpu__on_interval(struct offcpu *o, struct recording *rec, const struct ev_offcpu *e)
 {
-	struct rec_offcpu r;
+	struct rec_offcpu r = {
+		.time_ns = e->start_ns,
+		.duration_ns = e->duration_ns,
+		.tgid = e->tgid,
+		.tid = e->tid,
+		.cpu = e->cpu,
+		.state = e->state,
+		.stack_id = stack_of(o, e->stack_hash, e->tgid, e->start_ns),
+	};
 
-	r.time_ns = e->start_ns;
-	r.duration_ns = e->duration_ns;
-	r.tgid = e->tgid;
-	r.tid = e->tid;
-	r.cpu = e->cpu;
-	r.state = e->state;
-	r.stack_id = stack_of(o, e->stack_hash, e->tgid, e->start_ns);
 	if (!r.stack_id)
 		return -ENOMEM;
 	o->kept++;
