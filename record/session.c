@@ -208,16 +208,20 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
  */
 static int note_exit(struct session *s, uint32_t pid, uint64_t time_ns)
 {
+	struct exit_note *e;
 	uint64_t *slot;
 	bool added;
 
-	if (vec__grow(&s->exits, &s->alloc_exits, s->nr_exits + 1, sizeof(*s->exits)) ||
+	if (s->nr_exits >= UINT32_MAX - 1 ||
+	    vec__grow(&s->exits, &s->alloc_exits, s->nr_exits + 1, sizeof(*s->exits)) ||
 	    u64map__upsert(&s->exit_pids, pid, 0, &slot, &added))
 		return pr_errno(-ENOMEM, "cannot keep process exits");
-	s->exits[s->nr_exits].pid = pid;
-	s->exits[s->nr_exits].time_ns = time_ns;
-	s->exits[s->nr_exits].commit = s->nr_commits;
-	s->nr_exits++;
+	e = &s->exits[s->nr_exits];
+	e->pid = pid;
+	e->prev = (uint32_t)*slot;
+	e->time_ns = time_ns;
+	e->commit = s->nr_commits;
+	*slot = ++s->nr_exits;
 	return 0;
 }
 
@@ -230,21 +234,27 @@ static int note_exit(struct session *s, uint32_t pid, uint64_t time_ns)
  */
 static void cancel_exit(struct session *s, uint32_t pid, uint64_t fork_ns)
 {
+	const uint64_t *head = u64map__find(&s->exit_pids, pid);
 	size_t i, kept = 0;
+	uint64_t p;
 
-	if (!u64map__find(&s->exit_pids, pid))
+	if (!head)
 		return;		/* neither in exits nor in ended */
-	for (i = 0; i < s->nr_exits; i++)
-		if (s->exits[i].pid != pid || s->exits[i].time_ns >= fork_ns)
-			s->exits[kept++] = s->exits[i];
-	s->nr_exits = kept;
+	/* each note's prev is below it: the walk ends, even over a stale chain */
+	for (p = *head; p && p <= s->nr_exits;) {
+		struct exit_note *e = &s->exits[p - 1];
+
+		if (e->pid == pid && e->time_ns < fork_ns)
+			e->pid = 0;
+		p = e->prev < p ? e->prev : 0;
+	}
 	for (i = kept = 0; i < s->nr_ended; i++)
 		if (s->ended[i] != pid)
 			s->ended[kept++] = s->ended[i];
 	s->nr_ended = kept;
 }
 
-/* exit_pids again from exits and ended, after they were compacted. */
+/* exit_pids and the chains again from exits and ended, after they were compacted. */
 static int index_exit_pids(struct session *s)
 {
 	uint64_t *slot;
@@ -252,10 +262,15 @@ static int index_exit_pids(struct session *s)
 	size_t i;
 
 	u64map__release(&s->exit_pids);
-	for (i = 0; i < s->nr_exits + s->nr_ended; i++)
+	for (i = 0; i < s->nr_exits + s->nr_ended; i++) {
 		if (u64map__upsert(&s->exit_pids, i < s->nr_exits ? s->exits[i].pid
 				   : s->ended[i - s->nr_exits], 0, &slot, &added))
 			return pr_errno(-ENOMEM, "cannot keep process exits");
+		if (i < s->nr_exits) {
+			s->exits[i].prev = (uint32_t)*slot;
+			*slot = i + 1;
+		}
+	}
 	return 0;
 }
 
@@ -280,6 +295,8 @@ static int forget_exited(struct session *s)
 	for (i = 0; i < s->nr_exits; i++) {
 		const struct exit_note *e = &s->exits[i];
 
+		if (!e->pid)
+			continue;	/* cancelled: its pid's next owner lives on */
 		if (e->commit + 2 > s->nr_commits) {
 			s->exits[kept++] = *e;
 			continue;
