@@ -12,11 +12,8 @@ set -u
 eprof=${1:?usage: fork-maps.sh EPROF NMAPS [SECONDS]}
 nmaps=${2:?usage: fork-maps.sh EPROF NMAPS [SECONDS]}
 secs=${3:-5}
-out=$(mktemp -d /tmp/eprof-forkmaps.XXXXXX)
-pids=()
-cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$out"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$(dirname "$0")/lib.sh"
+bench_scratch forkmaps
 head -c 4096 /dev/zero >"$out/page"
 python3 - "$out/page" "$nmaps" <<'PY' &
 import mmap, os, sys, time

@@ -13,11 +13,9 @@ set -u
 eprof=${1:?usage: forkstorm.sh EPROF [SECONDS] [HZ]}
 secs=${2:-8}
 hz=${3:-999}
-out=$(mktemp -d /tmp/eprof-storm.XXXXXX)
-pids=()
-cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] && cp "$out/r.eprof" "$KEEP" 2>/dev/null && echo "${recpid:-}" >"$KEEP.pid"; rm -rf "$out"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$(dirname "$0")/lib.sh"
+bench_keep() { [ -n "${KEEP:-}" ] && cp "$out/r.eprof" "$KEEP" 2>/dev/null && echo "${recpid:-}" >"$KEEP.pid"; }
+bench_scratch storm
 sh -c 'while :; do :; done' &
 pids+=($!)
 sh -c 'while :; do /bin/true; done' &

@@ -106,19 +106,18 @@ NCPU=$(nproc)
 HAVE_BCC=1
 [ -e "/lib/modules/$(uname -r)/source/include/linux/kconfig.h" ] || HAVE_BCC=0
 
+BIG_S=6		# the busy-machine run, quick or not
 if [ $QUICK = 1 ]; then
 	REPS=${BENCH_REPS:-1}
 	CPU_UNITS=25000		# ~0.5 s here
 	MATRIX="cpu:99 cpu:999 cpu:9999 threads:999 procs:999 deep:999"
 	COMPACT_S=8
-	BIG_S=6
 	GEN_SIZES="100000 1000000"
 else
 	REPS=${BENCH_REPS:-3}
 	CPU_UNITS=50000		# ~1 s here
 	MATRIX="cpu:99 cpu:999 cpu:9999 threads:99 threads:999 threads:9999 procs:99 procs:999 procs:9999 deep:99 deep:999 deep:9999"
 	COMPACT_S=30
-	BIG_S=6
 	GEN_SIZES="100000 1000000 10000000"
 fi
 
@@ -189,6 +188,28 @@ perf_samples() {
 	n=$(sed -n 's/.*Captured and wrote .* (\([0-9]*\) samples).*/\1/p' "$1")
 	[ -n "$n" ] || n=$(perf report -i "$2" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
 	echo "$n"
+}
+
+# both_start HZ DIR: eprof -a and perf -a -g together at HZ into DIR
+# (e.eprof, p.data, their stderr in e.err, p.err), pids in e_pid and p_pid,
+# a second given them to attach.
+both_start() {
+	env --default-signal=INT "$EPROF" record -a -F "$1" -o "$2/e.eprof" 2>"$2/e.err" & e_pid=$!
+	env --default-signal=INT perf record -e cpu-clock -F "$1" -g -a -o "$2/p.data" 2>"$2/p.err" & p_pid=$!
+	BG_PIDS+=("$e_pid" "$p_pid")
+	sleep 1
+}
+
+# both_stop DIR PID...: ends both_start's pair, then the load PIDs beside
+# it; es and ps are eprof's and perf's sample counts.
+both_stop() {
+	local dir=$1
+
+	shift
+	kill -INT $e_pid $p_pid; wait $e_pid $p_pid
+	kill "$@" 2>/dev/null; wait "$@" 2>/dev/null
+	es=$(sed -n 's/^eprof: recorded \([0-9]*\) samples.*/\1/p' "$dir/e.err")
+	ps=$(perf_samples "$dir/p.err" "$dir/p.data")
 }
 
 # --- one measurement ---------------------------------------------------------
@@ -343,17 +364,11 @@ done
 
 say "compactness: eprof -a and perf -a -g together, 999 Hz, $COMPACT_S s, $NCPU busy CPUs"
 cdir="$WORK/compact"; mkdir -p "$cdir"
-env --default-signal=INT "$EPROF" record -a -F 999 -o "$cdir/e.eprof" 2>"$cdir/e.err" & e_pid=$!
-env --default-signal=INT perf record -e cpu-clock -F 999 -g -a -o "$cdir/p.data" 2>"$cdir/p.err" & p_pid=$!
-BG_PIDS+=("$e_pid" "$p_pid")
-sleep 1
+both_start 999 "$cdir"
 BENCH_REPORT=/dev/null timeout $((COMPACT_S + 30)) $LOAD threads "$NCPU" 999999999 >/dev/null 2>&1 & l_pid=$!
 BG_PIDS+=("$l_pid")
 sleep "$COMPACT_S"
-kill -INT $e_pid $p_pid; wait $e_pid $p_pid
-kill $l_pid 2>/dev/null; wait $l_pid 2>/dev/null
-es=$(sed -n 's/^eprof: recorded \([0-9]*\) samples.*/\1/p' "$cdir/e.err")
-ps=$(perf_samples "$cdir/p.err" "$cdir/p.data")
+both_stop "$cdir" $l_pid
 csv compact 1 threads 999 eprof-a samples "$es"
 csv compact 1 threads 999 eprof-a file_bytes "$(stat -c %s "$cdir/e.eprof")"
 csv compact 1 threads 999 eprof-a stream_bytes "$(sqlite3 "$cdir/e.eprof" 'select sum(length(data)) from sample_chunk')"
@@ -367,20 +382,14 @@ rm -f "$cdir/p.data"
 
 say "busy machine: eprof -a and perf -a -g together at 9999 Hz for $BIG_S s (stress-ng, a compile loop, deep stacks)"
 bdir="$WORK/big"; mkdir -p "$bdir"
-env --default-signal=INT "$EPROF" record -a -F 9999 -o "$bdir/e.eprof" 2>"$bdir/e.err" & e_pid=$!
-env --default-signal=INT perf record -e cpu-clock -F 9999 -g -a -o "$bdir/p.data" 2>"$bdir/p.err" & p_pid=$!
-BG_PIDS+=("$e_pid" "$p_pid")
-sleep 1
+both_start 9999 "$bdir"
 stress-ng --cpu 1 --cpu-method all --timeout $((BIG_S + 5)) >/dev/null 2>&1 & s_pid=$!
 (end=$(($(date +%s) + BIG_S + 5)); while [ "$(date +%s)" -lt $end ]; do
 	gcc -O2 -I"$SRC" -c "$HERE/gen_recording.c" -o "$bdir/x.o" 2>/dev/null; done) & g_pid=$!
 BENCH_REPORT=/dev/null timeout $((BIG_S + 5)) $LOAD deep 80 999999999 >/dev/null 2>&1 & d_pid=$!
 BG_PIDS+=("$s_pid" "$g_pid" "$d_pid")
 sleep "$BIG_S"
-kill -INT $e_pid $p_pid; wait $e_pid $p_pid
-kill $s_pid $g_pid $d_pid 2>/dev/null; wait $s_pid $g_pid $d_pid 2>/dev/null
-es=$(sed -n 's/^eprof: recorded \([0-9]*\) samples.*/\1/p' "$bdir/e.err")
-ps=$(perf_samples "$bdir/p.err" "$bdir/p.data")
+both_stop "$bdir" $s_pid $g_pid $d_pid
 csv big 1 busy 9999 eprof-a samples "$es"
 csv big 1 busy 9999 perf-a samples "$ps"
 csv big 1 busy 9999 eprof-a file_bytes "$(stat -c %s "$bdir/e.eprof")"

@@ -9,11 +9,8 @@ eprof=${1:?usage: saturated.sh EPROF N [SECONDS] [HZ]}
 n=${2:?usage: saturated.sh EPROF N [SECONDS] [HZ]}
 secs=${3:-3}
 hz=${4:-9999}
-out=$(mktemp -d /tmp/eprof-sat.XXXXXX)
-pids=()
-cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$out"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$(dirname "$0")/lib.sh"
+bench_scratch sat
 for _ in $(seq "$n"); do
 	sh -c 'while :; do :; done' &
 	pids+=($!)

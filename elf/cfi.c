@@ -1786,12 +1786,8 @@ static int walk_again(struct builder *b, struct cfi_table *t, uint64_t held, uin
 	t->nr_rows = 0;
 	free(b->order);
 	b->order = NULL;
-	free(b->spans);
-	b->spans = NULL;
-	b->nr_spans = b->cap_spans = 0;
-	free(b->fdes);
-	b->fdes = NULL;
-	b->nr_fde_spans = b->cap_fde_spans = 0;
+	vec__free(&b->spans, &b->nr_spans, &b->cap_spans);
+	vec__free(&b->fdes, &b->nr_fde_spans, &b->cap_fde_spans);
 	libdw_close(&b->libdw, b->eh_frame);
 	b->direct = NULL;
 	b->nr_per_row = b->nr_alone = 0;

@@ -762,14 +762,14 @@ static int set_plt(struct elf_file *f, const struct rec_symbol *plt, size_t nr)
 		}
 	}
 	free(f->syms);
+	f->syms = syms;
+	f->nr_syms = k;
 	free(f->srcs);
 	f->srcs = srcs;
 	free(f->plt);
-	free(f->plt_names);
-	f->syms = syms;
-	f->nr_syms = k;
 	f->plt = stubs;
 	f->nr_plt = nr;
+	free(f->plt_names);
 	f->plt_names = names;
 	return 0;
 }

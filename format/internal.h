@@ -272,6 +272,19 @@ int rec_damaged(const struct recording *rec, const char *fmt, ...)
 int rec_prepare(struct recording *rec, const char *sql, const char *what, sqlite3_stmt **out);
 /* Whether the file has table name (a later v2 table may be absent). */
 int rec_has_table(struct recording *rec, const char *name, bool *out);
+/*
+ * Prepares sql, a read of table: a table whose columns are not those sql
+ * names is damage ("table TABLE: ..."), any other failure is printed with
+ * what; *out NULL on failure.
+ */
+int rec_prepare_table(struct recording *rec, const char *table, const char *sql,
+		      const char *what, sqlite3_stmt **out);
+/*
+ * rec_prepare_table for a table that v1 files and v2 files from before it
+ * lack: 0 with *out NULL when this file has none.
+ */
+int rec_prepare_later_table(struct recording *rec, const char *table, const char *sql,
+			    const char *what, sqlite3_stmt **out);
 /* Column i is an INTEGER in [0, max], into *out. */
 bool rec_col_count(sqlite3_stmt *st, int i, int64_t max, uint64_t *out);
 /*

@@ -44,43 +44,45 @@ int recording__add_jit_cut(struct recording *rec, const struct rec_jit_cut *c)
 	return err;
 }
 
+/* The cut in st's row into *c; false when a value is not one a cut can have. */
+static bool cut_from_row(sqlite3_stmt *st, struct rec_jit_cut *c)
+{
+	uint64_t tgid, exact;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	c->path = (const char *)sqlite3_column_text(st, 1);
+	len = (size_t)sqlite3_column_bytes(st, 1);
+	if (!rec_col_count(st, 0, UINT32_MAX, &tgid) ||
+	    sqlite3_column_type(st, 1) != SQLITE_TEXT || !c->path || len > REC_MAX_PATH ||
+	    strlen(c->path) != len || !rec_col_count(st, 2, INT64_MAX, &c->kept_bytes) ||
+	    !rec_col_count(st, 3, INT64_MAX, &c->kept_symbols) ||
+	    !rec_col_count(st, 4, INT64_MAX, &c->dropped_bytes) ||
+	    !rec_col_count(st, 5, INT64_MAX, &c->dropped_lines) || !rec_col_count(st, 6, 1, &exact) ||
+	    c->kept_symbols > c->kept_bytes || c->dropped_lines > c->dropped_bytes)
+		return false;
+	c->tgid = (uint32_t)tgid;
+	c->dropped_lines_exact = exact;
+	return true;
+}
+
 int recording__for_each_jit_cut(struct recording *rec, rec_jit_cut_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;
 	struct rec_jit_cut c;
-	uint64_t tgid, exact;
-	size_t len;
-	bool present;
 	int rc, err;
 
-	if (rec->version < 2)
-		return 0;
-	err = rec_has_table(rec, "jit_map_cut", &present);
-	if (err || !present)
+	err = rec_prepare_later_table(rec, "jit_map_cut",
+				      "SELECT tgid, path, kept_bytes, kept_symbols, dropped_bytes, "
+				      "dropped_lines, dropped_lines_exact FROM jit_map_cut "
+				      "ORDER BY tgid, path", "reading JIT map cuts", &st);
+	if (err || !st)
 		return err;
-	rc = sqlite3_prepare_v2(rec->db, "SELECT tgid, path, kept_bytes, kept_symbols, "
-				"dropped_bytes, dropped_lines, dropped_lines_exact FROM jit_map_cut "
-				"ORDER BY tgid, path", -1, &st, NULL);
-	if ((rc & 0xff) == SQLITE_ERROR)
-		return rec_damaged(rec, "table jit_map_cut: %s", sqlite3_errmsg(rec->db));
-	if (rc != SQLITE_OK)
-		return rec_sql_error(rec, rc, "reading JIT map cuts");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		memset(&c, 0, sizeof(c));
-		c.path = (const char *)sqlite3_column_text(st, 1);
-		len = (size_t)sqlite3_column_bytes(st, 1);
-		if (!rec_col_count(st, 0, UINT32_MAX, &tgid) ||
-		    sqlite3_column_type(st, 1) != SQLITE_TEXT || !c.path || len > REC_MAX_PATH ||
-		    strlen(c.path) != len || !rec_col_count(st, 2, INT64_MAX, &c.kept_bytes) ||
-		    !rec_col_count(st, 3, INT64_MAX, &c.kept_symbols) ||
-		    !rec_col_count(st, 4, INT64_MAX, &c.dropped_bytes) ||
-		    !rec_col_count(st, 5, INT64_MAX, &c.dropped_lines) || !rec_col_count(st, 6, 1, &exact) ||
-		    c.kept_symbols > c.kept_bytes || c.dropped_lines > c.dropped_bytes) {
+		if (!cut_from_row(st, &c)) {
 			err = rec_damaged(rec, "table jit_map_cut: a row of bad values");
 			break;
 		}
-		c.tgid = (uint32_t)tgid;
-		c.dropped_lines_exact = exact;
 		err = fn(ctx, &c);
 		if (err)
 			break;

@@ -366,16 +366,16 @@ static int each_mapping(void *ctx, const void *row)
 	const struct mapping_walk *w = ctx;
 	const struct pending_mapping *p = row;
 	const struct mapped_file *f = file_list__find(w->files, p->file);
-	struct rec_mapping m;
+	struct rec_mapping m = {
+		.time_ns = p->time_ns,
+		.tgid = p->tgid,
+		.start = p->start,
+		.end = p->end,
+		.pgoff = p->pgoff,
+		.path = f->path,
+		.build_id_len = f->build_id_len,
+	};
 
-	memset(&m, 0, sizeof(m));
-	m.time_ns = p->time_ns;
-	m.tgid = p->tgid;
-	m.start = p->start;
-	m.end = p->end;
-	m.pgoff = p->pgoff;
-	m.path = f->path;
-	m.build_id_len = f->build_id_len;
 	memcpy(m.build_id, f->build_id, f->build_id_len);
 	return w->fn(w->ctx, &m);
 }

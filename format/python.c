@@ -130,22 +130,14 @@ int recording__for_each_py_code(struct recording *rec, rec_py_code_fn fn, void *
 	sqlite3_stmt *st = NULL;
 	struct rec_py_code c;
 	uint64_t tgid, version, line, key;
-	bool present;
 	int rc, err;
 
-	if (rec->version < 2)
-		return 0;
-	err = rec_has_table(rec, "python_code", &present);
-	if (err || !present)
+	err = rec_prepare_later_table(rec, "python_code",
+				      "SELECT tgid, addr, version, name, qualname, filename, "
+				      "first_line, linetable, code_key FROM python_code "
+				      "ORDER BY tgid, code_key", "reading Python code objects", &st);
+	if (err || !st)
 		return err;
-	rc = sqlite3_prepare_v2(rec->db, "SELECT tgid, addr, version, name, qualname, filename, "
-				"first_line, linetable, code_key FROM python_code "
-				"ORDER BY tgid, code_key", -1,
-				&st, NULL);
-	if ((rc & 0xff) == SQLITE_ERROR)
-		return rec_damaged(rec, "table python_code: %s", sqlite3_errmsg(rec->db));
-	if (rc != SQLITE_OK)
-		return rec_sql_error(rec, rc, "reading Python code objects");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		memset(&c, 0, sizeof(c));
 		c.name = col_name(st, 3);

@@ -408,24 +408,13 @@ static int check_debuginfo_table(struct recording *rec)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = sqlite3_prepare_v2(rec->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-				"name = 'debuginfo'", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		rec->has_debuginfo = rc == SQLITE_ROW;
-		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
-	}
+	rc = rec_has_table(rec, "debuginfo", &rec->has_debuginfo);
+	if (rc || !rec->has_debuginfo)
+		return rc;
+	rc = rec_prepare_table(rec, "debuginfo", "SELECT build_id, path, encoding, size, data FROM "
+			       "debuginfo", "reading the schema", &st);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_OK)
-		return rec_sql_error(rec, rc, "reading the schema");
-	if (!rec->has_debuginfo)
-		return 0;
-	rc = sqlite3_prepare_v2(rec->db, "SELECT build_id, path, encoding, size, data FROM "
-				"debuginfo", -1, &st, NULL);
-	sqlite3_finalize(st);
-	if ((rc & 0xff) == SQLITE_ERROR)
-		return rec_damaged(rec, "table debuginfo: %s", sqlite3_errmsg(rec->db));
-	return rc == SQLITE_OK ? 0 : rec_sql_error(rec, rc, "reading the schema");
+	return rc;
 }
 
 /* The off-CPU tables: v2 files written before they existed lack all three. */
@@ -474,24 +463,14 @@ static int check_optional_tables(struct recording *rec, const char *const (*chec
 	*has = false;
 	if (rec->version < 2)
 		return 0;
-	rc = sqlite3_prepare_v2(rec->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-				"name = ?", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, checks[0][0], -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		*has = rc == SQLITE_ROW;
-		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_OK)
-		return rec_sql_error(rec, rc, "reading the schema");
+	rc = rec_has_table(rec, checks[0][0], has);
+	if (rc)
+		return rc;
 	for (i = 0; *has && i < nr; i++) {
-		rc = sqlite3_prepare_v2(rec->db, checks[i][1], -1, &st, NULL);
+		rc = rec_prepare_table(rec, checks[i][0], checks[i][1], "reading the schema", &st);
 		sqlite3_finalize(st);
-		if ((rc & 0xff) == SQLITE_ERROR)
-			return rec_damaged(rec, "table %s: %s", checks[i][0], sqlite3_errmsg(rec->db));
-		if (rc != SQLITE_OK)
-			return rec_sql_error(rec, rc, "reading the schema");
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -507,12 +486,10 @@ static int check_tables(struct recording *rec)
 		chk = &table_checks[i];
 		if (chk->version > rec->version)
 			continue;
-		rc = sqlite3_prepare_v2(rec->db, chk->sql, -1, &st, NULL);
+		rc = rec_prepare_table(rec, chk->table, chk->sql, "reading the schema", &st);
 		sqlite3_finalize(st);
-		if ((rc & 0xff) == SQLITE_ERROR)
-			return rec_damaged(rec, "table %s: %s", chk->table, sqlite3_errmsg(rec->db));
-		if (rc != SQLITE_OK)
-			return rec_sql_error(rec, rc, "reading the schema");
+		if (rc)
+			return rc;
 	}
 	rc = check_debuginfo_table(rec);
 	rc = rc ?: check_optional_tables(rec, offcpu_checks,

@@ -31,7 +31,6 @@ struct jfile {
 	int fd;
 };
 
-static sqlite3_vfs safe_vfs;
 static sqlite3_vfs *real_vfs;
 
 static bool is_side_file(const char *name)
@@ -262,30 +261,35 @@ static int safe_current_time_int64(sqlite3_vfs *v, sqlite3_int64 *out)
 	return real_vfs->xCurrentTimeInt64(real_vfs, out);
 }
 
+/* The sizes come from the default VFS when it is registered. */
+static sqlite3_vfs safe_vfs = {
+	.iVersion = 2,
+	.zName = SAFE_VFS_NAME,
+	.xOpen = safe_open,
+	.xDelete = safe_delete,
+	.xAccess = safe_access,
+	.xFullPathname = safe_full_pathname,
+	.xRandomness = safe_randomness,
+	.xSleep = safe_sleep,
+	.xCurrentTime = safe_current_time,
+	.xGetLastError = safe_get_last_error,
+	.xCurrentTimeInt64 = safe_current_time_int64,
+};
+
 const char *rec_safe_vfs(void)
 {
-	if (safe_vfs.zName)
+	static bool registered;
+
+	if (registered)
 		return SAFE_VFS_NAME;
 	real_vfs = sqlite3_vfs_find(NULL);
 	if (!real_vfs || real_vfs->iVersion < 2)
 		return NULL;		/* cannot happen with the unix VFS: use the default */
-	safe_vfs.iVersion = 2;
 	safe_vfs.szOsFile = real_vfs->szOsFile > (int)sizeof(struct jfile) ? real_vfs->szOsFile
 									  : (int)sizeof(struct jfile);
 	safe_vfs.mxPathname = real_vfs->mxPathname;
-	safe_vfs.xOpen = safe_open;
-	safe_vfs.xDelete = safe_delete;
-	safe_vfs.xAccess = safe_access;
-	safe_vfs.xFullPathname = safe_full_pathname;
-	safe_vfs.xRandomness = safe_randomness;
-	safe_vfs.xSleep = safe_sleep;
-	safe_vfs.xCurrentTime = safe_current_time;
-	safe_vfs.xGetLastError = safe_get_last_error;
-	safe_vfs.xCurrentTimeInt64 = safe_current_time_int64;
-	safe_vfs.zName = SAFE_VFS_NAME;
-	if (sqlite3_vfs_register(&safe_vfs, 0) != SQLITE_OK) {
-		safe_vfs.zName = NULL;
+	if (sqlite3_vfs_register(&safe_vfs, 0) != SQLITE_OK)
 		return NULL;
-	}
+	registered = true;
 	return SAFE_VFS_NAME;
 }

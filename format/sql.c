@@ -134,6 +134,34 @@ int rec_has_table(struct recording *rec, const char *name, bool *out)
 	return err;
 }
 
+int rec_prepare_table(struct recording *rec, const char *table, const char *sql,
+		      const char *what, sqlite3_stmt **out)
+{
+	int rc = sqlite3_prepare_v2(rec->db, sql, -1, out, NULL);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	*out = NULL;
+	if ((rc & 0xff) == SQLITE_ERROR)
+		return rec_damaged(rec, "table %s: %s", table, sqlite3_errmsg(rec->db));
+	return rec_sql_error(rec, rc, what);
+}
+
+int rec_prepare_later_table(struct recording *rec, const char *table, const char *sql,
+			    const char *what, sqlite3_stmt **out)
+{
+	bool present;
+	int err;
+
+	*out = NULL;
+	if (rec->version < 2)
+		return 0;
+	err = rec_has_table(rec, table, &present);
+	if (err || !present)
+		return err;
+	return rec_prepare_table(rec, table, sql, what, out);
+}
+
 int rec_unzstd_column(struct recording *rec, sqlite3_stmt *st, int i, int64_t enc,
 		      const char *table, int64_t id)
 {

@@ -110,6 +110,13 @@ struct jit_addr {
 struct ksym_tmp;
 struct ksym_fetch;
 
+/* /proc/kallsyms read, parsed and sorted. */
+struct kallsyms {
+	char *buf;			/* the file; the names point into it */
+	struct ksym_tmp *syms;		/* sorted by address */
+	size_t nr;
+};
+
 static struct ksym_fetch *fetch_start(void);
 static void fetch_free(struct ksym_fetch *f);
 
@@ -129,10 +136,8 @@ struct capture {
 	size_t next_stack;		/* stack table index not yet scanned for kernel frames */
 	struct ksym_fetch *fetch;	/* kallsyms being read ahead, or NULL */
 	bool ksyms_read;
-	char *kbuf;			/* /proc/kallsyms; the names point into it */
-	struct ksym_tmp *ksyms;		/* sorted by address */
-	size_t nr_ksyms;
-	uint8_t *kstored;		/* per ksyms: in the recording already */
+	struct kallsyms ks;
+	uint8_t *kstored;		/* per ks.syms: in the recording already */
 	struct u64vec kaddrs;		/* this step's kernel addresses */
 	struct u64vec kmissed;		/* covered by no symbol: tried again at the end */
 
@@ -194,15 +199,18 @@ struct capture *capture__new(void)
 	return c;
 }
 
+static void kallsyms_release(struct kallsyms *k)
+{
+	free(k->syms);
+	free(k->buf);
+	memset(k, 0, sizeof(*k));
+}
+
 static void free_ksyms(struct capture *c)
 {
-	free(c->ksyms);
-	free(c->kbuf);
+	kallsyms_release(&c->ks);
 	free(c->kstored);
-	c->ksyms = NULL;
-	c->kbuf = NULL;
 	c->kstored = NULL;
-	c->nr_ksyms = 0;
 }
 
 void capture__free(struct capture *c)
@@ -954,18 +962,18 @@ static void sort_ksyms(struct ksym_tmp *v, size_t nr)
 }
 
 /* /proc/kallsyms read, parsed and sorted: the read's error, or the parse's in *parse_err. */
-static int read_kallsyms(char **kbuf, struct ksym_tmp **ksyms, size_t *nr, int *parse_err)
+static int read_kallsyms(struct kallsyms *k, int *parse_err)
 {
 	size_t len;
 	int err;
 
 	*parse_err = 0;
-	err = read_all("/proc/kallsyms", kbuf, &len);
+	err = read_all("/proc/kallsyms", &k->buf, &len);
 	if (err)
 		return err;
-	*parse_err = parse_kallsyms(*kbuf, ksyms, nr);
-	if (!*parse_err && *nr > 1)
-		sort_ksyms(*ksyms, *nr);
+	*parse_err = parse_kallsyms(k->buf, &k->syms, &k->nr);
+	if (!*parse_err && k->nr > 1)
+		sort_ksyms(k->syms, k->nr);
 	return 0;
 }
 
@@ -977,16 +985,14 @@ static int read_kallsyms(char **kbuf, struct ksym_tmp **ksyms, size_t *nr, int *
 struct ksym_fetch {
 	pthread_t thread;
 	int read_err, parse_err;
-	char *kbuf;
-	struct ksym_tmp *ksyms;
-	size_t nr;
+	struct kallsyms k;
 };
 
 static void *fetch_main(void *arg)
 {
 	struct ksym_fetch *f = arg;
 
-	f->read_err = read_kallsyms(&f->kbuf, &f->ksyms, &f->nr, &f->parse_err);
+	f->read_err = read_kallsyms(&f->k, &f->parse_err);
 	return NULL;
 }
 
@@ -1012,8 +1018,7 @@ static void fetch_free(struct ksym_fetch *f)
 	if (!f)
 		return;
 	fetch_join(f);
-	free(f->ksyms);
-	free(f->kbuf);
+	kallsyms_release(&f->k);
 	free(f);
 }
 
@@ -1030,13 +1035,11 @@ static int load_kallsyms(struct capture *c)
 		fetch_join(c->fetch);
 		err = c->fetch->read_err;
 		parse_err = c->fetch->parse_err;
-		c->kbuf = c->fetch->kbuf;
-		c->ksyms = c->fetch->ksyms;
-		c->nr_ksyms = c->fetch->nr;
+		c->ks = c->fetch->k;
 		free(c->fetch);
 		c->fetch = NULL;
 	} else {
-		err = read_kallsyms(&c->kbuf, &c->ksyms, &c->nr_ksyms, &parse_err);
+		err = read_kallsyms(&c->ks, &parse_err);
 	}
 	if (err) {
 		free_ksyms(c);
@@ -1046,7 +1049,7 @@ static int load_kallsyms(struct capture *c)
 	}
 	err = parse_err;
 	if (!err) {
-		c->kstored = calloc(c->nr_ksyms ? c->nr_ksyms : 1, 1);
+		c->kstored = calloc(c->ks.nr ? c->ks.nr : 1, 1);
 		if (!c->kstored)
 			err = -ENOMEM;
 	}
@@ -1054,7 +1057,7 @@ static int load_kallsyms(struct capture *c)
 		free_ksyms(c);
 		return pr_errno(err, "cannot capture kernel symbols");
 	}
-	pr_debug("read %zu kernel symbols", c->nr_ksyms);
+	pr_debug("read %zu kernel symbols", c->ks.nr);
 	return 0;
 }
 
@@ -1065,7 +1068,7 @@ static int load_kallsyms(struct capture *c)
 static int store_ksyms(struct capture *c, const struct capture_source *s,
 		       const struct u64vec *addrs, struct u64vec *missed)
 {
-	const struct ksym_tmp *k = c->ksyms;
+	const struct ksym_tmp *k = c->ks.syms;
 	struct rec_ksym *out;
 	size_t i, j, lo, nr_out = 0;
 	int err = 0;
@@ -1077,9 +1080,9 @@ static int store_ksyms(struct capture *c, const struct capture_source *s,
 		uint64_t a = addrs->v[i];
 
 		/* first symbol above a */
-		lo = bsearch_lower_bound(&a, k, c->nr_ksyms, sizeof(*k), ksym_at_or_below);
+		lo = bsearch_lower_bound(&a, k, c->ks.nr, sizeof(*k), ksym_at_or_below);
 		/* k[lo - 1] covers a up to k[lo]; the last symbol has no known end */
-		if (!lo || lo >= c->nr_ksyms) {
+		if (!lo || lo >= c->ks.nr) {
 			if (missed)
 				err = u64vec__push(missed, a);
 			continue;
@@ -1233,7 +1236,7 @@ int capture__run(struct capture *c, const struct capture_source *s, struct captu
 	if (!err && c->kmissed.nr) {
 		c->kmissed.nr = sort_unique(c->kmissed.v, c->kmissed.nr);
 		err = load_kallsyms(c);
-		if (!err && c->nr_ksyms)
+		if (!err && c->ks.nr)
 			err = store_ksyms(c, s, &c->kmissed, NULL);
 	}
 	if (err)

@@ -1788,6 +1788,15 @@ static int record_and_finish(struct record_run *r)
 	return EXIT_OK;
 }
 
+/* What parsing the options allocated. */
+static void release_opts(struct record_opts *opts)
+{
+	free(opts->pids);
+	free(opts->cpus);
+	free(opts->command_line);
+	free(opts->target_desc);
+}
+
 /* Ends the command (its status may become eprof's), closes and frees everything. */
 static int release_run(struct record_run *r, int status)
 {
@@ -1801,10 +1810,7 @@ static int release_run(struct record_run *r, int status)
 	if (r->cgroup_fd >= 0)
 		close(r->cgroup_fd);
 	target__release_fds(&r->t);
-	free(opts->pids);
-	free(opts->cpus);
-	free(opts->command_line);
-	free(opts->target_desc);
+	release_opts(opts);
 	free(r->online);
 	return status;
 }

@@ -273,15 +273,16 @@ uint64_t offcpu__file_rows(const struct offcpu *o)
 
 int offcpu__on_interval(struct offcpu *o, struct recording *rec, const struct ev_offcpu *e)
 {
-	struct rec_offcpu r;
+	struct rec_offcpu r = {
+		.time_ns = e->start_ns,
+		.duration_ns = e->duration_ns,
+		.tgid = e->tgid,
+		.tid = e->tid,
+		.cpu = e->cpu,
+		.state = e->state,
+		.stack_id = stack_of(o, e->stack_hash, e->tgid, e->start_ns),
+	};
 
-	r.time_ns = e->start_ns;
-	r.duration_ns = e->duration_ns;
-	r.tgid = e->tgid;
-	r.tid = e->tid;
-	r.cpu = e->cpu;
-	r.state = e->state;
-	r.stack_id = stack_of(o, e->stack_hash, e->tgid, e->start_ns);
 	if (!r.stack_id)
 		return -ENOMEM;
 	o->kept++;
@@ -421,13 +422,14 @@ static int add_loss_rows(struct offcpu *o, struct recording *rec, uint64_t time,
 		uint64_t d[EV_STAT_MAX];
 
 		stats__delta(stats, o->prev, cpu, d);
-		memset(&l, 0, sizeof(l));
-		l.time_ns = time;
-		l.cpu = (uint32_t)cpu;
-		l.lost = d[EV_STAT_OFFCPU_LOST];
-		l.lost_ns = d[EV_STAT_OFFCPU_LOST_NS];
-		l.untracked = d[EV_STAT_OFFCPU_UNTRACKED];
-		l.lost_stacks = d[EV_STAT_OFFCPU_STACK_LOST];
+		l = (struct rec_offcpu_loss){
+			.time_ns = time,
+			.cpu = (uint32_t)cpu,
+			.lost = d[EV_STAT_OFFCPU_LOST],
+			.lost_ns = d[EV_STAT_OFFCPU_LOST_NS],
+			.untracked = d[EV_STAT_OFFCPU_UNTRACKED],
+			.lost_stacks = d[EV_STAT_OFFCPU_STACK_LOST],
+		};
 		if (!l.lost && !l.untracked && !l.lost_stacks)
 			continue;
 		o->lost += l.lost + l.untracked;

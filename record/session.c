@@ -458,23 +458,15 @@ void session__release_kept(struct session *s)
 
 	mapping_table__release(&s->maps);
 	s->maps.nr_written = written;	/* for the summary */
-	free(s->pending_comms);
-	s->pending_comms = NULL;
-	free(s->first_names);
-	s->first_names = NULL;
-	s->nr_first_names = s->alloc_first_names = 0;
-	free(s->exits);
-	s->exits = NULL;
-	free(s->ended);
-	s->ended = NULL;
-	s->nr_ended = s->alloc_ended = 0;
+	vec__free(&s->pending_comms, &s->nr_pending_comms, &s->alloc_pending_comms);
+	vec__free(&s->first_names, &s->nr_first_names, &s->alloc_first_names);
+	vec__free(&s->exits, &s->nr_exits, &s->alloc_exits);
+	vec__free(&s->ended, &s->nr_ended, &s->alloc_ended);
 	u64map__release(&s->exit_pids);
 	u64map__release(&s->held_comms);
 	u64map__release(&s->comm_rows);
 	u64map__release(&s->late_index);
-	free(s->late_comms);
-	s->late_comms = NULL;
-	s->nr_late_comms = s->alloc_late_comms = 0;
+	vec__free(&s->late_comms, &s->nr_late_comms, &s->alloc_late_comms);
 }
 
 /*

@@ -241,28 +241,27 @@ static int on_jit_cut(void *ctx, const struct rec_jit_cut *c)
 }
 
 /*
- * The slot of cpu, growing the table; NULL with in->cpu_err set when cpu is
- * out of range (-EBADMSG) or memory is short.
+ * Points *out at the slot of cpu, growing the table: 0, or -EBADMSG (cpu out
+ * of range) or -ENOMEM, kept in in->cpu_err for the message.
  */
-static struct info_cpu *info__cpu(struct info *in, uint32_t cpu)
+static int info__cpu(struct info *in, uint32_t cpu, struct info_cpu **out)
 {
 	struct info_cpu *c;
 	size_t n;
 
+	if (cpu >= INFO_MAX_CPUS)
+		return in->cpu_err = -EBADMSG;
 	if (cpu >= in->nr_cpus) {
-		in->cpu_err = cpu >= INFO_MAX_CPUS ? -EBADMSG : -ENOMEM;
-		if (cpu >= INFO_MAX_CPUS)
-			return NULL;
 		n = (size_t)cpu + 1;
 		c = reallocarray(in->cpus, n, sizeof(*c));
 		if (!c)
-			return NULL;
-		in->cpu_err = 0;
+			return in->cpu_err = -ENOMEM;
 		memset(c + in->nr_cpus, 0, (n - in->nr_cpus) * sizeof(*c));
 		in->cpus = c;
 		in->nr_cpus = n;
 	}
-	return &in->cpus[cpu];
+	*out = &in->cpus[cpu];
+	return 0;
 }
 
 static int on_offcpu(void *ctx, const struct rec_offcpu *o)
@@ -303,22 +302,22 @@ static int on_thread_cgroup(void *ctx, const struct rec_thread_cgroup *t)
 
 static int on_ticks(void *ctx, const struct rec_ticks *t)
 {
-	struct info *in = ctx;
-	struct info_cpu *c = info__cpu(in, t->cpu);
+	struct info_cpu *c = NULL;
+	int err = info__cpu(ctx, t->cpu, &c);
 
-	if (!c)
-		return in->cpu_err;
-	rec_ticks__add(&c->ticks, t);
-	return 0;
+	if (!err)
+		rec_ticks__add(&c->ticks, t);
+	return err;
 }
 
 static int on_loss(void *ctx, const struct rec_loss *l)
 {
 	struct info *in = ctx;
-	struct info_cpu *c = info__cpu(in, l->cpu);
+	struct info_cpu *c = NULL;
+	int err = info__cpu(in, l->cpu, &c);
 
-	if (!c)
-		return in->cpu_err;
+	if (err)
+		return err;
 	c->ringbuf_full += l->lost_samples;
 	in->lost_samples += l->lost_samples;
 	in->lost_ustacks += l->lost_ustacks;
@@ -349,10 +348,11 @@ struct walk_ctx {
 static int on_sample(void *ctx, const struct rec_sample *s)
 {
 	struct walk_ctx *w = ctx;
-	struct info_cpu *c = info__cpu(w->in, s->cpu);
+	struct info_cpu *c = NULL;
+	int err = info__cpu(w->in, s->cpu, &c);
 
-	if (!c)
-		return w->in->cpu_err;
+	if (err)
+		return err;
 	c->taken++;
 	return w->err = add_tgid(w->in, s->tgid);
 }
@@ -746,6 +746,16 @@ static void gap_text(const struct info_cpu *c, const struct tick_breakdown *b, c
 	strbuf_release(&sb);
 }
 
+/* Whether the CPU of c has ticks; b their breakdown when it has. */
+static bool cpu_ticks(const struct info_cpu *c, struct tick_breakdown *b)
+{
+	if (!c->ticks.period_ns)
+		return false;
+	memset(b, 0, sizeof(*b));
+	rec_ticks__explain(&c->ticks, b);
+	return true;
+}
+
 static void print_ticks_text(const struct info *in, FILE *f)
 {
 	struct tick_breakdown b;
@@ -769,10 +779,8 @@ static void print_ticks_text(const struct info *in, FILE *f)
 	for (i = 0; i < in->nr_cpus; i++) {
 		const struct info_cpu *c = &in->cpus[i];
 
-		if (!c->ticks.period_ns)
+		if (!cpu_ticks(c, &b))
 			continue;
-		memset(&b, 0, sizeof(b));
-		rec_ticks__explain(&c->ticks, &b);
 		gap_text(c, &b, gap, sizeof(gap));
 		fprintf(f, "%-5zu %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 			" %10" PRIu64 " %10" PRIu64 "  %s\n", i, b.expected, c->taken, b.throttled,
@@ -970,10 +978,8 @@ static void print_ticks_json(const struct info *in, FILE *f)
 	for (i = 0; i < in->nr_cpus; i++) {
 		const struct info_cpu *c = &in->cpus[i];
 
-		if (!c->ticks.period_ns)
+		if (!cpu_ticks(c, &b))
 			continue;
-		memset(&b, 0, sizeof(b));
-		rec_ticks__explain(&c->ticks, &b);
 		fprintf(f, "%s{\"cpu\":%zu,\"period_ns\":%" PRIu64 ",\"expected\":%" PRIu64
 			",\"taken\":%" PRIu64 ",\"throttled\":%" PRIu64 ",\"throttles\":%" PRIu64
 			",\"missed\":%" PRIu64 ",\"ring_buffer_full\":%" PRIu64

@@ -44,3 +44,13 @@ int vec__grow_zero(void *arr, size_t *alloc, size_t need, size_t elem)
 	memset(*p + had * elem, 0, (*alloc - had) * elem);
 	return 0;
 }
+
+void vec__free(void *arr, size_t *nr, size_t *alloc)
+{
+	void **p = arr;
+
+	free(*p);
+	*p = NULL;
+	*nr = 0;
+	*alloc = 0;
+}

@@ -21,4 +21,7 @@ int vec__grow(void *arr, size_t *alloc, size_t need, size_t elem);
 /* vec__grow(), the new elements zeroed (counts, maps by id). */
 int vec__grow_zero(void *arr, size_t *alloc, size_t need, size_t elem);
 
+/* Frees what vec__grow() grew: *arr NULL, *nr (its count of elements used) and *alloc 0. */
+void vec__free(void *arr, size_t *nr, size_t *alloc);
+
 #endif

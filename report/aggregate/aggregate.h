@@ -115,6 +115,21 @@ static inline uint64_t stack_agg__events(const struct stack_agg *agg, const stru
 }
 
 /*
+ * The entry from *k on that has a count (the views pass over the others),
+ * *k moved past it; NULL after the last. Start with *k = 0.
+ */
+static inline const struct agg_entry *stack_agg__next(const struct stack_agg *agg, size_t *k)
+{
+	while (*k < agg->nr) {
+		const struct agg_entry *e = &agg->entries[(*k)++];
+
+		if (e->count)
+			return e;
+	}
+	return NULL;
+}
+
+/*
  * Which samples stack_agg__load_cfg() counts, and which key fields it keeps.
  * Lists are sorted (parse_u32_list() makes them so); NULL lists and a NULL
  * comm let everything through.

@@ -627,7 +627,8 @@ static int html__modules(struct html_ctx *h, const struct agg_entry *e)
 static int html_add(void *state, const struct report_ctx *rc, const struct report_src *s)
 {
 	struct html_ctx *h = state;
-	size_t k;
+	const struct agg_entry *e;
+	size_t k = 0;
 	int err = 0;
 
 	h->first_slot = UINT32_MAX;
@@ -636,12 +637,9 @@ static int html_add(void *state, const struct report_ctx *rc, const struct repor
 		h->nr_states = AGG_RUNNABLE + 1;
 	if (vec__grow(&h->rows, &h->alloc_rows, h->nr_rows + s->agg.nr, sizeof(*h->rows)))
 		return -ENOMEM;
-	for (k = 0; k < s->agg.nr && !err; k++) {
-		const struct agg_entry *e = &s->agg.entries[k];
+	while (!err && (e = stack_agg__next(&s->agg, &k))) {
 		struct html_row *r = &h->rows[h->nr_rows];
 
-		if (!e->count)
-			continue;
 		err = view_names__build(&h->names_of, rc, s, e) ?: html__modules(h, e);
 		if (!err)
 			err = html__stack_node(h, &h->names_of, e->tgid == 0, &r->stack);

@@ -99,16 +99,14 @@ static int ss_add(void *state, const struct report_ctx *rc, const struct report_
 	struct ss_ctx *c = state;
 	struct u64map threads = U64MAP_INIT;
 	size_t skip = report_by__level(rc->opts->by) ? 2 : 1;	/* the --by level, the comm */
-	size_t k, i;
+	const struct agg_entry *e;
+	size_t k = 0, i;
 	int err = 0;
 
-	for (k = 0; k < s->agg.nr && !err; k++) {
-		const struct agg_entry *e = &s->agg.entries[k];
+	while (!err && (e = stack_agg__next(&s->agg, &k))) {
 		struct ss_sample *smp;
 		uint32_t prof, id;
 
-		if (!e->count)
-			continue;
 		err = view_names__build(&c->names_of, rc, s, e) ?:
 		      ss_profile(c, &threads, rc, s, e, &prof);
 		if (err)

@@ -49,18 +49,15 @@ static int timeline_start(void **state, const struct report_ctx *rc)
 static int timeline_add(void *state, const struct report_ctx *rc, const struct report_src *s)
 {
 	struct timeline_merge *m = state;
+	const struct agg_entry *e;
 	uint64_t *cell;
 	uint32_t leaf;
 	bool added;
-	size_t k;
+	size_t k = 0;
 	int err = 0;
 
 	(void)rc;
-	for (k = 0; k < s->agg.nr && !err; k++) {
-		const struct agg_entry *e = &s->agg.entries[k];
-
-		if (!e->count)
-			continue;
+	while (!err && (e = stack_agg__next(&s->agg, &k))) {
 		if (e->slot >= VIEW_TIMELINE_MAX_ROWS) {
 			/* report__run() refuses it, with a message, before writing */
 			m->too_many = true;

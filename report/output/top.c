@@ -387,19 +387,17 @@ static int top_cell_add(struct top_merge *m, uint64_t group, uint32_t id, uint64
 static int top_add(void *state, const struct report_ctx *rc, const struct report_src *s)
 {
 	struct top_merge *m = state;
+	const struct agg_entry *e;
 	uint64_t *samples;
 	uint32_t leaf, id, i;
 	bool added;
-	size_t k;
+	size_t k = 0;
 	int err = 0;
 
 	(void)rc;
-	for (k = 0; k < s->agg.nr && !err; k++) {
-		const struct agg_entry *e = &s->agg.entries[k];
+	while (!err && (e = stack_agg__next(&s->agg, &k))) {
 		uint64_t group = 0;
 
-		if (!e->count)
-			continue;
 		switch (m->by) {
 		case GROUP_PID:
 			group = e->tgid;

@@ -71,10 +71,29 @@ static void grow_zero_zeroes_only_new_elements(void)
 	free(v);
 }
 
+static void free_leaves_an_empty_array(void)
+{
+	uint64_t *v = NULL;
+	size_t nr = 0, alloc = 0;
+
+	vec__free(&v, &nr, &alloc);	/* an array never grown */
+	CHECK(v == NULL);
+	CHECK_OK(vec__grow(&v, &alloc, 40, sizeof(*v)));
+	nr = 40;
+	vec__free(&v, &nr, &alloc);
+	CHECK(v == NULL);
+	CHECK_EQ_U64(nr, 0);
+	CHECK_EQ_U64(alloc, 0);
+	CHECK_OK(vec__grow(&v, &alloc, 1, sizeof(*v)));	/* grows again from nothing */
+	CHECK_EQ_U64(alloc, 16);
+	vec__free(&v, &nr, &alloc);
+}
+
 static const struct test tests[] = {
 	{ "grows, keeps what it held, never shrinks", grows_and_keeps_contents },
 	{ "sizes that would wrap are -ENOMEM, the array untouched", overflow_is_refused },
 	{ "grow_zero zeroes the new elements only", grow_zero_zeroes_only_new_elements },
+	{ "free leaves an empty array that grows again", free_leaves_an_empty_array },
 };
 
 int main(void)
