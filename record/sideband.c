@@ -597,26 +597,18 @@ static size_t follow_max_fds(void)
 	return (size_t)(rl.rlim_cur / 2);
 }
 
-static bool is_followed(const uint32_t *tids, size_t nr, uint32_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (tids[i] == tid)
-			return true;
-	return false;
-}
-
 /*
  * One pass over /proc/PID/task of every pid: an event on each thread not
  * yet followed. *added counts them. 0, -E2BIG past max_fds events, or an
  * error (printed).
  */
 static int follow_pass(struct sideband *sb, const uint32_t *pids, size_t nr_pids,
-		       const uint32_t *cpus, size_t nr, size_t max_fds, uint32_t **tids,
-		       size_t *nr_tids, size_t *alloc_tids, size_t *added)
+		       const uint32_t *cpus, size_t nr, size_t max_fds, struct u64map *tids,
+		       size_t *added)
 {
 	char path[64];
+	uint64_t *slot;
+	bool fresh;
 	size_t p;
 	int err = 0;
 
@@ -633,17 +625,16 @@ static int follow_pass(struct sideband *sb, const uint32_t *pids, size_t nr_pids
 			unsigned long tid = strtoul(de->d_name, &end, 10);
 
 			if (*end || !tid || tid > UINT32_MAX || de->d_name[0] == '0' ||
-			    is_followed(*tids, *nr_tids, (uint32_t)tid))
+			    u64map__find(tids, tid))
 				continue;
 			if (sb->nr_task_fds + nr > max_fds) {
 				err = -E2BIG;
 				break;
 			}
-			if (vec__grow(tids, alloc_tids, *nr_tids + 1, sizeof(**tids))) {
+			if (u64map__upsert(tids, tid, 1, &slot, &fresh)) {
 				err = pr_errno(-ENOMEM, "cannot set up the side-band");
 				break;
 			}
-			(*tids)[(*nr_tids)++] = (uint32_t)tid;
 			err = follow_one(sb, (uint32_t)tid, cpus, nr, true);
 			if (err == -ESRCH)
 				err = 0;	/* exited: its records no longer matter */
@@ -669,16 +660,15 @@ static int follow_pass(struct sideband *sb, const uint32_t *pids, size_t nr_pids
 static int follow_pids(struct sideband *sb, const uint32_t *pids, size_t nr_pids,
 		       const uint32_t *cpus, size_t nr)
 {
-	uint32_t *tids = NULL;
-	size_t nr_tids = 0, alloc_tids = 0, added = 1, max_fds = follow_max_fds();
+	struct u64map tids = U64MAP_INIT;	/* those met: followed, or gone */
+	size_t added = 1, max_fds = follow_max_fds();
 	int passes, err = whole_cpu_set(sb, cpus, nr, false);
 
 	for (passes = 0; added && passes < FOLLOW_PASSES && !err; passes++) {
 		added = 0;
-		err = follow_pass(sb, pids, nr_pids, cpus, nr, max_fds, &tids, &nr_tids,
-				  &alloc_tids, &added);
+		err = follow_pass(sb, pids, nr_pids, cpus, nr, max_fds, &tids, &added);
 	}
-	free(tids);
+	u64map__release(&tids);
 	if (!err && !added)
 		return 0;
 	if (err && err != -E2BIG)
