@@ -420,19 +420,27 @@ static long any_vma(struct task_struct *t __attribute__((unused)),
 /*
  * A tick inside execve past its point of no return: the task has its new
  * memory map, but its user registers are still the old image's, in no
- * mapping of the new one. Its user stack no longer exists.
+ * mapping of the new one. Its user stack no longer exists. When the
+ * lookup cannot be made (-EBUSY: the exec holds the new map's lock while
+ * it maps the program), the old stack pointer that reads nowhere says the
+ * same; before the switch the old stack is there to read and walk.
  */
 static __always_inline bool exec_replaced_mm(bool user_tick)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct pt_regs *regs;
+	__u64 word;
+	long r;
 
 	if (user_tick || !bpf_core_field_exists(t->in_execve) || !BPF_CORE_READ_BITFIELD(t, in_execve))
 		return false;
 	regs = (struct pt_regs *)bpf_task_pt_regs(t);
 	if (!regs)
 		return false;
-	return bpf_find_vma(t, BPF_CORE_READ(regs, ip), any_vma, NULL, 0) == -2;	/* -ENOENT: no VMA covers it */
+	r = bpf_find_vma(t, BPF_CORE_READ(regs, ip), any_vma, NULL, 0);
+	if (r != -16)	/* -EBUSY */
+		return r == -2;	/* -ENOENT: no VMA covers it */
+	return bpf_probe_read_user(&word, sizeof(word), (void *)BPF_CORE_READ(regs, sp)) != 0;
 }
 #else
 static __always_inline bool exec_replaced_mm(bool user_tick __attribute__((unused)))

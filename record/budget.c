@@ -13,8 +13,24 @@
 #include "record/budget.h"
 #include "util/parse.h"
 
-static uint64_t ceiling = MEM_CEILING_DEFAULT, base, size = MEM_CEILING_DEFAULT;
+static uint64_t ceiling = MEM_CEILING_DEFAULT_MIN, base, size = MEM_CEILING_DEFAULT_MIN;
 static _Atomic uint64_t used, peak;
+
+uint64_t machine_memory_share(uint64_t divisor, uint64_t lo, uint64_t hi)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t c;
+
+	if (pages <= 0 || page <= 0)
+		return lo;
+	c = (uint64_t)pages * (uint64_t)page / divisor;
+	return c < lo ? lo : c > hi ? hi : c;
+}
+
+uint64_t mem_ceiling_default(void)
+{
+	return machine_memory_share(64, MEM_CEILING_DEFAULT_MIN, MEM_CEILING_DEFAULT_MAX);
+}
 
 int mem_limit__parse(const char *s, uint64_t *out)
 {

@@ -20,9 +20,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MEM_CEILING_DEFAULT	(512ull << 20)
+/* The default ceiling: 1/64 of the machine's memory, within these bounds. */
+#define MEM_CEILING_DEFAULT_MIN	(512ull << 20)
+#define MEM_CEILING_DEFAULT_MAX	(2048ull << 20)
 /* The least budget a ceiling must leave over the base: else it is refused. */
 #define MEM_BUDGET_MIN		(16ull << 20)
+
+/* The machine's memory / divisor, within [lo, hi] (lo when unknown). */
+uint64_t machine_memory_share(uint64_t divisor, uint64_t lo, uint64_t hi);
+
+/*
+ * The default ceiling for this machine: a 16-CPU machine that runs
+ * PyTorch (libtorch's tables and symbols) needs more than a small VM.
+ */
+uint64_t mem_ceiling_default(void);
 
 /* --mem-limit's value: bytes, or a count with a K, M or G suffix. -EINVAL. */
 int mem_limit__parse(const char *s, uint64_t *out);

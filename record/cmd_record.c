@@ -117,7 +117,8 @@ static void print_help(FILE *f)
 		   "                     binary whose table is over an eighth of it has only\n"
 		   "                     the code its samples run loaded, by 64 KiB windows\n"
 		   "    --mem-limit SIZE the recorder's memory ceiling (e.g. 256M, 1G; default\n"
-		   "                     512M): what it holds once started, plus what unwind\n"
+		   "                     1/64 of the machine's, 512M to 2G; `info` states it):\n"
+		   "                     what it holds once started, plus what unwind\n"
 		   "                     tables and symbols may take; a binary that does not\n"
 		   "                     fit is unwound with frame pointers, and named\n"
 		   "    --debuginfo      also embed the DWARF of each sampled binary (its debug\n"
@@ -467,7 +468,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 	o->freq = 99;
 	o->call_graph = CALL_GRAPH_DWARF;
 	o->unwind_budget = unwind_budget_default();
-	o->mem_limit = MEM_CEILING_DEFAULT;
+	o->mem_limit = mem_ceiling_default();
 	o->table_cache = TABLE_CACHE_DIR_DEFAULT;
 	o->output = "eprof.data";
 	o->off_cpu_thresh_ns = OFFCPU_THRESH_DEFAULT_NS;

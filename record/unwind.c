@@ -1439,13 +1439,7 @@ int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *t
 
 uint64_t unwind_budget_default(void)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	uint64_t b;
-
-	if (pages <= 0 || page <= 0)
-		return UNWIND_BUDGET_MIN;
-	b = (uint64_t)pages * (uint64_t)page / 128;
-	return b < UNWIND_BUDGET_MIN ? UNWIND_BUDGET_MIN : b > UNWIND_BUDGET_MAX ? UNWIND_BUDGET_MAX : b;
+	return machine_memory_share(128, UNWIND_BUDGET_MIN, UNWIND_BUDGET_MAX);
 }
 
 uint64_t unwinder__budget(const struct unwinder *u)

@@ -53,9 +53,10 @@ one_line_error() {
 # runs before main). Stacks of a process tearing down its memory (do_exit
 # in the kernel part) or in the middle of its exec (bprm_execve: the old
 # image is gone, the new one has not run) have no user stack to walk:
-# left out.
+# left out. EXTRA (optional): an ERE of more entry names, such as a
+# stripped program's unnamed ELF entry point (true+0x23d0).
 entry_counts() {
-	awk -v comm="$2" '
+	awk -v comm="$2" -v extra="${3:-^$}" '
 	{
 		n = $NF; $NF = ""; sub(/ +$/, "")
 		nf = split($0, f, ";")
@@ -63,7 +64,8 @@ entry_counts() {
 		tot += n
 		for (i = 2; i <= nf; i++) {
 			if (f[i] ~ /_\[k\]$/) continue
-			if (f[i] ~ /^(_start|_dl_start_user|__libc_start_main.*|__libc_start_call_main|start_thread|clone3?|__clone.*)$/) {
+			if (f[i] ~ /^(_start|_dl_start_user|__libc_start_main.*|__libc_start_call_main|start_thread|clone3?|__clone.*)$/ ||
+			    f[i] ~ extra) {
 				ok += n
 				break
 			}
@@ -72,9 +74,10 @@ entry_counts() {
 	END { printf "%d %d\n", ok, tot }' "$1"
 }
 
-# check_complete WHAT FOLD COMM MIN_PCT: at least MIN_PCT% of COMM's stacks are complete.
+# check_complete WHAT FOLD COMM MIN_PCT [EXTRA]: at least MIN_PCT% of COMM's
+# stacks are complete (EXTRA: as in entry_counts).
 check_complete() {
-	set -- "$1" "$2" "$3" "$4" $(entry_counts "$2" "$3")
+	set -- "$1" "$2" "$3" "$4" $(entry_counts "$2" "$3" "${5:-}")
 	[ "$6" -gt 0 ] || fail "$1: no samples of '$3'"
 	awk -v ok="$5" -v t="$6" -v m="$4" 'BEGIN { exit !(100 * ok >= m * t) }' || {
 		awk -v c="$3" '$1 ~ "^" c ";"' "$2" | sort -t' ' -k2 -rn | head -20 >&2

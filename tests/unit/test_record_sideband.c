@@ -444,6 +444,16 @@ static void only_what_samples_use_is_stored(void)
 	fixture__release(&f);
 }
 
+/* The exit notes of pid (0: the cancelled ones). */
+static size_t live_exits(const struct session *s, uint32_t pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr_exits; i++)
+		n += s->exits[i].pid == pid;
+	return n;
+}
+
 /*
  * A child that lives a few ms: its exit is read in the same batch as its
  * fork, and applied first (forks wait for the batch's end). The fork must
@@ -464,7 +474,10 @@ static void short_child_exit_before_its_fork_is_applied(void)
 	handle(&f, 1, exit_rec(&f.r, C, 6));	/* read before the fork is applied */
 	CHECK_OK(sideband__end_batch(f.sb));
 	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 1);	/* inherited */
-	CHECK_EQ_U64(f.s.nr_exits, 1);			/* its own exit, not the old one */
+	/* its own exit stays, the old owner's is cancelled (pid 0) */
+	CHECK_EQ_U64(live_exits(&f.s, C), 1);
+	CHECK_EQ_U64(live_exits(&f.s, 0), 1);
+	CHECK_EQ_U64(f.s.exits[f.s.nr_exits - 1].time_ns, 6);
 	CHECK_OK(session__commit(&f.s, NULL));
 	CHECK_OK(session__commit(&f.s, NULL));
 	CHECK_OK(session__commit(&f.s, NULL));
