@@ -7,7 +7,7 @@
 # runs pinned to one CPU (taskset; its fork and the command inherit it),
 # where the recorder's real-time priority keeps its fork from reaching the
 # gate before the switch hook is attached, as a loaded machine does: before
-# the fix, this test failed 7 of 7 times, its first recording charging the
+# the fix, this test failed 9 of 9 times, its first recording charging the
 # command 21-49 ms blocked in read() under an [unknown] frame (the
 # recorder's child_run).
 #  - every blocked (off-CPU) stack of the command's main thread is the
