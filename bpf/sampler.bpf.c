@@ -41,6 +41,7 @@ const volatile __u64 wakeup_bytes = 1;	/* wake user space once this much is queu
 const volatile bool unwind_tables;	/* --call-graph dwarf: walk user stacks with tables */
 const volatile __u64 offcpu_thresh_ns = 1000000;	/* --off-cpu-thresh: longer ones are events */
 const volatile __u64 raw_budget_bytes;	/* raw-stack fallback: bytes a second, 0: off */
+const volatile __u32 gate_parent;	/* -- CMD: the recorder's tgid (its child waits at a gate) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -861,6 +862,15 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (!ptid || (prev_state & TASK_DEAD))
 		return 0;	/* the idle task, or a thread that will not run again */
 	if (filter_tgids && !bpf_map_lookup_elem(&targets, &ptgid))
+		return 0;
+	/*
+	 * -- CMD: until its exec, the command is the recorder's child waiting
+	 * at its gate or on its way to the exec (record/target.c): eprof's
+	 * start-up, not the program's waits. A fork starts with its parent's
+	 * exec id (parent_exec_id), and its exec moves its own past it.
+	 */
+	if (gate_parent && (__u32)BPF_CORE_READ(prev, real_parent, tgid) == gate_parent &&
+	    BPF_CORE_READ(prev, self_exec_id) == BPF_CORE_READ(prev, parent_exec_id))
 		return 0;
 	note_cgroup(ptgid, ptid, now);
 	start.start_ns = now;

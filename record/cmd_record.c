@@ -1396,6 +1396,8 @@ static int open_sampler(struct session *s, const char *cache, uint64_t entry_ns)
 		.dwarf = o->call_graph == CALL_GRAPH_DWARF,
 		.off_cpu = o->off_cpu,
 		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
+		/* its child's wait at the gate is eprof's start-up, not the command's */
+		.gate_parent = o->mode == TARGET_CMD ? (uint32_t)getpid() : 0,
 		.raw_budget = rawstack_budget_default(o->nr_cpus),
 		.table_cache = cache,
 	};

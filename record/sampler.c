@@ -207,6 +207,7 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 	bpf_program__set_autoload(sp->skel->progs.on_switch, sp->cfg.off_cpu);
 	bpf_program__set_autoload(sp->skel->progs.on_wakeup, sp->cfg.off_cpu);
 	sp->skel->rodata->offcpu_thresh_ns = sp->cfg.off_cpu_thresh_ns;
+	sp->skel->rodata->gate_parent = sp->cfg.gate_parent;
 	if (!sp->cfg.off_cpu) {
 		/* unused without --off-cpu: no kernel memory for them (about 10 MB) */
 		bpf_map__set_max_entries(sp->skel->maps.offcpu_start, 1);

@@ -28,6 +28,7 @@ struct sampler_config {
 	bool dwarf;			/* --call-graph dwarf: load the table walker */
 	bool off_cpu;			/* --off-cpu: load and attach the switch hook */
 	uint64_t off_cpu_thresh_ns;	/* intervals kept with their times */
+	uint32_t gate_parent;		/* -- CMD: the recorder's pid (its child's pre-exec waits go) */
 	uint64_t raw_budget;		/* dwarf: bytes of raw stack a second (events.h, ev_raw) */
 	const char *table_cache;	/* where the probed mmap hook is kept, or NULL */
 };

@@ -37,6 +37,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -552,15 +553,19 @@ static int follow_one(struct sideband *sb, uint32_t tid, const uint32_t *cpus, s
 	return 0;
 }
 
-/* The whole-CPU events off: the targets' own events stay. */
-static int whole_cpu_off(struct sideband *sb, const uint32_t *cpus, size_t nr)
+/*
+ * The whole-CPU events off (the targets' own events stay), or on again
+ * (-p past what it can follow).
+ */
+static int whole_cpu_set(struct sideband *sb, const uint32_t *cpus, size_t nr, bool on)
 {
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		if (ioctl(perf_buffer__buffer_fd(sb->pb, i), PERF_EVENT_IOC_DISABLE, 0))
-			return pr_errno(-errno, "cannot disable the whole-CPU side-band event of "
-					"CPU %u", cpus[i]);
+		if (ioctl(perf_buffer__buffer_fd(sb->pb, i),
+			  on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
+			return pr_errno(-errno, "cannot %s the whole-CPU side-band event of CPU %u",
+					on ? "enable" : "disable", cpus[i]);
 	return 0;
 }
 
@@ -568,33 +573,42 @@ static int follow_task(struct sideband *sb, uint32_t pid, const uint32_t *cpus, 
 {
 	int err = follow_one(sb, pid, cpus, nr, false);
 
-	return err ? err : whole_cpu_off(sb, cpus, nr);
+	return err ? err : whole_cpu_set(sb, cpus, nr, false);
 }
 
-/* At most this many per-task events for -p; beyond, the whole-CPU events stay. */
-#define FOLLOW_MAX_FDS	4096
+/*
+ * -p follows each thread with an event per CPU, as `perf record -p` does:
+ * at most half the open-file limit (cmd_record.c raises it to the hard
+ * limit) of such events, and never more than FOLLOW_MAX_FDS (each is a
+ * perf event in the kernel). Past that, the whole-CPU events stay: every
+ * process's records, filtered in user space.
+ */
+#define FOLLOW_MAX_FDS	65536
 #define FOLLOW_PASSES	8
 
-static bool is_followed(const uint32_t *tids, size_t nr, uint32_t tid)
+static size_t follow_max_fds(void)
 {
-	size_t i;
+	struct rlimit rl;
 
-	for (i = 0; i < nr; i++)
-		if (tids[i] == tid)
-			return true;
-	return false;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur / 2 > FOLLOW_MAX_FDS)
+		return FOLLOW_MAX_FDS;
+	return (size_t)(rl.rlim_cur / 2);
 }
 
 /*
  * One pass over /proc/PID/task of every pid: an event on each thread not
- * yet followed. *added counts them. 0, -E2BIG past FOLLOW_MAX_FDS, or an
+ * yet followed. *added counts them. 0, -E2BIG past max_fds events, or an
  * error (printed).
  */
 static int follow_pass(struct sideband *sb, const uint32_t *pids, size_t nr_pids,
-		       const uint32_t *cpus, size_t nr, uint32_t **tids, size_t *nr_tids,
-		       size_t *alloc_tids, size_t *added)
+		       const uint32_t *cpus, size_t nr, size_t max_fds, struct u64map *tids,
+		       size_t *added)
 {
 	char path[64];
+	uint64_t *slot;
+	bool fresh;
 	size_t p;
 	int err = 0;
 
@@ -611,17 +625,16 @@ static int follow_pass(struct sideband *sb, const uint32_t *pids, size_t nr_pids
 			unsigned long tid = strtoul(de->d_name, &end, 10);
 
 			if (*end || !tid || tid > UINT32_MAX || de->d_name[0] == '0' ||
-			    is_followed(*tids, *nr_tids, (uint32_t)tid))
+			    u64map__find(tids, tid))
 				continue;
-			if (sb->nr_task_fds + nr > FOLLOW_MAX_FDS) {
+			if (sb->nr_task_fds + nr > max_fds) {
 				err = -E2BIG;
 				break;
 			}
-			if (vec__grow(tids, alloc_tids, *nr_tids + 1, sizeof(**tids))) {
+			if (u64map__upsert(tids, tid, 1, &slot, &fresh)) {
 				err = pr_errno(-ENOMEM, "cannot set up the side-band");
 				break;
 			}
-			(*tids)[(*nr_tids)++] = (uint32_t)tid;
 			err = follow_one(sb, (uint32_t)tid, cpus, nr, true);
 			if (err == -ESRCH)
 				err = 0;	/* exited: its records no longer matter */
@@ -637,32 +650,38 @@ static int follow_pass(struct sideband *sb, const uint32_t *pids, size_t nr_pids
  * -p: an inherited event on every thread of the pids, so threads and
  * children they start later are followed too. A thread started between
  * the listing and its parent's event would be missed, so the listing is
- * read again until a pass finds none new. Past FOLLOW_MAX_FDS events, or
- * when passes keep finding new threads, the events opened are closed and
- * the whole-CPU events stay (every process, as -a).
+ * read again until a pass finds none new. The whole-CPU events are off
+ * meanwhile: following thousands of threads takes a while, in which a
+ * busy neighbour would fill the buffers; the targets' mappings made then
+ * are read from /proc after (sideband__scan_proc). Past follow_max_fds()
+ * events, or when passes keep finding new threads, the events opened are
+ * closed and the whole-CPU events go on again (every process, as -a).
  */
 static int follow_pids(struct sideband *sb, const uint32_t *pids, size_t nr_pids,
 		       const uint32_t *cpus, size_t nr)
 {
-	uint32_t *tids = NULL;
-	size_t nr_tids = 0, alloc_tids = 0, added = 1;
-	int passes, err = 0;
+	struct u64map tids = U64MAP_INIT;	/* those met: followed, or gone */
+	size_t added = 1, max_fds = follow_max_fds();
+	int passes, err = whole_cpu_set(sb, cpus, nr, false);
 
 	for (passes = 0; added && passes < FOLLOW_PASSES && !err; passes++) {
 		added = 0;
-		err = follow_pass(sb, pids, nr_pids, cpus, nr, &tids, &nr_tids, &alloc_tids,
-				  &added);
+		err = follow_pass(sb, pids, nr_pids, cpus, nr, max_fds, &tids, &added);
 	}
-	free(tids);
+	u64map__release(&tids);
 	if (!err && !added)
-		return whole_cpu_off(sb, cpus, nr);
+		return 0;
 	if (err && err != -E2BIG)
 		return err;
-	pr_warn("side-band: %s; it listens to every process",
-		err ? "too many threads to follow one by one" : "the targets keep starting threads");
+	if (err)
+		pr_warn("side-band: the targets' threads need over %zu events to be followed one by "
+			"one, %zu a thread (half the open-file limit: raise 'ulimit -Hn'); it listens "
+			"to every process", max_fds, nr);
+	else
+		pr_warn("side-band: the targets keep starting threads; it listens to every process");
 	while (sb->nr_task_fds)
 		close(sb->task_fds[--sb->nr_task_fds]);
-	return 0;
+	return whole_cpu_set(sb, cpus, nr, true);
 }
 
 static void buffer_opts(const struct sideband *sb, struct perf_buffer_raw_opts *popts)

@@ -38,9 +38,8 @@ cut -c1-300 "$TMP/off.fold"
 grep -q '^eprof: times: blocked ' "$TMP/rep.err" || fail "report --off-cpu does not say the blocked time"
 s=$(samples "$TMP/off.fold" ';main;sleep_phase;.*;do_nanosleep_\[k\]')
 w=$(samples "$TMP/off.fold" ';main;wait_phase;.*(^|;|_)pipe_read_\[k\]')
-# after its exec, under _start (before it, the thread was eprof's child waiting at its
-# gate, which the fold shows under the program's name with an [unknown] user frame: on a
-# loaded machine 100 ms and more)
+# after its exec, under _start (the wait of eprof's child at its gate before the exec is
+# not recorded: t1206)
 all=$(samples "$TMP/off.fold" '^offcpu_split;_start;')
 say "blocked: sleep_phase/do_nanosleep $s us, wait_phase/pipe_read $w us, all $all us"
 [ "$s" -gt 0 ] || fail "no blocked time in sleep_phase with do_nanosleep_[k]"

@@ -4,9 +4,14 @@
  * libhotlib.so (next to the executable) and spins in its hotlib_spin for
  * 0.5 s of CPU time (cpu_time.h), so the library is mapped only in the
  * middle of a recording.
+ *
+ * usage: dlopener [MS [THREADS]]
+ *   THREADS: that many more threads, started first, that only sleep (a
+ *   server's thread pool, for the side-band's per-thread events with -p).
  */
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +34,28 @@ __attribute__((noinline)) void before_dlopen(uint64_t ms)
 	sink += acc[0];
 }
 
+static void *idle_thread(void *arg)
+{
+	for (;;)	/* until main returns */
+		pause();
+	return arg;
+}
+
+/* n sleeping threads with small stacks; 0 or -1 */
+static int start_idle(unsigned long n)
+{
+	pthread_attr_t at;
+	pthread_t t;
+
+	if (pthread_attr_init(&at) || pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) ||
+	    pthread_attr_setstacksize(&at, 64 * 1024))
+		return -1;
+	while (n--)
+		if (pthread_create(&t, &at, idle_thread, NULL))
+			return -1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t ms = argc > 1 ? strtoull(argv[1], NULL, 10) : 500;
@@ -37,6 +64,10 @@ int main(int argc, char **argv)
 	ssize_t n;
 	void *h;
 
+	if (argc > 2 && start_idle(strtoul(argv[2], NULL, 10))) {
+		fprintf(stderr, "dlopener: cannot start %s threads\n", argv[2]);
+		return 1;
+	}
 	before_dlopen(ms);
 	n = readlink("/proc/self/exe", path, sizeof(path) - 32);
 	if (n <= 0)

@@ -12,7 +12,7 @@ add_library(hotlib SHARED ${CMAKE_CURRENT_SOURCE_DIR}/workloads/hotlib.c)
 target_compile_options(hotlib PRIVATE -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
                                       -Wno-missing-prototypes)
 set_target_properties(hotlib PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/workloads)
-eprof_workload(dlopener LIBS ${CMAKE_DL_LIBS})
+eprof_workload(dlopener LIBS ${CMAKE_DL_LIBS} pthread)
 add_dependencies(dlopener hotlib)
 
 # jit writes /tmp/perf-PID.map for code it generates.
