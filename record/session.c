@@ -284,13 +284,16 @@ static int index_exit_pids(struct session *s)
  * end of the file made a long -a recording beside a fork storm grow to
  * 500 MB within one 150 s file.)
  */
-static int forget_exited(struct session *s)
+/*
+ * The exits noted two commits ago or more leave exits: into gone, or into
+ * ended while a pair of theirs still waits for a mapping (forgotten at the
+ * next file). Cancelled notes go. -ENOMEM (printed).
+ */
+static int take_exited(struct session *s, struct u64map *gone)
 {
-	struct u64map gone = U64MAP_INIT;
-	size_t i, kept = 0, sorted;
+	size_t i, kept = 0;
 	uint64_t *slot;
 	bool added;
-	int err = 0;
 
 	for (i = 0; i < s->nr_exits; i++) {
 		const struct exit_note *e = &s->exits[i];
@@ -302,20 +305,27 @@ static int forget_exited(struct session *s)
 			continue;
 		}
 		if (u64map__find(&s->procs, e->pid) && capture__retrying(s->capture, e->pid)) {
-			/* a pair still waits for a mapping: forgotten at the next file */
 			if (vec__grow(&s->ended, &s->alloc_ended, s->nr_ended + 1,
-				      sizeof(*s->ended))) {
-				err = pr_errno(-ENOMEM, "cannot forget ended processes");
-				goto out;
-			}
+				      sizeof(*s->ended)))
+				return pr_errno(-ENOMEM, "cannot forget ended processes");
 			s->ended[s->nr_ended++] = e->pid;
-		} else if (u64map__upsert(&gone, e->pid, 0, &slot, &added)) {
-			err = pr_errno(-ENOMEM, "cannot forget ended processes");
-			goto out;
+		} else if (u64map__upsert(gone, e->pid, 0, &slot, &added)) {
+			return pr_errno(-ENOMEM, "cannot forget ended processes");
 		}
 	}
 	s->nr_exits = kept;
-	err = index_exit_pids(s);
+	return index_exit_pids(s);
+}
+
+static int forget_exited(struct session *s)
+{
+	struct u64map gone = U64MAP_INIT;
+	size_t i, kept = 0, sorted;
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	err = take_exited(s, &gone);
 	if (err || !gone.nr)
 		goto out;
 	u64map__for_each(&gone, i)
