@@ -150,11 +150,13 @@ struct {
 /*
  * The cgroup last sent for each tid (note_cgroup). LRU: a thread evicted
  * here has its cgroup sent again with its next sample, and record/ keeps
- * a row only when the cgroup differs from the one it has.
+ * a row only when the cgroup differs from the one it has. So it holds the
+ * threads sampled lately (dead ones go first), not every thread: each
+ * preallocated entry costs start-up time.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 32768);
+	__uint(max_entries, 8192);
 	__type(key, __u32);
 	__type(value, __u64);
 } thread_cgroup SEC(".maps");

@@ -187,6 +187,28 @@ static int on_record(void *ctx, void *data, size_t size)
 enum mmap_hook { MMAP_HOOK_NONE, MMAP_HOOK_FEXIT, MMAP_HOOK_KRETPROBE };
 
 /* Opens, configures and loads the skeleton; quiet (the caller says why). */
+/*
+ * The maps this mode never reads, at one entry: each preallocated entry
+ * costs start-up time (an LRU hash's most: 65536 `targets` were 6% of
+ * `record -- true`'s CPU). -a samples every process, so `targets` is not
+ * read; frame pointers (--call-graph fp, or a kernel without the walker)
+ * leave the walker's maps unused.
+ */
+static void shrink_unused(struct sampler *sp)
+{
+	struct bpf_map *unused[] = {
+		sp->skel->maps.unw_tables, sp->skel->maps.unw_missing,
+		sp->skel->maps.unw_absent, sp->skel->maps.unw_bins,
+		sp->skel->maps.unw_vmas, sp->skel->maps.unw_row_cache,
+	};
+	size_t i;
+
+	if (!sp->filter)
+		bpf_map__set_max_entries(sp->skel->maps.targets, 1);
+	for (i = 0; !sp->unwinds && i < sizeof(unused) / sizeof(unused[0]); i++)
+		bpf_map__set_max_entries(unused[i], 1);
+}
+
 static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 {
 	int err;
@@ -214,6 +236,7 @@ static int load_skel(struct sampler *sp, uint64_t rb_bytes, enum mmap_hook hook)
 		bpf_map__set_max_entries(sp->skel->maps.offcpu_sums, 1);
 		bpf_map__set_max_entries(sp->skel->maps.offcpu_known, 1);
 	}
+	shrink_unused(sp);
 	/*
 	 * -- CMD and -p follow children unless --no-inherit; with -a everything
 	 * is sampled anyway.
