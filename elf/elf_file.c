@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/auxv.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/cfi.h"
 #include "elf/elf_file.h"
 #include "util/bsearch.h"
 #include "util/log.h"
@@ -823,6 +825,101 @@ static int read_plt(struct elf_file *f)
 	return err;
 }
 
+/* --- the entry point ------------------------------------------------------ */
+
+/* Whether elf's dynamic section has a DT_SONAME: a library's. */
+static bool has_soname(Elf *elf)
+{
+	Elf_Scn *scn;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	GElf_Dyn dyn;
+	size_t i;
+
+	scn = section_of_type(elf, SHT_DYNAMIC, &sh);
+	data = scn ? elf_getdata(scn, NULL) : NULL;
+	for (i = 0; data && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize && i < INT_MAX &&
+	     gelf_getdyn(data, (int)i, &dyn) && dyn.d_tag != DT_NULL; i++)
+		if (dyn.d_tag == DT_SONAME)
+			return true;
+	return false;
+}
+
+/*
+ * An executable: ET_EXEC, or ET_DYN with a PT_INTERP and no DT_SONAME (a
+ * PIE; libc.so.6 has a PT_INTERP and an entry point too, not crt1's).
+ */
+static bool is_executable(Elf *elf, const GElf_Ehdr *eh)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (eh->e_type == ET_EXEC)
+		return true;
+	if (eh->e_type != ET_DYN || elf_getphdrnum(elf, &n))
+		return false;
+	for (i = 0; i < n && i < INT_MAX; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			return !has_soname(elf);
+	return false;
+}
+
+/*
+ * Names a stripped executable's entry point "_start" (crt1.o's, where every
+ * process's first frame is) when no symbol covers it: over the FDE that
+ * starts there, cut at the next symbol, so that it covers no other function.
+ * Without such an FDE it stays unnamed. 0 or -ENOMEM.
+ */
+static int add_entry(struct elf_file *f)
+{
+	struct rec_symbol sym = { .name = "_start" };
+	struct rec_symbol *syms;
+	struct cfi_fde *fdes;
+	uint8_t *srcs;
+	size_t nr, i;
+	GElf_Ehdr eh;
+	uint64_t cfi;
+	long k;
+	int err;
+
+	if (!gelf_getehdr(f->elf, &eh) || !eh.e_entry || !is_executable(f->elf, &eh) ||
+	    elf_file__find_symbol(f, eh.e_entry) >= 0)
+		return 0;
+	/* the CFI section is read whole for a moment: within f's bound on bytes */
+	cfi = elf_file__section_size(f, ".eh_frame");
+	if (!cfi)
+		cfi = elf_file__section_size(f, ".debug_frame");
+	if (f->max_bytes && (f->bytes > f->max_bytes || cfi > f->max_bytes - f->bytes))
+		return 0;
+	err = cfi_fdes__read(f->elf, &fdes, &nr);
+	if (err)
+		return err == -ENOMEM ? err : 0;	/* no CFI, or none readable */
+	k = cfi_fdes__find(fdes, nr, eh.e_entry);
+	if (k >= 0 && fdes[k].start == eh.e_entry)
+		sym.addr = fdes[k].start, sym.size = fdes[k].end - fdes[k].start;
+	free(fdes);
+	if (!sym.size)
+		return 0;
+	for (i = 0; i < f->nr_syms && f->syms[i].addr < sym.addr; i++)
+		;
+	if (i < f->nr_syms && f->syms[i].addr - sym.addr < sym.size)
+		sym.size = f->syms[i].addr - sym.addr;
+	syms = realloc(f->syms, (f->nr_syms + 1) * sizeof(*syms));
+	if (!syms)
+		return -ENOMEM;
+	f->syms = syms;
+	srcs = realloc(f->srcs, f->nr_syms + 1);
+	if (!srcs)
+		return -ENOMEM;
+	f->srcs = srcs;
+	memmove(syms + i + 1, syms + i, (f->nr_syms - i) * sizeof(*syms));
+	memmove(srcs + i + 1, srcs + i, f->nr_syms - i);
+	syms[i] = sym;
+	srcs[i] = ELF_SYM_ENTRY;
+	f->nr_syms++;
+	return 0;
+}
+
 int elf_file__open(int fd, const void *image, size_t size, struct elf_file **out)
 {
 	return elf_file__open_max(fd, image, size, 0, out);
@@ -858,6 +955,8 @@ int elf_file__open_max(int fd, const void *image, size_t size, uint64_t max_byte
 		err = read_symbols(f);
 	if (!err)
 		err = read_plt(f);
+	if (!err)
+		err = add_entry(f);
 	if (err)
 		goto fail;
 	*out = f;

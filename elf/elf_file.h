@@ -19,6 +19,7 @@ enum elf_sym_src {
 	ELF_SYM_DYNSYM,			/* its .dynsym (a stripped file) */
 	ELF_SYM_DEBUGDATA,		/* the .symtab of its MiniDebugInfo (.gnu_debugdata) */
 	ELF_SYM_PLT,			/* a PLT stub named from its relocation */
+	ELF_SYM_ENTRY,			/* a stripped executable's entry point, "_start" */
 };
 
 struct elf_file {

@@ -53,8 +53,8 @@ one_line_error() {
 # runs before main). Stacks of a process tearing down its memory (do_exit
 # in the kernel part) or in the middle of its exec (bprm_execve: the old
 # image is gone, the new one has not run) have no user stack to walk:
-# left out. EXTRA (optional): an ERE of more entry names, such as a
-# stripped program's unnamed ELF entry point (true+0x23d0).
+# left out. EXTRA (optional): an ERE of more entry names (a stripped
+# program's ELF entry point needs none: elf/ names it _start).
 entry_counts() {
 	awk -v comm="$2" -v extra="${3:-^$}" '
 	{

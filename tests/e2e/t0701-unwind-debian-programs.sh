@@ -72,21 +72,23 @@ run() {
 }
 
 # compare_perf NAME COMM: perf's top named functions by total share, against
-# eprof's (a name perf lists twice, as two entries, by its larger one); aliases one tool names differently (__libc_start_main_impl) are
+# eprof's in the same binary (a name perf lists twice, as two entries, by its
+# larger one; _start is the program's and ld.so's); aliases one tool names differently (__libc_start_main_impl) are
 # passed over, and at least one function must be compared.
 compare_perf() {
-	local name=$1 comm=$2 fn pshare eshare n=0
-	perf report -i "$TMP/$name.perf" --comm "$comm" --children --sort sym --stdio -q \
-		-F overhead_children,sym -g none 2>/dev/null |
-		awk '$1 ~ /%$/ && $2 == "[.]" && $3 !~ /^0x/ { sub(/%/, "", $1); print $1, $3 }' |
+	local name=$1 comm=$2 fn pshare pdso eshare n=0
+	perf report -i "$TMP/$name.perf" --comm "$comm" --children --sort sym,dso --stdio -q \
+		-F overhead_children,sym,dso -g none 2>/dev/null |
+		awk '$1 ~ /%$/ && $2 == "[.]" && $3 !~ /^0x/ { sub(/%/, "", $1); print $1, $3, $NF }' |
 		sort -rn | awk '!seen[$2]++' | head -8 >"$TMP/$name.ptop"
 	# perf 6.1 sometimes writes a file its report cannot read (it aborted)
 	[ -s "$TMP/$name.ptop" ] || { say "$name: perf's report named nothing: no comparison"; return 0; }
 	"$EPROF" report -i "$TMP/$name.eprof" --comm "$comm" --top 200 2>/dev/null |
-		awk '/^# top .* by total/ { t = 1; next } t && $4 ~ /%$/ { sub(/%/, "", $4); print $4, $5 }' \
+		awk '/^# top .* by total/ { t = 1; next } t && $4 ~ /%$/ { sub(/%/, "", $4); sub(/.*\//, "", $NF); print $4, $5, $NF }' \
 		>"$TMP/$name.etop"
-	while read -r pshare fn; do
-		eshare=$(awk -v f="$fn" '$2 == f || index($2, f "@") == 1 { print $1; exit }' "$TMP/$name.etop")
+	while read -r pshare fn pdso; do
+		eshare=$(awk -v f="$fn" -v d="$pdso" '($2 == f || index($2, f "@") == 1) && $3 == d { print $1; exit }' \
+			"$TMP/$name.etop")
 		if [ "$fn" = _PyEval_EvalFrameDefault ]; then
 			# eprof replaces it by the Python frames it ran (issue 20, _[py])
 			say "$name: $fn (perf: $pshare%) is shown as Python frames in eprof: not compared"

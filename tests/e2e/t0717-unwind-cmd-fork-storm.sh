@@ -22,8 +22,7 @@ grep -E '^  (complete|stopped|frame-pointer)' "$TMP/info" | sed 's/^/# /'
 awk -v c="$done_" -v w="$walks" 'BEGIN { exit !(100 * c >= 99 * w) }' ||
 	fail "only $done_ of $walks user stacks are complete (want >= 99%)"
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/fold" 2>/dev/null || fail "report failed"
-# /bin/true is stripped: a tick on its ELF entry's first instruction (its
-# _start, an END row) reads "true+0xENTRY"
-entry=$(od -An -tx8 -j24 -N8 /bin/true | tr -d ' ' | sed 's/^0*//')
-check_complete "the short processes" "$TMP/fold" true 99 "^true\\+0x${entry}\$"
+# /bin/true is stripped: a tick on its ELF entry (an END row) reads _start,
+# the name elf/ gives a stripped executable's entry point
+check_complete "the short processes" "$TMP/fold" true 99
 exit 0

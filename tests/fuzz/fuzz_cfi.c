@@ -187,7 +187,7 @@ static void check_fdes_and_symbols(void)
 		abort();
 	if (!elf_file__open(fd, NULL, 0, &f)) {	/* takes fd */
 		for (i = 0; i < f->nr_syms; i++)
-			if (!f->syms[i].size || !f->syms[i].name || f->srcs[i] > ELF_SYM_PLT)
+			if (!f->syms[i].size || !f->syms[i].name || f->srcs[i] > ELF_SYM_ENTRY)
 				violation("a symbol without a size, a name or a source");
 		if (f->debugdata_err && f->debugdata_err != -EBADMSG && f->debugdata_err != -EFBIG)
 			violation("MiniDebugInfo refused with an undocumented error");

@@ -275,6 +275,58 @@ static void alias_ranks(void)
 	CHECK_EQ_U64(elf_sym__underscores("__________y"), 8);
 }
 
+/* The entry point of path from its ELF header (0: unreadable). */
+static uint64_t entry_of(const char *path)
+{
+	Elf64_Ehdr eh;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = pread(fd, &eh, sizeof(eh), 0);
+	close(fd);
+	return n == (ssize_t)sizeof(eh) ? eh.e_entry : 0;
+}
+
+/*
+ * A stripped PIE (Debian's /bin/true: only .dynsym, none of whose symbols
+ * covers the entry) gets "_start" at its entry, over crt1's FDE and no
+ * further; libc.so.6, a library with an entry point, gets no "_start".
+ */
+static void entry_is_start(void)
+{
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	uint64_t entry = entry_of("/bin/true");
+	struct elf_file *f = open_elf("/bin/true");
+	const struct rec_symbol *s;
+	long k;
+
+	CHECK(entry != 0);
+	if (!f)
+		return;
+	CHECK(f->source == NULL || strcmp(f->source, ".symtab"));	/* stripped, as shipped */
+	k = elf_file__find_symbol(f, entry);
+	CHECK(k >= 0);
+	if (k >= 0) {
+		s = &f->syms[k];
+		CHECK_STR(s->name, "_start");
+		CHECK_EQ_U64(s->addr, entry);
+		CHECK(s->size > 0 && s->size <= 64);	/* crt1's _start, not what follows */
+		CHECK((size_t)k + 1 == f->nr_syms || f->syms[k + 1].addr >= s->addr + s->size);
+		CHECK_EQ_U64(f->srcs[k], ELF_SYM_ENTRY);
+	}
+	elf_file__close(f);
+	entry = entry_of(libc);
+	f = open_elf(libc);
+	CHECK(entry != 0 && f != NULL);
+	if (!f)
+		return;
+	s = symbol_at(f, entry);
+	CHECK(!s || strcmp(s->name, "_start"));
+	elf_file__close(f);
+}
+
 static const struct test tests[] = {
 	{ "aliases: the public name wins, the vDSO's own in the vDSO", alias_ranks },
 	{ ".plt stubs are named as objdump names them", plt_stubs },
@@ -284,6 +336,7 @@ static const struct test tests[] = {
 	{ "a debug file's symbols include the binary's stubs", debug_file_gets_the_stubs },
 	{ "file offsets and addresses translate through segments", offsets_and_addresses },
 	{ "the /usr/lib/debug/.build-id path, refused when too long", build_id_paths },
+	{ "a stripped executable's entry point is _start, a library's is not", entry_is_start },
 };
 
 int main(void)
