@@ -4,9 +4,9 @@
  *
  * on_cpu_clock runs on every tick of the software CPU clock that record/
  * opens on each CPU. It keeps the tick only for target processes (or all of
- * them with -a), copies the kernel and user stacks with bpf_get_stack() into
- * a per-CPU scratch record and hands exactly the used bytes to the ring
- * buffer. Stacks travel with every sample and are deduplicated in user
+ * them with -a; never the -- CMD child before its exec), copies the kernel
+ * and user stacks with bpf_get_stack() into a per-CPU scratch record and
+ * hands exactly the used bytes to the ring buffer. Stacks travel with every sample and are deduplicated in user
  * space, so a sample can never be attributed to another stack (DESIGN.md,
  * "Stack identity"). on_fork adds the children of targets to the target set
  * at fork time, before they run a single instruction.
@@ -526,6 +526,19 @@ static __always_inline __u64 sample_ustack(struct bpf_perf_event_data *ctx, stru
 	return ubytes;
 }
 
+/*
+ * -- CMD: until its exec, the command is the recorder's child waiting at
+ * its gate or on its way to the exec (record/target.c): eprof's start-up,
+ * not the program's ticks or waits. A fork starts with its parent's exec
+ * id (parent_exec_id), and its exec moves its own past it. The command's
+ * threads share its parent and exec ids, so they pass once it has exec'd.
+ */
+static __always_inline bool before_exec(struct task_struct *t)
+{
+	return gate_parent && (__u32)BPF_CORE_READ(t, real_parent, tgid) == gate_parent &&
+	       BPF_CORE_READ(t, self_exec_id) == BPF_CORE_READ(t, parent_exec_id);
+}
+
 SEC("perf_event")
 int on_cpu_clock(struct bpf_perf_event_data *ctx)
 {
@@ -540,7 +553,8 @@ int on_cpu_clock(struct bpf_perf_event_data *ctx)
 
 	/* per-CPU slot; perf_event programs do not nest: one plain store */
 	ticks_word = bpf_map_lookup_elem(&ticks, &zero);
-	if (filter_tgids && !bpf_map_lookup_elem(&targets, &tgid)) {
+	if ((filter_tgids && !bpf_map_lookup_elem(&targets, &tgid)) ||
+	    before_exec((struct task_struct *)bpf_get_current_task())) {
 		if (ticks_word)
 			*ticks_word += TICK_FIRED;
 		return 0;
@@ -865,15 +879,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		return 0;	/* the idle task, or a thread that will not run again */
 	if (filter_tgids && !bpf_map_lookup_elem(&targets, &ptgid))
 		return 0;
-	/*
-	 * -- CMD: until its exec, the command is the recorder's child waiting
-	 * at its gate or on its way to the exec (record/target.c): eprof's
-	 * start-up, not the program's waits. A fork starts with its parent's
-	 * exec id (parent_exec_id), and its exec moves its own past it.
-	 */
-	if (gate_parent && (__u32)BPF_CORE_READ(prev, real_parent, tgid) == gate_parent &&
-	    BPF_CORE_READ(prev, self_exec_id) == BPF_CORE_READ(prev, parent_exec_id))
-		return 0;
+	if (before_exec(prev))
+		return 0;	/* the recorder's child at its gate */
 	note_cgroup(ptgid, ptid, now);
 	start.start_ns = now;
 	start.tgid = ptgid;

@@ -1493,8 +1493,9 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 	/*
 	 * -- CMD: until its exec the child runs the recorder's code, mapped
 	 * before its events were opened (its fork is the recorder's, which no
-	 * event follows): read from /proc while it waits at its gate, its
-	 * ticks between the gate and the exec are named, not [unknown].
+	 * event follows): read from /proc while it waits at its gate. Its
+	 * ticks before the exec are not kept (bpf/sampler.bpf.c); the scan
+	 * names it from the start, CMD (target__fork), for its off-CPU sums.
 	 */
 	if (!err && o->mode == TARGET_CMD) {
 		uint32_t child = (uint32_t)t->child;

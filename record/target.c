@@ -191,12 +191,8 @@ static void child_run(int gate, int errfd, pid_t parent, char **argv, uint64_t n
 	int e;
 	char go;
 
-	const char *base = strrchr(argv[0], '/');
-
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(127);	/* the recorder is already gone */
-	/* until its exec, the child is CMD to whoever looks, not "eprof" */
-	prctl(PR_SET_NAME, base && base[1] ? base + 1 : argv[0]);
 	do {
 		n = read(gate, &go, 1);
 	} while (n < 0 && errno == EINTR);
@@ -220,6 +216,8 @@ int target__fork(struct target *t, char **argv)
 {
 	int pipefd[2], errpipe[2], fd, err;
 	pid_t pid, parent = getpid();
+	char own[16] = "";	/* the kernel's TASK_COMM_LEN, NUL included */
+	const char *base;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return pr_errno(-errno, "cannot create a pipe");
@@ -230,7 +228,17 @@ int target__fork(struct target *t, char **argv)
 		return pr_errno(err, "cannot create a pipe");
 	}
 	fflush(NULL);
+	/*
+	 * Until its exec, the child is CMD to whoever looks, not "eprof": born
+	 * with that name, so that no tick and no read of /proc/PID/comm (the
+	 * recorder's, before the gate) sees another, even before it first runs.
+	 */
+	base = strrchr(argv[0], '/');
+	prctl(PR_GET_NAME, own);
+	prctl(PR_SET_NAME, base && base[1] ? base + 1 : argv[0]);
 	pid = fork();
+	if (pid && own[0])
+		prctl(PR_SET_NAME, own);	/* the recorder is eprof again */
 	if (pid < 0) {
 		err = -errno;
 		close(pipefd[0]);

@@ -7,9 +7,10 @@
 # 12-21 thousand records, and xz's own frames became [unknown] ("no
 # mapping") while the summary said "0 lost". Now no side-band record is
 # lost and no xz frame is [unknown]. Until its exec the command's process
-# runs the recorder's code (it is the recorder's fork, renamed): those
-# mappings are read from /proc while it waits at its gate, so its ticks
-# before the exec are named too (they read xz;[unknown] before, 2-6 a run).
+# runs the recorder's code (it is the recorder's fork, renamed); its ticks
+# then once read xz;[unknown] (2-6 a run), and are not recorded now (they
+# are eprof's start-up, not xz's: t0217), so every xz sample here is the
+# program's own and none may hold an [unknown] frame.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 require_cmd xz

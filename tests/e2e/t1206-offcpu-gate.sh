@@ -42,8 +42,7 @@ for run in 1 2; do
 		{ cat "$TMP/rep.err"; fail "run $run: report failed"; }
 	# the fold counts microseconds
 	all=$(samples "$TMP/main$run" '')
-	# (the thread's name is not judged: a first tick before the child renamed itself
-	# can name it eprof)
+	# (the thread's name is judged in t0217)
 	own=$(samples "$TMP/main$run" '^[^;]*;_start;')
 	s=$(samples "$TMP/main$run" ';main;sleep_phase;')
 	w=$(samples "$TMP/main$run" ';main;wait_phase;')

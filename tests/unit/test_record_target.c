@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -162,6 +163,38 @@ static void closed_gate_runs_nothing(void)
 	target__release_fds(&t);
 }
 
+/*
+ * The command at its gate is CMD from its fork on, before it first runs
+ * (it never shows as the recorder's name), and the recorder keeps its own.
+ */
+static void gate_child_has_the_command_name(void)
+{
+	char sh[] = "/bin/sh", dash_c[] = "-c", script[] = "exit 0";
+	char *argv[] = { sh, dash_c, script, NULL };
+	char own[16] = "", now[16] = "", comm[32] = "", path[64];
+	struct target t;
+	FILE *f;
+
+	CHECK(!prctl(PR_GET_NAME, own));
+	CHECK(!prctl(PR_SET_NAME, "unit-recorder"));
+	target__init(&t);
+	CHECK_OK(target__fork(&t, argv));
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)t.child);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(fgets(comm, sizeof(comm), f) != NULL);
+		fclose(f);
+	}
+	CHECK(!strcmp(comm, "sh\n"));
+	CHECK(!prctl(PR_GET_NAME, now));
+	CHECK(!strcmp(now, "unit-recorder"));
+	prctl(PR_SET_NAME, own);
+	target__abort_child(&t);
+	CHECK(t.child_reaped);
+	target__release_fds(&t);
+}
+
 /* A command that cannot run is found before anything is created. */
 static void check_cmd_as_execvp(void)
 {
@@ -231,6 +264,7 @@ static const struct test tests[] = {
 	{ "-p: no such process, a thread, a process", watch_pids_checks },
 	{ "the alive count follows each exit once", alive_count_follows_exits },
 	{ "the gate holds the command until released", gate_holds_the_command },
+	{ "the command at its gate carries its name", gate_child_has_the_command_name },
 	{ "a closed gate runs nothing and exits 127", closed_gate_runs_nothing },
 	{ "commands are checked as execvp would run them", check_cmd_as_execvp },
 	{ "a failed exec is reported by release", failed_exec_reported_by_release },
