@@ -26,11 +26,11 @@ head -c 3000000 /dev/urandom | base64 >in.txt
 "$EPROF" report -i r.eprof --fold >r.fold 2>r.err || { cat r.err; fail "report failed"; }
 cat r.err
 
-# fde_offsets FILE: the file offsets of its FDE starts, one a line
+# fde_offsets FILE: the file offsets of its FDEs, "start end" (decimal) a line
 fde_offsets() {
 	readelf -lW "$1" | awk '$1 == "LOAD" { print "L", $2, $3, $5 }' >segs
 	readelf --debug-dump=frames "$1" | awk '/ FDE / { for (i = 1; i <= NF; i++)
-		if ($i ~ /^pc=/) { split(substr($i, 4), r, "\\.\\."); print "F", r[1] } }' >fdes
+		if ($i ~ /^pc=/) { split(substr($i, 4), r, "\\.\\."); print "F", r[1], r[2] } }' >fdes
 	cat segs fdes | awk '
 		function hex(s,  v, j) {
 			s = tolower(s); sub(/^0x/, "", s); v = 0
@@ -39,7 +39,20 @@ fde_offsets() {
 		}
 		$1 == "L" { off[n] = hex($2); va[n] = hex($3); sz[n] = hex($4); n++; next }
 		{ pc = hex($2); for (i = 0; i < n; i++) if (pc >= va[i] && pc < va[i] + sz[i]) {
-			printf "0x%x\n", pc - va[i] + off[i]; break } }' | sort -u
+			printf "%d %d\n", pc - va[i] + off[i], hex($3) - va[i] + off[i]; break } }' | sort -u
+}
+
+# not_fde_starts FDES NAMES: the names (0xOFF) inside an FDE that are not its
+# start. An address no FDE covers (the first instruction of .init, where a
+# library's first page fault can land) is spelled by itself: not counted.
+not_fde_starts() {
+	awk 'function hex(s,  v, j) {
+			s = tolower(s); sub(/^0x/, "", s); v = 0
+			for (j = 1; j <= length(s); j++) v = v * 16 + index("0123456789abcdef", substr(s, j, 1)) - 1
+			return v
+		}
+		NR == FNR { lo[n] = $1; hi[n] = $2; n++; next }
+		{ v = hex($1); for (i = 0; i < n; i++) if (v >= lo[i] && v < hi[i] && v != lo[i]) { print $1; break } }' "$1" "$2"
 }
 
 # names FOLD BASE: the distinct unresolved names BASE+0xOFF in the folded stacks
@@ -53,7 +66,7 @@ for bin in "$XZ" "$LZMA"; do
 	fde_offsets "$bin" >"fde.$base"
 	[ -s "fde.$base" ] || fail "readelf lists no FDE in $bin"
 	names r.fold "$base" | sed "s/^$base+//" >"got.$base"
-	bad=$(comm -23 "got.$base" "fde.$base" | head -3)
+	bad=$(not_fde_starts "fde.$base" "got.$base" | head -3)
 	[ -z "$bad" ] || fail "$base: names $bad are not FDE starts"
 	checked=$((checked + $(wc -l <"got.$base")))
 done
