@@ -159,6 +159,9 @@ struct builder {
 	bool run_cie_ok;
 	uint64_t work;			/* charged against CFI_MAX_WORK */
 	uint64_t max_bytes;		/* cfi_table__build_max's bound, 0: none */
+	const struct cfi_range *ranges;	/* cfi_table__build_ranges': FDEs outside them are */
+	size_t nr_ranges;		/* not kept (0: a whole build) */
+	uint64_t kept_prog;		/* the kept FDEs' program bytes (a guess of their rows) */
 	uint64_t held;			/* bytes of the build's arrays and copies */
 	bool per_row;			/* CFI_BUILD_PER_ROW: libdw for every FDE */
 	size_t nr_advances;		/* location moves in vetted programs */
@@ -435,6 +438,33 @@ static inline int add_range(struct builder *b, uint64_t lo, uint64_t hi, const s
 		return 0;
 	return spans__push(b, (uint32_t)off,
 			   off + (hi - lo) > UINT32_MAX ? UINT32_MAX : (uint32_t)(off + (hi - lo)), row);
+}
+
+static bool range_ends_after(const void *elem, const void *key)
+{
+	return ((const struct cfi_range *)elem)->hi <= *(const uint64_t *)key;
+}
+
+/*
+ * Whether the FDE over virtual addresses [lo, hi) yields rows at file
+ * offsets in b's ranges (always in a whole build): add_range's offsets.
+ */
+static bool fde_wanted(struct builder *b, uint64_t lo, uint64_t hi)
+{
+	const struct rec_segment *s;
+	uint64_t off, end;
+	size_t i;
+
+	if (!b->nr_ranges)
+		return true;
+	if (hi <= lo || !(s = seg_of(b, lo)))
+		return false;
+	off = lo - s->vaddr + s->offset;
+	end = off + (hi - lo < s->filesz - (lo - s->vaddr) ? hi - lo : s->filesz - (lo - s->vaddr));
+	/* the first range that ends after off */
+	i = bsearch_lower_bound(&off, b->ranges, b->nr_ranges, sizeof(*b->ranges),
+				range_ends_after);
+	return i < b->nr_ranges && b->ranges[i].lo < end;
 }
 
 /* ---- reading one FDE's address range ---------------------------------- */
@@ -955,6 +985,8 @@ static int refuse_fde(struct builder *b, const struct good_fde *fde)
 
 	poison_entry(b, fde->off);
 	b->nr_bad++;
+	if (!fde_wanted(b, fde->lo, fde->hi))
+		return 0;
 	err = add_range(b, fde->lo, fde->hi, &unsupported);
 	return err ? err : group_spans(b, first);
 }
@@ -1018,10 +1050,14 @@ static int vet_section(struct builder *b)
 		fde.off = (uint32_t)off;
 		fde.len = (uint32_t)(next - off);
 		if (vet_fde(b, &entry.fde, &fde)) {
-			err = grow(b, &b->good, &b->cap_good, b->nr_good + 1, sizeof(*b->good));
-			if (err)
-				return err;
-			b->good[b->nr_good++] = fde;
+			if (fde_wanted(b, fde.lo, fde.hi)) {
+				err = grow(b, &b->good, &b->cap_good, b->nr_good + 1,
+					   sizeof(*b->good));
+				if (err)
+					return err;
+				b->good[b->nr_good++] = fde;
+				b->kept_prog += (uint64_t)(fde.end - fde.prog);
+			}
 		} else {
 			err = refuse_fde(b, &fde);
 			if (err)
@@ -1698,6 +1734,12 @@ static bool read_exact(int fd, uint8_t *buf, size_t size, uint64_t off)
 	return true;
 }
 
+/* The largest CFI section a build reads (elf/cfi.h). */
+static uint64_t max_section(const struct builder *b)
+{
+	return b->nr_ranges ? CFI_MAX_SECTION_RANGES : CFI_MAX_SECTION;
+}
+
 /*
  * Copies the CFI section scn into b->image (image_new). From a file it is
  * read straight into the copy; a compressed .debug_frame or an image in
@@ -1714,7 +1756,7 @@ static int copy_section(struct builder *b, Elf_Scn *scn)
 	if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
 		return -EBADMSG;
 	/* Bounded before a byte is read: the header says what it would cost. */
-	if (shdr.sh_size > CFI_MAX_SECTION)
+	if (shdr.sh_size > max_section(b))
 		return -E2BIG;
 	size = shdr.sh_size;
 	if (b->fd < 0 || (shdr.sh_flags & SHF_COMPRESSED)) {
@@ -1727,13 +1769,13 @@ static int copy_section(struct builder *b, Elf_Scn *scn)
 
 			if (!gelf_getchdr(scn, &ch))
 				return -EBADMSG;
-			if (ch.ch_size > CFI_MAX_SECTION || charge(b, 2 * ch.ch_size))
+			if (ch.ch_size > max_section(b) || charge(b, 2 * ch.ch_size))
 				return -E2BIG;
 			if (elf_compress(scn, 0, 0) < 0)
 				return -EBADMSG;
 		}
 		data = elf_getdata(scn, NULL);
-		if (!data || !data->d_buf || !data->d_size || data->d_size > CFI_MAX_SECTION)
+		if (!data || !data->d_buf || !data->d_size || data->d_size > max_section(b))
 			return -EBADMSG;
 		src = data->d_buf;
 		size = data->d_size;
@@ -1818,20 +1860,84 @@ static int vet_and_walk(struct builder *b, struct cfi_table *t)
 	/* Else one pass vets the programs it runs, and location moves were
 	 * not counted: a guess to size the rows (they grow past it). */
 	if (!b->per_row)
-		b->nr_advances += b->data.d_size / 4;
+		b->nr_advances += b->nr_ranges ? b->kept_prog / 2 : b->data.d_size / 4;
 	held = b->held;
 	work = b->work;
 	err = walk_fdes(b, t);
 	return err == VET_AGAIN ? walk_again(b, t, held, work) : err;
 }
 
+static bool row_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct unw_row *)elem)->off <= *(const uint64_t *)key;
+}
+
+/*
+ * t cut to b's ranges (cfi_table__build_ranges): at each range's start
+ * the rule in force there, its rows inside, an ABSENT row at its end and
+ * before the first. t's rows are those of the FDEs that overlap a range,
+ * so inside the ranges they are the whole table's.
+ */
+static int cut_to_ranges(struct builder *b, struct cfi_table *t)
+{
+	static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
+	size_t n = 2 * b->nr_ranges + 1 + t->nr_rows, i, k;
+	struct cfi_table c = *t;
+
+	if (charge(b, n * sizeof(*c.rows)))
+		return -E2BIG;
+	c.rows = malloc(n * sizeof(*c.rows));
+	if (!c.rows)
+		return -ENOMEM;
+	c.nr_rows = c.nr_unsupported = 0;
+	if (b->ranges[0].lo)
+		table__push(&c, 0, &absent);
+	for (i = 0; i < b->nr_ranges; i++) {
+		const struct cfi_range *r = &b->ranges[i];
+
+		k = bsearch_lower_bound(&r->lo, t->rows, t->nr_rows, sizeof(*t->rows),
+					row_at_or_below);
+		table__push(&c, r->lo, k ? &t->rows[k - 1] : &none_row);
+		for (; k < t->nr_rows && t->rows[k].off < r->hi; k++)
+			table__push(&c, t->rows[k].off, &t->rows[k]);
+		if (r->hi <= UINT32_MAX)
+			table__push(&c, r->hi, &absent);
+	}
+	for (i = 0; i < c.nr_rows; i++)
+		c.nr_unsupported += c.rows[i].cfa_type == UNW_CFA_UNSUPPORTED;
+	free(t->rows);
+	*t = c;
+	return 0;
+}
+
+/* The rows of what vet_and_walk found: t's own, or the spans' (build_rows), cut to the ranges. */
+static int finish_rows(struct builder *b, struct cfi_table *t)
+{
+	int err = 0;
+
+	if (b->nr_spans)
+		err = b->direct ? rows__end(b, t) : build_rows(b, t);
+	return !err && b->nr_ranges ? cut_to_ranges(b, t) : err;
+}
+
+/* Whether v[0 .. nr) are ranges cfi_table__build_ranges takes. */
+static bool ranges_ok(const struct cfi_range *v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (v[i].lo >= v[i].hi || v[i].hi > (1ull << 32) || (i && v[i].lo <= v[i - 1].hi))
+			return false;
+	return nr > 0;
+}
+
 /* Builds the table of the ELF file elf (ended here, whatever happens). */
 static int build(Elf *elf, int fd, unsigned int flags, uint64_t max_bytes,
-		 struct cfi_table *out)
+		 const struct cfi_range *ranges, size_t nr_ranges, struct cfi_table *out)
 {
 	struct cfi_table t = { 0 };
 	struct builder b = { .elf = elf, .fd = fd, .per_row = flags & CFI_BUILD_PER_ROW,
-			     .max_bytes = max_bytes };
+			     .max_bytes = max_bytes, .ranges = ranges, .nr_ranges = nr_ranges };
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -1864,11 +1970,12 @@ static int build(Elf *elf, int fd, unsigned int flags, uint64_t max_bytes,
 		goto out;
 	t.nr_fdes = b.nr_fdes;
 	t.nr_per_row = b.nr_per_row;
-	if (!b.nr_spans) {
+	/* a range build may meet no FDE in its ranges: its rows are NONE there */
+	if (!b.nr_spans && (!b.nr_ranges || !b.nr_fdes)) {
 		err = b.nr_bad ? -EBADMSG : -ENOENT;
 		goto out;
 	}
-	err = b.direct ? rows__end(&b, &t) : build_rows(&b, &t);
+	err = finish_rows(&b, &t);
 out:
 	if (err)
 		cfi_table__release(&t);
@@ -1906,13 +2013,49 @@ int cfi_table__build_flags(int fd, unsigned int flags, struct cfi_table *out)
 {
 	elf_version(EV_CURRENT);
 	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
-	return build(elf_begin(fd, ELF_C_READ, NULL), fd, flags, 0, out);
+	return build(elf_begin(fd, ELF_C_READ, NULL), fd, flags, 0, NULL, 0, out);
 }
 
 int cfi_table__build_max(int fd, uint64_t max_bytes, struct cfi_table *out)
 {
 	elf_version(EV_CURRENT);
-	return build(elf_begin(fd, ELF_C_READ, NULL), fd, 0, max_bytes ? max_bytes : 1, out);
+	return build(elf_begin(fd, ELF_C_READ, NULL), fd, 0, max_bytes ? max_bytes : 1, NULL, 0,
+		     out);
+}
+
+int cfi_table__build_ranges(int fd, const struct cfi_range *v, size_t nr, uint64_t max_bytes,
+			    struct cfi_table *out)
+{
+	if (!ranges_ok(v, nr)) {
+		memset(out, 0, sizeof(*out));
+		return -EINVAL;
+	}
+	elf_version(EV_CURRENT);
+	return build(elf_begin(fd, ELF_C_READ, NULL), fd, 0, max_bytes ? max_bytes : 1, v, nr,
+		     out);
+}
+
+int cfi_section__size(int fd, uint64_t *size)
+{
+	Elf *elf;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	int err;
+
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	err = check_ident(elf);
+	scn = err ? NULL : elf_section__find(elf, ".eh_frame");
+	if (!err && !scn)
+		scn = elf_section__find(elf, ".debug_frame");
+	if (!err && (!scn || !gelf_getshdr(scn, &shdr)))
+		err = -ENOENT;
+	if (!err)
+		*size = shdr.sh_flags & SHF_COMPRESSED ? 4 * shdr.sh_size : shdr.sh_size;
+	elf_end(elf);
+	return err;
 }
 
 int cfi_table__build(int fd, struct cfi_table *out)
@@ -1924,7 +2067,7 @@ int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out
 {
 	elf_version(EV_CURRENT);
 	/* libelf does not write to a native-endian image it only reads. */
-	return build(elf_memory((char *)image, size), -1, 0, 0, out);
+	return build(elf_memory((char *)image, size), -1, 0, 0, NULL, 0, out);
 }
 
 const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)

@@ -43,6 +43,12 @@
 #define CFI_MAX_FDES		(1u << 21)
 #define CFI_MAX_WORK		(1ull << 30)
 #define CFI_MAX_SECTION		(32ull << 20)
+/*
+ * A range build (cfi_table__build_ranges) holds the section and only the
+ * rows of its ranges, so it takes a larger section, still charged to its
+ * max_bytes: PyTorch's libtorch_cpu has about 30 MiB of .eh_frame.
+ */
+#define CFI_MAX_SECTION_RANGES	(128ull << 20)
 
 struct cfi_table {
 	struct unw_row *rows;		/* strictly increasing off; equal neighbours
@@ -81,6 +87,34 @@ int cfi_table__build_flags(int fd, unsigned int flags, struct cfi_table *out);
  * budget's share (record/budget.h).
  */
 int cfi_table__build_max(int fd, uint64_t max_bytes, struct cfi_table *out);
+
+/* File offsets [lo, hi). */
+struct cfi_range {
+	uint64_t lo, hi;
+};
+
+/*
+ * The table of the file open at fd as the whole build gives it, for the
+ * file offsets in the ranges v[0 .. nr) only (sorted, neither overlapping
+ * nor touching, below 4 GiB), and UNW_CFA_ABSENT rows for every offset
+ * outside them: a range's first row is the rule in force at its start,
+ * cut there, and an ABSENT row starts at its end. Only the FDEs that
+ * overlap a range are run, so it holds the section (once), those FDEs and
+ * their rows, never the whole table: for a binary too big to build whole
+ * (record/unwind.c's partial tables). The same vetting, bounds (with
+ * CFI_MAX_SECTION_RANGES for the section) and errors as
+ * cfi_table__build_max; -EINVAL for ranges out of order.
+ */
+int cfi_table__build_ranges(int fd, const struct cfi_range *v, size_t nr, uint64_t max_bytes,
+			    struct cfi_table *out);
+
+/*
+ * The size of the CFI section a build would read (.eh_frame, else
+ * .debug_frame), from the section headers only (a compressed one counts
+ * four times its size, a guess): a caller's estimate of a table before
+ * building it. 0, -ENOEXEC or -ENOENT.
+ */
+int cfi_section__size(int fd, uint64_t *size);
 
 /*
  * The same for an ELF image in memory (image, size), such as the vDSO

@@ -1001,6 +1001,159 @@ static void fuzz_regressions_replay(void)
 	CHECK(n > 0);
 }
 
+
+/* ---- range builds ------------------------------------------------------ */
+
+/* Appends row at off to v as the builder does: equal neighbours merged, offsets increasing. */
+static void push_expected(struct unw_row *v, size_t *n, uint64_t off, const struct unw_row *row)
+{
+	struct unw_row r = *row;
+
+	r.off = (uint32_t)off;
+	if (*n && (v[*n - 1].off >= off ||
+		   !memcmp((const char *)&v[*n - 1] + sizeof(r.off), (const char *)&r + sizeof(r.off),
+			   sizeof(r) - sizeof(r.off))))
+		return;
+	v[(*n)++] = r;
+}
+
+/* whole's rows restricted to ranges, ABSENT elsewhere, into v; returns how many. */
+static size_t restrict_rows(const struct cfi_table *whole, const struct cfi_range *rg, size_t nr,
+			    struct unw_row *v)
+{
+	static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
+	static const struct unw_row none = { .cfa_type = UNW_CFA_NONE };
+	size_t n = 0, i, k;
+
+	if (rg[0].lo)
+		push_expected(v, &n, 0, &absent);
+	for (i = 0; i < nr; i++) {
+		const struct unw_row *at = cfi_table__lookup(whole, rg[i].lo);
+
+		push_expected(v, &n, rg[i].lo, at ? at : &none);
+		for (k = 0; k < whole->nr_rows; k++)
+			if (whole->rows[k].off > rg[i].lo && whole->rows[k].off < rg[i].hi)
+				push_expected(v, &n, whole->rows[k].off, &whole->rows[k]);
+		if (rg[i].hi <= UINT32_MAX)
+			push_expected(v, &n, rg[i].hi, &absent);
+	}
+	return n;
+}
+
+/* The range build of path over rg gives whole's rows there, row for row. */
+static void same_as_restricted(const char *path, int fd, const struct cfi_table *whole,
+			       const struct cfi_range *rg, size_t nr)
+{
+	struct cfi_table t = { 0 };
+	struct unw_row *want = calloc(whole->nr_rows + 2 * nr + 1, sizeof(*want));
+	size_t n, i, bad = 0;
+
+	CHECK(want != NULL);
+	if (!want)
+		return;
+	n = restrict_rows(whole, rg, nr, want);
+	CHECK_OK(cfi_table__build_ranges(fd, rg, nr, 1ull << 30, &t));
+	CHECK_EQ_U64(t.nr_rows, n);
+	for (i = 0; i < n && i < t.nr_rows; i++) {
+		if (!memcmp(&t.rows[i], &want[i], sizeof(want[i])))
+			continue;
+		if (bad++ < 5)
+			fprintf(stderr, "  %s: %zu ranges from 0x%llx: row %zu at 0x%x (want 0x%x) differs\n",
+				path, nr, (unsigned long long)rg[0].lo, i, t.rows[i].off, want[i].off);
+	}
+	CHECK_EQ_U64(bad, 0);
+	/* short of everything, fewer rows than the whole */
+	if (rg[nr - 1].hi - rg[0].lo < (1ull << 32))
+		CHECK(t.nr_rows < whole->nr_rows);
+	cfi_table__release(&t);
+	free(want);
+}
+
+/*
+ * Range builds on libc, python3.11 and libLLVM-14 give the whole build's
+ * rows in their ranges: 64 KiB windows (one in seven, as walks meet them),
+ * ranges cutting through FDEs at odd offsets, one range over everything.
+ */
+static void ranges_give_the_whole_tables_rows(void)
+{
+	static const char *const paths[] = {
+		LIBC, "/usr/bin/python3.11", "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1",
+	};
+	struct cfi_range rg[64];
+	size_t i, k, nr;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		struct cfi_table whole = { 0 };
+		uint64_t end, x = 12345;
+		int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 && i == 2)
+			continue;		/* libLLVM: when installed */
+		CHECK(fd >= 0);
+		if (fd < 0)
+			continue;
+		CHECK_OK(cfi_table__build(fd, &whole));
+		end = whole.nr_rows ? whole.rows[whole.nr_rows - 1].off : 0;
+		/* windows, one in seven */
+		for (nr = 0, k = 1; nr < ARRAY_SIZE(rg) && (k << 16) < end; k += 7, nr++)
+			rg[nr] = (struct cfi_range){ k << 16, (k + 1) << 16 };
+		if (nr)
+			same_as_restricted(paths[i], fd, &whole, rg, nr);
+		/* odd ranges inside FDEs: a row's offset plus a few bytes, a few hundred long */
+		for (nr = 0, k = 0; nr < 40; nr++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			k += 1 + (x >> 33) % (whole.nr_rows / 41 + 1);
+			if (k >= whole.nr_rows)
+				break;
+			rg[nr].lo = whole.rows[k].off + 1 + (x >> 20) % 7;
+			if (nr && rg[nr].lo <= rg[nr - 1].hi)
+				rg[nr].lo = rg[nr - 1].hi + 1;
+			rg[nr].hi = rg[nr].lo + 1 + (x >> 40) % 600;
+		}
+		if (nr)
+			same_as_restricted(paths[i], fd, &whole, rg, nr);
+		rg[0] = (struct cfi_range){ 0, 1ull << 32 };
+		same_as_restricted(paths[i], fd, &whole, rg, 1);
+		close(fd);
+		cfi_table__release(&whole);
+	}
+}
+
+/*
+ * A range build holds the section and its ranges' rows, not the whole
+ * table: libLLVM-14's whole build does not fit 16 MiB, a window of it
+ * does. Ranges out of order are refused.
+ */
+static void a_range_build_fits_where_the_whole_does_not(void)
+{
+	static const char *const llvm = "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1";
+	/* two windows of libLLVM's .text (it runs from 0xcd4f90 to 0x3cf650e) */
+	struct cfi_range rg[2] = { { 0x1000000, 0x1010000 }, { 0x2000000, 0x2010000 } };
+	struct cfi_table t = { 0 };
+	uint64_t size = 0;
+	int fd = open(llvm, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		fd = open(LIBC, O_RDONLY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK_OK(cfi_section__size(fd, &size));
+	CHECK(size > 0);
+	CHECK_EQ_U64(cfi_table__build_ranges(fd, rg, 0, 1ull << 30, &t), -EINVAL);
+	rg[1].lo = 0x1008000;
+	CHECK_EQ_U64(cfi_table__build_ranges(fd, rg, 2, 1ull << 30, &t), -EINVAL);
+	rg[1].lo = 0x2000000;
+	if (size > (4u << 20)) {
+		CHECK_EQ_U64(cfi_table__build_max(fd, 16u << 20, &t), -E2BIG);
+		CHECK_OK(cfi_table__build_ranges(fd, rg, 2, 16u << 20, &t));
+		fprintf(stderr, "# two windows of libLLVM: %zu rows of %zu FDEs\n", t.nr_rows, t.nr_fdes);
+		CHECK(t.nr_rows > 100 && t.nr_rows < 20000);
+		cfi_table__release(&t);
+	}
+	close(fd);
+}
+
 static const struct test tests[] = {
 	{ "libc's table agrees with readelf, both ways", libc_agrees_with_readelf },
 	{ "ld.so's lazy-binding resolver gets the rbx rule", ldso_resolver_gets_the_rbx_rule },
@@ -1021,6 +1174,8 @@ static const struct test tests[] = {
 	{ "libc's FDE ranges: sorted, whole, as many as FDEs", fde_ranges_of_libc },
 	{ "damaged copies of libc never crash, either builder the same", damaged_libc_never_crashes },
 	{ "saved fuzz inputs replay cleanly and quickly", fuzz_regressions_replay },
+	{ "range builds give the whole table's rows in their ranges", ranges_give_the_whole_tables_rows },
+	{ "a range build fits where the whole does not", a_range_build_fits_where_the_whole_does_not },
 };
 
 int main(void)
