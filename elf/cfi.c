@@ -159,9 +159,11 @@ struct builder {
 	bool run_cie_ok;
 	uint64_t work;			/* charged against CFI_MAX_WORK */
 	uint64_t max_bytes;		/* cfi_table__build_max's bound, 0: none */
-	const struct cfi_range *ranges;	/* cfi_table__build_ranges': FDEs outside them are */
-	size_t nr_ranges;		/* not kept (0: a whole build) */
+	const struct cfi_range *ranges;	/* a range build's (cfi_source__build), */
+	size_t nr_ranges;		/* 0: a whole build */
+	bool ranged;			/* the section is read for range builds */
 	uint64_t kept_prog;		/* the kept FDEs' program bytes (a guess of their rows) */
+	bool borrowed;			/* image and segs are a cfi_source's */
 	uint64_t held;			/* bytes of the build's arrays and copies */
 	bool per_row;			/* CFI_BUILD_PER_ROW: libdw for every FDE */
 	size_t nr_advances;		/* location moves in vetted programs */
@@ -440,31 +442,40 @@ static inline int add_range(struct builder *b, uint64_t lo, uint64_t hi, const s
 			   off + (hi - lo) > UINT32_MAX ? UINT32_MAX : (uint32_t)(off + (hi - lo)), row);
 }
 
-static bool range_ends_after(const void *elem, const void *key)
-{
-	return ((const struct cfi_range *)elem)->hi <= *(const uint64_t *)key;
-}
-
 /*
- * Whether the FDE over virtual addresses [lo, hi) yields rows at file
- * offsets in b's ranges (always in a whole build): add_range's offsets.
+ * The file offsets [*off, *end) where the FDE over virtual addresses
+ * [lo, hi) may put rows (add_range, for each row); false when nowhere.
+ * One that leaves its segment (a damaged section: its rows are added row
+ * by row, each in its own segment) may put them anywhere.
  */
-static bool fde_wanted(struct builder *b, uint64_t lo, uint64_t hi)
+static bool fde_file_range(struct builder *b, uint64_t lo, uint64_t hi, uint32_t *off,
+			   uint32_t *end)
 {
 	const struct rec_segment *s;
-	uint64_t off, end;
+	uint64_t o;
 	size_t i;
 
-	if (!b->nr_ranges)
-		return true;
-	if (hi <= lo || !(s = seg_of(b, lo)))
+	if (hi <= lo)
 		return false;
-	off = lo - s->vaddr + s->offset;
-	end = off + (hi - lo < s->filesz - (lo - s->vaddr) ? hi - lo : s->filesz - (lo - s->vaddr));
-	/* the first range that ends after off */
-	i = bsearch_lower_bound(&off, b->ranges, b->nr_ranges, sizeof(*b->ranges),
-				range_ends_after);
-	return i < b->nr_ranges && b->ranges[i].lo < end;
+	s = seg_of(b, lo);
+	if (s && hi - lo <= s->filesz - (lo - s->vaddr)) {
+		o = lo - s->vaddr + s->offset;
+		if (o >= UINT32_MAX)
+			return false;
+		*off = (uint32_t)o;
+		o += hi - lo;
+		*end = o > UINT32_MAX ? UINT32_MAX : (uint32_t)o;
+		return true;
+	}
+	for (i = 0; i < b->nr_segs; i++) {
+		const struct rec_segment *g = &b->segs[i];
+
+		if (g->filesz && g->vaddr < hi && (lo < g->vaddr || lo - g->vaddr < g->filesz))
+			break;
+	}
+	*off = 0;
+	*end = UINT32_MAX;
+	return i < b->nr_segs || s;
 }
 
 /* ---- reading one FDE's address range ---------------------------------- */
@@ -985,8 +996,6 @@ static int refuse_fde(struct builder *b, const struct good_fde *fde)
 
 	poison_entry(b, fde->off);
 	b->nr_bad++;
-	if (!fde_wanted(b, fde->lo, fde->hi))
-		return 0;
 	err = add_range(b, fde->lo, fde->hi, &unsupported);
 	return err ? err : group_spans(b, first);
 }
@@ -1050,14 +1059,10 @@ static int vet_section(struct builder *b)
 		fde.off = (uint32_t)off;
 		fde.len = (uint32_t)(next - off);
 		if (vet_fde(b, &entry.fde, &fde)) {
-			if (fde_wanted(b, fde.lo, fde.hi)) {
-				err = grow(b, &b->good, &b->cap_good, b->nr_good + 1,
-					   sizeof(*b->good));
-				if (err)
-					return err;
-				b->good[b->nr_good++] = fde;
-				b->kept_prog += (uint64_t)(fde.end - fde.prog);
-			}
+			err = grow(b, &b->good, &b->cap_good, b->nr_good + 1, sizeof(*b->good));
+			if (err)
+				return err;
+			b->good[b->nr_good++] = fde;
 		} else {
 			err = refuse_fde(b, &fde);
 			if (err)
@@ -1737,7 +1742,7 @@ static bool read_exact(int fd, uint8_t *buf, size_t size, uint64_t off)
 /* The largest CFI section a build reads (elf/cfi.h). */
 static uint64_t max_section(const struct builder *b)
 {
-	return b->nr_ranges ? CFI_MAX_SECTION_RANGES : CFI_MAX_SECTION;
+	return b->ranged ? CFI_MAX_SECTION_RANGES : CFI_MAX_SECTION;
 }
 
 /*
@@ -1840,14 +1845,14 @@ static int walk_again(struct builder *b, struct cfi_table *t, uint64_t held, uin
 	return err ? err : walk_fdes(b, t);
 }
 
-/* Vets the copy and walks its FDEs: into t's rows, or spans for build_rows. */
-static int vet_and_walk(struct builder *b, struct cfi_table *t)
+/* Walks the FDEs vetting kept: into t's rows, or spans for build_rows. */
+static int walk_vetted(struct builder *b, struct cfi_table *t)
 {
 	uint64_t held, work;
-	int err = vet_section(b);
+	int err = 0;
 
 	/* libdw will scan the whole copy: every program is vetted first. */
-	if (!err && (b->per_row || b->nr_bad))
+	if (b->per_row || b->nr_bad)
 		err = vet_programs(b);
 	if (err)
 		return err;
@@ -1865,6 +1870,14 @@ static int vet_and_walk(struct builder *b, struct cfi_table *t)
 	work = b->work;
 	err = walk_fdes(b, t);
 	return err == VET_AGAIN ? walk_again(b, t, held, work) : err;
+}
+
+/* Vets the copy and walks its FDEs: into t's rows, or spans for build_rows. */
+static int vet_and_walk(struct builder *b, struct cfi_table *t)
+{
+	int err = vet_section(b);
+
+	return err ? err : walk_vetted(b, t);
 }
 
 static bool row_at_or_below(const void *elem, const void *key)
@@ -1931,65 +1944,85 @@ static bool ranges_ok(const struct cfi_range *v, size_t nr)
 	return nr > 0;
 }
 
+/*
+ * Reads the binary b->elf (ended here): its ident, its segments and a
+ * copy of its CFI section.
+ */
+static int open_binary(struct builder *b, struct cfi_table *t)
+{
+	int err;
+
+	if (!b->elf)
+		return -ENOEXEC;
+	err = check_ident(b->elf);
+	if (err)
+		return err;
+	memcpy(b->ident, elf_getident(b->elf, NULL), EI_NIDENT);	/* checked: ELF */
+	err = elf_segments__read(b->elf, &b->segs, &b->nr_segs);
+	if (err)
+		return err;
+	/* Segments out of file order are looked up one by one: a few only. */
+	b->segs_sorted = segs_in_file_order(b->segs, b->nr_segs);
+	if (!b->segs_sorted && b->nr_segs > CFI_MAX_LOOSE_SEGS)
+		return -E2BIG;
+	err = find_cfi(b, t);
+	if (err)
+		return err;
+	/* Everything needed is copied: give back the binary's section data now. */
+	elf_end(b->elf);
+	b->elf = NULL;
+	b->held -= b->held > b->libelf_bytes ? b->libelf_bytes : b->held;
+	return 0;
+}
+
+/* The table of the walk (t), or why there is none. */
+static int end_build(struct builder *b, struct cfi_table *t)
+{
+	t->nr_fdes = b->nr_fdes;
+	t->nr_per_row = b->nr_per_row;
+	/* a range build may meet no FDE in its ranges: its rows are NONE there */
+	if (!b->nr_spans && (!b->nr_ranges || !b->nr_fdes))
+		return b->nr_bad ? -EBADMSG : -ENOENT;
+	return finish_rows(b, t);
+}
+
+/* Frees what a build holds (a cfi_source's copy and segments stay its own). */
+static void builder_release(struct builder *b)
+{
+	free(b->spans);
+	free(b->fdes);
+	free(b->good);
+	free(b->order);
+	libdw_close(&b->libdw, b->eh_frame);
+	if (!b->borrowed) {
+		free(b->segs);
+		free(b->image);
+	}
+	if (b->elf)
+		elf_end(b->elf);
+	memset(b, 0, sizeof(*b));
+}
+
 /* Builds the table of the ELF file elf (ended here, whatever happens). */
 static int build(Elf *elf, int fd, unsigned int flags, uint64_t max_bytes,
-		 const struct cfi_range *ranges, size_t nr_ranges, struct cfi_table *out)
+		 struct cfi_table *out)
 {
 	struct cfi_table t = { 0 };
 	struct builder b = { .elf = elf, .fd = fd, .per_row = flags & CFI_BUILD_PER_ROW,
-			     .max_bytes = max_bytes, .ranges = ranges, .nr_ranges = nr_ranges };
+			     .max_bytes = max_bytes };
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (!b.elf) {
-		err = -ENOEXEC;
-		goto out;
-	}
-	err = check_ident(b.elf);
-	if (err)
-		goto out;
-	memcpy(b.ident, elf_getident(b.elf, NULL), EI_NIDENT);	/* checked: ELF */
-	err = elf_segments__read(b.elf, &b.segs, &b.nr_segs);
-	if (err)
-		goto out;
-	/* Segments out of file order are looked up one by one: a few only. */
-	b.segs_sorted = segs_in_file_order(b.segs, b.nr_segs);
-	if (!b.segs_sorted && b.nr_segs > CFI_MAX_LOOSE_SEGS) {
-		err = -E2BIG;
-		goto out;
-	}
-	err = find_cfi(&b, &t);
-	if (err)
-		goto out;
-	/* Everything needed is copied: give back the binary's section data now. */
-	elf_end(b.elf);
-	b.elf = NULL;
-	b.held -= b.held > b.libelf_bytes ? b.libelf_bytes : b.held;
-	err = vet_and_walk(&b, &t);
-	if (err)
-		goto out;
-	t.nr_fdes = b.nr_fdes;
-	t.nr_per_row = b.nr_per_row;
-	/* a range build may meet no FDE in its ranges: its rows are NONE there */
-	if (!b.nr_spans && (!b.nr_ranges || !b.nr_fdes)) {
-		err = b.nr_bad ? -EBADMSG : -ENOENT;
-		goto out;
-	}
-	err = finish_rows(&b, &t);
-out:
+	err = open_binary(&b, &t);
+	if (!err)
+		err = vet_and_walk(&b, &t);
+	if (!err)
+		err = end_build(&b, &t);
 	if (err)
 		cfi_table__release(&t);
 	else
 		*out = t;
-	free(b.spans);
-	free(b.fdes);
-	free(b.good);
-	free(b.order);
-	free(b.segs);
-	libdw_close(&b.libdw, b.eh_frame);
-	free(b.image);
-	if (b.elf)
-		elf_end(b.elf);
+	builder_release(&b);
 	return err;
 }
 
@@ -2013,26 +2046,13 @@ int cfi_table__build_flags(int fd, unsigned int flags, struct cfi_table *out)
 {
 	elf_version(EV_CURRENT);
 	/* ELF_C_READ: pread on demand, never mmap (see the top of the file). */
-	return build(elf_begin(fd, ELF_C_READ, NULL), fd, flags, 0, NULL, 0, out);
+	return build(elf_begin(fd, ELF_C_READ, NULL), fd, flags, 0, out);
 }
 
 int cfi_table__build_max(int fd, uint64_t max_bytes, struct cfi_table *out)
 {
 	elf_version(EV_CURRENT);
-	return build(elf_begin(fd, ELF_C_READ, NULL), fd, 0, max_bytes ? max_bytes : 1, NULL, 0,
-		     out);
-}
-
-int cfi_table__build_ranges(int fd, const struct cfi_range *v, size_t nr, uint64_t max_bytes,
-			    struct cfi_table *out)
-{
-	if (!ranges_ok(v, nr)) {
-		memset(out, 0, sizeof(*out));
-		return -EINVAL;
-	}
-	elf_version(EV_CURRENT);
-	return build(elf_begin(fd, ELF_C_READ, NULL), fd, 0, max_bytes ? max_bytes : 1, v, nr,
-		     out);
+	return build(elf_begin(fd, ELF_C_READ, NULL), fd, 0, max_bytes ? max_bytes : 1, out);
 }
 
 int cfi_section__size(int fd, uint64_t *size)
@@ -2067,7 +2087,7 @@ int cfi_table__build_image(const void *image, size_t size, struct cfi_table *out
 {
 	elf_version(EV_CURRENT);
 	/* libelf does not write to a native-endian image it only reads. */
-	return build(elf_memory((char *)image, size), -1, 0, 0, NULL, 0, out);
+	return build(elf_memory((char *)image, size), -1, 0, 0, out);
 }
 
 const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)
@@ -2077,6 +2097,280 @@ const struct unw_row *cfi_table__lookup(const struct cfi_table *t, uint64_t off)
 	if (!t->nr_rows)
 		return NULL;
 	return bsearch(&key, t->rows, t->nr_rows, sizeof(*t->rows), row_covers);
+}
+
+/* ---- range builds ------------------------------------------------------ */
+
+/*
+ * A cfi_source is a binary's CFI section copied and vetted once (heads
+ * and programs: what fails is poisoned for libdw, as a whole build
+ * leaves it), with an index of its FDEs by file offset. A range build
+ * then decodes and runs only the FDEs of its ranges, in the section's
+ * order as a whole build meets them, and cuts the rows to the ranges.
+ */
+
+/* An FDE of the index: its file offsets, the furthest any FDE up to it reaches. */
+struct fde_ref {
+	uint32_t off, end, reach;
+	uint32_t entry;			/* its offset in the section, | REF_BAD when refused */
+};
+#define REF_BAD		(1u << 31)	/* the section is at most CFI_MAX_SECTION_RANGES */
+
+struct cfi_source {
+	struct builder b;		/* the copy, the segments, the counts */
+	struct fde_ref *refs;		/* by off */
+	size_t nr_refs, cap_refs;
+	const char *name;		/* ".eh_frame" or ".debug_frame" */
+	uint64_t bytes;
+};
+
+static int ref_cmp(const void *a, const void *c)
+{
+	const struct fde_ref *x = a, *y = c;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return (x->entry & ~REF_BAD) < (y->entry & ~REF_BAD) ? -1 : 1;
+}
+
+/* Adds FDE e at off (next: the entry after it) to the index, vetted. */
+static int index_fde(struct cfi_source *src, const Dwarf_CFI_Entry *e, Dwarf_Off off,
+		     Dwarf_Off next)
+{
+	struct builder *b = &src->b;
+	struct good_fde fde = { .off = (uint32_t)off, .len = (uint32_t)(next - off) };
+	struct fde_ref r;
+	bool ok = vet_fde(b, &e->fde, &fde) && vet_program(b, &fde);
+	int err;
+
+	if (!ok) {
+		poison_entry(b, off);
+		b->nr_bad++;
+	}
+	if (!fde_file_range(b, fde.lo, fde.hi, &r.off, &r.end))
+		return 0;
+	err = grow(b, &src->refs, &src->cap_refs, src->nr_refs + 1, sizeof(*src->refs));
+	if (err)
+		return err;
+	r.entry = (uint32_t)off | (ok ? 0 : REF_BAD);
+	src->refs[src->nr_refs++] = r;
+	return 0;
+}
+
+/* Reads every entry of the copy into the index (vet_section's walk). */
+static int index_section(struct cfi_source *src)
+{
+	struct builder *b = &src->b;
+	Dwarf_Off off = 0, next;
+	uint32_t reach = 0;
+	size_t i;
+	int rc, err;
+
+	while (true) {
+		Dwarf_CFI_Entry entry;
+
+		next = (Dwarf_Off)-1;
+		rc = dwarf_next_cfi(b->ident, &b->data, b->eh_frame, off, &next, &entry);
+		b->nr_bad += rc < 0;
+		if (rc > 0 || (rc < 0 && (next == (Dwarf_Off)-1 || next <= off)) || (!rc && next <= off))
+			break;
+		if (!rc && !dwarf_cfi_cie_p(&entry)) {
+			if (++b->nr_fdes > CFI_MAX_FDES)
+				return -E2BIG;
+			err = index_fde(src, &entry, off, next);
+			if (err)
+				return err;
+		}
+		off = next;
+	}
+	if (src->nr_refs > 1)
+		qsort(src->refs, src->nr_refs, sizeof(*src->refs), ref_cmp);
+	for (i = 0; i < src->nr_refs; i++) {
+		reach = src->refs[i].end > reach ? src->refs[i].end : reach;
+		src->refs[i].reach = reach;
+	}
+	/* An unreadable entry or program: libdw answers every row (vet_and_walk). */
+	b->per_row = b->nr_bad > 0;
+	return 0;
+}
+
+int cfi_source__open(int fd, uint64_t max_bytes, struct cfi_source **out)
+{
+	struct cfi_source *src = calloc(1, sizeof(*src));
+	struct cfi_table t = { 0 };
+	int err;
+
+	*out = NULL;
+	if (!src)
+		return -ENOMEM;
+	elf_version(EV_CURRENT);
+	src->b.elf = elf_begin(fd, ELF_C_READ, NULL);
+	src->b.fd = fd;
+	src->b.ranged = true;
+	src->b.max_bytes = max_bytes ? max_bytes : 1;
+	err = open_binary(&src->b, &t);
+	if (!err)
+		err = index_section(src);
+	if (err) {
+		cfi_source__close(src);
+		return err;
+	}
+	src->name = t.source;
+	src->b.fd = -1;
+	src->bytes = src->b.image_size + src->cap_refs * sizeof(*src->refs) +
+		     src->b.nr_segs * sizeof(*src->b.segs);
+	*out = src;
+	return 0;
+}
+
+uint64_t cfi_source__bytes(const struct cfi_source *src)
+{
+	return src ? src->bytes : 0;
+}
+
+void cfi_source__close(struct cfi_source *src)
+{
+	if (!src)
+		return;
+	free(src->refs);
+	builder_release(&src->b);
+	free(src);
+}
+
+static bool reach_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct fde_ref *)elem)->reach <= *(const uint64_t *)key;
+}
+
+static int entry_cmp(const void *a, const void *c)
+{
+	uint32_t x = ((const struct fde_ref *)a)->entry & ~REF_BAD;
+	uint32_t y = ((const struct fde_ref *)c)->entry & ~REF_BAD;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The FDEs overlapping b's ranges, in section order, into *out. */
+static int ranges_refs(struct builder *b, const struct cfi_source *src, struct fde_ref **out,
+		       size_t *nr)
+{
+	size_t n = 0, cap = 0, i, k;
+	struct fde_ref *v = NULL;
+	int err = 0;
+
+	for (k = 0; k < b->nr_ranges && !err; k++) {
+		const struct cfi_range *r = &b->ranges[k];
+
+		/* the first FDE that reaches past the range's start */
+		i = bsearch_lower_bound(&r->lo, src->refs, src->nr_refs, sizeof(*src->refs),
+					reach_at_or_below);
+		/*
+		 * and those it overlaps, back to one that overlaps none before it:
+		 * where FDEs overlap (a damaged section), which rows a whole build
+		 * keeps depends on them (rows__add). A toolchain's have none.
+		 */
+		while (i > 0 && i < src->nr_refs && src->refs[i].off < src->refs[i - 1].reach)
+			i--;
+		for (; i < src->nr_refs && src->refs[i].off < r->hi && !err; i++) {
+			err = grow(b, &v, &cap, n + 1, sizeof(*v));
+			if (!err)
+				v[n++] = src->refs[i];
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), entry_cmp);
+	/* an FDE over two ranges: once */
+	for (i = 0, k = 0; i < n; i++)
+		if (!k || v[i].entry != v[k - 1].entry)
+			v[k++] = v[i];
+	*out = v;
+	*nr = k;
+	return err;
+}
+
+/* Fills b's FDEs (and refused ones' spans) from the index, as vet_section would. */
+static int select_fdes(struct builder *b, const struct cfi_source *src)
+{
+	static const struct unw_row unsupported = { .cfa_type = UNW_CFA_UNSUPPORTED };
+	struct fde_ref *v = NULL;
+	size_t nr, i, first;
+	int err = ranges_refs(b, src, &v, &nr);
+
+	for (i = 0; i < nr && !err; i++) {
+		Dwarf_Off off = v[i].entry & ~REF_BAD, next = (Dwarf_Off)-1;
+		struct good_fde fde = { .off = (uint32_t)off };
+		Dwarf_CFI_Entry e;
+
+		/* indexed once: it reads the same (only bad entries were poisoned) */
+		if (!(v[i].entry & REF_BAD) &&
+		    !dwarf_next_cfi(b->ident, &b->data, b->eh_frame, off, &next, &e) &&
+		    !dwarf_cfi_cie_p(&e) && next > off) {
+			fde.len = (uint32_t)(next - off);
+			if (vet_fde(b, &e.fde, &fde)) {
+				fde.vetted = true;
+				err = grow(b, &b->good, &b->cap_good, b->nr_good + 1, sizeof(*b->good));
+				if (!err)
+					b->good[b->nr_good++] = fde;
+				b->kept_prog += (uint64_t)(fde.end - fde.prog);
+				continue;
+			}
+		}
+		/* refused when indexed: its range is UNSUPPORTED, as in a whole build */
+		first = b->nr_spans;
+		err = spans__push(b, v[i].off, v[i].end, &unsupported);
+		if (!err)
+			err = group_spans(b, first);
+	}
+	free(v);
+	return err;
+}
+
+int cfi_source__build(struct cfi_source *src, const struct cfi_range *v, size_t nr,
+		      uint64_t max_bytes, struct cfi_table *out)
+{
+	const struct builder *s = &src->b;
+	struct builder b = { .image = s->image, .image_size = s->image_size, .fd = -1,
+			     .eh_frame = s->eh_frame, .data = s->data, .sec_addr = s->sec_addr,
+			     .segs = s->segs, .nr_segs = s->nr_segs, .segs_sorted = s->segs_sorted,
+			     .borrowed = true, .max_bytes = max_bytes ? max_bytes : 1,
+			     .ranges = v, .nr_ranges = nr, .per_row = s->per_row,
+			     .nr_bad = s->nr_bad, .nr_fdes = s->nr_fdes };
+	struct cfi_table t = { .source = src->name };
+	int err = ranges_ok(v, nr) ? 0 : -EINVAL;
+
+	memset(out, 0, sizeof(*out));
+	memcpy(b.ident, s->ident, EI_NIDENT);
+	if (!err)
+		err = select_fdes(&b, src);
+	if (!err)
+		err = walk_vetted(&b, &t);
+	if (!err)
+		err = end_build(&b, &t);
+	if (err)
+		cfi_table__release(&t);
+	else
+		*out = t;
+	builder_release(&b);
+	return err;
+}
+
+int cfi_table__build_ranges(int fd, const struct cfi_range *v, size_t nr, uint64_t max_bytes,
+			    struct cfi_table *out)
+{
+	struct cfi_source *src;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!ranges_ok(v, nr))
+		return -EINVAL;
+	err = cfi_source__open(fd, max_bytes, &src);
+	if (err)
+		return err;
+	max_bytes = max_bytes ? max_bytes : 1;
+	err = cfi_source__build(src, v, nr, max_bytes > src->bytes ? max_bytes - src->bytes : 1,
+				out);
+	cfi_source__close(src);
+	return err;
 }
 
 /* ---- function ranges ---------------------------------------------------- */

@@ -109,6 +109,23 @@ int cfi_table__build_ranges(int fd, const struct cfi_range *v, size_t nr, uint64
 			    struct cfi_table *out);
 
 /*
+ * The same in two steps, for a caller that builds ranges again and again
+ * (record/ loads a big binary's table by windows): a source is the CFI
+ * section copied, vetted and indexed by file offset once, holding
+ * cfi_source__bytes() (the section, 16 bytes an FDE, the segments) and no
+ * file descriptor; each build then runs only its ranges' FDEs. open: the
+ * errors of cfi_table__build_max, within max_bytes; build: the same,
+ * within max_bytes beside the source. One build at a time per source.
+ */
+struct cfi_source;
+int cfi_source__open(int fd, uint64_t max_bytes, struct cfi_source **out);
+uint64_t cfi_source__bytes(const struct cfi_source *src);
+int cfi_source__build(struct cfi_source *src, const struct cfi_range *v, size_t nr,
+		      uint64_t max_bytes, struct cfi_table *out);
+/* Accepts NULL. */
+void cfi_source__close(struct cfi_source *src);
+
+/*
  * The size of the CFI section a build would read (.eh_frame, else
  * .debug_frame), from the section headers only (a compressed one counts
  * four times its size, a guess): a caller's estimate of a table before

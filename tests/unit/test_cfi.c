@@ -844,6 +844,9 @@ static void one_pass_gives_libdws_rows(void)
 	}
 }
 
+static void same_by_windows(const char *path, const struct cfi_table *whole);
+static void windows_well_formed(const char *path, const struct cfi_table *whole);
+
 /*
  * Makes the pad (a DW_CFA_nop) that ends the first FDE of libc's with one
  * into op; false when there is none.
@@ -893,6 +896,7 @@ static void a_bad_program_is_vetted_again(void)
 		CHECK(t.nr_unsupported > clean.nr_unsupported);
 		CHECK_EQ_U64(t.nr_per_row, t.nr_fdes - 1);	/* libdw's path, but the refused FDE */
 		same_as_per_row(path_in("badprog"));
+		same_by_windows(path_in("badprog"), &t);
 		cfi_table__release(&t);
 	}
 	cfi_table__release(&clean);
@@ -955,6 +959,8 @@ static void damaged_libc_never_crashes(void)
 		err = build_file(path_in("damaged"), &t);
 		CHECK(err <= 0);
 		same_as_per_row(path_in("damaged"));
+		if (!err)
+			windows_well_formed(path_in("damaged"), &t);
 		for (k = 1; k < t.nr_rows; k++)
 			CHECK(t.rows[k].off > t.rows[k - 1].off);
 		cfi_table__release(&t);
@@ -1067,6 +1073,52 @@ static void same_as_restricted(const char *path, int fd, const struct cfi_table 
 		CHECK(t.nr_rows < whole->nr_rows);
 	cfi_table__release(&t);
 	free(want);
+}
+
+/* Every third 64 KiB window of path, built by ranges: whole's rows there. */
+static void same_by_windows(const char *path, const struct cfi_table *whole)
+{
+	struct cfi_range rg[64];
+	uint64_t end = whole->nr_rows ? whole->rows[whole->nr_rows - 1].off : 0;
+	size_t nr, k;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	CHECK(fd >= 0);
+	for (nr = 0, k = 0; nr < ARRAY_SIZE(rg) && (k << 16) < end; k += 3, nr++)
+		rg[nr] = (struct cfi_range){ k << 16, (k + 1) << 16 };
+	if (fd >= 0 && nr)
+		same_as_restricted(path, fd, whole, rg, nr);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * A damaged section's windows, built by ranges: rows in order, ABSENT
+ * outside the windows. (Where its FDEs overlap, the whole build keeps
+ * the rows of whichever it met first, so a range build's may differ.)
+ */
+static void windows_well_formed(const char *path, const struct cfi_table *whole)
+{
+	struct cfi_range rg[64];
+	struct cfi_table t = { 0 };
+	uint64_t end = whole->nr_rows ? whole->rows[whole->nr_rows - 1].off : 0;
+	size_t nr, k;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	CHECK(fd >= 0);
+	for (nr = 0, k = 0; nr < ARRAY_SIZE(rg) && (k << 16) < end; k += 3, nr++)
+		rg[nr] = (struct cfi_range){ k << 16, (k + 1) << 16 };
+	if (fd >= 0 && nr && !cfi_table__build_ranges(fd, rg, nr, 1ull << 30, &t)) {
+		for (k = 1; k < t.nr_rows; k++) {
+			uint64_t w = t.rows[k - 1].off >> 16;
+
+			CHECK(t.rows[k].off > t.rows[k - 1].off);
+			CHECK(w % 3 == 0 || t.rows[k - 1].cfa_type == UNW_CFA_ABSENT);
+		}
+		cfi_table__release(&t);
+	}
+	if (fd >= 0)
+		close(fd);
 }
 
 /*
