@@ -302,6 +302,16 @@ bool rawstack__waiting(struct rawstack *r)
 	return false;
 }
 
+/* How many held samples are not finished yet. */
+static size_t waiting(const struct rawstack *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr; i++)
+		n += !r->v[i].done && r->v[i].wait;
+	return n;
+}
+
 int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void *ctx)
 {
 	uint64_t now = now_ns();
@@ -312,13 +322,25 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 	if (!r || !r->nr)
 		return 0;
 	if (final) {
-		/* the tables asked for and being built: a bounded wait */
+		/*
+		 * the tables asked for and being built: a bounded wait, again
+		 * while tries ask for more (a big binary's windows, one frame
+		 * after another)
+		 */
+		uint64_t deadline = now + END_WAIT_NS;
+		size_t left = SIZE_MAX, stuck = 0;
+
 		try_all(r, true);
-		err = unwinder__work(r->u, END_WAIT_NS / 20, &more);
-		err = err ?: unwinder__drain(r->u, END_WAIT_NS);
+		/* until all are finished, or four rounds finish none */
+		while (!err && (i = waiting(r)) && stuck < 4 && (now = now_ns()) < deadline) {
+			stuck = i < left ? 0 : stuck + 1;
+			left = i;
+			err = unwinder__work(r->u, END_WAIT_NS / 20, &more);
+			err = err ?: unwinder__drain(r->u, deadline - now);
+			try_all(r, true);
+		}
 		if (err)
 			return err;
-		try_all(r, true);
 	} else {
 		try_all(r, false);
 	}

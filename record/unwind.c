@@ -40,12 +40,17 @@
  *
  * Partial tables: a binary whose table would take more than a
  * PARTIAL_SHARE of the budget (libLLVM, a browser, libtorch on a small
- * machine) keeps its whole table here, in the recorder, and the kernel
- * gets only the windows of code walks meet (UNW_WINDOW_SHIFT of file
- * offsets each): the rest of its map is UNW_CFA_ABSENT rows, which the
- * walker reports in `unw_absent` and treats as "no table yet" (a raw
- * stack copy, finished here from the whole table). A big program thus
- * costs the kernel what it runs, not what it maps.
+ * machine) is never built whole: its map holds only the windows of code
+ * walks meet (UNW_WINDOW_SHIFT of file offsets each), UNW_CFA_ABSENT rows
+ * elsewhere, which the walker reports in `unw_absent` and treats as "no
+ * table yet" (a raw stack copy). The windows asked for are built in
+ * batches on the builder threads (elf/cfi.h's range build, which holds
+ * the CFI section and the batch's rows, never the whole table), merged
+ * into the binary's rows (record/unwind_windows.c) and loaded; a raw
+ * stack that meets a window not built yet asks for it and waits. The
+ * decision takes no whole build: a CFI section over the share (a table
+ * has more bytes than its section) or a whole build over its bound goes
+ * by windows. A big program thus costs what it runs, not what it maps.
  */
 #include <errno.h>
 #include <bpf/bpf.h>
@@ -72,6 +77,7 @@
 #include "record/budget.h"
 #include "record/stacks.h"
 #include "record/unwind.h"
+#include "record/unwind_windows.h"
 #include "util/bsearch.h"
 #include "util/clock.h"
 #include "util/hashmap.h"
@@ -83,9 +89,11 @@
 #define MAX_ROWS	(1u << 23)	/* the walker's binary search covers this many */
 #define NR_BUILDERS	2
 #define PARTIAL_SHARE	8	/* a table over budget / this loads by windows */
-#define PARTIAL_HELD	(256ull << 20)	/* partial tables' whole rows held here at most */
+#define PARTIAL_HELD	(256ull << 20)	/* partial tables' window rows held here at most */
 #define WINDOWS_PER_TURN 256	/* unw_absent entries read per loop turn */
-#define NR_WINDOWS	(1u << (32 - UNW_WINDOW_SHIFT))	/* of 32-bit file offsets */
+#define BATCH_RANGES	64	/* ranges of windows one batch builds at most */
+#define MAX_SOURCE_TRIES 4	/* a partial table's source over the budget, then no more */
+#define BATCH_RESERVE	(16ull << 20)	/* a batch's share of the memory budget, its source read */
 /*
  * Jobs waiting or building at most: each holds a descriptor of its file,
  * so thousands of distinct binaries mapped at once wait in the queue (or
@@ -131,10 +139,18 @@ struct unw_binary {
 	uint64_t build_ns;
 	const struct unw_row *rows;	/* its table mapped read-only (rows[0]: the count), or NULL */
 	size_t rows_len;
-	/* a partial table: the whole of it (no count row), and the windows in the map */
-	struct unw_row *full;
-	size_t nr_full;
-	uint8_t *windows;		/* a bit per window, NR_WINDOWS */
+	/* a partial table: its windows' rows (the map's), and whether a batch is out */
+	struct unw_windows *win;
+	struct cfi_source *src;		/* its CFI, indexed (elf/cfi.h): a batch's own while out */
+	uint64_t held;			/* of u->full_bytes: the rows and src */
+	uint32_t win_gen;		/* which win a batch was for (evictions make new ones) */
+	bool win_out;
+	bool win_failed;		/* its source cannot be read: no more batches */
+	uint8_t win_tries;		/* sources over a batch's share of the budget */
+	bool win_listed;		/* in want_bins */
+	/* a mapping of it, to open it again for a batch (mapped_file__open) */
+	uint32_t tgid;
+	uint64_t start, end;
 };
 
 /* One file key seen. */
@@ -163,7 +179,18 @@ struct unw_job {
 	uint64_t bytes, build_ns;
 	uint64_t charged;		/* of the memory budget, handed to the binary */
 	const char *source;
-	struct unw_row *full;		/* a partial table's whole rows, or NULL */
+	bool partial;			/* a big table: loaded by windows */
+	/* a batch of a partial table's windows: the ranges, the file to open, the rows */
+	struct cfi_range *ranges;
+	size_t nr_ranges;
+	uint32_t win_gen;
+	struct cfi_source *src;		/* the binary's, or opened by the batch */
+	uint64_t src_charged;		/* of charged: a source the batch opened */
+	char *path;
+	uint32_t tgid;
+	uint64_t start, end;
+	struct file_ident ident;
+	struct unw_row *full;
 	size_t nr_full;
 	struct table_cache *cache;	/* NULL: none */
 	struct table_cache_key key;	/* the file's, for the cache */
@@ -183,7 +210,9 @@ struct unwinder {
 	struct unw_work *queue;
 	size_t q_head, q_nr, q_alloc;
 	uint64_t budget, used, clock;
-	uint64_t full_bytes;		/* partial tables' whole rows, held here */
+	uint64_t full_bytes;		/* partial tables' window rows and sources, held here */
+	size_t *want_bins;		/* partial binaries with windows asked for */
+	size_t nr_want_bins, alloc_want_bins;
 	struct unwind_totals st;
 
 	/* the builder thread: todo and done lists under lock */
@@ -329,12 +358,34 @@ static void drop_table(struct unw_binary *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	b->fd = -1;
-	free(b->full);
-	free(b->windows);
-	b->full = NULL;
-	b->windows = NULL;
+	unw_windows__free(b->win);
+	b->win = NULL;
+	cfi_source__close(b->src);
+	b->src = NULL;
+	b->win_gen++;			/* a batch out is dropped when it comes back */
+	b->win_out = b->win_failed = false;
+	b->win_tries = 0;
 	mem_budget__give(b->charged);
 	b->charged = 0;
+}
+
+/* The bytes of b's window rows and source, held here (0: not a partial table). */
+static uint64_t win_bytes(const struct unw_binary *b)
+{
+	size_t nr = 0;
+
+	if (b->win)
+		unw_windows__rows(b->win, &nr);
+	return nr * sizeof(struct unw_row) + cfi_source__bytes(b->src);
+}
+
+/* Counts what b holds now in u->full_bytes. */
+static void account_held(struct unwinder *u, struct unw_binary *b)
+{
+	uint64_t now = win_bytes(b);
+
+	u->full_bytes = u->full_bytes - b->held + now;
+	b->held = now;
 }
 
 /* Drops least recently used tables until used + need fits the budget. */
@@ -364,7 +415,8 @@ static void make_room(struct unwinder *u, uint64_t need, const struct unw_binary
 		}
 		pr_debug("unwind table of '%s' evicted (%llu KiB)", lru->path,
 			 (unsigned long long)(lru->bytes >> 10));
-		u->full_bytes -= lru->nr_full * sizeof(*lru->full);
+		u->full_bytes -= lru->held;
+		lru->held = 0;
 		drop_table(lru);
 		u->used -= lru->bytes;
 		u->st.evicted++;
@@ -479,13 +531,65 @@ static int new_table(const struct unw_row *rows, size_t nr, int *map_fd)
 }
 
 /*
+ * Whether the file open at fd goes by windows without a whole build: its
+ * CFI section is over the share (a table takes more bytes than its
+ * section: libc 1.9, cc1 1.8, libLLVM-14 3.5 times).
+ */
+static bool too_big_to_build(int fd, uint64_t share)
+{
+	uint64_t size;
+
+	return !cfi_section__size(fd, &size) && size > share;
+}
+
+/*
+ * The whole table of the file open at fd (the table cache's, else built
+ * within reserve bytes: the rows alone for the cache's), or of the ELF
+ * image in memory when fd is -1. *partial when a file's is too big for
+ * the share: it goes by windows (nothing in t).
+ */
+static int whole_table(int fd, const void *image, size_t size, uint64_t share, uint64_t reserve,
+		       struct unw_job *j, struct cfi_table *t, bool *partial)
+{
+	int err;
+
+	*partial = false;
+	if (fd >= 0 && !cached_table(j, reserve, t)) {
+		j->from_cache = true;
+	} else if (fd >= 0 && too_big_to_build(fd, share)) {
+		*partial = true;
+		return 0;
+	} else {
+		err = fd >= 0 ? cfi_table__build_max(fd, reserve, t) :
+				cfi_table__build_image(image, size, t);
+		/* over the bounds or the reserve: its windows may fit */
+		if (err == -E2BIG && fd >= 0) {
+			*partial = true;
+			return 0;
+		}
+		if (!err && (!t->nr_rows || t->nr_rows >= MAX_ROWS))
+			err = -ENOENT;
+		if (err)
+			return err;
+		/* kept for the next recording; a failure only costs the next one a build */
+		if (fd >= 0 && j->cache &&
+		    !table_cache__put(j->cache, &j->key, t->rows, t->nr_rows, sizeof(*t->rows)))
+			j->stored = true;
+	}
+	if (fd >= 0 && table_bytes(t->nr_rows) > share) {
+		cfi_table__release(t);
+		*partial = true;
+	}
+	return 0;
+}
+
+/*
  * Builds the table of the file open at fd, or of the ELF image in memory
- * when fd is -1, into a new inner map (j->map_fd): the whole table, or for
- * a big file's (fd only) one ABSENT row, the whole kept in j->full
- * (partial tables, above). From a file it holds at most reserve bytes of
- * the memory budget while building (the rows alone for the table cache's),
- * and the rows and the map must fit in it. Touches nothing shared: the
- * builder thread runs it.
+ * when fd is -1, into a new inner map (j->map_fd): the whole table, or
+ * for a big file's (fd only) one ABSENT row (j->partial: its windows are
+ * built as walks meet them). From a file it holds at most reserve bytes
+ * of the memory budget while building, and the rows and the map must fit
+ * in it. Touches nothing shared: the builder thread runs it.
  */
 static int make_table(int fd, const void *image, size_t size, uint64_t budget, uint64_t reserve,
 		      struct unw_job *j)
@@ -493,30 +597,17 @@ static int make_table(int fd, const void *image, size_t size, uint64_t budget, u
 	static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
 	struct cfi_table t = { 0 };
 	uint64_t t0 = now_ns();
-	int err = 0;
+	bool partial;
+	int err;
 
-	if (fd >= 0 && !cached_table(j, reserve, &t)) {
-		j->from_cache = true;
-	} else {
-		err = fd >= 0 ? cfi_table__build_max(fd, reserve, &t) :
-				cfi_table__build_image(image, size, &t);
-		if (!err && (!t.nr_rows || t.nr_rows >= MAX_ROWS))
-			err = -ENOENT;
-		/* kept for the next recording; a failure only costs the next one a build */
-		if (!err && fd >= 0 && j->cache &&
-		    !table_cache__put(j->cache, &j->key, t.rows, t.nr_rows, sizeof(*t.rows)))
-			j->stored = true;
-	}
+	err = whole_table(fd, image, size, budget / PARTIAL_SHARE, reserve, j, &t, &partial);
 	if (err)
 		goto out;
-	if (fd >= 0 && table_bytes(t.nr_rows) > budget / PARTIAL_SHARE) {
+	if (partial) {
 		err = new_table(&absent, 1, &j->map_fd);
-		if (!err) {
-			j->full = t.rows;
-			j->nr_full = t.nr_rows;
-			t.rows = NULL;
-			j->nr_rows = 1;
-		}
+		j->partial = !err;
+		j->nr_rows = 1;
+		t.source = "windows";
 	} else {
 		/* the rows are still held while the map is filled */
 		err = table_bytes(t.nr_rows) > budget ||
@@ -540,18 +631,67 @@ out:
 	return err;
 }
 
+/*
+ * Opens j's file again (no descriptor is kept per binary), checked to be
+ * the same file, and reads its CFI into j->src, within reserve bytes.
+ */
+static int open_source(struct unw_job *j, uint64_t reserve)
+{
+	struct file_ident id;
+	struct unw_key k;
+	int fd = mapped_file__open(j->tgid, j->start, j->end, j->path), err;
+
+	if (fd < 0)
+		return fd;
+	err = key_of_fd(fd, &k, &id);
+	if (!err && memcmp(&id, &j->ident, sizeof(id)))
+		err = -ESTALE;		/* another file by now */
+	if (!err)
+		err = cfi_source__open(fd, reserve, &j->src);
+	close(fd);
+	if (!err)
+		j->src_charged = cfi_source__bytes(j->src);
+	return err;
+}
+
+/*
+ * Builds a batch of a partial table's windows (j->ranges) into j->full,
+ * from its file opened again (no descriptor is kept per binary) and
+ * checked to be the same file. Holds at most reserve bytes. The builder
+ * thread runs it.
+ */
+static int build_windows(struct unw_job *j, uint64_t reserve)
+{
+	struct cfi_table t = { 0 };
+	uint64_t t0 = now_ns(), src;
+	int err = j->src ? 0 : open_source(j, reserve);
+
+	src = j->src_charged;
+	if (!err)
+		err = cfi_source__build(j->src, j->ranges, j->nr_ranges,
+					reserve > src ? reserve - src : 1, &t);
+	if (!err) {
+		j->full = t.rows;
+		j->nr_full = t.nr_rows;
+		t.rows = NULL;
+	}
+	j->build_ns = now_ns() - t0;
+	cfi_table__release(&t);
+	malloc_trim(0);
+	return err;
+}
+
 /* Takes a finished job's table into bins[j->bin] (or its failure). */
 static void take_table(struct unwinder *u, struct unw_job *j)
 {
 	struct unw_binary *b = &u->bins[j->bin];
-	uint64_t full = j->nr_full * sizeof(*j->full);
 
 	b->building = false;
-	/* the whole rows of partial tables, held here, within a bound of their own */
-	if (!j->err && j->full && u->full_bytes + full > PARTIAL_HELD) {
+	/* the window rows of partial tables are held here, within a bound of their own */
+	if (!j->err && j->partial &&
+	    (u->full_bytes + sizeof(struct unw_row) > PARTIAL_HELD || !(b->win = unw_windows__new()))) {
 		close(j->map_fd);
-		free(j->full);
-		j->full = NULL;
+		j->map_fd = -1;
 		j->err = -E2BIG;
 	}
 	if (j->err) {
@@ -575,23 +715,16 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 	make_room(u, j->bytes, b);
 	b->charged = j->charged;
 	b->fd = j->map_fd;
+	j->charged = 0;
+	j->map_fd = -1;
 	b->nr_rows = j->nr_rows;
 	b->bytes = j->bytes;
 	b->build_ns = j->build_ns;
 	map_rows(b);
-	if (j->full) {
-		b->windows = calloc(NR_WINDOWS / 8, 1);
-		if (!b->windows) {
-			free(j->full);	/* loads nothing more: the rest is frame pointers */
-		} else {
-			b->full = j->full;
-			b->nr_full = j->nr_full;
-			u->full_bytes += full;
-			u->st.partial++;
-		}
-		j->full = NULL;
-		pr_debug("unwind table of '%s' is big (%zu rows): loaded by the windows walks meet",
-			 b->path, j->nr_full);
+	if (b->win) {
+		account_held(u, b);
+		u->st.partial++;
+		pr_debug("unwind table of '%s' is big: loaded by the windows walks meet", b->path);
 	}
 	u->used += j->bytes;
 	if (u->used > u->st.peak_bytes)
@@ -626,6 +759,9 @@ static void *builder_main(void *arg)
 		 */
 		want = BUILD_RESERVE_MAX < mem_budget__size() / 4 ? BUILD_RESERVE_MAX :
 								    mem_budget__size() / 4;
+		/* a batch of windows from a source read before: its rows only */
+		if (j->src && want > BATCH_RESERVE)
+			want = BATCH_RESERVE;
 		while (!(got = mem_budget__take(want) ? want : 0) && u->reserving && !u->stopping)
 			pthread_cond_wait(&u->wake, &u->lock);
 		if (u->stopping) {
@@ -638,11 +774,16 @@ static void *builder_main(void *arg)
 			got = mem_budget__take_upto(want);
 		u->reserving++;
 		pthread_mutex_unlock(&u->lock);
-		j->err = make_table(j->fd, NULL, 0, u->budget, got, j);
-		close(j->fd);
-		j->fd = -1;
-		/* the table's bytes stay taken, for the binary; the rest goes back */
-		j->charged = j->err ? 0 : j->bytes + j->nr_full * sizeof(*j->full);
+		if (j->ranges) {
+			j->err = build_windows(j, got);
+		} else {
+			j->err = make_table(j->fd, NULL, 0, u->budget, got, j);
+			close(j->fd);
+			j->fd = -1;
+		}
+		/* the table's bytes (a batch's rows) stay taken, for the binary; the rest goes back */
+		j->charged = j->ranges ? j->src_charged + j->nr_full * sizeof(*j->full) :
+			     j->err ? 0 : j->bytes + (j->partial ? sizeof(struct unw_row) : 0);
 		if (j->charged > got)
 			j->charged = got;
 		mem_budget__give(got - j->charged);
@@ -657,10 +798,25 @@ static void *builder_main(void *arg)
 	return NULL;
 }
 
+/* Hands j to the builder threads: smallest file first. */
+static void queue_job(struct unwinder *u, struct unw_job *j)
+{
+	struct unw_job **tail;
+
+	pthread_mutex_lock(&u->lock);
+	for (tail = &u->todo; *tail && (*tail)->size <= j->size; tail = &(*tail)->next)
+		;
+	j->next = *tail;
+	*tail = j;
+	u->jobs_out++;
+	pthread_cond_signal(&u->wake);
+	pthread_mutex_unlock(&u->lock);
+}
+
 /* Builds bins[bin]'s table: in place before the thread runs, else as a job. */
 static int build_table(struct unwinder *u, size_t bin, int fd)
 {
-	struct unw_job *j, **tail;
+	struct unw_job *j;
 	struct stat st;
 
 	j = calloc(1, sizeof(*j));
@@ -683,14 +839,7 @@ static int build_table(struct unwinder *u, size_t bin, int fd)
 	j->key.build_id_len = u->bins[bin].build_id_len;
 	memcpy(j->key.build_id, u->bins[bin].build_id, u->bins[bin].build_id_len);
 	u->bins[bin].building = true;
-	pthread_mutex_lock(&u->lock);
-	for (tail = &u->todo; *tail && (*tail)->size <= j->size; tail = &(*tail)->next)
-		;
-	j->next = *tail;
-	*tail = j;
-	u->jobs_out++;
-	pthread_cond_signal(&u->wake);
-	pthread_mutex_unlock(&u->lock);
+	queue_job(u, j);
 	return 0;
 }
 
@@ -716,6 +865,23 @@ static int attach_file(struct unwinder *u, struct unw_file *f)
 	return err;
 }
 
+/* Frees a job and what it still holds. */
+static void job_free(struct unw_job *j)
+{
+	if (j->fd >= 0)
+		close(j->fd);
+	if (j->map_fd >= 0)
+		close(j->map_fd);
+	mem_budget__give(j->charged);
+	cfi_source__close(j->src);
+	free(j->full);
+	free(j->ranges);
+	free(j->path);
+	free(j);
+}
+
+static int take_windows(struct unwinder *u, struct unw_job *j);
+
 /* Finished jobs: their tables go in, under every file key waiting for them. */
 static int collect_jobs(struct unwinder *u)
 {
@@ -733,12 +899,18 @@ static int collect_jobs(struct unwinder *u)
 		eventfd_read(u->done_fd, &n);	/* resets it; EAGAIN: nothing to reset */
 	for (; done; done = next) {
 		next = done->next;
+		u->jobs_out--;
+		if (done->ranges) {
+			if (!err)
+				err = take_windows(u, done);
+			job_free(done);
+			continue;
+		}
 		take_table(u, done);
 		for (i = 0; i < u->nr_files && !err; i++)
 			if (u->files[i].bin == done->bin + 1 && u->files[i].state == FILE_PENDING)
 				err = attach_file(u, &u->files[i]);
-		u->jobs_out--;
-		free(done);
+		job_free(done);
 	}
 	return err;
 }
@@ -807,6 +979,10 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 		goto out;
 	}
 	b->last_used = ++u->clock;
+	/* where a batch of its windows opens it again */
+	b->tgid = tgid;
+	b->start = start;
+	b->end = end;
 	f->bin = (size_t)(b - u->bins) + 1;
 	if (b->fd < 0 && !b->err && !b->building) {
 		err = build_table(u, f->bin - 1, fd);
@@ -1025,91 +1201,87 @@ static const struct unw_row *rows_find(const struct unw_row *rows, size_t nr, ui
 	return i ? &rows[i - 1] : NULL;
 }
 
-static bool window_in(const struct unw_binary *b, uint32_t w)
+/* Lists partial table b for a batch (submit_batches). */
+static void list_bin(struct unwinder *u, struct unw_binary *b)
 {
-	return b->windows[w >> 3] & (1u << (w & 7));
-}
-
-/* Appends row at off to out[*n], merged with an equal neighbour as cfi.c does. */
-static void push_row(struct unw_row *out, size_t *n, uint64_t off, const struct unw_row *row)
-{
-	struct unw_row r = *row;
-
-	r.off = (uint32_t)off;
-	if (*n && out[*n - 1].off == off)
-		(*n)--;			/* a later rule at the same offset replaces it */
-	if (*n && !memcmp((const char *)&out[*n - 1] + sizeof(r.off),
-			  (const char *)&r + sizeof(r.off), sizeof(r) - sizeof(r.off)))
+	if (b->win_listed)
 		return;
-	out[(*n)++] = r;
+	if (vec__grow(&u->want_bins, &u->alloc_want_bins, u->nr_want_bins + 1,
+		      sizeof(*u->want_bins)))
+		return;		/* asked again by the next walk that meets it */
+	u->want_bins[u->nr_want_bins++] = (size_t)(b - u->bins);
+	b->win_listed = true;
 }
 
-/*
- * b's rows for the windows set in b->windows, ABSENT elsewhere, into out
- * (NULL: counted only); returns how many. The rule at a window's start is
- * the whole table's row covering it, cut there.
- */
-static size_t partial_rows(const struct unw_binary *b, struct unw_row *out)
+/* Asks for window of partial table b (a walk or a raw stack met it). */
+static void want_window(struct unwinder *u, struct unw_binary *b, uint32_t window)
 {
-	static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
-	static const struct unw_row none = { .cfa_type = UNW_CFA_NONE };
-	size_t n = 0, i, k;
-	uint32_t w = 0, w1;
-
-	if (out)
-		push_row(out, &n, 0, &absent);
-	else
-		n++;
-	while (w < NR_WINDOWS) {
-		uint64_t lo, hi;
-
-		if (!window_in(b, w)) {
-			w++;
-			continue;
-		}
-		for (w1 = w; w1 < NR_WINDOWS && window_in(b, w1); w1++)
-			;
-		lo = (uint64_t)w << UNW_WINDOW_SHIFT;
-		hi = (uint64_t)w1 << UNW_WINDOW_SHIFT;
-		i = rows_after(b->full, b->nr_full, lo);
-		k = rows_after(b->full, b->nr_full, hi - 1);
-		if (!out) {
-			n += k - i + 2;
-		} else {
-			push_row(out, &n, lo, i ? &b->full[i - 1] : &none);
-			for (; i < k; i++)
-				push_row(out, &n, b->full[i].off, &b->full[i]);
-			if (hi <= UINT32_MAX)
-				push_row(out, &n, hi, &absent);
-		}
-		w = w1;
-	}
-	return n;
+	if (!b->win_failed && unw_windows__want(b->win, window))
+		list_bin(u, b);
 }
 
-/*
- * Replaces b's partial map by one with its windows' rows, under every file
- * key it serves. Within the budget only: -E2BIG leaves the old map.
- */
-static int reload_partial(struct unwinder *u, struct unw_binary *b)
+/* Hands the windows b was asked for to a builder thread, one batch at a time. */
+static int submit_windows(struct unwinder *u, struct unw_binary *b)
 {
-	size_t idx = (size_t)(b - u->bins) + 1, nr = partial_rows(b, NULL), i;
-	uint64_t bytes = table_bytes(nr);
-	struct unw_row *rows;
-	int fd, err;
+	struct unw_job *j = calloc(1, sizeof(*j));
 
-	if (bytes > b->bytes)
-		make_room(u, bytes - b->bytes, b);
-	if (u->used - b->bytes + bytes > u->budget)
-		return -E2BIG;
-	rows = malloc(nr * sizeof(*rows));
-	if (!rows)
+	if (j)
+		j->ranges = malloc(BATCH_RANGES * sizeof(*j->ranges));
+	if (j && j->ranges)
+		j->path = strdup(b->path);
+	if (!j || !j->path) {
+		if (j)
+			free(j->ranges);
+		free(j);
 		return -ENOMEM;
-	nr = partial_rows(b, rows);
-	err = new_table(rows, nr, &fd);
-	free(rows);
-	if (err)
-		return err;
+	}
+	j->nr_ranges = unw_windows__batch(b->win, j->ranges, BATCH_RANGES);
+	j->bin = (size_t)(b - u->bins);
+	j->fd = j->map_fd = -1;
+	j->win_gen = b->win_gen;
+	j->src = b->src;		/* the batch's while it is out */
+	b->src = NULL;
+	j->tgid = b->tgid;
+	j->start = b->start;
+	j->end = b->end;
+	j->ident = b->self;
+	j->size = 0;			/* before any whole build: samples wait for it */
+	b->win_out = true;
+	queue_job(u, j);
+	return 0;
+}
+
+/* Batches for the partial tables asked for windows, one out per binary at most. */
+static int submit_batches(struct unwinder *u)
+{
+	size_t i, kept = 0;
+	int err = 0;
+
+	for (i = 0; i < u->nr_want_bins; i++) {
+		struct unw_binary *b = &u->bins[u->want_bins[i]];
+
+		if (!err && b->win && !b->win_out && u->jobs_out < MAX_JOBS_OUT)
+			err = submit_windows(u, b);
+		if (b->win && unw_windows__wanted(b->win) && (err || b->win_out ||
+							      u->jobs_out >= MAX_JOBS_OUT))
+			u->want_bins[kept++] = u->want_bins[i];
+		else
+			b->win_listed = false;
+	}
+	u->nr_want_bins = kept;
+	return err;
+}
+
+/*
+ * Replaces b's partial map by one of its windows' rows, under every file
+ * key it serves.
+ */
+static int swap_map(struct unwinder *u, struct unw_binary *b, uint64_t bytes)
+{
+	size_t idx = (size_t)(b - u->bins) + 1, nr, i;
+	const struct unw_row *rows = unw_windows__rows(b->win, &nr);
+	int fd, err = new_table(rows, nr, &fd);
+
 	for (i = 0; i < u->nr_files && !err; i++)
 		if (u->files[i].bin == idx && u->files[i].state == FILE_LOADED)
 			err = set_table(u, &u->files[i].key, fd);
@@ -1132,18 +1304,94 @@ static int reload_partial(struct unwinder *u, struct unw_binary *b)
 }
 
 /*
- * The windows walks met in partial tables: each binary that has new ones
- * gets a map with them. A window that does not fit the budget stays out
- * (its samples are finished from copies, as for a table not in yet).
+ * Merges batch j's rows into b's windows and loads them, within the
+ * budgets: the kernel's (make_room), the recorder's memory and the bound
+ * on window rows held here. -E2BIG leaves b as it was.
  */
+static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job *j,
+			size_t *windows)
+{
+	size_t nr = unw_windows__merged_rows(b->win, j->full, j->nr_full);
+	uint64_t bytes = table_bytes(nr);
+	uint64_t held = nr * sizeof(struct unw_row) + cfi_source__bytes(b->src);
+	uint64_t charge = bytes + held;
+	int err;
+
+	if (u->full_bytes - b->held + held > PARTIAL_HELD)
+		return -E2BIG;
+	if (bytes > b->bytes)
+		make_room(u, bytes - b->bytes, b);
+	if (u->used - b->bytes + bytes > u->budget)
+		return -E2BIG;
+	/* short for a moment (builds hold shares of it): built again later */
+	if (charge > b->charged && !mem_budget__take(charge - b->charged))
+		return -EAGAIN;
+	err = unw_windows__merge(b->win, j->ranges, j->nr_ranges, j->full, j->nr_full, windows);
+	if (err) {
+		if (charge > b->charged)
+			mem_budget__give(charge - b->charged);
+		return err;
+	}
+	if (charge < b->charged)
+		mem_budget__give(b->charged - charge);
+	b->charged = charge;
+	account_held(u, b);
+	/* the rows are right even where the map cannot follow: raw stacks read them */
+	err = swap_map(u, b, bytes);
+	if (err)
+		pr_debug("the unwind map of '%s' keeps its old windows: %s", b->path, strerror(-err));
+	return 0;
+}
+
+/* A finished batch of windows: merged and loaded, else its windows are left out. */
+static int take_windows(struct unwinder *u, struct unw_job *j)
+{
+	struct unw_binary *b = &u->bins[j->bin];
+	size_t n = 0;
+	int err = j->err;
+
+	if (j->win_gen != b->win_gen || !b->win)
+		return 0;		/* evicted meanwhile (job_free frees its source) */
+	b->win_out = false;
+	u->st.build_ns += j->build_ns;
+	/* the source is the binary's again, and a new one's charge with it */
+	b->src = j->src;
+	j->src = NULL;
+	if (j->src_charged > j->charged)
+		j->src_charged = j->charged;
+	b->charged += j->src_charged;
+	j->charged -= j->src_charged;
+	account_held(u, b);
+	/* the batch's rows are the job's until merged: their charge goes first */
+	mem_budget__give(j->charged);
+	j->charged = 0;
+	if (!err)
+		err = load_windows(u, b, j, &n);
+	if (err == -EAGAIN || (err == -E2BIG && !b->src && ++b->win_tries < MAX_SOURCE_TRIES)) {
+		/* the memory budget was short for a moment (builds, symbols): later */
+		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
+	} else if (err) {
+		b->win_failed = !b->src;	/* the file is gone, another or over the bounds */
+		n = unw_windows__refuse(b->win, j->ranges, j->nr_ranges);
+		u->st.windows_refused += n;
+		pr_debug("%zu windows of '%s' left out: %s", n, b->path, strerror(-err));
+	} else {
+		u->st.windows += n;
+		u->st.rows += j->nr_full;
+		pr_debug("%zu windows of '%s' loaded: %zu rows in %.1f ms", n, b->path, j->nr_full,
+			 j->build_ns / 1e6);
+	}
+	if (unw_windows__wanted(b->win) && !b->win_failed)
+		list_bin(u, b);
+	return err == -ENOMEM ? pr_errno(err, "cannot load unwind rows") : 0;
+}
+
+/* The windows walks met in partial tables (unw_absent): asked for. */
 static int work_windows(struct unwinder *u)
 {
 	struct unw_window keys[WINDOWS_PER_TURN], k, *prev = NULL;
-	bool set_now[WINDOWS_PER_TURN] = { false };	/* its bit set by this turn */
-	struct unw_binary *b;
 	const uint32_t *slot;
-	size_t nr = 0, i, j;
-	int err = 0;
+	size_t nr = 0, i;
 
 	while (nr < WINDOWS_PER_TURN && !bpf_map_get_next_key(u->absent_fd, prev, &k)) {
 		keys[nr] = k;
@@ -1151,39 +1399,17 @@ static int work_windows(struct unwinder *u)
 	}
 	for (i = 0; i < nr; i++)
 		bpf_map_delete_elem(u->absent_fd, &keys[i]);
-	for (i = 0; i < nr && !err; i++) {
-		bool fresh = false;
+	for (i = 0; i < nr; i++) {
+		struct unw_binary *b;
 
 		slot = hashmap__find(&u->file_index, key_hash(&keys[i].key), file_eq, &keys[i].key, u);
 		if (!slot || u->files[*slot].state != FILE_LOADED)
 			continue;
 		b = &u->bins[u->files[*slot].bin - 1];
-		if (!b->full)
-			continue;
-		/* this binary's windows of the turn, all in one map */
-		for (j = i; j < nr; j++) {
-			if (!key_eq(&keys[j].key, &keys[i].key) || keys[j].window >= NR_WINDOWS ||
-			    window_in(b, keys[j].window))
-				continue;
-			b->windows[keys[j].window >> 3] |= (uint8_t)(1u << (keys[j].window & 7));
-			set_now[j] = true;
-			fresh = true;
-		}
-		if (!fresh)
-			continue;
-		err = reload_partial(u, b);
-		if (err == -E2BIG) {
-			for (j = i; j < nr; j++)
-				if (set_now[j] && key_eq(&keys[j].key, &keys[i].key))
-					b->windows[keys[j].window >> 3] &=
-						(uint8_t)~(1u << (keys[j].window & 7));
-			u->st.windows_refused++;
-			err = 0;
-		} else if (!err) {
-			u->st.windows++;
-		}
+		if (b->win)
+			want_window(u, b, keys[i].window);
 	}
-	return err ? pr_errno(err, "cannot load unwind rows") : 0;
+	return submit_batches(u);
 }
 
 int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more)
@@ -1241,8 +1467,9 @@ enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uin
 				struct unw_row *row)
 {
 	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
-	const struct unw_binary *b;
-	const struct unw_row *r;
+	struct unw_binary *b;
+	const struct unw_row *r, *rows;
+	size_t nr;
 
 	if (!slot)
 		return UNWINDER_ROW_PENDING;
@@ -1255,8 +1482,15 @@ enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uin
 		return UNWINDER_ROW_PENDING;
 	}
 	b = &u->bins[u->files[*slot].bin - 1];
-	if (b->full) {
-		r = rows_find(b->full, b->nr_full, off);	/* the whole table, all windows */
+	if (b->win) {
+		/* the windows' rows; a window not in yet is asked for, and waited on */
+		rows = unw_windows__rows(b->win, &nr);
+		r = rows_find(rows, nr, off);
+		if (r && r->cfa_type == UNW_CFA_ABSENT && off <= UINT32_MAX && !b->win_failed &&
+		    !unw_windows__refused(b->win, (uint32_t)(off >> UNW_WINDOW_SHIFT))) {
+			want_window(u, b, (uint32_t)(off >> UNW_WINDOW_SHIFT));
+			return UNWINDER_ROW_PENDING;
+		}
 	} else {
 		if (!b->rows || b->rows[0].off > b->nr_rows)
 			return UNWINDER_ROW_NO_TABLE;
@@ -1496,16 +1730,11 @@ void unwinder__close(struct unwinder *u)
 	}
 	for (; u->todo; u->todo = next) {
 		next = u->todo->next;
-		close(u->todo->fd);
-		free(u->todo);
+		job_free(u->todo);
 	}
 	for (; u->done; u->done = next) {
 		next = u->done->next;
-		if (u->done->map_fd >= 0)
-			close(u->done->map_fd);
-		free(u->done->full);
-		mem_budget__give(u->done->charged);
-		free(u->done);
+		job_free(u->done);
 	}
 	if (u->done_fd >= 0)
 		close(u->done_fd);
@@ -1522,6 +1751,7 @@ void unwinder__close(struct unwinder *u)
 	free(u->bins);
 	free(u->files);
 	free(u->queue);
+	free(u->want_bins);
 	hashmap__release(&u->bin_index);
 	hashmap__release(&u->file_index);
 	table_cache__close(u->cache);
