@@ -95,6 +95,11 @@
 #define MAX_SOURCE_TRIES 4	/* a partial table's source over the budget, then no more */
 #define BATCH_RESERVE	(16ull << 20)	/* a batch's share of the memory budget, its source read */
 /*
+ * Between two batches of a binary, at least: each loads a new map of all
+ * its windows' rows, and raw stacks are tried again as often (rawstack.c).
+ */
+#define BATCH_GAP_NS	20000000ull
+/*
  * Jobs waiting or building at most: each holds a descriptor of its file,
  * so thousands of distinct binaries mapped at once wait in the queue (or
  * in the walker's misses) instead of in open files.
@@ -147,6 +152,7 @@ struct unw_binary {
 	bool win_out;
 	bool win_failed;		/* its source cannot be read: no more batches */
 	uint8_t win_tries;		/* sources over a batch's share of the budget */
+	uint64_t win_last;		/* when its last batch was loaded */
 	bool win_listed;		/* in want_bins */
 	/* a mapping of it, to open it again for a batch (mapped_file__open) */
 	uint32_t tgid;
@@ -186,6 +192,7 @@ struct unw_job {
 	uint32_t win_gen;
 	struct cfi_source *src;		/* the binary's, or opened by the batch */
 	uint64_t src_charged;		/* of charged: a source the batch opened */
+	bool short_reserve;		/* it got less of the memory budget than it asked */
 	char *path;
 	uint32_t tgid;
 	uint64_t start, end;
@@ -772,6 +779,7 @@ static void *builder_main(void *arg)
 		}
 		if (!got)
 			got = mem_budget__take_upto(want);
+		j->short_reserve = got < want;
 		u->reserving++;
 		pthread_mutex_unlock(&u->lock);
 		if (j->ranges) {
@@ -1254,16 +1262,19 @@ static int submit_windows(struct unwinder *u, struct unw_binary *b)
 /* Batches for the partial tables asked for windows, one out per binary at most. */
 static int submit_batches(struct unwinder *u)
 {
+	uint64_t now = now_ns();
 	size_t i, kept = 0;
 	int err = 0;
 
 	for (i = 0; i < u->nr_want_bins; i++) {
 		struct unw_binary *b = &u->bins[u->want_bins[i]];
 
-		if (!err && b->win && !b->win_out && u->jobs_out < MAX_JOBS_OUT)
+		if (!err && b->win && !b->win_out && u->jobs_out < MAX_JOBS_OUT &&
+		    now - b->win_last >= BATCH_GAP_NS)
 			err = submit_windows(u, b);
 		if (b->win && unw_windows__wanted(b->win) && (err || b->win_out ||
-							      u->jobs_out >= MAX_JOBS_OUT))
+							      u->jobs_out >= MAX_JOBS_OUT ||
+							      now - b->win_last < BATCH_GAP_NS))
 			u->want_bins[kept++] = u->want_bins[i];
 		else
 			b->win_listed = false;
@@ -1276,10 +1287,11 @@ static int submit_batches(struct unwinder *u)
  * Replaces b's partial map by one of its windows' rows, under every file
  * key it serves.
  */
-static int swap_map(struct unwinder *u, struct unw_binary *b, uint64_t bytes)
+static int swap_map(struct unwinder *u, struct unw_binary *b)
 {
 	size_t idx = (size_t)(b - u->bins) + 1, nr, i;
 	const struct unw_row *rows = unw_windows__rows(b->win, &nr);
+	uint64_t bytes = table_bytes(nr);
 	int fd, err = new_table(rows, nr, &fd);
 
 	for (i = 0; i < u->nr_files && !err; i++)
@@ -1311,10 +1323,11 @@ static int swap_map(struct unwinder *u, struct unw_binary *b, uint64_t bytes)
 static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job *j,
 			size_t *windows)
 {
-	size_t nr = unw_windows__merged_rows(b->win, j->full, j->nr_full);
+	/* at most: the merge may merge rows where windows touch */
+	size_t nr = unw_windows__merged_rows(b->win, j->nr_full);
 	uint64_t bytes = table_bytes(nr);
 	uint64_t held = nr * sizeof(struct unw_row) + cfi_source__bytes(b->src);
-	uint64_t charge = bytes + held;
+	uint64_t charge = bytes + held, taken;
 	int err;
 
 	if (u->full_bytes - b->held + held > PARTIAL_HELD)
@@ -1332,12 +1345,15 @@ static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job
 			mem_budget__give(charge - b->charged);
 		return err;
 	}
-	if (charge < b->charged)
-		mem_budget__give(b->charged - charge);
+	/* what is taken now, less what the merged rows need */
+	taken = charge > b->charged ? charge : b->charged;
+	unw_windows__rows(b->win, &nr);
+	charge = table_bytes(nr) + nr * sizeof(struct unw_row) + cfi_source__bytes(b->src);
+	mem_budget__give(taken - charge);
 	b->charged = charge;
 	account_held(u, b);
 	/* the rows are right even where the map cannot follow: raw stacks read them */
-	err = swap_map(u, b, bytes);
+	err = swap_map(u, b);
 	if (err)
 		pr_debug("the unwind map of '%s' keeps its old windows: %s", b->path, strerror(-err));
 	return 0;
@@ -1353,6 +1369,7 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 	if (j->win_gen != b->win_gen || !b->win)
 		return 0;		/* evicted meanwhile (job_free frees its source) */
 	b->win_out = false;
+	b->win_last = now_ns();
 	u->st.build_ns += j->build_ns;
 	/* the source is the binary's again, and a new one's charge with it */
 	b->src = j->src;
@@ -1367,7 +1384,8 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 	j->charged = 0;
 	if (!err)
 		err = load_windows(u, b, j, &n);
-	if (err == -EAGAIN || (err == -E2BIG && !b->src && ++b->win_tries < MAX_SOURCE_TRIES)) {
+	if (err == -EAGAIN || (err == -E2BIG && j->short_reserve) ||
+	    (err == -E2BIG && !b->src && ++b->win_tries < MAX_SOURCE_TRIES)) {
 		/* the memory budget was short for a moment (builds, symbols): later */
 		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
 	} else if (err) {

@@ -100,23 +100,20 @@ size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t m
 	return n;
 }
 
-/* Appends row at off to out[*n] (NULL: counts), merged with an equal neighbour. */
+/* Appends row at off to out[*n], merged with an equal neighbour. */
 static void push(struct unw_row *out, size_t *n, uint64_t off, const struct unw_row *row)
 {
-	if (out) {
-		struct unw_row r = *row;
+	struct unw_row r = *row;
 
-		r.off = (uint32_t)off;
-		if (*n && !memcmp((const char *)&out[*n - 1] + sizeof(r.off),
-				  (const char *)&r + sizeof(r.off), sizeof(r) - sizeof(r.off)))
-			return;
-		out[*n] = r;
-	}
-	(*n)++;
+	r.off = (uint32_t)off;
+	if (*n && !memcmp((const char *)&out[*n - 1] + sizeof(r.off),
+			  (const char *)&r + sizeof(r.off), sizeof(r) - sizeof(r.off)))
+		return;
+	out[(*n)++] = r;
 }
 
 /*
- * w's rows with rows merged in, into out (NULL: counted, an upper bound):
+ * w's rows with rows merged in, into out (room for w->nr + nr_rows):
  * at each offset where either changes, w's row unless it is ABSENT.
  */
 static size_t sweep(const struct unw_windows *w, const struct unw_row *rows, size_t nr_rows,
@@ -140,10 +137,9 @@ static size_t sweep(const struct unw_windows *w, const struct unw_row *rows, siz
 	return n;
 }
 
-size_t unw_windows__merged_rows(const struct unw_windows *w, const struct unw_row *rows,
-				size_t nr_rows)
+size_t unw_windows__merged_rows(const struct unw_windows *w, size_t nr_rows)
 {
-	return sweep(w, rows, nr_rows, NULL);
+	return w->nr + nr_rows;
 }
 
 /* Sets the windows of rg[0 .. nr) that are out to state; returns how many. */
@@ -165,8 +161,8 @@ static size_t set_out(struct unw_windows *w, const struct cfi_range *rg, size_t 
 int unw_windows__merge(struct unw_windows *w, const struct cfi_range *rg, size_t nr,
 		       const struct unw_row *rows, size_t nr_rows, size_t *windows)
 {
-	size_t n = sweep(w, rows, nr_rows, NULL);
-	struct unw_row *out = malloc(n * sizeof(*out));
+	struct unw_row *out = malloc((w->nr + nr_rows) * sizeof(*out));
+	size_t n;
 
 	if (!out)
 		return -ENOMEM;

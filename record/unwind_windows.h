@@ -57,9 +57,8 @@ size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t m
 int unw_windows__merge(struct unw_windows *w, const struct cfi_range *rg, size_t nr,
 		       const struct unw_row *rows, size_t nr_rows, size_t *windows);
 
-/* The rows a merge would give, counted only (to check a budget before it). */
-size_t unw_windows__merged_rows(const struct unw_windows *w, const struct unw_row *rows,
-				size_t nr_rows);
+/* The most rows a merge may give (to check a budget before it). */
+size_t unw_windows__merged_rows(const struct unw_windows *w, size_t nr_rows);
 
 /* A batch that could not be built or loaded: its windows are left out. Returns how many. */
 size_t unw_windows__refuse(struct unw_windows *w, const struct cfi_range *rg, size_t nr);
