@@ -3,13 +3,14 @@
 # t0815: the memory ceiling is enforced, not only measured. clang++ (its
 # libLLVM-14 alone needs about 80 MiB to build its unwind table) recorded
 # under --mem-limit of the recorder's base plus 40 MiB, from a cold start
-# (no table cache): libLLVM's table does not fit, so one warning names it
-# and its frames are walked with frame pointers; the recording reads; the
-# recorder's peak resident set, read from /proc while it runs and as the
-# recording states it, stays under the ceiling. Unbounded, the same
-# recording peaks at about 170 MiB. The frame-pointer steps taken in the
-# refused table are counted under their own cause in info, not as "no
-# CFI". A ceiling below the base is refused with one line.
+# (no table cache): libLLVM's whole table does not fit, so it is loaded
+# by the windows its walks meet (never built whole: no warning names it);
+# the recording reads; the recorder's peak resident set, read from /proc
+# while it runs and as the recording states it, stays under the ceiling.
+# Unbounded, the same recording peaks at about 170 MiB. Frame-pointer
+# steps taken in a refused table, if any, are counted under their own
+# cause in info, not as "no CFI". A ceiling below the base is refused
+# with one line.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf; require_cmd clang++
 
@@ -36,7 +37,7 @@ wait "$pid" || { cat "$TMP/rec.err"; fail "record failed"; }
 cat "$TMP/rec.err"
 
 n=$(grep -c "unwind table of '[^']*libLLVM[^']*' is over eprof's bounds (elf/cfi.h) or its memory limit" "$TMP/rec.err")
-[ "$n" -eq 1 ] || fail "$n warnings name libLLVM's unwind table, not one"
+[ "$n" -eq 0 ] || fail "$n warnings name libLLVM's unwind table: it was not loaded by windows"
 
 "$EPROF" info "$TMP/r.eprof" >"$TMP/info" || fail "info failed"
 ceiling=$(awk '/^memory ceiling \(bytes\)/ { print $NF }' "$TMP/info")
@@ -53,19 +54,20 @@ refused=$(awk '/^tables refused/ { print $NF }' "$TMP/info")
 fb_ref=$(awk '/^frame-pointer steps in refused tables/ { print $NF }' "$TMP/info")
 steps=$(grep '^  frame-pointer steps' "$TMP/info")
 over=$(echo "$steps" | sed -n 's/.*, table over the budget \([0-9]*\) .*/\1/p')
-say "$refused tables refused, $fb_ref frame-pointer steps in them; info: $steps"
-[ "${refused:-0}" -ge 1 ] || fail "info counts '$refused' tables refused"
-[ "${fb_ref:-0}" -gt 0 ] || fail "no frame-pointer step counted in the refused table"
-[ "$over" = "$fb_ref" ] || fail "the unwind section says '$over' steps over the budget, the count $fb_ref"
+partial=$(awk '/^tables loaded by windows/ { print $NF }' "$TMP/info")
+say "$partial tables loaded by windows, $refused tables refused, $fb_ref frame-pointer steps in them; info: $steps"
+[ "${partial:-0}" -ge 1 ] 2>/dev/null || fail "info counts '$partial' tables loaded by windows"
+if [ "${refused:--}" != - ]; then
+	[ "$over" = "$fb_ref" ] || fail "the unwind section says '$over' steps over the budget, the count $fb_ref"
+fi
 
-# readable, and walked with frame pointers where the tables did not fit
+# readable
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/fold" 2>"$TMP/rep.err" ||
 	{ cat "$TMP/rep.err"; fail "report failed"; }
 total=$(samples "$TMP/fold" '^clang')
 [ "$total" -ge 100 ] || fail "only $total samples of clang"
 fp=$(grep -o '[0-9]* with frame-pointer steps' "$TMP/rep.err" | cut -d' ' -f1)
-[ -n "$fp" ] && [ "$fp" -gt 0 ] || fail "no stack took frame-pointer steps"
-say "$total samples of clang, $fp stacks with frame-pointer steps"
+say "$total samples of clang, ${fp:-no} stacks with frame-pointer steps"
 
 # a ceiling under the base is refused, at once, with one line
 "$EPROF" record --mem-limit 17M -o "$TMP/small.eprof" -- true 2>"$TMP/small.err" &&
