@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "events.h"
 #include "format/recording.h"
@@ -331,10 +332,13 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 		size_t left = SIZE_MAX, stuck = 0;
 
 		try_all(r, true);
-		/* until all are finished, or four rounds finish none */
-		while (!err && (i = waiting(r)) && stuck < 4 && (now = now_ns()) < deadline) {
+		/* until all are finished, or eight rounds finish none */
+		while (!err && (i = waiting(r)) && stuck < 8 && (now = now_ns()) < deadline) {
 			stuck = i < left ? 0 : stuck + 1;
 			left = i;
+			/* the unwinder loads a binary's windows at most so often */
+			if (stuck)
+				nanosleep(&(struct timespec){ .tv_nsec = 25000000 }, NULL);
 			err = unwinder__work(r->u, END_WAIT_NS / 20, &more);
 			err = err ?: unwinder__drain(r->u, deadline - now);
 			try_all(r, true);

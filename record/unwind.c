@@ -92,7 +92,7 @@
 #define PARTIAL_HELD	(256ull << 20)	/* partial tables' window rows held here at most */
 #define WINDOWS_PER_TURN 256	/* unw_absent entries read per loop turn */
 #define BATCH_RANGES	64	/* ranges of windows one batch builds at most */
-#define MAX_SOURCE_TRIES 4	/* a partial table's source over the budget, then no more */
+#define MAX_SOURCE_TRIES 8	/* batches short of memory in a row, then left out */
 #define BATCH_RESERVE	(16ull << 20)	/* a batch's share of the memory budget, its source read */
 /*
  * Between two batches of a binary, at least: each loads a new map of all
@@ -151,7 +151,7 @@ struct unw_binary {
 	uint32_t win_gen;		/* which win a batch was for (evictions make new ones) */
 	bool win_out;
 	bool win_failed;		/* its source cannot be read: no more batches */
-	uint8_t win_tries;		/* sources over a batch's share of the budget */
+	uint8_t win_tries;		/* batches short of memory in a row */
 	uint64_t win_last;		/* when its last batch was loaded */
 	bool win_listed;		/* in want_bins */
 	/* a mapping of it, to open it again for a batch (mapped_file__open) */
@@ -745,6 +745,18 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 		 j->source ? j->source : "?", j->build_ns / 1e6);
 }
 
+/* What a batch of windows may need beside its source: their rows, generously. */
+static uint64_t batch_reserve(const struct unw_job *j)
+{
+	uint64_t windows = 0, want;
+	size_t i;
+
+	for (i = 0; i < j->nr_ranges; i++)
+		windows += (j->ranges[i].hi - j->ranges[i].lo) >> UNW_WINDOW_SHIFT;
+	want = (1ull << 20) + windows * (512ull << 10);
+	return want < BATCH_RESERVE ? want : BATCH_RESERVE;
+}
+
 static void *builder_main(void *arg)
 {
 	struct unwinder *u = arg;
@@ -767,8 +779,8 @@ static void *builder_main(void *arg)
 		want = BUILD_RESERVE_MAX < mem_budget__size() / 4 ? BUILD_RESERVE_MAX :
 								    mem_budget__size() / 4;
 		/* a batch of windows from a source read before: its rows only */
-		if (j->src && want > BATCH_RESERVE)
-			want = BATCH_RESERVE;
+		if (j->src && want > batch_reserve(j))
+			want = batch_reserve(j);
 		while (!(got = mem_budget__take(want) ? want : 0) && u->reserving && !u->stopping)
 			pthread_cond_wait(&u->wake, &u->lock);
 		if (u->stopping) {
@@ -1384,8 +1396,8 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 	j->charged = 0;
 	if (!err)
 		err = load_windows(u, b, j, &n);
-	if (err == -EAGAIN || (err == -E2BIG && j->short_reserve) ||
-	    (err == -E2BIG && !b->src && ++b->win_tries < MAX_SOURCE_TRIES)) {
+	if ((err == -EAGAIN || err == -E2BIG) && ++b->win_tries < MAX_SOURCE_TRIES &&
+	    (err == -EAGAIN || j->short_reserve || !b->src)) {
 		/* the memory budget was short for a moment (builds, symbols): later */
 		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
 	} else if (err) {
@@ -1394,6 +1406,7 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 		u->st.windows_refused += n;
 		pr_debug("%zu windows of '%s' left out: %s", n, b->path, strerror(-err));
 	} else {
+		b->win_tries = 0;
 		u->st.windows += n;
 		u->st.rows += j->nr_full;
 		pr_debug("%zu windows of '%s' loaded: %zu rows in %.1f ms", n, b->path, j->nr_full,
