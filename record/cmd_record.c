@@ -1500,7 +1500,9 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 	if (!err && o->mode == TARGET_CMD) {
 		uint32_t child = (uint32_t)t->child;
 
+		s->gate_scan = true;
 		err = sideband__scan_proc(s->sideband, &child, 1, false);
+		s->gate_scan = false;
 	}
 	if (err)
 		return err;
