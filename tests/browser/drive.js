@@ -20,6 +20,7 @@
  *   legend            print "legend" and the diff legend's text ("none" without one)
  *   frame NAME        print "frame NAME R G B" (the pixel drawn at its centre)
  *   names             print "name NAME" for each distinct frame drawn
+ *   texts             print "text NAME WIDTH LABEL" for each frame drawn with a label
  *   click NAME        click the widest frame NAME in the flame graph (zoom)
  *   hover NAME        move over the widest frame NAME; print "hover" and the tooltip's lines
  *   icicle            press the flame/icicle switch; print "root-at top|bottom"
@@ -55,6 +56,8 @@
  *   lanehover K F     move over lane K (from 0) at F (0..1) of its width; print "lanehover"
  *                     and the tooltip's lines
  *   modules           print "module FUNCTION MODULE" for each row of the top-by-total table
+ *   fncells           print "fncell FUNCTION TEXT" for each row of the top-by-total table: the
+ *                     function's cell as it reads
  *   depths NAME       print "depth NAME D W NESTED" for each drawn frame NAME: its depth, width,
  *                     and 1 when a frame below it (its caller, theirs...) is NAME too
  *   invert, leftheavy press "Invert call stack" / "Left-heavy"
@@ -198,6 +201,9 @@ async function main() {
 			} else if (cmd === 'names') {
 				const all = await page.evaluate(() => [...new Set(window.eprofUI.frames().map((f) => f.name))]);
 				all.forEach((n) => console.log('name\t' + n));
+			} else if (cmd === 'texts') {
+				const all = await page.evaluate(() => window.eprofUI.frames().filter((f) => f.text));
+				all.forEach((f) => console.log('text\t' + f.name + '\t' + Math.round(f.w) + '\t' + f.text));
 			} else if (cmd === 'timing') {
 				/* after the next frame and a task more, when lastPaint is known */
 				await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20))));
@@ -319,6 +325,10 @@ async function main() {
 				const rows = await page.evaluate(() => [...document.querySelectorAll('#top-total tr')]
 					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelectorAll('td')[3].textContent]));
 				rows.forEach((r) => console.log('module\t' + r[0] + '\t' + r[1]));
+			} else if (cmd === 'fncells') {
+				const rows = await page.evaluate(() => [...document.querySelectorAll('#top-total tr')]
+					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelector('td.fn').textContent]));
+				rows.forEach((r) => console.log('fncell\t' + r[0] + '\t' + r[1]));
 			} else if (cmd === 'depths') {
 				const name = cmds[++i];
 				const ds = await page.evaluate((n) => {

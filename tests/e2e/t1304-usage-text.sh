@@ -26,6 +26,17 @@ for v in $views; do
 	grep -qE -- "^   $v( |\$)" "$TMP/report" || fail "eprof report --help lacks $v"
 done
 say "outputs in eprof --help and report --help: $(echo $views)"
+# README's usage block: record's and info's synopsis as --help prints it,
+# and report's line names every output
+readme="$E2E_DIR/../../README.md"
+for cmd in record info; do
+	syn=$("$EPROF" $cmd --help | head -1 | sed 's/^usage: //')
+	grep -qxF "    $syn" "$readme" || fail "README's usage block lacks '$syn'"
+done
+line=$(grep -m1 '^    eprof report \[-i FILE\]' "$readme") || fail "README has no report usage line"
+for v in $views; do
+	echo "$line" | grep -qE -- "$v( |\]|\$)" || fail "README's report usage line lacks $v"
+done
 
 # The man page's options, its troff escapes (\- and \fB...) taken out.
 sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man" >"$TMP/man"

@@ -1207,6 +1207,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v; return rgbOf(gr, gr, gr); }
 		if (/_\[k\]$/.test(nmv)) return rgbOf(240 + 15 * v, 160 + 40 * v, 110 + 25 * v);
 		if (/_\[j\]$/.test(nmv)) return rgbOf(50 + 70 * v, 180 + 60 * v, 90);
+		if (/_\[py\]$/.test(nmv)) return rgbOf(170 + 40 * v, 140 + 40 * v, 235 + 20 * v);	/* violet */
 		return rgbOf(205 + 50 * v, 230 * hash(nmv + '.'), 55 * hash(nmv + ','));
 	}
 	/*
@@ -1328,6 +1329,30 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	 * ImageData was as many fresh bytes again as the canvas.
 	 */
 	var flameScrolled = 0, flamePaintQueued = false, flameBoxH = 0;
+	/*
+	 * The label of frame n drawn w pixels wide (6.2 a character): its name,
+	 * cut with '..' at the end. A Python frame's, "qualname (file.py:line)_[py]",
+	 * is cut at the front first, a dotted part at a time, for its last parts
+	 * (the function itself) tell it from its callers of the same class:
+	 * "..helper.<locals>.<listcomp> (app.py:6)_[py]"; then it loses its
+	 * place, "..<listcomp>", and only then its end.
+	 */
+	function frameText(n, w) {
+		return fitName(n === 0 ? 'all' : names[nm[n]], Math.floor((w - 6) / 6.2));
+	}
+	/* label cut to fit characters, as frameText says */
+	function fitName(label, fit) {
+		var m = label.length > fit && /^(.+?)( \([^()]*\)_\[py\])$/.exec(label), q, k;
+		if (m) {
+			for (q = m[1]; (k = q.indexOf('.')) >= 0;) {
+				q = q.slice(k + 1);
+				if (q.length + 2 + m[2].length <= fit && !/^<locals>\./.test(q)) return '..' + q + m[2];
+			}
+			label = q === m[1] ? q : '..' + q;
+		}
+		if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+		return label;
+	}
 	function paintFlame() {
 		var W = flameW, H = drawn.rows * FH + 4, viewH = Math.min(H, Math.ceil(flameBoxH || 0.75 * window.innerHeight));
 		var sc = Math.min(flameScrolled, H - viewH), top = icicle ? sc : H - viewH - sc, nr = drawn.nr, n, k;
@@ -1377,8 +1402,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				g.strokeRect(lx + 1, ly + 1, Math.max(2, w - 2), FH - 3);
 			}
 			if (w <= 20) continue;
-			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
-			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+			var label = frameText(n, w);
 			if (!label) continue;
 			var fc = fillOf(n), lc = labelCache.get(fc);
 			if (lc === undefined) labelCache.set(fc, lc = labelOn(fc));
@@ -1749,7 +1773,9 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 			list.forEach(function (r) {
 				var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, body);
 				r.cells.forEach(function (c, k) {
-					el('td', k === r.cells.length - 1 ? { 'class': 'fn', title: c } : null, row, c);
+					if (k < r.cells.length - 1) return el('td', null, row, c);
+					/* a long Python name loses its front, not the function at its end */
+					el('td', { 'class': 'fn', title: c }, row, /_\[py\]$/.test(c) ? fitName(c, PY_CELL) : c);
 				});
 				if (r.id !== undefined) {
 					row.className += ' pick';
@@ -1761,6 +1787,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		return box;
 	}
 	var TOP = 25, allRows = false;
+	var PY_CELL = 78;	/* characters of td.fn's max-width (app.css) */
 	/*
 	 * The TOP ids with the largest key (ties: the smaller id first) among
 	 * those with a non-zero key: one pass that keeps the best so far in
@@ -2251,6 +2278,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				var n = drawn.n[k];
 				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top - drawn.top + frameY(n),
 					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), label: labelOn(fillOf(n)), v: cur.v[n],
+					   text: drawn.w[k] > 20 ? frameText(n, drawn.w[k]) : '',
 					   node: n, parent: par[n], depth: depth[n], total: cur.total,
 					   v2: cur.diff ? cur.v2[n] : 0 });
 			}
