@@ -22,6 +22,7 @@
 
 #include "events.h"
 #include "format/recording.h"
+#include "record/budget.h"
 #include "record/rawstack.h"
 #include "record/unwind.h"
 #include "record/uwalk.h"
@@ -158,6 +159,13 @@ static void unraw(struct ev_sample *e, uint32_t nu, const uint64_t *py)
 	e->hdr.size = (__u32)(sizeof(*e) + ((size_t)e->nr_kframes + nu + npy) * sizeof(__u64));
 }
 
+/* h's copy is no longer held (finished or given up). */
+static void unhold(struct rawstack *r, struct held *h)
+{
+	r->bytes -= h->size;
+	mem_budget__give(h->size);
+}
+
 /* One try at h: finished (h->done) unless a table it needs is not in yet. */
 static void try_one(struct rawstack *r, struct held *h)
 {
@@ -221,7 +229,7 @@ static void try_one(struct rawstack *r, struct held *h)
 	memcpy(h->e->frames + h->e->nr_kframes, frames, (size_t)n * sizeof(*frames));
 	unraw(h->e, n, py);
 	if (h->wait)
-		r->bytes -= h->size;
+		unhold(r, h);
 	h->done = true;
 }
 
@@ -243,8 +251,11 @@ void rawstack__free(struct rawstack *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr; i++) {
+		if (!r->v[i].done && r->v[i].wait)
+			unhold(r, &r->v[i]);
 		free(r->v[i].e);
+	}
 	free(r->v);
 	free(r);
 }
@@ -267,7 +278,8 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 	*held = h->e;
 	h->size = size;
 	h->since = now_ns();
-	h->wait = r->bytes + size <= HELD_MAX_BYTES;
+	/* the copies held count against the memory budget (record/budget.h) */
+	h->wait = r->bytes + size <= HELD_MAX_BYTES && mem_budget__take(size);
 	r->nr++;
 	r->t.held++;
 	if (h->wait)
@@ -375,7 +387,7 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 			unraw(h->e, h->e->nr_uframes, (const uint64_t *)h->e->frames +
 							       h->e->nr_kframes + h->e->nr_uframes);
 			if (h->wait)
-				r->bytes -= h->size;
+				unhold(r, h);
 		}
 		err = emit(ctx, h->e);
 		free(h->e);
