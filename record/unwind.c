@@ -1309,18 +1309,24 @@ static int swap_map(struct unwinder *u, struct unw_binary *b)
 	size_t idx = (size_t)(b - u->bins) + 1, nr, i;
 	const struct unw_row *rows = unw_windows__rows(b->win, &nr);
 	uint64_t bytes = table_bytes(nr);
-	int fd, err = new_table(rows, nr, &fd);
+	int fd = -1, err;
 
+	/*
+	 * Not mapped here (unwinder__row reads b->win's rows): the old map's
+	 * pages leave the resident set before the new one's come in.
+	 */
+	if (b->rows)
+		munmap((void *)b->rows, b->rows_len);
+	b->rows = NULL;
+	err = new_table(rows, nr, &fd);
 	for (i = 0; i < u->nr_files && !err; i++)
 		if (u->files[i].bin == idx && u->files[i].state == FILE_LOADED)
 			err = set_table(u, &u->files[i].key, fd);
 	if (err) {
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return err;
 	}
-	if (b->rows)
-		munmap((void *)b->rows, b->rows_len);
-	b->rows = NULL;
 	close(b->fd);
 	b->fd = fd;
 	b->nr_rows = nr;
@@ -1328,7 +1334,6 @@ static int swap_map(struct unwinder *u, struct unw_binary *b)
 	if (u->used > u->st.peak_bytes)
 		u->st.peak_bytes = u->used;
 	b->bytes = bytes;
-	map_rows(b);
 	return 0;
 }
 
@@ -1356,7 +1361,14 @@ static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job
 	/* short for a moment (builds hold shares of it): built again later */
 	if (charge > b->charged && !mem_budget__take(charge - b->charged))
 		return -EAGAIN;
+	/* the merged rows beside the old ones for a moment: they count too */
+	if (!mem_budget__take(nr * sizeof(struct unw_row))) {
+		if (charge > b->charged)
+			mem_budget__give(charge - b->charged);
+		return -EAGAIN;
+	}
 	err = unw_windows__merge(b->win, j->ranges, j->nr_ranges, j->full, j->nr_full, windows);
+	mem_budget__give(nr * sizeof(struct unw_row));
 	if (err) {
 		if (charge > b->charged)
 			mem_budget__give(charge - b->charged);
@@ -1369,6 +1381,7 @@ static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job
 	mem_budget__give(taken - charge);
 	b->charged = charge;
 	account_held(u, b);
+	malloc_trim(0);		/* the old rows' pages, back to the system now */
 	/* the rows are right even where the map cannot follow: raw stacks read them */
 	err = swap_map(u, b);
 	if (err)
