@@ -43,7 +43,9 @@
  *   inview            print "inview N": labelled frames of the flame graph inside the window
  *   reload, back      reload the page (it restores its view from the URL) / go Back
  *   sandwich NAME     click NAME's row in the top-by-total table; print "caller NAME SHARE"
- *                     and "callee NAME SHARE" rows of its sandwich, and "sandwich" its title
+ *                     and "callee NAME SHARE" rows of its sandwich, and "sandwich" its title;
+ *                     "gcaller"/"gcallee NAME SHARE" the first level of its two graphs,
+ *                     "gdepth callers|callees N" the deepest level each draws
  *   sort TABLE K      click the head of column K (from 0) of the table with that id; print
  *                     "sorted TABLE" and the functions in the order then shown
  *   allrows           press the button that shows every function (or the top ones again)
@@ -262,6 +264,13 @@ async function main() {
 						const td = tr.querySelectorAll('td');
 						if (td.length) o.push(id.slice(0, -1) + '\t' + tr.dataset.fn + '\t' + td[0].textContent);
 					}));
+					/* the graphs' first level: "gcaller"/"gcallee NAME SHARE", and their depth */
+					['callers', 'callees'].forEach((id) => {
+						const fs = [...document.querySelectorAll('#sand-' + id + ' .sf')];
+						fs.filter((f) => f.dataset.depth === '1').forEach((f) =>
+							o.push('g' + id.slice(0, -1) + '\t' + f.dataset.fn + '\t' + f.dataset.pct));
+						o.push('gdepth\t' + id + '\t' + fs.reduce((m, f) => Math.max(m, Number(f.dataset.depth)), -1));
+					});
 					return o;
 				});
 				out.forEach((l) => console.log(l));

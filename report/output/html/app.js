@@ -1812,8 +1812,56 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	 * The sandwich of one function: its callers above (who called it, by
 	 * the share of its total they account for), its callees below (what
 	 * it called, the same way), over the current selection. A recursive
-	 * call counts at its outermost frame only, as "total" does.
+	 * call counts at its outermost frame only, as "total" does. Drawn as
+	 * two flame graphs meeting at the function (callers inverted above it,
+	 * callees below), then as two tables of the first level.
 	 */
+	var SAND_MIN = 0.002, SAND_ROWS = 48, SAND_MAX = 1500;	/* what a sandwich graph draws at most */
+	/* a tree of the sandwich: k a name (label rows -1 - name), rep a node of the graph that has it */
+	function sandNode(k, rep) { return { k: k, v: 0, rep: rep, kids: new Map() }; }
+	function sandAdd(t, k, rep, x) {
+		var c = t.kids.get(k);
+		if (!c) t.kids.set(k, c = sandNode(k, rep));
+		c.v += x;
+		return c;
+	}
+	function sandCallees(t, n) {
+		for (var c = firstKid[n]; c >= 0; c = nextSib[c])
+			if (cur.v[c]) sandCallees(sandAdd(t, nm[c], c, cur.v[c]), c);
+	}
+	/* t's frames, root at the top (callees) or at the bottom (callers, up): divs, widest first */
+	function sandGraph(t, up, id, parent) {
+		var rows = [], q = [[t, 0, 0]], nr = 0, total = t.v, d, i;
+		while (q.length && nr < SAND_MAX) {
+			var it = q.shift(), n = it[0], x = it[1];
+			if (it[2] >= SAND_ROWS) continue;
+			(rows[it[2]] = rows[it[2]] || []).push([n, x]);
+			nr++;
+			var kids = [];
+			n.kids.forEach(function (c) { if (c.v >= total * SAND_MIN) kids.push(c); });
+			kids.sort(function (a, b) { return b.v - a.v || a.k - b.k; });
+			kids.forEach(function (c) { q.push([c, x, it[2] + 1]); x += c.v; });
+		}
+		var box = el('div', { id: id, 'class': 'sandgraph', role: 'group', 'aria-label': id === 'sand-callers' ?
+			'callers of ' + names[t.k] + ', drawn upwards' : 'callees of ' + names[t.k] + ', drawn downwards' }, parent);
+		box.style.height = rows.length * FH + 'px';
+		for (d = 0; d < rows.length; d++)
+			for (i = 0; i < rows[d].length; i++) {
+				var nd = rows[d][i][0], k = nd.k < 0 ? -1 - nd.k : nd.k, name = nd.k < 0 ? '[' + names[k] + ']' : names[k];
+				var fill = fillOf(nd.rep), f = el('div', { 'class': 'sf', tabindex: '0', role: 'button',
+					'data-fn': name, 'data-depth': d, 'data-pct': fmtPct(share(nd.v, total)),
+					title: name + ': ' + fmtAmount(nd.v) + ', ' + fmtPct(share(nd.v, total)) + ' of ' + names[t.k] }, box, name);
+				f.style.left = (100 * share(rows[d][i][1], total)) + '%';
+				f.style.width = (100 * share(nd.v, total)) + '%';
+				f.style.top = (up ? rows.length - 1 - d : d) * FH + 'px';
+				f.style.background = cssOf(fill);
+				f.style.color = labelOn(fill);
+				if (nd.k >= 0 && d) {
+					f.addEventListener('click', openSandwich.bind(null, nd.k));
+					f.addEventListener('keydown', function (k, ev) { if (ev.key === 'Enter') openSandwich(k); }.bind(null, nd.k));
+				}
+			}
+	}
 	var sandwichFn = -1, sandwich = el('div', { id: 'sandwich' }, null);
 	tables.parentNode.insertBefore(sandwich, tables);
 	function openSandwich(k) {
@@ -1825,21 +1873,31 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		sandwich.textContent = '';
 		if (sandwichFn < 0 || cur.diff) return;
 		var f = sandwichFn, callers = new Map(), callees = new Map(), total = 0, self = 0, n, c;
+		var up = null, down = null;
 		function add(m, key, x) { m.set(key, (m.get(key) || 0) + x); }
 		for (n = 1; n < nNodes; n++) {
 			if (nm[n] !== f || depth[n] <= labelDepth) continue;
 			self += cur.sv[n];
 			if (!firstOcc[n] || !cur.v[n]) continue;
 			total += cur.v[n];
-			var p = par[n];
+			var p = par[n], t;
 			add(callers, depth[p] <= labelDepth ? '[' + names[nm[p]] + ']' : names[nm[p]], cur.v[n]);
 			for (c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c]) add(callees, names[nm[c]], cur.v[c]);
+			if (!up) { up = sandNode(f, n); down = sandNode(f, n); }
+			up.v += cur.v[n];
+			down.v += cur.v[n];
+			for (t = up; p > 0; p = par[p]) t = sandAdd(t, depth[p] <= labelDepth ? -1 - nm[p] : nm[p], p, cur.v[n]);
+			sandCallees(down, n);
 		}
 		var head = el('div', { 'class': 'sandhead' }, sandwich);
 		el('h2', null, head, 'Sandwich of ' + names[f] + ': ' + fmtAmount(total) + ' (' +
 			fmtPct(share(total, cur.total)) + ' of the selection), self ' + fmtVal(self));
 		var close = el('button', { id: 'sandwich-close' }, head, 'Close');
 		close.addEventListener('click', function () { sandwichFn = -1; drawSandwich(); });
+		if (up) {
+			sandGraph(up, true, 'sand-callers', sandwich);
+			sandGraph(down, false, 'sand-callees', sandwich);
+		}
 		var row = el('div', { 'class': 'sandrows' }, sandwich);
 		[['Callers of ' + names[f], 'callers', callers], ['Callees of ' + names[f], 'callees', callees]].forEach(function (t) {
 			var list = [];
