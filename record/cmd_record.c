@@ -99,7 +99,7 @@ static void print_help(FILE *f)
 		   "    -o FILE          the recording to write (default eprof.data)\n"
 		   "    -d SECONDS       stop after this long (fractions allowed)\n"
 		   "    -C, --cpu LIST   sample only these CPUs, e.g. 0-3,8\n"
-		   "    -e cpu-clock     the event to sample: the CPU clock, the only one\n"
+		   "    -e, --event cpu-clock  the event to sample: the CPU clock, the only one\n"
 		   "    -g               record stacks (always done; accepted as perf does)\n"
 		   "    --no-inherit     not the processes that CMD or -p PID start\n"
 		   "    --no-python      no Python frames: the interpreters' native frames only\n"
