@@ -116,6 +116,7 @@ struct py_target {
 	char comm[16];
 	unsigned int looks;
 	uint64_t looked_ns;		/* sample time of the last look */
+	uint64_t exec_ns;		/* its last exec the side-band saw when it was looked at */
 	const struct py_layout *layout;	/* NULL: not walked; a row of layouts[] or own */
 	struct py_layout *own;		/* malloc'd: read from the process (debug offsets) */
 	bool unknown;			/* an interpreter of a version without a layout */
@@ -437,10 +438,23 @@ void pyrec__set_code_budget(struct pyrec *pr, uint64_t per_proc, uint64_t total)
 	pr->codes_total_max = total;
 }
 
-void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns)
+void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t exec_ns,
+		 uint64_t now_ns)
 {
 	struct py_target *t = target_of(pr, tgid);
 
+	/*
+	 * A new image: what was found in the old one is void, and the looks
+	 * start again. A wrapper that execs the interpreter under the same
+	 * name (pyenv's python3 shim, a bash script, execs python3 after
+	 * seconds of its own work) changes no name.
+	 */
+	if (t && exec_ns != t->exec_ns) {
+		/* a look at a sample taken after the exec saw the new image */
+		if (exec_ns > t->looked_ns)
+			pyrec__forget(pr, tgid);
+		t->exec_ns = exec_ns;
+	}
 	/*
 	 * Again after an exec (a new name), and a few times while the process
 	 * is young: a first sample taken while ld.so still maps libpython
@@ -452,8 +466,8 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now
 		pr->stats.unknown_samples += t->unknown;
 		return;
 	}
-	if (!t)
-		t = new_target(pr, tgid);
+	if (!t && (t = new_target(pr, tgid)))
+		t->exec_ns = exec_ns;
 	if (!t)
 		return;	/* no memory: native frames only */
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
@@ -508,7 +522,7 @@ void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (comm_of(pids[i], comm))
-			pyrec__seen(pr, pids[i], comm, now_ns());
+			pyrec__seen(pr, pids[i], comm, 0, now_ns());
 	if (pids)
 		return;
 	dir = opendir("/proc");
@@ -519,7 +533,7 @@ void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n)
 		if (*end || end == d->d_name || !v || v > UINT32_MAX)
 			continue;
 		if (runs_python((uint32_t)v) && comm_of((uint32_t)v, comm))
-			pyrec__seen(pr, (uint32_t)v, comm, now_ns());
+			pyrec__seen(pr, (uint32_t)v, comm, 0, now_ns());
 	}
 	closedir(dir);
 }

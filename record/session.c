@@ -814,8 +814,11 @@ static int note_python(struct session *s, const struct ev_sample *e)
 	if (!s->python && s->sampler && !s->opts->no_python &&
 	    pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
 		return -ENOMEM;
-	if (s->python && e->tgid)
-		pyrec__seen(s->python, e->tgid, e->comm, e->time_ns);
+	if (s->python && e->tgid) {
+		const uint64_t *exec = u64map__find(&s->exec_ns, e->tgid);
+
+		pyrec__seen(s->python, e->tgid, e->comm, exec ? *exec : 0, e->time_ns);
+	}
 	return 0;
 }
 
