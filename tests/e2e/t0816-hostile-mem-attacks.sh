@@ -10,35 +10,12 @@
 # did not fit is counted in info (JIT maps cut), and a warning names it
 # once; the renames make a bounded number of name rows.
 . "$E2E_DIR/lib.sh"
-require_root; require_btf; require_cmd cc; require_cmd sqlite3; require_nobody
+require_root; require_btf; require_cmd sqlite3; require_nobody
 [ "$(uname -m)" = x86_64 ] || skip "the JIT workload carries x86-64 machine code"
 
 LIMIT_MIB=128
 SECS=8
 
-cat >"$TMP/renamer.c" <<'CEOF'
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/prctl.h>
-#include <time.h>
-/* renamer SECONDS: renames itself in a loop, prints how often */
-int main(int argc, char **argv)
-{
-	struct timespec t0, t;
-	unsigned long n = 0;
-	char name[16];
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		snprintf(name, sizeof(name), "rn%lu", n++ % 1000);
-		prctl(PR_SET_NAME, name, 0, 0, 0);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (t.tv_sec - t0.tv_sec < atoi(argv[1]));
-	printf("%lu\n", n);
-	return 0;
-}
-CEOF
-cc -O1 -o "$TMP/renamer" "$TMP/renamer.c" || fail "cannot build the renamer"
 mkdir -p "$TMP/many" "$TMP/w"
 for i in $(seq 0 1499); do printf "\177ELF%4092s" "" >"$TMP/many/$i"; done
 awk 'BEGIN { for (i = 0; i < 1200000; i++)
@@ -56,7 +33,7 @@ for pid in \$(cat "$TMP/w/jits"); do
 	cat "$TMP/pad" >>/tmp/perf-\$pid.map
 done
 "$WORKLOADS/mapmany" $SECS 1500 "$TMP/many" "$TMP/w/ready" &
-"$TMP/renamer" $SECS >"$TMP/w/renames" &
+"$WORKLOADS/renamer" $SECS 1000 >"$TMP/w/renames" &
 end=\$((SECONDS + $SECS)); while [ \$SECONDS -lt \$end ] && [ ! -e "$TMP/w/stop" ]; do "$WORKLOADS/short_lived" 1; done &
 touch "$TMP/w/go"
 wait
