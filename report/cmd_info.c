@@ -94,6 +94,8 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_SIDEBAND_REREAD, "read again after loss", META_NUMBER },
 	{ REC_META_SIDEBAND_KIB, "side-band buffer per CPU (KiB)", META_NUMBER },
 	{ REC_META_SIDEBAND_GROWN, "side-band buffer grown after losses", META_NUMBER },
+	{ REC_META_COMMS_FOLDED, "name rows folded (renames)", META_NUMBER },
+	{ REC_META_COMMS_DROPPED, "name rows dropped (memory budget)", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))

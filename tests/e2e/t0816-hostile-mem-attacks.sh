@@ -63,10 +63,11 @@ cat "$TMP/rec.err"
 ceiling=$(awk '/^memory ceiling \(bytes\)/ { print $NF }' "$TMP/info")
 peak=$(awk '/^peak memory \(bytes\)/ { print $NF }' "$TMP/info")
 cut=$(awk '/^JIT maps cut/ { print $NF }' "$TMP/info")
+folded=$(awk '/^name rows folded/ { print $NF }' "$TMP/info")
 renames=$(cat "$TMP/w/renames")
 rows=$(sqlite3 "$TMP/r.eprof" "SELECT coalesce(sum(nr_comms), 0) FROM comm_chunk")
 say "peak $((hwm >> 10)) MiB (/proc), $((peak >> 20)) MiB (recording), ceiling $LIMIT_MIB MiB;" \
-	"JIT maps cut: $cut; $renames renames, $rows name rows in all"
+	"JIT maps cut: $cut; $renames renames, $rows name rows in all, $folded folded"
 [ "$ceiling" = $((LIMIT_MIB << 20)) ] || fail "info states the ceiling '$ceiling'"
 [ -n "$peak" ] && [ "$peak" -le "$ceiling" ] ||
 	fail "the recording states a peak of '$peak' bytes, over its ceiling $ceiling"
@@ -79,6 +80,7 @@ n=$(grep -c "warning: '/tmp/perf-[0-9]*\.map' is [0-9]* bytes: read" "$TMP/rec.e
 # a name row per rename would be hundreds of thousands
 [ "$renames" -gt 10000 ] || fail "only $renames renames"
 [ "$rows" -le 5000 ] || fail "$rows name rows for $renames renames"
+[ "${folded:-0}" -gt 0 ] || fail "info counts '$folded' name rows folded"
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/fold" 2>"$TMP/rep.err" ||
 	{ cat "$TMP/rep.err"; fail "report failed"; }
 exit 0
