@@ -279,6 +279,16 @@ static int read_entry(int fd, const struct table_cache_key *key, size_t row_size
 	return 0;
 }
 
+bool table_cache__has(struct table_cache *c, const struct table_cache_key *key)
+{
+	struct stat st;
+	char name[160];
+
+	entry_name(key, name, sizeof(name));
+	return !fstatat(c->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+	       st.st_uid == 0;
+}
+
 int table_cache__get(struct table_cache *c, const struct table_cache_key *key, size_t row_size,
 		     size_t max_rows, void **rows, size_t *nr)
 {

@@ -20,6 +20,7 @@
 #ifndef EPROF_FORMAT_TABLECACHE_H
 #define EPROF_FORMAT_TABLECACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,12 @@ void table_cache__close(struct table_cache *c);
  */
 int table_cache__get(struct table_cache *c, const struct table_cache_key *key, size_t row_size,
 		     size_t max_rows, void **rows, size_t *nr);
+
+/*
+ * Whether an entry for key is there: a root-owned plain file by its name,
+ * its rows neither read nor checked (a get may still refuse it).
+ */
+bool table_cache__has(struct table_cache *c, const struct table_cache_key *key);
 
 /*
  * Keeps nr rows for key, replacing an older entry, then removes the least

@@ -99,7 +99,7 @@ static void print_help(FILE *f)
 		   "    -o FILE          the recording to write (default eprof.data)\n"
 		   "    -d SECONDS       stop after this long (fractions allowed)\n"
 		   "    -C, --cpu LIST   sample only these CPUs, e.g. 0-3,8\n"
-		   "    -e cpu-clock     the event to sample: the CPU clock, the only one\n"
+		   "    -e, --event cpu-clock  the event to sample: the CPU clock, the only one\n"
 		   "    -g               record stacks (always done; accepted as perf does)\n"
 		   "    --no-inherit     not the processes that CMD or -p PID start\n"
 		   "    --no-python      no Python frames: the interpreters' native frames only\n"
@@ -1325,7 +1325,8 @@ static void prepare_executable(struct session *s, const char *cmd)
 /*
  * The command's executable, its libraries and the C library get their
  * unwind tables before the command runs, waiting at most UNWIND_PREPARE_NS
- * (the side-band brings anything else it maps a few milliseconds later).
+ * for those built (the side-band brings anything else it maps a few
+ * milliseconds later); those in the table cache are not waited for.
  */
 static void prepare_command(struct session *s, const char *cmd)
 {
@@ -1337,7 +1338,7 @@ static void prepare_command(struct session *s, const char *cmd)
 		wait = s->opts->duration_ns / 4;
 	prepare_own_libc(s);
 	prepare_executable(s, cmd);
-	if (unwinder__drain(s->unwinder, wait))
+	if (unwinder__drain_builds(s->unwinder, wait))
 		pr_debug("the command's unwind tables are not all ready");
 }
 
@@ -1501,7 +1502,9 @@ static int open_stages(struct session *s, struct target *t, int old_nice, uint64
 	if (!err && o->mode == TARGET_CMD) {
 		uint32_t child = (uint32_t)t->child;
 
+		s->gate_scan = true;
 		err = sideband__scan_proc(s->sideband, &child, 1, false);
+		s->gate_scan = false;
 	}
 	if (err)
 		return err;

@@ -1129,8 +1129,13 @@ static int sb_mapping(void *ctx, const struct rec_mapping *m)
 {
 	struct session *s = ctx;
 
-	/* -a builds tables on demand, for what the walker meets (record/unwind.c) */
-	if (is_file_path(m->path) && s->opts && s->opts->mode != TARGET_ALL &&
+	/*
+	 * -a builds tables on demand, for what the walker meets (record/unwind.c);
+	 * -- CMD's child at its gate maps the recorder's own libraries, gone at
+	 * its exec (its ticks before it are not kept): none of them waits
+	 * for a table before the command starts (prepare_command)
+	 */
+	if (is_file_path(m->path) && s->opts && s->opts->mode != TARGET_ALL && !s->gate_scan &&
 	    unwinder__note_mapping(s->unwinder, m->tgid, m->start, m->end, m->path))
 		return -ENOMEM;
 	return mapping_table__add(&s->maps, m);

@@ -96,6 +96,7 @@ struct session {
 	struct unwinder *unwinder;	/* --call-graph dwarf: tables for the BPF walker */
 	struct rawstack *rawstack;	/* samples waiting for their tables (record/rawstack.h) */
 	bool raw_final;			/* the next commit ends a file: no sample waits */
+	bool gate_scan;			/* mappings met now are -- CMD's before its exec: no tables */
 	struct offcpu *offcpu;		/* --off-cpu */
 	struct pyrec *python;		/* Python interpreters (record/python.h), made at the first sample */
 	uint64_t final_ns;		/* set at the end: the time of the last off-CPU flush */

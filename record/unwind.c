@@ -168,6 +168,7 @@ struct unw_job {
 	struct table_cache *cache;	/* NULL: none */
 	struct table_cache_key key;	/* the file's, for the cache */
 	bool from_cache, stored;
+	bool built;			/* its entry was not in the cache when queued */
 	struct unw_job *next;
 };
 
@@ -194,6 +195,7 @@ struct unwinder {
 	pthread_cond_t wake;
 	struct unw_job *todo, *done;
 	size_t jobs_out;
+	size_t builds_out;		/* of jobs_out, those with no entry in the cache */
 	size_t reserving;		/* builds holding a share of the memory budget */
 	int done_fd;			/* eventfd: a job is done (the loop waits on it) */
 	struct table_cache *cache;	/* tables kept between recordings, or NULL */
@@ -682,6 +684,8 @@ static int build_table(struct unwinder *u, size_t bin, int fd)
 	j->key.rules = UNW_ABI_VERSION;
 	j->key.build_id_len = u->bins[bin].build_id_len;
 	memcpy(j->key.build_id, u->bins[bin].build_id, u->bins[bin].build_id_len);
+	j->built = !j->cache || !table_cache__has(j->cache, &j->key);
+	u->builds_out += j->built;
 	u->bins[bin].building = true;
 	pthread_mutex_lock(&u->lock);
 	for (tail = &u->todo; *tail && (*tail)->size <= j->size; tail = &(*tail)->next)
@@ -738,6 +742,7 @@ static int collect_jobs(struct unwinder *u)
 			if (u->files[i].bin == done->bin + 1 && u->files[i].state == FILE_PENDING)
 				err = attach_file(u, &u->files[i]);
 		u->jobs_out--;
+		u->builds_out -= done->built;
 		free(done);
 	}
 	return err;
@@ -1205,18 +1210,25 @@ int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more)
 	return err == 1 ? 0 : err;
 }
 
-int unwinder__drain(struct unwinder *u, uint64_t timeout_ns)
+/* The jobs drain waits for: every one, or builds only. */
+static size_t waited(const struct unwinder *u, bool builds_only)
+{
+	return builds_only ? u->builds_out : u->jobs_out;
+}
+
+static int drain(struct unwinder *u, uint64_t timeout_ns, bool builds_only)
 {
 	uint64_t deadline = now_ns() + timeout_ns, now;
 	struct pollfd pfd;
 	int err = 0;
 
-	while (u && !err && (u->jobs_out || u->q_head < u->q_nr) && (now = now_ns()) < deadline) {
+	while (u && !err && (waited(u, builds_only) || u->q_head < u->q_nr) &&
+	       (now = now_ns()) < deadline) {
 		while (!err && u->q_head < u->q_nr)
 			err = work_queue(u);
 		if (err == 1)
 			err = 0;	/* the builders are full: wait for one */
-		if (err || !u->jobs_out)
+		if (err || !waited(u, builds_only))
 			break;
 		pfd.fd = u->done_fd;
 		pfd.events = POLLIN;
@@ -1224,6 +1236,16 @@ int unwinder__drain(struct unwinder *u, uint64_t timeout_ns)
 		err = collect_jobs(u);
 	}
 	return err;
+}
+
+int unwinder__drain(struct unwinder *u, uint64_t timeout_ns)
+{
+	return drain(u, timeout_ns, false);
+}
+
+int unwinder__drain_builds(struct unwinder *u, uint64_t timeout_ns)
+{
+	return drain(u, timeout_ns, true);
 }
 
 void unwinder__prepare_path(struct unwinder *u, const char *path)

@@ -88,6 +88,13 @@ int unwinder__work(struct unwinder *u, uint64_t budget_ns, bool *more);
 int unwinder__drain(struct unwinder *u, uint64_t timeout_ns);
 
 /*
+ * The same, but waits only for the tables being built: one the table cache
+ * holds is in a few milliseconds later, and a sample that comes first has
+ * its stack copied and finished with it (record/rawstack.h).
+ */
+int unwinder__drain_builds(struct unwinder *u, uint64_t timeout_ns);
+
+/*
  * Starts building a table for the file at path (e.g. the command about to
  * be run); unwinder__drain() waits for it. Failures are quiet.
  */

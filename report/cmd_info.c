@@ -1099,7 +1099,8 @@ static void print_json(const struct info *in, FILE *f)
 static void print_info_usage(FILE *f)
 {
 	fprintf(f, "usage: eprof info [FILE | -i FILE] [--json] [--debug-dir DIR]...\n\n"
-		   "   FILE, -i FILE    the recording (default: eprof.data); -i as report takes it\n"
+		   "   FILE, -i, --input FILE  the recording (default: eprof.data); -i as report\n"
+		   "                    takes it\n"
 		   "   --json           one JSON object instead of text\n"
 		   "   --debug-dir DIR  where report would look for debug files first\n"
 		   "   -h, --help       this text\n");

@@ -38,32 +38,61 @@
 #include "util/hashmap.h"
 #include "util/log.h"
 
+/*
+ * What a view needs loading to keep for it: its row in the emitter table
+ * says it, and loading reads only the row (no view is named outside it).
+ */
+enum view_need {
+	NEED_TID	= 1u << 0,	/* samples keyed by thread */
+	NEED_CGROUP	= 1u << 1,	/* by cgroup too, where the recording knows them */
+	NEED_CPU	= 1u << 2,	/* by CPU */
+	NEED_STATES	= 1u << 3,	/* on-CPU, blocked and runnable time kept apart */
+	NEED_US		= 1u << 4,	/* time weights in microseconds, not nanoseconds */
+	NEED_FILES	= 1u << 5,	/* each recording open while it writes (several -i) */
+};
+
+/* A view's time slots: none, --timeline's width, or a fixed width. */
+#define SLOTS_NONE	0
+#define SLOTS_OPTION	UINT64_MAX
+
 struct emitter {
 	unsigned int output;		/* enum report_output */
 	const char *what;		/* for the error message */
 	int (*write)(const struct report_ctx *rc, FILE *out);
 	int (*write_diff)(const struct report_ctx *rc, FILE *out);	/* NULL: not with --diff */
 	const struct view_merge_ops *merge;	/* several -i, one at a time; NULL: all kept */
+	unsigned int needs;		/* enum view_need */
+	uint64_t slot_ns;		/* SLOTS_NONE, SLOTS_OPTION or a width */
+	int (*check)(const struct report_ctx *rc);	/* refuses what it could not show */
 };
+
+static int check_timeline_rows(const struct report_ctx *rc);
+static int check_html_span(const struct report_ctx *rc);
 
 static const struct emitter emitters[] = {
 	{ REPORT_OUT_FOLD, "the folded stacks", view_fold__write, view_diff_fold__write,
-	  &view_fold_merge },
-	{ REPORT_OUT_SVG, "the flame graph", view_svg__write, view_svg__write, &view_svg_merge },
-	{ REPORT_OUT_TOP, "the top table", view_top__write, view_diff_top__write, &view_top_merge },
-	{ REPORT_OUT_PERCPU, "the per-CPU table", view_percpu__write, NULL, &view_percpu_merge },
+	  &view_fold_merge, NEED_US, SLOTS_NONE, NULL },
+	{ REPORT_OUT_SVG, "the flame graph", view_svg__write, view_svg__write, &view_svg_merge,
+	  0, SLOTS_NONE, NULL },
+	{ REPORT_OUT_TOP, "the top table", view_top__write, view_diff_top__write, &view_top_merge,
+	  0, SLOTS_NONE, NULL },
+	{ REPORT_OUT_PERCPU, "the per-CPU table", view_percpu__write, NULL, &view_percpu_merge,
+	  NEED_CPU, SLOTS_NONE, NULL },
 	{ REPORT_OUT_PERNODE, "the per-node table", view_pernode__write, NULL,
-	  &view_pernode_merge },
+	  &view_pernode_merge, NEED_CPU, SLOTS_NONE, NULL },
 	{ REPORT_OUT_TIMELINE, "the timeline", view_timeline__write, NULL,
-	  &view_timeline_merge },
-	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL, &view_pprof_merge },
-	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL, NULL },
+	  &view_timeline_merge, 0, SLOTS_OPTION, check_timeline_rows },
+	{ REPORT_OUT_PPROF, "the pprof profile", view_pprof__write, NULL, &view_pprof_merge,
+	  NEED_TID | NEED_CGROUP | NEED_CPU, SLOTS_NONE, NULL },
+	{ REPORT_OUT_SAMPLES, "the samples", view_samples__write, NULL, NULL,
+	  NEED_FILES, SLOTS_NONE, NULL },
 	{ REPORT_OUT_HTML, "the HTML report", view_html__write, view_html_diff__write,
-	  &view_html_merge },
+	  &view_html_merge, NEED_CPU | NEED_STATES | NEED_FILES, VIEW_HTML_SLOT_NS,
+	  check_html_span },
 	{ REPORT_OUT_SPEEDSCOPE, "the speedscope profile", view_speedscope__write, NULL,
-	  &view_speedscope_merge },
+	  &view_speedscope_merge, NEED_TID, SLOTS_NONE, NULL },
 	{ REPORT_OUT_FIREFOX, "the Firefox Profiler profile", view_firefox__write, NULL,
-	  &view_firefox_merge },
+	  &view_firefox_merge, NEED_TID | NEED_STATES, SLOTS_NONE, NULL },
 };
 
 static int on_loss(void *ctx, const struct rec_loss *l)
@@ -498,7 +527,7 @@ static int open_source(struct report_src *s, struct report_summary *sum)
 
 /* The filters and keys of s's aggregate, from the options and the recording. */
 static int config_source(struct report_src *s, const struct report_opts *o,
-			 struct report_summary *sum)
+			 const struct emitter *em, struct report_summary *sum)
 {
 	struct agg_config *cfg = &s->cfg;
 	int err;
@@ -518,24 +547,20 @@ static int config_source(struct report_src *s, const struct report_opts *o,
 	cfg->start_ns = s->start_ns;
 	cfg->from_ns = o->from_ns;
 	cfg->to_ns = o->has_to ? o->to_ns : 0;
-	cfg->key_tid = o->by == REPORT_BY_TID || (o->outputs & (REPORT_OUT_PPROF | REPORT_OUT_SPEEDSCOPE |
-							     REPORT_OUT_FIREFOX));
-	/* pprof labels every sample with its cgroup where the recording knows it */
+	cfg->key_tid = o->by == REPORT_BY_TID || (em->needs & NEED_TID);
 	cfg->key_cgroup = o->by == REPORT_BY_CGROUP ||
-			  ((o->outputs & REPORT_OUT_PPROF) && recording__has_cgroups(s->rec));
+			  ((em->needs & NEED_CGROUP) && recording__has_cgroups(s->rec));
 	if (o->by == REPORT_BY_CGROUP && !recording__has_cgroups(s->rec))
 		pr_warn("'%s' has no cgroup data (recorded by an older eprof): its samples are "
 			"all in [unknown cgroup]", s->path);
-	cfg->key_cpu = (o->outputs & (REPORT_OUT_PERCPU | REPORT_OUT_PERNODE | REPORT_OUT_PPROF |
-				      REPORT_OUT_HTML)) != 0;
-	cfg->slot_ns = (o->outputs & REPORT_OUT_TIMELINE) ? o->timeline_ns :
-		       (o->outputs & REPORT_OUT_HTML) ? VIEW_HTML_SLOT_NS : 0;
+	cfg->key_cpu = (em->needs & NEED_CPU) != 0;
+	cfg->slot_ns = em->slot_ns == SLOTS_OPTION ? o->timeline_ns : em->slot_ns;
 	if (o->has_to && o->to_ns <= o->from_ns) {
 		/* an empty window: count nothing, but still read the file through */
 		cfg->from_ns = UINT64_MAX;
 		cfg->to_ns = 0;
 	}
-	if (o->outputs & (REPORT_OUT_HTML | REPORT_OUT_FIREFOX))
+	if (em->needs & NEED_STATES)
 		err = keep_states_apart(s, o, sum);
 	else if (o->weight != REPORT_WEIGHT_SAMPLES)
 		err = weigh_by_time(s, o, sum);
@@ -586,10 +611,10 @@ static int symbolize_source(struct report_src *s, const struct report_opts *o,
 
 /* s's samples, time and filtered counts into sum, in the view's weight. */
 static void count_source(struct report_src *s, const struct report_opts *o,
-			 struct report_summary *sum)
+			 const struct emitter *em, struct report_summary *sum)
 {
 	s->nr_samples = s->agg.nr_samples;
-	if (s->cfg.key_state && (o->outputs & (REPORT_OUT_HTML | REPORT_OUT_FIREFOX))) {
+	if (s->cfg.key_state && (em->needs & NEED_STATES)) {
 		/* the aggregate's count is samples plus off-CPU ns: the samples alone */
 		s->nr_samples -= s->agg.offcpu_ns[REC_OFFCPU_BLOCKED] +
 				 s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
@@ -611,13 +636,14 @@ static void count_source(struct report_src *s, const struct report_opts *o,
 
 /* Opens, filters, aggregates and symbolizes one recording. */
 static int load_source(struct report_src *s, const struct report_opts *o,
-		       struct report_summary *sum, struct sym_tally *unresolved)
+		       const struct emitter *em, struct report_summary *sum,
+		       struct sym_tally *unresolved)
 {
 	int err;
 
 	err = open_source(s, sum);
 	if (!err)
-		err = config_source(s, o, sum);
+		err = config_source(s, o, em, sum);
 	if (!err)
 		err = stack_agg__load_cfg(&s->agg, s->rec, &s->cfg);
 	if (err)
@@ -639,9 +665,9 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		if (err)
 			return pr_errno(err, "cannot report '%s'", s->path);
 	}
-	if (o->weight != REPORT_WEIGHT_SAMPLES && (o->outputs & REPORT_OUT_FOLD))
+	if (o->weight != REPORT_WEIGHT_SAMPLES && (em->needs & NEED_US))
 		counts_to_us(&s->agg);
-	count_source(s, o, sum);
+	count_source(s, o, em, sum);
 	return 0;
 }
 
@@ -664,13 +690,13 @@ static void free_symbols(struct report_src *s)
  * stacks move into the store and what only loading needed goes. --samples
  * walks the files again with their symbolizers: it keeps them whole.
  */
-static int compact_source(struct report_src *s, const struct report_opts *o,
+static int compact_source(struct report_src *s, const struct emitter *em,
 			  struct stack_store *ss)
 {
 	size_t i;
 	int err;
 
-	if (o->outputs & (REPORT_OUT_SAMPLES | REPORT_OUT_HTML))
+	if (em->needs & NEED_FILES)
 		return 0;	/* --html reads each file's metadata as it writes */
 	for (i = 0; i < s->agg.nr; i++) {
 		err = stack_store__intern(ss, s->agg.entries[i].stack, &s->agg.entries[i].stack);
@@ -812,7 +838,7 @@ static int load_sources(struct report_ctx *rc, struct report_summary *sum,
 	int err;
 
 	for (i = 0; i < nr; i++) {
-		err = load_source(&rc->srcs[i], rc->opts, sum, unresolved);
+		err = load_source(&rc->srcs[i], rc->opts, em, sum, unresolved);
 		if (!err && merge) {
 			err = i ? 0 : em->merge->start(merged, rc);
 			if (!err)
@@ -821,7 +847,7 @@ static int load_sources(struct report_ctx *rc, struct report_summary *sum,
 				pr_errno(err, "cannot report '%s'", rc->srcs[i].path);
 			drop_source(&rc->srcs[i]);
 		} else if (!err && nr > 1) {
-			err = compact_source(&rc->srcs[i], rc->opts, store);
+			err = compact_source(&rc->srcs[i], em, store);
 		}
 		if (!err && nr > 1)
 			malloc_trim(0);	/* the next file's loading reuses the pages this one freed */
@@ -912,10 +938,8 @@ int report__run(const struct report_opts *opts, FILE *out, struct report_summary
 	}
 	merge = nr > 1 && !rc.diff && em->merge;
 	err = load_sources(&rc, sum ? sum : &local, em, merge, &merged, &store, unresolved);
-	if (!err && em->output == REPORT_OUT_TIMELINE)
-		err = check_timeline_rows(&rc);
-	if (!err && em->output == REPORT_OUT_HTML)
-		err = check_html_span(&rc);
+	if (!err && em->check)
+		err = em->check(&rc);
 	if (!err)
 		err = write_view(&rc, em, merge, merged, out);
 	if (merged)

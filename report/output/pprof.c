@@ -74,6 +74,7 @@
 #define PB_FUNCTION_NAME		2
 #define PB_FUNCTION_SYSTEM_NAME		3
 #define PB_FUNCTION_FILENAME		4
+#define PB_FUNCTION_START_LINE		5
 
 #define PB_WIRE_VARINT	0
 #define PB_WIRE_LEN	2
@@ -83,6 +84,7 @@
 
 struct function {
 	uint32_t name, system_name, file, binary;	/* string ids */
+	uint32_t start_line;				/* 0: unknown */
 };
 
 struct mapping {
@@ -240,13 +242,14 @@ static bool func_eq(uint32_t pos, const void *key, const void *ctx)
 	const struct function *a = &b->funcs[pos], *k = key;
 
 	return a->name == k->name && a->system_name == k->system_name && a->file == k->file &&
-	       a->binary == k->binary;
+	       a->binary == k->binary && a->start_line == k->start_line;
 }
 
-/* The 1-based id of the function (name, system name, file, binary). */
+/* The 1-based id of the function (name, system name, file, binary, first line). */
 static int intern_func(struct pprof_builder *b, const struct function *f, uint32_t *id)
 {
-	uint64_t hash = hash_mix(hash_mix(hash_mix(hash_u64(f->name), f->system_name), f->file), f->binary);
+	uint64_t hash = hash_mix(hash_mix(hash_mix(hash_u64(f->name), f->system_name), f->file),
+				 f->binary ^ (uint64_t)f->start_line << 32);
 
 	return intern_entry(b, &b->func_index, hash, func_eq, f, &b->funcs, &b->nr_funcs, &b->alloc_funcs,
 			    sizeof(*b->funcs), id);
@@ -356,6 +359,7 @@ static int intern_frame(struct pprof_builder *b, const struct pprof_frame *fr, u
 		loc.address = fr->address - fr->map_start + b->maps[loc.mapping - 1].start;
 	if (fr->function) {
 		fn.binary = loc.mapping ? b->maps[loc.mapping - 1].file : 0;
+		fn.start_line = fr->start_line;
 		err = intern_str(b, fr->function, &fn.name);
 		if (!err)
 			err = intern_str(b, fr->system_name ? fr->system_name : fr->function,
@@ -835,6 +839,7 @@ static int put_tables(const struct pprof_builder *b, struct strbuf *out, struct 
 		pb_uint(msg, PB_FUNCTION_NAME, f->name);
 		pb_uint(msg, PB_FUNCTION_SYSTEM_NAME, f->system_name);
 		pb_uint(msg, PB_FUNCTION_FILENAME, f->file);
+		pb_uint(msg, PB_FUNCTION_START_LINE, f->start_line);
 		pb_message(out, PB_PROFILE_FUNCTION, msg);
 		err = spill(out, g);
 	}

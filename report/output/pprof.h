@@ -37,7 +37,14 @@ struct pprof_frame {
 	const char *build_id;	/* hex or NULL */
 	uint64_t map_start, map_end, map_offset;	/* map_offset: file offset of map_start */
 	bool kernel;		/* mapping "[kernel.kallsyms]", spanning every kernel address added */
-	const char *system_name; /* the mangled name (Function.system_name); NULL: function */
+	/*
+	 * The mangled name (Function.system_name); NULL: function; "": none,
+	 * for a name pprof must not take for a C++ one and simplify (a
+	 * Python qualname such as "<module>": pprof demangles, or strips
+	 * "(...)" and "<...>" from, a name equal to its system name)
+	 */
+	const char *system_name;
+	uint32_t start_line;	/* the function's first line (Function.start_line); 0: unknown */
 };
 
 struct pprof_labels {

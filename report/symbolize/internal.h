@@ -114,6 +114,7 @@ struct py_code {
 	uint64_t key;			/* the frames' code key */
 	const char *qualname;		/* interned */
 	const char *file;		/* basename, interned */
+	const char *path;		/* co_filename as recorded, interned */
 	uint32_t first_line;
 	uint8_t *table;			/* co_linetable, malloc'd */
 	size_t table_len;
@@ -241,5 +242,12 @@ const char *symbolizer__intern_fmt(struct symbolizer *sym, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const char *symbolizer__decorate(struct symbolizer *sym, const char *name,
 				 const struct dbg_frame *df, uint64_t vaddr, bool have_vaddr);
+
+/*
+ * Sets f's func (name, when f->name, decorated, differs), src_file and
+ * src_line (df's, when df has a file), func_line 0. 0 or -ENOMEM.
+ */
+int symbolizer__set_source(struct symbolizer *sym, struct sym_frame *f, const char *name,
+			   const struct dbg_frame *df);
 
 #endif

@@ -95,6 +95,9 @@ int symbolizer__kernel_frame(struct symbolizer *sym, uint64_t addr, bool is_retu
 	f->flags = SYM_FRAME_KERNEL;
 	f->obj = OBJ_KERNEL + 1;
 	f->system_name = NULL;
+	f->func = NULL;
+	f->src_file = NULL;
+	f->src_line = f->func_line = 0;
 	if (k) {
 		/* Rust in the kernel has v0-mangled names; C names pass unchanged */
 		err = symbolizer__shown_name(sym, k->name, &f->name, &f->system_name);

@@ -72,6 +72,26 @@ static const char *base_of_file(const char *file)
 	return s ? s + 1 : file;
 }
 
+/*
+ * The source fields of f, named name before decoration: func when f's
+ * name differs from it; the file and line of df (NULL: none) when it
+ * has them. 0 or -ENOMEM.
+ */
+int symbolizer__set_source(struct symbolizer *sym, struct sym_frame *f, const char *name,
+			   const struct dbg_frame *df)
+{
+	f->func = NULL;
+	f->src_file = NULL;
+	f->src_line = f->func_line = 0;
+	if (f->name != name && strcmp(f->name, name) && !(f->func = strtab__dup(&sym->names, name)))
+		return -ENOMEM;
+	if (!df || !df->file || !df->file[0])
+		return 0;
+	f->src_file = strtab__dup(&sym->names, df->file);
+	f->src_line = df->line > 0 ? (uint32_t)df->line : 0;
+	return f->src_file ? 0 : -ENOMEM;
+}
+
 /* name, then ":FILE:LINE" with --lines and "@0xVADDR" with the addresses. */
 const char *symbolizer__decorate(struct symbolizer *sym, const char *name,
 				 const struct dbg_frame *df, uint64_t vaddr, bool have_vaddr)

@@ -124,7 +124,8 @@ int symbolizer__add_py_code(struct symbolizer *sym, const struct rec_py_code *c)
 	p->first_line = c->first_line;
 	p->qualname = strtab__dup(&sym->names, c->qualname);
 	p->file = strtab__dup(&sym->names, base ? base + 1 : c->filename);
-	if (!p->qualname || !p->file)
+	p->path = strtab__dup(&sym->names, c->filename);
+	if (!p->qualname || !p->file || !p->path)
 		return -ENOMEM;
 	if (c->linetable_len) {
 		p->table = malloc(c->linetable_len);
@@ -163,6 +164,9 @@ int symbolizer__py_frame(struct symbolizer *sym, uint32_t tgid, uint64_t w, stru
 	f->addr = w;
 	f->dso = NULL;
 	f->system_name = NULL;
+	f->func = NULL;
+	f->src_file = NULL;
+	f->src_line = f->func_line = 0;
 	f->obj = 0;
 	f->flags = SYM_FRAME_PYTHON;
 	f->source = SYM_SRC_UNRESOLVED;
@@ -175,6 +179,10 @@ int symbolizer__py_frame(struct symbolizer *sym, uint32_t tgid, uint64_t w, stru
 		line = c->first_line;
 	f->name = symbolizer__intern_fmt(sym, "%s (%s:%ld)_[py]", c->qualname, c->file, line);
 	f->dso = c->file;
+	f->func = c->qualname;
+	f->src_file = c->path;
+	f->src_line = line <= UINT32_MAX ? (uint32_t)line : 0;
+	f->func_line = c->first_line;
 	f->flags |= SYM_FRAME_RESOLVED;
 	f->source = SYM_SRC_PYTHON;
 	return f->name ? 0 : -ENOMEM;

@@ -21,7 +21,7 @@
 #include "report/symbolize/symbolize.h"
 #include "util/hash.h"
 
-/* Frames a block holds: 4096 x 48 bytes. */
+/* Frames a block holds: 4096 x 72 bytes. */
 #define FRAME_BLOCK	4096
 
 void stack_store__init(struct stack_store *ss)
@@ -60,7 +60,9 @@ static bool same_frame(uint32_t val, const void *key, const void *ctx)
 	const struct sym_frame *x = frame_at(ctx, val), *y = key;
 
 	return x->name == y->name && x->dso == y->dso && x->system_name == y->system_name &&
-	       x->addr == y->addr && x->flags == y->flags && x->obj == y->obj;
+	       x->addr == y->addr && x->flags == y->flags && x->obj == y->obj &&
+	       x->func == y->func && x->src_file == y->src_file && x->src_line == y->src_line &&
+	       x->func_line == y->func_line;
 }
 
 /* The store's frame equal to f (its strings interned already), added when new; NULL on ENOMEM. */
@@ -71,6 +73,9 @@ static const struct sym_frame *intern_frame(struct stack_store *ss, const struct
 			      f->addr ^ ((uint64_t)f->flags << 32 | f->obj));
 	uint32_t *slot;
 	bool added;
+
+	h = hash_mix(hash_mix(h, (uintptr_t)f->func ^ (uint64_t)f->func_line << 32),
+		     (uintptr_t)f->src_file ^ (uint64_t)f->src_line << 32);
 
 	if (ss->nr_frames >= UINT32_MAX)
 		return NULL;
@@ -143,7 +148,8 @@ int stack_store__intern(struct stack_store *ss, const struct sym_stack *st,
 	for (i = 0; i < n; i++) {
 		f = *sym_stack__frame(st, i);
 		if (!intern_str(ss, f.name, &f.name) || !intern_str(ss, f.dso, &f.dso) ||
-		    !intern_str(ss, f.system_name, &f.system_name))
+		    !intern_str(ss, f.system_name, &f.system_name) || !intern_str(ss, f.func, &f.func) ||
+		    !intern_str(ss, f.src_file, &f.src_file))
 			goto out;
 		if (ss->names_only) {
 			f.addr = 0;

@@ -35,7 +35,7 @@ struct stack_store {
 	struct strtab strs;		/* names, binary paths, system names */
 	/*
 	 * Each distinct frame once, in blocks that never move: a stored
-	 * stack is an array of pointers to them (8 bytes a frame, not 48),
+	 * stack is an array of pointers to them (8 bytes a frame, not 72),
 	 * and the frames of one hot path are shared by all its stacks.
 	 */
 	struct sym_frame **blocks;

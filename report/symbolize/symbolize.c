@@ -259,6 +259,9 @@ static int symbolize_inlines(struct symbolizer *sym, const char *name, const cha
 		if (!out[i].name)
 			return -ENOMEM;
 		out[i].system_name = isystem;
+		err = symbolizer__set_source(sym, &out[i], iname, &chain[i]);
+		if (err)
+			return err;
 		if (i < n - 1)
 			out[i].flags |= SYM_FRAME_INLINE;
 	}
@@ -286,6 +289,9 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	f->name = "[unknown]";
 	f->dso = NULL;
 	f->system_name = NULL;
+	f->func = NULL;
+	f->src_file = NULL;
+	f->src_line = f->func_line = 0;
 	f->obj = OBJ_UNKNOWN + 1;
 	f->source = SYM_SRC_UNRESOLVED;
 	if (!m || !is_file_path(m->path)) {
@@ -334,7 +340,11 @@ static int symbolize_user(struct symbolizer *sym, const struct proc_maps *pm, ui
 	if (!n || !sym->opts.inline_frames) {
 		f->name = symbolizer__decorate(sym, name, n ? &chain[0] : NULL, vaddr, have_vaddr);
 		f->system_name = system;
-		return f->name ? 1 : -ENOMEM;
+		if (!f->name)
+			return -ENOMEM;
+		/* the line in the function named: where its code inlined the others */
+		err = symbolizer__set_source(sym, f, name, n ? &chain[n - 1] : NULL);
+		return err ? err : 1;
 	}
 	return symbolize_inlines(sym, name, system, chain, n, vaddr, have_vaddr, out, max);
 }

@@ -97,12 +97,25 @@ struct sym_frame {
 	uint32_t flags;			/* enum sym_frame_flags */
 	uint32_t obj;			/* index + 1 of its sym_object; 0: none */
 	uint32_t source;		/* enum sym_source */
+	uint32_t src_line;		/* the line in src_file; 0: unknown */
 	/*
 	 * The symbol as the binary spells it (C++/Rust mangled) when name is
 	 * its demangled form; NULL when name is the symbol itself (pprof's
 	 * Function.system_name).
 	 */
 	const char *system_name;
+	/*
+	 * Where the code is, for views that carry it apart from the name
+	 * (pprof): the function without name's decorations (Python: the
+	 * qualname; native: no ":FILE:LINE", "@0xADDR"), NULL when name is
+	 * it; the source file as recorded or as the debug info spells it
+	 * (NULL: unknown, then src_line is 0); the function's first line
+	 * (0: unknown). Python frames; native frames under --lines or
+	 * --inline, from DWARF.
+	 */
+	const char *func;
+	const char *src_file;
+	uint32_t func_line;
 };
 
 /*

@@ -20,6 +20,7 @@
  *   legend            print "legend" and the diff legend's text ("none" without one)
  *   frame NAME        print "frame NAME R G B" (the pixel drawn at its centre)
  *   names             print "name NAME" for each distinct frame drawn
+ *   texts             print "text NAME WIDTH LABEL" for each frame drawn with a label
  *   click NAME        click the widest frame NAME in the flame graph (zoom)
  *   hover NAME        move over the widest frame NAME; print "hover" and the tooltip's lines
  *   icicle            press the flame/icicle switch; print "root-at top|bottom"
@@ -42,7 +43,9 @@
  *   inview            print "inview N": labelled frames of the flame graph inside the window
  *   reload, back      reload the page (it restores its view from the URL) / go Back
  *   sandwich NAME     click NAME's row in the top-by-total table; print "caller NAME SHARE"
- *                     and "callee NAME SHARE" rows of its sandwich, and "sandwich" its title
+ *                     and "callee NAME SHARE" rows of its sandwich, and "sandwich" its title;
+ *                     "gcaller"/"gcallee NAME SHARE" the first level of its two graphs,
+ *                     "gdepth callers|callees N" the deepest level each draws
  *   sort TABLE K      click the head of column K (from 0) of the table with that id; print
  *                     "sorted TABLE" and the functions in the order then shown
  *   allrows           press the button that shows every function (or the top ones again)
@@ -53,6 +56,8 @@
  *   lanehover K F     move over lane K (from 0) at F (0..1) of its width; print "lanehover"
  *                     and the tooltip's lines
  *   modules           print "module FUNCTION MODULE" for each row of the top-by-total table
+ *   fncells           print "fncell FUNCTION TEXT" for each row of the top-by-total table: the
+ *                     function's cell as it reads
  *   depths NAME       print "depth NAME D W NESTED" for each drawn frame NAME: its depth, width,
  *                     and 1 when a frame below it (its caller, theirs...) is NAME too
  *   invert, leftheavy press "Invert call stack" / "Left-heavy"
@@ -196,6 +201,9 @@ async function main() {
 			} else if (cmd === 'names') {
 				const all = await page.evaluate(() => [...new Set(window.eprofUI.frames().map((f) => f.name))]);
 				all.forEach((n) => console.log('name\t' + n));
+			} else if (cmd === 'texts') {
+				const all = await page.evaluate(() => window.eprofUI.frames().filter((f) => f.text));
+				all.forEach((f) => console.log('text\t' + f.name + '\t' + Math.round(f.w) + '\t' + f.text));
 			} else if (cmd === 'timing') {
 				/* after the next frame and a task more, when lastPaint is known */
 				await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20))));
@@ -256,6 +264,13 @@ async function main() {
 						const td = tr.querySelectorAll('td');
 						if (td.length) o.push(id.slice(0, -1) + '\t' + tr.dataset.fn + '\t' + td[0].textContent);
 					}));
+					/* the graphs' first level: "gcaller"/"gcallee NAME SHARE", and their depth */
+					['callers', 'callees'].forEach((id) => {
+						const fs = [...document.querySelectorAll('#sand-' + id + ' .sf')];
+						fs.filter((f) => f.dataset.depth === '1').forEach((f) =>
+							o.push('g' + id.slice(0, -1) + '\t' + f.dataset.fn + '\t' + f.dataset.pct));
+						o.push('gdepth\t' + id + '\t' + fs.reduce((m, f) => Math.max(m, Number(f.dataset.depth)), -1));
+					});
 					return o;
 				});
 				out.forEach((l) => console.log(l));
@@ -310,6 +325,10 @@ async function main() {
 				const rows = await page.evaluate(() => [...document.querySelectorAll('#top-total tr')]
 					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelectorAll('td')[3].textContent]));
 				rows.forEach((r) => console.log('module\t' + r[0] + '\t' + r[1]));
+			} else if (cmd === 'fncells') {
+				const rows = await page.evaluate(() => [...document.querySelectorAll('#top-total tr')]
+					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelector('td.fn').textContent]));
+				rows.forEach((r) => console.log('fncell\t' + r[0] + '\t' + r[1]));
 			} else if (cmd === 'depths') {
 				const name = cmds[++i];
 				const ds = await page.evaluate((n) => {

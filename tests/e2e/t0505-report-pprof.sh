@@ -5,6 +5,7 @@
 # shows the program as mapping 1 with its real range, the kernel mapping
 # after it, and frames eprof could not name as bare addresses in their
 # mapping (no made-up "lib.so+0x1234" functions) for pprof to symbolize.
+# With --lines, functions keep their names and `-lines` shows file:line.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 require_cmd go
@@ -52,6 +53,16 @@ if grep -Eq ';[^;]*\+0x[0-9a-f]+(;| )' "$TMP/fold"; then
 	grep -Eq '^ +[0-9]+: 0x[0-9a-f]+ M=[0-9]+ *$' "$TMP/raw" ||
 		fail "an unresolved frame is not a bare address in its mapping"
 fi
+
+# --lines: the native function keeps its name, the file and line go in pprof's own fields
+"$EPROF" report -i "$TMP/r.eprof" --lines --pprof "$TMP/l.pb.gz" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "--lines --pprof failed"; }
+go tool pprof -top -lines -symbolize=none -nodecount=1000000 "$TMP/l.pb.gz" >"$TMP/ltop" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "go tool pprof -lines cannot read it"; }
+grep -E '(work_a|known_split\.c)' "$TMP/ltop" | head -5
+grep -Eq ' work_a [^ ]*/known_split\.c:[0-9]+$' "$TMP/ltop" ||
+	fail "--lines: go tool pprof -top -lines has no work_a at known_split.c:LINE"
+grep -q 'work_a:known_split' "$TMP/ltop" && fail "--lines: a function name carries its file and line"
 
 go tool pprof -tags "$TMP/p.pb.gz" >"$TMP/tags" 2>/dev/null || fail "go tool pprof -tags failed"
 for l in pid tid comm cpu; do

@@ -3,7 +3,8 @@
 # t1106: the HTML report's function views (issue 21) on known_split
 # (dispatch calls work_a, work_b, work_c, 60/30/10 of its time): clicking
 # dispatch in the top table opens its sandwich, whose callers (run_workload)
-# and callees split as the fold output does, to 0.01 points; a column head
+# and callees split as the fold output does, to 0.01 points, in its
+# tables and in its two graphs (callers up to the entry); a column head
 # sorts the table; "Show all" lists every function. Screenshot:
 # tests/artifacts/t1106.
 . "$E2E_DIR/lib.sh"
@@ -22,12 +23,19 @@ cat "$TMP/s"
 # want F: the share of dispatch's samples that go on to F, from the fold
 want() { awk -v f="$1" '{ n = $NF; if ($0 ~ /;dispatch(;| )/) { t += n; if ($0 ~ ";dispatch;" f "(;| )") m += n } }
 	END { printf "%.2f\n", 100 * m / t }' "$TMP/k.fold"; }
-for f in work_a work_b work_c; do
-	got=$(awk -F'\t' -v f="$f" '$1 == "callee" && $2 == f { sub(/%/, "", $3); print $3 }' "$TMP/s")
-	[ -n "$got" ] && [ "$got" = "$(want "$f")" ] || fail "sandwich of dispatch: $f is ${got:-absent}%, the fold $(want "$f")%"
+# the tables and the graphs (their first level): the callees split as the
+# fold does, the only caller is run_workload; the callers' graph reaches
+# past it to main and the entry
+for kind in callee gcallee; do
+	for f in work_a work_b work_c; do
+		got=$(awk -F'\t' -v k="$kind" -v f="$f" '$1 == k && $2 == f { sub(/%/, "", $3); print $3 }' "$TMP/s")
+		[ -n "$got" ] && [ "$got" = "$(want "$f")" ] || fail "sandwich of dispatch ($kind): $f is ${got:-absent}%, the fold $(want "$f")%"
+	done
+	awk -F'\t' -v k="${kind%callee}caller" '$1 == k { n++; ok = $2 == "run_workload" && $3 == "100.00%" } END { exit !(n == 1 && ok) }' "$TMP/s" ||
+		fail "dispatch's only caller (${kind%callee}caller) is not run_workload"
 done
-awk -F'\t' '$1 == "caller" { n++; ok = $2 == "run_workload" && $3 == "100.00%" } END { exit !(n == 1 && ok) }' "$TMP/s" ||
-	fail "dispatch's only caller is not run_workload"
+d=$(awk -F'\t' '$1 == "gdepth" && $2 == "callers" { print $3 }' "$TMP/s")
+[ "${d:-0}" -ge 3 ] || fail "the callers graph draws ${d:-no} levels above dispatch: not its whole call chain"
 awk -v a="$(want work_a)" 'BEGIN { exit !(a > 45 && a < 75) }' || fail "work_a is $(want work_a)% of dispatch: not known_split"
 # the function column sorted (descending), then every function listed
 sorted=$(awk -F'\t' '$1 == "sorted" { $1 = ""; $2 = ""; print }' "$TMP/s" | tr -s ' ' '\n' | grep -v '^$')

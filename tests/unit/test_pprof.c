@@ -280,6 +280,7 @@ struct decoded {
 	bool loc_folded[MAX_DEC];
 	size_t nr_locs;
 	uint64_t func_name[MAX_DEC], func_system_name[MAX_DEC], func_file[MAX_DEC];
+	uint64_t func_start_line[MAX_DEC];
 	size_t nr_funcs;
 	uint64_t time_ns, duration_ns, period, period_type[2];
 	uint64_t value_sum[2];
@@ -432,6 +433,8 @@ static void decode(const unsigned char *buf, size_t len, struct decoded *d)
 					d->func_system_name[i] = mv;
 				if (mf == 4)
 					d->func_file[i] = mv;
+				if (mf == 5)
+					d->func_start_line[i] = mv;
 			}
 			break;
 		case 6:
@@ -843,6 +846,56 @@ static void system_name_is_the_mangled_name(void)
 		CHECK(dec_str_is(d, d->func_name[1], "main"));
 		CHECK(dec_str_is(d, d->func_system_name[1], "main"));
 		CHECK(dec_str_is(d, d->func_system_name[2], "_ZN2ns6WorkerIiE4spinEi.cold"));
+	}
+out:
+	free(raw);
+	free(d);
+	pprof__free(b);
+}
+
+/*
+ * A Python frame: its function has no system name (pprof would simplify
+ * "<module>", equal to it, as a C++ name), its file and first line; its
+ * location no mapping, its line.
+ */
+static void python_frame_has_file_and_lines(void)
+{
+	struct pprof_builder *b = pprof__new(PERIOD_NS, 0, 0);
+	struct pprof_frame fr[2] = {
+		{ .function = "work_[py]", .system_name = "", .file = "/srv/app.py", .line = 12,
+		  .start_line = 9 },
+		{ .function = "<module>_[py]", .system_name = "", .file = "/srv/app.py", .line = 40,
+		  .start_line = 1 },
+	};
+	struct decoded *d = calloc(1, sizeof(*d));
+	unsigned char *raw = NULL;
+
+	CHECK(b && d);
+	if (!b || !d)
+		goto out;
+	CHECK_OK(pprof__add_sample(b, fr, 2, 3, NULL));
+	fr[0].line = 11;	/* another line of the same function */
+	CHECK_OK(pprof__add_sample(b, fr, 2, 1, NULL));
+	raw = load_profile(b, "python.pb.gz", d);
+	if (d->bad)
+		goto out;
+	CHECK_EQ_U64(d->nr_maps, 0);
+	CHECK_EQ_U64(d->nr_funcs, 2);
+	CHECK_EQ_U64(d->nr_locs, 3);
+	if (d->nr_funcs == 2 && d->nr_locs == 3) {
+		CHECK(dec_str_is(d, d->func_name[0], "work_[py]"));
+		CHECK_EQ_U64(d->func_system_name[0], 0);
+		CHECK(dec_str_is(d, d->func_file[0], "/srv/app.py"));
+		CHECK_EQ_U64(d->func_start_line[0], 9);
+		CHECK(dec_str_is(d, d->func_name[1], "<module>_[py]"));
+		CHECK_EQ_U64(d->func_system_name[1], 0);
+		CHECK_EQ_U64(d->func_start_line[1], 1);
+		CHECK_EQ_U64(d->loc_mapping[0], 0);
+		CHECK_EQ_U64(d->loc_function[0], 1);
+		CHECK_EQ_U64(d->loc_line[0], 12);
+		CHECK_EQ_U64(d->loc_line[1], 40);
+		CHECK_EQ_U64(d->loc_function[2], 1);
+		CHECK_EQ_U64(d->loc_line[2], 11);
 	}
 out:
 	free(raw);
@@ -1442,6 +1495,7 @@ static const struct test tests[] = {
 	{ "functions are keyed by name, file and binary",
 	  functions_are_keyed_by_name_file_and_binary },
 	{ "system_name is the mangled name", system_name_is_the_mangled_name },
+	{ "a Python frame has file and lines", python_frame_has_file_and_lines },
 	{ "one binary mapped alike by two processes is one mapping",
 	  one_binary_mapped_alike_is_one_mapping },
 	{ "an empty profile is valid", empty_profile_is_valid },

@@ -53,13 +53,16 @@ static void round_trip_by_key_only(void)
 		rows[i] = (uint32_t)(i * 3);
 	CHECK_OK(table_cache__open(dir, 0, &c));
 	CHECK_EQ_U64(table_cache__get(c, &k, 4, 1000, (void **)&got, &nr), -ENOENT);
+	CHECK(!table_cache__has(c, &k));
 	CHECK_OK(table_cache__put(c, &k, rows, 300, 4));
+	CHECK(table_cache__has(c, &k));
 	CHECK_OK(table_cache__get(c, &k, 4, 1000, (void **)&got, &nr));
 	CHECK_EQ_U64(nr, 300);
 	CHECK(!memcmp(got, rows, sizeof(rows)));
 	free(got);
 	/* the same build-id on another file (ctime) finds nothing */
 	other.ctime_ns++;
+	CHECK(!table_cache__has(c, &other));
 	CHECK_EQ_U64(table_cache__get(c, &other, 4, 1000, (void **)&got, &nr), -ENOENT);
 	/* rows of another size, or more than the caller takes, are refused */
 	CHECK_EQ_U64(table_cache__get(c, &k, 8, 1000, (void **)&got, &nr), -EBADMSG);

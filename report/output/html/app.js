@@ -1207,6 +1207,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		if (/\[unknown\]|\+0x/.test(nmv)) { var gr = 170 + 40 * v; return rgbOf(gr, gr, gr); }
 		if (/_\[k\]$/.test(nmv)) return rgbOf(240 + 15 * v, 160 + 40 * v, 110 + 25 * v);
 		if (/_\[j\]$/.test(nmv)) return rgbOf(50 + 70 * v, 180 + 60 * v, 90);
+		if (/_\[py\]$/.test(nmv)) return rgbOf(170 + 40 * v, 140 + 40 * v, 235 + 20 * v);	/* violet */
 		return rgbOf(205 + 50 * v, 230 * hash(nmv + '.'), 55 * hash(nmv + ','));
 	}
 	/*
@@ -1328,6 +1329,30 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	 * ImageData was as many fresh bytes again as the canvas.
 	 */
 	var flameScrolled = 0, flamePaintQueued = false, flameBoxH = 0;
+	/*
+	 * The label of frame n drawn w pixels wide (6.2 a character): its name,
+	 * cut with '..' at the end. A Python frame's, "qualname (file.py:line)_[py]",
+	 * is cut at the front first, a dotted part at a time, for its last parts
+	 * (the function itself) tell it from its callers of the same class:
+	 * "..helper.<locals>.<listcomp> (app.py:6)_[py]"; then it loses its
+	 * place, "..<listcomp>", and only then its end.
+	 */
+	function frameText(n, w) {
+		return fitName(n === 0 ? 'all' : names[nm[n]], Math.floor((w - 6) / 6.2));
+	}
+	/* label cut to fit characters, as frameText says */
+	function fitName(label, fit) {
+		var m = label.length > fit && /^(.+?)( \([^()]*\)_\[py\])$/.exec(label), q, k;
+		if (m) {
+			for (q = m[1]; (k = q.indexOf('.')) >= 0;) {
+				q = q.slice(k + 1);
+				if (q.length + 2 + m[2].length <= fit && !/^<locals>\./.test(q)) return '..' + q + m[2];
+			}
+			label = q === m[1] ? q : '..' + q;
+		}
+		if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+		return label;
+	}
 	function paintFlame() {
 		var W = flameW, H = drawn.rows * FH + 4, viewH = Math.min(H, Math.ceil(flameBoxH || 0.75 * window.innerHeight));
 		var sc = Math.min(flameScrolled, H - viewH), top = icicle ? sc : H - viewH - sc, nr = drawn.nr, n, k;
@@ -1377,8 +1402,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				g.strokeRect(lx + 1, ly + 1, Math.max(2, w - 2), FH - 3);
 			}
 			if (w <= 20) continue;
-			var label = n === 0 ? 'all' : names[nm[n]], fit = Math.floor((w - 6) / 6.2);
-			if (label.length > fit) label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+			var label = frameText(n, w);
 			if (!label) continue;
 			var fc = fillOf(n), lc = labelCache.get(fc);
 			if (lc === undefined) labelCache.set(fc, lc = labelOn(fc));
@@ -1749,7 +1773,9 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 			list.forEach(function (r) {
 				var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, body);
 				r.cells.forEach(function (c, k) {
-					el('td', k === r.cells.length - 1 ? { 'class': 'fn', title: c } : null, row, c);
+					if (k < r.cells.length - 1) return el('td', null, row, c);
+					/* a long Python name loses its front, not the function at its end */
+					el('td', { 'class': 'fn', title: c }, row, /_\[py\]$/.test(c) ? fitName(c, PY_CELL) : c);
 				});
 				if (r.id !== undefined) {
 					row.className += ' pick';
@@ -1761,6 +1787,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		return box;
 	}
 	var TOP = 25, allRows = false;
+	var PY_CELL = 78;	/* characters of td.fn's max-width (app.css) */
 	/*
 	 * The TOP ids with the largest key (ties: the smaller id first) among
 	 * those with a non-zero key: one pass that keeps the best so far in
@@ -1785,8 +1812,56 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	 * The sandwich of one function: its callers above (who called it, by
 	 * the share of its total they account for), its callees below (what
 	 * it called, the same way), over the current selection. A recursive
-	 * call counts at its outermost frame only, as "total" does.
+	 * call counts at its outermost frame only, as "total" does. Drawn as
+	 * two flame graphs meeting at the function (callers inverted above it,
+	 * callees below), then as two tables of the first level.
 	 */
+	var SAND_MIN = 0.002, SAND_ROWS = 48, SAND_MAX = 1500;	/* what a sandwich graph draws at most */
+	/* a tree of the sandwich: k a name (label rows -1 - name), rep a node of the graph that has it */
+	function sandNode(k, rep) { return { k: k, v: 0, rep: rep, kids: new Map() }; }
+	function sandAdd(t, k, rep, x) {
+		var c = t.kids.get(k);
+		if (!c) t.kids.set(k, c = sandNode(k, rep));
+		c.v += x;
+		return c;
+	}
+	function sandCallees(t, n) {
+		for (var c = firstKid[n]; c >= 0; c = nextSib[c])
+			if (cur.v[c]) sandCallees(sandAdd(t, nm[c], c, cur.v[c]), c);
+	}
+	/* t's frames, root at the top (callees) or at the bottom (callers, up): divs, widest first */
+	function sandGraph(t, up, id, parent) {
+		var rows = [], q = [[t, 0, 0]], nr = 0, total = t.v, d, i;
+		while (q.length && nr < SAND_MAX) {
+			var it = q.shift(), n = it[0], x = it[1];
+			if (it[2] >= SAND_ROWS) continue;
+			(rows[it[2]] = rows[it[2]] || []).push([n, x]);
+			nr++;
+			var kids = [];
+			n.kids.forEach(function (c) { if (c.v >= total * SAND_MIN) kids.push(c); });
+			kids.sort(function (a, b) { return b.v - a.v || a.k - b.k; });
+			kids.forEach(function (c) { q.push([c, x, it[2] + 1]); x += c.v; });
+		}
+		var box = el('div', { id: id, 'class': 'sandgraph', role: 'group', 'aria-label': id === 'sand-callers' ?
+			'callers of ' + names[t.k] + ', drawn upwards' : 'callees of ' + names[t.k] + ', drawn downwards' }, parent);
+		box.style.height = rows.length * FH + 'px';
+		for (d = 0; d < rows.length; d++)
+			for (i = 0; i < rows[d].length; i++) {
+				var nd = rows[d][i][0], k = nd.k < 0 ? -1 - nd.k : nd.k, name = nd.k < 0 ? '[' + names[k] + ']' : names[k];
+				var fill = fillOf(nd.rep), f = el('div', { 'class': 'sf', tabindex: '0', role: 'button',
+					'data-fn': name, 'data-depth': d, 'data-pct': fmtPct(share(nd.v, total)),
+					title: name + ': ' + fmtAmount(nd.v) + ', ' + fmtPct(share(nd.v, total)) + ' of ' + names[t.k] }, box, name);
+				f.style.left = (100 * share(rows[d][i][1], total)) + '%';
+				f.style.width = (100 * share(nd.v, total)) + '%';
+				f.style.top = (up ? rows.length - 1 - d : d) * FH + 'px';
+				f.style.background = cssOf(fill);
+				f.style.color = labelOn(fill);
+				if (nd.k >= 0 && d) {
+					f.addEventListener('click', openSandwich.bind(null, nd.k));
+					f.addEventListener('keydown', function (k, ev) { if (ev.key === 'Enter') openSandwich(k); }.bind(null, nd.k));
+				}
+			}
+	}
 	var sandwichFn = -1, sandwich = el('div', { id: 'sandwich' }, null);
 	tables.parentNode.insertBefore(sandwich, tables);
 	function openSandwich(k) {
@@ -1798,21 +1873,31 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		sandwich.textContent = '';
 		if (sandwichFn < 0 || cur.diff) return;
 		var f = sandwichFn, callers = new Map(), callees = new Map(), total = 0, self = 0, n, c;
+		var up = null, down = null;
 		function add(m, key, x) { m.set(key, (m.get(key) || 0) + x); }
 		for (n = 1; n < nNodes; n++) {
 			if (nm[n] !== f || depth[n] <= labelDepth) continue;
 			self += cur.sv[n];
 			if (!firstOcc[n] || !cur.v[n]) continue;
 			total += cur.v[n];
-			var p = par[n];
+			var p = par[n], t;
 			add(callers, depth[p] <= labelDepth ? '[' + names[nm[p]] + ']' : names[nm[p]], cur.v[n]);
 			for (c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c]) add(callees, names[nm[c]], cur.v[c]);
+			if (!up) { up = sandNode(f, n); down = sandNode(f, n); }
+			up.v += cur.v[n];
+			down.v += cur.v[n];
+			for (t = up; p > 0; p = par[p]) t = sandAdd(t, depth[p] <= labelDepth ? -1 - nm[p] : nm[p], p, cur.v[n]);
+			sandCallees(down, n);
 		}
 		var head = el('div', { 'class': 'sandhead' }, sandwich);
 		el('h2', null, head, 'Sandwich of ' + names[f] + ': ' + fmtAmount(total) + ' (' +
 			fmtPct(share(total, cur.total)) + ' of the selection), self ' + fmtVal(self));
 		var close = el('button', { id: 'sandwich-close' }, head, 'Close');
 		close.addEventListener('click', function () { sandwichFn = -1; drawSandwich(); });
+		if (up) {
+			sandGraph(up, true, 'sand-callers', sandwich);
+			sandGraph(down, false, 'sand-callees', sandwich);
+		}
 		var row = el('div', { 'class': 'sandrows' }, sandwich);
 		[['Callers of ' + names[f], 'callers', callers], ['Callees of ' + names[f], 'callees', callees]].forEach(function (t) {
 			var list = [];
@@ -2193,6 +2278,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				var n = drawn.n[k];
 				out.push({ name: n === 0 ? 'all' : names[nm[n]], x: r.left + drawn.x[k], y: r.top - drawn.top + frameY(n),
 					   w: drawn.w[k], h: FH - 1, fill: cssOf(fillOf(n)), label: labelOn(fillOf(n)), v: cur.v[n],
+					   text: drawn.w[k] > 20 ? frameText(n, drawn.w[k]) : '',
 					   node: n, parent: par[n], depth: depth[n], total: cur.total,
 					   v2: cur.diff ? cur.v2[n] : 0 });
 			}

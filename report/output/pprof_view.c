@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/output/profile.c - --pprof OUT: the resolved aggregates through the
+ * report/output/pprof_view.c - --pprof OUT: the resolved aggregates through the
  * profile.proto builder (output/pprof.c).
  *
  * The aggregate kept tid, cpu and cgroup (where recorded) in its key for
@@ -11,7 +11,11 @@
  * "_[k]" (the kernel mapping "[kernel.kallsyms]" says where they live), so
  * `go tool pprof -top` lists the same totals as --fold for every function;
  * a demangled C++ or Rust name keeps its mangled form as the function's
- * system_name.
+ * system_name. Source files and lines go in the function's and line's
+ * own fields, not in its name: a Python frame is the function
+ * "qualname_[py]" with its .py file and first line, at its line (pprof
+ * -list shows the source); a native frame under --lines or --inline has
+ * the file and line its debug info gives.
  *
  * What pprof needs to symbolize again, and to name the profile:
  * - Each user frame keeps the address it was sampled at and the
@@ -149,33 +153,62 @@ static const struct pmap *pmaps__find(const struct pmaps *pm, uint32_t tgid, uin
 /* What every frame of the profile is converted with. */
 struct frame_ctx {
 	const struct pmaps *maps;
+	struct strtab *names;		/* the Python functions' names, kept to the end */
 };
 
-static void to_pprof_frame(const struct frame_ctx *fc, const struct agg_entry *e,
-			   const struct sym_frame *f, struct pprof_frame *p)
+/*
+ * A Python frame: the function "qualname_[py]" (the mark pprof keeps, so
+ * that it is not one with a native function of the same name) with no
+ * system name (pprof would take "<module>" for a C++ template and strip
+ * it), its .py file and first line, the line in it, and no mapping or
+ * address: pprof has nothing to look up. 0 or -ENOMEM.
+ */
+static int to_pprof_python(const struct frame_ctx *fc, const struct sym_frame *f,
+			   struct pprof_frame *p)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s_[py]", f->func ? f->func : "[unknown]");
+	p->function = strtab__dup(fc->names, buf);
+	p->system_name = "";
+	p->file = f->src_file;
+	p->line = f->src_line;
+	p->start_line = f->func_line;
+	return p->function ? 0 : -ENOMEM;
+}
+
+static int to_pprof_frame(const struct frame_ctx *fc, const struct agg_entry *e,
+			  const struct sym_frame *f, struct pprof_frame *p)
 {
 	const struct pmap *m;
 
 	memset(p, 0, sizeof(*p));
+	if (f->flags & SYM_FRAME_PYTHON)
+		return to_pprof_python(fc, f, p);
 	p->address = f->addr;
 	if (f->flags & SYM_FRAME_RESOLVED) {
-		p->function = f->name;
+		/* without --lines' and --addresses' decorations: pprof has fields for them */
+		p->function = f->func ? f->func : f->name;
 		p->system_name = f->system_name;
+		p->file = f->src_file;
+		p->line = f->src_line;
+		p->start_line = f->func_line;
 	}
 	if (f->flags & SYM_FRAME_KERNEL) {
 		p->kernel = true;	/* the builder spans the kernel addresses */
-		return;
+		return 0;
 	}
 	if (!f->dso || !f->dso[0])
-		return;		/* in no mapping: the address alone */
+		return 0;	/* in no mapping: the address alone */
 	p->binary = f->dso;
 	m = pmaps__find(fc->maps, e->tgid, f->addr, e->last_ns, f->dso);
 	if (!m)
-		return;		/* a JIT map: not a mapping of the process */
+		return 0;	/* a JIT map: not a mapping of the process */
 	p->build_id = m->build_id;
 	p->map_start = m->start;
 	p->map_end = m->end;
 	p->map_offset = m->pgoff;
+	return 0;
 }
 
 struct proc_count {
@@ -311,6 +344,7 @@ static int main_mapping(const struct report_src *s, const struct pmaps *maps, ui
 struct pprof_merge {
 	struct pprof_builder *b;
 	struct frame_ctx fc;
+	struct strtab names;		/* fc.names */
 	struct pprof_frame *frames;
 	size_t alloc;
 	uint64_t busiest;		/* samples of the busiest process so far */
@@ -326,7 +360,8 @@ static int add_entry(struct pprof_merge *pm, const struct report_src *s, const s
 	if (vec__grow(&pm->frames, &pm->alloc, nr + 1, sizeof(*pm->frames)))
 		return -ENOMEM;
 	for (j = 0; j < nr; j++)
-		to_pprof_frame(&pm->fc, e, sym_stack__frame(st, j), &pm->frames[j]);
+		if (to_pprof_frame(&pm->fc, e, sym_stack__frame(st, j), &pm->frames[j]))
+			return -ENOMEM;
 	if (!nr) {
 		/* no stack at all: one frame says so */
 		memset(pm->frames, 0, sizeof(*pm->frames));
@@ -352,6 +387,8 @@ static int pprof_start(void **state, const struct report_ctx *rc)
 	if (!pm)
 		return -ENOMEM;
 	*state = pm;
+	strtab__init(&pm->names);
+	pm->fc.names = &pm->names;
 	/* the first recording is loaded before the view starts: its times are known */
 	pm->b = pprof__new(period, first->start_realtime * 1000000000ull,
 			   first->end_ns > first->start_ns ? first->end_ns - first->start_ns : 0);
@@ -413,6 +450,7 @@ static void pprof_free(void *state)
 	if (!pm)
 		return;
 	pprof__free(pm->b);
+	strtab__release(&pm->names);
 	free(pm->frames);
 	free(pm);
 }
