@@ -27,6 +27,7 @@
 #include "elf/elf_file.h"
 #include "format/recording.h"
 #include "record/python.h"
+#include "record/budget.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/clock.h"
@@ -104,11 +105,15 @@ enum {
 #define PY_LOOK_AGAIN_NS	50000000ull	/* the n-th look again n x 50 ms after the last */
 /*
  * The code-object cache's budget: identities kept per process, and in all
- * (about 40 bytes each with the map's slack). A frame whose code object is
- * not kept is unnamed and counted; an exited process's are dropped.
+ * (about 40 bytes each with the map's slack, PY_CODE_BYTES as it grows),
+ * in all at most a sixteenth of the memory budget (record/budget.h), and
+ * a process at most half of that. A frame whose code object is not kept
+ * is unnamed and counted, the first time warned of; an exited process's
+ * are dropped.
  */
 #define PY_CODES_MAX	200000
 #define PY_CODES_TOTAL_MAX	1000000
+#define PY_CODE_BYTES	48
 #define PY_IDENT_MAX	128	/* bytes of a code object's identity fields */
 
 struct py_target {
@@ -132,6 +137,7 @@ struct pyrec {
 	struct py_target *v;
 	size_t nr, alloc;
 	bool said_version;
+	bool said_codes;		/* the code-object budget was reached: warned */
 	uint64_t codes_kept;		/* identities in every target's codes */
 	uint64_t codes_max, codes_total_max;	/* PY_CODES_MAX, PY_CODES_TOTAL_MAX */
 	struct pyrec_stats stats;
@@ -144,8 +150,11 @@ int pyrec__new(int map_fd, struct pyrec **out)
 	if (!pr)
 		return pr_errno(-ENOMEM, "cannot follow Python interpreters");
 	pr->map_fd = map_fd;
-	pr->codes_max = PY_CODES_MAX;
-	pr->codes_total_max = PY_CODES_TOTAL_MAX;
+	pr->codes_total_max = mem_budget__size() / 16 / PY_CODE_BYTES;
+	if (pr->codes_total_max > PY_CODES_TOTAL_MAX)
+		pr->codes_total_max = PY_CODES_TOTAL_MAX;
+	pr->codes_max = pr->codes_total_max / 2 < PY_CODES_MAX ? pr->codes_total_max / 2 :
+								 PY_CODES_MAX;
 	*out = pr;
 	return 0;
 }
@@ -724,6 +733,13 @@ static int code_key(struct pyrec *pr, struct recording *rec, struct py_target *t
 				key = 0;	/* no memory: not kept, read again next time */
 			else
 				pr->codes_kept++;
+		} else if (!pr->said_codes) {
+			pr->said_codes = true;
+			pr_warn("Python code objects of process %u over their share of the memory "
+				"budget (%llu a process, %llu in all): its frames past it are not "
+				"named (`eprof info` counts them)", t->tgid,
+				(unsigned long long)pr->codes_max,
+				(unsigned long long)pr->codes_total_max);
 		}
 	}
 	pr->stats.frames_unnamed += !key;
