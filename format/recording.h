@@ -69,6 +69,11 @@ struct recording;
 #define REC_META_RAW_FINISHED	"raw_stack_finished"	/* stacks walked again with their tables */
 #define REC_META_RAW_COMPLETE	"raw_stack_complete"	/* of those, complete */
 #define REC_META_RAW_GIVEN_UP	"raw_stack_given_up"	/* no table came in time: as walked */
+#define REC_META_RAW_NOT_HELD	"raw_stack_not_held"	/* no room in the memory budget to wait */
+/* thread name rows (record/session.c): a thread's renames folded into its latest, */
+#define REC_META_COMMS_FOLDED	"comm_rows_folded"
+/* and rows of processes not sampled yet dropped, their share of the memory budget full */
+#define REC_META_COMMS_DROPPED	"comm_rows_dropped"
 /*
  * Python frames (record/python.h), written when the recording ends; absent
  * when no interpreter was met. Samples of the known interpreters' processes:

@@ -5,6 +5,7 @@
  * unwind table builders take from it on their own threads.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +51,21 @@ int mem_limit__parse(const char *s, uint64_t *out)
 	return 0;
 }
 
+void mem_budget__hold_allocator(void)
+{
+	/*
+	 * glibc raises its mmap threshold to the largest block freed (up to
+	 * 32 MiB), so a perf map's or a symbol table's freed buffers, and the
+	 * next ones carved from the heap, stay resident; every thread that
+	 * allocates gets an arena of its own. Under the t0816 attacks that
+	 * slack was 17 MiB over a 128 MiB ceiling. Fixed thresholds give big
+	 * blocks back when freed, and two arenas serve the builders.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 << 10);
+	mallopt(M_TRIM_THRESHOLD, 128 << 10);
+	mallopt(M_ARENA_MAX, 2);
+}
+
 void mem_budget__set_ceiling(uint64_t c)
 {
 	ceiling = c;
@@ -74,6 +90,8 @@ static uint64_t resident(void)
 
 int mem_budget__set_base(uint64_t *out)
 {
+	uint64_t reserve;
+
 	base = resident();
 	*out = base;
 	if (base > ceiling || ceiling - base < MEM_BUDGET_MIN) {
@@ -81,13 +99,17 @@ int mem_budget__set_base(uint64_t *out)
 		return -ENOSPC;
 	}
 	/*
-	 * A quarter held back for what grows with the recording rather than
-	 * with what users map (SQLite's cache, the stack table) and for the
-	 * allocator's slack around what is charged.
+	 * A quarter held back, MEM_RESERVE_MIN at least, for what grows with
+	 * the recording rather than with what users map (SQLite's cache, the
+	 * stack table), for the allocator's slack around what is charged,
+	 * sort buffers and the library pages first run after the base. The
+	 * t0816 attacks under a 128 MiB ceiling held 31 MiB beyond the base
+	 * and the budget taken.
 	 */
-	size = (ceiling - base) / 4 * 3;
-	if (size < MEM_BUDGET_MIN)
-		size = MEM_BUDGET_MIN;
+	reserve = (ceiling - base) / 4;
+	if (reserve < MEM_RESERVE_MIN)
+		reserve = MEM_RESERVE_MIN;
+	size = ceiling - base > reserve + MEM_BUDGET_MIN ? ceiling - base - reserve : MEM_BUDGET_MIN;
 	return 0;
 }
 

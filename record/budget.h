@@ -6,11 +6,13 @@
  * The ceiling (--mem-limit, default 512 MiB) bounds the recorder's resident
  * set. What the recorder holds once set up - its ring buffers, BPF maps,
  * libraries, SQLite - is its base; three quarters of the rest of the
- * ceiling are the budget, a quarter is left for what grows with the
- * recording itself (SQLite's cache, the stack table) and allocator slack.
+ * ceiling are the budget, a quarter (MEM_RESERVE_MIN at least) is left for
+ * what grows with the recording itself (SQLite's cache, the stack table)
+ * and allocator slack.
  * Unwind tables (their build and their rows), the symbol tables of sampled
- * binaries and perf maps take from it before they allocate, and give back
- * what they free. A binary whose share does not fit is recorded with frame
+ * binaries, perf maps, side-band buffers and the stack copies that wait for
+ * their tables take from it before they allocate, and give back what they
+ * free. A binary whose share does not fit is recorded with frame
  * pointers and named as far as the budget allows, and a warning names it.
  * Thread-safe: the unwind table builders take from it too.
  */
@@ -24,12 +26,20 @@
 #define MEM_CEILING_DEFAULT	(512ull << 20)
 /* The least budget a ceiling must leave over the base: else it is refused. */
 #define MEM_BUDGET_MIN		(16ull << 20)
+/* The least of the ceiling kept out of the budget (set_base), beside the base. */
+#define MEM_RESERVE_MIN		(32ull << 20)
 
 /* The machine's memory / divisor, within [lo, hi] (lo when unknown). */
 uint64_t machine_memory_share(uint64_t divisor, uint64_t lo, uint64_t hi);
 
 /* --mem-limit's value: bytes, or a count with a K, M or G suffix. -EINVAL. */
 int mem_limit__parse(const char *s, uint64_t *out);
+
+/*
+ * Makes the allocator give freed memory back and keep few arenas, so that
+ * the resident set follows what the budget counts. Once, at start.
+ */
+void mem_budget__hold_allocator(void);
 
 /*
  * Sets the ceiling; until mem_budget__set_base() the whole of it is the
@@ -39,8 +49,9 @@ void mem_budget__set_ceiling(uint64_t ceiling);
 
 /*
  * Reads the resident set now as the base, and makes the budget the ceiling
- * less it. -ENOSPC (and *base set) when that leaves under MEM_BUDGET_MIN;
- * the budget is then MEM_BUDGET_MIN.
+ * less it and the reserve, MEM_BUDGET_MIN at least. -ENOSPC (and *base
+ * set) when the ceiling less the base is under MEM_BUDGET_MIN; the budget
+ * is then MEM_BUDGET_MIN.
  */
 int mem_budget__set_base(uint64_t *base);
 

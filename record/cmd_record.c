@@ -482,6 +482,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o, const uin
 			return err;
 	}
 	err = pick_target(o, &st, argv, optind, argc);
+	mem_budget__hold_allocator();
 	mem_budget__set_ceiling(o->mem_limit);
 	return err ? err : pick_cpus(o, st.cpu_list, online, nr_online);
 }

@@ -15,15 +15,18 @@
  * is opened without following symlinks, only if it is a regular file
  * (util/safe_open.h) owned by root or by the process's owner (as perf
  * does: another user's file would name root's JIT code), and read only up
- * to a bound. One map is read up to
- * JIT_MAP_MAX_BYTES of text plus symbol table (64 MiB: 48 MiB of text, at
- * least 16 MiB for 699,050 symbols; about 500,000 lines of V8's
+ * to a bound, its bytes taken from the recorder's memory budget
+ * (record/budget.h). One map is read up to an eighth of the budget and at
+ * most JIT_MAP_MAX_BYTES of text plus symbol table (64 MiB: 48 MiB of text,
+ * at least 16 MiB for 699,050 symbols; about 500,000 lines of V8's
  * --perf-basic-prof, several times what perf-map-agent writes for a large
- * JVM), all maps held at once up to JIT_MAPS_MAX_BYTES; a 7-million-line
- * map would otherwise take the root recorder past 1 GB. The budget is
- * shared fairly: a map being read gets its full bound, the largest maps
- * of other processes giving way (read again when they are needed), so
- * one user's big maps never leave another process without symbols. The bytes read
+ * JVM), all maps held at once up to a quarter of the budget and at most
+ * JIT_MAPS_MAX_BYTES; a 7-million-line map would otherwise take the root
+ * recorder past 1 GB. The share is per process: a map being read gets its
+ * full bound, the largest maps of other processes giving way (read again
+ * when they are needed), so one user's big maps never leave another
+ * process without symbols. A map that does not fit is cut and counted,
+ * and the first one cut is named in a warning. The bytes read
  * are kept in one buffer that the names point into (no allocation per
  * line). Past the cut, lines are only counted (within JIT_COUNT_MAX_BYTES,
  * so a sparse terabyte file ends the count too), and the cut is stored in
@@ -46,6 +49,7 @@
 #include <unistd.h>
 
 #include "record/jitmap.h"
+#include "record/budget.h"
 #include "format/recording.h"
 #include "util/bsearch.h"
 #include "util/hashmap.h"
@@ -90,6 +94,7 @@ struct jitmaps {
 	struct jitmap *maps;
 	size_t nr, alloc;
 	size_t held;			/* sum of the maps' held bytes */
+	bool said_cut;			/* a map was cut: warned once */
 };
 
 struct jitmaps *jitmaps__new(void)
@@ -97,8 +102,10 @@ struct jitmaps *jitmaps__new(void)
 	return calloc(1, sizeof(struct jitmaps));
 }
 
+/* Frees m's symbols and text, their bytes given back to the memory budget. */
 static void jitmap__release(struct jitmap *m)
 {
+	mem_budget__give(m->held);
 	free(m->syms);
 	free(m->text);
 	m->syms = NULL;
@@ -328,6 +335,8 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
 		m->syms[m->nr].name = name;
 		m->nr++;
 	}
+	if (file_more)
+		is_cut = true;	/* the bytes read ended at a line's end, the file did not */
 	if (m->nr > 1)
 		qsort(m->syms, m->nr, sizeof(*m->syms), sym_cmp);
 	m->held = len + alloc * sizeof(*m->syms);
@@ -406,10 +415,26 @@ static void map_name(const struct jitmap *m, char *buf, size_t len, bool stored)
 		snprintf(buf, len, "/tmp/perf-%u.map", m->pid);
 }
 
-/* Releases the largest maps of other processes until room bytes more fit the budget. */
+/* The most one map may hold: an eighth of the memory budget, at most JIT_MAP_MAX_BYTES. */
+static size_t map_max(void)
+{
+	uint64_t b = mem_budget__size() / 8;
+
+	return b < JIT_MAP_MAX_BYTES ? (size_t)b : JIT_MAP_MAX_BYTES;
+}
+
+/* The most all maps may hold: a quarter of the memory budget, at most JIT_MAPS_MAX_BYTES. */
+static size_t maps_max(void)
+{
+	uint64_t b = mem_budget__size() / 4;
+
+	return b < JIT_MAPS_MAX_BYTES ? (size_t)b : JIT_MAPS_MAX_BYTES;
+}
+
+/* Releases the largest maps of other processes until room bytes more fit the maps' share. */
 static void make_room(struct jitmaps *j, const struct jitmap *keep, size_t room)
 {
-	while (j->held + room > JIT_MAPS_MAX_BYTES) {
+	while (j->held + room > maps_max()) {
 		struct jitmap *big = NULL;
 		size_t i;
 
@@ -461,14 +486,17 @@ static int refresh(struct jitmaps *j, struct jitmap *m)
 	/* the old contents go first: never two copies of a big map at once */
 	j->held -= m->held;
 	jitmap__release(m);
-	make_room(j, m, JIT_MAP_MAX_BYTES);
+	make_room(j, m, map_max());
 	others = j->held;
-	limit = others < JIT_MAPS_MAX_BYTES ? JIT_MAPS_MAX_BYTES - others : 0;
-	if (limit > JIT_MAP_MAX_BYTES)
-		limit = JIT_MAP_MAX_BYTES;
+	limit = others < maps_max() ? maps_max() - others : 0;
+	if (limit > map_max())
+		limit = map_max();
+	/* what the memory budget has left, if less: the map is cut there */
+	limit = (size_t)mem_budget__take_upto(limit);
 	memset(&fresh, 0, sizeof(fresh));
 	err = parse(fd, &st, limit, &fresh);
 	close(fd);
+	mem_budget__give(limit - (fresh.held < limit ? fresh.held : limit));
 	if (err) {
 		jitmap__release(&fresh);
 		m->have_stat = false;
@@ -483,6 +511,13 @@ static int refresh(struct jitmaps *j, struct jitmap *m)
 		m->cut = fresh.cut;
 		m->cut_unsaved = true;
 		m->cut_seen = true;
+		if (!j->said_cut)
+			pr_warn("'%s' is %lld bytes: read %llu (%zu symbols; a perf map may hold an "
+				"eighth of the memory budget, all of them a quarter), %llu lines not "
+				"read (`eprof info` counts the maps cut)",
+				path, (long long)st.st_size, (unsigned long long)m->cut.kept_bytes,
+				m->nr, (unsigned long long)m->cut.dropped_lines);
+		j->said_cut = true;
 		pr_debug("'%s' is %lld bytes: read %llu (%zu symbols), %llu lines not read",
 			 path, (long long)st.st_size, (unsigned long long)m->cut.kept_bytes, m->nr,
 			 (unsigned long long)m->cut.dropped_lines);

@@ -27,6 +27,7 @@
 #include "elf/elf_file.h"
 #include "format/recording.h"
 #include "record/python.h"
+#include "record/budget.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/clock.h"
@@ -104,11 +105,15 @@ enum {
 #define PY_LOOK_AGAIN_NS	50000000ull	/* the n-th look again n x 50 ms after the last */
 /*
  * The code-object cache's budget: identities kept per process, and in all
- * (about 40 bytes each with the map's slack). A frame whose code object is
- * not kept is unnamed and counted; an exited process's are dropped.
+ * (about 40 bytes each with the map's slack, PY_CODE_BYTES as it grows),
+ * in all at most a sixteenth of the memory budget (record/budget.h), and
+ * a process at most half of that. A frame whose code object is not kept
+ * is unnamed and counted, the first time warned of; an exited process's
+ * are dropped.
  */
 #define PY_CODES_MAX	200000
 #define PY_CODES_TOTAL_MAX	1000000
+#define PY_CODE_BYTES	48
 #define PY_IDENT_MAX	128	/* bytes of a code object's identity fields */
 
 struct py_target {
@@ -116,6 +121,7 @@ struct py_target {
 	char comm[16];
 	unsigned int looks;
 	uint64_t looked_ns;		/* sample time of the last look */
+	uint64_t exec_ns;		/* its last exec the side-band saw when it was looked at */
 	const struct py_layout *layout;	/* NULL: not walked; a row of layouts[] or own */
 	struct py_layout *own;		/* malloc'd: read from the process (debug offsets) */
 	bool unknown;			/* an interpreter of a version without a layout */
@@ -131,6 +137,7 @@ struct pyrec {
 	struct py_target *v;
 	size_t nr, alloc;
 	bool said_version;
+	bool said_codes;		/* the code-object budget was reached: warned */
 	uint64_t codes_kept;		/* identities in every target's codes */
 	uint64_t codes_max, codes_total_max;	/* PY_CODES_MAX, PY_CODES_TOTAL_MAX */
 	struct pyrec_stats stats;
@@ -143,8 +150,11 @@ int pyrec__new(int map_fd, struct pyrec **out)
 	if (!pr)
 		return pr_errno(-ENOMEM, "cannot follow Python interpreters");
 	pr->map_fd = map_fd;
-	pr->codes_max = PY_CODES_MAX;
-	pr->codes_total_max = PY_CODES_TOTAL_MAX;
+	pr->codes_total_max = mem_budget__size() / 16 / PY_CODE_BYTES;
+	if (pr->codes_total_max > PY_CODES_TOTAL_MAX)
+		pr->codes_total_max = PY_CODES_TOTAL_MAX;
+	pr->codes_max = pr->codes_total_max / 2 < PY_CODES_MAX ? pr->codes_total_max / 2 :
+								 PY_CODES_MAX;
 	*out = pr;
 	return 0;
 }
@@ -437,10 +447,23 @@ void pyrec__set_code_budget(struct pyrec *pr, uint64_t per_proc, uint64_t total)
 	pr->codes_total_max = total;
 }
 
-void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns)
+void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t exec_ns,
+		 uint64_t now_ns)
 {
 	struct py_target *t = target_of(pr, tgid);
 
+	/*
+	 * A new image: what was found in the old one is void, and the looks
+	 * start again. A wrapper that execs the interpreter under the same
+	 * name (pyenv's python3 shim, a bash script, execs python3 after
+	 * seconds of its own work) changes no name.
+	 */
+	if (t && exec_ns != t->exec_ns) {
+		/* a look at a sample taken after the exec saw the new image */
+		if (exec_ns > t->looked_ns)
+			pyrec__forget(pr, tgid);
+		t->exec_ns = exec_ns;
+	}
 	/*
 	 * Again after an exec (a new name), and a few times while the process
 	 * is young: a first sample taken while ld.so still maps libpython
@@ -452,8 +475,8 @@ void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now
 		pr->stats.unknown_samples += t->unknown;
 		return;
 	}
-	if (!t)
-		t = new_target(pr, tgid);
+	if (!t && (t = new_target(pr, tgid)))
+		t->exec_ns = exec_ns;
 	if (!t)
 		return;	/* no memory: native frames only */
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
@@ -508,7 +531,7 @@ void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (comm_of(pids[i], comm))
-			pyrec__seen(pr, pids[i], comm, now_ns());
+			pyrec__seen(pr, pids[i], comm, 0, now_ns());
 	if (pids)
 		return;
 	dir = opendir("/proc");
@@ -519,7 +542,7 @@ void pyrec__look_running(struct pyrec *pr, const uint32_t *pids, size_t n)
 		if (*end || end == d->d_name || !v || v > UINT32_MAX)
 			continue;
 		if (runs_python((uint32_t)v) && comm_of((uint32_t)v, comm))
-			pyrec__seen(pr, (uint32_t)v, comm, now_ns());
+			pyrec__seen(pr, (uint32_t)v, comm, 0, now_ns());
 	}
 	closedir(dir);
 }
@@ -710,6 +733,13 @@ static int code_key(struct pyrec *pr, struct recording *rec, struct py_target *t
 				key = 0;	/* no memory: not kept, read again next time */
 			else
 				pr->codes_kept++;
+		} else if (!pr->said_codes) {
+			pr->said_codes = true;
+			pr_warn("Python code objects of process %u over their share of the memory "
+				"budget (%llu a process, %llu in all): its frames past it are not "
+				"named (`eprof info` counts them)", t->tgid,
+				(unsigned long long)pr->codes_max,
+				(unsigned long long)pr->codes_total_max);
 		}
 	}
 	pr->stats.frames_unnamed += !key;

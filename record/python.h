@@ -45,12 +45,14 @@ int pyrec__new(int map_fd, struct pyrec **out);
 void pyrec__free(struct pyrec *pr);
 
 /*
- * Notes a sample of tgid whose thread is named comm, taken at now_ns: the
- * first sample of a process, the first after its name changed (an exec),
- * and a few more at growing intervals while none is found, look for an
+ * Notes a sample of tgid whose thread is named comm, taken at now_ns, the
+ * process's last exec seen at exec_ns (0: none seen): the first sample of
+ * a process, the first after an exec (a new exec_ns or a new name), and a
+ * few more at growing intervals while none is found, look for an
  * interpreter. Never fails: a process it cannot walk has native frames only.
  */
-void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t now_ns);
+void pyrec__seen(struct pyrec *pr, uint32_t tgid, const char *comm, uint64_t exec_ns,
+		 uint64_t now_ns);
 
 /*
  * The interpreters that run before sampling starts, looked for at once (as

@@ -33,7 +33,7 @@
 #define RETRY_NS	20000000ull		/* between two tries of the held samples */
 #define END_WAIT_NS	1000000000ull		/* at the end: tables being built, at most
 						   (the end of a -d recording keeps its time) */
-#define HELD_MAX_BYTES	(64ull << 20)		/* copies held at once; beyond: not held */
+#define HELD_MAX_BYTES	(64ull << 20)		/* copies held at once, at most; beyond: not held */
 
 uint64_t rawstack_budget_default(uint32_t nr_cpus)
 {
@@ -48,7 +48,8 @@ struct held {
 				   finished */
 	size_t size;
 	uint64_t since;		/* when it arrived */
-	bool wait;		/* it may wait for tables (not when too many bytes are held) */
+	bool wait;		/* it may wait for tables: its copy is charged to the memory budget */
+	bool bare;		/* its copy is gone: as the walker left it (not waiting) */
 	bool done;		/* finished: e's user frames are the second walk's */
 	uint8_t walk_stop;	/* the walker's stop reason */
 	uint8_t walk_fb;	/* the walker's first frame-pointer step, UNW_FB_MAX: none */
@@ -159,13 +160,6 @@ static void unraw(struct ev_sample *e, uint32_t nu, const uint64_t *py)
 	e->hdr.size = (__u32)(sizeof(*e) + ((size_t)e->nr_kframes + nu + npy) * sizeof(__u64));
 }
 
-/* h's copy is no longer held (finished or given up). */
-static void unhold(struct rawstack *r, struct held *h)
-{
-	r->bytes -= h->size;
-	mem_budget__give(h->size);
-}
-
 /* One try at h: finished (h->done) unless a table it needs is not in yet. */
 static void try_one(struct rawstack *r, struct held *h)
 {
@@ -228,9 +222,22 @@ static void try_one(struct rawstack *r, struct held *h)
 	       (size_t)py_of(h->e) * sizeof(*py));
 	memcpy(h->e->frames + h->e->nr_kframes, frames, (size_t)n * sizeof(*frames));
 	unraw(h->e, n, py);
-	if (h->wait)
-		unhold(r, h);
+	if (h->wait) {
+		r->bytes -= h->size;
+		mem_budget__give(h->size);
+	}
 	h->done = true;
+}
+
+/*
+ * The copies held at once: an eighth of the memory budget, at most
+ * HELD_MAX_BYTES; each is taken from the budget too.
+ */
+static uint64_t held_max(void)
+{
+	uint64_t b = mem_budget__size() / 8;
+
+	return b < HELD_MAX_BYTES ? b : HELD_MAX_BYTES;
 }
 
 struct rawstack *rawstack__new(struct unwinder *u, rawstack_vma_fn find_vma, void *ctx)
@@ -252,8 +259,8 @@ void rawstack__free(struct rawstack *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->nr; i++) {
-		if (!r->v[i].done && r->v[i].wait)
-			unhold(r, &r->v[i]);
+		if (r->v[i].wait && !r->v[i].done)
+			mem_budget__give(r->v[i].size);
 		free(r->v[i].e);
 	}
 	free(r->v);
@@ -265,6 +272,7 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 {
 	size_t full = sizeof(*e) + ((size_t)e->nr_kframes + EV_MAX_UFRAMES + py_of(e)) *
 		      sizeof(__u64);
+	struct ev_sample *small;
 	struct held *h;
 
 	if (vec__grow(&r->v, &r->alloc, r->nr + 1, sizeof(*r->v)))
@@ -278,12 +286,32 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 	*held = h->e;
 	h->size = size;
 	h->since = now_ns();
-	/* the copies held count against the memory budget (record/budget.h) */
-	h->wait = r->bytes + size <= HELD_MAX_BYTES && mem_budget__take(size);
+	h->wait = r->bytes + size <= held_max() && mem_budget__take(size);
 	r->nr++;
 	r->t.held++;
-	if (h->wait)
+	if (h->wait) {
 		r->bytes += size;	/* tried from the record loop (a ring-buffer callback now) */
+		return 0;
+	}
+	/*
+	 * No room to wait: one try with the tables in now, else as the
+	 * walker left it; either way the copy goes at once, and only the
+	 * frames wait for the commit.
+	 */
+	if (!r->t.not_held++)
+		pr_warn("stack copies waiting for unwind tables reached their share of the memory "
+			"budget (%llu MiB): the next ones are walked at once with the tables in "
+			"(`eprof info` counts them as raw stacks not held)",
+			(unsigned long long)(held_max() >> 20));
+	try_one(r, h);
+	if (!h->done)
+		unraw(h->e, h->e->nr_uframes, (const uint64_t *)h->e->frames + h->e->nr_kframes +
+						   h->e->nr_uframes);
+	h->bare = true;
+	small = realloc(h->e, h->e->hdr.size);
+	if (small)
+		h->e = small;
+	*held = h->e;
 	return 0;
 }
 
@@ -384,10 +412,13 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 		} else {
 			r->t.given_up++;
 			/* as the walker left it: its frames, not the copy */
-			unraw(h->e, h->e->nr_uframes, (const uint64_t *)h->e->frames +
-							       h->e->nr_kframes + h->e->nr_uframes);
-			if (h->wait)
-				unhold(r, h);
+			if (!h->bare)
+				unraw(h->e, h->e->nr_uframes, (const uint64_t *)h->e->frames +
+								       h->e->nr_kframes + h->e->nr_uframes);
+			if (h->wait) {
+				r->bytes -= h->size;
+				mem_budget__give(h->size);
+			}
 		}
 		err = emit(ctx, h->e);
 		free(h->e);
@@ -452,5 +483,6 @@ int rawstack__store(const struct rawstack *r, struct recording *rec, const uint6
 	err = err ?: meta_u64(rec, REC_META_RAW_FINISHED, t.finished);
 	err = err ?: meta_u64(rec, REC_META_RAW_COMPLETE, t.complete);
 	err = err ?: meta_u64(rec, REC_META_RAW_GIVEN_UP, t.given_up);
+	err = err ?: meta_u64(rec, REC_META_RAW_NOT_HELD, t.not_held);
 	return err;
 }

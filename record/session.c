@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "record/budget.h"
 #include "record/capture.h"
 #include "record/jitmap.h"
 #include "record/offcpu.h"
@@ -83,6 +84,55 @@ static int write_first_names(struct session *s)
 }
 
 /*
+ * The rows held for processes without a sample, at most a 64th of the
+ * memory budget: past it, only each thread's latest row is kept (the
+ * others counted as folded); when the threads' latest rows alone fill it,
+ * a new row is dropped and counted. 1: c is not to be held.
+ */
+static int bound_held_comms(struct session *s, const struct rec_comm *c)
+{
+	size_t max = (size_t)(mem_budget__size() / 64 / sizeof(*s->pending_comms));
+	struct u64map latest = U64MAP_INIT;
+	size_t i, kept;
+	uint64_t *slot, *held;
+	bool added;
+
+	if (s->nr_pending_comms < max)
+		return 0;
+	/* from the newest: a thread's first row met is its latest */
+	for (i = s->nr_pending_comms, kept = s->nr_pending_comms; i-- > 0;) {
+		const struct rec_comm *p = &s->pending_comms[i];
+
+		if (u64map__upsert(&latest, p->tid, 0, &slot, &added)) {
+			u64map__release(&latest);
+			return pr_errno(-ENOMEM, "cannot keep thread names");
+		}
+		if (added) {
+			s->pending_comms[--kept] = *p;
+			continue;
+		}
+		s->nr_comms_folded++;
+		held = u64map__find(&s->held_comms, p->tgid);
+		if (held && *held)
+			(*held)--;
+	}
+	u64map__release(&latest);
+	memmove(s->pending_comms, s->pending_comms + kept,
+		(s->nr_pending_comms - kept) * sizeof(*s->pending_comms));
+	s->nr_pending_comms -= kept;
+	if (s->nr_pending_comms < max)
+		return 0;
+	if (!s->nr_comms_dropped_full++)
+		pr_warn("thread names of processes not sampled yet fill their share of the memory "
+			"budget (%zu rows): later ones are dropped and counted (`eprof info`)", max);
+	/* the thread's next name is held, even if the same: this row is gone */
+	slot = u64map__find(&s->tid_comm, c->tid);
+	if (slot)
+		memset(s->comms[*slot], 0xff, REC_COMM_LEN);
+	return 1;
+}
+
+/*
  * Comm rows of a process are written once it has a sample (the sampler
  * notes the process before the sample's own comm, which writes the held
  * rows first), held until then, and dropped with its mappings if it ends
@@ -92,9 +142,13 @@ static int write_or_hold_comm(struct session *s, const struct rec_comm *c)
 {
 	uint64_t *slot;
 	bool added;
+	int err;
 
 	if (u64map__find(&s->procs, c->tgid))
 		return write_comm(s, c);
+	err = bound_held_comms(s, c);
+	if (err)
+		return err < 0 ? err : 0;
 	if (vec__grow(&s->pending_comms, &s->alloc_pending_comms, s->nr_pending_comms + 1,
 		      sizeof(*s->pending_comms)) ||
 	    u64map__upsert(&s->held_comms, c->tgid, 0, &slot, &added))
@@ -447,6 +501,7 @@ int session__start_file(struct session *s, const char *path)
 	u64map__release(&s->named_here);
 	u64map__release(&s->repaired);
 	s->sideband_pages_noted = 0;
+	s->comm_bounds_noted = false;
 	s->nr_first_names = 0;	/* written by the commit that ended the file before */
 	s->nr_comms = 0;
 	cgroup_log__start_file(&s->cgroups);
@@ -728,6 +783,31 @@ static int note_sideband_size(struct session *s)
 	return err;
 }
 
+/*
+ * The name rows folded (a thread renamed past SESSION_COMMS_PER_COMMIT in
+ * a commit, or held past their share of the budget) and dropped (held
+ * rows over it), in the file's meta when they changed (or the file is new).
+ */
+static int note_comm_bounds(struct session *s)
+{
+	char buf[32];
+	int err;
+
+	if (s->comm_bounds_noted && s->nr_comms_folded == s->comms_folded_noted &&
+	    s->nr_comms_dropped_full == s->comms_dropped_noted)
+		return 0;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->nr_comms_folded);
+	err = recording__set_meta(s->rec, REC_META_COMMS_FOLDED, buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->nr_comms_dropped_full);
+	err = err ?: recording__set_meta(s->rec, REC_META_COMMS_DROPPED, buf);
+	if (!err) {
+		s->comm_bounds_noted = true;
+		s->comms_folded_noted = s->nr_comms_folded;
+		s->comms_dropped_noted = s->nr_comms_dropped_full;
+	}
+	return err;
+}
+
 int session__commit(struct session *s, const struct session_counters *c)
 {
 	uint64_t t = c ? c->time_ns : now_ns();
@@ -742,6 +822,8 @@ int session__commit(struct session *s, const struct session_counters *c)
 	err = write_late_comms(s);
 	if (!err)
 		err = write_first_names(s);
+	if (!err)
+		err = note_comm_bounds(s);
 	if (!err)
 		err = capture__step(s->capture, &src);
 	if (!err)
@@ -814,8 +896,11 @@ static int note_python(struct session *s, const struct ev_sample *e)
 	if (!s->python && s->sampler && !s->opts->no_python &&
 	    pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
 		return -ENOMEM;
-	if (s->python && e->tgid)
-		pyrec__seen(s->python, e->tgid, e->comm, e->time_ns);
+	if (s->python && e->tgid) {
+		const uint64_t *exec = u64map__find(&s->exec_ns, e->tgid);
+
+		pyrec__seen(s->python, e->tgid, e->comm, exec ? *exec : 0, e->time_ns);
+	}
 	return 0;
 }
 

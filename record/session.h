@@ -119,6 +119,7 @@ struct session {
 	struct rec_comm *late_comms;
 	size_t nr_late_comms, alloc_late_comms;
 	uint64_t nr_comms_folded;
+	uint64_t nr_comms_dropped_full;	/* held rows dropped: their share of the budget full */
 	struct u64map procs;		/* tgids that have samples */
 	struct u64map exec_ns;		/* tgid -> time of its last exec (side-band) */
 	struct cgroup_log cgroups;	/* the threads' cgroups, as this file has them */
@@ -178,6 +179,8 @@ struct session {
 	uint64_t nr_rescanned;		/* processes read again from /proc after a loss */
 	struct u64map repaired;		/* pids read again since the last loss */
 	size_t sideband_pages_noted;	/* the buffers' size in this file's meta */
+	bool comm_bounds_noted;		/* nr_comms_folded and _dropped_full in its meta: */
+	uint64_t comms_folded_noted, comms_dropped_noted;
 	uint64_t *stats_total;		/* stats map summed over CPUs, at the last loss rows */
 	struct rec_ticks *tick_sum;	/* per possible CPU, since the start */
 	uint64_t last_commit_ns;

@@ -68,6 +68,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_RAW_FINISHED, "raw stacks finished", META_NUMBER },
 	{ REC_META_RAW_COMPLETE, "raw stacks complete", META_NUMBER },
 	{ REC_META_RAW_GIVEN_UP, "raw stacks given up", META_NUMBER },
+	{ REC_META_RAW_NOT_HELD, "raw stacks not held (memory budget)", META_NUMBER },
 	{ REC_META_PY_WALKS, "Python: samples walked", META_NUMBER },
 	{ REC_META_PY_SAMPLES, "Python: samples with Python frames", META_NUMBER },
 	{ REC_META_PY_NO_THREAD, "Python: samples of non-Python threads", META_NUMBER },
@@ -93,6 +94,8 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_SIDEBAND_REREAD, "read again after loss", META_NUMBER },
 	{ REC_META_SIDEBAND_KIB, "side-band buffer per CPU (KiB)", META_NUMBER },
 	{ REC_META_SIDEBAND_GROWN, "side-band buffer grown after losses", META_NUMBER },
+	{ REC_META_COMMS_FOLDED, "name rows folded (renames)", META_NUMBER },
+	{ REC_META_COMMS_DROPPED, "name rows dropped (memory budget)", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))

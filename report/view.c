@@ -187,8 +187,8 @@ void func_tab__release(struct func_tab *ft)
 	func_tab__init(ft);
 }
 
-static int intern_func(struct func_tab *ft, const char *name, bool kernel, const char *binary,
-		       uint32_t *id)
+static int intern_func(struct func_tab *ft, const char *name, const char *suffix, bool kernel,
+		       const char *binary, uint32_t *id)
 {
 	struct strbuf *sb = &ft->sb;
 	uint32_t nr = ft->keys.nr;
@@ -213,6 +213,7 @@ static int intern_func(struct func_tab *ft, const char *name, bool kernel, const
 	 */
 	strbuf_reset(sb);
 	strbuf_addstr(sb, name);
+	strbuf_addstr(sb, suffix);
 	name_len = sb->len;
 	strbuf_addch(sb, '\x01');
 	strbuf_addstr(sb, binary);
@@ -246,7 +247,10 @@ int func_tab__frame(struct func_tab *ft, const struct sym_frame *f, uint32_t *id
 		bin = f->dso ? f->dso : "[kernel.kallsyms]";
 	else
 		bin = f->dso && f->dso[0] ? f->dso : "[unknown]";
-	return intern_func(ft, f->name && f->name[0] ? f->name : "[unknown]",
+	/* a Python function is one row whatever line ran: its qualname, in its file */
+	if ((f->flags & SYM_FRAME_PYTHON) && f->func && f->func[0])
+		return intern_func(ft, f->func, "_[py]", false, bin, id);
+	return intern_func(ft, f->name && f->name[0] ? f->name : "[unknown]", "",
 			   (f->flags & SYM_FRAME_KERNEL) != 0, bin, id);
 }
 
@@ -262,7 +266,7 @@ int func_tab__stack(struct func_tab *ft, const struct sym_stack *st, uint32_t *l
 		ft->stamp = 1;
 	}
 	if (!nr) {
-		err = intern_func(ft, "[unknown]", false, "[unknown]", leaf);
+		err = intern_func(ft, "[unknown]", "", false, "[unknown]", leaf);
 		if (err)
 			return err;
 		nr = 0;

@@ -111,7 +111,8 @@ void view__by_label(struct strbuf *sb, enum report_by by, const struct report_sr
  * Functions, identified by display name and binary across recordings: a
  * user function is its symbol name in its binary (mapping path), a kernel
  * one its name (no "_[k]": the binary says kernel) in "[kernel.kallsyms]"
- * or its module.
+ * or its module, a Python one "qualname_[py]" in its .py file (the line
+ * that ran is the stack views' business, as pprof keeps it apart).
  */
 struct func_tab {
 	struct strtab keys;		/* "name\x01binary" -> id */

@@ -117,6 +117,18 @@ as_nobody() {
 		--bounding-set=-all "$@"
 }
 
+# peak_rss_kib PID: polls the VmHWM of process PID until it ends; prints
+# the highest seen (KiB), 0 when none was read.
+peak_rss_kib() {
+	local hwm=0 h
+	while [ -r "/proc/$1/status" ]; do
+		h=$(awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+		[ -n "$h" ] && [ "$h" -gt "$hwm" ] && hwm=$h
+		sleep 0.1
+	done
+	echo "$hwm"
+}
+
 # committed_samples FILE: samples a recording in progress has committed so
 # far (what `eprof info` counts), 0 while the file cannot be read yet.
 committed_samples() {

@@ -5,30 +5,9 @@
 # name rows per commit (its latest name last), so the recording holds a
 # few dozen, and its samples are still named by the names it took.
 . "$E2E_DIR/lib.sh"
-require_root; require_btf; require_cmd cc; require_cmd sqlite3
+require_root; require_btf; require_cmd sqlite3
 
-cat >"$TMP/renamer.c" <<'CEOF'
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/prctl.h>
-#include <time.h>
-/* renamer SECONDS: renames itself flip/flop in a loop, prints how often */
-int main(int argc, char **argv)
-{
-	struct timespec t0, t;
-	unsigned long n = 0;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		prctl(PR_SET_NAME, n++ % 2 ? "flip" : "flop", 0, 0, 0);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (t.tv_sec - t0.tv_sec < atoi(argv[1]));
-	printf("%lu\n", n);
-	return 0;
-}
-CEOF
-cc -O1 -o "$TMP/renamer" "$TMP/renamer.c" || fail "cannot build the renamer"
-"$EPROF" record -F 499 -o "$TMP/r.eprof" -- "$TMP/renamer" 2 >"$TMP/count" 2>"$TMP/rec.err" ||
+"$EPROF" record -F 499 -o "$TMP/r.eprof" -- "$WORKLOADS/renamer" 2 >"$TMP/count" 2>"$TMP/rec.err" ||
 	{ cat "$TMP/rec.err"; fail "record failed"; }
 cat "$TMP/rec.err"
 renames=$(cat "$TMP/count")

@@ -27,12 +27,7 @@ say "base $((base >> 20)) MiB: --mem-limit ${limit_mib}M"
 "$EPROF" record -F 999 --table-cache none --mem-limit "${limit_mib}M" -o "$TMP/r.eprof" -- \
 	clang++ -O2 -c "$TMP/big.cc" -o "$TMP/big.o" 2>"$TMP/rec.err" &
 pid=$!
-hwm=0
-while [ -r "/proc/$pid/status" ]; do
-	h=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
-	[ -n "$h" ] && [ "$h" -gt "$hwm" ] && hwm=$h
-	sleep 0.1
-done
+hwm=$(peak_rss_kib "$pid")
 wait "$pid" || { cat "$TMP/rec.err"; fail "record failed"; }
 cat "$TMP/rec.err"
 

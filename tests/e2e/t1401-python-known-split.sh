@@ -5,7 +5,8 @@
 # the program: the folded stacks name each Python function as
 # "qualname (file.py:line)_[py]" in place of the native eval-loop frame,
 # shares within 2 points, the chain reads <module> -> main -> function
-# with the interpreter's native entry below, and --top lists them.
+# with the interpreter's native entry below, and --top lists each function
+# once (qualname_[py] in its file), its total the fold's.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 PY=/usr/bin/python3.11
@@ -51,7 +52,13 @@ ev=$(samples "$TMP/fold" '_PyEval_EvalFrameDefault;.*py_split\.py')
 
 "$EPROF" report -i "$TMP/r.eprof" --top >"$TMP/top" 2>/dev/null || fail "report --top failed"
 head -15 "$TMP/top"
+# one row per function, whatever line ran, in its file; its total is the
+# fold's samples through any of its lines
 for name in alpha beta gamma; do
-	grep -q "$name (py_split\.py:[0-9]*)_\[py\]" "$TMP/top" || fail "--top does not list $name"
+	row=$(awk -v f="${name}_[py]" '$5 == f && $6 == "py_split.py" { print $3; exit }' "$TMP/top")
+	[ -n "$row" ] || fail "--top does not list ${name}_[py] in py_split.py"
+	want=$(samples "$TMP/fold" ";$name \\(py_split\\.py:[0-9]+\\)_\\[py\\]")
+	[ "$row" -eq "$want" ] || fail "--top: ${name}_[py] total $row, the fold has $want samples through it"
+	[ "$(grep -c "$name (py_split" "$TMP/top")" -eq 0 ] || fail "--top lists $name by line"
 done
 exit 0

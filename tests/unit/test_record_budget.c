@@ -58,7 +58,15 @@ static void the_base_is_subtracted(void)
 	CHECK_OK(mem_budget__set_base(&base));
 	CHECK(base > 0 && base < (1ull << 30));
 	CHECK_EQ_U64(mem_budget__base(), base);
-	CHECK_EQ_U64(mem_budget__size(), ((1ull << 30) - base) / 4 * 3);
+	CHECK_EQ_U64(mem_budget__size(), ((1ull << 30) - base) - ((1ull << 30) - base) / 4);
+	/* a small ceiling keeps MEM_RESERVE_MIN back, the budget never under MEM_BUDGET_MIN */
+	mem_budget__set_ceiling(base + (80ull << 20));
+	CHECK_OK(mem_budget__set_base(&base));
+	CHECK(mem_budget__size() <= mem_budget__ceiling() - base - MEM_RESERVE_MIN);
+	CHECK(mem_budget__size() + MEM_RESERVE_MIN + (4ull << 20) >= mem_budget__ceiling() - base);
+	mem_budget__set_ceiling(base + (40ull << 20));
+	CHECK_OK(mem_budget__set_base(&base));
+	CHECK_EQ_U64(mem_budget__size(), MEM_BUDGET_MIN);
 	/* a ceiling under what is held already: refused, the least budget left */
 	mem_budget__set_ceiling(base);
 	CHECK(mem_budget__set_base(&base) == -ENOSPC);

@@ -5,6 +5,8 @@ eprof_workload(gen_bigsect)
 eprof_workload(forker)
 eprof_workload(short_lived)
 eprof_workload(mmap_storm)
+eprof_workload(mapmany)
+eprof_workload(renamer)
 eprof_workload(bench_load LIBS pthread)
 
 # dlopener loads libhotlib.so (built next to it) in the middle of its run.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/output/profile.c - --pprof OUT: the resolved aggregates through the
+ * report/output/pprof_view.c - --pprof OUT: the resolved aggregates through the
  * profile.proto builder (output/pprof.c).
  *
  * The aggregate kept tid, cpu and cgroup (where recorded) in its key for
