@@ -2003,6 +2003,22 @@ static void builder_release(struct builder *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/*
+ * A build's end, err what its steps came to: t's rows finished into *out,
+ * or t dropped; b released either way.
+ */
+static int build_end(struct builder *b, struct cfi_table *t, int err, struct cfi_table *out)
+{
+	if (!err)
+		err = end_build(b, t);
+	if (err)
+		cfi_table__release(t);
+	else
+		*out = *t;
+	builder_release(b);
+	return err;
+}
+
 /* Builds the table of the ELF file elf (ended here, whatever happens). */
 static int build(Elf *elf, int fd, unsigned int flags, uint64_t max_bytes,
 		 struct cfi_table *out)
@@ -2016,14 +2032,7 @@ static int build(Elf *elf, int fd, unsigned int flags, uint64_t max_bytes,
 	err = open_binary(&b, &t);
 	if (!err)
 		err = vet_and_walk(&b, &t);
-	if (!err)
-		err = end_build(&b, &t);
-	if (err)
-		cfi_table__release(&t);
-	else
-		*out = t;
-	builder_release(&b);
-	return err;
+	return build_end(&b, &t, err, out);
 }
 
 struct lookup_key {
@@ -2344,14 +2353,7 @@ int cfi_source__build(struct cfi_source *src, const struct cfi_range *v, size_t 
 		err = select_fdes(&b, src);
 	if (!err)
 		err = walk_vetted(&b, &t);
-	if (!err)
-		err = end_build(&b, &t);
-	if (err)
-		cfi_table__release(&t);
-	else
-		*out = t;
-	builder_release(&b);
-	return err;
+	return build_end(&b, &t, err, out);
 }
 
 int cfi_table__build_ranges(int fd, const struct cfi_range *v, size_t nr, uint64_t max_bytes,
