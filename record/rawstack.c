@@ -277,6 +277,7 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 		      sizeof(__u64);
 	struct ev_sample *small;
 	struct held *h;
+	bool over_share;
 
 	if (vec__grow(&r->v, &r->alloc, r->nr + 1, sizeof(*r->v)))
 		return pr_errno(-ENOMEM, "cannot hold a raw stack");
@@ -289,7 +290,8 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 	*held = h->e;
 	h->size = size;
 	h->since = now_ns();
-	h->wait = r->bytes + size <= held_max() && mem_budget__take(size);
+	over_share = r->bytes + size > held_max();
+	h->wait = !over_share && mem_budget__take(size);
 	r->nr++;
 	r->t.held++;
 	if (h->wait) {
@@ -302,10 +304,12 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 	 * frames wait for the commit.
 	 */
 	if (!r->t.not_held++)
-		pr_warn("stack copies waiting for unwind tables reached their share of the memory "
-			"budget (%llu MiB): the next ones are walked at once with the tables in "
-			"(`eprof info` counts them as raw stacks not held)",
-			(unsigned long long)(held_max() >> 20));
+		pr_warn("stack copies waiting for unwind tables %s (%llu MiB held): the next ones "
+			"are walked at once with the tables in (`eprof info` counts them as raw "
+			"stacks not held; a larger --mem-limit keeps them)",
+			over_share ? "reached their share of the memory budget" :
+				     "found the memory budget full",
+			(unsigned long long)(r->bytes >> 20));
 	try_one(r, h);
 	if (!h->done)
 		unraw(h->e, h->e->nr_uframes, (const uint64_t *)h->e->frames + h->e->nr_kframes +
