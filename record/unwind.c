@@ -552,6 +552,16 @@ static bool too_big_to_build(int fd, uint64_t share)
 }
 
 /*
+ * Whether the file open at fd has a CFI section over what even a range
+ * build reads (CFI_MAX_SECTION_RANGES: a sparse 2 GB .eh_frame): refused
+ * at once, with the warning, rather than by windows that never load.
+ */
+static bool over_range_bound(int fd)
+{
+	return too_big_to_build(fd, CFI_MAX_SECTION_RANGES);
+}
+
+/*
  * The whole table of the file open at fd (the table cache's, else built
  * within reserve bytes: the rows alone for the cache's), or of the ELF
  * image in memory when fd is -1. *partial when a file's is too big for
@@ -566,6 +576,8 @@ static int whole_table(int fd, const void *image, size_t size, uint64_t share, u
 	if (fd >= 0 && !cached_table(j, reserve, t)) {
 		j->from_cache = true;
 	} else if (fd >= 0 && too_big_to_build(fd, share)) {
+		if (over_range_bound(fd))
+			return -E2BIG;
 		*partial = true;
 		return 0;
 	} else {
@@ -573,6 +585,8 @@ static int whole_table(int fd, const void *image, size_t size, uint64_t share, u
 				cfi_table__build_image(image, size, t);
 		/* over the bounds or the reserve: its windows may fit */
 		if (err == -E2BIG && fd >= 0) {
+			if (over_range_bound(fd))
+				return -E2BIG;
 			*partial = true;
 			return 0;
 		}
@@ -1419,6 +1433,9 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 		/* the memory budget was short for a moment (builds, symbols): later */
 		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
 	} else if (err) {
+		if (!b->src && !b->win_failed)
+			pr_warn("the unwind table of '%s' cannot be read by windows (%s): frame "
+				"pointers are used there", b->path, strerror(-err));
 		b->win_failed = !b->src;	/* the file is gone, another or over the bounds */
 		n = unw_windows__refuse(b->win, j->ranges, j->nr_ranges);
 		u->st.windows_refused += n;
