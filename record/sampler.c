@@ -511,13 +511,15 @@ int sampler__open(const struct sampler_config *cfg, const struct sampler_sink *s
 
 	rb_bytes = ringbuf_size(cfg->freq, cfg->nr_cpus);
 	/*
-	 * and half a second of stack copies: the buffer is mapped twice in
+	 * and a quarter second of stack copies: the buffer is mapped twice in
 	 * the recorder, so a whole second (128 MiB on 16 CPUs) made a 288 MiB
-	 * base of the 512M ceiling, and libtorch's tables were refused
+	 * base of the 512M ceiling, and libtorch's tables were refused; half
+	 * a second of the 32 MiB floor took 32 MiB from a 128M ceiling's
+	 * budget on 2 CPUs. The recorder drains it as it fills.
 	 */
 	if (cfg->dwarf && cfg->raw_budget)
 		rb_bytes = roundup_pow2(rb_bytes + (cfg->raw_budget < (256ull << 20) ?
-						    cfg->raw_budget : 256ull << 20) / 2);
+						    cfg->raw_budget : 256ull << 20) / 4);
 	sp->follow = cfg->follow;
 #if defined(__x86_64__)
 	sp->unwinds = cfg->dwarf;
