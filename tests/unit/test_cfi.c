@@ -1075,17 +1075,25 @@ static void same_as_restricted(const char *path, int fd, const struct cfi_table 
 	free(want);
 }
 
+/* Every third 64 KiB window up to whole's last row, into rg (room for max): how many. */
+static size_t every_third_window(const struct cfi_table *whole, struct cfi_range *rg, size_t max)
+{
+	uint64_t end = whole->nr_rows ? whole->rows[whole->nr_rows - 1].off : 0;
+	size_t nr, k;
+
+	for (nr = 0, k = 0; nr < max && (k << 16) < end; k += 3, nr++)
+		rg[nr] = (struct cfi_range){ k << 16, (k + 1) << 16 };
+	return nr;
+}
+
 /* Every third 64 KiB window of path, built by ranges: whole's rows there. */
 static void same_by_windows(const char *path, const struct cfi_table *whole)
 {
 	struct cfi_range rg[64];
-	uint64_t end = whole->nr_rows ? whole->rows[whole->nr_rows - 1].off : 0;
-	size_t nr, k;
+	size_t nr = every_third_window(whole, rg, ARRAY_SIZE(rg));
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	CHECK(fd >= 0);
-	for (nr = 0, k = 0; nr < ARRAY_SIZE(rg) && (k << 16) < end; k += 3, nr++)
-		rg[nr] = (struct cfi_range){ k << 16, (k + 1) << 16 };
 	if (fd >= 0 && nr)
 		same_as_restricted(path, fd, whole, rg, nr);
 	if (fd >= 0)
@@ -1101,13 +1109,10 @@ static void windows_well_formed(const char *path, const struct cfi_table *whole)
 {
 	struct cfi_range rg[64];
 	struct cfi_table t = { 0 };
-	uint64_t end = whole->nr_rows ? whole->rows[whole->nr_rows - 1].off : 0;
-	size_t nr, k;
+	size_t nr = every_third_window(whole, rg, ARRAY_SIZE(rg)), k;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	CHECK(fd >= 0);
-	for (nr = 0, k = 0; nr < ARRAY_SIZE(rg) && (k << 16) < end; k += 3, nr++)
-		rg[nr] = (struct cfi_range){ k << 16, (k + 1) << 16 };
 	if (fd >= 0 && nr && !cfi_table__build_ranges(fd, rg, nr, 1ull << 30, &t)) {
 		for (k = 1; k < t.nr_rows; k++) {
 			uint64_t w = t.rows[k - 1].off >> 16;
