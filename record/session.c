@@ -515,6 +515,12 @@ void session__release_kept(struct session *s)
 	vec__free(&s->exits, &s->nr_exits, &s->alloc_exits);
 	vec__free(&s->ended, &s->nr_ended, &s->alloc_ended);
 	u64map__release(&s->exit_pids);
+	if (s->threads.thr.peak || s->threads.proc.peak)	/* -v; t0719 reads it */
+		pr_info("thread table: at most %zu threads and %zu processes at once, %llu thread "
+			"rows forgotten, %llu rows not kept (their share of the budget full)",
+			s->threads.thr.peak, s->threads.proc.peak,
+			(unsigned long long)s->threads.nr_removed,
+			(unsigned long long)s->threads.nr_refused);
 	threads__release(&s->threads);
 	vec__free(&s->late_comms, &s->nr_late_comms, &s->alloc_late_comms);
 }
