@@ -480,7 +480,7 @@ int session__start_file(struct session *s, const char *path)
 	capture__free(s->capture);
 	jitmaps__free(s->jitmaps);
 	s->capture = capture__new();
-	s->jitmaps = jitmaps__new();
+	s->jitmaps = jitmaps__new(&s->threads);
 	if (!s->capture || !s->jitmaps)
 		return pr_errno(-ENOMEM, "cannot start the next file");
 	stack_table__release(&s->stacks);
@@ -1250,7 +1250,7 @@ int session__init(struct session *s, const struct record_opts *opts, int nr_poss
 	s->lost_sideband = calloc((size_t)nr_possible_cpus, sizeof(*s->lost_sideband));
 	s->stats_prev = calloc((size_t)nr_possible_cpus * EV_STAT_MAX, sizeof(*s->stats_prev));
 	s->stats_total = calloc(EV_STAT_MAX, sizeof(*s->stats_total));
-	s->jitmaps = jitmaps__new();
+	s->jitmaps = jitmaps__new(&s->threads);
 	s->capture = capture__new();
 	if (!s->lost_sideband || !s->stats_prev || !s->stats_total || !s->jitmaps || !s->capture) {
 		session__release(s);

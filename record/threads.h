@@ -63,6 +63,8 @@ struct proc_row {
 	bool sampled;		/* has samples or off-CPU stacks in this file */
 	uint64_t exec_ns;	/* its last exec the side-band saw; 0: none */
 	uint64_t held;		/* its name rows held in session.pending_comms */
+	uint64_t born_ns;	/* its fork the side-band saw (record/jitmap.c); 0: none */
+	uint64_t exec_uid;	/* 1 + its uid just after its exec (record/jitmap.c); 0: none */
 };
 
 /* Rows of one kind by id; a row moves when the table grows or is compacted. */

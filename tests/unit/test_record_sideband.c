@@ -326,7 +326,7 @@ static void reused_pid_jit_map(void)
 		return;		/* the pid lives here: the test would read its map */
 	memset(&rows, 0, sizeof(rows));
 	fixture__init(&f, "jitreuse.eprof");
-	f.s.jitmaps = jitmaps__new();
+	f.s.jitmaps = jitmaps__new(&f.s.threads);
 	CHECK(f.s.jitmaps != NULL);
 	write_map(J, "1000 100 first_a\n");
 	CHECK_OK(jitmaps__store(f.s.jitmaps, f.s.rec, J, before, 1, &nr_maps));
