@@ -22,7 +22,6 @@
 
 struct recording;
 struct rec_comm;
-struct sym_stack;
 
 /* The key of an entry; fields not kept by the agg_config are 0. */
 struct agg_key {
@@ -56,7 +55,6 @@ struct agg_entry {
 	/* the values */
 	uint64_t count;
 	uint64_t last_ns;		/* time of the key's latest sample */
-	const struct sym_stack *stack;	/* set by symbolizer__resolve(); NULL before */
 };
 
 /*
