@@ -446,6 +446,8 @@ static int cut_stacks(struct report_src *s,
 		if (!cut->nr_kernel && !cut->nr_user) {
 			s->stacks.stack[i] = NULL;
 			s->nr_cut_away += e->count;
+			if (!stack_agg__counts_ns(&s->agg, e))
+				s->cut_away_samples += e->count;
 		}
 	}
 out:
@@ -616,7 +618,8 @@ static void count_source(struct report_src *s, const struct report_opts *o,
 		sum->runnable_ns += s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
 		sum->offcpu_intervals += s->agg.nr_offcpu;
 	}
-	sum->filtered += s->agg.nr_filtered + s->nr_cut_away;
+	sum->filtered += s->agg.nr_filtered + s->cut_away_samples;
+	sum->cut_ns += s->nr_cut_away - s->cut_away_samples;
 }
 
 /* Opens, filters, aggregates and symbolizes one recording. */

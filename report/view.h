@@ -49,6 +49,7 @@ struct report_src {
 	struct symbolizer *sym;
 	struct sym_table stacks;	/* agg's entries' stacks; NULL: cut away whole */
 	uint64_t nr_cut_away;		/* agg's count in the entries cut away whole */
+	uint64_t cut_away_samples;	/* of which samples (the rest is ns of time) */
 	uint64_t nr_samples;		/* counted, after every filter and cut */
 	uint64_t start_ns;		/* meta start_ns, else the first sample's time */
 	uint64_t end_ns;		/* meta end_ns, else the last sample's time */
