@@ -61,6 +61,8 @@ uint64_t mem_budget__base(void);
 uint64_t mem_budget__size(void);
 /* The most that was taken at once. */
 uint64_t mem_budget__peak(void);
+/* What is taken now. */
+uint64_t mem_budget__used(void);
 
 /* Takes bytes if they fit the budget; false when they do not (nothing taken). */
 bool mem_budget__take(uint64_t bytes);

@@ -101,8 +101,7 @@ struct session {
 	struct pyrec *python;		/* Python interpreters (record/python.h), made at the first sample */
 	uint64_t final_ns;		/* set at the end: the time of the last off-CPU flush */
 
-	struct stack_table stacks;
-	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
+	struct stack_table stacks;	/* and the (process, stack) pairs sampled */
 	struct u64map tid_comm;		/* tid -> index into comms */
 	struct u64map named_here;	/* tids with a name row in this file */
 	struct rec_comm *first_names;	/* their first rows, written at the next commit */
