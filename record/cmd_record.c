@@ -798,7 +798,7 @@ static bool commit_due(struct session *s)
 {
 	return (now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
 		recording__pending_samples(s->rec) >= PENDING_COMMIT ||
-		s->stacks.full) &&	/* the memory budget refused a stack: forget the table */
+		stack_table__forget_due(&s->stacks)) &&	/* it forgets the stack table */
 	       !session__raw_waiting(s);	/* a bounded wait: RAWSTACK_HOLD_NS */
 }
 
