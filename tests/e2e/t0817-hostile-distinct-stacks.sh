@@ -32,11 +32,7 @@ refused=$(field "stacks refused")
 recorded=$(field "samples ")
 say "peak $((hwm >> 10)) MiB (/proc), $((peak >> 20)) MiB (recording), ceiling $LIMIT_MIB MiB;" \
 	"$recorded samples; table forgotten $forgets times ($forgotten stacks); $refused refused"
-[ "$ceiling" = $((LIMIT_MIB << 20)) ] || fail "info states the ceiling '$ceiling'"
-[ -n "$peak" ] && [ "$peak" -le "$ceiling" ] ||
-	fail "the recording states a peak of '$peak' bytes, over its ceiling $ceiling"
-[ "$hwm" -gt 0 ] && [ $((hwm << 10)) -le "$ceiling" ] ||
-	fail "the recorder peaked at $((hwm >> 10)) MiB (/proc), over its ceiling of $LIMIT_MIB MiB"
+check_under_ceiling "$LIMIT_MIB" "$ceiling" "$peak" "$hwm"
 # about 5000 x 2 x 4.999 samples; throttled ticks may take some
 [ "${recorded:-0}" -ge 20000 ] || fail "only '$recorded' samples"
 # what the budget did is stated, with counts, in info and in the summary line
