@@ -82,17 +82,34 @@ static uint64_t pair_cost(const struct stack_table *t)
 	return after == UINT64_MAX ? UINT64_MAX : after - u64map__bytes_for(&t->pairs, t->pairs.nr);
 }
 
-/* Takes cost from the budget within the table's share; else marks the table full. */
+/*
+ * Takes cost from the floor, else from the budget within the table's
+ * share; else marks the table full.
+ */
 static bool charge(struct stack_table *t, uint64_t cost)
 {
 	uint64_t share = mem_budget__size() / STACKS_SHARE_DIV;
 
+	if (t->floor <= STACKS_FLOOR && cost <= STACKS_FLOOR - t->floor) {
+		t->floor += cost;
+		return true;
+	}
 	if (cost > share || t->charged > share - cost || !mem_budget__take(cost)) {
 		t->full = true;
 		return false;
 	}
 	t->charged += cost;
 	return true;
+}
+
+/* Gives back cost taken by charge(): the budget's part first. */
+static void refund(struct stack_table *t, uint64_t cost)
+{
+	uint64_t d = cost < t->charged ? cost : t->charged;
+
+	mem_budget__give(d);
+	t->charged -= d;
+	t->floor -= cost - d < t->floor ? cost - d : t->floor;
 }
 
 /*
@@ -135,8 +152,7 @@ static uint32_t add(struct stack_table *t, uint64_t h, const struct stack_key *k
 	t->nr++;
 	return t->first + (uint32_t)t->nr;
 fail:
-	mem_budget__give(cost);
-	t->charged -= cost;
+	refund(t, cost);
 	return 0;
 }
 
@@ -223,8 +239,7 @@ int stack_table__use(struct stack_table *t, const uint64_t *frames, uint32_t nr_
 		c = cost - (pair ? pair_cost(t) : 0);
 		out->id = add(t, h, &key, t->nr + 2, c, &err);
 		if (!out->id) {
-			mem_budget__give(cost - c);
-			t->charged -= cost - c;
+			refund(t, cost - c);
 			return err;
 		}
 		out->added = true;
@@ -247,7 +262,8 @@ const struct stack_entry *stack_table__get(const struct stack_table *t, uint32_t
 
 bool stack_table__forget_due(const struct stack_table *t)
 {
-	return t->full || t->charged > mem_budget__size() / STACKS_SHARE_DIV / 2;
+	return t->full ||
+	       t->floor + t->charged > (STACKS_FLOOR + mem_budget__size() / STACKS_SHARE_DIV) / 2;
 }
 
 /* Frees the stacks and pairs, gives their memory back; ids and stats stay. */
@@ -263,7 +279,7 @@ static void free_all(struct stack_table *t)
 	hashmap__release(&t->index);
 	u64map__release(&t->pairs);
 	mem_budget__give(t->charged);
-	t->charged = t->uncharged = 0;
+	t->charged = t->uncharged = t->floor = 0;
 	t->full = false;
 }
 

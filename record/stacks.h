@@ -27,10 +27,14 @@
 #include "util/hashmap.h"
 
 /*
- * The table and its pairs take at most budget / STACKS_SHARE_DIV; past
- * half of that the session forgets them at a commit, before the share is
- * full, so that a commit's new stacks rarely meet a refusal.
+ * The table and its pairs take their first STACKS_FLOOR bytes whatever
+ * the budget says (from the part of the ceiling kept beside it: a sample
+ * without its stack is the worst loss, and symbols and tables may have
+ * filled the budget), then at most budget / STACKS_SHARE_DIV from it.
+ * Past half of the two the session forgets them at a commit, before they
+ * are full, so that a commit's new stacks rarely meet a refusal.
  */
+#define STACKS_FLOOR		(4ull << 20)
 #define STACKS_SHARE_DIV	8
 
 /* One distinct stack: frames[0 .. nr_kernel) kernel, then nr_user user frames. */
@@ -61,8 +65,9 @@ struct stack_table {
 	struct hashmap index;		/* stack hash -> id */
 	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
 	uint32_t first;			/* ids up to it were forgotten */
+	uint64_t floor;			/* held beside the budget (STACKS_FLOOR at most) */
 	uint64_t charged;		/* of the memory budget */
-	uint64_t uncharged;		/* the empty stack's, when the budget was full */
+	uint64_t uncharged;		/* the empty stack's, when both were full */
 	bool full;			/* the budget refused: forget at the next commit */
 	struct stack_stats file;	/* since stack_table__clear() */
 	struct stack_stats noted;	/* of file, as the recording's meta says (the session's) */
@@ -106,7 +111,7 @@ int stack_table__use(struct stack_table *t, const uint64_t *frames, uint32_t nr_
 /* Stack id, or NULL when it was never given or was forgotten. */
 const struct stack_entry *stack_table__get(const struct stack_table *t, uint32_t id);
 
-/* The budget refused, or the table holds half its share: forget it at this commit. */
+/* The budget refused, or the table holds half its floor and share: forget it at this commit. */
 bool stack_table__forget_due(const struct stack_table *t);
 
 /*

@@ -257,7 +257,8 @@ static void distinct_stack(uint64_t *f, uint32_t depth, uint64_t i)
 }
 
 /*
- * Under a small budget the table and its pairs stay within their share;
+ * Under a small budget the table and its pairs stay within their floor and
+ * share;
  * past it, a sample gets the empty stack (counted, its stack new in the
  * recording once), the table is full, and forgetting it gives the memory
  * back while ids go on: a stack met again is a new id, never an old one.
@@ -281,7 +282,7 @@ static void budget_refuses_then_forget(void)
 	for (i = 1; i < 100000 && !u.refused; i++) {
 		distinct_stack(f, 32, i);
 		CHECK_OK(stack_table__use(&t, f, 2, 30, 7, 100 + i, &u));
-		CHECK(t.charged <= share);
+		CHECK(t.charged <= share && t.floor <= STACKS_FLOOR);
 		CHECK_EQ_U64(mem_budget__used() - used0, t.charged);
 		if (!u.refused) {
 			CHECK(u.added && u.pair_added);
@@ -290,6 +291,7 @@ static void budget_refuses_then_forget(void)
 		}
 	}
 	CHECK(u.refused);
+	CHECK(t.floor > STACKS_FLOOR - 4096 && t.charged > share - 4096);	/* both used */
 	CHECK(t.full && stack_table__forget_due(&t));
 	CHECK(u.added);	/* the empty stack, new: the recording needs it */
 	CHECK(!u.pair_added);
