@@ -75,6 +75,16 @@ struct recording;
 /* and rows of processes not sampled yet dropped, their share of the memory budget full */
 #define REC_META_COMMS_DROPPED	"comm_rows_dropped"
 /*
+ * What the memory budget refused (record/stacks.h, record/mappings.h), when
+ * it refused some: times the stack table was forgotten, and its stacks then
+ * (stored again under new ids when met again); stacks recorded as the
+ * empty stack instead; mappings not kept (samples in them unnamed).
+ */
+#define REC_META_STACKS_FORGETS	"stack_table_forgotten"
+#define REC_META_STACKS_FORGOTTEN	"stacks_forgotten"
+#define REC_META_STACKS_REFUSED	"stacks_refused"
+#define REC_META_MAPS_REFUSED	"mappings_refused"
+/*
  * Python frames (record/python.h), written when the recording ends; absent
  * when no interpreter was met. Samples of the known interpreters' processes:
  */

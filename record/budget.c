@@ -133,6 +133,11 @@ uint64_t mem_budget__peak(void)
 	return atomic_load(&peak);
 }
 
+uint64_t mem_budget__used(void)
+{
+	return atomic_load(&used);
+}
+
 static void note_peak(uint64_t now)
 {
 	uint64_t p = atomic_load(&peak);

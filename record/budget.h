@@ -7,12 +7,13 @@
  * set. What the recorder holds once set up - its ring buffers, BPF maps,
  * libraries, SQLite - is its base; three quarters of the rest of the
  * ceiling are the budget, a quarter (MEM_RESERVE_MIN at least) is left for
- * what grows with the recording itself (SQLite's cache, the stack table)
- * and allocator slack.
+ * what grows with the recording itself (SQLite's cache, the first 4 MiB
+ * of the stack table and of the mapping table) and allocator slack.
  * Unwind tables (their build and their rows), the symbol tables of sampled
- * binaries, perf maps, side-band buffers and the stack copies that wait for
- * their tables take from it before they allocate, and give back what they
- * free. A binary whose share does not fit is recorded with frame
+ * binaries, perf maps, side-band buffers, the stack and mapping tables
+ * past their floors (record/stacks.h, record/mappings.h) and the stack
+ * copies that wait for their tables take from it before they allocate,
+ * and give back what they free. A binary whose share does not fit is recorded with frame
  * pointers and named as far as the budget allows, and a warning names it.
  * Thread-safe: the unwind table builders take from it too.
  */
@@ -61,6 +62,8 @@ uint64_t mem_budget__base(void);
 uint64_t mem_budget__size(void);
 /* The most that was taken at once. */
 uint64_t mem_budget__peak(void);
+/* What is taken now. */
+uint64_t mem_budget__used(void);
 
 /* Takes bytes if they fit the budget; false when they do not (nothing taken). */
 bool mem_budget__take(uint64_t bytes);

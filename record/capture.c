@@ -133,7 +133,7 @@ struct capture {
 	struct jit_addr *jit;		/* this step's addresses outside file mappings */
 	size_t nr_jit, alloc_jit;
 
-	size_t next_stack;		/* stack table index not yet scanned for kernel frames */
+	size_t next_stack;		/* stack ids up to it scanned for kernel frames */
 	struct ksym_fetch *fetch;	/* kallsyms being read ahead, or NULL */
 	bool ksyms_read;
 	struct kallsyms ks;
@@ -1118,7 +1118,8 @@ static int step_kernel(struct capture *c, const struct capture_source *s)
 	int err = 0;
 
 	c->kaddrs.nr = 0;
-	for (i = c->next_stack; i < t->nr && !err; i++) {
+	/* ids are dense, those up to t->first forgotten (record/stacks.h) */
+	for (i = c->next_stack > t->first ? c->next_stack - t->first : 0; i < t->nr && !err; i++) {
 		const struct stack_entry *e = &t->entries[i];
 
 		for (j = 0; j < e->nr_kernel && !err; j++) {
@@ -1129,7 +1130,7 @@ static int step_kernel(struct capture *c, const struct capture_source *s)
 	}
 	if (err)
 		return pr_errno(err, "cannot capture kernel symbols");
-	c->next_stack = t->nr;
+	c->next_stack = t->first + t->nr;
 	if (!c->kaddrs.nr)
 		return 0;
 	if (!c->ksyms_read) {

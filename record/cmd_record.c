@@ -797,7 +797,8 @@ static int capture_all(struct session *s, struct capture_stats *st)
 static bool commit_due(struct session *s)
 {
 	return (now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
-		recording__pending_samples(s->rec) >= PENDING_COMMIT) &&
+		recording__pending_samples(s->rec) >= PENDING_COMMIT ||
+		stack_table__forget_due(&s->stacks)) &&	/* it forgets the stack table */
 	       !session__raw_waiting(s);	/* a bounded wait: RAWSTACK_HOLD_NS */
 }
 
@@ -1161,7 +1162,8 @@ static void unwind_summary(const struct session *s, char *buf, size_t len)
  */
 static void print_summary(const struct session *s, uint64_t elapsed_ns)
 {
-	char size[32] = "?", why[320] = "", unw[160];
+	char size[32] = "?", why[320] = "", unw[160], mem[224] = "";
+	const struct stack_stats *ss = &s->stacks.total;
 	uint64_t lost = s->total_lost + sampler__nr_malformed(s->sampler), gone;
 	struct tick_breakdown tb;
 	struct stat st;
@@ -1200,15 +1202,21 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 		fprintf(stderr, "eprof: recorded %llu off-CPU intervals (%llu lost)\n",
 			(unsigned long long)kept, (unsigned long long)olost);
 	}
+	if (ss->forgets || ss->refused || s->maps.nr_refused)
+		snprintf(mem, sizeof(mem), "; memory budget: stack table forgotten %llu times (%llu "
+			 "stacks, stored again when met again), %llu stacks recorded empty, %llu "
+			 "mappings not kept", (unsigned long long)ss->forgets,
+			 (unsigned long long)ss->forgotten, (unsigned long long)ss->refused,
+			 (unsigned long long)s->maps.nr_refused);
 	fprintf(stderr,
 		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured, %llu side-band "
-		"records lost%s) in %.2f s, %llu process%s, %s %s%s%s\n",
+		"records lost%s) in %.2f s, %llu process%s, %s %s%s%s%s\n",
 		(unsigned long long)s->nr_samples, (unsigned long long)lost,
 		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
 		(unsigned long long)s->total_lost_sideband,
 		s->total_lost_sideband ? ": `eprof report` counts the samples they touched" : "",
 		elapsed_ns / 1e9, (unsigned long long)s->nr_procs, s->nr_procs == 1 ? "" : "es", s->opts->output,
-		size, unw, why);
+		size, unw, mem, why);
 }
 
 /* The pipeline stages first (the sampler's links before anything else goes), then the session. */
@@ -1601,7 +1609,7 @@ static void print_end(const struct session *s, const struct capture_stats *cst,
 	pr_info("captured symbols of %zu binaries (%zu symbols, %zu unreadable), %zu kernel "
 		"symbols; %zu stacks, %llu mappings stored (%llu of ended processes forgotten "
 		"while recording), %llu truncated stacks, %llu side-band records lost", cst->binaries,
-		cst->symbols, cst->missing, cst->ksyms, s->stacks.nr,
+		cst->symbols, cst->missing, cst->ksyms, (size_t)s->stacks.first + s->stacks.nr,
 		(unsigned long long)s->maps.nr_written, (unsigned long long)s->nr_maps_dropped,
 		(unsigned long long)s->total_truncated,
 		(unsigned long long)s->total_lost_sideband);

@@ -6,12 +6,14 @@
  * fall in; it lives apart from both so that neither calls the other.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "elf/elf_file.h"
+#include "record/budget.h"
 #include "record/mappings.h"
 #include "util/hash.h"
 #include "util/log.h"
@@ -24,16 +26,37 @@ static bool path_eq(uint32_t val, const void *key, const void *ctx)
 	return !strcmp(p->strs[val], key);
 }
 
-/* path's copy in p, added when new; NULL when out of memory. */
-static const char *path_pool__intern(struct path_pool *p, const char *path)
+/* What malloc holds for a string of len bytes: its header, rounded to 16, 32 at least. */
+static uint64_t str_bytes(size_t len)
 {
-	uint64_t hash = hash_bytes(path, strlen(path));
-	uint32_t *slot;
+	uint64_t b = ((uint64_t)len + 1 + 8 + 15) & ~15ull;
+
+	return b < 32 ? 32 : b;
+}
+
+static const char *path_pool__find(const struct path_pool *p, const char *path, uint64_t hash)
+{
+	uint32_t *slot = hashmap__find(&p->index, hash, path_eq, path, p);
+
+	return slot ? p->strs[*slot] : NULL;
+}
+
+/* Bytes a new path of len bytes takes in p; UINT64_MAX when p cannot grow. */
+static uint64_t path_pool__cost(const struct path_pool *p, size_t len)
+{
+	size_t alloc = vec__alloc_for(p->alloc, p->nr + 1), cap = hashmap__cap_for(&p->index, p->nr + 1);
+
+	if (alloc == SIZE_MAX || cap == SIZE_MAX)
+		return UINT64_MAX;
+	return str_bytes(len) + (uint64_t)(alloc - p->alloc) * sizeof(*p->strs) +
+	       (uint64_t)(cap - p->index.cap) * sizeof(struct hashmap_slot);
+}
+
+/* Adds path (absent from p); its copy, or NULL when out of memory. */
+static const char *path_pool__add(struct path_pool *p, const char *path, size_t len, uint64_t hash)
+{
 	char *copy;
 
-	slot = hashmap__find(&p->index, hash, path_eq, path, p);
-	if (slot)
-		return p->strs[*slot];
 	if (p->nr >= UINT32_MAX || vec__grow(&p->strs, &p->alloc, p->nr + 1, sizeof(*p->strs)))
 		return NULL;
 	copy = strdup(path);
@@ -44,7 +67,18 @@ static const char *path_pool__intern(struct path_pool *p, const char *path)
 		return NULL;
 	}
 	p->strs[p->nr++] = copy;
+	p->bytes += str_bytes(len);
 	return copy;
+}
+
+/* path's copy in p, added when new; NULL when out of memory. */
+static const char *path_pool__intern(struct path_pool *p, const char *path)
+{
+	size_t len = strlen(path);
+	uint64_t hash = hash_bytes(path, len);
+	const char *known = path_pool__find(p, path, hash);
+
+	return known ? known : path_pool__add(p, path, len, hash);
 }
 
 static void path_pool__release(struct path_pool *p)
@@ -58,13 +92,74 @@ static void path_pool__release(struct path_pool *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* --- what the table takes of the memory budget --------------------------- */
+
+/* The bytes t's arrays, paths and files take. */
+static uint64_t table_bytes(const struct mapping_table *t)
+{
+	return (uint64_t)t->alloc * sizeof(*t->v) + (uint64_t)t->paths.alloc * sizeof(*t->paths.strs) +
+	       (uint64_t)t->paths.index.cap * sizeof(struct hashmap_slot) + t->paths.bytes +
+	       (uint64_t)t->alloc_files * sizeof(*t->files) +
+	       (uint64_t)(t->file_index.cap + t->claim_index.cap) * sizeof(struct hashmap_slot);
+}
+
+/* Takes cost from the floor, else from the budget; false when neither has room. */
+static bool take(struct mapping_table *t, uint64_t cost)
+{
+	if (t->floor <= MAPS_FLOOR && cost <= MAPS_FLOOR - t->floor) {
+		t->floor += cost;
+		return true;
+	}
+	if (!mem_budget__take(cost))
+		return false;
+	t->charged += cost;
+	return true;
+}
+
+/*
+ * Makes what t holds (charged and floor) what it takes now: gives back
+ * what it freed (the budget's first), and holds what grew unasked (a
+ * file resolved: one per sampled binary) beside the floor if it must.
+ */
+static void settle(struct mapping_table *t)
+{
+	uint64_t now = table_bytes(t), held = t->charged + t->floor, d;
+
+	if (now > held) {
+		if (!take(t, now - held))
+			t->floor += now - held;
+		return;
+	}
+	d = held - now < t->charged ? held - now : t->charged;
+	mem_budget__give(d);
+	t->charged -= d;
+	t->floor -= held - now - d;
+}
+
 int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m)
 {
-	const char *path = path_pool__intern(&t->paths, m->path);
+	size_t len = strlen(m->path), alloc = vec__alloc_for(t->alloc, t->nr + 1);
+	uint64_t hash = hash_bytes(m->path, len), cost = 0;
+	const char *path = path_pool__find(&t->paths, m->path, hash);
 	struct mapping *k;
 
-	if (!path || vec__grow(&t->v, &t->alloc, t->nr + 1, sizeof(*t->v)))
+	if (!path)
+		cost = path_pool__cost(&t->paths, len);
+	if (alloc == SIZE_MAX || cost == UINT64_MAX)
 		return pr_errno(-ENOMEM, "cannot keep mappings");
+	cost += (uint64_t)(alloc - t->alloc) * sizeof(*t->v);
+	if (cost && !take(t, cost)) {
+		if (!t->nr_refused++)
+			pr_warn("the memory budget is full: mappings of processes are not kept from "
+				"now on, and samples in them go unnamed (raise --mem-limit)");
+		return 0;
+	}
+	if (!path)
+		path = path_pool__add(&t->paths, m->path, len, hash);
+	if (!path || vec__grow(&t->v, &t->alloc, t->nr + 1, sizeof(*t->v))) {
+		settle(t);
+		return pr_errno(-ENOMEM, "cannot keep mappings");
+	}
 	k = &t->v[t->nr];
 	*k = (struct mapping){ .time_ns = m->time_ns, .start = m->start, .end = m->end,
 			       .pgoff = m->pgoff, .tgid = m->tgid,
@@ -218,6 +313,7 @@ int mapping__resolve(struct mapping_table *t, struct mapping *k)
 		return pr_errno(-ENOMEM, "cannot keep mappings");
 	f = &t->files[t->nr_files++];
 	*f = key;
+	settle(t);
 	k->file = (uint32_t)t->nr_files;
 	if (memcmp(f->rec_id, f->real_id, f->id_len))
 		pr_debug("'%s' (inode %llu) carries the build-id of another file: recorded under "
@@ -266,7 +362,7 @@ int mapping__write(struct mapping_table *t, struct recording *rec, struct mappin
 
 int mapping_table__repool(struct mapping_table *t)
 {
-	struct path_pool fresh = { HASHMAP_INIT, NULL, 0, 0 };
+	struct path_pool fresh = { HASHMAP_INIT, NULL, 0, 0, 0 };
 	const char **paths;
 	size_t i;
 
@@ -287,7 +383,25 @@ int mapping_table__repool(struct mapping_table *t)
 	free(paths);
 	path_pool__release(&t->paths);
 	t->paths = fresh;
+	settle(t);
 	return 0;
+}
+
+void mapping_table__fit(struct mapping_table *t)
+{
+	size_t a = t->alloc;
+	struct mapping *v;
+
+	while (a > 16 && t->nr <= a / 4)
+		a /= 2;
+	if (a == t->alloc)
+		return;
+	v = realloc(t->v, a * sizeof(*v));
+	if (!v)
+		return;
+	t->v = v;
+	t->alloc = a;
+	settle(t);
 }
 
 void mapping_table__release(struct mapping_table *t)
@@ -298,5 +412,6 @@ void mapping_table__release(struct mapping_table *t)
 	free(t->files);
 	hashmap__release(&t->file_index);
 	hashmap__release(&t->claim_index);
+	mem_budget__give(t->charged);
 	memset(t, 0, sizeof(*t));
 }

@@ -59,7 +59,18 @@ struct path_pool {
 	struct hashmap index;	/* hash of a path -> its position in strs */
 	char **strs;
 	size_t nr, alloc;
+	uint64_t bytes;		/* what the strings take */
 };
+
+/*
+ * The table, its paths and its files draw from the memory budget
+ * (record/budget.h): the first MAPS_FLOOR bytes whatever it says (they
+ * come from the part of the ceiling kept beside the budget: the mappings
+ * of ordinary processes always fit), the rest only while it has room. A
+ * mapping that does not fit is not kept (nr_refused): samples in it are
+ * recorded, their frames there unnamed.
+ */
+#define MAPS_FLOOR	(4ull << 20)
 
 struct mapping_table {
 	struct mapping *v;
@@ -79,10 +90,24 @@ struct mapping_table {
 	size_t nr_files, alloc_files;
 	struct hashmap file_index;	/* hash of identity and build-id -> index into files */
 	struct hashmap claim_index;	/* hash of rec_id -> index into files */
+	uint64_t charged;		/* of the memory budget */
+	uint64_t floor;			/* held beside it (MAPS_FLOOR at most) */
+	uint64_t nr_refused;		/* mappings not kept: the budget was full */
+	uint64_t refused_noted;		/* nr_refused as the recording's meta says (the session's) */
 };
 
-/* Keeps m, its path in t's pool; it moves t->v. Prints; -ENOMEM. */
+/*
+ * Keeps m, its path in t's pool; it moves t->v. Where the memory budget
+ * cannot take it, counts it in t->nr_refused instead and returns 0.
+ * Prints; -ENOMEM.
+ */
 int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m);
+
+/*
+ * After mappings were forgotten (t->nr lowered): gives back what t's array
+ * no longer needs, when it is mostly empty.
+ */
+void mapping_table__fit(struct mapping_table *t);
 
 /* The row of kept mapping k (m->path points into k). */
 void mapping__to_rec(const struct mapping *k, struct rec_mapping *m);

@@ -411,6 +411,7 @@ static int forget_exited(struct session *s)
 		s->maps.dirty = true;
 	s->maps.nr = kept;
 	s->maps.nr_sorted = sorted;
+	mapping_table__fit(&s->maps);
 	s->maps_layout++;	/* positions moved: the tail index is rebuilt */
 	/* the rows of their threads go below (threads__sweep): a later name is written */
 	for (i = kept = 0; i < s->nr_pending_comms; i++) {
@@ -458,6 +459,7 @@ static int forget_ended(struct session *s)
 	if (kept != s->maps.nr)
 		s->maps.dirty = true;
 	s->maps.nr = kept;
+	mapping_table__fit(&s->maps);
 	s->maps_layout++;
 	if (!err)
 		err = mapping_table__repool(&s->maps);	/* the paths of the mappings gone go too */
@@ -483,8 +485,7 @@ int session__start_file(struct session *s, const char *path)
 	s->jitmaps = jitmaps__new(&s->threads);
 	if (!s->capture || !s->jitmaps)
 		return pr_errno(-ENOMEM, "cannot start the next file");
-	stack_table__release(&s->stacks);
-	u64map__release(&s->pairs);
+	stack_table__clear(&s->stacks);
 	threads__start_file(&s->threads);
 	s->nr_procs = 0;
 	u64map__release(&s->repaired);
@@ -495,12 +496,13 @@ int session__start_file(struct session *s, const char *path)
 	for (i = 0; i < s->maps.nr; i++)
 		s->maps.v[i].written = false;
 	u64map__release(&s->maps.forgot_written);	/* their rows are in the file before */
+	s->maps.refused_noted = 0;	/* the new file's meta says it again */
 	return forget_ended(s) ?: recording__create(path, &s->rec);
 }
 
 void session__release_kept(struct session *s)
 {
-	uint64_t written = s->maps.nr_written;
+	uint64_t written = s->maps.nr_written, refused = s->maps.nr_refused;
 
 	u64map__release(&s->tail_heads);
 	free(s->tail_prev);
@@ -510,6 +512,7 @@ void session__release_kept(struct session *s)
 
 	mapping_table__release(&s->maps);
 	s->maps.nr_written = written;	/* for the summary */
+	s->maps.nr_refused = refused;
 	vec__free(&s->pending_comms, &s->nr_pending_comms, &s->alloc_pending_comms);
 	vec__free(&s->first_names, &s->nr_first_names, &s->alloc_first_names);
 	vec__free(&s->exits, &s->nr_exits, &s->alloc_exits);
@@ -775,6 +778,34 @@ static int note_sideband_size(struct session *s)
 }
 
 /*
+ * What the memory budget refused the stack and mapping tables
+ * (record/stacks.h, record/mappings.h), in the file's meta when it changed.
+ */
+static int note_memory_bounds(struct session *s)
+{
+	struct stack_table *t = &s->stacks;
+	char buf[32];
+	int err;
+
+	if (!memcmp(&t->file, &t->noted, sizeof(t->file)) &&
+	    s->maps.nr_refused == s->maps.refused_noted)
+		return 0;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->file.forgets);
+	err = recording__set_meta(s->rec, REC_META_STACKS_FORGETS, buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->file.forgotten);
+	err = err ?: recording__set_meta(s->rec, REC_META_STACKS_FORGOTTEN, buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->file.refused);
+	err = err ?: recording__set_meta(s->rec, REC_META_STACKS_REFUSED, buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->maps.nr_refused);
+	err = err ?: recording__set_meta(s->rec, REC_META_MAPS_REFUSED, buf);
+	if (!err) {
+		t->noted = t->file;
+		s->maps.refused_noted = s->maps.nr_refused;
+	}
+	return err;
+}
+
+/*
  * The name rows folded (a thread renamed past SESSION_COMMS_PER_COMMIT in
  * a commit, or held past their share of the budget) and dropped (held
  * rows over it), in the file's meta when they changed (or the file is new).
@@ -817,6 +848,11 @@ int session__commit(struct session *s, const struct session_counters *c)
 		err = note_comm_bounds(s);
 	if (!err)
 		err = capture__step(s->capture, &src);
+	/* capture read the pairs noted: the stacks may go (record/stacks.h) */
+	if (!err && stack_table__forget_due(&s->stacks))
+		stack_table__forget(&s->stacks);
+	if (!err)
+		err = note_memory_bounds(s);
 	if (!err)
 		err = repair_loss(s);
 	if (!err)
@@ -848,27 +884,29 @@ int session__commit(struct session *s, const struct session_counters *c)
 static int use_stack(struct session *s, const uint64_t *frames, uint32_t nk, uint32_t nu,
 		     uint32_t tgid, uint64_t time_ns, uint32_t *id)
 {
+	struct stack_use u;
 	struct rec_stack st;
-	uint64_t *slot;
-	bool added;
 	int err;
 
-	*id = stack_table__intern(&s->stacks, frames, nk, nu, &added, &err);
-	if (!*id)
+	/* its user frames need the symbols of tgid's mappings at that time: the pair */
+	err = stack_table__use(&s->stacks, frames, nk, nu, tgid, time_ns, &u);
+	if (err)
 		return pr_errno(err, "cannot keep a new stack");
-	if (added) {
-		st.id = *id;
-		st.nr_kernel = nk;
-		st.nr_user = nu;
+	if (u.refused && s->stacks.total.refused == 1)
+		pr_warn("the memory budget is full: stacks are recorded empty until the stack table "
+			"is forgotten at the next commit (raise --mem-limit)");
+	*id = u.id;
+	if (u.added) {
+		st.id = u.id;
+		st.nr_kernel = u.refused ? 0 : nk;	/* the budget refused: the empty stack */
+		st.nr_user = u.refused ? 0 : nu;
 		st.frames = frames;
 		err = recording__add_stack(s->rec, &st);
 		if (err)
 			return err;
 	}
-	/* its user frames need the symbols of tgid's mappings at that time */
-	err = u64map__upsert(&s->pairs, (uint64_t)tgid << 32 | *id, time_ns, &slot, &added);
-	if (!err && added)
-		err = capture__note_pair(s->capture, (uint64_t)tgid << 32 | *id);
+	if (u.pair_added)
+		err = capture__note_pair(s->capture, (uint64_t)tgid << 32 | u.id);
 	if (err)
 		return pr_errno(err, "cannot keep the stacks seen");
 	return session__note_sampled(s, tgid);
@@ -1232,7 +1270,7 @@ void session__sideband_sink(struct session *s, struct sideband_sink *out)
 void session__capture_source(struct session *s, struct capture_source *out)
 {
 	*out = (struct capture_source){
-		.rec = s->rec, .stacks = &s->stacks, .pairs = &s->pairs, .maps = &s->maps,
+		.rec = s->rec, .stacks = &s->stacks, .pairs = &s->stacks.pairs, .maps = &s->maps,
 		.jitmaps = s->jitmaps, .debuginfo = s->opts && s->opts->debuginfo,
 		.complete_ns = s->sideband_past_ns > SIDEBAND_MARGIN_NS ?
 			       s->sideband_past_ns - SIDEBAND_MARGIN_NS : 0,
@@ -1266,7 +1304,6 @@ void session__release(struct session *s)
 	pyrec__free(s->python);
 	capture__free(s->capture);
 	stack_table__release(&s->stacks);
-	u64map__release(&s->pairs);
 	u64map__release(&s->repaired);
 	session__release_kept(s);
 	free(s->lost_sideband);

@@ -102,8 +102,7 @@ struct session {
 	struct pyrec *python;		/* Python interpreters (record/python.h), made at the first sample */
 	uint64_t final_ns;		/* set at the end: the time of the last off-CPU flush */
 
-	struct stack_table stacks;
-	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
+	struct stack_table stacks;	/* and the (process, stack) pairs sampled */
 	/*
 	 * Per thread: its name as last recorded, its name rows this commit;
 	 * per process: samples in this file, last exec, rows held. One table

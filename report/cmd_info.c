@@ -96,6 +96,10 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_SIDEBAND_GROWN, "side-band buffer grown after losses", META_NUMBER },
 	{ REC_META_COMMS_FOLDED, "name rows folded (renames)", META_NUMBER },
 	{ REC_META_COMMS_DROPPED, "name rows dropped (memory budget)", META_NUMBER },
+	{ REC_META_STACKS_FORGETS, "stack table forgotten (memory budget)", META_NUMBER },
+	{ REC_META_STACKS_FORGOTTEN, "stacks forgotten (stored again when met again)", META_NUMBER },
+	{ REC_META_STACKS_REFUSED, "stacks refused (memory budget): recorded empty", META_NUMBER },
+	{ REC_META_MAPS_REFUSED, "mappings not kept (memory budget)", META_NUMBER },
 };
 
 #define NR_META (sizeof(meta_fields) / sizeof(meta_fields[0]))

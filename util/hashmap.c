@@ -27,19 +27,28 @@ void hashmap__release(struct hashmap *m)
 	hashmap__init(m);
 }
 
-int hashmap__reserve(struct hashmap *m, size_t n)
+size_t hashmap__cap_for(const struct hashmap *m, size_t n)
 {
-	size_t cap = m->cap ? m->cap : HASHMAP_FIRST, need, bytes, i, j;
-	struct hashmap_slot *slots;
+	size_t cap = m->cap ? m->cap : HASHMAP_FIRST, need;
 
 	if (n > (size_t)1 << 31 || __builtin_mul_overflow(n, 2, &need))
-		return -ENOMEM;	/* a 32-bit value names each entry */
+		return SIZE_MAX;	/* a 32-bit value names each entry */
 	if (need <= m->cap)
-		return 0;
+		return m->cap;
 	while (cap < need)
 		if (__builtin_mul_overflow(cap, 2, &cap))
-			return -ENOMEM;
-	if (__builtin_mul_overflow(cap, sizeof(*slots), &bytes))
+			return SIZE_MAX;
+	return cap;
+}
+
+int hashmap__reserve(struct hashmap *m, size_t n)
+{
+	size_t cap = hashmap__cap_for(m, n), bytes, i, j;
+	struct hashmap_slot *slots;
+
+	if (cap == m->cap)
+		return 0;
+	if (cap == SIZE_MAX || __builtin_mul_overflow(cap, sizeof(*slots), &bytes))
 		return -ENOMEM;
 	slots = calloc(1, bytes);
 	if (!slots)
@@ -98,6 +107,15 @@ int u64map__upsert(struct u64map *m, uint64_t key, uint64_t val, uint64_t **slot
 	}
 	*slot = &m->vals[*pos];
 	return 0;
+}
+
+uint64_t u64map__bytes_for(const struct u64map *m, size_t n)
+{
+	size_t alloc = vec__alloc_for(m->alloc, n), cap = hashmap__cap_for(&m->index, n);
+
+	if (alloc == SIZE_MAX || cap == SIZE_MAX)
+		return UINT64_MAX;
+	return (uint64_t)alloc * 2 * sizeof(uint64_t) + (uint64_t)cap * sizeof(struct hashmap_slot);
 }
 
 void u64map__release(struct u64map *m)

@@ -55,6 +55,13 @@ static inline bool hashmap_eq_u32(uint32_t val, const void *key, const void *ctx
  */
 int hashmap__reserve(struct hashmap *m, size_t n);
 
+/*
+ * The capacity hashmap__reserve(m, n) gives m (its own when it has room),
+ * in slots (struct hashmap_slot): for charging a memory budget before
+ * growing. SIZE_MAX where reserve fails.
+ */
+size_t hashmap__cap_for(const struct hashmap *m, size_t n);
+
 void hashmap__init(struct hashmap *m);
 /* Frees the slots; the map is empty and usable again. NULL-safe. */
 void hashmap__release(struct hashmap *m);
@@ -177,6 +184,13 @@ uint64_t *u64map__find(const struct u64map *m, uint64_t key);
  * map unchanged.
  */
 int u64map__upsert(struct u64map *m, uint64_t key, uint64_t val, uint64_t **slot, bool *added);
+
+/*
+ * The bytes m's arrays take once they have room for n entries (what they
+ * take now when they do): for charging a memory budget. UINT64_MAX where
+ * growing would fail.
+ */
+uint64_t u64map__bytes_for(const struct u64map *m, size_t n);
 
 /* NULL-safe; the map is empty and usable again. */
 void u64map__release(struct u64map *m);

@@ -4,6 +4,7 @@
  * tables stay small, and doubling reaches any size in few reallocations.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,19 +12,29 @@
 
 #define VEC_FIRST	16
 
+size_t vec__alloc_for(size_t alloc, size_t need)
+{
+	size_t n = alloc ? alloc : VEC_FIRST;
+
+	if (need <= alloc)
+		return alloc;
+	while (n < need) {
+		if (__builtin_mul_overflow(n, 2, &n))
+			return SIZE_MAX;
+	}
+	return n;
+}
+
 int vec__grow(void *arr, size_t *alloc, size_t need, size_t elem)
 {
 	void **p = arr;
-	size_t n = *alloc ? *alloc : VEC_FIRST, bytes;
+	size_t n, bytes;
 	void *q;
 
 	if (need <= *alloc)
 		return 0;
-	while (n < need) {
-		if (__builtin_mul_overflow(n, 2, &n))
-			return -ENOMEM;
-	}
-	if (!elem || __builtin_mul_overflow(n, elem, &bytes))
+	n = vec__alloc_for(*alloc, need);
+	if (n == SIZE_MAX || !elem || __builtin_mul_overflow(n, elem, &bytes))
 		return -ENOMEM;
 	q = realloc(*p, bytes);
 	if (!q)

@@ -18,6 +18,13 @@
  */
 int vec__grow(void *arr, size_t *alloc, size_t need, size_t elem);
 
+/*
+ * The capacity vec__grow() gives an array of alloc elements that must hold
+ * need (alloc itself when it does): for charging a memory budget before
+ * growing. SIZE_MAX when it would overflow.
+ */
+size_t vec__alloc_for(size_t alloc, size_t need);
+
 /* vec__grow(), the new elements zeroed (counts, maps by id). */
 int vec__grow_zero(void *arr, size_t *alloc, size_t need, size_t elem);
 

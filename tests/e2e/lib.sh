@@ -129,6 +129,18 @@ peak_rss_kib() {
 	echo "$hwm"
 }
 
+# check_under_ceiling LIMIT_MIB CEILING PEAK HWM_KIB: info states the
+# ceiling --mem-limit LIMIT_MIB gave (CEILING, bytes), and the recorder's
+# peak, as the recording states it (PEAK, bytes) and as /proc saw it while
+# it ran (HWM_KIB, peak_rss_kib), is under it.
+check_under_ceiling() {
+	[ "$2" = $(($1 << 20)) ] || fail "info states the ceiling '$2'"
+	[ -n "$3" ] && [ "$3" -le "$2" ] ||
+		fail "the recording states a peak of '$3' bytes, over its ceiling $2"
+	[ "$4" -gt 0 ] && [ $(($4 << 10)) -le "$2" ] ||
+		fail "the recorder peaked at $(($4 >> 10)) MiB (/proc), over its ceiling of $1 MiB"
+}
+
 # committed_samples FILE: samples a recording in progress has committed so
 # far (what `eprof info` counts), 0 while the file cannot be read yet.
 committed_samples() {

@@ -68,11 +68,7 @@ renames=$(cat "$TMP/w/renames")
 rows=$(sqlite3 "$TMP/r.eprof" "SELECT coalesce(sum(nr_comms), 0) FROM comm_chunk")
 say "peak $((hwm >> 10)) MiB (/proc), $((peak >> 20)) MiB (recording), ceiling $LIMIT_MIB MiB;" \
 	"JIT maps cut: $cut; $renames renames, $rows name rows in all, $folded folded"
-[ "$ceiling" = $((LIMIT_MIB << 20)) ] || fail "info states the ceiling '$ceiling'"
-[ -n "$peak" ] && [ "$peak" -le "$ceiling" ] ||
-	fail "the recording states a peak of '$peak' bytes, over its ceiling $ceiling"
-[ "$hwm" -gt 0 ] && [ $((hwm << 10)) -le "$ceiling" ] ||
-	fail "the recorder peaked at $((hwm >> 10)) MiB (/proc), over its ceiling of $LIMIT_MIB MiB"
+check_under_ceiling "$LIMIT_MIB" "$ceiling" "$peak" "$hwm"
 # the perf maps did not fit: cut, counted, and the first one named in one warning
 [ "${cut:-0}" -ge 1 ] || fail "info counts '$cut' JIT maps cut"
 n=$(grep -c "warning: '/tmp/perf-[0-9]*\.map' is [0-9]* bytes: read" "$TMP/rec.err")

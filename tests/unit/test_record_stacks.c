@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/budget.h"
 #include "record/mappings.h"
 #include "record/stacks.h"
 #include "tests/unit/harness.h"
@@ -246,7 +247,151 @@ static void mapping_paths_pooled(void)
 	CHECK_EQ_U64(t.nr, 0);
 }
 
+/* A stack of `depth` frames, distinct for each i. */
+static void distinct_stack(uint64_t *f, uint32_t depth, uint64_t i)
+{
+	uint32_t j;
+
+	for (j = 0; j < depth; j++)
+		f[j] = 0x400000 + i * 64 + j;
+}
+
+/*
+ * Under a small budget the table and its pairs stay within their floor and
+ * share;
+ * past it, a sample gets the empty stack (counted, its stack new in the
+ * recording once), the table is full, and forgetting it gives the memory
+ * back while ids go on: a stack met again is a new id, never an old one.
+ */
+static void budget_refuses_then_forget(void)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	uint64_t f[32], share, used0, i;
+	struct stack_use u = { 0 }, first;
+	uint32_t empty = 0, last = 0;
+	size_t kept;
+
+	mem_budget__set_ceiling(4u << 20);
+	share = mem_budget__size() / STACKS_SHARE_DIV;
+	used0 = mem_budget__used();
+	distinct_stack(f, 32, 0);
+	CHECK_OK(stack_table__use(&t, f, 2, 30, 7, 100, &first));
+	CHECK(first.added && first.pair_added && !first.refused);
+	CHECK_EQ_U64(first.id, 1);
+	CHECK(!stack_table__forget_due(&t));
+	for (i = 1; i < 100000 && !u.refused; i++) {
+		distinct_stack(f, 32, i);
+		CHECK_OK(stack_table__use(&t, f, 2, 30, 7, 100 + i, &u));
+		CHECK(t.charged <= share && t.floor <= STACKS_FLOOR);
+		CHECK_EQ_U64(mem_budget__used() - used0, t.charged);
+		if (!u.refused) {
+			CHECK(u.added && u.pair_added);
+			CHECK_EQ_U64(u.id, last + 2);	/* dense */
+			last = u.id - 1;
+		}
+	}
+	CHECK(u.refused);
+	CHECK(t.floor > STACKS_FLOOR - 4096 && t.charged > share - 4096);	/* both used */
+	CHECK(t.full && stack_table__forget_due(&t));
+	CHECK(u.added);	/* the empty stack, new: the recording needs it */
+	CHECK(!u.pair_added);
+	empty = u.id;
+	CHECK(stack_table__get(&t, empty)->nr_kernel + stack_table__get(&t, empty)->nr_user == 0);
+	CHECK_EQ_U64(t.file.refused, 1);
+	/* the next refused one gets it again, not new */
+	distinct_stack(f, 32, i + 1);
+	CHECK_OK(stack_table__use(&t, f, 2, 30, 7, 1, &u));
+	CHECK(u.refused && !u.added && u.id == empty);
+	CHECK_EQ_U64(t.total.refused, 2);
+	/* a stack kept before is still given, with a new pair only if it fits */
+	distinct_stack(f, 32, 0);
+	CHECK_OK(stack_table__use(&t, f, 2, 30, 7, 1, &u));
+	CHECK(!u.refused && !u.added && !u.pair_added && u.id == first.id);
+
+	kept = t.nr;
+	stack_table__forget(&t);
+	CHECK_EQ_U64(mem_budget__used(), used0);
+	CHECK(!t.full && !stack_table__forget_due(&t));
+	CHECK_EQ_U64(t.file.forgets, 1);
+	CHECK_EQ_U64(t.file.forgotten, kept);
+	CHECK(stack_table__get(&t, first.id) == NULL);
+	CHECK(stack_table__get(&t, empty) == NULL);
+	/* the same content again: a new id after every one given */
+	CHECK_OK(stack_table__use(&t, f, 2, 30, 7, 1, &u));
+	CHECK(u.added && u.pair_added && !u.refused);
+	CHECK_EQ_U64(u.id, kept + 1);
+	CHECK(holds(&t, u.id, f, 2, 30));
+	/* a new file: ids from 1 again, the file's counts gone, the totals kept */
+	stack_table__clear(&t);
+	CHECK_EQ_U64(mem_budget__used(), used0);
+	CHECK_EQ_U64(t.file.forgets, 0);
+	CHECK_EQ_U64(t.total.forgets, 1);
+	CHECK_OK(stack_table__use(&t, f, 2, 30, 7, 1, &u));
+	CHECK_EQ_U64(u.id, 1);
+	stack_table__release(&t);
+	CHECK_EQ_U64(mem_budget__used(), used0);
+	mem_budget__set_ceiling(MEM_CEILING_DEFAULT);
+}
+
+/* Pairs: one per (process, stack); a stack of another process is a new pair, not a new stack. */
+static void pairs_per_process(void)
+{
+	struct stack_table t = STACK_TABLE_INIT;
+	uint64_t f[] = { 0x401000, 0x402000 };
+	struct stack_use u;
+
+	CHECK_OK(stack_table__use(&t, f, 0, 2, 10, 5, &u));
+	CHECK(u.added && u.pair_added);
+	CHECK_OK(stack_table__use(&t, f, 0, 2, 10, 6, &u));
+	CHECK(!u.added && !u.pair_added);
+	CHECK_OK(stack_table__use(&t, f, 0, 2, 11, 7, &u));
+	CHECK(!u.added && u.pair_added && u.id == 1);
+	CHECK_EQ_U64(t.pairs.nr, 2);
+	CHECK_EQ_U64(*u64map__find(&t.pairs, (uint64_t)10 << 32 | 1), 5);	/* the first time */
+	stack_table__release(&t);
+}
+
+/*
+ * Mappings past the floor draw from the budget; when it is full they are
+ * not kept, and counted; what forgotten mappings took comes back.
+ */
+static void mappings_within_budget(void)
+{
+	struct mapping_table t = { 0 };
+	struct rec_mapping m = { .start = 0x1000, .end = 0x2000, .path = "/usr/lib/x.so" };
+	uint64_t used0;
+	size_t i;
+
+	mem_budget__set_ceiling(1u << 20);
+	used0 = mem_budget__used();
+	for (i = 0; i < 1000000 && !t.nr_refused; i++) {
+		m.tgid = (uint32_t)i;
+		CHECK_OK(mapping_table__add(&t, &m));
+	}
+	CHECK(t.nr_refused == 1);
+	CHECK(t.nr > 1000 && t.nr < 1000000);
+	CHECK(t.floor <= MAPS_FLOOR);
+	CHECK_EQ_U64(mem_budget__used() - used0, t.charged);
+	CHECK((uint64_t)t.alloc * sizeof(*t.v) <= MAPS_FLOOR + mem_budget__size());
+	/* all but 10 forgotten: the array shrinks and the budget gets its share back */
+	t.nr = 10;
+	mapping_table__fit(&t);
+	CHECK(t.alloc < 64);
+	CHECK_EQ_U64(t.charged, 0);
+	CHECK_EQ_U64(mem_budget__used(), used0);
+	CHECK_OK(mapping_table__add(&t, &m));
+	CHECK_EQ_U64(t.nr, 11);
+	mapping_table__release(&t);
+	CHECK_EQ_U64(mem_budget__used(), used0);
+	mem_budget__set_ceiling(MEM_CEILING_DEFAULT);
+}
+
 static const struct test tests[] = {
+	{ "stack table: within its budget share, refused as the empty stack, forgotten",
+	  budget_refuses_then_forget },
+	{ "stack pairs: one per process and stack", pairs_per_process },
+	{ "mappings: past the floor from the budget, refused and counted, given back",
+	  mappings_within_budget },
 	{ "mapping paths: one copy each, repool drops the unused", mapping_paths_pooled },
 	{ "equal content gives the same id", equal_content_same_id },
 	{ "different content never shares an id", different_content_different_ids },

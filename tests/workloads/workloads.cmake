@@ -75,6 +75,8 @@ eprof_workload(frameless FLAGS -momit-leaf-frame-pointer)
 eprof_workload(sighandler)
 eprof_workload(vdso_clock)
 eprof_workload(threads_deep LIBS pthread)
+# many distinct stacks (issue 24: the stack table within the memory budget)
+eprof_workload(random_paths LIBS pthread)
 
 # off-CPU (issue 12): known run/sleep/wait split, and mutex contention.
 eprof_workload(offcpu_split LIBS pthread)
