@@ -182,7 +182,7 @@ static void named_bits_per_file(void)
 	CHECK(threads__named(&t, 5) && threads__named(&t, 4194303));
 	CHECK(!threads__named(&t, 6) && !threads__named(&t, 4194302));
 	CHECK(threads__named(&t, THREADS_TID_LIMIT));	/* no bit: never from the file's start */
-	CHECK(t.named_words == THREADS_TID_LIMIT / 64);
+	CHECK(t.named.words == THREADS_TID_LIMIT / 64);
 	CHECK_OK(threads__thread_add(&t, 5, 5, &r));
 	r->has_comm = true;
 	threads__start_file(&t);
