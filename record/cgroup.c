@@ -112,8 +112,6 @@ void cgroup_log__release(struct cgroup_log *cl)
 {
 	size_t i;
 
-	u64map__release(&cl->known);
-	u64map__release(&cl->written);
 	u64map__release(&cl->named);
 	u64map__release(&cl->named_here);
 	for (i = 0; i < cl->nr_paths; i++)
@@ -128,7 +126,6 @@ void cgroup_log__release(struct cgroup_log *cl)
 
 void cgroup_log__start_file(struct cgroup_log *cl)
 {
-	u64map__release(&cl->written);
 	u64map__release(&cl->named_here);
 }
 
@@ -205,53 +202,17 @@ static int name_cgroup(struct cgroup_log *cl, struct recording *rec, uint64_t id
 	return recording__add_cgroup(rec, &c);
 }
 
-static int add_row(struct cgroup_log *cl, struct recording *rec, uint64_t time_ns,
-		   uint32_t tgid, uint32_t tid, uint64_t id)
+int cgroup_log__write(struct cgroup_log *cl, struct recording *rec, uint64_t time_ns,
+		      uint32_t tgid, uint32_t tid, uint64_t id)
 {
-	struct rec_thread_cgroup t = { .tgid = tgid, .tid = tid, .cgroup_id = id };
-	uint64_t *slot;
-	bool added;
-	int err;
+	struct rec_thread_cgroup t = { .time_ns = time_ns, .tgid = tgid, .tid = tid,
+				       .cgroup_id = id };
+	int err = name_cgroup(cl, rec, id);
 
-	err = u64map__upsert(&cl->written, tid, id, &slot, &added);
-	if (err)
-		return pr_errno(err, "cannot keep the threads' cgroups");
-	if (!added && *slot == id)
-		return 0;
-	*slot = id;
-	/* a thread's first row in a file covers its samples from the file's start */
-	t.time_ns = added ? 0 : time_ns;
-	err = name_cgroup(cl, rec, id);
 	if (err == -ENOMEM)
 		return pr_errno(err, "cannot keep the cgroups' names");
 	if (err)
 		return err;
 	cl->nr_rows++;
 	return recording__add_thread_cgroup(rec, &t);
-}
-
-int cgroup_log__note(struct cgroup_log *cl, struct recording *rec, uint64_t time_ns,
-		     uint32_t tgid, uint32_t tid, uint64_t id)
-{
-	uint64_t *slot;
-	bool added;
-	int err;
-
-	if (!id)
-		return 0;	/* no cgroup: nothing to say */
-	err = u64map__upsert(&cl->known, tid, id, &slot, &added);
-	if (err)
-		return pr_errno(err, "cannot keep the threads' cgroups");
-	*slot = id;
-	return add_row(cl, rec, time_ns, tgid, tid, id);
-}
-
-int cgroup_log__seen(struct cgroup_log *cl, struct recording *rec, uint32_t tgid, uint32_t tid)
-{
-	const uint64_t *id;
-
-	if (u64map__find(&cl->written, tid))
-		return 0;
-	id = u64map__find(&cl->known, tid);
-	return id ? add_row(cl, rec, 0, tgid, tid, *id) : 0;
 }

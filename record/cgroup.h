@@ -27,12 +27,11 @@ int cgroup__open(const char *path);
  * change log (format's thread_cgroup rows), and each cgroup's path, named
  * at record time because a cgroup is gone once its tasks are. The BPF
  * sampler sends a thread's cgroup id only when it differs from the last one
- * it sent (EV_CGROUP); this keeps what the current file has, so that a
- * file started by --switch-output gets its threads' rows again.
+ * it sent (EV_CGROUP); what each thread was last heard in and last written
+ * with is in its row of the thread table (record/threads.h, session.c),
+ * so that a file started by --switch-output gets its threads' rows again.
  */
 struct cgroup_log {
-	struct u64map known;		/* tid -> cgroup id last heard (across files) */
-	struct u64map written;		/* tid -> cgroup id of its last row in this file */
 	struct u64map named;		/* cgroup id -> 1 + index into paths; 0: vanished */
 	char **paths;
 	size_t nr_paths, alloc_paths;
@@ -47,19 +46,12 @@ void cgroup_log__init(struct cgroup_log *cl);
 void cgroup_log__release(struct cgroup_log *cl);
 
 /*
- * Thread tid of process tgid was in cgroup id at time_ns (an EV_CGROUP):
- * adds a row to rec when that is news for this file, and the cgroup's name
- * the first time the file uses it. Prints; -ENOMEM or the writer's error.
+ * Adds the row "thread tid of process tgid is in cgroup id from time_ns
+ * on" (0: from the file's start) to rec, and the cgroup's name the first
+ * time the file uses it. Prints; -ENOMEM or the writer's error.
  */
-int cgroup_log__note(struct cgroup_log *cl, struct recording *rec, uint64_t time_ns,
-		     uint32_t tgid, uint32_t tid, uint64_t id);
-
-/*
- * A sample or interval of thread tid: when the file has no row for it yet
- * but an earlier file had (the sampler sends nothing while the cgroup stays
- * the same), adds one. Cheap when there is nothing to do.
- */
-int cgroup_log__seen(struct cgroup_log *cl, struct recording *rec, uint32_t tgid, uint32_t tid);
+int cgroup_log__write(struct cgroup_log *cl, struct recording *rec, uint64_t time_ns,
+		      uint32_t tgid, uint32_t tid, uint64_t id);
 
 /* A new file (record --switch-output): it has no rows and no names yet. */
 void cgroup_log__start_file(struct cgroup_log *cl);

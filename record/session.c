@@ -960,6 +960,39 @@ int session__look_python(struct session *s)
 }
 
 /*
+ * Thread tid (its row r, or NULL) in cgroup id from time_ns on, unless its
+ * last row in this file says so; its first row in the file covers its
+ * samples from the file's start.
+ */
+static int cgroup_row(struct session *s, struct thread_row *r, uint64_t time_ns, uint32_t tgid,
+		      uint32_t tid, uint64_t id)
+{
+	bool first;
+
+	if (r && r->cgroup_written == id)
+		return 0;
+	if (threads__cgroup_first(&s->threads, tid, &first))
+		return pr_errno(-ENOMEM, "cannot keep the threads' cgroups");
+	if (r)
+		r->cgroup_written = id;
+	return cgroup_log__write(&s->cgroups, s->rec, first ? 0 : time_ns, tgid, tid, id);
+}
+
+/*
+ * A sample or interval of thread tid: when the file has no cgroup row for
+ * it yet but an earlier file had (the sampler sends nothing while the
+ * cgroup stays the same), one from the file's start.
+ */
+static int cgroup_seen(struct session *s, uint32_t tgid, uint32_t tid)
+{
+	struct thread_row *r = threads__thread(&s->threads, tid);
+
+	if (!r || r->cgroup_written || !r->cgroup_heard)
+		return 0;
+	return cgroup_row(s, r, 0, tgid, tid, r->cgroup_heard);
+}
+
+/*
  * A valid sample: its stack is written once, then every sample refers to it
  * by id. Nothing here allocates except a new stack's copy and table growth.
  */
@@ -997,7 +1030,7 @@ static int take_sample_at(struct session *s, const struct ev_sample *e, bool hel
 	else	/* its name rows go into the commit with it, as note_comm does */
 		err = write_held_comms(s, e->tgid);
 	if (!err)
-		err = cgroup_log__seen(&s->cgroups, s->rec, e->tgid, e->tid);
+		err = cgroup_seen(s, e->tgid, e->tid);
 	if (err)
 		return err;
 	rs.time_ns = e->time_ns;
@@ -1118,16 +1151,28 @@ static int on_offcpu(void *ctx, const struct ev_offcpu *e)
 
 	if (!s->offcpu)
 		return 0;
-	err = cgroup_log__seen(&s->cgroups, s->rec, e->tgid, e->tid);
+	err = cgroup_seen(s, e->tgid, e->tid);
 	return err ? err : offcpu__on_interval(s->offcpu, s->rec, e);
 }
 
-/* A thread's cgroup, first seen or moved: the cgroup log decides what the file gets. */
+/*
+ * A thread's cgroup, first seen or moved (an EV_CGROUP): a row when that
+ * is news for this file.
+ */
 static int on_cgroup(void *ctx, const struct ev_cgroup *e)
 {
 	struct session *s = ctx;
+	struct thread_row *r = NULL;
+	int err;
 
-	return cgroup_log__note(&s->cgroups, s->rec, e->time_ns, e->tgid, e->tid, e->cgroup_id);
+	if (!e->cgroup_id)
+		return 0;	/* no cgroup: nothing to say */
+	err = threads__thread_add(&s->threads, e->tid, e->tgid, &r);
+	if (err && err != -ENOSPC)	/* without a row (said once): every change is written */
+		return pr_errno(err, "cannot keep the threads' cgroups");
+	if (r)
+		r->cgroup_heard = e->cgroup_id;
+	return cgroup_row(s, r, e->time_ns, e->tgid, e->tid, e->cgroup_id);
 }
 
 void session__sampler_sink(struct session *s, struct sampler_sink *out)

@@ -238,7 +238,8 @@ void threads__release(struct threads *t)
 		return;
 	table_release(&t->thr);
 	table_release(&t->proc);
-	free(t->named);
+	free(t->named.v);
+	free(t->cgrouped.v);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -340,47 +341,73 @@ void threads__forget_exec(struct threads *t, const struct u64map *live)
 	}
 }
 
-bool threads__named(const struct threads *t, uint32_t tid)
+static bool bit_test(const struct tid_bits *b, uint32_t tid)
 {
 	if (tid >= THREADS_TID_LIMIT)
 		return true;
-	return tid / 64 < t->named_words && (t->named[tid / 64] >> (tid % 64) & 1);
+	return tid / 64 < b->words && (b->v[tid / 64] >> (tid % 64) & 1);
 }
 
-int threads__set_named(struct threads *t, uint32_t tid)
+static int bit_set(struct tid_bits *b, uint32_t tid)
 {
 	size_t words, i;
 	uint64_t *v;
 
 	if (tid >= THREADS_TID_LIMIT)
 		return 0;
-	if (tid / 64 >= t->named_words) {
+	if (tid / 64 >= b->words) {
 		/* doubled, to the word of tid at least: 512 KiB at most */
-		words = t->named_words ? t->named_words * 2 : 512;
+		words = b->words ? b->words * 2 : 512;
 		while (words <= tid / 64)
 			words *= 2;
 		if (words > THREADS_TID_LIMIT / 64)
 			words = THREADS_TID_LIMIT / 64;
-		v = realloc(t->named, words * sizeof(*v));
+		v = realloc(b->v, words * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
-		for (i = t->named_words; i < words; i++)
+		for (i = b->words; i < words; i++)
 			v[i] = 0;
-		t->named = v;
-		t->named_words = words;
+		b->v = v;
+		b->words = words;
 	}
-	t->named[tid / 64] |= 1ull << (tid % 64);
+	b->v[tid / 64] |= 1ull << (tid % 64);
 	return 0;
+}
+
+static void bits_clear(struct tid_bits *b)
+{
+	if (b->v)
+		memset(b->v, 0, b->words * sizeof(*b->v));
+}
+
+bool threads__named(const struct threads *t, uint32_t tid)
+{
+	return bit_test(&t->named, tid);
+}
+
+int threads__set_named(struct threads *t, uint32_t tid)
+{
+	return bit_set(&t->named, tid);
+}
+
+int threads__cgroup_first(struct threads *t, uint32_t tid, bool *first)
+{
+	*first = !bit_test(&t->cgrouped, tid);
+	return *first ? bit_set(&t->cgrouped, tid) : 0;
 }
 
 void threads__start_file(struct threads *t)
 {
 	size_t i;
 
-	if (t->named)
-		memset(t->named, 0, t->named_words * sizeof(*t->named));
-	for (i = 0; i < t->thr.nr; i++)
-		((struct thread_row *)row_at(&t->thr, i))->has_comm = false;
+	bits_clear(&t->named);
+	bits_clear(&t->cgrouped);
+	for (i = 0; i < t->thr.nr; i++) {
+		struct thread_row *r = (struct thread_row *)row_at(&t->thr, i);
+
+		r->has_comm = false;
+		r->cgroup_written = 0;
+	}
 	for (i = 0; i < t->proc.nr; i++)
 		((struct proc_row *)row_at(&t->proc, i))->sampled = false;
 }

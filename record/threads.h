@@ -55,6 +55,8 @@ struct thread_row {
 	uint64_t epoch;
 	uint64_t exit_ns;	/* its exit record's time; 0: none (or a new thread since) */
 	uint64_t exit_commit;	/* the commit it was noted in */
+	uint64_t cgroup_heard;	/* the cgroup id last heard for it (across files); 0: none */
+	uint64_t cgroup_written;	/* ... of its last cgroup row in this file; 0: none */
 	char comm[REC_COMM_LEN];
 };
 
@@ -78,10 +80,16 @@ struct row_table {
 	uint64_t charged;	/* bytes taken from the memory budget */
 };
 
+/* A bit per tid below THREADS_TID_LIMIT. */
+struct tid_bits {
+	uint64_t *v;
+	size_t words;
+};
+
 struct threads {
 	struct row_table thr, proc;
-	uint64_t *named;	/* a bit per tid: has a name row in this file */
-	size_t named_words;
+	struct tid_bits named;		/* has a name row in this file */
+	struct tid_bits cgrouped;	/* has a cgroup row in this file */
 	uint64_t nr_refused;	/* rows not kept: the table's share of the budget full */
 	uint64_t nr_removed;	/* thread rows removed since the start */
 };
@@ -138,9 +146,13 @@ bool threads__named(const struct threads *t, uint32_t tid);
 /* Notes that tid has one. -ENOMEM. */
 int threads__set_named(struct threads *t, uint32_t tid);
 
+/* Whether tid has a cgroup row in this file; notes that it has one now. -ENOMEM. */
+int threads__cgroup_first(struct threads *t, uint32_t tid, bool *first);
+
 /*
- * A new file (--switch-output): no thread is named in it, no process has
- * samples in it; exits, exec times and held rows stay.
+ * A new file (--switch-output): no thread is named or has a cgroup row in
+ * it, no process has samples in it; exits, exec times, cgroups heard and
+ * held rows stay.
  */
 void threads__start_file(struct threads *t);
 

@@ -174,6 +174,7 @@ static void named_bits_per_file(void)
 {
 	struct threads t;
 	struct thread_row *r;
+	bool first;
 
 	threads__init(&t);
 	CHECK(!threads__named(&t, 5));
@@ -182,12 +183,23 @@ static void named_bits_per_file(void)
 	CHECK(threads__named(&t, 5) && threads__named(&t, 4194303));
 	CHECK(!threads__named(&t, 6) && !threads__named(&t, 4194302));
 	CHECK(threads__named(&t, THREADS_TID_LIMIT));	/* no bit: never from the file's start */
-	CHECK(t.named_words == THREADS_TID_LIMIT / 64);
+	CHECK(t.named.words == THREADS_TID_LIMIT / 64);
+	CHECK_OK(threads__cgroup_first(&t, 5, &first));
+	CHECK(first);
+	CHECK_OK(threads__cgroup_first(&t, 5, &first));
+	CHECK(!first);				/* apart from the names' bits */
+	CHECK_OK(threads__cgroup_first(&t, 6, &first));
+	CHECK(first && !threads__named(&t, 6));
 	CHECK_OK(threads__thread_add(&t, 5, 5, &r));
 	r->has_comm = true;
+	r->cgroup_heard = r->cgroup_written = 9;
 	threads__start_file(&t);
 	CHECK(!threads__named(&t, 5) && !threads__named(&t, 4194303));
 	CHECK(!threads__thread(&t, 5)->has_comm);
+	CHECK(threads__thread(&t, 5)->cgroup_heard == 9);	/* across files */
+	CHECK(threads__thread(&t, 5)->cgroup_written == 0);
+	CHECK_OK(threads__cgroup_first(&t, 5, &first));
+	CHECK(first);
 	threads__release(&t);
 }
 
@@ -198,7 +210,7 @@ static const struct test tests[] = {
 	{ "a fork storm's table stays bounded, late lookups find their rows",
 	  a_fork_storm_stays_bounded },
 	{ "the memory budget bounds the table", the_budget_bounds_the_table },
-	{ "named tids are a bit each, per file", named_bits_per_file },
+	{ "named tids and tids with a cgroup row are a bit each, per file", named_bits_per_file },
 };
 
 int main(void)
