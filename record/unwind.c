@@ -92,7 +92,14 @@
 #define PARTIAL_HELD	(256ull << 20)	/* partial tables' window rows held here at most */
 #define WINDOWS_PER_TURN 256	/* unw_absent entries read per loop turn */
 #define BATCH_RANGES	64	/* ranges of windows one batch builds at most */
-#define MAX_SOURCE_TRIES 8	/* batches short of memory in a row, then left out */
+#define MAX_SOURCE_TRIES 8	/* batches whose CFI would not fit their reserve, then left out */
+#define BIN_MAPPINGS	4	/* a binary's newest mappings, to open it again by */
+/*
+ * A binary's windows that found the memory budget short wait, and are
+ * built again once it has room: a batch BATCH_GAP_NS later, the gap
+ * doubling with each batch in a row that is short, to this at most.
+ */
+#define WAIT_MAX_NS	1000000000ull
 #define BATCH_RESERVE	(16ull << 20)	/* a batch's share of the memory budget, its source read */
 /*
  * Between two batches of a binary, at least: each loads a new map of all
@@ -120,6 +127,12 @@ enum file_state {
 	FILE_PENDING,		/* its binary's table is being built */
 	FILE_LOADED,		/* its key maps to its binary's table */
 	FILE_EMPTY,		/* its key maps to the empty table: no CFI */
+};
+
+/* Where a process maps a file: /proc/TGID/map_files/START-END opens it. */
+struct unw_mapping {
+	uint32_t tgid;
+	uint64_t start, end;
 };
 
 /* A file as fstat(2) tells it from every other. */
@@ -150,13 +163,16 @@ struct unw_binary {
 	uint64_t held;			/* of u->full_bytes: the rows and src */
 	uint32_t win_gen;		/* which win a batch was for (evictions make new ones) */
 	bool win_out;
-	bool win_failed;		/* its source cannot be read: no more batches */
-	uint8_t win_tries;		/* batches short of memory in a row */
-	uint64_t win_last;		/* when its last batch was loaded */
+	bool win_failed;		/* its CFI cannot be read: no more batches */
+	bool win_nofile;		/* no mapping of it opened: batches wait for a new one */
+	uint8_t win_tries;		/* batches whose CFI was over their reserve, in a row */
+	uint8_t win_waits;		/* batches short of memory in a row */
+	uint64_t win_next;		/* its next batch not before (BATCH_GAP_NS, WAIT_MAX_NS) */
+	uint64_t win_need;		/* the memory budget its last short batch lacked */
 	bool win_listed;		/* in want_bins */
-	/* a mapping of it, to open it again for a batch (mapped_file__open) */
-	uint32_t tgid;
-	uint64_t start, end;
+	/* its newest mappings, newest first, to open it again for a batch */
+	struct unw_mapping maps[BIN_MAPPINGS];
+	size_t nr_maps;
 };
 
 /* One file key seen. */
@@ -193,9 +209,11 @@ struct unw_job {
 	struct cfi_source *src;		/* the binary's, or opened by the batch */
 	uint64_t src_charged;		/* of charged: a source the batch opened */
 	bool short_reserve;		/* it got less of the memory budget than it asked */
+	bool no_file;			/* no mapping of the file opened it, the same file */
+	uint64_t need;			/* the memory budget it lacked (short_reserve, -EAGAIN) */
 	char *path;
-	uint32_t tgid;
-	uint64_t start, end;
+	struct unw_mapping maps[BIN_MAPPINGS];
+	size_t nr_maps;
 	struct file_ident ident;
 	struct unw_row *full;
 	size_t nr_full;
@@ -372,8 +390,9 @@ static void drop_table(struct unw_binary *b)
 	cfi_source__close(b->src);
 	b->src = NULL;
 	b->win_gen++;			/* a batch out is dropped when it comes back */
-	b->win_out = b->win_failed = false;
-	b->win_tries = 0;
+	b->win_out = b->win_failed = b->win_nofile = false;
+	b->win_tries = b->win_waits = 0;
+	b->win_next = b->win_need = 0;
 	mem_budget__give(b->charged);
 	b->charged = 0;
 }
@@ -655,22 +674,33 @@ out:
 }
 
 /*
- * Opens j's file again (no descriptor is kept per binary), checked to be
- * the same file, and reads its CFI into j->src, within reserve bytes.
+ * Opens j's file again (no descriptor is kept per binary) through the
+ * newest of its mappings that still opens the same file, by its identity
+ * (never its path or build-id alone: the first process that mapped it may
+ * be gone, its path another file), and reads its CFI into j->src, within
+ * reserve bytes. j->no_file when none did.
  */
 static int open_source(struct unw_job *j, uint64_t reserve)
 {
 	struct file_ident id;
 	struct unw_key k;
-	int fd = mapped_file__open(j->tgid, j->start, j->end, j->path), err;
+	size_t i;
+	int fd = -ENOENT, err;
 
-	if (fd < 0)
+	for (i = 0; i < j->nr_maps; i++) {
+		fd = mapped_file__open(j->maps[i].tgid, j->maps[i].start, j->maps[i].end, j->path);
+		if (fd < 0)
+			continue;
+		if (!key_of_fd(fd, &k, &id) && !memcmp(&id, &j->ident, sizeof(id)))
+			break;
+		close(fd);		/* another file by now */
+		fd = -ESTALE;
+	}
+	if (fd < 0) {
+		j->no_file = true;
 		return fd;
-	err = key_of_fd(fd, &k, &id);
-	if (!err && memcmp(&id, &j->ident, sizeof(id)))
-		err = -ESTALE;		/* another file by now */
-	if (!err)
-		err = cfi_source__open(fd, reserve, &j->src);
+	}
+	err = cfi_source__open(fd, reserve, &j->src);
 	close(fd);
 	if (!err)
 		j->src_charged = cfi_source__bytes(j->src);
@@ -808,6 +838,7 @@ static void *builder_main(void *arg)
 		if (!got)
 			got = mem_budget__take_upto(want);
 		j->short_reserve = got < want;
+		j->need = want;
 		u->reserving++;
 		pthread_mutex_unlock(&u->lock);
 		if (j->ranges) {
@@ -954,6 +985,37 @@ static int collect_jobs(struct unwinder *u)
 	return err;
 }
 
+static void list_bin(struct unwinder *u, struct unw_binary *b);
+
+/*
+ * Keeps tgid's mapping [start, end) of b as its newest: a batch of its
+ * windows opens the file through it. A binary whose batches found no
+ * mapping that opens it has its windows asked for again.
+ */
+static void note_bin_mapping(struct unwinder *u, struct unw_binary *b, uint32_t tgid,
+			     uint64_t start, uint64_t end)
+{
+	struct unw_mapping m = { .tgid = tgid, .start = start, .end = end };
+	size_t i;
+
+	for (i = 0; i < b->nr_maps; i++)
+		if (!memcmp(&b->maps[i], &m, sizeof(m)))
+			break;
+	if (i == 0 && b->nr_maps)
+		return;			/* the newest already */
+	if (i == b->nr_maps && b->nr_maps < BIN_MAPPINGS)
+		b->nr_maps++;
+	if (i == b->nr_maps)
+		i--;			/* the oldest goes */
+	memmove(&b->maps[1], &b->maps[0], i * sizeof(m));
+	b->maps[0] = m;
+	if (b->win_nofile) {
+		b->win_nofile = false;
+		if (b->win && unw_windows__wanted(b->win))
+			list_bin(u, b);
+	}
+}
+
 /*
  * Gives the file mapped at [start, end) in tgid a table: key is the
  * walker's when it reported the miss, else computed from the file.
@@ -984,8 +1046,10 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 		goto out;
 	}
 	if (f->state != FILE_NEW) {
-		if (f->bin)
+		if (f->bin) {
 			u->bins[f->bin - 1].last_used = ++u->clock;
+			note_bin_mapping(u, &u->bins[f->bin - 1], tgid, start, end);
+		}
 		goto out;
 	}
 	if (fd < 0) {
@@ -1019,9 +1083,7 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 	}
 	b->last_used = ++u->clock;
 	/* where a batch of its windows opens it again */
-	b->tgid = tgid;
-	b->start = start;
-	b->end = end;
+	note_bin_mapping(u, b, tgid, start, end);
 	f->bin = (size_t)(b - u->bins) + 1;
 	if (b->fd < 0 && !b->err && !b->building) {
 		err = build_table(u, f->bin - 1, fd);
@@ -1280,9 +1342,8 @@ static int submit_windows(struct unwinder *u, struct unw_binary *b)
 	j->win_gen = b->win_gen;
 	j->src = b->src;		/* the batch's while it is out */
 	b->src = NULL;
-	j->tgid = b->tgid;
-	j->start = b->start;
-	j->end = b->end;
+	memcpy(j->maps, b->maps, sizeof(j->maps));
+	j->nr_maps = b->nr_maps;
 	j->ident = b->self;
 	j->size = 0;			/* before any whole build: samples wait for it */
 	b->win_out = true;
@@ -1290,7 +1351,12 @@ static int submit_windows(struct unwinder *u, struct unw_binary *b)
 	return 0;
 }
 
-/* Batches for the partial tables asked for windows, one out per binary at most. */
+/*
+ * Batches for the partial tables asked for windows, one out per binary at
+ * most. One whose last batch found the memory budget short is not built
+ * again before the budget has what it lacked (the builders would only
+ * build rows to throw away).
+ */
 static int submit_batches(struct unwinder *u)
 {
 	uint64_t now = now_ns();
@@ -1299,13 +1365,16 @@ static int submit_batches(struct unwinder *u)
 
 	for (i = 0; i < u->nr_want_bins; i++) {
 		struct unw_binary *b = &u->bins[u->want_bins[i]];
+		bool ready = b->win && !b->win_out && !b->win_nofile && now >= b->win_next;
 
-		if (!err && b->win && !b->win_out && u->jobs_out < MAX_JOBS_OUT &&
-		    now - b->win_last >= BATCH_GAP_NS)
+		if (ready && b->win_need && mem_budget__free() < b->win_need) {
+			b->win_next = now + BATCH_GAP_NS;
+			ready = false;
+		}
+		if (!err && ready && u->jobs_out < MAX_JOBS_OUT)
 			err = submit_windows(u, b);
-		if (b->win && unw_windows__wanted(b->win) && (err || b->win_out ||
-							      u->jobs_out >= MAX_JOBS_OUT ||
-							      now - b->win_last < BATCH_GAP_NS))
+		if (b->win && unw_windows__wanted(b->win) && !b->win_nofile &&
+		    (err || b->win_out || u->jobs_out >= MAX_JOBS_OUT || now < b->win_next))
 			u->want_bins[kept++] = u->want_bins[i];
 		else
 			b->win_listed = false;
@@ -1373,6 +1442,7 @@ static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job
 	if (u->used - b->bytes + bytes > u->budget)
 		return -E2BIG;
 	/* short for a moment (builds hold shares of it): built again later */
+	j->need = (charge > b->charged ? charge - b->charged : 0) + nr * sizeof(struct unw_row);
 	if (charge > b->charged && !mem_budget__take(charge - b->charged))
 		return -EAGAIN;
 	/* the merged rows beside the old ones for a moment: they count too */
@@ -1413,7 +1483,7 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 	if (j->win_gen != b->win_gen || !b->win)
 		return 0;		/* evicted meanwhile (job_free frees its source) */
 	b->win_out = false;
-	b->win_last = now_ns();
+	b->win_next = now_ns() + BATCH_GAP_NS;
 	u->st.build_ns += j->build_ns;
 	/* the source is the binary's again, and a new one's charge with it */
 	b->src = j->src;
@@ -1428,9 +1498,36 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 	j->charged = 0;
 	if (!err)
 		err = load_windows(u, b, j, &n);
-	if ((err == -EAGAIN || err == -E2BIG) && ++b->win_tries < MAX_SOURCE_TRIES &&
-	    (err == -EAGAIN || j->short_reserve || !b->src)) {
-		/* the memory budget was short for a moment (builds, symbols): later */
+	if (j->no_file) {
+		/*
+		 * No process that mapped it maps it now (or its path is
+		 * another file): the windows wait for a new mapping of it
+		 * (note_bin_mapping), and are left out if none comes.
+		 */
+		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
+		b->win_nofile = true;
+		pr_debug("windows of '%s' wait for a process that maps it: %s", b->path,
+			 strerror(-err));
+		err = 0;
+	} else if (err == -EAGAIN || (err == -E2BIG && j->short_reserve)) {
+		/*
+		 * The memory budget is short (builds, symbols, stack copies
+		 * hold it): the windows wait until it has what this batch
+		 * lacked, a batch a second at most while it stays short.
+		 */
+		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
+		if (b->win_waits < 16)
+			b->win_waits++;
+		b->win_next = now_ns() + ((BATCH_GAP_NS << b->win_waits) < WAIT_MAX_NS ?
+					  (BATCH_GAP_NS << b->win_waits) : WAIT_MAX_NS);
+		b->win_need = j->need;
+		u->st.windows_waits++;
+		pr_debug("windows of '%s' wait for the memory budget: %llu KiB free of the %llu KiB "
+			 "it needs (%s)", b->path, (unsigned long long)(mem_budget__free() >> 10),
+			 (unsigned long long)(j->need >> 10), strerror(-err));
+		err = 0;
+	} else if (err == -E2BIG && !b->src && ++b->win_tries < MAX_SOURCE_TRIES) {
+		/* its CFI did not fit a whole reserve: tried a few times more */
 		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
 	} else if (err) {
 		if (!b->src && !b->win_failed)
@@ -1441,13 +1538,14 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 		u->st.windows_refused += n;
 		pr_debug("%zu windows of '%s' left out: %s", n, b->path, strerror(-err));
 	} else {
-		b->win_tries = 0;
+		b->win_tries = b->win_waits = 0;
+		b->win_need = 0;
 		u->st.windows += n;
 		u->st.rows += j->nr_full;
 		pr_debug("%zu windows of '%s' loaded: %zu rows in %.1f ms", n, b->path, j->nr_full,
 			 j->build_ns / 1e6);
 	}
-	if (unw_windows__wanted(b->win) && !b->win_failed)
+	if (unw_windows__wanted(b->win) && !b->win_failed && !b->win_nofile)
 		list_bin(u, b);
 	return err == -ENOMEM ? pr_errno(err, "cannot load unwind rows") : 0;
 }
@@ -1717,6 +1815,33 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 	return err;
 }
 
+/*
+ * The windows still asked for when the recording ends: counted, and named
+ * once per binary with why they were not loaded, where they waited for
+ * something (memory, a process that maps the file) rather than the end.
+ */
+static void note_unbuilt(struct unwinder *u)
+{
+	size_t i, n;
+
+	for (i = 0; i < u->nr_bins; i++) {
+		const struct unw_binary *b = &u->bins[i];
+
+		if (!b->win || !(n = unw_windows__wanted(b->win)))
+			continue;
+		u->st.windows_unbuilt += n;
+		if (b->win_nofile)
+			pr_warn("%zu windows of code in '%s' were not loaded: no process that "
+				"mapped it maps it now, and its path is another file or none: "
+				"frame pointers were used there", n, b->path);
+		else if (b->win_waits)
+			pr_warn("%zu windows of code in '%s' were not loaded: the memory budget "
+				"stayed full (%llu MiB, --mem-limit; a larger one loads them): frame "
+				"pointers were used there", n, b->path,
+				(unsigned long long)(mem_budget__ceiling() >> 20));
+	}
+}
+
 int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *tot)
 {
 	struct rec_unwind r;
@@ -1747,9 +1872,14 @@ int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *t
 		err = err ?: recording__set_meta(rec, REC_META_TABLE_CACHE_STORED, n);
 	}
 	if (!err && u->st.partial) {
+		note_unbuilt(u);
 		err = recording__set_meta_u64(rec, REC_META_UNWIND_PARTIAL, u->st.partial);
 		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS, u->st.windows);
 		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS_OUT, u->st.windows_refused);
+		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS_WAITED,
+						     u->st.windows_waits);
+		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS_UNBUILT,
+						     u->st.windows_unbuilt);
 	}
 	return err ? err : store_binaries(u, rec);
 }
