@@ -13,7 +13,11 @@
  *               categories (Other, User, Kernel, Off-CPU), the OffCPU
  *               marker schema, version / preprocessedProfileVersion
  *   shared      stringArray, funcTable (a function per name and binary,
- *               its binary the resource), frameTable (a frame per function),
+ *               its binary the resource; a Python one "qualname_[py]" in
+ *               its .py file, with its first line), frameTable (a frame per
+ *               function and line: a Python function's lines are frames of
+ *               one function, each with its line; a native frame's line
+ *               where the debug info gave one),
  *               stackTable (frame, prefixOffset: the parent is i - offset,
  *               0 for a root; parents come first), resourceTable, and the
  *               empty nativeSymbols, sources, sourceLocationTable
@@ -81,8 +85,12 @@ struct ff_ctx {
 	uint32_t *func_name;		/* func -> string */
 	int32_t *func_res;		/* func -> resource */
 	uint8_t *func_cat;		/* func -> enum ff_category */
+	uint32_t *func_line;		/* func -> its first line (0: unknown) */
 	size_t alloc_func;
 	uint32_t nr_func;
+	struct u64map frame_of;		/* func << 32 | line -> frame */
+	uint32_t *frame_func, *frame_line;	/* frame -> func, line (0: unknown) */
+	size_t nr_frames, alloc_frame_func, alloc_frame_line;
 	struct strtab res;		/* binary -> resource */
 	uint32_t *res_name;
 	size_t alloc_res;
@@ -123,6 +131,7 @@ static int ff_start(void **state, const struct report_ctx *rc)
 	strtab__init(&c->res);
 	func_tab__init(&c->ft);
 	c->stack_of = (struct u64map)U64MAP_INIT;
+	c->frame_of = (struct u64map)U64MAP_INIT;
 	c->thread_of = (struct u64map)U64MAP_INIT;
 	*state = c;
 	return 0;
@@ -133,7 +142,7 @@ static int ff_string(struct ff_ctx *c, const char *s, uint32_t *id)
 	return strtab__intern(&c->strs, s, id);
 }
 
-/* Grows the per-func columns to hold id (all three have c->alloc_func rows). */
+/* Grows the per-func columns to hold id (all four have c->alloc_func rows). */
 static int ff_grow_funcs(struct ff_ctx *c, uint32_t id)
 {
 	size_t n = c->alloc_func;
@@ -156,11 +165,15 @@ static int ff_grow_funcs(struct ff_ctx *c, uint32_t id)
 	if (!p)
 		return -ENOMEM;
 	c->func_cat = p;
+	p = realloc(c->func_line, n * sizeof(*c->func_line));
+	if (!p)
+		return -ENOMEM;
+	c->func_line = p;
 	c->alloc_func = n;
 	return 0;
 }
 
-/* The func (and frame: one per func) of f, its columns made on first use. */
+/* The func of f, its columns made on first use. */
 static int ff_func(struct ff_ctx *c, const struct sym_frame *f, uint32_t *out)
 {
 	bool kernel = f->flags & SYM_FRAME_KERNEL;
@@ -187,7 +200,32 @@ static int ff_func(struct ff_ctx *c, const struct sym_frame *f, uint32_t *out)
 	c->func_res[id] = (int32_t)res;
 	c->func_cat[id] = strcmp(c->ft.name[id], "[unknown]") ? (kernel ? FF_CAT_KERNEL : FF_CAT_USER) :
 			  FF_CAT_OTHER;
+	c->func_line[id] = f->flags & SYM_FRAME_PYTHON ? f->func_line : 0;
 	c->nr_func = id + 1;
+	return 0;
+}
+
+/* The frame of f: its func at the line that ran (0: unknown), made on first use. */
+static int ff_frame(struct ff_ctx *c, const struct sym_frame *f, uint32_t *out)
+{
+	uint32_t func;
+	uint64_t *slot;
+	bool added;
+	int err;
+
+	err = ff_func(c, f, &func) ?:
+	      u64map__upsert(&c->frame_of, (uint64_t)func << 32 | f->src_line, c->nr_frames, &slot,
+			     &added);
+	if (err)
+		return err;
+	*out = (uint32_t)*slot;
+	if (!added)
+		return 0;
+	if (vec__grow(&c->frame_func, &c->alloc_frame_func, c->nr_frames + 1, sizeof(*c->frame_func)) ||
+	    vec__grow(&c->frame_line, &c->alloc_frame_line, c->nr_frames + 1, sizeof(*c->frame_line)))
+		return -ENOMEM;
+	c->frame_func[c->nr_frames] = func;
+	c->frame_line[c->nr_frames++] = f->src_line;
 	return 0;
 }
 
@@ -219,22 +257,23 @@ static int ff_stack(struct ff_ctx *c, uint32_t prefix, uint32_t frame, uint32_t 
 static int ff_entry(struct ff_ctx *c, const struct agg_entry *e, uint32_t *stack, uint32_t *where)
 {
 	static const struct sym_frame unknown = { .name = "[unknown]" };
-	const struct sym_stack *st = e->stack;
+	const struct sym_stack *st = report_src__stack(c->src, e);
 	uint32_t nk = st ? st->nr_kernel : 0, nu = st ? st->nr_user : 0, i, f, at = UINT32_MAX;
 	int err;
 
 	if (!nk && !nu) {
-		err = ff_func(c, &unknown, &f) ?: ff_stack(c, UINT32_MAX, f, stack);
-		*where = f;
+		err = ff_frame(c, &unknown, &f) ?: ff_stack(c, UINT32_MAX, f, stack);
+		if (!err)
+			*where = c->frame_func[f];
 		return err;
 	}
 	for (i = nu; i-- > 0;) {
-		err = ff_func(c, sym_stack__frame(st, nk + i), &f) ?: ff_stack(c, at, f, &at);
+		err = ff_frame(c, sym_stack__frame(st, nk + i), &f) ?: ff_stack(c, at, f, &at);
 		if (err)
 			return err;
 	}
 	for (i = nk; i-- > 0;) {
-		err = ff_func(c, sym_stack__frame(st, i), &f) ?: ff_stack(c, at, f, &at);
+		err = ff_frame(c, sym_stack__frame(st, i), &f) ?: ff_stack(c, at, f, &at);
 		if (err)
 			return err;
 	}
@@ -307,6 +346,8 @@ static int on_sample(void *ctx, const struct rec_sample *smp, const struct agg_e
 	uint32_t th;
 	int err;
 
+	if (!report_src__stack(c->src, e))
+		return 0;	/* cut away whole */
 	err = ff_thread(c, smp->tgid, smp->tid, e, &th);
 	if (err)
 		return err;
@@ -325,6 +366,8 @@ static int on_offcpu(void *ctx, const struct rec_offcpu *o, const struct agg_ent
 	uint32_t th;
 	int err;
 
+	if (!report_src__stack(c->src, e))
+		return 0;	/* cut away whole */
 	err = ff_thread(c, o->tgid, o->tid, e, &th);
 	if (err)
 		return err;
@@ -359,7 +402,7 @@ static int ff_add(void *state, const struct report_ctx *rc, const struct report_
 	if (!c->entry_stack || !c->entry_where)
 		err = -ENOMEM;
 	for (k = 0; k < s->agg.nr && !err; k++)
-		if (s->agg.entries[k].count)
+		if (report_src__kept(s, k))
 			err = ff_entry(c, &s->agg.entries[k], &c->entry_stack[k], &c->entry_where[k]);
 	if (!err)
 		err = stack_agg__walk((struct stack_agg *)&s->agg, s->rec, &s->cfg, on_sample, c);
@@ -418,8 +461,8 @@ static int cmp_marker(const void *a, const void *b)
 		fputs("],", out);						\
 	} while (0)
 
-/* "[x,x,...]" of n copies of the text x. */
-static void put_repeat(FILE *out, const char *key, size_t n, const char *x)
+/* "[...]" of the n numbers v, the text zero in place of each 0 (and of all with v NULL). */
+static void put_nums(FILE *out, const char *key, size_t n, const uint32_t *v, const char *zero)
 {
 	size_t i;
 
@@ -427,9 +470,18 @@ static void put_repeat(FILE *out, const char *key, size_t n, const char *x)
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc(',', out);
-		fputs(x, out);
+		if (v && v[i])
+			fprintf(out, "%" PRIu32, v[i]);
+		else
+			fputs(zero, out);
 	}
 	fputs("],", out);
+}
+
+/* "[x,x,...]" of n copies of the text x. */
+static void put_repeat(FILE *out, const char *key, size_t n, const char *x)
+{
+	put_nums(out, key, n, NULL, x);
 }
 
 static void put_meta(const struct ff_ctx *c, FILE *out)
@@ -462,7 +514,8 @@ static void put_meta(const struct ff_ctx *c, FILE *out)
 
 #define FUNC_NAME(i)	c->func_name[i]
 #define FUNC_RES(i)	c->func_res[i]
-#define FUNC_CAT(i)	(unsigned int)c->func_cat[i]
+#define FRAME_CAT(i)	(unsigned int)c->func_cat[c->frame_func[i]]
+#define FRAME_FUNC(i)	c->frame_func[i]
 #define STACK_FRAME(i)	c->stack_frame[i]
 #define STACK_OFFSET(i)	(c->stack_prefix[i] == UINT32_MAX ? 0 : (uint32_t)(i) - c->stack_prefix[i])
 #define RES_NAME(i)	c->res_name[i]
@@ -484,22 +537,22 @@ static void put_shared(const struct ff_ctx *c, FILE *out)
 	put_repeat(out, "relevantForJS", c->nr_func, "false");
 	PUT_COLUMN(out, "resource", c->nr_func, "%" PRId32, FUNC_RES);
 	put_repeat(out, "source", c->nr_func, "null");
-	put_repeat(out, "lineNumber", c->nr_func, "null");
+	put_nums(out, "lineNumber", c->nr_func, c->func_line, "null");
 	put_repeat(out, "columnNumber", c->nr_func, "null");
 	put_repeat(out, "originalLocation", c->nr_func, "null");
 	fprintf(out, "\"length\":%" PRIu32 "},\n\"frameTable\":{", c->nr_func);
-	put_repeat(out, "address", c->nr_func, "-1");
-	put_repeat(out, "lib", c->nr_func, "-1");
-	put_repeat(out, "inlineDepth", c->nr_func, "0");
-	PUT_COLUMN(out, "category", c->nr_func, "%u", FUNC_CAT);
-	put_repeat(out, "subcategory", c->nr_func, "0");
-	PUT_COLUMN(out, "func", c->nr_func, "%zu", (size_t));
-	put_repeat(out, "nativeSymbol", c->nr_func, "null");
-	put_repeat(out, "innerWindowID", c->nr_func, "0");
-	put_repeat(out, "line", c->nr_func, "null");
-	put_repeat(out, "column", c->nr_func, "null");
-	put_repeat(out, "originalLocation", c->nr_func, "null");
-	fprintf(out, "\"length\":%" PRIu32 "},\n\"stackTable\":{", c->nr_func);
+	put_repeat(out, "address", c->nr_frames, "-1");
+	put_repeat(out, "lib", c->nr_frames, "-1");
+	put_repeat(out, "inlineDepth", c->nr_frames, "0");
+	PUT_COLUMN(out, "category", c->nr_frames, "%u", FRAME_CAT);
+	put_repeat(out, "subcategory", c->nr_frames, "0");
+	PUT_COLUMN(out, "func", c->nr_frames, "%" PRIu32, FRAME_FUNC);
+	put_repeat(out, "nativeSymbol", c->nr_frames, "null");
+	put_repeat(out, "innerWindowID", c->nr_frames, "0");
+	put_nums(out, "line", c->nr_frames, c->frame_line, "null");
+	put_repeat(out, "column", c->nr_frames, "null");
+	put_repeat(out, "originalLocation", c->nr_frames, "null");
+	fprintf(out, "\"length\":%zu},\n\"stackTable\":{", c->nr_frames);
 	PUT_COLUMN(out, "frame", c->nr_stacks, "%" PRIu32, STACK_FRAME);
 	PUT_COLUMN(out, "prefixOffset", c->nr_stacks, "%" PRIu32, STACK_OFFSET);
 	fprintf(out, "\"length\":%zu},\n\"resourceTable\":{", c->nr_stacks);
@@ -622,6 +675,10 @@ static void ff_free(void *state)
 	free(c->func_name);
 	free(c->func_res);
 	free(c->func_cat);
+	free(c->func_line);
+	free(c->frame_func);
+	free(c->frame_line);
+	u64map__release(&c->frame_of);
 	free(c->res_name);
 	free(c->entry_stack);
 	free(c->entry_where);

@@ -56,8 +56,9 @@
  *   lanehover K F     move over lane K (from 0) at F (0..1) of its width; print "lanehover"
  *                     and the tooltip's lines
  *   modules           print "module FUNCTION MODULE" for each row of the top-by-total table
- *   fncells           print "fncell FUNCTION TEXT" for each row of the top-by-total table: the
- *                     function's cell as it reads
+ *   fncells           print "fncell FUNCTION TEXT TOOLTIP" for each row of the top-by-total
+ *                     table: the function's cell as it reads, and its tooltip (lines joined
+ *                     by " | ")
  *   depths NAME       print "depth NAME D W NESTED" for each drawn frame NAME: its depth, width,
  *                     and 1 when a frame below it (its caller, theirs...) is NAME too
  *   invert, leftheavy press "Invert call stack" / "Left-heavy"
@@ -327,8 +328,9 @@ async function main() {
 				rows.forEach((r) => console.log('module\t' + r[0] + '\t' + r[1]));
 			} else if (cmd === 'fncells') {
 				const rows = await page.evaluate(() => [...document.querySelectorAll('#top-total tr')]
-					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelector('td.fn').textContent]));
-				rows.forEach((r) => console.log('fncell\t' + r[0] + '\t' + r[1]));
+					.filter((tr) => tr.dataset.fn).map((tr) => [tr.dataset.fn, tr.querySelector('td.fn').textContent,
+						tr.querySelector('td.fn').title.replace(/\n/g, ' | ')]));
+				rows.forEach((r) => console.log('fncell\t' + r.join('\t')));
 			} else if (cmd === 'depths') {
 				const name = cmds[++i];
 				const ds = await page.evaluate((n) => {

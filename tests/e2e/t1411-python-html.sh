@@ -6,7 +6,10 @@
 # the fold's share; a long qualname (nested classes, <locals>, a list
 # comprehension) loses its front, not its end, in the flame graph's label
 # and in the top table, so the innermost function is what shows; the
-# tooltip holds the whole name. Screenshot: tests/artifacts/t1411.
+# tooltip holds the whole name. The tables list a Python function once,
+# "qualname_[py]", whatever line ran (as --top), its total the fold's
+# share through any of its lines, and its cell's tooltip names each line
+# that ran. Screenshot: tests/artifacts/t1411.
 . "$E2E_DIR/lib.sh"
 . "$E2E_DIR/../browser/lib.sh"
 require_root; require_btf
@@ -47,7 +50,7 @@ want=$(awk '{ n = $NF; t += n } /<listcomp>/ { s += n } END { printf "%.2f\n", t
 say "the fold: $LC in $want% of the samples"
 awk -v w="$want" 'BEGIN { exit !(w > 20) }' || fail "the list comprehension ran in only $want% of the samples"
 
-drive "$TMP/t.html" frame "$LC" frame "$SPIN" frame PyEval_EvalCode texts fncells hover "$LC" \
+drive "$TMP/t.html" frame "$LC" frame "$SPIN" frame PyEval_EvalCode texts fncells top hover "$LC" \
 	search '<listcomp>' matched screenshot "$ART/python.png" >"$TMP/p" 2>"$TMP/drv.err" ||
 	{ cat "$TMP/drv.err"; fail "page errors"; }
 grep -E $'^(frame|matched|hover)' "$TMP/p" | cut -c1-300
@@ -72,10 +75,41 @@ lab=$(awk -F'\t' -v n="$LC" '$1 == "text" && $2 == n && $3 > w { w = $3; l = $4 
 # no Python label is cut at its end while a whole last part and place would fit
 awk -F'\t' '$1 == "text" && $2 ~ /_\[py\]$/ && $4 != $2 && $4 !~ /_\[py\]$/ && length($4) > 60 { print; bad = 1 }
 	END { exit bad }' "$TMP/p" || fail "a wide Python frame's label lost its end"
-# the top table's cell: the same
-cell=$(awk -F'\t' -v n="$LC" '$1 == "fncell" && $2 == n { print $3 }' "$TMP/p")
-[[ "$cell" == ..* && "$cell" == *"$tail" && ${#cell} -le 78 ]] ||
+# the top table's cell: the same, for the function (no line)
+LCF="${LC% (deep.py:*}_[py]"
+cell=$(awk -F'\t' -v n="$LCF" '$1 == "fncell" && $2 == n { print $3 }' "$TMP/p")
+[[ "$cell" == ..* && "$cell" == *".<locals>.<listcomp>_[py]" && ${#cell} -le 78 ]] ||
 	fail "the top table's <listcomp> cell reads '$cell'"
+# the tables: a Python function once, whatever line ran; its total the fold's share
+awk -F'\t' '($1 == "fncell" || $1 == "top-self" || $1 == "top-total") && $2 ~ /\(deep\.py:[0-9]+\)_\[py\]$/ { print; bad = 1 }
+	END { exit bad }' "$TMP/p" || fail "a table lists a Python function by line"
+# fn_check FUNCTION QUALNAME: listed once in top-total, its total the fold's share of the
+# samples through any of its lines, its cell's tooltip naming each of those lines (NLINES)
+fn_check() {
+	local rows tot want tip sum l lines
+	rows=$(awk -F'\t' -v n="$1" '$1 == "top-total" && $2 == n { k++ } END { print k + 0 }' "$TMP/p")
+	[ "$rows" = 1 ] || fail "top-total lists $1 $rows times, not once"
+	tot=$(awk -F'\t' -v n="$1" '$1 == "top-total" && $2 == n { sub(/%$/, "", $3); print $3 }' "$TMP/p")
+	want=$(awk -v q="$2 (deep.py:" '{ n = $NF; t += n } index($0, q) { s += n } END { printf "%.2f\n", t ? 100 * s / t : 0 }' "$TMP/t.fold")
+	awk -v g="$tot" -v w="$want" 'BEGIN { d = g - w; exit !(g != "" && d < 0.02 && d > -0.02) }' ||
+		fail "top-total: $1 ${tot:-?}%, the fold $want% through its lines"
+	tip=$(awk -F'\t' -v n="$1" '$1 == "fncell" && $2 == n { print $4 }' "$TMP/p")
+	say "${1##*.}: total $tot%; tooltip: ${tip#*_\[py\] | }"
+	lines=$(awk -v q="$2 (deep.py:" '{ while ((i = index($0, q))) {
+		$0 = substr($0, i + length(q)); l = $0; sub(/\).*/, "", l); print l } }' "$TMP/t.fold" | sort -un)
+	for l in $lines; do
+		[[ "$tip" == *"| line $l: self "* ]] || fail "the tooltip of $1 does not name line $l"
+	done
+	sum=$(echo "$tip" | grep -o 'total [0-9.]*%' | sed 's/total //; s/%//' | awk '{ s += $1 } END { printf "%.2f\n", s }')
+	awk -v g="$sum" -v w="$tot" 'BEGIN { d = g - w; exit !(d < 0.05 && d > -0.05) }' ||
+		fail "the tooltip's lines of $1 total $sum%, the function $tot%"
+	NLINES=$(echo "$lines" | wc -w)
+}
+fn_check "$LCF" "${LC% (deep.py:*}"
+# spin runs two lines (for, body): still one row
+[ -n "$SPIN" ] || fail "the fold has no spin frame"
+fn_check 'spin_[py]' spin
+[ "$NLINES" -ge 2 ] || fail "spin ran at $NLINES lines in the fold, not its loop's two"
 # the tooltip: the whole name
 grep -qF "$(printf 'hover\t%s\t' "$LC")" "$TMP/p" || fail "the tooltip does not hold the whole name"
 exit 0

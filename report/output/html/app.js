@@ -136,26 +136,22 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	for (i = 0; i < nNodes; i++) end[i] = i + 1;
 	for (i = nNodes - 1; i > 0; i--) if (end[i] > end[par[i]]) end[par[i]] = end[i];
 	/*
-	 * firstOcc: no ancestor has the same name (a recursive call counts once
-	 * in "total"), for the tree T in depth-first order (its labelDepth top
-	 * levels, the comm and pid, are no function).
+	 * firstOcc: no ancestor is the same function (a recursive call counts
+	 * once in "total"), for the tree T in depth-first order (its labelDepth
+	 * top levels, the comm and pid, are no function).
 	 */
 	function markFirstOcc(T) {
 		var path = new Int32Array(T.maxDepth + 1), on = new Int32Array(nNames), len = 0, d = T.depth, m = T.nm;
 		for (var n = 1; n < T.n; n++) {
 			while (len >= d[n]) {
 				var q = path[--len];
-				if (d[q] > T.labelDepth) on[m[q]]--;
+				if (d[q] > T.labelDepth) on[fnOf[m[q]]]--;
 			}
-			T.firstOcc[n] = on[m[n]] === 0 ? 1 : 0;
-			if (d[n] > T.labelDepth) on[m[n]]++;
+			T.firstOcc[n] = on[fnOf[m[n]]] === 0 ? 1 : 0;
+			if (d[n] > T.labelDepth) on[fnOf[m[n]]]++;
 			path[len++] = n;
 		}
 	}
-	/* the tree of the page's stacks; what the rows count into (the flame graph may draw another) */
-	var B = { par: par, nm: nm, depth: depth, end: end, firstKid: firstKid, nextSib: nextSib, firstOcc: firstOcc,
-		  n: nNodes, labelDepth: labelDepth, maxDepth: maxDepth };
-	markFirstOcc(B);
 	/* each name's module (D.modules), -1 for none */
 	var modules = D.modules || [], nameMod = new Int32Array(nNames).fill(-1);
 	(function () {
@@ -167,6 +163,37 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		}
 	}());
 	function modOf(k) { var m = nameMod[k]; return m < 0 ? '' : modules[m].replace(/^.*\//, ''); }
+	/*
+	 * Functions, as the tables, the sandwich and the transforms count them:
+	 * a Python frame's name, "qualname (file.py:line)_[py]", is one function
+	 * per qualname and file (its module) whatever line ran, as --top has it.
+	 * fnOf[k]: the name that stands for name k's function (the first of its
+	 * names; k itself for any other name); fnLabel(f): the function's text,
+	 * "qualname_[py]"; fnLines.get(f): its names, when it is a Python one.
+	 */
+	var PY_PLACE = /^(.*?) \((.*):(\d+)\)_\[py\]$/;
+	var fnOf = new Int32Array(nNames), fnLines = new Map(), fnText = new Map();
+	(function () {
+		var first = new Map();
+		for (var k = 0; k < nNames; k++) {
+			fnOf[k] = k;
+			var s = names[k], m = s.charCodeAt(s.length - 1) === 93 && s.endsWith(')_[py]') && PY_PLACE.exec(s);
+			if (!m) continue;
+			var key = m[1] + '\0' + m[2] + '\0' + nameMod[k], f = first.get(key);
+			if (f === undefined) {
+				first.set(key, f = k);
+				fnLines.set(k, []);
+				fnText.set(k, m[1] + '_[py]');
+			}
+			fnLines.get(f).push(k);
+			fnOf[k] = f;
+		}
+	}());
+	function fnLabel(f) { return fnText.get(f) || names[f]; }
+	/* the tree of the page's stacks; what the rows count into (the flame graph may draw another) */
+	var B = { par: par, nm: nm, depth: depth, end: end, firstKid: firstKid, nextSib: nextSib, firstOcc: firstOcc,
+		  n: nNodes, labelDepth: labelDepth, maxDepth: maxDepth };
+	markFirstOcc(B);
 	/*
 	 * The idle task's stacks (pid 0, a CPU with nothing to run): D.idle
 	 * names the top node of each, and everything under it is idle. The
@@ -1335,14 +1362,15 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	 * is cut at the front first, a dotted part at a time, for its last parts
 	 * (the function itself) tell it from its callers of the same class:
 	 * "..helper.<locals>.<listcomp> (app.py:6)_[py]"; then it loses its
-	 * place, "..<listcomp>", and only then its end.
+	 * place, "..<listcomp>", and only then its end. A function of the
+	 * tables, "qualname_[py]", has no place to lose.
 	 */
 	function frameText(n, w) {
 		return fitName(n === 0 ? 'all' : names[nm[n]], Math.floor((w - 6) / 6.2));
 	}
 	/* label cut to fit characters, as frameText says */
 	function fitName(label, fit) {
-		var m = label.length > fit && /^(.+?)( \([^()]*\)_\[py\])$/.exec(label), q, k;
+		var m = label.length > fit && /^(.+?)((?: \([^()]*\))?_\[py\])$/.exec(label), q, k;
 		if (m) {
 			for (q = m[1]; (k = q.indexOf('.')) >= 0;) {
 				q = q.slice(k + 1);
@@ -1698,7 +1726,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		transforms = [];
 		(st.tf || '').split(',').forEach(function (t) {
 			var c = t.indexOf(':'), kind = t.slice(0, c), fn = names.indexOf(decodeURIComponent(t.slice(c + 1)));
-			if (c > 0 && TF_NAMES[kind] && fn >= 0) transforms.push({ kind: kind, fn: fn });
+			if (c > 0 && TF_NAMES[kind] && fn >= 0) transforms.push({ kind: kind, fn: fnOf[fn] });
 		});
 		describeTransforms();
 		modeBtn.textContent = icicle ? 'Flame' : 'Icicle';
@@ -1728,9 +1756,11 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 
 	/* --- top tables ------------------------------------------------------------- */
 	/*
-	 * Self (leaf) and total (anywhere on the stack, once) per name of the
-	 * stacks through node z: the nodes of z's subtree, and z's ancestors
-	 * for all of z's samples.
+	 * Self (leaf) and total (anywhere on the stack, once) per function of
+	 * the stacks through node z: the nodes of z's subtree, and z's ancestors
+	 * for all of z's samples. Counted per name first (lineSelf, lineTotal:
+	 * a Python function's lines, its total at its outermost call's line),
+	 * then each name's into its function's (fnOf).
 	 */
 	function funcCounts(sv, v, z) {
 		var self = new Float64Array(nNames), total = new Float64Array(nNames), n;
@@ -1741,7 +1771,31 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		}
 		for (n = par[z]; n > 0; n = par[n])
 			if (firstOcc[n] && depth[n] > labelDepth) total[nm[n]] += v[z];
-		return { self: self, total: total, n: v[z] };
+		var fc = { self: self, total: total, n: v[z], lineSelf: self, lineTotal: total };
+		if (fnLines.size) {
+			fc.self = self.slice();
+			fc.total = total.slice();
+			fnLines.forEach(function (ks, f) {
+				for (var i = 1; i < ks.length; i++) {
+					fc.self[f] += self[ks[i]]; fc.self[ks[i]] = 0;
+					fc.total[f] += total[ks[i]]; fc.total[ks[i]] = 0;
+				}
+			});
+		}
+		return fc;
+	}
+	/*
+	 * The lines of Python function f that ran in fc, most time first, as
+	 * its cell's tooltip says them: "line 12: self 40.12%, total 40.12%"
+	 * (a line's total: where its outermost call was).
+	 */
+	function fnLinesText(f, fc) {
+		var ks = (fnLines.get(f) || []).filter(function (k) { return fc.lineSelf[k] || fc.lineTotal[k]; });
+		ks.sort(function (a, b) { return fc.lineTotal[b] - fc.lineTotal[a] || fc.lineSelf[b] - fc.lineSelf[a] || a - b; });
+		return ks.map(function (k) {
+			return 'line ' + PY_PLACE.exec(names[k])[3] + ': self ' + fmtPct(share(fc.lineSelf[k], fc.n)) +
+				', total ' + fmtPct(share(fc.lineTotal[k], fc.n));
+		}).join('\n');
 	}
 	/*
 	 * A table: a click on a column's head sorts by it (again: the other
@@ -1774,8 +1828,9 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				var row = el('tr', r.cls ? { 'class': r.cls, 'data-fn': r.fn } : { 'data-fn': r.fn }, body);
 				r.cells.forEach(function (c, k) {
 					if (k < r.cells.length - 1) return el('td', null, row, c);
-					/* a long Python name loses its front, not the function at its end */
-					el('td', { 'class': 'fn', title: c }, row, /_\[py\]$/.test(c) ? fitName(c, PY_CELL) : c);
+					/* a long Python name loses its front, not the function at its end; the tooltip has its lines */
+					el('td', { 'class': 'fn', title: r.lines ? c + '\n' + r.lines : c }, row,
+						/_\[py\]$/.test(c) ? fitName(c, PY_CELL) : c);
 				});
 				if (r.id !== undefined) {
 					row.className += ' pick';
@@ -1827,7 +1882,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	}
 	function sandCallees(t, n) {
 		for (var c = firstKid[n]; c >= 0; c = nextSib[c])
-			if (cur.v[c]) sandCallees(sandAdd(t, nm[c], c, cur.v[c]), c);
+			if (cur.v[c]) sandCallees(sandAdd(t, fnOf[nm[c]], c, cur.v[c]), c);
 	}
 	/* t's frames, root at the top (callees) or at the bottom (callers, up): divs, widest first */
 	function sandGraph(t, up, id, parent) {
@@ -1843,14 +1898,14 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 			kids.forEach(function (c) { q.push([c, x, it[2] + 1]); x += c.v; });
 		}
 		var box = el('div', { id: id, 'class': 'sandgraph', role: 'group', 'aria-label': id === 'sand-callers' ?
-			'callers of ' + names[t.k] + ', drawn upwards' : 'callees of ' + names[t.k] + ', drawn downwards' }, parent);
+			'callers of ' + fnLabel(t.k) + ', drawn upwards' : 'callees of ' + fnLabel(t.k) + ', drawn downwards' }, parent);
 		box.style.height = rows.length * FH + 'px';
 		for (d = 0; d < rows.length; d++)
 			for (i = 0; i < rows[d].length; i++) {
-				var nd = rows[d][i][0], k = nd.k < 0 ? -1 - nd.k : nd.k, name = nd.k < 0 ? '[' + names[k] + ']' : names[k];
+				var nd = rows[d][i][0], k = nd.k < 0 ? -1 - nd.k : nd.k, name = nd.k < 0 ? '[' + names[k] + ']' : fnLabel(k);
 				var fill = fillOf(nd.rep), f = el('div', { 'class': 'sf', tabindex: '0', role: 'button',
 					'data-fn': name, 'data-depth': d, 'data-pct': fmtPct(share(nd.v, total)),
-					title: name + ': ' + fmtAmount(nd.v) + ', ' + fmtPct(share(nd.v, total)) + ' of ' + names[t.k] }, box, name);
+					title: name + ': ' + fmtAmount(nd.v) + ', ' + fmtPct(share(nd.v, total)) + ' of ' + fnLabel(t.k) }, box, name);
 				f.style.left = (100 * share(rows[d][i][1], total)) + '%';
 				f.style.width = (100 * share(nd.v, total)) + '%';
 				f.style.top = (up ? rows.length - 1 - d : d) * FH + 'px';
@@ -1876,21 +1931,21 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		var up = null, down = null;
 		function add(m, key, x) { m.set(key, (m.get(key) || 0) + x); }
 		for (n = 1; n < nNodes; n++) {
-			if (nm[n] !== f || depth[n] <= labelDepth) continue;
+			if (fnOf[nm[n]] !== f || depth[n] <= labelDepth) continue;
 			self += cur.sv[n];
 			if (!firstOcc[n] || !cur.v[n]) continue;
 			total += cur.v[n];
 			var p = par[n], t;
-			add(callers, depth[p] <= labelDepth ? '[' + names[nm[p]] + ']' : names[nm[p]], cur.v[n]);
-			for (c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c]) add(callees, names[nm[c]], cur.v[c]);
+			add(callers, depth[p] <= labelDepth ? '[' + names[nm[p]] + ']' : fnLabel(fnOf[nm[p]]), cur.v[n]);
+			for (c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c]) add(callees, fnLabel(fnOf[nm[c]]), cur.v[c]);
 			if (!up) { up = sandNode(f, n); down = sandNode(f, n); }
 			up.v += cur.v[n];
 			down.v += cur.v[n];
-			for (t = up; p > 0; p = par[p]) t = sandAdd(t, depth[p] <= labelDepth ? -1 - nm[p] : nm[p], p, cur.v[n]);
+			for (t = up; p > 0; p = par[p]) t = sandAdd(t, depth[p] <= labelDepth ? -1 - nm[p] : fnOf[nm[p]], p, cur.v[n]);
 			sandCallees(down, n);
 		}
 		var head = el('div', { 'class': 'sandhead' }, sandwich);
-		el('h2', null, head, 'Sandwich of ' + names[f] + ': ' + fmtAmount(total) + ' (' +
+		el('h2', null, head, 'Sandwich of ' + fnLabel(f) + ': ' + fmtAmount(total) + ' (' +
 			fmtPct(share(total, cur.total)) + ' of the selection), self ' + fmtVal(self));
 		var close = el('button', { id: 'sandwich-close' }, head, 'Close');
 		close.addEventListener('click', function () { sandwichFn = -1; drawSandwich(); });
@@ -1899,7 +1954,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 			sandGraph(down, false, 'sand-callees', sandwich);
 		}
 		var row = el('div', { 'class': 'sandrows' }, sandwich);
-		[['Callers of ' + names[f], 'callers', callers], ['Callees of ' + names[f], 'callees', callees]].forEach(function (t) {
+		[['Callers of ' + fnLabel(f), 'callers', callers], ['Callees of ' + fnLabel(f), 'callees', callees]].forEach(function (t) {
 			var list = [];
 			t[2].forEach(function (x, name) {
 				list.push({ fn: name, vals: [x, x], cells: [fmtPct(share(x, total)), fmtVal(x), name] });
@@ -1918,9 +1973,10 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				table('Top by ' + by + zoomNote() + (VIEWS.length > 1 ? ', ' + view.label : ''), 'top-' + by,
 					[by + ' %', by + (view.time ? ' time' : ''), other + ' %', 'module', 'function'],
 					ranked(f[by]).map(function (k) {
-						return { fn: names[k], id: k, vals: [f[by][k], f[by][k], f[other][k], modOf(k)],
+						return { fn: fnLabel(k), id: k, vals: [f[by][k], f[by][k], f[other][k], modOf(k)],
+							lines: fnLines.has(k) ? fnLinesText(k, f) : '',
 							cells: [fmtPct(share(f[by][k], f.n)), fmtVal(f[by][k]),
-							fmtPct(share(f[other][k], f.n)), modOf(k), names[k]] };
+							fmtPct(share(f[other][k], f.n)), modOf(k), fnLabel(k)] };
 					}));
 			});
 			var nf = 0;
@@ -1958,9 +2014,9 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				['first', 'second', 'change', 'stderr', 'z', 'sig', 'function'],
 				ch.map(function (c) {
 					var sig = Math.abs(c.z) >= SIG_Z;
-					return { fn: names[c.k], cls: !sig ? 'noise' : c.d > 0 ? 'grew' : 'shrank',
+					return { fn: fnLabel(c.k), cls: !sig ? 'noise' : c.d > 0 ? 'grew' : 'shrank',
 						cells: [fmtPct(c.p1), fmtPct(c.p2), (c.d >= 0 ? '+' : '') + fmtPct(c.d),
-							fmtPct(c.se), c.z.toFixed(2), sig ? 'yes' : 'no', names[c.k]] };
+							fmtPct(c.se), c.z.toFixed(2), sig ? 'yes' : 'no', fnLabel(c.k)] };
 				}));
 		});
 		el('div', { 'class': 'hint' }, tables, 'Shares of each selection\'s ' + (view.time ?
@@ -2057,17 +2113,17 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		for (var t = 0; t < transforms.length; t++) {
 			var f = transforms[t].fn, k, out;
 			if (transforms[t].kind === 'merge') {
-				p = p.filter(function (x, i) { return i < lab || x !== f; });
+				p = p.filter(function (x, i) { return i < lab || fnOf[x] !== f; });
 			} else if (transforms[t].kind === 'focus') {
-				k = p.indexOf(f, lab);
-				if (k < 0) return null;
+				for (k = lab; k < p.length && fnOf[p[k]] !== f; k++);
+				if (k === p.length) return null;
 				p = p.slice(k);
 				lab = 0;
 			} else {
 				out = [];
 				var at = -1;
 				for (k = 0; k < p.length; k++) {
-					if (k >= lab && p[k] === f) {
+					if (k >= lab && fnOf[p[k]] === f) {
 						if (at >= 0) { out.length = at + 1; continue; }
 						at = out.length;
 					}
@@ -2177,14 +2233,14 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		tfBar.textContent = '';
 		if (!transforms.length) return;
 		el('span', null, tfBar, 'Transforms: ' + transforms.map(function (t) {
-			return TF_NAMES[t.kind] + ': ' + names[t.fn];
+			return TF_NAMES[t.kind] + ': ' + fnLabel(t.fn);
 		}).join(' \u203a ') + ' ');
 		var undo = el('button', { id: 'tf-undo' }, tfBar, 'Undo');
 		undo.addEventListener('click', function () { transforms.pop(); describeTransforms(); redraw(); });
 	}
 	function addTransform(kind, n) {
 		if (n <= 0 || depth[n] <= labelDepth) return;
-		transforms.push({ kind: kind, fn: nm[n] });
+		transforms.push({ kind: kind, fn: fnOf[nm[n]] });
 		describeTransforms();
 		hideMenu();
 		redraw();
