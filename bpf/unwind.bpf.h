@@ -439,13 +439,37 @@ static __always_inline bool unw_find_row(void *tbl, __u64 off, struct unw_row *o
 					 __u64 *lo_off, __u64 *hi_off)
 {
 	struct unw_row *r;
-	__u32 zero = 0, lo = 1, hi, mid, found = 0;
+	__u32 zero = 0, lo = 1, hi, last, mid, found = 0;
+	__u64 end = 0x100000000ull;
 	int i;
 
 	r = bpf_map_lookup_elem(tbl, &zero);
 	if (!r || off > 0xffffffffull)
 		return false;
 	hi = r->off;		/* row 0: the number of rows after it */
+	if (r->cfa_type == UNW_CFA_WINDOWED) {
+		/* a partial table: the rows of off's window, if it is in */
+		__u32 w = (__u32)(off >> UNW_WINDOW_SHIFT), slot = w + 1;
+		__u64 v;
+
+		if (w >= hi)
+			return false;
+		r = bpf_map_lookup_elem(tbl, &slot);
+		if (!r)
+			return false;
+		v = *(volatile __u64 *)r;	/* the slot in one load (unwind.h) */
+		*lo_off = (__u64)w << UNW_WINDOW_SHIFT;
+		end = *lo_off + (1ull << UNW_WINDOW_SHIFT);
+		if (!(v >> 32)) {
+			__builtin_memset(out, 0, sizeof(*out));
+			out->cfa_type = UNW_CFA_ABSENT;
+			*hi_off = end;
+			return true;
+		}
+		lo = (__u32)v;
+		hi = lo + (__u32)(v >> 32) - 1;
+	}
+	last = hi;
 	for (i = 0; i < UNW_SEARCH_STEPS && lo <= hi; i++) {
 		mid = lo + (hi - lo) / 2;
 		r = bpf_map_lookup_elem(tbl, &mid);
@@ -466,8 +490,9 @@ static __always_inline bool unw_find_row(void *tbl, __u64 off, struct unw_row *o
 	*out = *r;
 	*lo_off = r->off;
 	found++;
-	r = bpf_map_lookup_elem(tbl, &found);	/* past the last row: missing, no bound */
-	*hi_off = r && r->off > *lo_off ? r->off : 0x100000000ull;
+	/* the next row bounds it; past the last one, the window's end (or none) */
+	r = found <= last ? bpf_map_lookup_elem(tbl, &found) : NULL;
+	*hi_off = r && r->off > *lo_off ? r->off : end;
 	return true;
 }
 

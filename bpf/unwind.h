@@ -52,10 +52,28 @@ enum unw_cfa {
 				   tables"); this one is not in yet: the walker
 				   reports the window (unw_absent) and steps as for
 				   a table not built yet */
+	UNW_CFA_WINDOWED,	/* row 0 of a partial table (never a row found):
+				   its off windows' slots follow, then their rows */
 };
 
 /* A partial table loads its binary's rows by windows of file offsets this large. */
 #define UNW_WINDOW_SHIFT	16
+
+/*
+ * A partial table's layout (record/unwind.c): row 0 is
+ * { .off = W, .cfa_type = UNW_CFA_WINDOWED }; rows 1 .. W are the slots of
+ * windows 0 .. W - 1, whose first 8 bytes read as one __u64 are the index
+ * of the window's first row (low half) and its number of rows (high half;
+ * 0: not in yet, ABSENT); the rows follow, each window's contiguous and
+ * increasing, its first starting at the window's start. Rows are appended
+ * and a slot then written in one store, so a walker reading at any moment
+ * sees a window whole or not at all.
+ */
+struct unw_slot {
+	__u32 first;
+	__u32 count;
+	__u64 pad;
+};
 
 /* Where the caller's rbp (or rbx: the same rules) is. */
 enum unw_rbp {

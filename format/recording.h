@@ -108,6 +108,8 @@ struct recording;
 #define REC_META_UNWIND_PARTIAL	"unwind_partial_tables"	/* big tables loaded by windows */
 #define REC_META_UNWIND_WINDOWS	"unwind_windows"	/* windows loaded into them */
 #define REC_META_UNWIND_WINDOWS_OUT	"unwind_windows_refused"	/* windows over the budget */
+#define REC_META_UNWIND_WINDOWS_WAITED	"unwind_windows_waited"	/* batches that waited for memory */
+#define REC_META_UNWIND_WINDOWS_UNBUILT	"unwind_windows_unbuilt"	/* asked for, not loaded by the end */
 /*
  * Binaries whose table the memory budget or eprof's bounds refused: their
  * frames are walked with frame pointers. Of the totals row's "no CFI"

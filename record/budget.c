@@ -128,6 +128,13 @@ uint64_t mem_budget__size(void)
 	return size;
 }
 
+uint64_t mem_budget__free(void)
+{
+	uint64_t u = atomic_load(&used);
+
+	return u < size ? size - u : 0;
+}
+
 uint64_t mem_budget__peak(void)
 {
 	return atomic_load(&peak);

@@ -60,6 +60,8 @@ uint64_t mem_budget__ceiling(void);
 uint64_t mem_budget__base(void);
 /* The budget: the ceiling less the base. */
 uint64_t mem_budget__size(void);
+/* What is not taken now (another thread may take it the next moment). */
+uint64_t mem_budget__free(void);
 /* The most that was taken at once. */
 uint64_t mem_budget__peak(void);
 /* What is taken now. */

@@ -45,8 +45,10 @@
  * elsewhere, which the walker reports in `unw_absent` and treats as "no
  * table yet" (a raw stack copy). The windows asked for are built in
  * batches on the builder threads (elf/cfi.h's range build, which holds
- * the CFI section and the batch's rows, never the whole table), merged
- * into the binary's rows (record/unwind_windows.c) and loaded; a raw
+ * the CFI section and the batch's rows, never the whole table) and
+ * appended to the binary's map, window by window (bpf/unwind.h's partial
+ * layout: a slot per window, written last), so a batch costs the rows it
+ * adds; a map without room moves to one half as large again. A raw
  * stack that meets a window not built yet asks for it and waits. The
  * decision takes no whole build: a CFI section over the share (a table
  * has more bytes than its section) or a whole build over its bound goes
@@ -89,14 +91,22 @@
 #define MAX_ROWS	(1u << 23)	/* the walker's binary search covers this many */
 #define NR_BUILDERS	2
 #define PARTIAL_SHARE	8	/* a table over budget / this loads by windows */
-#define PARTIAL_HELD	(256ull << 20)	/* partial tables' window rows held here at most */
+#define PARTIAL_HELD	(256ull << 20)	/* partial tables' sources held here at most */
+#define WIN_INIT_ROWS	4096	/* a partial table's first room for rows; it grows by half */
 #define WINDOWS_PER_TURN 256	/* unw_absent entries read per loop turn */
 #define BATCH_RANGES	64	/* ranges of windows one batch builds at most */
-#define MAX_SOURCE_TRIES 8	/* batches short of memory in a row, then left out */
+#define MAX_SOURCE_TRIES 8	/* batches whose CFI would not fit their reserve, then left out */
+#define BIN_MAPPINGS	4	/* a binary's newest mappings, to open it again by */
+/*
+ * A binary's windows that found the memory budget short wait, and are
+ * built again once it has room: a batch BATCH_GAP_NS later, the gap
+ * doubling with each batch in a row that is short, to this at most.
+ */
+#define WAIT_MAX_NS	1000000000ull
 #define BATCH_RESERVE	(16ull << 20)	/* a batch's share of the memory budget, its source read */
 /*
- * Between two batches of a binary, at least: each loads a new map of all
- * its windows' rows, and raw stacks are tried again as often (rawstack.c).
+ * Between two batches of a binary, at least: raw stacks are tried again
+ * as often (rawstack.c), and a map that grew is written again whole.
  */
 #define BATCH_GAP_NS	20000000ull
 /*
@@ -122,6 +132,12 @@ enum file_state {
 	FILE_EMPTY,		/* its key maps to the empty table: no CFI */
 };
 
+/* Where a process maps a file: /proc/TGID/map_files/START-END opens it. */
+struct unw_mapping {
+	uint32_t tgid;
+	uint64_t start, end;
+};
+
 /* A file as fstat(2) tells it from every other. */
 struct file_ident {
 	uint64_t dev, ino, ctime_ns, size;
@@ -144,19 +160,28 @@ struct unw_binary {
 	uint64_t build_ns;
 	const struct unw_row *rows;	/* its table mapped read-only (rows[0]: the count), or NULL */
 	size_t rows_len;
-	/* a partial table: its windows' rows (the map's), and whether a batch is out */
+	/*
+	 * A partial table: its windows' states, and in its map (bpf/unwind.h,
+	 * mapped writable at rows) nr_slots slots and nr_data rows of room for
+	 * nr_rows - nr_slots.
+	 */
 	struct unw_windows *win;
+	uint32_t nr_slots;
+	size_t nr_data;
 	struct cfi_source *src;		/* its CFI, indexed (elf/cfi.h): a batch's own while out */
-	uint64_t held;			/* of u->full_bytes: the rows and src */
+	uint64_t held;			/* of u->full_bytes: src */
 	uint32_t win_gen;		/* which win a batch was for (evictions make new ones) */
 	bool win_out;
-	bool win_failed;		/* its source cannot be read: no more batches */
-	uint8_t win_tries;		/* batches short of memory in a row */
-	uint64_t win_last;		/* when its last batch was loaded */
+	bool win_failed;		/* its CFI cannot be read: no more batches */
+	bool win_nofile;		/* no mapping of it opened: batches wait for a new one */
+	uint8_t win_tries;		/* batches whose CFI was over their reserve, in a row */
+	uint8_t win_waits;		/* batches short of memory in a row */
+	uint64_t win_next;		/* its next batch not before (BATCH_GAP_NS, WAIT_MAX_NS) */
+	uint64_t win_need;		/* the memory budget its last short batch lacked */
 	bool win_listed;		/* in want_bins */
-	/* a mapping of it, to open it again for a batch (mapped_file__open) */
-	uint32_t tgid;
-	uint64_t start, end;
+	/* its newest mappings, newest first, to open it again for a batch */
+	struct unw_mapping maps[BIN_MAPPINGS];
+	size_t nr_maps;
 };
 
 /* One file key seen. */
@@ -186,6 +211,7 @@ struct unw_job {
 	uint64_t charged;		/* of the memory budget, handed to the binary */
 	const char *source;
 	bool partial;			/* a big table: loaded by windows */
+	uint32_t nr_slots;		/* its windows */
 	/* a batch of a partial table's windows: the ranges, the file to open, the rows */
 	struct cfi_range *ranges;
 	size_t nr_ranges;
@@ -193,9 +219,11 @@ struct unw_job {
 	struct cfi_source *src;		/* the binary's, or opened by the batch */
 	uint64_t src_charged;		/* of charged: a source the batch opened */
 	bool short_reserve;		/* it got less of the memory budget than it asked */
+	bool no_file;			/* no mapping of the file opened it, the same file */
+	uint64_t need;			/* the memory budget it lacked (short_reserve, -EAGAIN) */
 	char *path;
-	uint32_t tgid;
-	uint64_t start, end;
+	struct unw_mapping maps[BIN_MAPPINGS];
+	size_t nr_maps;
 	struct file_ident ident;
 	struct unw_row *full;
 	size_t nr_full;
@@ -218,7 +246,7 @@ struct unwinder {
 	struct unw_work *queue;
 	size_t q_head, q_nr, q_alloc;
 	uint64_t budget, used, clock;
-	uint64_t full_bytes;		/* partial tables' window rows and sources, held here */
+	uint64_t full_bytes;		/* partial tables' sources, held here */
 	size_t *want_bins;		/* partial binaries with windows asked for */
 	size_t nr_want_bins, alloc_want_bins;
 	struct unwind_totals st;
@@ -342,14 +370,17 @@ static int set_table(struct unwinder *u, const struct unw_key *k, int inner_fd)
 	return 0;
 }
 
-/* Maps b's table for unwinder__row(); without the mapping its rows are not found. */
+/*
+ * Maps b's table for unwinder__row(), writable for a partial table (its
+ * windows are written there); without the mapping its rows are not found.
+ */
 static void map_rows(struct unw_binary *b)
 {
 	size_t len = (b->nr_rows + 1) * sizeof(struct unw_row);
 	void *p;
 
 	len = (len + 4095) & ~(size_t)4095;
-	p = mmap(NULL, len, PROT_READ, MAP_SHARED, b->fd, 0);
+	p = mmap(NULL, len, PROT_READ | (b->win ? PROT_WRITE : 0), MAP_SHARED, b->fd, 0);
 	if (p == MAP_FAILED) {
 		pr_debug("cannot map the unwind table of '%s': %s", b->path, strerror(errno));
 		return;
@@ -372,20 +403,18 @@ static void drop_table(struct unw_binary *b)
 	cfi_source__close(b->src);
 	b->src = NULL;
 	b->win_gen++;			/* a batch out is dropped when it comes back */
-	b->win_out = b->win_failed = false;
-	b->win_tries = 0;
+	b->win_out = b->win_failed = b->win_nofile = false;
+	b->win_tries = b->win_waits = 0;
+	b->win_next = b->win_need = 0;
+	b->nr_data = 0;
 	mem_budget__give(b->charged);
 	b->charged = 0;
 }
 
-/* The bytes of b's window rows and source, held here (0: not a partial table). */
+/* The bytes of b's source held here (its rows are in its map). */
 static uint64_t win_bytes(const struct unw_binary *b)
 {
-	size_t nr = 0;
-
-	if (b->win)
-		unw_windows__rows(b->win, &nr);
-	return nr * sizeof(struct unw_row) + cfi_source__bytes(b->src);
+	return cfi_source__bytes(b->src);
 }
 
 /* Counts what b holds now in u->full_bytes. */
@@ -540,6 +569,42 @@ static int new_table(const struct unw_row *rows, size_t nr, int *map_fd)
 }
 
 /*
+ * A new partial table (bpf/unwind.h) for nr_slots windows, with room for
+ * cap rows, into *map_fd: no window in. Its row 0 is written through its
+ * memory; -EOPNOTSUPP when it cannot be mapped (its windows could not be
+ * written).
+ */
+static int new_windowed(uint32_t nr_slots, size_t cap, int *map_fd)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = UNW_TABLE_MAP_FLAGS);
+	struct unw_row head = { .off = nr_slots, .cfa_type = UNW_CFA_WINDOWED };
+	struct unw_row *p;
+	int fd;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "eprof_unw_win", sizeof(__u32),
+			    sizeof(struct unw_row), (__u32)(1 + nr_slots + cap), &mopts);
+	if (fd < 0)
+		return -errno;
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return -EOPNOTSUPP;
+	}
+	p[0] = head;
+	munmap(p, 4096);
+	*map_fd = fd;
+	return 0;
+}
+
+/* The windows of a file of size bytes, as a partial table's slots. */
+static uint32_t slots_of(uint64_t size)
+{
+	uint64_t n = (size + (1u << UNW_WINDOW_SHIFT) - 1) >> UNW_WINDOW_SHIFT;
+
+	return n < 1 ? 1 : n > UNW_NR_WINDOWS ? UNW_NR_WINDOWS : (uint32_t)n;
+}
+
+/*
  * Whether the file open at fd goes by windows without a whole build: its
  * CFI section is over the share (a table takes more bytes than its
  * section: libc 1.9, cc1 1.8, libLLVM-14 3.5 times).
@@ -617,9 +682,9 @@ static int whole_table(int fd, const void *image, size_t size, uint64_t share, u
 static int make_table(int fd, const void *image, size_t size, uint64_t budget, uint64_t reserve,
 		      struct unw_job *j)
 {
-	static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
 	struct cfi_table t = { 0 };
 	uint64_t t0 = now_ns();
+	struct stat st;
 	bool partial;
 	int err;
 
@@ -627,9 +692,10 @@ static int make_table(int fd, const void *image, size_t size, uint64_t budget, u
 	if (err)
 		goto out;
 	if (partial) {
-		err = new_table(&absent, 1, &j->map_fd);
+		j->nr_slots = slots_of(fstat(fd, &st) ? 0 : (uint64_t)st.st_size);
+		err = new_windowed(j->nr_slots, WIN_INIT_ROWS, &j->map_fd);
 		j->partial = !err;
-		j->nr_rows = 1;
+		j->nr_rows = j->nr_slots + WIN_INIT_ROWS;
 		t.source = "windows";
 	} else {
 		/* the rows are still held while the map is filled */
@@ -655,22 +721,33 @@ out:
 }
 
 /*
- * Opens j's file again (no descriptor is kept per binary), checked to be
- * the same file, and reads its CFI into j->src, within reserve bytes.
+ * Opens j's file again (no descriptor is kept per binary) through the
+ * newest of its mappings that still opens the same file, by its identity
+ * (never its path or build-id alone: the first process that mapped it may
+ * be gone, its path another file), and reads its CFI into j->src, within
+ * reserve bytes. j->no_file when none did.
  */
 static int open_source(struct unw_job *j, uint64_t reserve)
 {
 	struct file_ident id;
 	struct unw_key k;
-	int fd = mapped_file__open(j->tgid, j->start, j->end, j->path), err;
+	size_t i;
+	int fd = -ENOENT, err;
 
-	if (fd < 0)
+	for (i = 0; i < j->nr_maps; i++) {
+		fd = mapped_file__open(j->maps[i].tgid, j->maps[i].start, j->maps[i].end, j->path);
+		if (fd < 0)
+			continue;
+		if (!key_of_fd(fd, &k, &id) && !memcmp(&id, &j->ident, sizeof(id)))
+			break;
+		close(fd);		/* another file by now */
+		fd = -ESTALE;
+	}
+	if (fd < 0) {
+		j->no_file = true;
 		return fd;
-	err = key_of_fd(fd, &k, &id);
-	if (!err && memcmp(&id, &j->ident, sizeof(id)))
-		err = -ESTALE;		/* another file by now */
-	if (!err)
-		err = cfi_source__open(fd, reserve, &j->src);
+	}
+	err = cfi_source__open(fd, reserve, &j->src);
 	close(fd);
 	if (!err)
 		j->src_charged = cfi_source__bytes(j->src);
@@ -745,6 +822,9 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 	b->build_ns = j->build_ns;
 	map_rows(b);
 	if (b->win) {
+		b->nr_slots = j->nr_slots;
+		b->nr_data = 0;
+		b->win_failed = !b->rows;	/* its windows cannot be written */
 		account_held(u, b);
 		u->st.partial++;
 		pr_debug("unwind table of '%s' is big: loaded by the windows walks meet", b->path);
@@ -808,6 +888,7 @@ static void *builder_main(void *arg)
 		if (!got)
 			got = mem_budget__take_upto(want);
 		j->short_reserve = got < want;
+		j->need = want;
 		u->reserving++;
 		pthread_mutex_unlock(&u->lock);
 		if (j->ranges) {
@@ -819,7 +900,7 @@ static void *builder_main(void *arg)
 		}
 		/* the table's bytes (a batch's rows) stay taken, for the binary; the rest goes back */
 		j->charged = j->ranges ? j->src_charged + j->nr_full * sizeof(*j->full) :
-			     j->err ? 0 : j->bytes + (j->partial ? sizeof(struct unw_row) : 0);
+			     j->err ? 0 : j->bytes;
 		if (j->charged > got)
 			j->charged = got;
 		mem_budget__give(got - j->charged);
@@ -954,6 +1035,37 @@ static int collect_jobs(struct unwinder *u)
 	return err;
 }
 
+static void list_bin(struct unwinder *u, struct unw_binary *b);
+
+/*
+ * Keeps tgid's mapping [start, end) of b as its newest: a batch of its
+ * windows opens the file through it. A binary whose batches found no
+ * mapping that opens it has its windows asked for again.
+ */
+static void note_bin_mapping(struct unwinder *u, struct unw_binary *b, uint32_t tgid,
+			     uint64_t start, uint64_t end)
+{
+	struct unw_mapping m = { .tgid = tgid, .start = start, .end = end };
+	size_t i;
+
+	for (i = 0; i < b->nr_maps; i++)
+		if (!memcmp(&b->maps[i], &m, sizeof(m)))
+			break;
+	if (i == 0 && b->nr_maps)
+		return;			/* the newest already */
+	if (i == b->nr_maps && b->nr_maps < BIN_MAPPINGS)
+		b->nr_maps++;
+	if (i == b->nr_maps)
+		i--;			/* the oldest goes */
+	memmove(&b->maps[1], &b->maps[0], i * sizeof(m));
+	b->maps[0] = m;
+	if (b->win_nofile) {
+		b->win_nofile = false;
+		if (b->win && unw_windows__wanted(b->win))
+			list_bin(u, b);
+	}
+}
+
 /*
  * Gives the file mapped at [start, end) in tgid a table: key is the
  * walker's when it reported the miss, else computed from the file.
@@ -984,8 +1096,10 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 		goto out;
 	}
 	if (f->state != FILE_NEW) {
-		if (f->bin)
+		if (f->bin) {
 			u->bins[f->bin - 1].last_used = ++u->clock;
+			note_bin_mapping(u, &u->bins[f->bin - 1], tgid, start, end);
+		}
 		goto out;
 	}
 	if (fd < 0) {
@@ -1019,9 +1133,7 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 	}
 	b->last_used = ++u->clock;
 	/* where a batch of its windows opens it again */
-	b->tgid = tgid;
-	b->start = start;
-	b->end = end;
+	note_bin_mapping(u, b, tgid, start, end);
 	f->bin = (size_t)(b - u->bins) + 1;
 	if (b->fd < 0 && !b->err && !b->building) {
 		err = build_table(u, f->bin - 1, fd);
@@ -1280,9 +1392,8 @@ static int submit_windows(struct unwinder *u, struct unw_binary *b)
 	j->win_gen = b->win_gen;
 	j->src = b->src;		/* the batch's while it is out */
 	b->src = NULL;
-	j->tgid = b->tgid;
-	j->start = b->start;
-	j->end = b->end;
+	memcpy(j->maps, b->maps, sizeof(j->maps));
+	j->nr_maps = b->nr_maps;
 	j->ident = b->self;
 	j->size = 0;			/* before any whole build: samples wait for it */
 	b->win_out = true;
@@ -1290,7 +1401,12 @@ static int submit_windows(struct unwinder *u, struct unw_binary *b)
 	return 0;
 }
 
-/* Batches for the partial tables asked for windows, one out per binary at most. */
+/*
+ * Batches for the partial tables asked for windows, one out per binary at
+ * most. One whose last batch found the memory budget short is not built
+ * again before the budget has what it lacked (the builders would only
+ * build rows to throw away).
+ */
 static int submit_batches(struct unwinder *u)
 {
 	uint64_t now = now_ns();
@@ -1299,13 +1415,16 @@ static int submit_batches(struct unwinder *u)
 
 	for (i = 0; i < u->nr_want_bins; i++) {
 		struct unw_binary *b = &u->bins[u->want_bins[i]];
+		bool ready = b->win && !b->win_out && !b->win_nofile && now >= b->win_next;
 
-		if (!err && b->win && !b->win_out && u->jobs_out < MAX_JOBS_OUT &&
-		    now - b->win_last >= BATCH_GAP_NS)
+		if (ready && b->win_need && mem_budget__free() < b->win_need) {
+			b->win_next = now + BATCH_GAP_NS;
+			ready = false;
+		}
+		if (!err && ready && u->jobs_out < MAX_JOBS_OUT)
 			err = submit_windows(u, b);
-		if (b->win && unw_windows__wanted(b->win) && (err || b->win_out ||
-							      u->jobs_out >= MAX_JOBS_OUT ||
-							      now - b->win_last < BATCH_GAP_NS))
+		if (b->win && unw_windows__wanted(b->win) && !b->win_nofile &&
+		    (err || b->win_out || u->jobs_out >= MAX_JOBS_OUT || now < b->win_next))
 			u->want_bins[kept++] = u->want_bins[i];
 		else
 			b->win_listed = false;
@@ -1315,35 +1434,69 @@ static int submit_batches(struct unwinder *u)
 }
 
 /*
- * Replaces b's partial map by one of its windows' rows, under every file
- * key it serves.
+ * Moves b's partial table to a new map with room for need rows (and half
+ * as many more), its slots and rows copied, under every file key it
+ * serves: the old one is not written again, so a walk in it meanwhile
+ * reads what it read before. Within the kernel's budget (make_room, else
+ * -E2BIG) and the memory budget (else -EAGAIN, j->need: what it lacked).
  */
-static int swap_map(struct unwinder *u, struct unw_binary *b)
+static int grow_map(struct unwinder *u, struct unw_binary *b, size_t need, struct unw_job *j)
 {
-	size_t idx = (size_t)(b - u->bins) + 1, nr, i;
-	const struct unw_row *rows = unw_windows__rows(b->win, &nr);
-	uint64_t bytes = table_bytes(nr);
+	size_t idx = (size_t)(b - u->bins) + 1, max = MAX_ROWS - 1 - b->nr_slots, cap, len, i;
+	uint64_t bytes, old;
+	struct unw_row *p;
 	int fd = -1, err;
 
-	/*
-	 * Not mapped here (unwinder__row reads b->win's rows): the old map's
-	 * pages leave the resident set before the new one's come in.
-	 */
-	if (b->rows)
-		munmap((void *)b->rows, b->rows_len);
-	b->rows = NULL;
-	err = new_table(rows, nr, &fd);
+	if (need > max)
+		return -E2BIG;
+	cap = need + need / 2 + WIN_INIT_ROWS;
+	if (cap > max)
+		cap = max;
+	bytes = table_bytes(b->nr_slots + cap);
+	make_room(u, bytes - b->bytes, b);
+	if (u->used - b->bytes + bytes > u->budget) {
+		cap = need;		/* no room to spare */
+		bytes = table_bytes(b->nr_slots + cap);
+		if (u->used - b->bytes + bytes > u->budget)
+			return -E2BIG;
+	}
+	/* the new map beside the old one for a moment: all of it is taken */
+	if (!mem_budget__take(bytes)) {
+		cap = need;		/* the memory budget is short: no room to spare */
+		bytes = table_bytes(b->nr_slots + cap);
+		if (!mem_budget__take(bytes)) {
+			j->need = bytes;
+			return -EAGAIN;
+		}
+	}
+	err = new_windowed(b->nr_slots, cap, &fd);
+	len = ((1 + b->nr_slots + cap) * sizeof(*p) + 4095) & ~(size_t)4095;
+	p = err ? MAP_FAILED : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (!err && p == MAP_FAILED)
+		err = -errno;
+	if (!err)
+		memcpy(p, b->rows, (1 + b->nr_slots + b->nr_data) * sizeof(*p));
 	for (i = 0; i < u->nr_files && !err; i++)
 		if (u->files[i].bin == idx && u->files[i].state == FILE_LOADED)
 			err = set_table(u, &u->files[i].key, fd);
 	if (err) {
+		/* keys already moved keep the new map until the next: its rows are the same */
+		if (p != MAP_FAILED)
+			munmap(p, len);
 		if (fd >= 0)
 			close(fd);
+		mem_budget__give(bytes);
 		return err;
 	}
+	munmap((void *)b->rows, b->rows_len);
 	close(b->fd);
 	b->fd = fd;
-	b->nr_rows = nr;
+	b->rows = p;
+	b->rows_len = len;
+	b->nr_rows = b->nr_slots + cap;
+	old = b->bytes < b->charged ? b->bytes : b->charged;
+	mem_budget__give(old);
+	b->charged = b->charged - old + bytes;
 	u->used = u->used - b->bytes + bytes;
 	if (u->used > u->st.peak_bytes)
 		u->st.peak_bytes = u->used;
@@ -1351,56 +1504,67 @@ static int swap_map(struct unwinder *u, struct unw_binary *b)
 	return 0;
 }
 
+/* Each window x of rg[0 .. nr) that b has out and a slot for (i: the range). */
+#define for_each_window_out(b, rg, nr, x, i)						\
+	for (i = 0; i < (nr); i++)							\
+		for (x = (rg)[i].lo >> UNW_WINDOW_SHIFT;					\
+		     x < (b)->nr_slots && x << UNW_WINDOW_SHIFT < (rg)[i].hi; x++)		\
+			if (unw_windows__is_out((b)->win, (uint32_t)x))
+
 /*
- * Merges batch j's rows into b's windows and loads them, within the
- * budgets: the kernel's (make_room), the recorder's memory and the bound
- * on window rows held here. -E2BIG leaves b as it was.
+ * Appends batch j's rows to b's map, window by window, each window's slot
+ * written last and in one store (bpf/unwind.h): what it costs follows the
+ * rows it adds, not those b holds. A map without room is moved to a larger
+ * one first (grow_map: -E2BIG leaves b as it was); when the memory budget
+ * is short for that, the windows that fit the room left are loaded, and
+ * -EAGAIN says the others are not (they stay out). *windows: how many
+ * were loaded.
  */
 static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job *j,
 			size_t *windows)
 {
-	/* at most: the merge may merge rows where windows touch */
-	size_t nr = unw_windows__merged_rows(b->win, j->nr_full);
-	uint64_t bytes = table_bytes(nr);
-	uint64_t held = nr * sizeof(struct unw_row) + cfi_source__bytes(b->src);
-	uint64_t charge = bytes + held, taken;
-	int err;
+	struct unw_row *data;
+	size_t add = 0, i, first, n;
+	uint64_t x, v;
+	int err = 0;
 
-	if (u->full_bytes - b->held + held > PARTIAL_HELD)
+	*windows = 0;
+	if (!b->rows)
 		return -E2BIG;
-	if (bytes > b->bytes)
-		make_room(u, bytes - b->bytes, b);
-	if (u->used - b->bytes + bytes > u->budget)
-		return -E2BIG;
-	/* short for a moment (builds hold shares of it): built again later */
-	if (charge > b->charged && !mem_budget__take(charge - b->charged))
-		return -EAGAIN;
-	/* the merged rows beside the old ones for a moment: they count too */
-	if (!mem_budget__take(nr * sizeof(struct unw_row))) {
-		if (charge > b->charged)
-			mem_budget__give(charge - b->charged);
-		return -EAGAIN;
+	for_each_window_out(b, j->ranges, j->nr_ranges, x, i) {
+		n = unw_window_slice(j->full, j->nr_full, (uint32_t)x, &first);
+		add += n ? n : 1;
 	}
-	err = unw_windows__merge(b->win, j->ranges, j->nr_ranges, j->full, j->nr_full, windows);
-	mem_budget__give(nr * sizeof(struct unw_row));
-	if (err) {
-		if (charge > b->charged)
-			mem_budget__give(charge - b->charged);
-		return err;
+	if (b->nr_data + add > b->nr_rows - b->nr_slots) {
+		err = grow_map(u, b, b->nr_data + add, j);
+		if (err && err != -EAGAIN)
+			return err;
 	}
-	/* what is taken now, less what the merged rows need */
-	taken = charge > b->charged ? charge : b->charged;
-	unw_windows__rows(b->win, &nr);
-	charge = table_bytes(nr) + nr * sizeof(struct unw_row) + cfi_source__bytes(b->src);
-	mem_budget__give(taken - charge);
-	b->charged = charge;
-	account_held(u, b);
-	malloc_trim(0);		/* the old rows' pages, back to the system now */
-	/* the rows are right even where the map cannot follow: raw stacks read them */
-	err = swap_map(u, b);
-	if (err)
-		pr_debug("the unwind map of '%s' keeps its old windows: %s", b->path, strerror(-err));
-	return 0;
+	data = (struct unw_row *)b->rows + 1 + b->nr_slots;
+	for_each_window_out(b, j->ranges, j->nr_ranges, x, i) {
+		struct unw_row *r = &data[b->nr_data];
+		struct cfi_range one = { x << UNW_WINDOW_SHIFT, (x + 1) << UNW_WINDOW_SHIFT };
+
+		n = unw_window_slice(j->full, j->nr_full, (uint32_t)x, &first);
+		if ((n ? n : 1) > b->nr_rows - b->nr_slots - b->nr_data)
+			continue;	/* no room: it stays out */
+		if (n) {
+			memcpy(r, &j->full[first], n * sizeof(*r));
+			if (r->off < x << UNW_WINDOW_SHIFT)
+				r->off = (uint32_t)(x << UNW_WINDOW_SHIFT);
+		} else {
+			/* no CFI in it: frame-pointer steps, asked for no more */
+			memset(r, 0, sizeof(*r));
+			r->off = (uint32_t)(x << UNW_WINDOW_SHIFT);
+			r->cfa_type = UNW_CFA_NONE;
+			n = 1;
+		}
+		v = (uint64_t)(1 + b->nr_slots + b->nr_data) | (uint64_t)n << 32;
+		__atomic_store_n((uint64_t *)((struct unw_row *)b->rows + 1 + x), v, __ATOMIC_RELEASE);
+		b->nr_data += n;
+		*windows += unw_windows__built(b->win, &one, 1);
+	}
+	return err;
 }
 
 /* A finished batch of windows: merged and loaded, else its windows are left out. */
@@ -1413,7 +1577,7 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 	if (j->win_gen != b->win_gen || !b->win)
 		return 0;		/* evicted meanwhile (job_free frees its source) */
 	b->win_out = false;
-	b->win_last = now_ns();
+	b->win_next = now_ns() + BATCH_GAP_NS;
 	u->st.build_ns += j->build_ns;
 	/* the source is the binary's again, and a new one's charge with it */
 	b->src = j->src;
@@ -1428,9 +1592,37 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 	j->charged = 0;
 	if (!err)
 		err = load_windows(u, b, j, &n);
-	if ((err == -EAGAIN || err == -E2BIG) && ++b->win_tries < MAX_SOURCE_TRIES &&
-	    (err == -EAGAIN || j->short_reserve || !b->src)) {
-		/* the memory budget was short for a moment (builds, symbols): later */
+	if (j->no_file) {
+		/*
+		 * No process that mapped it maps it now (or its path is
+		 * another file): the windows wait for a new mapping of it
+		 * (note_bin_mapping), and are left out if none comes.
+		 */
+		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
+		b->win_nofile = true;
+		pr_debug("windows of '%s' wait for a process that maps it: %s", b->path,
+			 strerror(-err));
+		err = 0;
+	} else if (err == -EAGAIN || (err == -E2BIG && j->short_reserve)) {
+		/*
+		 * The memory budget is short (builds, symbols, stack copies
+		 * hold it): the windows wait until it has what this batch
+		 * lacked, a batch a second at most while it stays short.
+		 */
+		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
+		u->st.windows += n;	/* those that fit the room left */
+		if (!n && b->win_waits < 16)
+			b->win_waits++;
+		b->win_next = now_ns() + ((BATCH_GAP_NS << b->win_waits) < WAIT_MAX_NS ?
+					  (BATCH_GAP_NS << b->win_waits) : WAIT_MAX_NS);
+		b->win_need = j->need;
+		u->st.windows_waits++;
+		pr_debug("windows of '%s' wait for the memory budget: %llu KiB free of the %llu KiB "
+			 "it needs (%s)", b->path, (unsigned long long)(mem_budget__free() >> 10),
+			 (unsigned long long)(j->need >> 10), strerror(-err));
+		err = 0;
+	} else if (err == -E2BIG && !b->src && ++b->win_tries < MAX_SOURCE_TRIES) {
+		/* its CFI did not fit a whole reserve: tried a few times more */
 		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
 	} else if (err) {
 		if (!b->src && !b->win_failed)
@@ -1441,13 +1633,14 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 		u->st.windows_refused += n;
 		pr_debug("%zu windows of '%s' left out: %s", n, b->path, strerror(-err));
 	} else {
-		b->win_tries = 0;
+		b->win_tries = b->win_waits = 0;
+		b->win_need = 0;
 		u->st.windows += n;
 		u->st.rows += j->nr_full;
 		pr_debug("%zu windows of '%s' loaded: %zu rows in %.1f ms", n, b->path, j->nr_full,
 			 j->build_ns / 1e6);
 	}
-	if (unw_windows__wanted(b->win) && !b->win_failed)
+	if (unw_windows__wanted(b->win) && !b->win_failed && !b->win_nofile)
 		list_bin(u, b);
 	return err == -ENOMEM ? pr_errno(err, "cannot load unwind rows") : 0;
 }
@@ -1551,8 +1744,7 @@ enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uin
 {
 	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
 	struct unw_binary *b;
-	const struct unw_row *r, *rows;
-	size_t nr;
+	const struct unw_row *r;
 
 	if (!slot)
 		return UNWINDER_ROW_PENDING;
@@ -1566,14 +1758,25 @@ enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *k, uin
 	}
 	b = &u->bins[u->files[*slot].bin - 1];
 	if (b->win) {
-		/* the windows' rows; a window not in yet is asked for, and waited on */
-		rows = unw_windows__rows(b->win, &nr);
-		r = rows_find(rows, nr, off);
-		if (r && r->cfa_type == UNW_CFA_ABSENT && off <= UINT32_MAX && !b->win_failed &&
-		    !unw_windows__refused(b->win, (uint32_t)(off >> UNW_WINDOW_SHIFT))) {
-			want_window(u, b, (uint32_t)(off >> UNW_WINDOW_SHIFT));
+		/* the window's rows; a window not in yet is asked for, and waited on */
+		uint32_t x = (uint32_t)(off >> UNW_WINDOW_SHIFT);
+		struct unw_slot slot;
+
+		if (!b->rows || off > UINT32_MAX || x >= b->nr_slots)
+			return UNWINDER_ROW_NO_CFI;
+		memcpy(&slot, &b->rows[1 + x], sizeof(slot));
+		if (!slot.count) {
+			if (b->win_failed || unw_windows__refused(b->win, x)) {
+				memset(row, 0, sizeof(*row));
+				row->cfa_type = UNW_CFA_ABSENT;
+				return UNWINDER_ROW_FOUND;
+			}
+			want_window(u, b, x);
 			return UNWINDER_ROW_PENDING;
 		}
+		if (slot.first + (uint64_t)slot.count > 1 + b->nr_rows)
+			return UNWINDER_ROW_NO_CFI;
+		r = rows_find(b->rows + slot.first, slot.count, off);
 	} else {
 		if (!b->rows || b->rows[0].off > b->nr_rows)
 			return UNWINDER_ROW_NO_TABLE;
@@ -1679,7 +1882,7 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 			if (b) {
 				memcpy(r->build_id, b->build_id, b->build_id_len);
 				r->build_id_len = b->build_id_len;
-				r->table_rows = b->nr_rows;
+				r->table_rows = b->win ? b->nr_data : b->nr_rows;
 				r->table_bytes = b->bytes;
 				r->build_ns = b->build_ns;
 				r->path = b->path;
@@ -1717,6 +1920,33 @@ static int store_binaries(struct unwinder *u, struct recording *rec)
 	return err;
 }
 
+/*
+ * The windows still asked for when the recording ends: counted, and named
+ * once per binary with why they were not loaded, where they waited for
+ * something (memory, a process that maps the file) rather than the end.
+ */
+static void note_unbuilt(struct unwinder *u)
+{
+	size_t i, n;
+
+	for (i = 0; i < u->nr_bins; i++) {
+		const struct unw_binary *b = &u->bins[i];
+
+		if (!b->win || !(n = unw_windows__wanted(b->win)))
+			continue;
+		u->st.windows_unbuilt += n;
+		if (b->win_nofile)
+			pr_warn("%zu windows of code in '%s' were not loaded: no process that "
+				"mapped it maps it now, and its path is another file or none: "
+				"frame pointers were used there", n, b->path);
+		else if (b->win_waits || b->win_need)
+			pr_warn("%zu windows of code in '%s' were not loaded: the memory budget "
+				"stayed full (%llu MiB, --mem-limit; a larger one loads them): frame "
+				"pointers were used there", n, b->path,
+				(unsigned long long)(mem_budget__ceiling() >> 20));
+	}
+}
+
 int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *tot)
 {
 	struct rec_unwind r;
@@ -1747,9 +1977,14 @@ int unwinder__store(struct unwinder *u, struct recording *rec, const uint64_t *t
 		err = err ?: recording__set_meta(rec, REC_META_TABLE_CACHE_STORED, n);
 	}
 	if (!err && u->st.partial) {
+		note_unbuilt(u);
 		err = recording__set_meta_u64(rec, REC_META_UNWIND_PARTIAL, u->st.partial);
 		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS, u->st.windows);
 		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS_OUT, u->st.windows_refused);
+		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS_WAITED,
+						     u->st.windows_waits);
+		err = err ?: recording__set_meta_u64(rec, REC_META_UNWIND_WINDOWS_UNBUILT,
+						     u->st.windows_unbuilt);
 	}
 	return err ? err : store_binaries(u, rec);
 }

@@ -42,6 +42,8 @@ struct unwind_totals {
 	size_t partial;		/* big tables loaded by windows (unwind.c) */
 	size_t windows;		/* windows loaded into them */
 	size_t windows_refused;	/* windows left out: over the budget */
+	size_t windows_waits;	/* batches of windows that waited for the memory budget */
+	size_t windows_unbuilt;	/* windows asked for, not loaded when the recording ended */
 	size_t refused;		/* binaries whose table was over the budget or the bounds */
 };
 

@@ -4,11 +4,9 @@
  *
  * Each window has a state: not asked for, wanted (a walk or a raw stack
  * met it), out (in a batch a builder thread is building), built (its rows
- * merged in) or refused (its build or its load failed: left ABSENT, and
- * its samples are finished with frame-pointer steps). The rows are the
- * whole table's in built windows and ABSENT elsewhere, so a merge is a
- * sweep of two such tables: where the held one is ABSENT, the new one's
- * row holds.
+ * appended to its binary's map: record/unwind.c) or refused (its build or
+ * its load failed: left ABSENT, and its samples are finished with
+ * frame-pointer steps).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,46 +14,23 @@
 
 #include "elf/cfi.h"
 #include "record/unwind_windows.h"
+#include "util/bsearch.h"
 
 enum { WIN_NONE, WIN_WANTED, WIN_OUT, WIN_BUILT, WIN_REFUSED };
 
 struct unw_windows {
 	uint8_t state[UNW_NR_WINDOWS];
 	size_t nr_wanted;
-	struct unw_row *rows;	/* increasing offsets, equal neighbours merged */
-	size_t nr;
 };
-
-static const struct unw_row absent = { .cfa_type = UNW_CFA_ABSENT };
 
 struct unw_windows *unw_windows__new(void)
 {
-	struct unw_windows *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return NULL;
-	w->rows = malloc(sizeof(*w->rows));
-	if (!w->rows) {
-		free(w);
-		return NULL;
-	}
-	w->rows[0] = absent;
-	w->nr = 1;
-	return w;
+	return calloc(1, sizeof(struct unw_windows));
 }
 
 void unw_windows__free(struct unw_windows *w)
 {
-	if (!w)
-		return;
-	free(w->rows);
 	free(w);
-}
-
-const struct unw_row *unw_windows__rows(const struct unw_windows *w, size_t *nr)
-{
-	*nr = w->nr;
-	return w->rows;
 }
 
 bool unw_windows__want(struct unw_windows *w, uint32_t window)
@@ -70,6 +45,11 @@ bool unw_windows__want(struct unw_windows *w, uint32_t window)
 bool unw_windows__refused(const struct unw_windows *w, uint32_t window)
 {
 	return window < UNW_NR_WINDOWS && w->state[window] == WIN_REFUSED;
+}
+
+bool unw_windows__is_out(const struct unw_windows *w, uint32_t window)
+{
+	return window < UNW_NR_WINDOWS && w->state[window] == WIN_OUT;
 }
 
 size_t unw_windows__wanted(const struct unw_windows *w)
@@ -100,48 +80,6 @@ size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t m
 	return n;
 }
 
-/* Appends row at off to out[*n], merged with an equal neighbour. */
-static void push(struct unw_row *out, size_t *n, uint64_t off, const struct unw_row *row)
-{
-	struct unw_row r = *row;
-
-	r.off = (uint32_t)off;
-	if (*n && !memcmp((const char *)&out[*n - 1] + sizeof(r.off),
-			  (const char *)&r + sizeof(r.off), sizeof(r) - sizeof(r.off)))
-		return;
-	out[(*n)++] = r;
-}
-
-/*
- * w's rows with rows merged in, into out (room for w->nr + nr_rows):
- * at each offset where either changes, w's row unless it is ABSENT.
- */
-static size_t sweep(const struct unw_windows *w, const struct unw_row *rows, size_t nr_rows,
-		    struct unw_row *out)
-{
-	size_t i = 0, k = 0, n = 0;
-
-	while (i < w->nr || k < nr_rows) {
-		uint64_t off = k >= nr_rows || (i < w->nr && w->rows[i].off <= rows[k].off) ?
-			       w->rows[i].off : rows[k].off;
-		const struct unw_row *a, *b;
-
-		while (i < w->nr && w->rows[i].off <= off)
-			i++;
-		while (k < nr_rows && rows[k].off <= off)
-			k++;
-		a = i ? &w->rows[i - 1] : &absent;
-		b = k ? &rows[k - 1] : &absent;
-		push(out, &n, off, a->cfa_type != UNW_CFA_ABSENT ? a : b);
-	}
-	return n;
-}
-
-size_t unw_windows__merged_rows(const struct unw_windows *w, size_t nr_rows)
-{
-	return w->nr + nr_rows;
-}
-
 /* Sets the windows of rg[0 .. nr) that are out to state; returns how many. */
 static size_t set_out(struct unw_windows *w, const struct cfi_range *rg, size_t nr, uint8_t state)
 {
@@ -158,20 +96,9 @@ static size_t set_out(struct unw_windows *w, const struct cfi_range *rg, size_t 
 	return count;
 }
 
-int unw_windows__merge(struct unw_windows *w, const struct cfi_range *rg, size_t nr,
-		       const struct unw_row *rows, size_t nr_rows, size_t *windows)
+size_t unw_windows__built(struct unw_windows *w, const struct cfi_range *rg, size_t nr)
 {
-	struct unw_row *out = malloc((w->nr + nr_rows) * sizeof(*out));
-	size_t n;
-
-	if (!out)
-		return -ENOMEM;
-	n = sweep(w, rows, nr_rows, out);
-	free(w->rows);
-	w->rows = out;
-	w->nr = n;
-	*windows = set_out(w, rg, nr, WIN_BUILT);
-	return 0;
+	return set_out(w, rg, nr, WIN_BUILT);
 }
 
 size_t unw_windows__refuse(struct unw_windows *w, const struct cfi_range *rg, size_t nr)
@@ -182,4 +109,20 @@ size_t unw_windows__refuse(struct unw_windows *w, const struct cfi_range *rg, si
 void unw_windows__retry(struct unw_windows *w, const struct cfi_range *rg, size_t nr)
 {
 	w->nr_wanted += set_out(w, rg, nr, WIN_WANTED);
+}
+
+static bool row_at_or_below(const void *elem, const void *key)
+{
+	return ((const struct unw_row *)elem)->off <= *(const uint64_t *)key;
+}
+
+size_t unw_window_slice(const struct unw_row *rows, size_t nr, uint32_t window, size_t *first)
+{
+	uint64_t lo = (uint64_t)window << UNW_WINDOW_SHIFT, last = lo + (1u << UNW_WINDOW_SHIFT) - 1;
+	size_t a = bsearch_lower_bound(&lo, rows, nr, sizeof(*rows), row_at_or_below);
+	size_t b = bsearch_lower_bound(&last, rows, nr, sizeof(*rows), row_at_or_below);
+
+	/* a: rows at or before lo; the last of them covers lo, else the window's first row does */
+	*first = a ? a - 1 : 0;
+	return b > *first ? b - *first : 0;
 }

@@ -21,14 +21,11 @@ struct unw_windows;
 /* Windows of 32-bit file offsets. */
 #define UNW_NR_WINDOWS	(1u << (32 - UNW_WINDOW_SHIFT))
 
-/* No window built: one ABSENT row. NULL on ENOMEM. */
+/* No window built. NULL on ENOMEM. */
 struct unw_windows *unw_windows__new(void);
 
 /* Accepts NULL. */
 void unw_windows__free(struct unw_windows *w);
-
-/* The rows, valid until the next merge. */
-const struct unw_row *unw_windows__rows(const struct unw_windows *w, size_t *nr);
 
 /*
  * Asks for window: true when it was neither built, asked for nor left
@@ -39,31 +36,33 @@ bool unw_windows__want(struct unw_windows *w, uint32_t window);
 /* Whether window was left out (unw_windows__refuse): not asked for again. */
 bool unw_windows__refused(const struct unw_windows *w, uint32_t window);
 
+/* Whether window is in a batch out (unw_windows__batch), not yet built or refused. */
+bool unw_windows__is_out(const struct unw_windows *w, uint32_t window);
+
 /* Windows asked for and not yet in a batch. */
 size_t unw_windows__wanted(const struct unw_windows *w);
 
 /*
  * The next batch: the windows asked for, lowest first, as file-offset
  * ranges into out (touching ones merged, at most max ranges); they are
- * out until merged or refused. Returns how many ranges.
+ * out until built or refused. Returns how many ranges.
  */
 size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t max);
 
-/*
- * Merges a range build over rg[0 .. nr) (rows, nr_rows: cfi_table__build_ranges's)
- * into the rows: those windows are built. *windows: how many. 0 or -ENOMEM
- * (then nothing changed, and the batch is still out).
- */
-int unw_windows__merge(struct unw_windows *w, const struct cfi_range *rg, size_t nr,
-		       const struct unw_row *rows, size_t nr_rows, size_t *windows);
-
-/* The most rows a merge may give (to check a budget before it). */
-size_t unw_windows__merged_rows(const struct unw_windows *w, size_t nr_rows);
+/* The windows of rg[0 .. nr) that are out are built. Returns how many. */
+size_t unw_windows__built(struct unw_windows *w, const struct cfi_range *rg, size_t nr);
 
 /* A batch that could not be built or loaded: its windows are left out. Returns how many. */
 size_t unw_windows__refuse(struct unw_windows *w, const struct cfi_range *rg, size_t nr);
 
 /* A batch that may be built later: its windows are asked for again. */
 void unw_windows__retry(struct unw_windows *w, const struct cfi_range *rg, size_t nr);
+
+/*
+ * The rows of rows[0 .. nr) (increasing offsets: a range build's) that
+ * window takes: from the last at or before its start to the last before
+ * its end. *first: the index of the first. Returns how many (0: none).
+ */
+size_t unw_window_slice(const struct unw_row *rows, size_t nr, uint32_t window, size_t *first);
 
 #endif

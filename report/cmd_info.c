@@ -88,6 +88,8 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_UNWIND_PARTIAL, "tables loaded by windows (big binaries)", META_NUMBER },
 	{ REC_META_UNWIND_WINDOWS, "windows of code loaded into them", META_NUMBER },
 	{ REC_META_UNWIND_WINDOWS_OUT, "windows left out (over the budget)", META_NUMBER },
+	{ REC_META_UNWIND_WINDOWS_WAITED, "batches of windows that waited for memory", META_NUMBER },
+	{ REC_META_UNWIND_WINDOWS_UNBUILT, "windows not loaded by the end (memory, file gone)", META_NUMBER },
 	{ REC_META_UNWIND_REFUSED, "tables refused (over the budget or bounds)", META_NUMBER },
 	{ REC_META_UNWIND_FB_REFUSED, "frame-pointer steps in refused tables", META_NUMBER },
 	{ REC_META_UNWIND_STOP_REFUSED, "walks stopped in refused tables", META_NUMBER },

@@ -36,9 +36,11 @@ static void takes_no_more_than_it_has(void)
 	mem_budget__set_ceiling(100);
 	CHECK_EQ_U64(mem_budget__size(), 100);
 	CHECK(mem_budget__take(60));
+	CHECK_EQ_U64(mem_budget__free(), 40);
 	CHECK(!mem_budget__take(41));
 	CHECK(mem_budget__take(40));
 	CHECK(!mem_budget__take(1));
+	CHECK_EQ_U64(mem_budget__free(), 0);
 	CHECK_EQ_U64(mem_budget__take_upto(10), 0);
 	mem_budget__give(30);
 	CHECK_EQ_U64(mem_budget__take_upto(50), 30);

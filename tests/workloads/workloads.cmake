@@ -82,3 +82,11 @@ eprof_workload(random_paths LIBS pthread)
 eprof_workload(offcpu_split LIBS pthread)
 eprof_workload(pingpong LIBS pthread)
 eprof_workload(names_public LIBS pthread)
+
+# issue 19: libbigcfi.so, much CFI and no frame pointers (its table goes by
+# windows under a small --unwind-budget), and bigcfi_run, which dlopens it.
+add_library(bigcfi SHARED ${CMAKE_CURRENT_SOURCE_DIR}/workloads/bigcfi.c)
+target_compile_options(bigcfi PRIVATE -O2 -g -fomit-frame-pointer -Wno-missing-prototypes)
+set_target_properties(bigcfi PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/workloads)
+eprof_workload(bigcfi_run LIBS ${CMAKE_DL_LIBS})
+add_dependencies(bigcfi_run bigcfi)
