@@ -1202,12 +1202,12 @@ static void print_summary(const struct session *s, uint64_t elapsed_ns)
 	}
 	fprintf(stderr,
 		"eprof: recorded %llu samples (%llu lost, %llu stacks not captured, %llu side-band "
-		"records lost%s) in %.2f s, %zu process%s, %s %s%s%s\n",
+		"records lost%s) in %.2f s, %llu process%s, %s %s%s%s\n",
 		(unsigned long long)s->nr_samples, (unsigned long long)lost,
 		(unsigned long long)(s->total_ustack_fail + s->total_kstack_fail),
 		(unsigned long long)s->total_lost_sideband,
 		s->total_lost_sideband ? ": `eprof report` counts the samples they touched" : "",
-		elapsed_ns / 1e9, s->procs.nr, s->procs.nr == 1 ? "" : "es", s->opts->output,
+		elapsed_ns / 1e9, (unsigned long long)s->nr_procs, s->nr_procs == 1 ? "" : "es", s->opts->output,
 		size, unw, why);
 }
 

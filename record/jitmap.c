@@ -48,8 +48,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/jitmap.h"
 #include "record/budget.h"
+#include "record/jitmap.h"
+#include "record/threads.h"
 #include "format/recording.h"
 #include "util/bsearch.h"
 #include "util/hashmap.h"
@@ -89,17 +90,26 @@ struct jitmap {
 
 struct jitmaps {
 	struct u64map index;		/* pid -> index + 1 of its latest process */
-	struct u64map born;		/* pid -> fork time of its latest process */
-	struct u64map exec_uid;		/* pid -> 1 + its uid just after its exec, 0: none */
+	struct threads *procs;		/* born_ns and exec_uid of each process (threads.h) */
 	struct jitmap *maps;
 	size_t nr, alloc;
 	size_t held;			/* sum of the maps' held bytes */
 	bool said_cut;			/* a map was cut: warned once */
 };
 
-struct jitmaps *jitmaps__new(void)
+struct jitmaps *jitmaps__new(struct threads *procs)
 {
-	return calloc(1, sizeof(struct jitmaps));
+	struct jitmaps *j = calloc(1, sizeof(struct jitmaps));
+
+	if (j)
+		j->procs = procs;
+	return j;
+}
+
+/* The row of process pid, or NULL (none, or no table). */
+static struct proc_row *proc_of(const struct jitmaps *j, uint32_t pid)
+{
+	return j->procs ? threads__proc(j->procs, pid) : NULL;
 }
 
 /* Frees m's symbols and text, their bytes given back to the memory budget. */
@@ -126,8 +136,6 @@ void jitmaps__free(struct jitmaps *j)
 	}
 	free(j->maps);
 	u64map__release(&j->index);
-	u64map__release(&j->born);
-	u64map__release(&j->exec_uid);
 	free(j);
 }
 
@@ -352,7 +360,7 @@ static int parse(int fd, const struct stat *st, size_t limit, struct jitmap *m)
  */
 static void note_owner(const struct jitmaps *j, struct jitmap *m)
 {
-	const uint64_t *uid = u64map__find(&j->exec_uid, m->pid);
+	const struct proc_row *p = proc_of(j, m->pid);
 	char path[32];
 	struct stat st;
 
@@ -360,8 +368,8 @@ static void note_owner(const struct jitmaps *j, struct jitmap *m)
 	if (!m->final && !stat(path, &st)) {
 		m->owner = st.st_uid;
 		m->owner_known = true;
-	} else if (!m->owner_known && uid && *uid) {
-		m->owner = (uid_t)(*uid - 1);
+	} else if (!m->owner_known && p && p->exec_uid) {
+		m->owner = (uid_t)(p->exec_uid - 1);
 		m->owner_known = true;
 	}
 }
@@ -372,7 +380,8 @@ static void note_owner(const struct jitmaps *j, struct jitmap *m)
  */
 static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid, bool fresh)
 {
-	uint64_t *slot, *born;
+	const struct proc_row *p;
+	uint64_t *slot;
 	bool added;
 	struct jitmap *m;
 
@@ -388,8 +397,8 @@ static struct jitmap *jitmap_of(struct jitmaps *j, uint32_t pid, bool fresh)
 	m = &j->maps[j->nr];
 	memset(m, 0, sizeof(*m));
 	m->pid = pid;
-	born = u64map__find(&j->born, pid);
-	m->born_ns = born ? *born : 0;
+	p = proc_of(j, pid);
+	m->born_ns = p ? p->born_ns : 0;
 	m->older = *slot;	/* 0 when added */
 	*slot = ++j->nr;
 	note_owner(j, m);
@@ -565,39 +574,44 @@ int jitmaps__read(struct jitmaps *j, uint32_t pid)
 
 int jitmaps__exec(struct jitmaps *j, uint32_t pid)
 {
+	struct proc_row *p;
 	char path[32];
 	struct stat st;
-	uint64_t *slot;
-	bool added;
+	int err;
 
-	if (!j)
+	if (!j || !j->procs)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%u", pid);
 	if (stat(path, &st))
 		return 0;		/* gone already: nothing trustworthy to note */
-	if (u64map__upsert(&j->exec_uid, pid, (uint64_t)st.st_uid + 1, &slot, &added))
-		return pr_errno(-ENOMEM, "cannot keep JIT maps");
-	*slot = (uint64_t)st.st_uid + 1;
+	err = threads__proc_add(j->procs, pid, &p);
+	if (err == -ENOSPC)
+		return 0;		/* no row (said once): its owner is looked up later */
+	if (err)
+		return pr_errno(err, "cannot keep JIT maps");
+	p->exec_uid = (uint64_t)st.st_uid + 1;
 	return 0;
 }
 
 int jitmaps__new_process(struct jitmaps *j, uint32_t pid, uint64_t fork_ns)
 {
-	uint64_t *slot, *born;
+	struct proc_row *p;
 	struct jitmap *m;
-	bool added;
+	uint64_t *slot;
+	int err;
 
-	if (!j)
+	if (!j || !j->procs)
 		return 0;
-	born = u64map__find(&j->born, pid);
-	if (born && *born >= fork_ns)
+	p = threads__proc(j->procs, pid);
+	if (p && p->born_ns >= fork_ns)
 		return 0;		/* this fork, or an older one, seen already */
-	if (u64map__upsert(&j->born, pid, fork_ns, &slot, &added))
-		return pr_errno(-ENOMEM, "cannot keep JIT maps");
-	*slot = fork_ns;
-	slot = u64map__find(&j->exec_uid, pid);
-	if (slot)
-		*slot = 0;		/* the uid was the previous process's */
+	err = threads__proc_add(j->procs, pid, &p);
+	if (err == -ENOSPC)
+		return 0;		/* no row (said once): its map is taken as its pid's */
+	if (err)
+		return pr_errno(err, "cannot keep JIT maps");
+	p->born_ns = fork_ns;
+	p->exec_uid = 0;	/* the uid was the previous process's */
 	slot = u64map__find(&j->index, pid);
 	if (!slot || !*slot)
 		return 0;		/* no map looked at yet: the next is the new process's */

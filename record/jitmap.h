@@ -20,8 +20,14 @@ struct jit_sample {
 	uint64_t time_ns;
 };
 
-/* NULL on ENOMEM. */
-struct jitmaps *jitmaps__new(void);
+struct threads;
+
+/*
+ * NULL on ENOMEM. Each process's fork time and owner at its exec are kept
+ * in its row of procs (record/threads.h), with the lifetime of that row;
+ * procs NULL: none are kept.
+ */
+struct jitmaps *jitmaps__new(struct threads *procs);
 /* Accepts NULL. */
 void jitmaps__free(struct jitmaps *j);
 

@@ -47,13 +47,10 @@
  */
 static int write_comm(struct session *s, const struct rec_comm *c)
 {
-	uint64_t *slot;
-	bool added;
-
-	if (u64map__upsert(&s->named_here, c->tid, 0, &slot, &added))
-		return pr_errno(-ENOMEM, "cannot keep thread names");
-	if (!added)
+	if (threads__named(&s->threads, c->tid))
 		return recording__add_comm(s->rec, c);
+	if (threads__set_named(&s->threads, c->tid))
+		return pr_errno(-ENOMEM, "cannot keep thread names");
 	if (vec__grow(&s->first_names, &s->alloc_first_names, s->nr_first_names + 1,
 		      sizeof(*s->first_names)))
 		return pr_errno(-ENOMEM, "cannot keep thread names");
@@ -93,28 +90,30 @@ static int bound_held_comms(struct session *s, const struct rec_comm *c)
 {
 	size_t max = (size_t)(mem_budget__size() / 64 / sizeof(*s->pending_comms));
 	struct u64map latest = U64MAP_INIT;
+	struct thread_row *r;
+	struct proc_row *p;
 	size_t i, kept;
-	uint64_t *slot, *held;
+	uint64_t *slot;
 	bool added;
 
 	if (s->nr_pending_comms < max)
 		return 0;
 	/* from the newest: a thread's first row met is its latest */
 	for (i = s->nr_pending_comms, kept = s->nr_pending_comms; i-- > 0;) {
-		const struct rec_comm *p = &s->pending_comms[i];
+		const struct rec_comm *h = &s->pending_comms[i];
 
-		if (u64map__upsert(&latest, p->tid, 0, &slot, &added)) {
+		if (u64map__upsert(&latest, h->tid, 0, &slot, &added)) {
 			u64map__release(&latest);
 			return pr_errno(-ENOMEM, "cannot keep thread names");
 		}
 		if (added) {
-			s->pending_comms[--kept] = *p;
+			s->pending_comms[--kept] = *h;
 			continue;
 		}
 		s->nr_comms_folded++;
-		held = u64map__find(&s->held_comms, p->tgid);
-		if (held && *held)
-			(*held)--;
+		p = threads__proc(&s->threads, h->tgid);
+		if (p && p->held)
+			p->held--;
 	}
 	u64map__release(&latest);
 	memmove(s->pending_comms, s->pending_comms + kept,
@@ -126,9 +125,9 @@ static int bound_held_comms(struct session *s, const struct rec_comm *c)
 		pr_warn("thread names of processes not sampled yet fill their share of the memory "
 			"budget (%zu rows): later ones are dropped and counted (`eprof info`)", max);
 	/* the thread's next name is held, even if the same: this row is gone */
-	slot = u64map__find(&s->tid_comm, c->tid);
-	if (slot)
-		memset(s->comms[*slot], 0xff, REC_COMM_LEN);
+	r = threads__thread(&s->threads, c->tid);
+	if (r && r->has_comm)
+		memset(r->comm, 0xff, REC_COMM_LEN);
 	return 1;
 }
 
@@ -140,20 +139,23 @@ static int bound_held_comms(struct session *s, const struct rec_comm *c)
  */
 static int write_or_hold_comm(struct session *s, const struct rec_comm *c)
 {
-	uint64_t *slot;
-	bool added;
+	struct proc_row *p = threads__proc(&s->threads, c->tgid);
 	int err;
 
-	if (u64map__find(&s->procs, c->tgid))
+	if (p && p->sampled)
 		return write_comm(s, c);
 	err = bound_held_comms(s, c);
 	if (err)
 		return err < 0 ? err : 0;
 	if (vec__grow(&s->pending_comms, &s->alloc_pending_comms, s->nr_pending_comms + 1,
-		      sizeof(*s->pending_comms)) ||
-	    u64map__upsert(&s->held_comms, c->tgid, 0, &slot, &added))
+		      sizeof(*s->pending_comms)))
 		return pr_errno(-ENOMEM, "cannot keep thread names");
-	(*slot)++;
+	err = threads__proc_add(&s->threads, c->tgid, &p);
+	if (err == -ENOSPC)
+		return write_comm(s, c);	/* no row to count it held by: written now */
+	if (err)
+		return pr_errno(err, "cannot keep thread names");
+	p->held++;
 	s->pending_comms[s->nr_pending_comms++] = *c;
 	return 0;
 }
@@ -161,22 +163,22 @@ static int write_or_hold_comm(struct session *s, const struct rec_comm *c)
 /* Process tgid has its first sample: the rows held for it go first. */
 static int write_held_comms(struct session *s, uint32_t tgid)
 {
-	uint64_t *held = u64map__find(&s->held_comms, tgid);
+	struct proc_row *p = threads__proc(&s->threads, tgid);
 	size_t i, kept = 0;
 	int err = 0;
 
-	if (!held || !*held || !u64map__find(&s->procs, tgid))
+	if (!p || !p->held || !p->sampled)
 		return 0;
+	p->held = 0;	/* write_comm adds no row: p stays valid */
 	for (i = 0; i < s->nr_pending_comms; i++) {
-		const struct rec_comm *p = &s->pending_comms[i];
+		const struct rec_comm *c = &s->pending_comms[i];
 
-		if (p->tgid != tgid)
-			s->pending_comms[kept++] = *p;
+		if (c->tgid != tgid)
+			s->pending_comms[kept++] = *c;
 		else if (!err)
-			err = write_comm(s, p);
+			err = write_comm(s, c);
 	}
 	s->nr_pending_comms = kept;
-	*held = 0;
 	return err;
 }
 
@@ -189,67 +191,66 @@ static int write_late_comms(struct session *s)
 	for (i = 0; i < s->nr_late_comms && !err; i++)
 		err = write_or_hold_comm(s, &s->late_comms[i]);
 	s->nr_late_comms = 0;
-	u64map__release(&s->late_index);
-	u64map__release(&s->comm_rows);
+	s->comm_epoch++;	/* every thread's count of rows starts again */
 	return err;
 }
 
-/* 1: c is past its thread's bound for this commit, kept as its latest name. */
-static int fold_comm(struct session *s, const struct rec_comm *c)
+/* 1: c is past its thread's (r's) bound for this commit, kept as its latest name. */
+static int fold_comm(struct session *s, struct thread_row *r, const struct rec_comm *c)
 {
-	uint64_t *slot;
-	bool added;
-
-	if (u64map__upsert(&s->comm_rows, c->tid, 0, &slot, &added))
-		return pr_errno(-ENOMEM, "cannot keep thread names");
-	if (++*slot <= SESSION_COMMS_PER_COMMIT)
+	if (r->epoch != s->comm_epoch) {
+		r->epoch = s->comm_epoch;
+		r->nr_rows = r->late = 0;
+	}
+	if (++r->nr_rows <= SESSION_COMMS_PER_COMMIT)
 		return 0;
-	if (u64map__upsert(&s->late_index, c->tid, 0, &slot, &added))
-		return pr_errno(-ENOMEM, "cannot keep thread names");
-	if (added) {
-		if (vec__grow(&s->late_comms, &s->alloc_late_comms, s->nr_late_comms + 1,
+	if (!r->late) {
+		if (s->nr_late_comms >= UINT32_MAX - 1 ||
+		    vec__grow(&s->late_comms, &s->alloc_late_comms, s->nr_late_comms + 1,
 			      sizeof(*s->late_comms)))
 			return pr_errno(-ENOMEM, "cannot keep thread names");
-		*slot = ++s->nr_late_comms;
+		r->late = (uint32_t)++s->nr_late_comms;
 	} else {
 		s->nr_comms_folded++;	/* the row it replaces is never written */
 	}
-	s->late_comms[*slot - 1] = *c;
+	s->late_comms[r->late - 1] = *c;
 	return 1;
+}
+
+bool session__thread_named(const struct session *s, uint32_t tid)
+{
+	const struct thread_row *r = threads__thread(&s->threads, tid);
+
+	return r && r->has_comm;
 }
 
 int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint32_t tid,
 		       const char *comm)
 {
-	char name[REC_COMM_LEN];
+	struct thread_row *r;
 	struct rec_comm c;
-	uint64_t *slot;
-	bool added;
 	int err;
 
 	err = write_held_comms(s, tgid);
 	if (err)
 		return err;
 	/* zero-filled: the comparison below and the stored row see all 16 bytes */
-	memset(name, 0, sizeof(name));
-	memcpy(name, comm, strnlen(comm, sizeof(name) - 1));
-	err = u64map__upsert(&s->tid_comm, tid, s->nr_comms, &slot, &added);
-	if (err)
-		return pr_errno(err, "cannot keep thread names");
-	if (!added) {
-		if (!memcmp(s->comms[*slot], name, sizeof(name)))
-			return 0;
-		memcpy(s->comms[*slot], name, sizeof(name));
-	} else {
-		if (vec__grow(&s->comms, &s->alloc_comms, s->nr_comms + 1, sizeof(*s->comms)))
-			return pr_errno(-ENOMEM, "cannot keep thread names");
-		memcpy(s->comms[s->nr_comms++], name, sizeof(name));
-	}
+	memset(&c, 0, sizeof(c));
+	memcpy(c.comm, comm, strnlen(comm, sizeof(c.comm) - 1));
 	c.time_ns = time_ns;
 	c.tgid = tgid;
 	c.tid = tid;
-	memcpy(c.comm, name, sizeof(c.comm));
-	err = fold_comm(s, &c);
+	err = threads__thread_add(&s->threads, tid, tgid, &r);
+	if (err == -ENOSPC)
+		return write_or_hold_comm(s, &c);	/* no row to compare with (said once) */
+	if (err)
+		return pr_errno(err, "cannot keep thread names");
+	thread_row__alive_at(r, time_ns);
+	if (r->has_comm && !memcmp(r->comm, c.comm, sizeof(c.comm)))
+		return 0;
+	memcpy(r->comm, c.comm, sizeof(c.comm));
+	r->has_comm = true;
+	err = fold_comm(s, r, &c);
 	if (err)
 		return err < 0 ? err : 0;
 	return write_or_hold_comm(s, &c);
@@ -358,7 +359,9 @@ static int take_exited(struct session *s, struct u64map *gone)
 			s->exits[kept++] = *e;
 			continue;
 		}
-		if (u64map__find(&s->procs, e->pid) && capture__retrying(s->capture, e->pid)) {
+		const struct proc_row *p = threads__proc(&s->threads, e->pid);
+
+		if (p && p->sampled && capture__retrying(s->capture, e->pid)) {
 			if (vec__grow(&s->ended, &s->alloc_ended, s->nr_ended + 1,
 				      sizeof(*s->ended)))
 				return pr_errno(-ENOMEM, "cannot forget ended processes");
@@ -381,7 +384,7 @@ static int forget_exited(struct session *s)
 
 	err = take_exited(s, &gone);
 	if (err || !gone.nr)
-		goto out;
+		goto out;	/* the threads that ended are forgotten still */
 	u64map__for_each(&gone, i)
 		pyrec__forget(s->python, (uint32_t)gone.keys[i]);
 	/* first, as it may fail: the rows a later owner of the pid must not be taken for */
@@ -409,37 +412,32 @@ static int forget_exited(struct session *s)
 	s->maps.nr = kept;
 	s->maps.nr_sorted = sorted;
 	s->maps_layout++;	/* positions moved: the tail index is rebuilt */
+	/* the rows of their threads go below (threads__sweep): a later name is written */
 	for (i = kept = 0; i < s->nr_pending_comms; i++) {
 		const struct rec_comm *c = &s->pending_comms[i];
-		uint64_t *held;
 
 		if (!u64map__find(&gone, c->tgid)) {
 			s->pending_comms[kept++] = *c;
 			continue;
 		}
-		/* the tid's next name is written, even if the same: this row is gone */
-		slot = u64map__find(&s->tid_comm, c->tid);
-		if (slot)
-			memset(s->comms[*slot], 0xff, REC_COMM_LEN);
-		held = u64map__find(&s->held_comms, c->tgid);
-		if (held)
-			*held = 0;
 		s->nr_comms_dropped++;
 	}
 	s->nr_pending_comms = kept;
 out:
+	if (!err)
+		threads__sweep(&s->threads, s->nr_commits, &gone);
 	u64map__release(&gone);
 	return err;
 }
 
 /*
  * The processes that ended with samples in the previous file have none to
- * come: their mappings go, and the exec times of processes without a
- * mapping left (gone ones, whether sampled or not).
+ * come: their mappings go, with their rows (threads.h), and the exec times
+ * of processes without a mapping left (their exits perhaps lost).
  */
 static int forget_ended(struct session *s)
 {
-	struct u64map gone = U64MAP_INIT, live = U64MAP_INIT, exec = U64MAP_INIT;
+	struct u64map gone = U64MAP_INIT, live = U64MAP_INIT;
 	size_t i, kept = 0;
 	uint64_t *slot;
 	bool added;
@@ -465,20 +463,11 @@ static int forget_ended(struct session *s)
 		err = mapping_table__repool(&s->maps);	/* the paths of the mappings gone go too */
 	if (err)
 		goto out;	/* the exec times stay: not knowing the live ones */
-	u64map__for_each(&s->exec_ns, i) {
-		if (!u64map__find(&live, s->exec_ns.keys[i]))
-			continue;
-		err = u64map__upsert(&exec, s->exec_ns.keys[i], s->exec_ns.vals[i], &slot, &added);
-		if (err)
-			goto out;
-	}
-	u64map__release(&s->exec_ns);
-	s->exec_ns = exec;
-	exec = (struct u64map)U64MAP_INIT;
+	threads__forget_exec(&s->threads, &live);
+	threads__sweep(&s->threads, s->nr_commits, &gone);
 out:
 	u64map__release(&gone);
 	u64map__release(&live);
-	u64map__release(&exec);
 	return err ? pr_errno(err, "cannot forget ended processes") : 0;
 }
 
@@ -491,19 +480,17 @@ int session__start_file(struct session *s, const char *path)
 	capture__free(s->capture);
 	jitmaps__free(s->jitmaps);
 	s->capture = capture__new();
-	s->jitmaps = jitmaps__new();
+	s->jitmaps = jitmaps__new(&s->threads);
 	if (!s->capture || !s->jitmaps)
 		return pr_errno(-ENOMEM, "cannot start the next file");
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
-	u64map__release(&s->procs);
-	u64map__release(&s->tid_comm);
-	u64map__release(&s->named_here);
+	threads__start_file(&s->threads);
+	s->nr_procs = 0;
 	u64map__release(&s->repaired);
 	s->sideband_pages_noted = 0;
 	s->comm_bounds_noted = false;
 	s->nr_first_names = 0;	/* written by the commit that ended the file before */
-	s->nr_comms = 0;
 	cgroup_log__start_file(&s->cgroups);
 	for (i = 0; i < s->maps.nr; i++)
 		s->maps.v[i].written = false;
@@ -528,9 +515,13 @@ void session__release_kept(struct session *s)
 	vec__free(&s->exits, &s->nr_exits, &s->alloc_exits);
 	vec__free(&s->ended, &s->nr_ended, &s->alloc_ended);
 	u64map__release(&s->exit_pids);
-	u64map__release(&s->held_comms);
-	u64map__release(&s->comm_rows);
-	u64map__release(&s->late_index);
+	if (s->threads.thr.peak || s->threads.proc.peak)	/* -v; t0719 reads it */
+		pr_info("thread table: at most %zu threads and %zu processes at once, %llu thread "
+			"rows forgotten, %llu rows not kept (their share of the budget full)",
+			s->threads.thr.peak, s->threads.proc.peak,
+			(unsigned long long)s->threads.nr_removed,
+			(unsigned long long)s->threads.nr_refused);
+	threads__release(&s->threads);
 	vec__free(&s->late_comms, &s->nr_late_comms, &s->alloc_late_comms);
 }
 
@@ -595,8 +586,8 @@ static int inherit_mappings(struct session *s, uint32_t ppid, uint32_t pid, uint
 	uint64_t *head, p;
 	int err;
 
-	const uint64_t *exec = u64map__find(&s->exec_ns, ppid);
-	uint64_t since = exec && *exec <= fork_ns ? *exec : 0;
+	const struct proc_row *parent = threads__proc(&s->threads, ppid);
+	uint64_t since = parent && parent->exec_ns <= fork_ns ? parent->exec_ns : 0;
 
 	cancel_exit(s, pid, fork_ns);
 	/*
@@ -878,11 +869,24 @@ static int use_stack(struct session *s, const uint64_t *frames, uint32_t nk, uin
 	err = u64map__upsert(&s->pairs, (uint64_t)tgid << 32 | *id, time_ns, &slot, &added);
 	if (!err && added)
 		err = capture__note_pair(s->capture, (uint64_t)tgid << 32 | *id);
-	/* a process with samples or off-CPU stacks has its names and mappings stored */
-	if (!err)
-		err = u64map__upsert(&s->procs, tgid, 0, &slot, &added);
 	if (err)
 		return pr_errno(err, "cannot keep the stacks seen");
+	return session__note_sampled(s, tgid);
+}
+
+int session__note_sampled(struct session *s, uint32_t tgid)
+{
+	struct proc_row *p;
+	int err = threads__proc_add(&s->threads, tgid, &p);
+
+	/* without a row (said once) its names are written at once: write_or_hold_comm */
+	if (err == -ENOSPC)
+		return 0;
+	if (err)
+		return pr_errno(err, "cannot keep the stacks seen");
+	if (!p->sampled)
+		s->nr_procs++;
+	p->sampled = true;
 	return 0;
 }
 
@@ -897,9 +901,9 @@ static int note_python(struct session *s, const struct ev_sample *e)
 	    pyrec__new(sampler__py_map_fd(s->sampler), &s->python))
 		return -ENOMEM;
 	if (s->python && e->tgid) {
-		const uint64_t *exec = u64map__find(&s->exec_ns, e->tgid);
+		const struct proc_row *p = threads__proc(&s->threads, e->tgid);
 
-		pyrec__seen(s->python, e->tgid, e->comm, exec ? *exec : 0, e->time_ns);
+		pyrec__seen(s->python, e->tgid, e->comm, p ? p->exec_ns : 0, e->time_ns);
 	}
 	return 0;
 }
@@ -949,7 +953,7 @@ static int take_sample_at(struct session *s, const struct ev_sample *e, bool hel
 	 * recorder's child before its exec), so it only names a thread that
 	 * has no name yet, never renames one back.
 	 */
-	if (!held || !u64map__find(&s->tid_comm, e->tid))
+	if (!held || !session__thread_named(s, e->tid))
 		err = session__note_comm(s, e->time_ns, e->tgid, e->tid,
 					 e->tid ? e->comm : "swapper");
 	else	/* its name rows go into the commit with it, as note_comm does */
@@ -1111,7 +1115,7 @@ static int name_offcpu(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid,
 {
 	struct session *s = ctx;
 
-	return u64map__find(&s->tid_comm, tid) ? 0 : session__note_comm(s, time_ns, tgid, tid, comm);
+	return session__thread_named(s, tid) ? 0 : session__note_comm(s, time_ns, tgid, tid, comm);
 }
 
 void session__offcpu_config(struct session *s, int start_fd, int sums_fd,
@@ -1148,14 +1152,16 @@ static int sb_comm(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid, con
 		   bool exec)
 {
 	struct session *s = ctx;
-	uint64_t *slot;
-	bool added;
+	struct proc_row *p;
+	int err;
 
 	if (exec) {
 		/* forks after this copy only what the new image maps (sb_fork) */
-		if (u64map__upsert(&s->exec_ns, tgid, time_ns, &slot, &added))
-			return pr_errno(-ENOMEM, "cannot keep exec times");
-		*slot = time_ns;
+		err = threads__proc_add(&s->threads, tgid, &p);
+		if (!err)
+			p->exec_ns = time_ns;
+		else if (err != -ENOSPC)	/* without a row (said once): forks copy more */
+			return pr_errno(err, "cannot keep exec times");
 		if (jitmaps__exec(s->jitmaps, tgid))
 			return -ENOMEM;
 	}
@@ -1165,12 +1171,15 @@ static int sb_comm(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid, con
 static int sb_fork(void *ctx, uint32_t ppid, uint32_t pid, uint64_t fork_ns)
 {
 	struct session *s = ctx;
-	uint64_t *exec = u64map__find(&s->exec_ns, pid);
+	struct proc_row *p = threads__proc(&s->threads, pid);
+	struct thread_row *t = threads__thread(&s->threads, pid);
 	int err;
 
 	/* an exec time older than this fork was a previous owner's of the pid */
-	if (exec && *exec < fork_ns)
-		*exec = 0;
+	if (p && p->exec_ns < fork_ns)
+		p->exec_ns = 0;
+	if (t)
+		thread_row__alive_at(t, fork_ns);	/* a new thread on the tid */
 	err = inherit_mappings(s, ppid, pid, fork_ns);
 	return err ? err : jitmaps__new_process(s->jitmaps, pid, fork_ns);
 }
@@ -1181,7 +1190,18 @@ static int sb_exit(void *ctx, uint32_t pid, uint64_t time_ns)
 	struct session *s = ctx;
 	int err = note_exit(s, pid, time_ns);
 
+	threads__thread_exit(&s->threads, pid, time_ns, s->nr_commits);
 	return err ? err : jitmaps__read(s->jitmaps, pid);
+}
+
+/* A thread that is not its process's leader ended: its row goes two commits on. */
+static int sb_thread_exit(void *ctx, uint32_t tgid, uint32_t tid, uint64_t time_ns)
+{
+	struct session *s = ctx;
+
+	(void)tgid;
+	threads__thread_exit(&s->threads, tid, time_ns, s->nr_commits);
+	return 0;
 }
 
 static void sb_lost(void *ctx, int cpu, uint64_t nr)
@@ -1205,7 +1225,7 @@ void session__sideband_sink(struct session *s, struct sideband_sink *out)
 {
 	*out = (struct sideband_sink){
 		.mapping = sb_mapping, .comm = sb_comm, .fork = sb_fork, .exit = sb_exit,
-		.lost = sb_lost, .is_target = sb_is_target, .ctx = s,
+		.thread_exit = sb_thread_exit, .lost = sb_lost, .is_target = sb_is_target, .ctx = s,
 	};
 }
 
@@ -1230,7 +1250,7 @@ int session__init(struct session *s, const struct record_opts *opts, int nr_poss
 	s->lost_sideband = calloc((size_t)nr_possible_cpus, sizeof(*s->lost_sideband));
 	s->stats_prev = calloc((size_t)nr_possible_cpus * EV_STAT_MAX, sizeof(*s->stats_prev));
 	s->stats_total = calloc(EV_STAT_MAX, sizeof(*s->stats_total));
-	s->jitmaps = jitmaps__new();
+	s->jitmaps = jitmaps__new(&s->threads);
 	s->capture = capture__new();
 	if (!s->lost_sideband || !s->stats_prev || !s->stats_total || !s->jitmaps || !s->capture) {
 		session__release(s);
@@ -1247,12 +1267,7 @@ void session__release(struct session *s)
 	capture__free(s->capture);
 	stack_table__release(&s->stacks);
 	u64map__release(&s->pairs);
-	u64map__release(&s->named_here);
 	u64map__release(&s->repaired);
-	u64map__release(&s->tid_comm);
-	u64map__release(&s->procs);
-	u64map__release(&s->exec_ns);
-	free(s->comms);
 	session__release_kept(s);
 	free(s->lost_sideband);
 	free(s->stats_prev);

@@ -17,6 +17,7 @@
 #include "record/cgroup.h"
 #include "record/mappings.h"
 #include "record/stacks.h"
+#include "record/threads.h"
 
 enum target_mode {
 	TARGET_NONE,
@@ -103,25 +104,26 @@ struct session {
 
 	struct stack_table stacks;
 	struct u64map pairs;		/* tgid << 32 | stack id -> time of its first sample */
-	struct u64map tid_comm;		/* tid -> index into comms */
-	struct u64map named_here;	/* tids with a name row in this file */
+	/*
+	 * Per thread: its name as last recorded, its name rows this commit;
+	 * per process: samples in this file, last exec, rows held. One table
+	 * each, rows gone two commits after their exit (record/threads.h).
+	 */
+	struct threads threads;
 	struct rec_comm *first_names;	/* their first rows, written at the next commit */
 	size_t nr_first_names, alloc_first_names;
-	char (*comms)[REC_COMM_LEN];
-	size_t nr_comms, alloc_comms;
 	/*
 	 * A thread renaming itself in a loop: past SESSION_COMMS_PER_COMMIT
 	 * rows in one commit, its names are folded into one row, its latest,
-	 * written at the commit (late_comms, one per thread).
+	 * written at the commit (late_comms, one per thread; the count and
+	 * the index in its thread row, valid in comm_epoch).
 	 */
-	struct u64map comm_rows;	/* tid -> rows this commit */
-	struct u64map late_index;	/* tid -> index + 1 into late_comms */
+	uint64_t comm_epoch;
 	struct rec_comm *late_comms;
 	size_t nr_late_comms, alloc_late_comms;
 	uint64_t nr_comms_folded;
 	uint64_t nr_comms_dropped_full;	/* held rows dropped: their share of the budget full */
-	struct u64map procs;		/* tgids that have samples */
-	struct u64map exec_ns;		/* tgid -> time of its last exec (side-band) */
+	uint64_t nr_procs;		/* processes with samples in this file */
 	struct cgroup_log cgroups;	/* the threads' cgroups, as this file has them */
 
 	/*
@@ -133,7 +135,6 @@ struct session {
 	struct mapping_table maps;
 	struct rec_comm *pending_comms;
 	size_t nr_pending_comms, alloc_pending_comms;
-	struct u64map held_comms;	/* tgid -> rows of it in pending_comms */
 	struct exit_note *exits;	/* exited, not yet forgotten */
 	size_t nr_exits, alloc_exits;
 	/*
@@ -227,6 +228,15 @@ void session__capture_source(struct session *s, struct capture_source *out);
  * 0 or -ENOMEM.
  */
 int session__look_python(struct session *s);
+
+/*
+ * Process tgid has samples (or off-CPU stacks) in this file: its names and
+ * mappings are stored. 0 or -ENOMEM (printed).
+ */
+int session__note_sampled(struct session *s, uint32_t tgid);
+
+/* Whether thread tid has a name recorded in this file. */
+bool session__thread_named(const struct session *s, uint32_t tid);
 
 /*
  * Notes that thread tid of process tgid is called comm at time_ns, and adds

@@ -419,7 +419,10 @@ int sideband__end_batch(struct sideband *sb)
 	return err ? err : apply_forks_before(sb, UINT64_MAX);
 }
 
-/* PERF_RECORD_EXIT of a process (its JIT map is read before it is gone). */
+/*
+ * PERF_RECORD_EXIT of a process (its JIT map is read before it is gone),
+ * or of one of its other threads.
+ */
 static int on_exit_record(struct sideband *sb, const struct perf_event_header *h)
 {
 	uint32_t ids[4];	/* pid, ppid, tid, ptid */
@@ -427,8 +430,11 @@ static int on_exit_record(struct sideband *sb, const struct perf_event_header *h
 	if (h->size < sizeof(*h) + sizeof(ids) + 8 + SAMPLE_ID_SIZE)
 		return 0;
 	memcpy(ids, (const char *)h + sizeof(*h), sizeof(ids));
-	if (ids[0] != ids[2] || !is_target(sb, ids[0]))
+	if (!is_target(sb, ids[0]))
 		return 0;
+	if (ids[0] != ids[2])
+		return sb->sink.thread_exit ?
+		       sb->sink.thread_exit(sb->sink.ctx, ids[0], ids[2], record_time(h)) : 0;
 	return sb->sink.exit(sb->sink.ctx, ids[0], record_time(h));
 }
 

@@ -30,6 +30,8 @@ struct sideband_sink {
 	int (*fork)(void *ctx, uint32_t ppid, uint32_t pid, uint64_t fork_ns);
 	/* Process pid ended. */
 	int (*exit)(void *ctx, uint32_t pid, uint64_t time_ns);
+	/* Thread tid of tgid ended, not its leader (NULL: not wanted). */
+	int (*thread_exit)(void *ctx, uint32_t tgid, uint32_t tid, uint64_t time_ns);
 	/* The kernel dropped nr side-band records of CPU cpu (-1: unknown). */
 	void (*lost)(void *ctx, int cpu, uint64_t nr);
 	/* Whether pid is recorded; NULL: every process is. */

@@ -416,6 +416,7 @@ static int cmp_info_binary(const void *a, const void *b)
 /* Symbolizes every sampled stack as a report would; one row per binary hit. */
 static int gather_binaries(struct info *in, struct recording *rec, const struct sym_opts *so)
 {
+	struct sym_table stacks = { NULL, 0 };	/* only the stats are read */
 	struct stack_agg agg;
 	size_t i, n;
 	uint32_t k, len;
@@ -433,7 +434,7 @@ static int gather_binaries(struct info *in, struct recording *rec, const struct 
 	if (!err)
 		err = symbolizer__load(in->sym, rec);
 	if (!err)
-		err = symbolizer__resolve(in->sym, &agg);
+		err = symbolizer__resolve(in->sym, &agg, &stacks);
 	if (err)
 		goto out;
 	if (symbolizer__stats(in->sym)->missing_stack_samples) {
@@ -471,6 +472,7 @@ static int gather_binaries(struct info *in, struct recording *rec, const struct 
 	if (in->nr_bins > 1)
 		qsort(in->bins, in->nr_bins, sizeof(*in->bins), cmp_info_binary);
 out:
+	sym_table__release(&stacks);
 	stack_agg__release(&agg);
 	return err;
 }

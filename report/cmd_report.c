@@ -558,6 +558,9 @@ static void print_done(const struct report_summary *sum, int argc, char **argv)
 	note_empty(sum, argc, argv);
 	if (sum->filtered)
 		pr_info("%" PRIu64 " samples left out by the filters", sum->filtered);
+	if (sum->cut_ns)
+		pr_info("%.3f s of time left out by --kernel-only/--user-only",
+			(double)sum->cut_ns / 1e9);
 	pr_info("%zu distinct (comm, process, stack) keys, %zu stacks symbolized",
 		sum->distinct_keys, sum->symbolized);
 }

@@ -5,9 +5,10 @@
  * The order is fixed: for each recording, comms and samples are folded into
  * its aggregate first (the only step whose input grows with the recording;
  * the filters act here, so a filtered-out sample costs nothing later), then
- * its symbol data is loaded and each distinct stack symbolized once; then
- * --kernel-only/--user-only cut each distinct stack once, and the chosen
- * view writes from the resolved aggregates. Each recording keeps its own
+ * its symbol data is loaded and each distinct stack symbolized once, into
+ * the source's stack table; then --kernel-only/--user-only cut each
+ * distinct stack once (in the table: the aggregate stays as loading made
+ * it), and the chosen view writes from the aggregates and their tables. Each recording keeps its own
  * aggregate: stack and comm ids are per file, so views that merge several
  * recordings (a fleet, or a diff) merge by names.
  *
@@ -47,8 +48,7 @@ enum view_need {
 	NEED_CGROUP	= 1u << 1,	/* by cgroup too, where the recording knows them */
 	NEED_CPU	= 1u << 2,	/* by CPU */
 	NEED_STATES	= 1u << 3,	/* on-CPU, blocked and runnable time kept apart */
-	NEED_US		= 1u << 4,	/* time weights in microseconds, not nanoseconds */
-	NEED_FILES	= 1u << 5,	/* each recording open while it writes (several -i) */
+	NEED_FILES	= 1u << 4,	/* each recording open while it writes (several -i) */
 };
 
 /* A view's time slots: none, --timeline's width, or a fixed width. */
@@ -71,7 +71,7 @@ static int check_html_span(const struct report_ctx *rc);
 
 static const struct emitter emitters[] = {
 	{ REPORT_OUT_FOLD, "the folded stacks", view_fold__write, view_diff_fold__write,
-	  &view_fold_merge, NEED_US, SLOTS_NONE, NULL },
+	  &view_fold_merge, 0, SLOTS_NONE, NULL },
 	{ REPORT_OUT_SVG, "the flame graph", view_svg__write, view_svg__write, &view_svg_merge,
 	  0, SLOTS_NONE, NULL },
 	{ REPORT_OUT_TOP, "the top table", view_top__write, view_diff_top__write, &view_top_merge,
@@ -396,8 +396,9 @@ static bool cut_sched(const struct agg_entry *e, const struct sym_stack *st, voi
 /*
  * Cuts each distinct symbolized stack of the entries that want() one
  * way once (a pointer -> copy map, one per way: pass the same want for
- * every entry); an entry left without frames was entirely in the part
- * cut away, and its samples leave the report. The copies join s->cut.
+ * every entry), in s's stack table; an entry left without frames was
+ * entirely in the part cut away: its row becomes NULL and its samples
+ * leave the report. The copies join s->cut.
  */
 static int cut_stacks(struct report_src *s,
 		      bool (*want)(const struct agg_entry *, const struct sym_stack *, void *,
@@ -412,8 +413,8 @@ static int cut_stacks(struct report_src *s,
 	int err = 0;
 
 	for (i = 0; i < s->agg.nr; i++) {
-		struct agg_entry *e = &s->agg.entries[i];
-		const struct sym_stack *st = e->stack;
+		const struct agg_entry *e = &s->agg.entries[i];
+		const struct sym_stack *st = s->stacks.stack[i];
 		uint32_t j, n;
 
 		memset(&c, 0, sizeof(c));	/* a want() that does not split sets no runnable */
@@ -441,11 +442,12 @@ static int cut_stacks(struct report_src *s,
 			*to = (uintptr_t)cut;
 		}
 		cut = (struct sym_stack *)(uintptr_t)*to;
-		e->stack = cut;
+		s->stacks.stack[i] = cut;
 		if (!cut->nr_kernel && !cut->nr_user) {
-			s->agg.nr_samples -= e->count;
-			s->agg.nr_filtered += e->count;
-			e->count = 0;
+			s->stacks.stack[i] = NULL;
+			s->nr_cut_away += e->count;
+			if (!stack_agg__counts_ns(&s->agg, e))
+				s->cut_away_samples += e->count;
 		}
 	}
 out:
@@ -465,21 +467,6 @@ out:
 	u64map__release(&cuts);
 	return err;
 }
-/*
- * --fold with --off-cpu or --wall: counts in microseconds, so that
- * flamegraph.pl, which wants whole numbers, draws time. Rounded per entry.
- */
-static void counts_to_us(struct stack_agg *agg)
-{
-	size_t i;
-
-	agg->nr_samples = 0;
-	for (i = 0; i < agg->nr; i++) {
-		agg->entries[i].count = (agg->entries[i].count + 500) / 1000;
-		agg->nr_samples += agg->entries[i].count;
-	}
-}
-
 /* Opens s's recording and reads what every view needs of it: losses, ticks, meta data. */
 static int open_source(struct report_src *s, struct report_summary *sum)
 {
@@ -582,7 +569,7 @@ static int symbolize_source(struct report_src *s, const struct report_opts *o,
 		return pr_errno(err, "cannot symbolize '%s'", s->path);
 	err = symbolizer__load(s->sym, s->rec);
 	if (!err)
-		err = symbolizer__resolve(s->sym, &s->agg);
+		err = symbolizer__resolve(s->sym, &s->agg, &s->stacks);
 	if (err)
 		return err;
 	if (unresolved)	/* several recordings: one line for all, at the end */
@@ -613,7 +600,7 @@ static int symbolize_source(struct report_src *s, const struct report_opts *o,
 static void count_source(struct report_src *s, const struct report_opts *o,
 			 const struct emitter *em, struct report_summary *sum)
 {
-	s->nr_samples = s->agg.nr_samples;
+	s->nr_samples = s->agg.nr_samples - s->nr_cut_away;
 	if (s->cfg.key_state && (em->needs & NEED_STATES)) {
 		/* the aggregate's count is samples plus off-CPU ns: the samples alone */
 		s->nr_samples -= s->agg.offcpu_ns[REC_OFFCPU_BLOCKED] +
@@ -631,7 +618,8 @@ static void count_source(struct report_src *s, const struct report_opts *o,
 		sum->runnable_ns += s->agg.offcpu_ns[REC_OFFCPU_RUNNABLE];
 		sum->offcpu_intervals += s->agg.nr_offcpu;
 	}
-	sum->filtered += s->agg.nr_filtered;
+	sum->filtered += s->agg.nr_filtered + s->cut_away_samples;
+	sum->cut_ns += s->nr_cut_away - s->cut_away_samples;
 }
 
 /* Opens, filters, aggregates and symbolizes one recording. */
@@ -665,8 +653,6 @@ static int load_source(struct report_src *s, const struct report_opts *o,
 		if (err)
 			return pr_errno(err, "cannot report '%s'", s->path);
 	}
-	if (o->weight != REPORT_WEIGHT_SAMPLES && (em->needs & NEED_US))
-		counts_to_us(&s->agg);
 	count_source(s, o, em, sum);
 	return 0;
 }
@@ -681,6 +667,7 @@ static void free_symbols(struct report_src *s)
 	free(s->cut);
 	s->cut = NULL;
 	s->nr_cut = 0;
+	sym_table__release(&s->stacks);
 	symbolizer__free(s->sym);
 	s->sym = NULL;
 }
@@ -693,17 +680,23 @@ static void free_symbols(struct report_src *s)
 static int compact_source(struct report_src *s, const struct emitter *em,
 			  struct stack_store *ss)
 {
+	struct sym_table kept;
 	size_t i;
 	int err;
 
 	if (em->needs & NEED_FILES)
 		return 0;	/* --html reads each file's metadata as it writes */
-	for (i = 0; i < s->agg.nr; i++) {
-		err = stack_store__intern(ss, s->agg.entries[i].stack, &s->agg.entries[i].stack);
+	for (i = 0; i < s->stacks.nr; i++) {
+		if (!s->stacks.stack[i])
+			continue;	/* cut away */
+		err = stack_store__intern(ss, s->stacks.stack[i], &s->stacks.stack[i]);
 		if (err)
 			return pr_errno(err, "cannot report '%s'", s->path);
 	}
+	kept = s->stacks;
+	s->stacks = (struct sym_table){ NULL, 0 };
 	free_symbols(s);
+	s->stacks = kept;
 	stack_agg__compact(&s->agg);
 	recording__close(s->rec);
 	s->rec = NULL;
@@ -765,7 +758,7 @@ static int check_timeline_rows(const struct report_ctx *rc)
 		/* the aggregate stops counting slots at UINT32_MAX: the times say more */
 		if (s->agg.max_slot == UINT32_MAX && s->agg.last_ns > s->start_ns)
 			n = (s->agg.last_ns - s->start_ns) / width + 1;
-		if (s->agg.nr_samples && n > rows)
+		if (report_src__counted(s) && n > rows)
 			rows = n;
 	}
 	if (rows <= VIEW_TIMELINE_MAX_ROWS)
@@ -791,7 +784,7 @@ static int check_html_span(const struct report_ctx *rc)
 		const struct report_src *s = &rc->srcs[i];
 		uint64_t first;
 
-		if (!s->agg.nr_samples)
+		if (!report_src__counted(s))
 			continue;
 		first = s->agg.first_ns > s->start_ns ? s->agg.first_ns - s->start_ns : 0;
 		if (first / VIEW_HTML_SLOT_NS < lo)

@@ -116,6 +116,7 @@ struct report_summary {
 	uint64_t by_source[SYM_SRC_MAX];	/* frames by where their name came from */
 	uint64_t missing_stack_samples;
 	uint64_t filtered;		/* samples the filters left out */
+	uint64_t cut_ns;		/* time (--off-cpu, --wall) --kernel/user-only left out */
 	size_t distinct_keys;		/* aggregate entries */
 	size_t symbolized;		/* distinct stacks symbolized */
 	/* how user stacks were unwound (--call-graph dwarf recordings) */

@@ -118,7 +118,7 @@ static int push_frame(struct view_names *v, const struct sym_frame *f)
 int view_names__build(struct view_names *v, const struct report_ctx *rc,
 		      const struct report_src *s, const struct agg_entry *e)
 {
-	const struct sym_stack *st = e->stack;
+	const struct sym_stack *st = report_src__stack(s, e);
 	size_t off, i;
 	int err;
 

@@ -21,6 +21,7 @@
 #include "report/aggregate/aggregate.h"
 #include "report/aggregate/strtab.h"
 #include "report/pipeline.h"
+#include "report/symbolize/symbolize.h"
 #include "util/strbuf.h"
 
 struct recording;
@@ -36,13 +37,20 @@ struct sym_stack;
 /* Its buckets from the start at most: a day (a column per second). */
 #define VIEW_HTML_MAX_SLOTS	(86400ull * 1000000000 / VIEW_HTML_SLOT_NS)
 
-/* One recording, read and resolved. */
+/*
+ * One recording, read and resolved. Views read an entry's stack in the
+ * table, not in the aggregate (report_src__stack), and pass over the
+ * entries that report_src__next() does: no count, or cut away whole.
+ */
 struct report_src {
 	const char *path;
 	struct recording *rec;
-	struct stack_agg agg;		/* entries with count 0 were emptied by --kernel/user-only */
+	struct stack_agg agg;		/* as loading counted it */
 	struct symbolizer *sym;
-	uint64_t nr_samples;		/* counted, after every filter */
+	struct sym_table stacks;	/* agg's entries' stacks; NULL: cut away whole */
+	uint64_t nr_cut_away;		/* agg's count in the entries cut away whole */
+	uint64_t cut_away_samples;	/* of which samples (the rest is ns of time) */
+	uint64_t nr_samples;		/* counted, after every filter and cut */
 	uint64_t start_ns;		/* meta start_ns, else the first sample's time */
 	uint64_t end_ns;		/* meta end_ns, else the last sample's time */
 	uint64_t freq_hz;		/* 0: unknown */
@@ -56,6 +64,34 @@ struct report_src {
 	struct agg_config cfg;		/* what loaded agg: the filters, to walk the samples again */
 	bool *cpu_ok;			/* cfg.cpu_ok, owned */
 };
+
+/* The symbolized stack of s's entry e (NULL: --kernel/user-only left nothing of it). */
+static inline const struct sym_stack *report_src__stack(const struct report_src *s,
+							const struct agg_entry *e)
+{
+	return s->stacks.stack[e - s->agg.entries];
+}
+
+/* Whether s's entry k is in the report: a count, and a stack left by the cuts. */
+static inline bool report_src__kept(const struct report_src *s, size_t k)
+{
+	return s->agg.entries[k].count && s->stacks.stack[k];
+}
+
+/* The entry from *k on that is in the report, *k moved past it; NULL after the last. */
+static inline const struct agg_entry *report_src__next(const struct report_src *s, size_t *k)
+{
+	while (*k < s->agg.nr)
+		if (report_src__kept(s, (*k)++))
+			return &s->agg.entries[*k - 1];
+	return NULL;
+}
+
+/* What s counted after the cuts, in its aggregate's unit (kept after the view merged it). */
+static inline uint64_t report_src__counted(const struct report_src *s)
+{
+	return s->agg.nr_samples - s->nr_cut_away;
+}
 
 struct report_ctx {
 	const struct report_opts *opts;

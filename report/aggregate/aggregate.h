@@ -22,7 +22,6 @@
 
 struct recording;
 struct rec_comm;
-struct sym_stack;
 
 /* The key of an entry; fields not kept by the agg_config are 0. */
 struct agg_key {
@@ -56,7 +55,6 @@ struct agg_entry {
 	/* the values */
 	uint64_t count;
 	uint64_t last_ns;		/* time of the key's latest sample */
-	const struct sym_stack *stack;	/* set by symbolizer__resolve(); NULL before */
 };
 
 /*
@@ -102,16 +100,20 @@ struct stack_agg {
 	bool states_apart;		/* agg_config.key_state: entries say which they are */
 };
 
+/* Whether entry e counts ns of time (--off-cpu, --wall), not samples. */
+static inline bool stack_agg__counts_ns(const struct stack_agg *agg, const struct agg_entry *e)
+{
+	return agg->ns_samples || (agg->ns_offcpu && (!agg->states_apart || e->state != AGG_ONCPU));
+}
+
 /*
  * How many events (samples, off-CPU intervals) entry e stands for, to
- * count frames by: its count where it counts samples; where it counts ns
- * (--off-cpu, --wall), 1: the entry, not its nanoseconds.
+ * count frames by: its count where it counts samples; where it counts ns,
+ * 1: the entry, not its nanoseconds.
  */
 static inline uint64_t stack_agg__events(const struct stack_agg *agg, const struct agg_entry *e)
 {
-	if (agg->ns_samples || (agg->ns_offcpu && (!agg->states_apart || e->state != AGG_ONCPU)))
-		return 1;
-	return e->count;
+	return stack_agg__counts_ns(agg, e) ? 1 : e->count;
 }
 
 /*

@@ -257,7 +257,7 @@ static int ff_stack(struct ff_ctx *c, uint32_t prefix, uint32_t frame, uint32_t 
 static int ff_entry(struct ff_ctx *c, const struct agg_entry *e, uint32_t *stack, uint32_t *where)
 {
 	static const struct sym_frame unknown = { .name = "[unknown]" };
-	const struct sym_stack *st = e->stack;
+	const struct sym_stack *st = report_src__stack(c->src, e);
 	uint32_t nk = st ? st->nr_kernel : 0, nu = st ? st->nr_user : 0, i, f, at = UINT32_MAX;
 	int err;
 
@@ -346,6 +346,8 @@ static int on_sample(void *ctx, const struct rec_sample *smp, const struct agg_e
 	uint32_t th;
 	int err;
 
+	if (!report_src__stack(c->src, e))
+		return 0;	/* cut away whole */
 	err = ff_thread(c, smp->tgid, smp->tid, e, &th);
 	if (err)
 		return err;
@@ -364,6 +366,8 @@ static int on_offcpu(void *ctx, const struct rec_offcpu *o, const struct agg_ent
 	uint32_t th;
 	int err;
 
+	if (!report_src__stack(c->src, e))
+		return 0;	/* cut away whole */
 	err = ff_thread(c, o->tgid, o->tid, e, &th);
 	if (err)
 		return err;
@@ -398,7 +402,7 @@ static int ff_add(void *state, const struct report_ctx *rc, const struct report_
 	if (!c->entry_stack || !c->entry_where)
 		err = -ENOMEM;
 	for (k = 0; k < s->agg.nr && !err; k++)
-		if (s->agg.entries[k].count)
+		if (report_src__kept(s, k))
 			err = ff_entry(c, &s->agg.entries[k], &c->entry_stack[k], &c->entry_where[k]);
 	if (!err)
 		err = stack_agg__walk((struct stack_agg *)&s->agg, s->rec, &s->cfg, on_sample, c);

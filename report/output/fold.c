@@ -175,7 +175,8 @@ static int cmp_line(const void *a, const void *b, void *texts)
 	return strcmp(strtab__str(texts, x->frames), strtab__str(texts, y->frames));
 }
 
-int fold__write(const struct stack_agg *agg, FILE *out)
+int fold__write(const struct stack_agg *agg, const struct sym_table *stacks, bool us,
+		FILE *out)
 {
 	struct fold_ctx fc = { .texts = STRTAB_INIT, .sb = STRBUF_INIT, .stacks = U64MAP_INIT,
 			       .lines = U64MAP_INIT };
@@ -191,12 +192,15 @@ int fold__write(const struct stack_agg *agg, FILE *out)
 	}
 	for (k = 0; k < agg->nr; k++) {
 		const struct agg_entry *e = &agg->entries[k];
+		uint64_t n = us ? (e->count + 500) / 1000 : e->count;
 
+		if (!n || !stacks->stack[k])
+			continue;
 		err = comm_text(&fc, agg, e->comm_id, &c);
 		if (!err)
-			err = frames_text(&fc, e->stack, &f);
+			err = frames_text(&fc, stacks->stack[k], &f);
 		if (!err)
-			err = add_line(&fc, c, f, e->count);
+			err = add_line(&fc, c, f, n);
 		if (err)
 			goto out;
 	}

@@ -9,9 +9,11 @@
 #ifndef EPROF_REPORT_OUT_FOLD_H
 #define EPROF_REPORT_OUT_FOLD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct stack_agg;
+struct sym_table;
 struct strbuf;
 struct sym_frame;
 struct sym_stack;
@@ -30,10 +32,13 @@ void fold__add_name(struct strbuf *sb, const char *s);
 void fold__add_frame_name(struct strbuf *sb, const struct sym_frame *f);
 
 /*
- * Writes agg (every entry resolved: entry->stack set) to out. Returns 0,
- * -ENOMEM, or -EIO when out reports an error. Prints nothing.
+ * Writes agg, whose entries' stacks are in stacks (a NULL one is left
+ * out), to out; us: the counts are ns, written in microseconds rounded per
+ * entry. Returns 0, -ENOMEM, or -EIO when out reports an error. Prints
+ * nothing.
  */
-int fold__write(const struct stack_agg *agg, FILE *out);
+int fold__write(const struct stack_agg *agg, const struct sym_table *stacks, bool us,
+		FILE *out);
 
 /*
  * Appends the folded form of one stack, without a count, to sb: comm, then

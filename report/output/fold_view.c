@@ -18,13 +18,23 @@
 #include "report/output/fold.h"
 #include "report/view.h"
 
+/*
+ * What a line of entry e counts: samples, or time (--off-cpu, --wall) in
+ * microseconds rounded per entry, since flamegraph.pl wants whole numbers.
+ */
+static uint64_t fold_count(const struct report_ctx *rc, const struct agg_entry *e)
+{
+	return rc->opts->weight == REPORT_WEIGHT_SAMPLES ? e->count : (e->count + 500) / 1000;
+}
+
 /* One entry's root-first names into the lines, on side (0: new or the only one, 1: base). */
 static int add_entry_line(struct fold_lines *l, struct view_names *v, const struct report_ctx *rc,
 			  const struct report_src *s, const struct agg_entry *e, int side)
 {
-	int err = view_names__build(v, rc, s, e);
+	uint64_t n = fold_count(rc, e);
+	int err = n ? view_names__build(v, rc, s, e) : 0;
 
-	return err ? err : fold_lines__add(l, v->names, v->nr, side, e->count);
+	return err || !n ? err : fold_lines__add(l, v->names, v->nr, side, n);
 }
 
 struct fold_merge {
@@ -52,7 +62,7 @@ static int fold_add(void *state, const struct report_ctx *rc, const struct repor
 	int err = 0;
 
 	for (k = 0; k < s->agg.nr && !err; k++)
-		if (s->agg.entries[k].count)
+		if (report_src__kept(s, k))
 			err = add_entry_line(&m->lines, &m->names, rc, s, &s->agg.entries[k], 0);
 	return err;
 }
@@ -81,7 +91,8 @@ const struct view_merge_ops view_fold_merge = { fold_start, fold_add, fold_write
 int view_fold__write(const struct report_ctx *rc, FILE *out)
 {
 	if (rc->nr_srcs == 1 && (rc->opts->by == REPORT_BY_NONE || rc->opts->by == REPORT_BY_COMM))
-		return fold__write(&rc->srcs[0].agg, out);
+		return fold__write(&rc->srcs[0].agg, &rc->srcs[0].stacks,
+				   rc->opts->weight != REPORT_WEIGHT_SAMPLES, out);
 	return view__write_merged(&view_fold_merge, rc, out);
 }
 
@@ -98,7 +109,7 @@ int view_diff_fold__write(const struct report_ctx *rc, FILE *out)
 		const struct report_src *s = &rc->srcs[i];
 
 		for (k = 0; k < s->agg.nr && !err; k++)
-			if (s->agg.entries[k].count)
+			if (report_src__kept(s, k))
 				err = add_entry_line(&l, &v, rc, s, &s->agg.entries[k],
 						     i == 0 ? 1 : 0);
 	}

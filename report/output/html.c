@@ -596,9 +596,8 @@ static int html__thread(struct html_ctx *h, const struct report_src *s, const st
  * --by and comm levels, then the user frames root first, then the kernel
  * ones): the mapping's path, the kernel module, [kernel.kallsyms].
  */
-static int html__modules(struct html_ctx *h, const struct agg_entry *e)
+static int html__modules(struct html_ctx *h, const struct sym_stack *st)
 {
-	const struct sym_stack *st = e->stack;
 	size_t n = h->names_of.nr, nf = st ? st->nr_user + st->nr_kernel : 0, i;
 
 	if (vec__grow(&h->mod_of, &h->alloc_mod_of, n ? n : 1, sizeof(*h->mod_of)))
@@ -637,10 +636,11 @@ static int html_add(void *state, const struct report_ctx *rc, const struct repor
 		h->nr_states = AGG_RUNNABLE + 1;
 	if (vec__grow(&h->rows, &h->alloc_rows, h->nr_rows + s->agg.nr, sizeof(*h->rows)))
 		return -ENOMEM;
-	while (!err && (e = stack_agg__next(&s->agg, &k))) {
+	while (!err && (e = report_src__next(s, &k))) {
 		struct html_row *r = &h->rows[h->nr_rows];
 
-		err = view_names__build(&h->names_of, rc, s, e) ?: html__modules(h, e);
+		err = view_names__build(&h->names_of, rc, s, e) ?:
+		      html__modules(h, report_src__stack(s, e));
 		if (!err)
 			err = html__stack_node(h, &h->names_of, e->tgid == 0, &r->stack);
 		r->slot = e->slot + h->slot_offset;

@@ -298,7 +298,7 @@ static const struct pmap *sampled_mapping(const struct report_src *s, const stru
 
 	for (k = 0; k < s->agg.nr; k++) {
 		const struct agg_entry *e = &s->agg.entries[k];
-		const struct sym_stack *st = e->stack;
+		const struct sym_stack *st = s->stacks.stack[k];
 
 		if (e->tgid != tgid || !e->count || !st)
 			continue;
@@ -353,7 +353,7 @@ struct pprof_merge {
 /* One aggregate entry of s as one pprof sample with its labels. */
 static int add_entry(struct pprof_merge *pm, const struct report_src *s, const struct agg_entry *e)
 {
-	const struct sym_stack *st = e->stack;
+	const struct sym_stack *st = report_src__stack(s, e);
 	size_t nr = st ? (size_t)st->nr_kernel + st->nr_user : 0, j;
 	struct pprof_labels lab = { .pid = e->tgid, .tid = e->tid, .cpu = e->cpu };
 
@@ -425,7 +425,7 @@ static int pprof_add(void *state, const struct report_ctx *rc, const struct repo
 	}
 	pm->fc.maps = &maps;
 	for (k = 0; k < s->agg.nr && err >= 0; k++)
-		if (s->agg.entries[k].count)
+		if (report_src__kept(s, k))
 			err = add_entry(pm, s, &s->agg.entries[k]);
 	if (err >= 0)
 		err = pprof__send_samples(pm->b);

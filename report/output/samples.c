@@ -144,7 +144,7 @@ static void put_frame(FILE *out, const struct sym_frame *f)
 static void put_sample(const struct samples_ctx *c, const struct pending *p)
 {
 	const struct report_src *s = c->src;
-	const struct sym_stack *st = p->e->stack;
+	const struct sym_stack *st = report_src__stack(s, p->e);
 	uint64_t rel = p->time_ns > s->start_ns ? p->time_ns - s->start_ns : 0;
 	const char *comm = stack_agg__comm(&s->agg, p->e->comm_id);
 	uint32_t i, n = st ? st->nr_kernel + st->nr_user : 0;
@@ -166,6 +166,8 @@ static int on_sample(void *ctx, const struct rec_sample *s, const struct agg_ent
 	struct pending p = { s->time_ns, c->seq++, s->tgid, s->tid, s->cpu, e };
 	struct pending first;
 
+	if (!report_src__stack(c->src, e))
+		return 0;	/* cut away whole */
 	if (c->nr == REORDER_WINDOW) {
 		heap_pop(c, &first);
 		put_sample(c, &first);

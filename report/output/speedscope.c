@@ -103,7 +103,7 @@ static int ss_add(void *state, const struct report_ctx *rc, const struct report_
 	size_t k = 0, i;
 	int err = 0;
 
-	while (!err && (e = stack_agg__next(&s->agg, &k))) {
+	while (!err && (e = report_src__next(s, &k))) {
 		struct ss_sample *smp;
 		uint32_t prof, id;
 

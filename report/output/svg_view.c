@@ -112,7 +112,7 @@ static int svg_add(void *state, const struct report_ctx *rc, const struct report
 	for (k = 0; k < s->agg.nr && !err; k++) {
 		const struct agg_entry *e = &s->agg.entries[k];
 
-		if (!e->count)
+		if (!report_src__kept(s, k))
 			continue;
 		err = view_names__build(&m->names, rc, s, e);
 		if (!err)

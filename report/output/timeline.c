@@ -57,13 +57,13 @@ static int timeline_add(void *state, const struct report_ctx *rc, const struct r
 	int err = 0;
 
 	(void)rc;
-	while (!err && (e = stack_agg__next(&s->agg, &k))) {
+	while (!err && (e = report_src__next(s, &k))) {
 		if (e->slot >= VIEW_TIMELINE_MAX_ROWS) {
 			/* report__run() refuses it, with a message, before writing */
 			m->too_many = true;
 			continue;
 		}
-		err = func_tab__stack(&m->ft, e->stack, &leaf);
+		err = func_tab__stack(&m->ft, report_src__stack(s, e), &leaf);
 		if (!err)
 			err = func_tab__grow_counts(&m->ft, &m->self, &m->alloc_self);
 		if (!err)

@@ -395,7 +395,7 @@ static int top_add(void *state, const struct report_ctx *rc, const struct report
 	int err = 0;
 
 	(void)rc;
-	while (!err && (e = stack_agg__next(&s->agg, &k))) {
+	while (!err && (e = report_src__next(s, &k))) {
 		uint64_t group = 0;
 
 		switch (m->by) {
@@ -426,7 +426,7 @@ static int top_add(void *state, const struct report_ctx *rc, const struct report
 			break;
 		}
 		if (!err)
-			err = func_tab__stack(&m->c.ft, e->stack, &leaf);
+			err = func_tab__stack(&m->c.ft, report_src__stack(s, e), &leaf);
 		for (i = 0; !err && i < m->c.ft.nr_ids; i++)
 			err = top_cell_add(m, group, m->c.ft.ids[i], 0, e->count);
 		if (!err)
@@ -656,13 +656,14 @@ struct diff_counts {
 	size_t alloc_self[2], alloc_total[2];
 };
 
-static int diff_counts__add(struct diff_counts *d, int side, const struct agg_entry *e)
+static int diff_counts__add(struct diff_counts *d, int side, const struct sym_stack *st,
+			    const struct agg_entry *e)
 {
 	uint32_t leaf;
 	size_t i;
 	int err, k;
 
-	err = func_tab__stack(&d->ft, e->stack, &leaf);
+	err = func_tab__stack(&d->ft, st, &leaf);
 	for (k = 0; k < 2 && !err; k++) {
 		err = func_tab__grow_counts(&d->ft, &d->self[k], &d->alloc_self[k]);
 		if (!err)
@@ -750,8 +751,9 @@ int view_diff_top__write(const struct report_ctx *rc, FILE *out)
 		const struct report_src *s = &rc->srcs[side];
 
 		for (k = 0; k < s->agg.nr && !err; k++)
-			if (s->agg.entries[k].count)
-				err = diff_counts__add(&d, side, &s->agg.entries[k]);
+			if (report_src__kept(s, k))
+				err = diff_counts__add(&d, side, s->stacks.stack[k],
+						       &s->agg.entries[k]);
 	}
 	if (err)
 		goto out;

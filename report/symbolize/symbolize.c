@@ -628,21 +628,34 @@ static bool sideband_lost(const struct sym_stack *st)
 	return false;
 }
 
-int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
+void sym_table__release(struct sym_table *t)
 {
+	free(t->stack);
+	t->stack = NULL;
+	t->nr = 0;
+}
+
+int symbolizer__resolve(struct symbolizer *sym, const struct stack_agg *agg,
+			struct sym_table *out)
+{
+	struct sym_table t = { calloc(agg->nr ? agg->nr : 1, sizeof(*t.stack)), agg->nr };
 	const struct sym_stack *st;
 	uint64_t n;
 	size_t i;
 	int err;
 
+	if (!t.stack)
+		return pr_errno(-ENOMEM, "cannot symbolize the stacks");
 	for (i = 0; i < agg->nr; i++) {
-		struct agg_entry *e = &agg->entries[i];
+		const struct agg_entry *e = &agg->entries[i];
 
 		err = symbolizer__stack(sym, e->tgid, e->stack_id, e->last_ns, &st);
-		if (err)
+		if (err) {
+			sym_table__release(&t);
 			return pr_errno(err, "cannot symbolize stack %" PRIu32 " of process %" PRIu32,
 					e->stack_id, e->tgid);
-		e->stack = st;
+		}
+		t.stack[i] = st;
 		n = stack_agg__events(agg, e);
 		count_objects(sym, st, n);
 		sym->stats.frames += (uint64_t)(st->nr_kernel + st->nr_user) * n;
@@ -652,6 +665,7 @@ int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg)
 		if (sideband_lost(st))
 			sym->stats.sideband_lost_samples += n;
 	}
+	*out = t;
 	return sym->damage;
 }
 

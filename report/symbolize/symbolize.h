@@ -238,12 +238,30 @@ int symbolizer__stack(struct symbolizer *sym, uint32_t tgid, uint32_t stack_id,
 		      uint64_t time_ns, const struct sym_stack **out);
 
 /*
- * Sets entry->stack for every entry of agg (at the entry's last sample
- * time) and adds the frame counts to the stats. Prints its errors. A
- * damaged embedded DWARF file does not stop it (local files may serve),
- * but its error is returned at the end, every entry resolved.
+ * What the views read of an aggregate: its entries' symbolized stacks,
+ * by entry index (stack[i] is entries[i]'s). The symbolizer makes it and
+ * leaves the aggregate as loading made it; the report's cuts
+ * (--kernel-only, --user-only, off-CPU waits) replace a row with a cut
+ * copy, or with NULL where nothing was left of it (the entry leaves the
+ * report). The stacks belong to the symbolizer (or a stack store, or the
+ * cuts' owner); the table holds only pointers.
  */
-int symbolizer__resolve(struct symbolizer *sym, struct stack_agg *agg);
+struct sym_table {
+	const struct sym_stack **stack;
+	size_t nr;
+};
+
+void sym_table__release(struct sym_table *t);
+
+/*
+ * The stack table of agg (each entry symbolized at its last sample time)
+ * in *out; the frame counts go to the stats. Prints its errors. A damaged
+ * embedded DWARF file does not stop it (local files may serve), but its
+ * error is returned at the end, every entry resolved and *out set; other
+ * errors leave *out empty.
+ */
+int symbolizer__resolve(struct symbolizer *sym, const struct stack_agg *agg,
+			struct sym_table *out);
 
 const struct sym_stats *symbolizer__stats(const struct symbolizer *sym);
 

@@ -4,7 +4,8 @@
 # by" counts frames of samples and off-CPU intervals, never nanoseconds (the
 # sum stays below frames x events, far below the ns of the blocked time);
 # --off-cpu --top does not say the recording has no samples while it prints
-# blocked time; ticks that did not fire are never counted as lost samples.
+# blocked time; ticks that did not fire are never counted as lost samples;
+# time that --kernel-only leaves out is said in seconds, not as samples.
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 
@@ -21,4 +22,13 @@ for w in --off-cpu --wall; do
 	grep -Eq 'about [0-9]+ of them this recording|missed by a late timer' "$TMP/err" &&
 		fail "report $w counts ticks that did not fire as lost"
 done
-say "frames counted by events; no 'no samples' for off-CPU time"
+# the on-CPU samples of the spinning phase are user code alone: --kernel-only
+# cuts them away whole, and -v says how much time left, never ns as samples
+"$EPROF" report -v -i "$TMP/o.eprof" --wall --kernel-only --fold >/dev/null 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "report --wall --kernel-only failed"; }
+cat "$TMP/err"
+left=$(sed -n 's/^eprof: \([0-9.]*\) s of time left out by --kernel-only\/--user-only$/\1/p' "$TMP/err")
+[ -n "$left" ] || fail "report --wall --kernel-only does not say the time it left out"
+n=$(sed -n 's/^eprof: \([0-9]*\) samples left out by the filters$/\1/p' "$TMP/err")
+[ "${n:-0}" -lt 100000 ] || fail "report --wall --kernel-only counts $n samples left out (ns, not samples?)"
+say "frames counted by events; no 'no samples' for off-CPU time; time cut away said in seconds"

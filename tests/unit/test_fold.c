@@ -41,7 +41,11 @@ static struct sym_stack *mkstack(uint32_t nk, uint32_t nu, const char *const *na
 	return st;
 }
 
-/* Adds count samples of (comm, tgid, stack_id) and attaches st to the entry. */
+/* The stack table of the one aggregate a test folds (as symbolizer__resolve makes it). */
+#define MAX_ENTRIES	16
+static const struct sym_stack *table[MAX_ENTRIES];
+
+/* Adds count samples of (comm, tgid, stack_id); st is the entry's row in the table. */
 static void put(struct stack_agg *agg, const char *comm, uint32_t tgid, uint32_t stack_id,
 		uint64_t count, const struct sym_stack *st)
 {
@@ -51,23 +55,29 @@ static void put(struct stack_agg *agg, const char *comm, uint32_t tgid, uint32_t
 	CHECK_OK(stack_agg__intern_comm(agg, comm, &id));
 	CHECK_OK(stack_agg__add(agg, id, tgid, stack_id, 1, count));
 	e = stack_agg__find(agg, id, tgid, stack_id);
-	CHECK(e != NULL);
-	if (e)
-		e->stack = st;
+	CHECK(e != NULL && (size_t)(e - agg->entries) < MAX_ENTRIES);
+	if (e && (size_t)(e - agg->entries) < MAX_ENTRIES)
+		table[e - agg->entries] = st;
 }
 
-/* The folded output of agg; the caller frees it. */
-static char *fold_text(const struct stack_agg *agg)
+/* The folded output of agg (us: its ns counts in microseconds); the caller frees it. */
+static char *fold_text_in(const struct stack_agg *agg, bool us)
 {
+	struct sym_table t = { table, agg->nr };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
 		return NULL;
-	CHECK_OK(fold__write(agg, f));
+	CHECK_OK(fold__write(agg, &t, us, f));
 	fclose(f);
 	return buf;
+}
+
+static char *fold_text(const struct stack_agg *agg)
+{
+	return fold_text_in(agg, false);
 }
 
 /* --- the emitter ------------------------------------------------------------- */
@@ -155,12 +165,33 @@ static void fold_empty_stack_is_unknown(void)
 
 	stack_agg__init(&agg);
 	put(&agg, "app", 1, 1, 2, st);
-	put(&agg, "app", 1, 2, 3, NULL);	/* not resolved at all */
+	put(&agg, "app", 1, 2, 3, st);
+	put(&agg, "app", 1, 3, 4, NULL);	/* cut away whole: left out */
 	out = fold_text(&agg);
 	CHECK_STR(out, "app;[unknown] 5\n");
 	free(out);
 	stack_agg__release(&agg);
 	free(st);
+}
+
+/* Time in ns, folded in microseconds rounded per entry; an entry under half a µs leaves. */
+static void fold_time_in_microseconds(void)
+{
+	static const char *const a[] = { "a" }, *const b[] = { "b" };
+	struct sym_stack *sa = mkstack(0, 1, a), *sb = mkstack(0, 1, b);
+	struct stack_agg agg;
+	char *out;
+
+	stack_agg__init(&agg);
+	put(&agg, "app", 1, 1, 1499, sa);	/* 1 */
+	put(&agg, "app", 1, 2, 1500, sa);	/* 2: the same line, 3 */
+	put(&agg, "app", 1, 3, 499, sb);	/* 0 */
+	out = fold_text_in(&agg, true);
+	CHECK_STR(out, "app;a 3\n");
+	free(out);
+	stack_agg__release(&agg);
+	free(sa);
+	free(sb);
 }
 
 static void fold_sanitizes_names(void)
@@ -462,6 +493,7 @@ static void resolve_weights_frames_by_samples(void)
 	struct symbolizer *sym = symbolizer__new();
 	struct report_summary sum = { 0 };
 	const struct sym_stats *ss;
+	struct sym_table t = { NULL, 0 };
 	struct stack_agg agg;
 	char *buf = NULL;
 	size_t len = 0;
@@ -475,7 +507,8 @@ static void resolve_weights_frames_by_samples(void)
 	add_stack(sym, 1, 2, 0, f);
 	CHECK_OK(stack_agg__add(&agg, 0, 0, 1, 1, 9));
 	CHECK_OK(stack_agg__add(&agg, 0, 0, 2, 1, 1));	/* stack 2 is missing */
-	CHECK_OK(symbolizer__resolve(sym, &agg));
+	CHECK_OK(symbolizer__resolve(sym, &agg, &t));
+	CHECK(t.nr == 2 && t.stack && t.stack[0] && t.stack[1] && t.stack[1]->missing);
 	ss = symbolizer__stats(sym);
 	CHECK_EQ_U64(ss->frames, 18);
 	CHECK_EQ_U64(ss->resolved, 9);
@@ -494,6 +527,7 @@ static void resolve_weights_frames_by_samples(void)
 			       "99.9% of frames resolved\n");
 		free(buf);
 	}
+	sym_table__release(&t);
 	symbolizer__free(sym);
 	stack_agg__release(&agg);
 }
@@ -802,6 +836,7 @@ static const struct test tests[] = {
 	{ "fold: equal lines merge, output sorted bytewise", fold_merges_and_sorts },
 	{ "fold: lines sort bytewise across comm ends", fold_sorts_whole_lines_bytewise },
 	{ "fold: a stack without frames is comm;[unknown]", fold_empty_stack_is_unknown },
+	{ "fold: time in microseconds, rounded per entry", fold_time_in_microseconds },
 	{ "fold: ';' and control bytes are replaced", fold_sanitizes_names },
 	{ "fold: append one stack", fold_append_stack_without_count },
 	{ "aggregate: comm follows exec and falls back", comm_follows_time },

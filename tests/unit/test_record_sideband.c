@@ -167,11 +167,6 @@ static void fixture__release(struct fixture *f)
 {
 	sideband__close(f->sb);
 	session__release_kept(&f->s);
-	free(f->s.comms);
-	u64map__release(&f->s.tid_comm);
-	u64map__release(&f->s.named_here);
-	u64map__release(&f->s.exec_ns);
-	u64map__release(&f->s.procs);
 	recording__close(f->s.rec);
 	free(f->r.b);
 }
@@ -331,7 +326,7 @@ static void reused_pid_jit_map(void)
 		return;		/* the pid lives here: the test would read its map */
 	memset(&rows, 0, sizeof(rows));
 	fixture__init(&f, "jitreuse.eprof");
-	f.s.jitmaps = jitmaps__new();
+	f.s.jitmaps = jitmaps__new(&f.s.threads);
 	CHECK(f.s.jitmaps != NULL);
 	write_map(J, "1000 100 first_a\n");
 	CHECK_OK(jitmaps__store(f.s.jitmaps, f.s.rec, J, before, 1, &nr_maps));
@@ -402,10 +397,9 @@ static int count_comm(void *ctx, const struct rec_comm *c)
  */
 static void only_what_samples_use_is_stored(void)
 {
-	uint64_t maps[2] = { 0 }, comms[2] = { 0 }, *slot;
+	uint64_t maps[2] = { 0 }, comms[2] = { 0 };
 	struct recording *rec = NULL;
 	struct fixture f;
-	bool added;
 	size_t i;
 
 	fixture__init(&f, "used.eprof");
@@ -417,7 +411,7 @@ static void only_what_samples_use_is_stored(void)
 	handle(&f, 0, mmap2(&f.r, C, 6, 0x5000, PROT_EXEC, "/bin/child"));
 	CHECK_OK(sideband__end_batch(f.sb));
 	/* a sample of P in hot.so, as the sampler and capture note it */
-	CHECK_OK(u64map__upsert(&f.s.procs, P, 0, &slot, &added));
+	CHECK_OK(session__note_sampled(&f.s, P));
 	CHECK_OK(session__note_comm(&f.s, 7, P, P, "parent"));
 	for (i = 0; i < f.s.maps.nr; i++)
 		if (f.s.maps.v[i].tgid == P && f.s.maps.v[i].start == 0x7000)
@@ -568,8 +562,6 @@ static void rows_alone_go_from_the_start(void)
 	struct recording *rec = NULL;
 	struct rows_seen r = { 0 };
 	struct fixture f;
-	uint64_t *slot;
-	bool added;
 
 	fixture__init(&f, "alone.eprof");
 	handle(&f, 0, exec_rec(&f.r, P, 1, "parent"));
@@ -581,8 +573,8 @@ static void rows_alone_go_from_the_start(void)
 	handle(&f, 0, mmap2(&f.r, C, 6, 0x5000, PROT_EXEC, "/bin/other"));
 	CHECK_OK(sideband__end_batch(f.sb));
 	f.s.sideband_past_ns = 50 + SIDEBAND_MARGIN_NS;
-	CHECK_OK(u64map__upsert(&f.s.procs, P, 0, &slot, &added));
-	CHECK_OK(u64map__upsert(&f.s.procs, C, 0, &slot, &added));
+	CHECK_OK(session__note_sampled(&f.s, P));
+	CHECK_OK(session__note_sampled(&f.s, C));
 	CHECK_OK(session__note_comm(&f.s, 7, P, P, "parent"));
 	CHECK_OK(session__note_comm(&f.s, 8, P, P, "renamed"));	/* competes: exact */
 	CHECK_OK(session__note_comm(&f.s, 70, C, C + 1, "late thread"));	/* not surely read past */
@@ -600,6 +592,9 @@ static void rows_alone_go_from_the_start(void)
 	handle(&f, 0, exec_rec(&f.r, C, 20, "new owner"));
 	handle(&f, 0, mmap2(&f.r, C, 21, 0x3000, PROT_EXEC, "/bin/new"));
 	CHECK_OK(sideband__end_batch(f.sb));
+	/* a sample of the new owner: C's row went with the old one, its name was held */
+	CHECK_OK(session__note_sampled(&f.s, C));
+	CHECK_OK(session__note_comm(&f.s, 22, C, C, "new owner"));
 	write_mapping(&f, C, 0x3000, 21, 50);
 	CHECK_OK(session__commit(&f.s, NULL));
 	CHECK_OK(recording__finish(f.s.rec));
@@ -737,7 +732,76 @@ out:
 	free(r2.b);
 }
 
+#define STORM		20000
+#define STORM_PIDS	2000
+
+/* Which of the storm's names ("s" and its number) the file has. */
+static int mark_storm_name(void *ctx, const struct rec_comm *c)
+{
+	bool *seen = ctx;
+	unsigned long n;
+	char *end;
+
+	if (c->comm[0] != 's')
+		return 0;
+	n = strtoul(c->comm + 1, &end, 10);
+	if (!*end && n < STORM)
+		seen[n] = true;
+	return 0;
+}
+
+/*
+ * Issue 22: a fork storm through the side-band, 20,000 processes on 2,000
+ * pids, each forked, named at its exec, sampled, exited; a commit every
+ * 100. The session's rows of threads and processes stay within those of
+ * the last commits, and the file names every process.
+ */
+static void a_fork_storm_is_forgotten_not_its_names(void)
+{
+	static bool seen[STORM];
+	struct recording *rec = NULL;
+	size_t peak = 0, missing = 0;
+	struct fixture f;
+	char name[16];
+	uint32_t i, pid;
+	uint64_t t;
+
+	fixture__init(&f, "storm.eprof");
+	CHECK_OK(session__note_sampled(&f.s, P));
+	CHECK_OK(session__note_comm(&f.s, 1, P, P, "parent"));
+	for (i = 0; i < STORM; i++) {
+		pid = 1000 + i % STORM_PIDS;
+		t = 10 + 10ull * i;
+		snprintf(name, sizeof(name), "s%u", i);
+		handle(&f, 0, fork_rec(&f.r, P, pid, pid, t));
+		handle(&f, 0, exec_rec(&f.r, pid, t + 1, name));
+		CHECK_OK(sideband__end_batch(f.sb));
+		/* its sample, as use_stack and take_sample note it */
+		CHECK_OK(session__note_sampled(&f.s, pid));
+		CHECK_OK(session__note_comm(&f.s, t + 2, pid, pid, name));
+		handle(&f, 0, exit_rec(&f.r, pid, t + 3));
+		if (i % 100 == 99) {
+			CHECK_OK(session__commit(&f.s, NULL));
+			if (threads__nr_threads(&f.s.threads) > peak)
+				peak = threads__nr_threads(&f.s.threads);
+		}
+	}
+	CHECK(peak >= 100 && peak <= 301);
+	CHECK(f.s.threads.thr.peak <= 301);
+	CHECK(f.s.threads.proc.peak <= 301);
+	CHECK_OK(recording__finish(f.s.rec));
+	CHECK_OK(recording__open(path_in("storm.eprof"), &rec));
+	CHECK_OK(recording__for_each_comm(rec, mark_storm_name, seen));
+	recording__close(rec);
+	for (i = 0; i < STORM; i++)
+		missing += !seen[i];
+	CHECK_EQ_U64(missing, 0);
+	fixture__release(&f);
+}
+
 static const struct test tests[] = {
+	{ "a fork storm's rows are forgotten, never its names",
+	  a_fork_storm_is_forgotten_not_its_names },
 	{ "copies across a buffer's growth are handled once", copies_across_a_grow_are_handled_once },
 	{ "forks find their parent's mappings across sorts and compactions",
 	  forks_across_sorts_and_compactions },
