@@ -23,7 +23,8 @@
  * view from its URL, or on a diff, waits for both.
  */
 (function () {
-	var D = JSON.parse(document.getElementById('eprof-data').textContent), t0Load = performance.now();
+	var t0Script = performance.now(), D = JSON.parse(document.getElementById('eprof-data').textContent);
+	var t0Load = performance.now();
 	function fail(e) {
 		var p = document.createElement('p');
 		p.textContent = 'This page cannot show its data (' + e.message + '): write it again with eprof report --html.';
@@ -65,7 +66,7 @@
 	try {
 		var both = location.hash.length > 1 || D.diff;
 		Promise.all([inflate('eprof-arrays', D.arrays, D.arrays_bytes), both ? inflateRows() : null]).then(function (a) {
-			eprofPage(D, a[0], a[1], inflateRows, t0Load);
+			eprofPage(D, a[0], a[1], inflateRows, t0Load, t0Script);
 		}).catch(function (e) { setTimeout(function () { fail(e); }, 0); });
 	} catch (e) {
 		fail(e);
@@ -101,38 +102,54 @@ function eprofNames(a, n) {
 	if (list.length !== n) throw new Error('damaged names: ' + list.length + ' of ' + n);
 	return list;
 }
-function eprofPage(D, A, R, rowsLater, t0Load) {
+function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 	var CELL_NS = 20e6, ROWS = 50, SIG_Z = 3;
 	var names = eprofNames(A.names, D.nr_names), nNames = names.length, slotNs = D.slot_ns, labelDepth = D.label_depth;
+	/* timing.marks: when each step of the load ended (ms from navigation start) */
+	var MK = { script: t0Script, json: t0Load, arrays: performance.now() };
+	function mark(k) { MK[k] = performance.now(); }
 	var i, j;
 
 	/*
 	 * The tree of every stack: node 0 is the root, the others come depth
 	 * first with their children in drawing order, so a node's subtree is
-	 * the run [node, end[node]). A selection sums its rows into the stacks,
+	 * the run [node, end[node]): its children are node + 1, then each
+	 * child's end, while below the node's end. A selection sums its rows into the stacks,
 	 * the stacks into the nodes they end at, then every node into its
 	 * parent, last first: two passes over typed arrays, whatever the size
 	 * of the selection.
 	 */
-	var nNodes = D.nr_nodes, treeUp = eprofArray(A.tree_up), treeName = eprofArray(A.tree_name);
-	if (nNodes < 1 || treeUp.length !== nNodes - 1 || treeName.length !== nNodes - 1) throw new Error('damaged tree');
-	var par = new Int32Array(nNodes), nm = new Int32Array(nNodes), depth = new Int32Array(nNodes);
-	var end = new Int32Array(nNodes), firstKid = new Int32Array(nNodes).fill(-1);
-	var nextSib = new Int32Array(nNodes).fill(-1), lastKid = new Int32Array(nNodes).fill(-1);
-	var firstOcc = new Uint8Array(nNodes), maxDepth = 0;
+	/*
+	 * par and nm are read from the byte planes of tree_up and tree_name as
+	 * they are, with no typed array of each between (fresh memory is what
+	 * a big tree costs most: some 10 ms a MB here); depth fits 16 bits
+	 * (a stack has some hundreds of frames at most).
+	 */
+	var nNodes = D.nr_nodes, tUp = A.tree_up, tName = A.tree_name;
+	if (nNodes < 1 || !tUp || !tName || tUp.n !== nNodes - 1 || tName.n !== nNodes - 1 || tUp.w > 4 || tName.w > 4)
+		throw new Error('damaged tree');
+	var par = new Int32Array(nNodes), nm = new Int32Array(nNodes), depth = new Uint16Array(nNodes);
+	var end = new Int32Array(nNodes), firstOcc = new Uint8Array(nNodes), maxDepth = 0;
+	(function () {
+		var m = nNodes - 1, k, j, u = tUp.u8, o = tUp.off, b;
+		for (j = 0; j < m; j++) par[j + 1] = u[o + j];
+		for (k = 1; k < tUp.w; k++)
+			for (b = o + k * m, j = 0; j < m; j++) par[j + 1] |= u[b + j] << 8 * k;
+		u = tName.u8; o = tName.off;
+		for (j = 0; j < m; j++) nm[j + 1] = u[o + j];
+		for (k = 1; k < tName.w; k++)
+			for (b = o + k * m, j = 0; j < m; j++) nm[j + 1] |= u[b + j] << 8 * k;
+	}());
 	par[0] = -1;
 	nm[0] = -1;
 	for (i = 1; i < nNodes; i++) {
-		var p = i - treeUp[i - 1];
+		var p = i - par[i];
 		par[i] = p;
-		nm[i] = treeName[i - 1];
-		if (p < 0 || p >= i || nm[i] >= nNames) throw new Error('damaged tree at node ' + i);
+		if (p < 0 || p >= i || nm[i] < 0 || nm[i] >= nNames || depth[p] === 65535) throw new Error('damaged tree at node ' + i);
 		depth[i] = depth[p] + 1;
 		if (depth[i] > maxDepth) maxDepth = depth[i];
-		if (lastKid[p] < 0) firstKid[p] = i; else nextSib[lastKid[p]] = i;
-		lastKid[p] = i;
 	}
-	lastKid = treeUp = treeName = null;
+	mark('tree');
 	for (i = 0; i < nNodes; i++) end[i] = i + 1;
 	for (i = nNodes - 1; i > 0; i--) if (end[i] > end[par[i]]) end[par[i]] = end[i];
 	/*
@@ -190,10 +207,17 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		}
 	}());
 	function fnLabel(f) { return fnText.get(f) || names[f]; }
-	/* the tree of the page's stacks; what the rows count into (the flame graph may draw another) */
-	var B = { par: par, nm: nm, depth: depth, end: end, firstKid: firstKid, nextSib: nextSib, firstOcc: firstOcc,
-		  n: nNodes, labelDepth: labelDepth, maxDepth: maxDepth };
-	markFirstOcc(B);
+	/*
+	 * the tree of the page's stacks; what the rows count into (the flame
+	 * graph may draw another). Its firstOcc is marked when a table first
+	 * needs it (needOcc), after the first view.
+	 */
+	var B = { par: par, nm: nm, depth: depth, end: end, firstOcc: firstOcc,
+		  n: nNodes, labelDepth: labelDepth, maxDepth: maxDepth, occ: false };
+	function needOcc() {
+		if (!B.occ) markFirstOcc(B);
+		B.occ = true;
+	}
 	/*
 	 * The idle task's stacks (pid 0, a CPU with nothing to run): D.idle
 	 * names the top node of each, and everything under it is idle. The
@@ -494,6 +518,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	var tables = el('div', { id: 'tables' }, body);
 
 	/* --- state ------------------------------------------------------------------ */
+	mark('dom');
 	var ALL = { t0: 0, t1: Infinity, cpus: null, what: 'everything' };
 	var sel = EPROF_DIFF.sides(D, origin) || { a: ALL, b: null }, pending = null;	/* pending: a range being dragged */
 	var icicle = false, zoom = 0, searchRe = null, vx0 = 0, vx1 = 1, spanZoom = 0;
@@ -573,11 +598,18 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		if (selfAll[i].length !== nNodes) throw new Error('damaged sums');
 	}
 	function isAll(se) { return !se.cpus && se.t0 <= 0 && se.t1 === Infinity; }
+	/*
+	 * A selection's counts: samples are whole numbers, exact in a float's
+	 * 24 bits while the recording has fewer samples than 2^24, in half the
+	 * memory (a fresh MB costs some 10 ms here); time (ns) needs a double.
+	 */
+	var CountArray = Float64Array;
 	function selCounts(se) {
+		CountArray = !view.time && D.total < 16777216 ? Float32Array : Float64Array;
 		var key = selKey(se), k, r, i;
 		for (k = 0; k < selCache.length; k++)
 			if (selCache[k].key === key) return selCache[k].res;
-		var sv = new Float64Array(B.n), lo = se.t0 / slotNs, hi = se.t1 / slotNs, par = B.par;
+		var sv = new CountArray(B.n), lo = se.t0 / slotNs, hi = se.t1 / slotNs, par = B.par;
 		if (isAll(se)) {
 			for (k = 0; k < nStates; k++)
 				if (W[k]) for (i = 0; i < B.n; i++) sv[i] += selfAll[k][i] * W[k];
@@ -1319,7 +1351,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		(function walk(n, x) {
 			add(n, x, v[n] * scale);
 			if (depth[n] + 1 > rows) rows = depth[n] + 1;
-			for (var c = firstKid[n]; c >= 0; c = nextSib[c]) {
+			for (var c = n + 1; c < end[n]; c = end[c]) {
 				var w = v[c] * scale;
 				if (w >= minW && x + w > 0 && x < W) walk(c, x);
 				x += w;
@@ -1584,13 +1616,13 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		'arrows move between frames, Enter zooms, Escape resets');
 	function widestKid(n) {
 		var best = -1;
-		for (var c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c] && (best < 0 || cur.v[c] > cur.v[best])) best = c;
+		for (var c = n + 1; c < end[n]; c = end[c]) if (cur.v[c] && (best < 0 || cur.v[c] > cur.v[best])) best = c;
 		return best;
 	}
 	function sibling(n, dir) {
 		var p = par[n], prev = -1, c;
 		if (p < 0) return -1;
-		for (c = firstKid[p]; c >= 0; c = nextSib[c]) {
+		for (c = p + 1; c < end[p]; c = end[c]) {
 			if (!cur.v[c]) continue;
 			if (c === n) { if (dir < 0) return prev; }
 			else if (prev === n && dir > 0) return c;
@@ -1763,6 +1795,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	 * then each name's into its function's (fnOf).
 	 */
 	function funcCounts(sv, v, z) {
+		needOcc();
 		var self = new Float64Array(nNames), total = new Float64Array(nNames), n;
 		for (n = z; n < end[z]; n++) {
 			if (!v[n]) continue;
@@ -1881,7 +1914,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		return c;
 	}
 	function sandCallees(t, n) {
-		for (var c = firstKid[n]; c >= 0; c = nextSib[c])
+		for (var c = n + 1; c < end[n]; c = end[c])
 			if (cur.v[c]) sandCallees(sandAdd(t, fnOf[nm[c]], c, cur.v[c]), c);
 	}
 	/* t's frames, root at the top (callees) or at the bottom (callers, up): divs, widest first */
@@ -1927,6 +1960,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	function drawSandwich() {
 		sandwich.textContent = '';
 		if (sandwichFn < 0 || cur.diff) return;
+		needOcc();
 		var f = sandwichFn, callers = new Map(), callees = new Map(), total = 0, self = 0, n, c;
 		var up = null, down = null;
 		function add(m, key, x) { m.set(key, (m.get(key) || 0) + x); }
@@ -1937,7 +1971,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 			total += cur.v[n];
 			var p = par[n], t;
 			add(callers, depth[p] <= labelDepth ? '[' + names[nm[p]] + ']' : fnLabel(fnOf[nm[p]]), cur.v[n]);
-			for (c = firstKid[n]; c >= 0; c = nextSib[c]) if (cur.v[c]) add(callees, fnLabel(fnOf[nm[c]]), cur.v[c]);
+			for (c = n + 1; c < end[n]; c = end[c]) if (cur.v[c]) add(callees, fnLabel(fnOf[nm[c]]), cur.v[c]);
 			if (!up) { up = sandNode(f, n); down = sandNode(f, n); }
 			up.v += cur.v[n];
 			down.v += cur.v[n];
@@ -2105,7 +2139,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 	var inverted = false, leftHeavy = false, transforms = [], derivedFor = '';
 	var TF_NAMES = { merge: 'Merge function', focus: 'Focus on function', rec: 'Collapse recursion' };
 	function useTree(T) {
-		par = T.par; nm = T.nm; depth = T.depth; end = T.end; firstKid = T.firstKid; nextSib = T.nextSib;
+		par = T.par; nm = T.nm; depth = T.depth; end = T.end;
 		firstOcc = T.firstOcc; nNodes = T.n; labelDepth = T.labelDepth;
 	}
 	/* a stack's names from the root, lab of them the comm (and pid) levels, transformed; null: left out */
@@ -2168,7 +2202,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		for (n = 1; n < m; n++) (ch[tpar[n]] = ch[tpar[n]] || []).push(n);
 		var byWeight = inverted || leftHeavy;
 		var T = { par: new Int32Array(m), nm: new Int32Array(m), depth: new Int32Array(m), end: new Int32Array(m),
-			  firstKid: new Int32Array(m).fill(-1), nextSib: new Int32Array(m).fill(-1), firstOcc: new Uint8Array(m),
+			  firstOcc: new Uint8Array(m),
 			  n: m, labelDepth: ld, maxDepth: 0, sv: ws.map(function () { return new Float64Array(m); }) };
 		var todo = [0], newId = new Int32Array(m), pos = 0;
 		while (todo.length) {
@@ -2186,13 +2220,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 				function (a, b) { var p = names[tnm[a]], q = names[tnm[b]]; return p < q ? -1 : p > q ? 1 : 0; });
 			for (k = c.length - 1; k >= 0; k--) todo.push(c[k]);
 		}
-		var last = new Int32Array(m).fill(-1);
 		for (n = 0; n < m; n++) T.end[n] = n + 1;
-		for (n = 1; n < m; n++) {
-			var q = T.par[n];
-			if (last[q] < 0) T.firstKid[q] = n; else T.nextSib[last[q]] = n;
-			last[q] = n;
-		}
 		for (n = m - 1; n > 0; n--) if (T.end[n] > T.end[T.par[n]]) T.end[T.par[n]] = T.end[n];
 		markFirstOcc(T);
 		T.v = T.sv.map(function (sv) {
@@ -2312,6 +2340,7 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		if (!firstView) drawTables();
 		var t5 = performance.now();
 		timing.parts = { counts: t1 - t, heat: t2 - t1, strips: t3 - t2, flame: t4 - t3, tables: t5 - t4 };
+		if (firstView) MK.firstParts = timing.parts;
 		timing.lastRedraw = performance.now() - t;
 	}
 
@@ -2373,7 +2402,10 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		},
 		endNs: origin + dur
 	};
+	/* the box's height first: the first view's frames are then painted once */
+	fold();
 	if (location.hash.length > 1) readHash(); else if (viewBtns.length) setView(view); else redraw();
+	mark('redraw');
 	writeHash();
 	/*
 	 * The flame graph in view at load: the strips, then the heat map, fold
@@ -2394,12 +2426,13 @@ function eprofPage(D, A, R, rowsLater, t0Load) {
 		if (h !== flameBoxH) {
 			flameBoxH = h;
 			flameWrap.style.maxHeight = h + 'px';
-			paintFlame();
+			if (drawn.nr) paintFlame();
 		}
 	}
 	fold();
 	timing.firstView = performance.now();
 	timing.parse = t0Load;
+	timing.marks = MK;
 	A = null;
 	/* after the frame that shows it, and the rows: the rest (timing.complete: everything drawn) */
 	requestAnimationFrame(function () {
