@@ -721,6 +721,31 @@ out:
 }
 
 /*
+ * Opens a binary's file again through the newest of maps[0 .. nr) that
+ * still opens the file ident names (dev, inode, ctime and size: never by
+ * path or build-id alone). A negative errno when none does.
+ */
+static int open_by_mappings(const struct unw_mapping *maps, size_t nr, const char *path,
+			    const struct file_ident *ident)
+{
+	struct file_ident id;
+	struct unw_key k;
+	size_t i;
+	int fd = -ENOENT;
+
+	for (i = 0; i < nr; i++) {
+		fd = mapped_file__open(maps[i].tgid, maps[i].start, maps[i].end, path);
+		if (fd < 0)
+			continue;
+		if (!key_of_fd(fd, &k, &id) && !memcmp(&id, ident, sizeof(id)))
+			return fd;
+		close(fd);		/* another file by now */
+		fd = -ESTALE;
+	}
+	return fd;
+}
+
+/*
  * Opens j's file again (no descriptor is kept per binary) through the
  * newest of its mappings that still opens the same file, by its identity
  * (never its path or build-id alone: the first process that mapped it may
@@ -729,20 +754,8 @@ out:
  */
 static int open_source(struct unw_job *j, uint64_t reserve)
 {
-	struct file_ident id;
-	struct unw_key k;
-	size_t i;
-	int fd = -ENOENT, err;
+	int fd = open_by_mappings(j->maps, j->nr_maps, j->path, &j->ident), err;
 
-	for (i = 0; i < j->nr_maps; i++) {
-		fd = mapped_file__open(j->maps[i].tgid, j->maps[i].start, j->maps[i].end, j->path);
-		if (fd < 0)
-			continue;
-		if (!key_of_fd(fd, &k, &id) && !memcmp(&id, &j->ident, sizeof(id)))
-			break;
-		close(fd);		/* another file by now */
-		fd = -ESTALE;
-	}
 	if (fd < 0) {
 		j->no_file = true;
 		return fd;
@@ -1067,6 +1080,24 @@ static void note_bin_mapping(struct unwinder *u, struct unw_binary *b, uint32_t 
 }
 
 /*
+ * The file of key k again when its binary's table was evicted (make_room)
+ * and the mapping that asks is gone (a stack copy finished after its
+ * process exited, or at the end): through the binary's other mappings.
+ * Else the copies waiting for it would spend its tries in one turn and
+ * leave it without CFI for the rest of the recording.
+ */
+static int reopen_known(struct unwinder *u, const struct unw_key *k)
+{
+	const uint32_t *slot = hashmap__find(&u->file_index, key_hash(k), file_eq, k, u);
+	const struct unw_binary *b;
+
+	if (!slot || !u->files[*slot].bin || u->files[*slot].state != FILE_NEW)
+		return -ENOENT;
+	b = &u->bins[u->files[*slot].bin - 1];
+	return open_by_mappings(b->maps, b->nr_maps, b->path, &b->self);
+}
+
+/*
  * Gives the file mapped at [start, end) in tgid a table: key is the
  * walker's when it reported the miss, else computed from the file.
  * 1: the builders are full, ask again later.
@@ -1083,6 +1114,8 @@ static int load_file(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t
 	int fd, err = 0;
 
 	fd = mapped_file__open(tgid, start, end, path);
+	if (fd < 0 && walker_key)
+		fd = reopen_known(u, walker_key);
 	if (fd < 0 && !walker_key) {
 		u->st.unreadable++;
 		return 0;
@@ -1367,6 +1400,7 @@ static void list_bin(struct unwinder *u, struct unw_binary *b)
 /* Asks for window of partial table b (a walk or a raw stack met it). */
 static void want_window(struct unwinder *u, struct unw_binary *b, uint32_t window)
 {
+	b->last_used = ++u->clock;	/* walks meet it: not the table to evict */
 	if (!b->win_failed && unw_windows__want(b->win, window))
 		list_bin(u, b);
 }
@@ -1434,6 +1468,25 @@ static int submit_batches(struct unwinder *u)
 }
 
 /*
+ * The rows a partial table moving to a new map for need rows gets room
+ * for: half as many more, so the next batches are appended without a
+ * move, but out of what the kernel's budget has free, a quarter of it at
+ * most. Other big binaries' windows need room too: a table is dropped
+ * (make_room) for the rows a table needs, never for room to spare.
+ */
+static size_t grow_cap(const struct unwinder *u, const struct unw_binary *b, size_t need,
+		       size_t max)
+{
+	uint64_t others = u->used - b->bytes, fit, spare = need / 2 + WIN_INIT_ROWS;
+	uint64_t fixed = 1 + b->nr_slots + 4096 / sizeof(struct unw_row) + need;
+
+	fit = u->budget > others ? (u->budget - others) / sizeof(struct unw_row) : 0;
+	if (spare > (fit > fixed ? fit - fixed : 0) / 4)
+		spare = (fit > fixed ? fit - fixed : 0) / 4;
+	return need + spare > max ? max : (size_t)(need + spare);
+}
+
+/*
  * Moves b's partial table to a new map with room for need rows (and half
  * as many more), its slots and rows copied, under every file key it
  * serves: the old one is not written again, so a walk in it meanwhile
@@ -1449,17 +1502,11 @@ static int grow_map(struct unwinder *u, struct unw_binary *b, size_t need, struc
 
 	if (need > max)
 		return -E2BIG;
-	cap = need + need / 2 + WIN_INIT_ROWS;
-	if (cap > max)
-		cap = max;
+	cap = grow_cap(u, b, need, max);
 	bytes = table_bytes(b->nr_slots + cap);
 	make_room(u, bytes - b->bytes, b);
-	if (u->used - b->bytes + bytes > u->budget) {
-		cap = need;		/* no room to spare */
-		bytes = table_bytes(b->nr_slots + cap);
-		if (u->used - b->bytes + bytes > u->budget)
-			return -E2BIG;
-	}
+	if (u->used - b->bytes + bytes > u->budget)
+		return -E2BIG;
 	/* the new map beside the old one for a moment: all of it is taken */
 	if (!mem_budget__take(bytes)) {
 		cap = need;		/* the memory budget is short: no room to spare */
