@@ -52,7 +52,11 @@ static int fp_step(struct uwalk *w, uint8_t why)
 	}
 	if (w->fb == UWALK_FB_NONE)
 		w->fb = why;
-	if (w->bp <= w->sp || !word(w, w->bp, &bp) || !word(w, w->bp + 8, &ra)) {
+	/*
+	 * rbp may equal sp, as in the walker: a frame without locals (a JIT
+	 * stub: push rbp; mov rbp, rsp; call) returns to exactly its rbp.
+	 */
+	if (w->bp < w->sp || !word(w, w->bp, &bp) || !word(w, w->bp + 8, &ra)) {
 		w->stop = stop;
 		return 1;
 	}

@@ -151,6 +151,20 @@ static void no_table_takes_fp_steps(void)
 	CHECK_EQ_U64(w.fb, UNW_FB_NO_TABLE);
 	CHECK_EQ_U64(w.fp_frames, 1);
 	CHECK_EQ_U64(w.stop, UNW_STOP_END);	/* h's row, after the step */
+	/*
+	 * rbp equal to sp: a stub without locals (push rbp; mov rbp, rsp;
+	 * call) that its callee returned to. The step is taken, as the BPF
+	 * walker takes it: t0716's samples finished from copies stopped here.
+	 */
+	reset();
+	three_functions();
+	stack[4] = addr(8);
+	stack[5] = TEXT + 0x310;
+	setup(&w, NOTAB + 0x50, addr(4), addr(4));
+	CHECK_EQ_U64(uwalk__run(&w, f, 0, EV_MAX_FRAMES), 2);
+	CHECK_EQ_U64(f[1], TEXT + 0x310);
+	CHECK_EQ_U64(w.sp, addr(6));
+	CHECK_EQ_U64(w.stop, UNW_STOP_END);
 	/* a chain that leads nowhere stops "no table" */
 	reset();
 	setup(&w, NOTAB + 0x50, addr(4), addr(2));	/* bp below sp */
