@@ -100,20 +100,32 @@ static uint64_t table_bytes(const struct mapping_table *t)
 	return (uint64_t)t->alloc * sizeof(*t->v) + (uint64_t)t->paths.alloc * sizeof(*t->paths.strs) +
 	       (uint64_t)t->paths.index.cap * sizeof(struct hashmap_slot) + t->paths.bytes +
 	       (uint64_t)t->alloc_files * sizeof(*t->files) +
-	       (uint64_t)(t->file_index.cap + t->claim_index.cap) * sizeof(struct hashmap_slot);
+	       (uint64_t)(t->file_index.cap + t->claim_index.cap) * sizeof(struct hashmap_slot) +
+	       u64map__bytes_for(&t->per_proc, t->per_proc.nr);
 }
 
-/* Takes cost from the floor, else from the budget; false when neither has room. */
-static bool take(struct mapping_table *t, uint64_t cost)
+/*
+ * Takes cost from the floor (unless big: a process past its floor rows),
+ * else from the budget; false when neither has room.
+ */
+static bool take_as(struct mapping_table *t, uint64_t cost, bool big)
 {
-	if (t->floor <= MAPS_FLOOR && cost <= MAPS_FLOOR - t->floor) {
+	if (!big && t->floor <= MAPS_FLOOR && cost <= MAPS_FLOOR - t->floor) {
 		t->floor += cost;
 		return true;
 	}
+	/* what symbols and tables need stays free of such processes' mappings */
+	if (big && t->charged + cost > mem_budget__size() / MAPS_BIG_SHARE_DIV)
+		return false;
 	if (!mem_budget__take(cost))
 		return false;
 	t->charged += cost;
 	return true;
+}
+
+static bool take(struct mapping_table *t, uint64_t cost)
+{
+	return take_as(t, cost, false);
 }
 
 /*
@@ -136,24 +148,45 @@ static void settle(struct mapping_table *t)
 	t->floor -= held - now - d;
 }
 
+/* Counts one more kept mapping of tgid; without memory it goes uncounted (small). */
+static void count_proc(struct mapping_table *t, uint32_t tgid)
+{
+	uint64_t *slot;
+	bool added;
+
+	if (!u64map__upsert(&t->per_proc, tgid, 0, &slot, &added))
+		++*slot;
+}
+
 int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m)
 {
 	size_t len = strlen(m->path), alloc = vec__alloc_for(t->alloc, t->nr + 1);
-	uint64_t hash = hash_bytes(m->path, len), cost = 0;
+	uint64_t hash = hash_bytes(m->path, len), cost = 0, *rows = u64map__find(&t->per_proc, m->tgid);
+	uint64_t grow = u64map__bytes_for(&t->per_proc, t->per_proc.nr + 1);
 	const char *path = path_pool__find(&t->paths, m->path, hash);
+	bool big = rows && *rows >= MAPS_PROC_FLOOR_ROWS;
 	struct mapping *k;
 
 	if (!path)
 		cost = path_pool__cost(&t->paths, len);
-	if (alloc == SIZE_MAX || cost == UINT64_MAX)
+	if (alloc == SIZE_MAX || cost == UINT64_MAX || grow == UINT64_MAX)
 		return pr_errno(-ENOMEM, "cannot keep mappings");
 	cost += (uint64_t)(alloc - t->alloc) * sizeof(*t->v);
-	if (cost && !take(t, cost)) {
-		if (!t->nr_refused++)
+	if (!rows)
+		cost += grow - u64map__bytes_for(&t->per_proc, t->per_proc.nr);
+	if (cost && !take_as(t, cost, big)) {
+		t->nr_refused++;
+		if (big && !(t->warned & 1))
+			pr_warn("the memory budget is full: a process keeps no more than %d mappings "
+				"from now on (the others' have a reserve), and samples in the "
+				"rest go unnamed (raise --mem-limit)", MAPS_PROC_FLOOR_ROWS);
+		else if (!big && !(t->warned & 2))
 			pr_warn("the memory budget is full: mappings of processes are not kept from "
 				"now on, and samples in them go unnamed (raise --mem-limit)");
+		t->warned |= big ? 1 : 2;
 		return 0;
 	}
+	count_proc(t, m->tgid);
 	if (!path)
 		path = path_pool__add(&t->paths, m->path, len, hash);
 	if (!path || vec__grow(&t->v, &t->alloc, t->nr + 1, sizeof(*t->v))) {
@@ -387,20 +420,29 @@ int mapping_table__repool(struct mapping_table *t)
 	return 0;
 }
 
+/* Counts each process's mappings again after some were forgotten. */
+static void recount(struct mapping_table *t)
+{
+	size_t i;
+
+	u64map__release(&t->per_proc);
+	for (i = 0; i < t->nr; i++)
+		count_proc(t, t->v[i].tgid);
+}
+
 void mapping_table__fit(struct mapping_table *t)
 {
 	size_t a = t->alloc;
 	struct mapping *v;
 
+	recount(t);
 	while (a > 16 && t->nr <= a / 4)
 		a /= 2;
-	if (a == t->alloc)
-		return;
-	v = realloc(t->v, a * sizeof(*v));
-	if (!v)
-		return;
-	t->v = v;
-	t->alloc = a;
+	v = a == t->alloc ? NULL : realloc(t->v, a * sizeof(*v));
+	if (v) {
+		t->v = v;
+		t->alloc = a;
+	}
 	settle(t);
 }
 
@@ -409,6 +451,7 @@ void mapping_table__release(struct mapping_table *t)
 	free(t->v);
 	path_pool__release(&t->paths);
 	u64map__release(&t->forgot_written);
+	u64map__release(&t->per_proc);
 	free(t->files);
 	hashmap__release(&t->file_index);
 	hashmap__release(&t->claim_index);

@@ -72,6 +72,16 @@ struct path_pool {
  */
 #define MAPS_FLOOR	(4ull << 20)
 
+/*
+ * A process's first MAPS_PROC_FLOOR_ROWS kept mappings may draw from the
+ * floor; past them, from the budget alone, and only while the table holds
+ * less than a quarter of it. A few processes with tens of thousands of
+ * mappings each then never take the floor (the mappings of the others
+ * still fit) nor the whole budget (their symbols and tables still fit).
+ */
+#define MAPS_PROC_FLOOR_ROWS	4096
+#define MAPS_BIG_SHARE_DIV	4
+
 struct mapping_table {
 	struct mapping *v;
 	size_t nr, alloc;
@@ -92,7 +102,9 @@ struct mapping_table {
 	struct hashmap claim_index;	/* hash of rec_id -> index into files */
 	uint64_t charged;		/* of the memory budget */
 	uint64_t floor;			/* held beside it (MAPS_FLOOR at most) */
+	struct u64map per_proc;		/* tgid -> its mappings in v (mapping_table__fit recounts) */
 	uint64_t nr_refused;		/* mappings not kept: the budget was full */
+	uint8_t warned;			/* 1: for a process past its floor rows; 2: for others */
 	uint64_t refused_noted;		/* nr_refused as the recording's meta says (the session's) */
 };
 
@@ -104,8 +116,9 @@ struct mapping_table {
 int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m);
 
 /*
- * After mappings were forgotten (t->nr lowered): gives back what t's array
- * no longer needs, when it is mostly empty.
+ * After mappings were forgotten (t->nr lowered): counts each process's
+ * mappings again, and gives back what t's array no longer needs when it is
+ * mostly empty.
  */
 void mapping_table__fit(struct mapping_table *t);
 

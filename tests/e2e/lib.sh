@@ -183,3 +183,14 @@ page = open(sys.argv[1], encoding="utf-8", errors="replace").read()
 m = re.search(r"<script id=\"eprof-arrays\"[^>]*>([^<]*)</script>", page)
 sys.stdout.buffer.write(zlib.decompress(base64.b64decode(m.group(1))).replace(b"\0", b"\n") if m else b"")' "$1"
 }
+
+# mappers_setup: $TMP/one (a copy of /bin/true) and $TMP/w, where mapmany
+# processes run as nobody write their pids; they and the pids in the array
+# pids are killed at exit.
+mappers_setup() {
+	cp /bin/true "$TMP/one"
+	mkdir -p "$TMP/w"
+	chmod -R a+rX "$TMP"; chmod 777 "$TMP/w"
+	pids=()
+	trap 'kill $(cat "$TMP"/w/ready* 2>/dev/null) "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
+}

@@ -10,16 +10,7 @@ require_root; require_btf; require_nobody
 
 mkdir -p "$TMP/many"
 for i in $(seq 0 1499); do printf "\177ELF%4092s" "" >"$TMP/many/$i"; done	# builtins: no fork per file
-cp /bin/true "$TMP/one"
-mkdir -p "$TMP/w"
-chmod -R a+rX "$TMP"; chmod 777 "$TMP/w"
-pids=()
-cleanup() {
-	kill $(cat "$TMP"/w/ready* 2>/dev/null) "${pids[@]}" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+mappers_setup
 as_nobody "$WORKLOADS/mapmany" 60 5000 "$TMP/one" "$TMP/w/ready1" &
 pids+=($!)
 as_nobody "$WORKLOADS/mapmany" 60 1500 "$TMP/many" "$TMP/w/ready2" &

@@ -386,12 +386,56 @@ static void mappings_within_budget(void)
 	mem_budget__set_ceiling(MEM_CEILING_DEFAULT);
 }
 
+/*
+ * One process past MAPS_PROC_FLOOR_ROWS mappings takes no more of the
+ * floor and at most a quarter of the budget: refused there, while a
+ * process with few mappings still gets its own from the floor (t0818).
+ */
+static void crowding_process_leaves_room(void)
+{
+	struct mapping_table t = { 0 };
+	struct rec_mapping m = { .tgid = 7, .end = 0x1000, .path = "/usr/lib/x.so" };
+	uint64_t floor_at_cap = 0;
+	size_t i;
+
+	mem_budget__set_ceiling(64u << 20);
+	for (i = 0; i < 2000000 && !t.nr_refused; i++) {
+		m.start = (uint64_t)i << 12;
+		m.end = m.start + 0x1000;
+		CHECK_OK(mapping_table__add(&t, &m));
+		if (i + 1 == MAPS_PROC_FLOOR_ROWS)
+			floor_at_cap = t.floor;
+	}
+	CHECK_EQ_U64(t.nr_refused, 1);
+	CHECK(t.nr > MAPS_PROC_FLOOR_ROWS);
+	CHECK(t.charged <= mem_budget__size() / MAPS_BIG_SHARE_DIV);
+	CHECK(t.floor <= floor_at_cap + 4096);	/* settle may hold what grew unasked */
+	CHECK(mem_budget__free() >= mem_budget__size() / 2);
+	/* another process: kept, from the floor */
+	m.tgid = 8;
+	CHECK_OK(mapping_table__add(&t, &m));
+	CHECK_EQ_U64(t.nr_refused, 1);
+	CHECK_EQ_U64(*u64map__find(&t.per_proc, 8), 1);
+	/* process 7's mappings forgotten: counted again, its next one is kept */
+	t.nr = 1;
+	t.v[0].tgid = 8;
+	mapping_table__fit(&t);
+	CHECK(!u64map__find(&t.per_proc, 7));
+	m.tgid = 7;
+	CHECK_OK(mapping_table__add(&t, &m));
+	CHECK_EQ_U64(t.nr_refused, 1);
+	mapping_table__release(&t);
+	mem_budget__set_ceiling(MEM_CEILING_DEFAULT);
+}
+
 static const struct test tests[] = {
 	{ "stack table: within its budget share, refused as the empty stack, forgotten",
 	  budget_refuses_then_forget },
 	{ "stack pairs: one per process and stack", pairs_per_process },
 	{ "mappings: past the floor from the budget, refused and counted, given back",
 	  mappings_within_budget },
+	{ "mappings: a crowding process leaves the floor and most of the budget",
+	  crowding_process_leaves_room },
 	{ "mapping paths: one copy each, repool drops the unused", mapping_paths_pooled },
 	{ "equal content gives the same id", equal_content_same_id },
 	{ "different content never shares an id", different_content_different_ids },
