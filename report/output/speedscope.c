@@ -13,6 +13,11 @@
  * (unit "nanoseconds"). Samples go in the order of their stack's last
  * sample, so speedscope's time-ordered view follows the recording roughly;
  * its left-heavy and sandwich views do not depend on the order.
+ *
+ * A Python function is one frame, "qualname_[py]" with its .py file and
+ * first line, whatever line ran: speedscope tells frames apart by their
+ * entry, so a frame per line would list a function once per line in the
+ * sandwich view (the Firefox export and pprof keep the lines).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -39,8 +44,19 @@ struct ss_profile {
 	uint32_t id;			/* the order it was made in */
 };
 
+/* A Python frame's function: display name, file and first line (0: unknown). */
+struct ss_py {
+	const char *name;		/* NULL: a native frame, its name is the key */
+	const char *file;
+	uint32_t line;
+};
+
 struct ss_ctx {
-	struct strtab names;		/* frame name -> id (the shared frames) */
+	struct strtab names;		/* frame key -> id (the shared frames) */
+	struct func_tab py_funcs;	/* Python functions: their names and files */
+	struct ss_py *py;		/* frame id -> its function (Python frames) */
+	size_t alloc_py;
+	struct strbuf key;		/* scratch */
 	uint32_t *frames;
 	size_t nr_frames, alloc_frames;
 	struct ss_sample *samples;
@@ -60,6 +76,8 @@ static int ss_start(void **state, const struct report_ctx *rc)
 	if (!c)
 		return -ENOMEM;
 	strtab__init(&c->names);
+	func_tab__init(&c->py_funcs);
+	c->key = (struct strbuf)STRBUF_INIT;
 	c->names_of = (struct view_names)VIEW_NAMES_INIT;
 	*state = c;
 	return 0;
@@ -94,6 +112,37 @@ static int ss_profile(struct ss_ctx *c, struct u64map *threads, const struct rep
 	return 0;
 }
 
+/*
+ * The frame id of name i of c->names_of (skip: the levels before the
+ * frames) for entry e's stack: a native frame by its name, a Python one
+ * by its function ("\x01" keeps the two kinds of key apart).
+ */
+static int ss_frame(struct ss_ctx *c, const struct sym_stack *st, size_t i, size_t skip,
+		    uint32_t *id)
+{
+	size_t nu = st ? st->nr_user : 0, k = i - skip;
+	const struct sym_frame *f = NULL;
+	uint32_t fn;
+	int err;
+
+	if (st && k < nu)
+		f = sym_stack__frame(st, st->nr_kernel + (nu - 1 - k));
+	if (!f || !(f->flags & SYM_FRAME_PYTHON) || !f->func || !f->func[0])
+		return strtab__intern(&c->names, c->names_of.names[i], id);
+	err = func_tab__frame(&c->py_funcs, f, &fn);
+	if (err)
+		return err;
+	strbuf_reset(&c->key);
+	strbuf_addf(&c->key, "\x01%" PRIu32, fn);
+	if (c->key.oom)
+		return -ENOMEM;
+	err = strtab__intern(&c->names, c->key.buf, id);
+	if (err || vec__grow_zero(&c->py, &c->alloc_py, (size_t)*id + 1, sizeof(*c->py)))
+		return err ? err : -ENOMEM;
+	c->py[*id] = (struct ss_py){ c->py_funcs.name[fn], c->py_funcs.binary[fn], f->func_line };
+	return 0;
+}
+
 static int ss_add(void *state, const struct report_ctx *rc, const struct report_src *s)
 {
 	struct ss_ctx *c = state;
@@ -120,7 +169,7 @@ static int ss_add(void *state, const struct report_ctx *rc, const struct report_
 		smp = &c->samples[c->nr_samples++];
 		*smp = (struct ss_sample){ e->last_ns, e->count, c->nr_frames, 0, prof };
 		for (i = skip; i < c->names_of.nr && !err; i++) {
-			err = strtab__intern(&c->names, c->names_of.names[i], &id);
+			err = ss_frame(c, report_src__stack(s, e), i, skip, &id);
 			c->frames[c->nr_frames++] = id;
 			smp->nr++;
 		}
@@ -177,8 +226,16 @@ static int ss_write(void *state, const struct report_ctx *rc, FILE *out)
 	json_put_str(out, c->nr_srcs == 1 && c->title ? c->title : "eprof report");
 	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", out);
 	for (i = 0; i < c->names.nr; i++) {
+		const struct ss_py *py = i < c->alloc_py && c->py[i].name ? &c->py[i] : NULL;
+
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		json_put_str(out, strtab__str(&c->names, (uint32_t)i));
+		json_put_str(out, py ? py->name : strtab__str(&c->names, (uint32_t)i));
+		if (py) {
+			fputs(",\"file\":", out);
+			json_put_str(out, py->file);
+			if (py->line)
+				fprintf(out, ",\"line\":%" PRIu32, py->line);
+		}
 		fputc('}', out);
 	}
 	fputs("]},\"profiles\":[", out);
@@ -220,6 +277,9 @@ static void ss_free(void *state)
 	free(c->samples);
 	free(c->frames);
 	strtab__release(&c->names);
+	func_tab__release(&c->py_funcs);
+	free(c->py);
+	strbuf_release(&c->key);
 	view_names__release(&c->names_of);
 	free(c);
 }

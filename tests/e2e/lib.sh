@@ -194,3 +194,11 @@ mappers_setup() {
 	pids=()
 	trap 'kill $(cat "$TMP"/w/ready* 2>/dev/null) "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
 }
+
+# require_py_split: PY, Debian's python3.11 (the interpreter the Python
+# tests know), and APP, tests/workloads/py_split.py (60/30/10)
+require_py_split() {
+	PY=/usr/bin/python3.11
+	[ -x "$PY" ] || skip "needs Debian's $PY"
+	APP="$E2E_DIR/../workloads/py_split.py"
+}

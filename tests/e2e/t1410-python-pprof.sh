@@ -10,9 +10,7 @@
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 require_cmd go
-PY=/usr/bin/python3.11
-[ -x "$PY" ] || skip "needs Debian's $PY"
-APP="$E2E_DIR/../workloads/py_split.py"
+require_py_split
 
 "$EPROF" record -F 999 -o "$TMP/r.eprof" -- "$PY" "$APP" 120 2>/dev/null || fail "record failed"
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/fold" 2>/dev/null || fail "--fold failed"

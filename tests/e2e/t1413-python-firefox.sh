@@ -10,9 +10,7 @@
 . "$E2E_DIR/lib.sh"
 require_root; require_btf
 require_cmd node
-PY=/usr/bin/python3.11
-[ -x "$PY" ] || skip "needs Debian's $PY"
-APP="$E2E_DIR/../workloads/py_split.py"
+require_py_split
 CHECK="$E2E_DIR/../browser/firefox_check.js"
 
 "$EPROF" record -F 999 -o "$TMP/r.eprof" -- "$PY" "$APP" 100 >/dev/null 2>"$TMP/rec.err" &&
