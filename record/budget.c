@@ -16,6 +16,7 @@
 
 static uint64_t ceiling = MEM_CEILING_DEFAULT, base, size = MEM_CEILING_DEFAULT;
 static _Atomic uint64_t used, peak;
+static _Atomic uint64_t windows_keep;	/* left free by mem_budget__take_share() */
 
 uint64_t machine_memory_share(uint64_t divisor, uint64_t lo, uint64_t hi)
 {
@@ -71,6 +72,7 @@ void mem_budget__set_ceiling(uint64_t c)
 	ceiling = c;
 	base = 0;
 	size = c;
+	atomic_store(&windows_keep, 0);
 }
 
 /* The resident set now, in bytes (0 when unknown). */
@@ -165,17 +167,33 @@ bool mem_budget__take(uint64_t bytes)
 	return true;
 }
 
-uint64_t mem_budget__take_upto(uint64_t want)
+/* Takes what is free beyond keep, up to want. */
+static uint64_t take_leaving(uint64_t want, uint64_t keep)
 {
-	uint64_t u = atomic_load(&used), n;
+	uint64_t u = atomic_load(&used), n, cap = size > keep ? size - keep : 0;
 
 	do {
-		n = u >= size ? 0 : size - u < want ? size - u : want;
+		n = u >= cap ? 0 : cap - u < want ? cap - u : want;
 		if (!n)
 			return 0;
 	} while (!atomic_compare_exchange_weak(&used, &u, u + n));
 	note_peak(u + n);
 	return n;
+}
+
+uint64_t mem_budget__take_upto(uint64_t want)
+{
+	return take_leaving(want, 0);
+}
+
+void mem_budget__keep_for_windows(uint64_t bytes)
+{
+	atomic_store(&windows_keep, bytes);
+}
+
+uint64_t mem_budget__take_share(uint64_t want)
+{
+	return take_leaving(want, atomic_load(&windows_keep));
 }
 
 void mem_budget__give(uint64_t bytes)

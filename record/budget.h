@@ -73,6 +73,18 @@ bool mem_budget__take(uint64_t bytes);
 /* Takes what is free, up to want; returns how much (0: nothing free). */
 uint64_t mem_budget__take_upto(uint64_t want);
 
+/*
+ * What a big binary's unwind windows may need (record/unwind.c sets it
+ * once a table goes by windows): a share taken for a binary's symbols
+ * (mem_budget__take_share) leaves it free. Under a tight --mem-limit the
+ * symbols of libLLVM and libclang-cpp took the budget, and the windows
+ * that make clang's stacks whole waited for it to the end.
+ */
+void mem_budget__keep_for_windows(uint64_t bytes);
+
+/* mem_budget__take_upto(), leaving free what is kept for windows. */
+uint64_t mem_budget__take_share(uint64_t want);
+
 /* Gives back bytes taken before. */
 void mem_budget__give(uint64_t bytes);
 

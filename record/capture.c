@@ -511,13 +511,13 @@ static int open_binary_in(struct binary *b, const struct mapping_table *t,
 
 /*
  * Opens b's file with a share of the memory budget: what is free, at most
- * half of it. Its symbols that fit are read (its debug file's from what f
+ * half of it, less what is kept for unwind windows. Its symbols that fit are read (its debug file's from what f
  * left), and what they cost stays taken while b is open.
  */
 static int open_binary(struct binary *b, const struct mapping_table *t,
 		       struct capture_stats *st)
 {
-	uint64_t share = mem_budget__take_upto(mem_budget__size() / 2);
+	uint64_t share = mem_budget__take_share(mem_budget__size() / 2);
 	int err = open_binary_in(b, t, st, share ? share : 1);
 
 	b->charged = err ? 0 : b->f->bytes + (b->dbg ? b->dbg->bytes : 0);

@@ -276,6 +276,48 @@ void rawstack__free(struct rawstack *r)
 	free(r);
 }
 
+/*
+ * Whether taking more bytes would leave big binaries' windows short of the
+ * memory they wait for: the copies wait for those windows, so the windows
+ * come first (give_way).
+ */
+static bool windows_short(const struct rawstack *r, uint64_t more)
+{
+	uint64_t want = unwinder__mem_wanted(r->u), free = mem_budget__free();
+
+	return want && (free < more || free - more < want);
+}
+
+/*
+ * Under a tight --mem-limit the copies can fill the memory budget while
+ * they wait for windows that wait for that memory: the newest copies give
+ * way, as the walker left them, until the windows' need is free. Only
+ * when what they hold can free it: otherwise (symbols hold the budget)
+ * they would go for nothing.
+ */
+static void give_way(struct rawstack *r)
+{
+	uint64_t want = unwinder__mem_wanted(r->u), free = mem_budget__free();
+	size_t i;
+
+	if (!want || free >= want || free + r->bytes < want)
+		return;
+	for (i = r->nr; i-- > 0 && free < want;) {
+		struct held *h = &r->v[i];
+
+		if (h->done || !h->wait)
+			continue;
+		unraw(h->e, h->e->nr_uframes, (const uint64_t *)h->e->frames + h->e->nr_kframes +
+						   h->e->nr_uframes);
+		h->bare = true;
+		h->wait = false;	/* given up at this flush */
+		r->bytes -= h->size;
+		mem_budget__give(h->size);
+		free += h->size;
+		r->t.gave_way++;
+	}
+}
+
 int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 		   struct ev_sample **held)
 {
@@ -296,7 +338,7 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 	*held = h->e;
 	h->size = size;
 	h->since = now_ns();
-	over_share = r->bytes + size > held_max();
+	over_share = r->bytes + size > held_max() || windows_short(r, size);
 	h->wait = !over_share && mem_budget__take(size);
 	r->nr++;
 	r->t.held++;
@@ -400,6 +442,7 @@ int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void 
 			return err;
 	} else {
 		try_all(r, false);
+		give_way(r);
 	}
 	for (i = 0; i < r->nr; i++) {
 		struct held *h = &r->v[i];
@@ -496,6 +539,7 @@ int rawstack__store(const struct rawstack *r, struct recording *rec, const uint6
 	err = err ?: meta_u64(rec, REC_META_RAW_FINISHED, t.finished);
 	err = err ?: meta_u64(rec, REC_META_RAW_COMPLETE, t.complete);
 	err = err ?: meta_u64(rec, REC_META_RAW_GIVEN_UP, t.given_up);
+	err = err ?: meta_u64(rec, REC_META_RAW_GAVE_WAY, t.gave_way);
 	err = err ?: meta_u64(rec, REC_META_RAW_NOT_HELD, t.not_held);
 	return err;
 }

@@ -38,6 +38,7 @@ struct rawstack_totals {
 	uint64_t finished;	/* walked again with their tables */
 	uint64_t complete;	/* of those, reaching the outermost frame (or a zero return) */
 	uint64_t given_up;	/* a table never came: stored as the walker left them */
+	uint64_t gave_way;	/* of those, given up for windows short of memory (give_way) */
 	uint64_t not_held;	/* no room in the memory budget to wait: tried once at once */
 };
 

@@ -93,6 +93,7 @@
 #define PARTIAL_SHARE	8	/* a table over budget / this loads by windows */
 #define PARTIAL_HELD	(256ull << 20)	/* partial tables' sources held here at most */
 #define WIN_INIT_ROWS	4096	/* a partial table's first room for rows; it grows by half */
+#define WINDOWS_KEEP_DIV 4	/* symbols leave this part of the memory budget to windows */
 #define WINDOWS_PER_TURN 256	/* unw_absent entries read per loop turn */
 #define BATCH_RANGES	64	/* ranges of windows one batch builds at most */
 #define MAX_SOURCE_TRIES 8	/* batches whose CFI would not fit their reserve, then left out */
@@ -175,6 +176,7 @@ struct unw_binary {
 	bool win_failed;		/* its CFI cannot be read: no more batches */
 	bool win_nofile;		/* no mapping of it opened: batches wait for a new one */
 	uint8_t win_tries;		/* batches whose CFI was over their reserve, in a row */
+	size_t win_batch;		/* windows a batch takes at most (0: all asked for) */
 	uint8_t win_waits;		/* batches short of memory in a row */
 	uint64_t win_next;		/* its next batch not before (BATCH_GAP_NS, WAIT_MAX_NS) */
 	uint64_t win_need;		/* the memory budget its last short batch lacked */
@@ -405,6 +407,7 @@ static void drop_table(struct unw_binary *b)
 	b->win_gen++;			/* a batch out is dropped when it comes back */
 	b->win_out = b->win_failed = b->win_nofile = false;
 	b->win_tries = b->win_waits = 0;
+	b->win_batch = 0;
 	b->win_next = b->win_need = 0;
 	b->nr_data = 0;
 	mem_budget__give(b->charged);
@@ -840,6 +843,8 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 		b->win_failed = !b->rows;	/* its windows cannot be written */
 		account_held(u, b);
 		u->st.partial++;
+		/* symbols leave a quarter of the budget to the windows (budget.h) */
+		mem_budget__keep_for_windows(mem_budget__size() / WINDOWS_KEEP_DIV);
 		pr_debug("unwind table of '%s' is big: loaded by the windows walks meet", b->path);
 	}
 	u->used += j->bytes;
@@ -1420,7 +1425,8 @@ static int submit_windows(struct unwinder *u, struct unw_binary *b)
 		free(j);
 		return -ENOMEM;
 	}
-	j->nr_ranges = unw_windows__batch(b->win, j->ranges, BATCH_RANGES);
+	j->nr_ranges = unw_windows__batch(b->win, j->ranges, BATCH_RANGES,
+					  b->win_batch ? b->win_batch : SIZE_MAX);
 	j->bin = (size_t)(b - u->bins);
 	j->fd = j->map_fd = -1;
 	j->win_gen = b->win_gen;
@@ -1614,6 +1620,16 @@ static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job
 	return err;
 }
 
+/* How many windows batch j holds. */
+static size_t windows_of(const struct unw_job *j)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < j->nr_ranges; i++)
+		n += (size_t)((j->ranges[i].hi - j->ranges[i].lo) >> UNW_WINDOW_SHIFT);
+	return n;
+}
+
 /* A finished batch of windows: merged and loaded, else its windows are left out. */
 static int take_windows(struct unwinder *u, struct unw_job *j)
 {
@@ -1668,6 +1684,16 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 			 "it needs (%s)", b->path, (unsigned long long)(mem_budget__free() >> 10),
 			 (unsigned long long)(j->need >> 10), strerror(-err));
 		err = 0;
+	} else if (err == -E2BIG && j->err && (n = windows_of(j)) > 1) {
+		/*
+		 * Their CFI did not fit the batch's reserve, whole as it was:
+		 * the same windows again, half as many a batch (a compile at
+		 * --mem-limit 128M left 53 to 78 of libLLVM's out for good).
+		 */
+		b->win_batch = n / 2;
+		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
+		n = 0;
+		err = 0;
 	} else if (err == -E2BIG && !b->src && ++b->win_tries < MAX_SOURCE_TRIES) {
 		/* its CFI did not fit a whole reserve: tried a few times more */
 		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
@@ -1682,6 +1708,8 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 	} else {
 		b->win_tries = b->win_waits = 0;
 		b->win_need = 0;
+		if (b->win_batch)	/* split before: twice as many again */
+			b->win_batch = b->win_batch < UNW_NR_WINDOWS / 2 ? b->win_batch * 2 : 0;
 		u->st.windows += n;
 		u->st.rows += j->nr_full;
 		pr_debug("%zu windows of '%s' loaded: %zu rows in %.1f ms", n, b->path, j->nr_full,
@@ -1844,6 +1872,21 @@ int unwinder__request(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_
 
 	miss_path(&m, path, sizeof(path));
 	return load_file(u, tgid, start, end, path, k);
+}
+
+uint64_t unwinder__mem_wanted(const struct unwinder *u)
+{
+	uint64_t want = 0;
+	size_t i;
+
+	for (i = 0; u && i < u->nr_bins; i++) {
+		const struct unw_binary *b = &u->bins[i];
+
+		if (b->win && b->win_need && !b->win_out && !b->win_failed &&
+		    unw_windows__wanted(b->win))
+			want += b->win_need;
+	}
+	return want;
 }
 
 int unwinder__event_fd(const struct unwinder *u)

@@ -130,6 +130,12 @@ enum unwinder_row unwinder__row(struct unwinder *u, const struct unw_key *key, u
 int unwinder__request(struct unwinder *u, uint32_t tgid, uint64_t start, uint64_t end,
 		      const struct unw_key *key);
 
+/*
+ * The memory the windows of big binaries wait for (what their last batch
+ * lacked, added over the binaries still asked for windows); 0: none wait.
+ */
+uint64_t unwinder__mem_wanted(const struct unwinder *u);
+
 /* An fd that becomes readable when a table is built (to wait on with epoll). */
 int unwinder__event_fd(const struct unwinder *u);
 

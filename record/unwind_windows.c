@@ -57,12 +57,13 @@ size_t unw_windows__wanted(const struct unw_windows *w)
 	return w->nr_wanted;
 }
 
-size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t max)
+size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t max,
+			  size_t max_windows)
 {
-	size_t n = 0;
+	size_t n = 0, taken = 0;
 	uint32_t i;
 
-	for (i = 0; i < UNW_NR_WINDOWS && w->nr_wanted; i++) {
+	for (i = 0; i < UNW_NR_WINDOWS && w->nr_wanted && taken < max_windows; i++) {
 		uint64_t lo = (uint64_t)i << UNW_WINDOW_SHIFT;
 
 		if (w->state[i] != WIN_WANTED)
@@ -76,6 +77,7 @@ size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t m
 		}
 		w->state[i] = WIN_OUT;
 		w->nr_wanted--;
+		taken++;
 	}
 	return n;
 }

@@ -43,11 +43,13 @@ bool unw_windows__is_out(const struct unw_windows *w, uint32_t window);
 size_t unw_windows__wanted(const struct unw_windows *w);
 
 /*
- * The next batch: the windows asked for, lowest first, as file-offset
- * ranges into out (touching ones merged, at most max ranges); they are
- * out until built or refused. Returns how many ranges.
+ * The next batch: the windows asked for, lowest first, at most
+ * max_windows of them, as file-offset ranges into out (touching ones
+ * merged, at most max ranges); they are out until built or refused.
+ * Returns how many ranges.
  */
-size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t max);
+size_t unw_windows__batch(struct unw_windows *w, struct cfi_range *out, size_t max,
+			  size_t max_windows);
 
 /* The windows of rg[0 .. nr) that are out are built. Returns how many. */
 size_t unw_windows__built(struct unw_windows *w, const struct cfi_range *rg, size_t nr);

@@ -68,6 +68,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_RAW_FINISHED, "raw stacks finished", META_NUMBER },
 	{ REC_META_RAW_COMPLETE, "raw stacks complete", META_NUMBER },
 	{ REC_META_RAW_GIVEN_UP, "raw stacks given up", META_NUMBER },
+	{ REC_META_RAW_GAVE_WAY, "raw stacks given up for windows (memory budget)", META_NUMBER },
 	{ REC_META_RAW_NOT_HELD, "raw stacks not held (memory budget)", META_NUMBER },
 	{ REC_META_PY_WALKS, "Python: samples walked", META_NUMBER },
 	{ REC_META_PY_SAMPLES, "Python: samples with Python frames", META_NUMBER },

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # t0717: `record -- CMD` where CMD forks and execs short processes (a shell
-# running /bin/true 600 times): every walked user stack is whole, from each
+# running /bin/true 1,000 times): every walked user stack is whole, from each
 # process's first tick. Ticks inside an exec, past the switch to the new
 # memory map and before the new image runs, have no user stack: the user
 # registers are still the old image's. While the exec maps the program it
@@ -12,7 +12,7 @@
 require_root; require_btf
 
 "$EPROF" record -F 999 -o "$TMP/r.eprof" -- \
-	sh -c 'i=0; while [ $i -lt 600 ]; do /bin/true; i=$((i + 1)); done' 2>"$TMP/err" ||
+	sh -c 'i=0; while [ $i -lt 1000 ]; do /bin/true; i=$((i + 1)); done' 2>"$TMP/err" ||
 	{ cat "$TMP/err"; fail "record failed"; }
 "$EPROF" info "$TMP/r.eprof" >"$TMP/info" 2>/dev/null || fail "info failed"
 walks=$(awk '/^user stacks unwound with tables:/ { print $NF }' "$TMP/info")

@@ -49,6 +49,16 @@ static void takes_no_more_than_it_has(void)
 	CHECK(mem_budget__take(100));
 	CHECK_EQ_U64(mem_budget__peak(), 100);
 	mem_budget__give(100);
+	/* a symbols share leaves what is kept for windows; windows still take it */
+	mem_budget__keep_for_windows(25);
+	CHECK_EQ_U64(mem_budget__take_share(60), 60);
+	CHECK_EQ_U64(mem_budget__take_share(60), 15);
+	CHECK_EQ_U64(mem_budget__take_share(1), 0);
+	CHECK(mem_budget__take(25));
+	mem_budget__give(100);
+	mem_budget__set_ceiling(100);	/* a new ceiling keeps nothing for windows */
+	CHECK_EQ_U64(mem_budget__take_share(100), 100);
+	mem_budget__give(100);
 }
 
 static void the_base_is_subtracted(void)

@@ -26,7 +26,7 @@ static void states(void)
 	CHECK(unw_windows__want(w, 9));
 	CHECK(!unw_windows__want(w, UNW_NR_WINDOWS));
 	CHECK_EQ_U64(unw_windows__wanted(w), 3);
-	n = unw_windows__batch(w, rg, 4);
+	n = unw_windows__batch(w, rg, 4, SIZE_MAX);
 	CHECK_EQ_U64(n, 2);				/* 3 and 4 touch: one range */
 	CHECK_EQ_U64(rg[0].lo, W(3));
 	CHECK_EQ_U64(rg[0].hi, W(5));
@@ -36,12 +36,19 @@ static void states(void)
 	/* short of memory: asked for again, in the next batch */
 	unw_windows__retry(w, rg, n);
 	CHECK_EQ_U64(unw_windows__wanted(w), 3);
-	CHECK_EQ_U64(unw_windows__batch(w, rg, 4), 2);
+	CHECK_EQ_U64(unw_windows__batch(w, rg, 4, SIZE_MAX), 2);
 	CHECK_EQ_U64(unw_windows__built(w, rg, 1), 2);
 	CHECK_EQ_U64(unw_windows__refuse(w, rg + 1, 1), 1);
 	CHECK(unw_windows__refused(w, 9) && !unw_windows__refused(w, 3));
 	CHECK(!unw_windows__want(w, 3) && !unw_windows__want(w, 9));
 	CHECK_EQ_U64(unw_windows__built(w, rg, 1), 0);	/* built once */
+	/* a batch of at most two windows (one too big for its reserve was split) */
+	CHECK(unw_windows__want(w, 20) && unw_windows__want(w, 21) && unw_windows__want(w, 30));
+	CHECK_EQ_U64(unw_windows__batch(w, rg, 4, 2), 1);
+	CHECK_EQ_U64(rg[0].lo, W(20));
+	CHECK_EQ_U64(rg[0].hi, W(22));
+	CHECK_EQ_U64(unw_windows__wanted(w), 1);
+	CHECK(!unw_windows__is_out(w, 30));
 	unw_windows__free(w);
 }
 
