@@ -511,8 +511,9 @@ static int open_binary_in(struct binary *b, const struct mapping_table *t,
 
 /*
  * Opens b's file with a share of the memory budget: what is free, at most
- * half of it, less what is kept for unwind windows. Its symbols that fit are read (its debug file's from what f
- * left), and what they cost stays taken while b is open.
+ * half of it, less what is kept for unwind windows. Its symbols that fit
+ * are read (its debug file's from what f left), and what they cost stays
+ * taken while b is open.
  */
 static int open_binary(struct binary *b, const struct mapping_table *t,
 		       struct capture_stats *st)

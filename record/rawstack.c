@@ -325,7 +325,7 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 		      sizeof(__u64);
 	struct ev_sample *small;
 	struct held *h;
-	bool over_share;
+	bool over_share, for_windows;
 
 	if (vec__grow(&r->v, &r->alloc, r->nr + 1, sizeof(*r->v)))
 		return pr_errno(-ENOMEM, "cannot hold a raw stack");
@@ -338,8 +338,9 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 	*held = h->e;
 	h->size = size;
 	h->since = now_ns();
-	over_share = r->bytes + size > held_max() || windows_short(r, size);
-	h->wait = !over_share && mem_budget__take(size);
+	over_share = r->bytes + size > held_max();
+	for_windows = !over_share && windows_short(r, size);
+	h->wait = !over_share && !for_windows && mem_budget__take(size);
 	r->nr++;
 	r->t.held++;
 	if (h->wait) {
@@ -356,7 +357,8 @@ int rawstack__hold(struct rawstack *r, const struct ev_sample *e, size_t size,
 			"are walked at once with the tables in (`eprof info` counts them as raw "
 			"stacks not held; a larger --mem-limit keeps them)",
 			over_share ? "reached their share of the memory budget" :
-				     "found the memory budget full",
+			for_windows ? "leave the memory budget to unwind windows waiting for it" :
+				      "found the memory budget full",
 			(unsigned long long)(r->bytes >> 20));
 	try_one(r, h);
 	if (!h->done)

@@ -1684,7 +1684,7 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 			 "it needs (%s)", b->path, (unsigned long long)(mem_budget__free() >> 10),
 			 (unsigned long long)(j->need >> 10), strerror(-err));
 		err = 0;
-	} else if (err == -E2BIG && j->err && (n = windows_of(j)) > 1) {
+	} else if (err == -E2BIG && j->err && b->src && (n = windows_of(j)) > 1) {
 		/*
 		 * Their CFI did not fit the batch's reserve, whole as it was:
 		 * the same windows again, half as many a batch (a compile at
