@@ -796,10 +796,18 @@ static int capture_all(struct session *s, struct capture_stats *st)
  */
 static bool commit_due(struct session *s)
 {
-	return (now_ns() - s->last_commit_ns >= COMMIT_INTERVAL_NS ||
+	uint64_t since = now_ns() - s->last_commit_ns;
+
+	return (since >= COMMIT_INTERVAL_NS ||
 		recording__pending_samples(s->rec) >= PENDING_COMMIT ||
 		stack_table__forget_due(&s->stacks)) &&	/* it forgets the stack table */
-	       !session__raw_waiting(s);	/* a bounded wait: RAWSTACK_HOLD_NS */
+	       /*
+		* a bounded wait for stack copies (RAWSTACK_HOLD_NS each), but
+		* not for a stream of them: a commit at least every other
+		* second, or a side-band loss is repaired only at the end
+		* (t0405), the copies still waiting kept for the next commit
+		*/
+	       (!session__raw_waiting(s) || since >= 2 * COMMIT_INTERVAL_NS);
 }
 
 static void format_size(char *buf, size_t len, off_t size)

@@ -176,6 +176,7 @@ struct session {
 		total_truncated;
 	uint64_t repair_lost;		/* total_lost_sideband when the last repair began */
 	uint64_t repair_until_ns;	/* processes missing mappings are read again until then */
+	uint64_t repair_since_ns;	/* the loss window's start: the commit before the loss */
 	uint64_t nr_rescanned;		/* processes read again from /proc after a loss */
 	struct u64map repaired;		/* pids read again since the last loss */
 	size_t sideband_pages_noted;	/* the buffers' size in this file's meta */
