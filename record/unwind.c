@@ -859,15 +859,21 @@ static void take_table(struct unwinder *u, struct unw_job *j)
 		 j->source ? j->source : "?", j->build_ns / 1e6);
 }
 
+/* How many windows batch j holds. */
+static size_t windows_of(const struct unw_job *j)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < j->nr_ranges; i++)
+		n += (size_t)((j->ranges[i].hi - j->ranges[i].lo) >> UNW_WINDOW_SHIFT);
+	return n;
+}
+
 /* What a batch of windows may need beside its source: their rows, generously. */
 static uint64_t batch_reserve(const struct unw_job *j)
 {
-	uint64_t windows = 0, want;
-	size_t i;
+	uint64_t want = (1ull << 20) + (uint64_t)windows_of(j) * (512ull << 10);
 
-	for (i = 0; i < j->nr_ranges; i++)
-		windows += (j->ranges[i].hi - j->ranges[i].lo) >> UNW_WINDOW_SHIFT;
-	want = (1ull << 20) + windows * (512ull << 10);
 	return want < BATCH_RESERVE ? want : BATCH_RESERVE;
 }
 
@@ -1618,16 +1624,6 @@ static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job
 		*windows += unw_windows__built(b->win, &one, 1);
 	}
 	return err;
-}
-
-/* How many windows batch j holds. */
-static size_t windows_of(const struct unw_job *j)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < j->nr_ranges; i++)
-		n += (size_t)((j->ranges[i].hi - j->ranges[i].lo) >> UNW_WINDOW_SHIFT);
-	return n;
 }
 
 /* A finished batch of windows: merged and loaded, else its windows are left out. */
