@@ -29,8 +29,8 @@
  * Nothing is cut, so nothing is counted twice or lost; an interval still
  * open at the very end is closed there, as without switching. on_switch
  * sends each stack once per run, but stack ids start again in each file:
- * the frames and the thread names that came with stacks are kept here, to
- * be stored again in the files after a switch that use them.
+ * the frames are kept here, to be stored again in the files after a
+ * switch that use them (and the session names their threads again).
  */
 #include <errno.h>
 #include <bpf/bpf.h>
@@ -91,9 +91,6 @@ struct offcpu {
 	size_t nr_kept, alloc_kept;
 	uint64_t *frames;
 	size_t nr_frames, alloc_frames;
-	struct u64map tid_comm;		/* tid -> index into comms: its name in a stack record */
-	char (*comms)[REC_COMM_LEN];
-	size_t nr_comms, alloc_comms;
 	struct rec_offcpu_sum *rows;	/* one flush's rows, merged before they are written */
 	size_t nr_rows, alloc_rows;
 	uint64_t file_rows;		/* interval and sum rows in the current file */
@@ -131,8 +128,6 @@ void offcpu__free(struct offcpu *o)
 	u64map__release(&o->kept_index);
 	free(o->kept_stacks);
 	free(o->frames);
-	u64map__release(&o->tid_comm);
-	free(o->comms);
 	free(o->rows);
 	free(o->shadow);
 	free(o->prev);
@@ -147,21 +142,13 @@ void offcpu__totals(const struct offcpu *o, uint64_t *kept, uint64_t *lost)
 	*lost = o ? o->lost : 0;
 }
 
-/* --switch-output: keeps the frames of a new stack hash and the name of its thread. */
+/* --switch-output: keeps the frames of a new stack hash. */
 static int keep_stack(struct offcpu *o, const struct ev_offcpu_stack *e)
 {
 	size_t nr = (size_t)e->nr_kframes + e->nr_uframes;
 	uint64_t *slot;
 	bool added;
 	int err;
-
-	err = u64map__upsert(&o->tid_comm, e->tid, o->nr_comms, &slot, &added);
-	if (!err && added)
-		err = vec__grow(&o->comms, &o->alloc_comms, ++o->nr_comms, sizeof(*o->comms));
-	if (err)
-		return err;
-	memset(o->comms[*slot], 0, REC_COMM_LEN);
-	memcpy(o->comms[*slot], e->comm, REC_COMM_LEN - 1);	/* the same length, NUL kept */
 
 	err = u64map__upsert(&o->kept_index, e->hash, o->nr_kept, &slot, &added);
 	if (err || !added)
@@ -228,17 +215,14 @@ static uint32_t stack_of(struct offcpu *o, uint64_t hash, uint32_t tgid, uint64_
 
 /*
  * A row of thread tid goes into the file: after a switch, the thread gets
- * its name again (from the stack record that last named it).
+ * its name again (the last one the session heard for it).
  */
 static int note_row(struct offcpu *o, uint64_t time_ns, uint32_t tgid, uint32_t tid)
 {
-	const uint64_t *c;
-
 	o->file_rows++;
 	if (!o->cfg.keep_for_switch || !o->file_start || !o->cfg.name)
 		return 0;
-	c = u64map__find(&o->tid_comm, tid);
-	return c ? o->cfg.name(o->cfg.ctx, time_ns, tgid, tid, o->comms[*c]) : 0;
+	return o->cfg.name(o->cfg.ctx, time_ns, tgid, tid);
 }
 
 /*

@@ -36,14 +36,13 @@ struct offcpu_config {
 			   uint32_t nr_user, uint32_t tgid, uint64_t time_ns);
 	void *ctx;
 	/*
-	 * --switch-output: keeps the stacks and thread names on_switch sent,
-	 * which it never sends again, for the files after a switch; there
-	 * name() gives a thread whose row goes in the file its name (comm, as
-	 * its last stack record said) unless the caller knows it already.
-	 * 0 or an error (printed).
+	 * --switch-output: keeps the stacks on_switch sent, which it never
+	 * sends again, for the files after a switch; there name() gives a
+	 * thread whose row goes in the file its name again (the caller keeps
+	 * thread names: record/threads.h). 0 or an error (printed).
 	 */
 	bool keep_for_switch;
-	int (*name)(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid, const char *comm);
+	int (*name)(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid);
 };
 
 /* -ENOMEM (printed). */

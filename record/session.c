@@ -126,8 +126,10 @@ static int bound_held_comms(struct session *s, const struct rec_comm *c)
 			"budget (%zu rows): later ones are dropped and counted (`eprof info`)", max);
 	/* the thread's next name is held, even if the same: this row is gone */
 	r = threads__thread(&s->threads, c->tid);
-	if (r && r->has_comm)
+	if (r && r->has_comm) {
 		memset(r->comm, 0xff, REC_COMM_LEN);
+		r->comm_kept = false;
+	}
 	return 1;
 }
 
@@ -249,7 +251,7 @@ int session__note_comm(struct session *s, uint64_t time_ns, uint32_t tgid, uint3
 	if (r->has_comm && !memcmp(r->comm, c.comm, sizeof(c.comm)))
 		return 0;
 	memcpy(r->comm, c.comm, sizeof(c.comm));
-	r->has_comm = true;
+	r->has_comm = r->comm_kept = true;
 	err = fold_comm(s, r, &c);
 	if (err)
 		return err < 0 ? err : 0;
@@ -1198,13 +1200,21 @@ static uint32_t intern_offcpu(void *ctx, const uint64_t *frames, uint32_t nk, ui
 	return use_stack(ctx, frames, nk, nu, tgid, time_ns, &id) ? 0 : id;
 }
 
-/* A thread with an off-CPU row in a file after a switch: its name again. */
-static int name_offcpu(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid,
-		       const char *comm)
+/*
+ * A thread with an off-CPU row in a file after a switch: its name again,
+ * the last one heard (its row lives while its intervals can still be
+ * read: two commits past its exit, and each commit reads them first).
+ */
+static int name_offcpu(void *ctx, uint64_t time_ns, uint32_t tgid, uint32_t tid)
 {
 	struct session *s = ctx;
+	const struct thread_row *r = threads__thread(&s->threads, tid);
+	char comm[REC_COMM_LEN];
 
-	return session__thread_named(s, tid) ? 0 : session__note_comm(s, time_ns, tgid, tid, comm);
+	if (!r || r->has_comm || !r->comm_kept)
+		return 0;
+	memcpy(comm, r->comm, sizeof(comm));	/* note_comm writes the row */
+	return session__note_comm(s, time_ns, tgid, tid, comm);
 }
 
 void session__offcpu_config(struct session *s, int start_fd, int sums_fd,

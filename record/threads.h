@@ -50,6 +50,7 @@ struct thread_row {
 	struct row_head h;	/* h.id: the tid */
 	uint32_t tgid;
 	bool has_comm;		/* comm is the name last recorded for it in this file */
+	bool comm_kept;		/* comm is its last name heard, in this file or an earlier one */
 	uint32_t nr_rows;	/* name rows in comm epoch `epoch` */
 	uint32_t late;		/* ... its folded row: index + 1 into session.late_comms */
 	uint64_t epoch;
