@@ -94,14 +94,15 @@ static void path_pool__release(struct path_pool *p)
 
 /* --- what the table takes of the memory budget --------------------------- */
 
-/* The bytes t's arrays, paths and files take. */
+/* The bytes t's arrays, paths, files, per-process maps and index take. */
 static uint64_t table_bytes(const struct mapping_table *t)
 {
 	return (uint64_t)t->alloc * sizeof(*t->v) + (uint64_t)t->paths.alloc * sizeof(*t->paths.strs) +
 	       (uint64_t)t->paths.index.cap * sizeof(struct hashmap_slot) + t->paths.bytes +
 	       (uint64_t)t->alloc_files * sizeof(*t->files) +
 	       (uint64_t)(t->file_index.cap + t->claim_index.cap) * sizeof(struct hashmap_slot) +
-	       u64map__bytes_for(&t->per_proc, t->per_proc.nr);
+	       u64map__bytes_for(&t->per_proc, t->per_proc.nr) +
+	       u64map__bytes_for(&t->forgot_written, t->forgot_written.nr) + t->index_bytes;
 }
 
 /*
@@ -443,6 +444,14 @@ void mapping_table__fit(struct mapping_table *t)
 		t->v = v;
 		t->alloc = a;
 	}
+	settle(t);
+}
+
+void mapping_table__index_bytes(struct mapping_table *t, uint64_t bytes)
+{
+	if (bytes == t->index_bytes)
+		return;		/* the usual case: found through the index, nothing added */
+	t->index_bytes = bytes;
 	settle(t);
 }
 

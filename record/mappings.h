@@ -103,6 +103,7 @@ struct mapping_table {
 	uint64_t charged;		/* of the memory budget */
 	uint64_t floor;			/* held beside it (MAPS_FLOOR at most) */
 	struct u64map per_proc;		/* tgid -> its mappings in v (mapping_table__fit recounts) */
+	uint64_t index_bytes;		/* of the session's index over v (mapping_table__index_bytes) */
 	uint64_t nr_refused;		/* mappings not kept: the budget was full */
 	uint8_t warned;			/* 1: for a process past its floor rows; 2: for others */
 	uint64_t refused_noted;		/* nr_refused as the recording's meta says (the session's) */
@@ -121,6 +122,13 @@ int mapping_table__add(struct mapping_table *t, const struct rec_mapping *m);
  * mostly empty.
  */
 void mapping_table__fit(struct mapping_table *t);
+
+/*
+ * The bytes an index over t's mappings that its user keeps takes now
+ * (record/session.c's tail index): charged with the table's own, so that
+ * it grows with the mappings the budget lets t keep, never refused.
+ */
+void mapping_table__index_bytes(struct mapping_table *t, uint64_t bytes);
 
 /* The row of kept mapping k (m->path points into k). */
 void mapping__to_rec(const struct mapping *k, struct rec_mapping *m);

@@ -10,6 +10,7 @@
 require_root; require_btf
 
 for mode in fork exec; do
+	rm -f "$TMP/pid"	# the last round's pid, there until the new one's shell truncates it
 	if [ $mode = fork ]; then
 		"$WORKLOADS/forker" 3000 >"$TMP/pid" &
 	else

@@ -35,7 +35,7 @@ kill -INT $rpid
 wait $rpid || { cat "$TMP/rec.err"; fail "record -a failed"; }
 grep -q "a process keeps no more than 4096 mappings" "$TMP/rec.err" ||
 	{ cat "$TMP/rec.err"; fail "no warning that the crowding processes' mappings were not kept"; }
-"$EPROF" info "$TMP/r.eprof" >"$TMP/info" 2>&1 || fail "info failed"
+"$EPROF" info "$TMP/r.eprof" >"$TMP/info" 2>&1 || { cat "$TMP/info"; fail "info failed"; }
 refused=$(awk '/^mappings not kept \(memory budget\)/ { print $NF }' "$TMP/info")
 say "mappings not kept: ${refused:-none}"
 [ "${refused:-0}" -ge 1000 ] 2>/dev/null || { cat "$TMP/info"; fail "the budget kept every mapping: the test did not crowd it"; }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "record/budget.h"
 #include "record/jitmap.h"
 #include "record/overlap.h"
 #include "record/session.h"
@@ -682,6 +683,41 @@ static void forks_across_sorts_and_compactions(void)
 }
 
 /*
+ * Issue 24: the tail index's bytes are charged with the mapping table's,
+ * and given back with them. With the budget full the index is still kept
+ * (a scan of the tail per fork and per frame instead fell far behind a
+ * user's many mappings), held beside the budget as the table's growth is.
+ */
+static void the_tail_index_is_charged_with_the_mappings(void)
+{
+	struct fixture f;
+	uint64_t before = mem_budget__used(), held, table;
+	uint32_t q;
+
+	fixture__init(&f, "tail-charged.eprof");
+	handle(&f, 0, mmap2(&f.r, P, 1, 0x7000, PROT_EXEC, "/lib/a.so"));
+	CHECK_OK(sideband__end_batch(f.sb));
+	sort_like_capture(&f);
+	for (q = 1000; q < 1040; q++)
+		handle(&f, 0, mmap2(&f.r, q, 2, 0x1000, PROT_EXEC, "/bin/other"));
+	handle(&f, 0, mmap2(&f.r, P, 5, 0x9000, PROT_EXEC, "/lib/b.so"));
+	held = mem_budget__take_upto(mem_budget__free());	/* the budget full */
+	table = f.s.maps.charged + f.s.maps.floor;
+	handle(&f, 0, fork_rec(&f.r, P, C, C, 10));
+	CHECK_OK(sideband__end_batch(f.sb));
+	CHECK(f.s.tail_prev != NULL);
+	/* 42 tail mappings, 41 processes: their index counted with the table */
+	CHECK(f.s.maps.index_bytes >= f.s.tail_alloc * sizeof(*f.s.tail_prev) + 16 * 41);
+	CHECK(f.s.maps.charged + f.s.maps.floor >= table + f.s.maps.index_bytes);
+	CHECK_EQ_U64(mapped(&f, C, 0x7000, NULL), 1);
+	CHECK_EQ_U64(mapped(&f, C, 0x9000, NULL), 1);	/* through the index */
+	mem_budget__give(held);
+	CHECK_OK(recording__finish(f.s.rec));
+	fixture__release(&f);
+	CHECK(mem_budget__used() <= before);
+}
+
+/*
  * A record the kernel wrote into both the old and the new buffers while
  * the side-band grew: its copies differ only in their times. The new
  * buffer's copy of a record the old one kept inside the window is skipped,
@@ -805,6 +841,8 @@ static const struct test tests[] = {
 	{ "copies across a buffer's growth are handled once", copies_across_a_grow_are_handled_once },
 	{ "forks find their parent's mappings across sorts and compactions",
 	  forks_across_sorts_and_compactions },
+	{ "the tail index is charged with the mappings, and kept when the budget is full",
+	  the_tail_index_is_charged_with_the_mappings },
 	{ "a short child's exit read before its fork still forgets it",
 	  short_child_exit_before_its_fork_is_applied },
 	{ "a fork read before its parent's earlier mmap inherits it", fork_before_earlier_mmap },
