@@ -99,7 +99,7 @@ struct binary {
 	bool in_step;
 	struct mapping cand[MAX_CANDIDATES];	/* mappings to open it through (paths not owned) */
 	size_t nr_cand;
-	struct u64vec offs;		/* sampled file offsets */
+	struct u64vec offs;		/* sampled file offsets (freed after the step) */
 };
 
 struct jit_addr {
@@ -769,7 +769,12 @@ static int store_binaries(struct capture *c, const struct capture_source *s)
 		if (!err)
 			err = store_binary(c, s, b, &fresh);
 		b->in_step = false;
-		b->offs.nr = 0;
+		/*
+		 * freed, not kept for the next step: every binary ever sampled
+		 * held its largest step's offsets to the end (a step's come
+		 * from its new stacks, which the stack table charged)
+		 */
+		u64vec__release(&b->offs);
 		b->nr_cand = 0;
 	}
 	c->nr_step = 0;
