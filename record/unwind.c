@@ -1627,6 +1627,27 @@ static int load_windows(struct unwinder *u, struct unw_binary *b, struct unw_job
 }
 
 /* A finished batch of windows: merged and loaded, else its windows are left out. */
+/*
+ * The memory budget is short (builds, symbols, stack copies hold it): j's
+ * windows wait until it has what the batch lacked (n of them were loaded
+ * in the room left), a batch a second at most while it stays short.
+ */
+static void wait_for_budget(struct unwinder *u, struct unw_binary *b, const struct unw_job *j,
+			    size_t n, int err)
+{
+	unw_windows__retry(b->win, j->ranges, j->nr_ranges);
+	u->st.windows += n;
+	if (!n && b->win_waits < 16)
+		b->win_waits++;
+	b->win_next = now_ns() + ((BATCH_GAP_NS << b->win_waits) < WAIT_MAX_NS ?
+				  (BATCH_GAP_NS << b->win_waits) : WAIT_MAX_NS);
+	b->win_need = j->need;
+	u->st.windows_waits++;
+	pr_debug("windows of '%s' wait for the memory budget: %llu KiB free of the %llu KiB "
+		 "it needs (%s)", b->path, (unsigned long long)(mem_budget__free() >> 10),
+		 (unsigned long long)(j->need >> 10), strerror(-err));
+}
+
 static int take_windows(struct unwinder *u, struct unw_job *j)
 {
 	struct unw_binary *b = &u->bins[j->bin];
@@ -1663,22 +1684,7 @@ static int take_windows(struct unwinder *u, struct unw_job *j)
 			 strerror(-err));
 		err = 0;
 	} else if (err == -EAGAIN || (err == -E2BIG && j->short_reserve)) {
-		/*
-		 * The memory budget is short (builds, symbols, stack copies
-		 * hold it): the windows wait until it has what this batch
-		 * lacked, a batch a second at most while it stays short.
-		 */
-		unw_windows__retry(b->win, j->ranges, j->nr_ranges);
-		u->st.windows += n;	/* those that fit the room left */
-		if (!n && b->win_waits < 16)
-			b->win_waits++;
-		b->win_next = now_ns() + ((BATCH_GAP_NS << b->win_waits) < WAIT_MAX_NS ?
-					  (BATCH_GAP_NS << b->win_waits) : WAIT_MAX_NS);
-		b->win_need = j->need;
-		u->st.windows_waits++;
-		pr_debug("windows of '%s' wait for the memory budget: %llu KiB free of the %llu KiB "
-			 "it needs (%s)", b->path, (unsigned long long)(mem_budget__free() >> 10),
-			 (unsigned long long)(j->need >> 10), strerror(-err));
+		wait_for_budget(u, b, j, n, err);
 		err = 0;
 	} else if (err == -E2BIG && j->err && b->src && (n = windows_of(j)) > 1) {
 		/*
