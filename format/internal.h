@@ -170,6 +170,7 @@ struct writer {
 	ZSTD_CCtx *cctx;
 	struct rec_sample *samples;
 	size_t nr_samples, cap_samples;
+	size_t samples_kept;		/* of them, held back by the commit being written */
 	struct pending_stack *stacks;
 	size_t nr_stacks, cap_stacks;
 	uint64_t *frames;

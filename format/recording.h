@@ -496,6 +496,15 @@ size_t recording__pending_samples(const struct recording *rec);
 int recording__commit(struct recording *rec);
 
 /*
+ * recording__commit, but the samples taken at or after keep_from_ns stay
+ * buffered for a later commit: a reader takes a chunk that reaches back
+ * into the time of the chunks before it as damage (beyond the ring
+ * buffer's reordering), so samples that must wait (stack copies waiting
+ * for their tables) hold back the ones after them.
+ */
+int recording__commit_before(struct recording *rec, uint64_t keep_from_ns);
+
+/*
  * Commits, marking the recording finished in the same transaction. Adding
  * or committing afterwards fails with -EINVAL.
  */

@@ -568,28 +568,40 @@ static int step_insert(struct recording *rec, sqlite3_stmt *st, const char *what
 	return rc == SQLITE_DONE ? 0 : rec_sql_error(rec, rc, what);
 }
 
-static int write_samples(struct recording *rec)
+static bool sample_before(const void *elem, const void *key)
+{
+	return ((const struct rec_sample *)elem)->time_ns < *(const uint64_t *)key;
+}
+
+/* The samples taken before keep_from_ns, in chunks; w->samples_kept: the others. */
+static int write_samples(struct recording *rec, uint64_t keep_from_ns)
 {
 	struct writer *w = &rec->w;
 	sqlite3_stmt *st = NULL;
 	uint8_t *raw = NULL;
 	void *blob = NULL;
-	size_t i, n, len, blob_len;
+	size_t i, n, len, blob_len, nr;
 	int err;
 
+	w->samples_kept = 0;
 	if (!w->nr_samples)
 		return 0;
 	qsort(w->samples, w->nr_samples, sizeof(*w->samples), cmp_sample);
-	n = w->nr_samples < REC_CHUNK_SAMPLES ? w->nr_samples : REC_CHUNK_SAMPLES;
+	nr = bsearch_lower_bound(&keep_from_ns, w->samples, w->nr_samples, sizeof(*w->samples),
+				 sample_before);
+	w->samples_kept = w->nr_samples - nr;
+	if (!nr)
+		return 0;
+	n = nr < REC_CHUNK_SAMPLES ? nr : REC_CHUNK_SAMPLES;
 	raw = malloc(n * CODEC_SAMPLE_MAX_BYTES + CODEC_VARINT_MAX);
 	if (!raw)
 		return oom(rec);
 	err = rec_prepare(rec, "INSERT INTO sample_chunk (first_time, last_time, nr_samples, "
 			       "encoding, data) VALUES (?, ?, ?, ?, ?)", "writing samples", &st);
-	for (i = 0; !err && i < w->nr_samples; i += n) {
+	for (i = 0; !err && i < nr; i += n) {
 		const struct rec_sample *s = w->samples + i;
 
-		n = w->nr_samples - i < REC_CHUNK_SAMPLES ? w->nr_samples - i : REC_CHUNK_SAMPLES;
+		n = nr - i < REC_CHUNK_SAMPLES ? nr - i : REC_CHUNK_SAMPLES;
 		err = codec__encode_samples(s, n, s[0].time_ns, raw, &len);
 		if (err) {
 			err = oom(rec);
@@ -1112,8 +1124,9 @@ void writer__release(struct writer *w)
 	memset(w, 0, sizeof(*w));
 }
 
-static int commit(struct recording *rec, bool finishing)
+static int commit(struct recording *rec, bool finishing, uint64_t keep_from_ns)
 {
+	size_t kept, written;
 	int rc, err;
 
 	err = check_writable(rec);
@@ -1124,7 +1137,7 @@ static int commit(struct recording *rec, bool finishing)
 		return rec_sql_error(rec, rc, "starting a commit");
 	rec->w.mapping_chunk = 0;
 	rec->w.files.written = rec->w.files.committed;	/* a rolled-back commit wrote none */
-	err = write_samples(rec);
+	err = write_samples(rec, finishing ? UINT64_MAX : keep_from_ns);
 	err = err ?: write_rows(rec);	/* the mappings first: stacks refer to them */
 	err = err ?: write_stacks(rec);
 	err = err ?: write_blobs(rec);
@@ -1145,7 +1158,13 @@ static int commit(struct recording *rec, bool finishing)
 		rec->w.has_prefix_next = false;	/* its chunks were rolled back */
 		return err;
 	}
+	kept = rec->w.samples_kept;
+	written = rec->w.nr_samples - kept;
 	clear_pending(&rec->w);
+	if (kept) {	/* held back: the next commit's */
+		memmove(rec->w.samples, rec->w.samples + written, kept * sizeof(*rec->w.samples));
+		rec->w.nr_samples = kept;
+	}
 	rec->w.files.committed = rec->w.files.written;
 	if (rec->w.has_prefix_next) {
 		bytebuf__release(&rec->w.stack_prefix);
@@ -1162,10 +1181,15 @@ static int commit(struct recording *rec, bool finishing)
 
 int recording__commit(struct recording *rec)
 {
-	return commit(rec, false);
+	return commit(rec, false, UINT64_MAX);
+}
+
+int recording__commit_before(struct recording *rec, uint64_t keep_from_ns)
+{
+	return commit(rec, false, keep_from_ns);
 }
 
 int recording__finish(struct recording *rec)
 {
-	return commit(rec, true);
+	return commit(rec, true, UINT64_MAX);
 }

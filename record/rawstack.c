@@ -410,6 +410,17 @@ static size_t waiting(const struct rawstack *r)
 	return n;
 }
 
+uint64_t rawstack__held_since(const struct rawstack *r)
+{
+	uint64_t t = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; r && i < r->nr; i++)
+		if (r->v[i].e->time_ns < t)
+			t = r->v[i].e->time_ns;
+	return t;
+}
+
 int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void *ctx)
 {
 	uint64_t now = now_ns();

@@ -75,6 +75,13 @@ bool rawstack__waiting(struct rawstack *r);
  */
 int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void *ctx);
 
+/*
+ * The time of the earliest sample still held (after a flush: those that
+ * wait for tables), UINT64_MAX when none: the commit writes no sample from
+ * then on, so that no chunk reaches back into an earlier one's time.
+ */
+uint64_t rawstack__held_since(const struct rawstack *r);
+
 void rawstack__totals(const struct rawstack *r, struct rawstack_totals *t);
 
 /*

@@ -878,8 +878,8 @@ int session__commit(struct session *s, const struct session_counters *c)
 		err = add_loss_rows(s, t, c->stats);
 	if (!err && c)
 		err = add_tick_rows(s, c->ticks, c->nr_ticks);
-	if (!err)
-		err = recording__commit(s->rec);
+	if (!err)	/* the samples after a copy still waiting wait with it */
+		err = recording__commit_before(s->rec, rawstack__held_since(s->rawstack));
 	if (!err)
 		err = jitmaps__after_commit(s->jitmaps, s->rec);
 	if (err)

@@ -835,6 +835,70 @@ static void unfinished_file_warns_and_reads(void)
 	CHECK_EQ_U64(c.samples, 30);
 }
 
+/* The largest last_time of the chunks before the one starting latest, and its first_time. */
+static int chunk_order(const char *path, int64_t *reach_before_last, int64_t *last_first)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "SELECT (SELECT max(last_time) FROM sample_chunk WHERE "
+					"id < (SELECT max(id) FROM sample_chunk)), (SELECT first_time "
+					"FROM sample_chunk ORDER BY id DESC LIMIT 1)", -1, &st, NULL);
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		*reach_before_last = sqlite3_column_int64(st, 0);
+		*last_first = sqlite3_column_int64(st, 1);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+/*
+ * A sample that must wait (a stack copy waiting for its tables) past a
+ * commit holds back the samples after it (recording__commit_before): the
+ * next chunk does not reach back into the committed one's time, which a
+ * reader takes as damage. Before, a commit during such a wait wrote a file
+ * `info` refused ("starts at ..., inside the time of an earlier chunk").
+ */
+static void held_samples_keep_chunks_in_order(void)
+{
+	const char *path = path_in("held.eprof");
+	struct recording *rec = NULL;
+	struct rec_sample s = { 0, 1, 1, 0, 1 };
+	uint64_t t0 = 1000000000, total = 0;
+	int64_t reach = 0, first = 0;
+	struct counts c;
+	int i;
+
+	CHECK_OK(recording__create(path, &rec));
+	if (!rec)
+		return;
+	for (i = 0; i < 10; i++) {		/* every 50 ms from t0 */
+		s.time_ns = t0 + (uint64_t)i * 50000000;
+		CHECK_OK(recording__add_sample(rec, &s));
+	}
+	/* the copy taken at t0 + 100 ms still waits: the 8 samples from then stay */
+	CHECK_OK(recording__commit_before(rec, t0 + 100000000));
+	CHECK_EQ_U64(recording__pending_samples(rec), 8);
+	CHECK_OK(recording__sample_count(rec, &total));
+	CHECK_EQ_U64(total, 2);
+	s.time_ns = t0 + 100000000;		/* the copy, finished */
+	CHECK_OK(recording__add_sample(rec, &s));
+	CHECK_OK(recording__commit_before(rec, UINT64_MAX));
+	CHECK_EQ_U64(recording__pending_samples(rec), 0);
+	CHECK_OK(recording__finish(rec));
+	recording__close(rec);
+	CHECK_OK(chunk_order(path, &reach, &first));
+	CHECK(reach < first);
+	capture_begin(false);
+	CHECK_OK(read_all(path, &c));
+	capture_end();
+	CHECK_EQ_U64(c.samples, 11);
+}
+
 static void open_expect(const char *path, int want_err, const char *want_msg)
 {
 	struct recording *rec = NULL;
@@ -2146,6 +2210,8 @@ static const struct test tests[] = {
 	{ "every table and field round-trips", roundtrip_every_table },
 	{ "a comm tgid delta that overflows is damage", comm_tgid_delta_overflow_is_damage },
 	{ "an unfinished file warns once and reads its commits", unfinished_file_warns_and_reads },
+	{ "samples held back by a commit keep its chunks in time order",
+	  held_samples_keep_chunks_in_order },
 	{ "a newer user_version is refused", newer_version_is_refused },
 	{ "text, empty, foreign SQLite and missing files are refused", foreign_files_are_refused },
 	{ "missing tables or columns are damage", missing_tables_are_damage },
