@@ -94,7 +94,7 @@ static void path_pool__release(struct path_pool *p)
 
 /* --- what the table takes of the memory budget --------------------------- */
 
-/* The bytes t's arrays, paths, files, per-process maps and index take. */
+/* The bytes t's arrays, paths, files and per-process maps take. */
 static uint64_t table_bytes(const struct mapping_table *t)
 {
 	return (uint64_t)t->alloc * sizeof(*t->v) + (uint64_t)t->paths.alloc * sizeof(*t->paths.strs) +
@@ -102,7 +102,7 @@ static uint64_t table_bytes(const struct mapping_table *t)
 	       (uint64_t)t->alloc_files * sizeof(*t->files) +
 	       (uint64_t)(t->file_index.cap + t->claim_index.cap) * sizeof(struct hashmap_slot) +
 	       u64map__bytes_for(&t->per_proc, t->per_proc.nr) +
-	       u64map__bytes_for(&t->forgot_written, t->forgot_written.nr) + t->index_bytes;
+	       u64map__bytes_for(&t->forgot_written, t->forgot_written.nr);
 }
 
 /*
@@ -449,10 +449,19 @@ void mapping_table__fit(struct mapping_table *t)
 
 void mapping_table__index_bytes(struct mapping_table *t, uint64_t bytes)
 {
-	if (bytes == t->index_bytes)
-		return;		/* the usual case: found through the index, nothing added */
+	uint64_t d;
+
+	if (bytes > t->index_bytes) {
+		d = bytes - t->index_bytes;
+		if (mem_budget__take(d))
+			t->index_charged += d;
+	} else {
+		d = t->index_bytes - bytes < t->index_charged ? t->index_bytes - bytes :
+								t->index_charged;
+		mem_budget__give(d);
+		t->index_charged -= d;
+	}
 	t->index_bytes = bytes;
-	settle(t);
 }
 
 void mapping_table__release(struct mapping_table *t)
@@ -464,6 +473,6 @@ void mapping_table__release(struct mapping_table *t)
 	free(t->files);
 	hashmap__release(&t->file_index);
 	hashmap__release(&t->claim_index);
-	mem_budget__give(t->charged);
+	mem_budget__give(t->charged + t->index_charged);
 	memset(t, 0, sizeof(*t));
 }

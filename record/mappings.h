@@ -104,6 +104,7 @@ struct mapping_table {
 	uint64_t floor;			/* held beside it (MAPS_FLOOR at most) */
 	struct u64map per_proc;		/* tgid -> its mappings in v (mapping_table__fit recounts) */
 	uint64_t index_bytes;		/* of the session's index over v (mapping_table__index_bytes) */
+	uint64_t index_charged;		/* ... of them taken from the memory budget */
 	uint64_t nr_refused;		/* mappings not kept: the budget was full */
 	uint8_t warned;			/* 1: for a process past its floor rows; 2: for others */
 	uint64_t refused_noted;		/* nr_refused as the recording's meta says (the session's) */
@@ -125,8 +126,12 @@ void mapping_table__fit(struct mapping_table *t);
 
 /*
  * The bytes an index over t's mappings that its user keeps takes now
- * (record/session.c's tail index): charged with the table's own, so that
- * it grows with the mappings the budget lets t keep, never refused.
+ * (record/session.c's tail index): taken from the memory budget where it
+ * has room, never refused (a few bytes per mapping kept: it is bounded by
+ * the mappings the budget lets t keep), and never from the floor that
+ * keeps small processes' mappings (t0818: charged with the table, it took
+ * the floor under a user's 240,000 mappings, and known_split went
+ * unnamed).
  */
 void mapping_table__index_bytes(struct mapping_table *t, uint64_t bytes);
 

@@ -535,10 +535,10 @@ void session__release_kept(struct session *s)
  * Brings the tail index (session.h) up to the mappings added since it was
  * last brought up: each mapping is indexed once, unless a sort or a
  * compaction moved them (then the tail is indexed again from the start).
- * Its bytes are charged with the mapping table's: a few per mapping kept,
- * bounded through the mappings the budget lets the table keep. (Refused
- * and replaced by a scan of the tail, it left t0818's recorder far behind
- * a user's 240,000 mappings, and known_split unnamed.) -ENOMEM (printed).
+ * Its bytes are taken from the memory budget with the mapping table's
+ * (mapping_table__index_bytes), never refused: refused and replaced by a
+ * scan of the tail, it left t0818's recorder far behind a user's 240,000
+ * mappings. -ENOMEM (printed).
  */
 static int index_tail(struct session *s)
 {

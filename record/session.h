@@ -162,7 +162,7 @@ struct session {
 	 * of its latest tail mapping, and per position the one before it of
 	 * the same process. Valid for tail_from == nr_sorted and the layout
 	 * maps_layout counts (bumped wherever mappings are dropped or moved).
-	 * Its bytes are charged with the mapping table's (index_tail).
+	 * Its bytes are taken from the memory budget where it has room (index_tail).
 	 */
 	struct u64map tail_heads;
 	uint32_t *tail_prev;
