@@ -14,10 +14,11 @@
  *
  *   names   the frame names, each once (the string table): their UTF-8
  *           text, NUL-separated (bin__put_names)
- *   tree_up, tree_name
+ *   tree_depth, tree_name
  *           every stack is a path from the root (the comm) of one tree;
- *           its nodes 1.. in depth-first order, children by name (as
- *           drawn), each as the step back to its parent and its name id
+ *           its nodes in depth-first order, children by name (as drawn),
+ *           each as its depth (the root's 0: a node's parent is the last
+ *           node before it one level up) and, from node 1, its name id
  *   stacks  the node each distinct stack ends at, the most sampled first
  *           (small numbers are short, and compress well)
  *   rows_*  one row per (time bucket, CPU, state, stack), sorted by time:
@@ -25,9 +26,9 @@
  *           origin_ns, the whole second before the first sample), the CPU,
  *           the state (with states), the count, the stack's number, the
  *           thread's (with states)
- *   self_S  per state S, each node's own count over the whole recording
- *           (the first view, of everything, is drawn from them before any
- *           row is read)
+ *   self_S  per state S, each stack's count over the whole recording,
+ *           which is the own count of the node it ends at (the first view,
+ *           of everything, is drawn from them before any row is read)
  *   idle    the nodes (depth first) at the top of the idle task's stacks
  *           (pid 0, one per CPU under -a): the page leaves what is under
  *           them out of the flame graph and counts it as idle in the heat
@@ -741,12 +742,16 @@ static int html__arrays(struct html_ctx *h, struct html_bin *b, struct html_bin 
 	uint32_t prev = 0;
 	int err;
 
-	/* nodes 1.. in depth-first order: the step back to the parent, the name */
-	if (!(v = bin__scratch(b, n)))
+	/*
+	 * the nodes in depth-first order: the depth of each (a parent comes
+	 * before its children), then the name of nodes 1..
+	 */
+	if (!(v = bin__scratch(b, h->nr_nodes)))
 		return -ENOMEM;
+	v[0] = 0;
 	for (i = 1; i < h->nr_nodes; i++)
-		v[i - 1] = i - h->pre[h->parent[h->by_pre[i]]];
-	err = bin__put(b, "tree_up", v, n);
+		v[i] = v[h->pre[h->parent[h->by_pre[i]]]] + 1;
+	err = bin__put(b, "tree_depth", v, h->nr_nodes);
 	for (i = 1; i < h->nr_nodes; i++)
 		v[i - 1] = h->name[h->by_pre[i]];
 	err = err ?: bin__put(b, "tree_name", v, n);
@@ -765,15 +770,18 @@ static int html__arrays(struct html_ctx *h, struct html_bin *b, struct html_bin 
 		v[i] = h->name_mod[i];
 	err = bin__put(b, "name_mod", v, h->nr_names) ?:
 	      bin__put_names(b, &h->strs, h->name_str, h->nr_names);
-	/* per state, each node's own count over the whole recording: the first view needs no row */
+	/*
+	 * per state, each stack's count over the whole recording (a node's own
+	 * count is its stack's): the first view needs no row
+	 */
 	for (k = 0; k < h->nr_states && !err; k++) {
 		static const char *const self[] = { "self_0", "self_1", "self_2" };
 
-		if (!(v = bin__scratch(b, h->nr_nodes)))
+		if (!(v = bin__scratch(b, h->nr_stacks)))
 			return -ENOMEM;
-		memset(v, 0, h->nr_nodes * sizeof(*v));
+		memset(v, 0, h->nr_stacks * sizeof(*v));
 		for (i = 0; i < h->nr_rows; i++) {
-			uint64_t *c = &v[h->stack_node[h->rows[i].stack]];
+			uint64_t *c = &v[h->rows[i].stack];
 
 			if (h->rows[i].state != k)
 				continue;
@@ -781,7 +789,7 @@ static int html__arrays(struct html_ctx *h, struct html_bin *b, struct html_bin 
 				return -EOVERFLOW;
 			*c += h->rows[i].count;
 		}
-		err = bin__put(b, self[k], v, h->nr_nodes);
+		err = bin__put(b, self[k], v, h->nr_stacks);
 	}
 	if (err || !(v = bin__scratch(b, h->nr_rows)))
 		return err ?: -ENOMEM;

@@ -120,38 +120,42 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 	 * of the selection.
 	 */
 	/*
-	 * par and nm are read from the byte planes of tree_up and tree_name as
-	 * they are, with no typed array of each between (fresh memory is what
-	 * a big tree costs most: some 10 ms a MB here); depth fits 16 bits
-	 * (a stack has some hundreds of frames at most).
+	 * The tree comes as each node's depth (root first) and name: a node's
+	 * parent is the last node before it one level up, and it ends where a
+	 * node of its depth or less comes, so one pass with the path from the
+	 * root makes par and end. Depths are small numbers in one byte plane
+	 * (a view of the inflated data, no copy, below 256; 16 bits else: a
+	 * stack has some hundreds of frames at most); fresh memory is what a
+	 * big tree costs most (some 10 ms a MB here).
 	 */
-	var nNodes = D.nr_nodes, tUp = A.tree_up, tName = A.tree_name;
-	if (nNodes < 1 || !tUp || !tName || tUp.n !== nNodes - 1 || tName.n !== nNodes - 1 || tUp.w > 4 || tName.w > 4)
+	var nNodes = D.nr_nodes, tDepth = A.tree_depth, tName = A.tree_name;
+	if (nNodes < 1 || !tDepth || !tName || tDepth.n !== nNodes || tName.n !== nNodes - 1 || tDepth.w > 2 || tName.w > 4)
 		throw new Error('damaged tree');
-	var par = new Int32Array(nNodes), nm = new Int32Array(nNodes), depth = new Uint16Array(nNodes);
+	var par = new Int32Array(nNodes), nm = new Int32Array(nNodes), depth = eprofArray(tDepth);
 	var end = new Int32Array(nNodes), firstOcc = new Uint8Array(nNodes), maxDepth = 0;
 	(function () {
-		var m = nNodes - 1, k, j, u = tUp.u8, o = tUp.off, b;
-		for (j = 0; j < m; j++) par[j + 1] = u[o + j];
-		for (k = 1; k < tUp.w; k++)
-			for (b = o + k * m, j = 0; j < m; j++) par[j + 1] |= u[b + j] << 8 * k;
-		u = tName.u8; o = tName.off;
+		var m = nNodes - 1, k, j, u = tName.u8, o = tName.off, b;
 		for (j = 0; j < m; j++) nm[j + 1] = u[o + j];
 		for (k = 1; k < tName.w; k++)
 			for (b = o + k * m, j = 0; j < m; j++) nm[j + 1] |= u[b + j] << 8 * k;
 	}());
 	par[0] = -1;
 	nm[0] = -1;
-	for (i = 1; i < nNodes; i++) {
-		var p = i - par[i];
-		par[i] = p;
-		if (p < 0 || p >= i || nm[i] < 0 || nm[i] >= nNames || depth[p] === 65535) throw new Error('damaged tree at node ' + i);
-		depth[i] = depth[p] + 1;
-		if (depth[i] > maxDepth) maxDepth = depth[i];
-	}
+	(function () {
+		var path = new Int32Array(65537), top = 0, d, k;	/* path[d]: the last node of depth d */
+		if (depth[0] !== 0) throw new Error('damaged tree at its root');
+		for (i = 1; i < nNodes; i++) {
+			d = depth[i];
+			if (d < 1 || d > top + 1 || nm[i] < 0 || nm[i] >= nNames) throw new Error('damaged tree at node ' + i);
+			for (k = d; k <= top; k++) end[path[k]] = i;
+			par[i] = path[d - 1];
+			path[d] = i;
+			top = d;
+			if (d > maxDepth) maxDepth = d;
+		}
+		for (k = 0; k <= top; k++) end[path[k]] = nNodes;
+	}());
 	mark('tree');
-	for (i = 0; i < nNodes; i++) end[i] = i + 1;
-	for (i = nNodes - 1; i > 0; i--) if (end[i] > end[par[i]]) end[par[i]] = end[i];
 	/*
 	 * firstOcc: no ancestor is the same function (a recursive call counts
 	 * once in "total"), for the tree T in depth-first order (its labelDepth
@@ -224,18 +228,13 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 	 * flame graph leaves them out unless asked; the heat map and strips
 	 * count them apart, to shade the busy share of each cell.
 	 */
-	var idleNode = new Uint8Array(nNodes), idleList = [];
-	var idleTops = eprofArray(A.idle);
+	var idleNode = new Uint8Array(nNodes), idleTops = eprofArray(A.idle);
 	for (j = 0; j < idleTops.length; j++) {
 		i = idleTops[j];
 		if (i <= 0 || i >= nNodes || depth[i] !== 1) throw new Error('damaged idle node ' + i);
-		idleNode[i] = 1;
+		idleNode.fill(1, i, end[i]);
 	}
-	for (i = 1; i < nNodes; i++) {
-		if (idleNode[par[i]]) idleNode[i] = 1;
-		if (idleNode[i]) idleList.push(i);
-	}
-	var hasIdle = idleList.length > 0, showIdle = false;
+	var hasIdle = idleTops.length > 0, showIdle = false;
 	var nStacks = D.nr_stacks, stackNode = eprofArray(A.stacks);
 	if (stackNode.length !== nStacks) throw new Error('damaged stacks');
 	for (i = 0; i < nStacks; i++) {
@@ -579,10 +578,11 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 	function offCounts(se) {
 		var o = new Float64Array(2 * B.n), n, par = B.par;
 		if (isAll(se))
-			for (n = 1; n < B.n; n++) {
+			for (var s = 0; s < nStacks; s++) {
+				n = stackNode[s];
 				if (idleNode[n] && !showIdle) continue;
-				if (W[1]) o[2 * n] = selfAll[1][n];
-				if (W[2]) o[2 * n + 1] = selfAll[2][n];
+				if (W[1]) o[2 * n] += stackSelf[1][s];
+				if (W[2]) o[2 * n + 1] += stackSelf[2][s];
 			}
 		else eachRow(se, function (r) {
 			var st = rowState[r];
@@ -591,11 +591,22 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 		for (n = B.n - 1; n > 0; n--) { o[2 * par[n]] += o[2 * n]; o[2 * par[n] + 1] += o[2 * n + 1]; }
 		return o;
 	}
-	/* the whole recording: its sums are in D (self_S), no row is read */
-	var selfAll = [];
+	/*
+	 * The whole recording: its sums are in D, per stack and state (self_S),
+	 * no row is read; selfAll[S], per node, is made when a tooltip needs it.
+	 */
+	var stackSelf = [], selfAll = null;
 	for (i = 0; i < nStates; i++) {
-		selfAll.push(eprofArray(A['self_' + i]));
-		if (selfAll[i].length !== nNodes) throw new Error('damaged sums');
+		stackSelf.push(eprofArray(A['self_' + i]));
+		if (stackSelf[i].length !== nStacks) throw new Error('damaged sums');
+	}
+	function needSelfAll() {
+		if (selfAll) return;
+		selfAll = stackSelf.map(function (ss) {
+			var a = new Float64Array(nNodes);
+			for (var s = 0; s < nStacks; s++) a[stackNode[s]] += ss[s];
+			return a;
+		});
 	}
 	function isAll(se) { return !se.cpus && se.t0 <= 0 && se.t1 === Infinity; }
 	/*
@@ -612,7 +623,7 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 		var sv = new CountArray(B.n), lo = se.t0 / slotNs, hi = se.t1 / slotNs, par = B.par;
 		if (isAll(se)) {
 			for (k = 0; k < nStates; k++)
-				if (W[k]) for (i = 0; i < B.n; i++) sv[i] += selfAll[k][i] * W[k];
+				if (W[k]) for (i = 0; i < nStacks; i++) sv[stackNode[i]] += stackSelf[k][i] * W[k];
 		} else if (se.cpus) {
 			se.cpus.forEach(function (c) {
 				var rows = cpuRows(c);
@@ -628,7 +639,7 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 			else
 				for (i = firstAt(null, lo); i < k; i++) sv[rowStk[i]] += rowN[i];
 		}
-		if (!showIdle) for (k = 0; k < idleList.length; k++) sv[idleList[k]] = 0;
+		if (!showIdle) for (k = 0; k < idleTops.length; k++) sv.fill(0, idleTops[k], end[idleTops[k]]);
 		var v = sv.slice();
 		for (i = B.n - 1; i > 0; i--) v[par[i]] += v[i];
 		var res = { sv: sv, v: v, total: v[0], off: view.time && nStates > 1 ? offCounts(se) : null };
@@ -1499,14 +1510,15 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 		if (key !== splitFor) { splitFor = key; splitMemo.clear(); }
 		if ((out = splitMemo.get(n))) return out;
 		out = [0, 0, 0];
-		if (isAll(sel.a))
+		if (isAll(sel.a)) {
+			needSelfAll();
 			for (var x = n; x < end[n]; x++) {
 				if (idleNode[x] && !showIdle) continue;
 				out[0] += selfAll[0][x] * period;
 				out[1] += selfAll[1][x];
 				out[2] += selfAll[2][x];
 			}
-		else eachRow(sel.a, function (r) {
+		} else eachRow(sel.a, function (r) {
 			var x = rowStk[r];
 			if (x < n || x >= end[n] || (idleNode[rowStk[r]] && !showIdle)) return;
 			out[rowState[r]] += rowState[r] === 0 ? rowN[r] * period : rowN[r];
