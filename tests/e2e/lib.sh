@@ -175,13 +175,13 @@ wait_committed() {
 }
 
 # html_arrays PAGE: the inflated bytes of a report --html page's arrays
-# (the "eprof-arrays" element: zlib in base64), NULs as newlines: the frame
-# names, one a line, among the other arrays' bytes.
+# (the "eprof-arrays" elements: pieces of one zlib stream, each in base64),
+# NULs as newlines: the frame names, one a line, among the other arrays' bytes.
 html_arrays() {
 	python3 -c 'import base64, re, sys, zlib
 page = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-m = re.search(r"<script id=\"eprof-arrays\"[^>]*>([^<]*)</script>", page)
-sys.stdout.buffer.write(zlib.decompress(base64.b64decode(m.group(1))).replace(b"\0", b"\n") if m else b"")' "$1"
+m = re.findall(r"<script class=\"eprof-arrays\"[^>]*>([^<]*)</script>", page)
+sys.stdout.buffer.write(zlib.decompress(b"".join(base64.b64decode(p) for p in m)).replace(b"\0", b"\n") if m else b"")' "$1"
 }
 
 # mappers_setup: $TMP/one (a copy of /bin/true) and $TMP/w, where mapmany

@@ -16,7 +16,8 @@
 'use strict';
 /*
  * The data: a JSON object (what the page says) and two sets of
- * arrays (output/html.c html_bin), each one zlib stream in base64 that the
+ * arrays (output/html.c html_bin), each one zlib stream in base64 (in
+ * pieces, output/html.c bin__write) that the
  * browser's DecompressionStream inflates, of arrays in byte planes (the
  * low byte of every number, then the next...): what the first view needs,
  * and the rows, which are inflated while it is drawn. A page opened on a
@@ -31,16 +32,21 @@
 		document.body.insertBefore(p, document.body.firstChild);
 		throw e;
 	}
-	/* the arrays of element id, as layout says they are: a promise of { NAME: { u8, off, n, w } } */
-	function inflate(id, layout, total) {
-		var text = document.getElementById(id).textContent, bytes, k;
-		if (Uint8Array.fromBase64) bytes = Uint8Array.fromBase64(text);
-		else {
+	/*
+	 * the arrays in the elements of class cls (pieces of one stream, each
+	 * base64 of its own), as layout says they are: a promise of
+	 * { NAME: { u8, off, n, w } }
+	 */
+	function inflate(cls, layout, total) {
+		var parts = Array.prototype.map.call(document.getElementsByClassName(cls), function (e) {
+			var text = e.textContent, bytes, k;
+			if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
 			text = atob(text);
 			bytes = new Uint8Array(text.length);
 			for (k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
-		}
-		return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate')))
+			return bytes;
+		});
+		return new Response(new Blob(parts).stream().pipeThrough(new DecompressionStream('deflate')))
 			.arrayBuffer().then(function (buf) {
 				var u8 = new Uint8Array(buf), off = 0, A = {};
 				if (u8.length !== total) throw new Error('damaged arrays: ' + u8.length + ' bytes');
@@ -53,7 +59,7 @@
 				return A;
 			});
 	}
-	/* the rows come after this script in the page: they are read once it is all parsed */
+	/* the rows come after this script in the page: they are read once it is all parsed (pieces may be missing before) */
 	var rows = null;
 	function inflateRows() {
 		if (!rows)
