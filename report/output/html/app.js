@@ -139,20 +139,21 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 		throw new Error('damaged tree');
 	var par = new Int32Array(nNodes), nm = new Int32Array(nNodes), depth = eprofArray(tDepth);
 	var end = new Int32Array(nNodes), firstOcc = new Uint8Array(nNodes), maxDepth = 0;
-	(function () {
-		var m = nNodes - 1, k, j, u = tName.u8, o = tName.off, b;
-		for (j = 0; j < m; j++) nm[j + 1] = u[o + j];
-		for (k = 1; k < tName.w; k++)
-			for (b = o + k * m, j = 0; j < m; j++) nm[j + 1] |= u[b + j] << 8 * k;
-	}());
 	par[0] = -1;
 	nm[0] = -1;
 	(function () {
 		var path = new Int32Array(65537), top = 0, d, k;	/* path[d]: the last node of depth d */
+		/* node i's name: byte i - 1 of each plane of tName */
+		var u = tName.u8, w = tName.w, m = nNodes - 1, o0 = tName.off - 1, o1 = o0 + m, o2 = o1 + m, o3 = o2 + m, x;
 		if (depth[0] !== 0) throw new Error('damaged tree at its root');
 		for (i = 1; i < nNodes; i++) {
 			d = depth[i];
-			if (d < 1 || d > top + 1 || nm[i] < 0 || nm[i] >= nNames) throw new Error('damaged tree at node ' + i);
+			x = u[o0 + i];
+			if (w > 1) x |= u[o1 + i] << 8;
+			if (w > 2) x |= u[o2 + i] << 16;
+			if (w > 3) x |= u[o3 + i] << 24;
+			nm[i] = x;
+			if (d < 1 || d > top + 1 || x < 0 || x >= nNames) throw new Error('damaged tree at node ' + i);
 			for (k = d; k <= top; k++) end[path[k]] = i;
 			par[i] = path[d - 1];
 			path[d] = i;
@@ -1300,12 +1301,13 @@ function eprofPage(D, A, R, rowsLater, t0Load, t0Script) {
 	}
 	function labelOn(c) { return luminance(c) > 0.1791 ? '#000' : '#fff'; }
 	var labelCache = new Map();	/* fill -> its label's colour */
-	var colourCache = new Map();	/* name -> colour, outside the diff and search */
+	/* name -> colour, outside the diff and search (-1: not yet), of the labelDepth top levels apart */
+	var colourCache = new Int32Array(nNames).fill(-1), colourTop = new Int32Array(nNames).fill(-1);
 	function fillOf(n) {
 		if (n === 0) return rgbOf(200, 200, 205);
 		if (cur.diff || cur.off || (hitName && hitName[nm[n]])) return frameColour(n);
-		var key = depth[n] <= labelDepth ? -1 - nm[n] : nm[n], f = colourCache.get(key);
-		if (f === undefined) colourCache.set(key, f = frameColour(n));
+		var c = depth[n] <= labelDepth ? colourTop : colourCache, k = nm[n], f = c[k];
+		if (f < 0) c[k] = f = frameColour(n);
 		return f;
 	}
 
