@@ -52,6 +52,11 @@ async function main() {
 		await page.keyboard.press('3');
 		await page.waitForFunction(() => [...document.querySelectorAll('th')].some((t) => /Symbol Name/.test(t.innerText)),
 			{ timeout: 60000 });
+		/* its rows come after its header: read too soon, the table had none (t1104 once) */
+		await page.waitForFunction(() => [...document.querySelectorAll('tr')].some((tr) => {
+			const td = tr.querySelectorAll('td');
+			return td.length === 3 && !/^\d+$/.test(td[0].innerText.trim());
+		}), { timeout: 60000 });
 		const rows = await page.evaluate(() => [...document.querySelectorAll('tr')].map((tr) =>
 			[...tr.querySelectorAll('td')].map((td) => td.innerText.trim())));
 		rows.forEach((r) => {
