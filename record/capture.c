@@ -254,6 +254,12 @@ int capture__note_pair(struct capture *c, uint64_t pair)
 	return 0;
 }
 
+const uint64_t *capture__noted_pairs(const struct capture *c, size_t *nr)
+{
+	*nr = c ? c->pairs.nr : 0;
+	return c ? c->pairs.v : NULL;
+}
+
 /* --- user space ------------------------------------------------------------ */
 
 static bool mapping_below(const void *elem, const void *key)

@@ -54,6 +54,12 @@ void capture__free(struct capture *c);
 int capture__note_pair(struct capture *c, uint64_t pair);
 
 /*
+ * The pairs noted since the last step, in the order noted (*nr of them; 0
+ * for NULL): valid until the next note or step, which empties them.
+ */
+const uint64_t *capture__noted_pairs(const struct capture *c, size_t *nr);
+
+/*
  * Whether a pair of process tgid waits for a mapping (it is tried again at
  * the next step): that process's mappings are still needed.
  */

@@ -1127,6 +1127,8 @@ static int record_loop(struct session *s, struct target *t, uint64_t since_ns,
 		if (!err)
 			err = read_sideband(s);
 		if (!err)
+			err = session__repair(s);
+		if (!err)
 			err = unwinder__work(s->unwinder, UNWIND_WORK_NS, &more_work);
 		if (!err && commit_due(s))
 			err = commit(s);

@@ -586,6 +586,51 @@ static bool mapping_below(const void *elem, const void *key)
 	return ((const struct mapping *)elem)->tgid < *(const uint32_t *)key;
 }
 
+/* find_kept's choice: the latest of tgid's mappings at or before time_ns, else the earliest after. */
+static void vma_candidate(struct mapping *m, uint64_t pc, uint64_t time_ns,
+			  struct mapping **best, struct mapping **any)
+{
+	if (pc < m->start || pc >= m->end || !m->path)
+		return;
+	if (m->time_ns <= time_ns) {
+		if (!*best || m->time_ns >= (*best)->time_ns)
+			*best = m;
+	} else if (!*any || m->time_ns < (*any)->time_ns) {
+		*any = m;
+	}
+}
+
+/*
+ * The latest of tgid's kept mappings holding addr stamped at or before
+ * time_ns, else the earliest after it; NULL when none holds it. Sorted
+ * mappings are searched, the tail through its index by process (a scan of
+ * the tail per call was 61% of the recorder's CPU in a 16-CPU fork storm,
+ * finishing 8,500 stack copies).
+ */
+static struct mapping *find_kept(struct session *s, uint32_t tgid, uint64_t addr,
+				 uint64_t time_ns)
+{
+	struct mapping_table *t = &s->maps;
+	struct mapping *best = NULL, *any = NULL;
+	size_t sorted = t->nr_sorted < t->nr ? t->nr_sorted : t->nr, i;
+	const uint64_t *head;
+	uint64_t p;
+
+	i = bsearch_lower_bound(&tgid, t->v, sorted, sizeof(*t->v), mapping_below);
+	for (; i < sorted && t->v[i].tgid == tgid && t->v[i].start <= addr; i++)
+		vma_candidate(&t->v[i], addr, time_ns, &best, &any);
+	if (!index_tail(s)) {
+		head = u64map__find(&s->tail_heads, tgid);
+		for (p = head ? *head : 0; p; p = s->tail_prev[p - 1])
+			vma_candidate(&t->v[p - 1], addr, time_ns, &best, &any);
+	} else {
+		for (i = sorted; i < t->nr; i++)	/* no memory for the index: a scan */
+			if (t->v[i].tgid == tgid)
+				vma_candidate(&t->v[i], addr, time_ns, &best, &any);
+	}
+	return best ? best : any;
+}
+
 /*
  * Gives process pid, forked from ppid at fork_ns, a copy of the mappings ppid
  * had then (with their times), since a fork produces no mmap records.
@@ -723,50 +768,148 @@ bool session__raw_waiting(struct session *s)
 /*
  * A side-band loss may have cost mappings: for a few seconds after one,
  * the processes whose samples fell in no known mapping are read again
- * from /proc (at most REPAIR_MAX a commit, each once), so their pairs find
- * a mapping at the next step instead of [unknown]. The mappings are
+ * from /proc (at most REPAIR_MAX at a time, each once), so their pairs
+ * find a mapping at the next step instead of [unknown]. The mappings are
  * stamped from the start of the loss window (the commit before the loss,
  * 0 before the first commit), where the lost records were: stamped at the
  * rescan, they came after every sample of a process that ran between the
  * loss and the first commit after it (t0405: 197 of 200 xz samples
  * [unknown] when that commit was the last).
+ *
+ * The window opens when the loss is read, and the pairs noted since the
+ * last commit are looked at as they come (session__repair), not at the
+ * next commit alone: a process whose mmap records were the lost ones and
+ * that ended before that commit, up to two seconds on, was read again
+ * once its /proc/PID/maps was empty (t0405: an xz of 0.7 s started in
+ * the loss, 212 of its 216 samples [unknown]).
  */
 #define REPAIR_MAX	64
 #define REPAIR_NS	(5 * 1000000000ull)
 
-static int repair_loss(struct session *s)
+/*
+ * A loss since the last look keeps the window open, and the first one
+ * after a commit opens it again: every process may be read once more. Not
+ * at every loss: under a storm they come at every read, and each would
+ * read the same processes again.
+ */
+static void repair_window(struct session *s, uint64_t now)
 {
-	uint32_t pids[REPAIR_MAX];
+	if (s->total_lost_sideband == s->repair_lost)
+		return;
+	s->repair_lost = s->total_lost_sideband;
+	s->repair_until_ns = now + REPAIR_NS;
+	if (s->repair_opened && s->repair_commit == s->nr_commits)
+		return;
+	s->repair_opened = true;
+	s->repair_commit = s->nr_commits;
+	s->repair_since_ns = s->last_commit_ns;
+	s->repair_checked = 0;		/* the pairs noted before the loss was read too */
+	s->repair_retry = true;		/* and those the last step could not place */
+	u64map__release(&s->repaired);
+}
+
+static bool repair_open(const struct session *s, uint64_t now)
+{
+	return s->sideband && now <= s->repair_until_ns;
+}
+
+/* Adds tgid to pids (*nr of them) unless it was read again in this window or is there. */
+static void repair_add(const struct session *s, uint32_t tgid, uint32_t *pids, size_t *nr)
+{
+	size_t i;
+
+	if (u64map__find(&s->repaired, tgid))
+		return;
+	for (i = 0; i < *nr; i++)
+		if (pids[i] == tgid)
+			return;
+	pids[(*nr)++] = tgid;
+}
+
+/* Reads pids again from /proc, each once a window. 0 or -errno (printed). */
+static int repair_pids(struct session *s, const uint32_t *pids, size_t nr)
+{
 	char buf[32];
-	uint64_t now = now_ns(), *slot;
-	size_t i, nr, kept = 0;
+	uint64_t *slot;
 	bool added;
+	size_t i;
 	int err;
 
-	if (s->total_lost_sideband != s->repair_lost) {
-		s->repair_lost = s->total_lost_sideband;
-		s->repair_until_ns = now + REPAIR_NS;
-		s->repair_since_ns = s->last_commit_ns;
-		u64map__release(&s->repaired);
-	}
-	if (!s->sideband || now > s->repair_until_ns)
+	if (!nr)
 		return 0;
-	nr = capture__retry_tgids(s->capture, pids, REPAIR_MAX);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i++)
 		if (u64map__upsert(&s->repaired, pids[i], 1, &slot, &added))
 			return pr_errno(-ENOMEM, "cannot repair a side-band loss");
-		if (added)
-			pids[kept++] = pids[i];
-	}
-	if (!kept)
-		return 0;
-	err = sideband__rescan(s->sideband, pids, kept, s->repair_since_ns);
+	err = sideband__rescan(s->sideband, pids, nr, s->repair_since_ns);
 	if (err)
 		return err;
-	s->nr_rescanned += kept;
-	pr_debug("side-band loss: %zu process%s read again from /proc", kept, kept == 1 ? "" : "es");
+	s->nr_rescanned += nr;
+	pr_debug("side-band loss: %zu process%s read again from /proc", nr, nr == 1 ? "" : "es");
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->nr_rescanned);
 	return recording__set_meta(s->rec, REC_META_SIDEBAND_REREAD, buf);
+}
+
+/* At a commit, after capture's step: the processes of the pairs it could not place. */
+static int repair_loss(struct session *s)
+{
+	uint32_t pids[REPAIR_MAX], tgids[REPAIR_MAX];
+	uint64_t now = now_ns();
+	size_t i, nr, kept = 0;
+
+	repair_window(s, now);
+	s->repair_checked = 0;		/* the step took the pairs noted */
+	s->repair_retry = false;	/* and these are looked at now */
+	if (!repair_open(s, now))
+		return 0;
+	nr = capture__retry_tgids(s->capture, tgids, REPAIR_MAX);
+	for (i = 0; i < nr; i++)
+		repair_add(s, tgids[i], pids, &kept);
+	return repair_pids(s, pids, kept);
+}
+
+/* Whether a user address of pair (tgid << 32 | stack id) is in no kept mapping. */
+static bool pair_unmapped(struct session *s, uint64_t pair)
+{
+	const struct stack_entry *e = stack_table__get(&s->stacks, (uint32_t)pair);
+	uint32_t tgid = (uint32_t)(pair >> 32), j;
+	uint64_t a;
+
+	for (j = 0; e && j < e->nr_user; j++) {
+		a = e->frames[e->nr_kernel + j];
+		/* a return address: its call is the byte before (report names that) */
+		if (a && !find_kept(s, tgid, j ? a - 1 : a, 0))
+			return true;
+	}
+	return false;
+}
+
+int session__repair(struct session *s)
+{
+	uint32_t pids[REPAIR_MAX], tgids[REPAIR_MAX];
+	uint64_t now = now_ns();
+	const uint64_t *pairs;
+	size_t i, nr, kept = 0;
+
+	repair_window(s, now);
+	if (!repair_open(s, now))
+		return 0;
+	if (s->repair_retry) {
+		s->repair_retry = false;
+		nr = capture__retry_tgids(s->capture, tgids, REPAIR_MAX);
+		for (i = 0; i < nr; i++)
+			repair_add(s, tgids[i], pids, &kept);
+	}
+	pairs = capture__noted_pairs(s->capture, &nr);
+	if (s->repair_checked > nr)
+		s->repair_checked = 0;
+	for (i = s->repair_checked; i < nr && kept < REPAIR_MAX; i++) {
+		uint32_t tgid = (uint32_t)(pairs[i] >> 32);
+
+		if (!u64map__find(&s->repaired, tgid) && pair_unmapped(s, pairs[i]))
+			repair_add(s, tgid, pids, &kept);
+	}
+	s->repair_checked = i;
+	return repair_pids(s, pids, kept);
 }
 
 /*
@@ -1070,52 +1213,19 @@ static int take_held_sample(void *ctx, const struct ev_sample *e)
 	return take_sample_at(ctx, e, true);
 }
 
-/* find_vma's choice: the latest of tgid's mappings at or before time_ns, else the earliest after. */
-static void vma_candidate(struct mapping *m, uint64_t pc, uint64_t time_ns,
-			  struct mapping **best, struct mapping **any)
-{
-	if (pc < m->start || pc >= m->end || !m->path)
-		return;
-	if (m->time_ns <= time_ns) {
-		if (!*best || m->time_ns >= (*best)->time_ns)
-			*best = m;
-	} else if (!*any || m->time_ns < (*any)->time_ns) {
-		*any = m;
-	}
-}
-
 /*
  * rawstack's finder: the latest mapping of tgid holding pc stamped at or
- * before time_ns (else the earliest after it), with its file's key as the
- * walker computes it. Sorted mappings are searched, the tail through its
- * index by process (a scan of the tail per call was 61% of the recorder's
- * CPU in a 16-CPU fork storm, finishing 8,500 stack copies).
+ * before time_ns (else the earliest after it: find_kept), with its file's
+ * key as the walker computes it.
  */
 bool session__find_vma(void *ctx, uint32_t tgid, uint64_t pc, uint64_t time_ns,
 		       struct uwalk_vma *out)
 {
 	struct session *s = ctx;
 	struct mapping_table *t = &s->maps;
-	struct mapping *best = NULL, *any = NULL;
+	struct mapping *best = find_kept(s, tgid, pc, time_ns);
 	const struct mapped_file *f;
-	size_t sorted = t->nr_sorted < t->nr ? t->nr_sorted : t->nr, i;
-	const uint64_t *head;
-	uint64_t p;
 
-	i = bsearch_lower_bound(&tgid, t->v, sorted, sizeof(*t->v), mapping_below);
-	for (; i < sorted && t->v[i].tgid == tgid && t->v[i].start <= pc; i++)
-		vma_candidate(&t->v[i], pc, time_ns, &best, &any);
-	if (!index_tail(s)) {
-		head = u64map__find(&s->tail_heads, tgid);
-		for (p = head ? *head : 0; p; p = s->tail_prev[p - 1])
-			vma_candidate(&t->v[p - 1], pc, time_ns, &best, &any);
-	} else {
-		for (i = sorted; i < t->nr; i++)	/* no memory for the index: a scan */
-			if (t->v[i].tgid == tgid)
-				vma_candidate(&t->v[i], pc, time_ns, &best, &any);
-	}
-	if (!best)
-		best = any;
 	if (!best || mapping__resolve(t, best))
 		return false;
 	f = mapping__file(t, best);

@@ -180,6 +180,10 @@ struct session {
 	uint64_t repair_since_ns;	/* the loss window's start: the commit before the loss */
 	uint64_t nr_rescanned;		/* processes read again from /proc after a loss */
 	struct u64map repaired;		/* pids read again since the last loss */
+	size_t repair_checked;		/* capture's noted pairs session__repair() looked at */
+	bool repair_retry;		/* a new window: the pairs capture could not place too */
+	bool repair_opened;		/* a window was opened, */
+	uint64_t repair_commit;		/* when nr_commits was this */
 	size_t sideband_pages_noted;	/* the buffers' size in this file's meta */
 	bool comm_bounds_noted;		/* nr_comms_folded and _dropped_full in its meta: */
 	uint64_t comms_folded_noted, comms_dropped_noted;
@@ -293,6 +297,14 @@ int session__commit(struct session *s, const struct session_counters *c);
  * commit waits with them, so that they land in the chunk of their time.
  */
 bool session__raw_waiting(struct session *s);
+
+/*
+ * After the side-band was read: while a side-band loss is recent, reads
+ * again from /proc, at once, the processes of the pairs noted since it
+ * looked last that have a user address in no mapping kept (a process may
+ * be gone by the next commit). 0 or -errno (printed).
+ */
+int session__repair(struct session *s);
 
 /* The ticks of every sampled CPU so far into *out; 0 when nothing was accounted yet. */
 int session__ticks(const struct session *s, struct tick_breakdown *out);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record/budget.h"
+#include "record/capture.h"
 #include "record/jitmap.h"
 #include "record/overlap.h"
 #include "record/session.h"
@@ -144,6 +145,15 @@ static const struct perf_event_header *exec_rec(struct rec_buf *r, uint32_t pid,
 	put_u32(r, pid);
 	put_str(r, comm);
 	return end(r, pid, time);
+}
+
+/* PERF_RECORD_LOST: id, how many records were lost. */
+static const struct perf_event_header *lost_rec(struct rec_buf *r, uint64_t nr, uint64_t time)
+{
+	begin(r, PERF_RECORD_LOST, 0);
+	put_u64(r, 1);
+	put_u64(r, nr);
+	return end(r, 0, time);
 }
 
 struct fixture {
@@ -774,6 +784,94 @@ out:
 	free(r2.b);
 }
 
+/* Mappings of pid holding addr: how many, and the time of the last one. */
+static size_t holding(const struct fixture *f, uint32_t pid, uint64_t addr, uint64_t *time)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->s.maps.nr; i++) {
+		const struct mapping *m = &f->s.maps.v[i];
+
+		if (m->tgid != pid || addr < m->start || addr >= m->end)
+			continue;
+		n++;
+		*time = m->time_ns;
+	}
+	return n;
+}
+
+/* A sample of pid with the one user frame pc, noted as the sampler's would be. */
+static void sample_at(struct fixture *f, uint32_t pid, uint64_t pc, uint64_t time)
+{
+	struct stack_use u;
+
+	CHECK_OK(stack_table__use(&f->s.stacks, &pc, 0, 1, pid, time, &u));
+	CHECK(u.pair_added);
+	CHECK_OK(capture__note_pair(f->s.capture, (uint64_t)pid << 32 | u.id));
+}
+
+/*
+ * t0405: a process whose mmap records a side-band loss took is read again
+ * from /proc as soon as the loss is read and a sample of it falls in no
+ * mapping, not at the next commit (it may have ended by then), its
+ * mappings stamped from the commit before the loss. A process is read
+ * once between two commits, however many losses come; one whose samples
+ * are all mapped is not read. This test's own process stands for it.
+ */
+static void a_loss_is_repaired_before_the_next_commit(void)
+{
+	uint32_t me = (uint32_t)getpid();
+	uint64_t pc = (uint64_t)(uintptr_t)&a_loss_is_repaired_before_the_next_commit, t = 0;
+	struct fixture f;
+
+	fixture__init(&f, "repair.eprof");
+	f.s.sideband = f.sb;
+	f.s.capture = capture__new();
+	CHECK(f.s.capture != NULL);
+	f.s.last_commit_ns = 1000;
+	handle(&f, 0, mmap2(&f.r, J, 1500, 0x7000, PROT_EXEC, "/lib/known.so"));
+	sample_at(&f, me, pc, 2000);
+	CHECK_OK(session__repair(&f.s));
+	CHECK_EQ_U64(f.s.nr_rescanned, 0);	/* no loss: nothing to repair */
+	handle(&f, 1, lost_rec(&f.r, 7, 2100));
+	sample_at(&f, J, 0x7010, 2200);		/* in a mapping: not read again */
+	CHECK_OK(session__repair(&f.s));
+	CHECK_EQ_U64(f.s.nr_rescanned, 1);
+	CHECK_EQ_U64(holding(&f, me, pc, &t), 1);
+	CHECK_EQ_U64(t, 1000);
+	CHECK_EQ_U64(holding(&f, J, 0x7010, &t), 1);
+	CHECK_EQ_U64(t, 1500);
+	sample_at(&f, me, pc + 1, 2300);
+	CHECK_OK(session__repair(&f.s));
+	CHECK_EQ_U64(f.s.nr_rescanned, 1);	/* once a loss */
+	/* another loss before a commit: the window goes on, no one is read twice */
+	sample_at(&f, me, 0x10, 2350);
+	handle(&f, 1, lost_rec(&f.r, 2, 2400));
+	CHECK_OK(session__repair(&f.s));
+	CHECK_EQ_U64(f.s.nr_rescanned, 1);
+	/*
+	 * after a commit, a loss opens it again: the process with a pair the
+	 * commit's step could not place (0x10) is read again, from that
+	 * commit on; the other is not
+	 */
+	CHECK_OK(session__commit(&f.s, NULL));
+	sample_at(&f, J, 0x7020, 2500);
+	handle(&f, 1, lost_rec(&f.r, 3, 2600));
+	CHECK_OK(session__repair(&f.s));
+	CHECK_EQ_U64(f.s.nr_rescanned, 2);
+	CHECK_EQ_U64(holding(&f, me, pc, &t), 2);
+	CHECK_EQ_U64(t, f.s.last_commit_ns);
+	sample_at(&f, me, 0x20, 2700);
+	CHECK_OK(session__repair(&f.s));
+	CHECK_EQ_U64(f.s.nr_rescanned, 2);
+	capture__free(f.s.capture);
+	f.s.capture = NULL;
+	stack_table__release(&f.s.stacks);
+	u64map__release(&f.s.repaired);
+	f.s.sideband = NULL;	/* the fixture closes it */
+	fixture__release(&f);
+}
+
 #define STORM		20000
 #define STORM_PIDS	2000
 
@@ -861,6 +959,8 @@ static const struct test tests[] = {
 	  only_what_samples_use_is_stored },
 	{ "rows alone go from the file's start, competing ones keep their times",
 	  rows_alone_go_from_the_start },
+	{ "a side-band loss is repaired before the next commit",
+	  a_loss_is_repaired_before_the_next_commit },
 };
 
 int main(void)
