@@ -14,7 +14,12 @@ TMP=$(mktemp -d /tmp/eprof-e2e.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
 say() { printf '# %s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+# a test that defines on_fail() gets it called first (what to show when it fails)
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	if declare -F on_fail >/dev/null; then on_fail >&2 || true; fi
+	exit 1
+}
 skip() { printf 'SKIP: %s\n' "$*" >&2; exit 77; }
 
 cannot_run() {

@@ -40,6 +40,13 @@ wait $rpid || { cat "$TMP/rec.err"; fail "record failed"; }
 cat "$TMP/rec.err"
 
 "$EPROF" report -i "$TMP/r.eprof" --fold >"$TMP/fold" 2>"$TMP/rep.err" || { cat "$TMP/rep.err"; fail "report failed"; }
+# once in CI the whole recording walked with frame pointers (99.1%) and
+# work_a came out 44.5%: what to look at when it fails again
+on_fail() {
+	cat "$TMP/rep.err"
+	"$EPROF" info "$TMP/r.eprof" | grep -v '^ *0 ' | head -80
+	sort -t' ' -k2 -nr "$TMP/root.fold" | head -12 | cut -c1-300
+}
 grep '^known_split;' "$TMP/fold" >"$TMP/root.fold"
 grep '^ks_mallory;' "$TMP/fold" >"$TMP/m.fold"
 total=$(samples "$TMP/root.fold" .)
