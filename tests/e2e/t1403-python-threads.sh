@@ -23,6 +23,12 @@ tb=$(awk '$1 == "b" { print $2 }' "$TMP/out")
 cat "$TMP/rep.err"
 awk '{ print $NF, $0 }' "$TMP/fold" | sort -nr | head -4 | cut -d' ' -f2- | cut -c1-400
 
+# once in CI 1 of spin_a's 745 samples was on another thread: which one, when it fails again
+on_fail() {
+	grep -E "spin_[ab] " "$TMP/fold" | grep -Ev "^tid ($ta|$tb);" | cut -c1-400
+	grep -E "^tid $ta;.*spin_b |^tid $tb;.*spin_a " "$TMP/fold" | cut -c1-400
+}
+
 fa=';spin_a \(py_threads\.py:1[2-5]\)_\[py\]( |;|$)'
 fb=';spin_b \(py_threads\.py:(19|2[0-2])\)_\[py\]( |;|$)'
 for x in a b; do
