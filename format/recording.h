@@ -71,6 +71,7 @@ struct recording;
 #define REC_META_RAW_GIVEN_UP	"raw_stack_given_up"	/* no table came in time: as walked */
 #define REC_META_RAW_GAVE_WAY	"raw_stack_gave_way"	/* of those, for windows short of memory */
 #define REC_META_RAW_NOT_HELD	"raw_stack_not_held"	/* no room in the memory budget to wait */
+#define REC_META_RAW_HELD_BACK	"raw_stack_held_back"	/* commits that kept samples for waiting copies */
 /* thread name rows (record/session.c): a thread's renames folded into its latest, */
 #define REC_META_COMMS_FOLDED	"comm_rows_folded"
 /* and rows of processes not sampled yet dropped, their share of the memory budget full */

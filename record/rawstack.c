@@ -410,7 +410,7 @@ static size_t waiting(const struct rawstack *r)
 	return n;
 }
 
-uint64_t rawstack__held_since(const struct rawstack *r)
+uint64_t rawstack__held_since(struct rawstack *r)
 {
 	uint64_t t = UINT64_MAX;
 	size_t i;
@@ -418,6 +418,8 @@ uint64_t rawstack__held_since(const struct rawstack *r)
 	for (i = 0; r && i < r->nr; i++)
 		if (r->v[i].e->time_ns < t)
 			t = r->v[i].e->time_ns;
+	if (r && r->nr)
+		r->t.held_back++;
 	return t;
 }
 
@@ -554,5 +556,6 @@ int rawstack__store(const struct rawstack *r, struct recording *rec, const uint6
 	err = err ?: meta_u64(rec, REC_META_RAW_GIVEN_UP, t.given_up);
 	err = err ?: meta_u64(rec, REC_META_RAW_GAVE_WAY, t.gave_way);
 	err = err ?: meta_u64(rec, REC_META_RAW_NOT_HELD, t.not_held);
+	err = err ?: meta_u64(rec, REC_META_RAW_HELD_BACK, t.held_back);
 	return err;
 }

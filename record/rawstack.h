@@ -40,6 +40,7 @@ struct rawstack_totals {
 	uint64_t given_up;	/* a table never came: stored as the walker left them */
 	uint64_t gave_way;	/* of those, given up for windows short of memory (give_way) */
 	uint64_t not_held;	/* no room in the memory budget to wait: tried once at once */
+	uint64_t held_back;	/* commits that held samples back for copies still waiting */
 };
 
 /* NULL on ENOMEM. */
@@ -76,11 +77,12 @@ bool rawstack__waiting(struct rawstack *r);
 int rawstack__flush(struct rawstack *r, bool final, rawstack_emit_fn emit, void *ctx);
 
 /*
- * The time of the earliest sample still held (after a flush: those that
- * wait for tables), UINT64_MAX when none: the commit writes no sample from
- * then on, so that no chunk reaches back into an earlier one's time.
+ * For a commit after a flush: the time of the earliest sample still held
+ * (those that wait for tables), UINT64_MAX when none. The commit writes no
+ * sample from then on, so that no chunk reaches back into an earlier
+ * one's time; such a commit is counted (held_back).
  */
-uint64_t rawstack__held_since(const struct rawstack *r);
+uint64_t rawstack__held_since(struct rawstack *r);
 
 void rawstack__totals(const struct rawstack *r, struct rawstack_totals *t);
 

@@ -70,6 +70,7 @@ static const struct meta_field meta_fields[] = {
 	{ REC_META_RAW_GIVEN_UP, "raw stacks given up", META_NUMBER },
 	{ REC_META_RAW_GAVE_WAY, "raw stacks given up for windows (memory budget)", META_NUMBER },
 	{ REC_META_RAW_NOT_HELD, "raw stacks not held (memory budget)", META_NUMBER },
+	{ REC_META_RAW_HELD_BACK, "commits that kept samples back for waiting copies", META_NUMBER },
 	{ REC_META_PY_WALKS, "Python: samples walked", META_NUMBER },
 	{ REC_META_PY_SAMPLES, "Python: samples with Python frames", META_NUMBER },
 	{ REC_META_PY_NO_THREAD, "Python: samples of non-Python threads", META_NUMBER },
