@@ -9,9 +9,11 @@
  * met a table still being built, or a file the unwinder does not know yet
  * (it is asked for, as a walker miss would), is dropped and tried later;
  * one that did not becomes the sample's user frames from ev_raw.frame on,
- * and the stack copy is freed. The recorder's commit waits while a held
- * sample waits (at most RAWSTACK_HOLD_NS), so a finished sample is written
- * in the chunk of its own time.
+ * and the stack copy is freed. A sample waits at most RAWSTACK_HOLD_NS.
+ * The recorder's commit waits while a held sample waits, but comes at
+ * least every other second; such a commit keeps the samples from the
+ * earliest held one on for the next (rawstack__held_since), so a finished
+ * sample is still written in time order.
  */
 #include <errno.h>
 #include <linux/types.h>
